@@ -1,0 +1,93 @@
+// Reads catalog servers out of a parsed `tool-catalog` document, in its three forms: our snapshot
+// (`catalog: 1`), a bare `tools/list` result, and a capture that names its `server` beside `tools`.
+import { getBoolean, getMap, getNode, getScalar, getSeq, getString, isMap, toValue, type MapNode, type Node } from '../parse/nodes.js';
+import { baseName } from '../parse/kinds.js';
+import type { ToolAnnotations } from '../types.js';
+import { HINT_NAMES } from '../types.js';
+import type { CatalogServer, CatalogTool, DynamicNamespace } from './model.js';
+
+export function serversFromDocument(path: string, root: Node | null): CatalogServer[] {
+  if (!isMap(root)) return [];
+  if (getScalar(root, 'catalog')?.value === 1) {
+    return (getSeq(root, 'servers')?.items ?? []).filter(isMap).flatMap((server) => {
+      const name = getString(server, 'name');
+      return name ? [serverFrom(path, name, server)] : [];
+    });
+  }
+  if (getSeq(root, 'tools')) {
+    const name = getString(root, 'server') ?? serverNameFromFile(path);
+    return [serverFrom(path, name, root)];
+  }
+  return [];
+}
+
+/** `github.tools.json` → `github`; `x.catalog.yaml` → `x`; otherwise the name before the first dot. */
+export function serverNameFromFile(path: string): string {
+  const name = baseName(path);
+  const match = /^(.*?)\.(tools|catalog)\.(jsonc?|ya?ml)$/i.exec(name);
+  if (match) return match[1]!;
+  return name.replace(/\.(jsonc?|ya?ml)$/i, '');
+}
+
+function serverFrom(path: string, name: string, node: MapNode): CatalogServer {
+  const nameNode = getScalar(node, 'name') ?? getScalar(node, 'server');
+  const tools = toolsFrom(path, name, getSeq(node, 'tools')?.items ?? [], undefined);
+  const namespaces: DynamicNamespace[] = [];
+  for (const item of getSeq(node, 'namespaces')?.items ?? []) {
+    if (!isMap(item)) continue;
+    const nsName = getString(item, 'name');
+    if (nsName === undefined) continue;
+    namespaces.push({
+      name: nsName,
+      server: name,
+      external: getBoolean(item, 'external') ?? false,
+      status: getString(item, 'status') ?? 'ready',
+      tools: toolsFrom(path, name, getSeq(item, 'tools')?.items ?? [], nsName),
+      origin: { file: path, span: (getScalar(item, 'name') ?? item).span },
+    });
+  }
+  const fetched = getNode(node, 'fetched');
+  const fetchedAt = isMap(fetched) ? getScalar(fetched, 'at')?.value : undefined;
+  return {
+    name,
+    tools,
+    namespaces,
+    origin: { file: path, span: (nameNode ?? node).span },
+    fetchedAt: fetchedAt === undefined || fetchedAt === null ? undefined : String(fetchedAt),
+  };
+}
+
+function toolsFrom(path: string, server: string, items: Node[], namespace: string | undefined): CatalogTool[] {
+  const tools: CatalogTool[] = [];
+  for (const item of items) {
+    if (!isMap(item)) continue;
+    const name = getString(item, 'name');
+    if (name === undefined) continue;
+    const inputSchema = getNode(item, 'inputSchema');
+    const outputSchema = getNode(item, 'outputSchema');
+    tools.push({
+      name,
+      server,
+      title: getString(item, 'title'),
+      description: getString(item, 'description'),
+      inputSchema: inputSchema ? toValue(inputSchema) : undefined,
+      outputSchema: outputSchema ? toValue(outputSchema) : undefined,
+      annotations: annotationsFrom(getMap(item, 'annotations')),
+      namespace,
+      origin: { file: path, span: (getScalar(item, 'name') ?? item).span },
+    });
+  }
+  return tools;
+}
+
+export function annotationsFrom(node: MapNode | undefined): ToolAnnotations | undefined {
+  if (!node) return undefined;
+  const out: ToolAnnotations = {};
+  const title = getString(node, 'title');
+  if (title !== undefined) out.title = title;
+  for (const hint of HINT_NAMES) {
+    const value = getBoolean(node, hint);
+    if (value !== undefined) out[hint] = value;
+  }
+  return out;
+}

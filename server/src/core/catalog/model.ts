@@ -1,0 +1,40 @@
+// What the catalog knows about servers and their tools. Rules ask the catalog, never files.
+import type { Span, ToolAnnotations } from '../types.js';
+
+/** Where something was declared, for go-to-definition and related information. */
+export interface Origin {
+  file: string;
+  span: Span;
+}
+
+export interface CatalogTool {
+  name: string;
+  server: string;
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  /** Declared annotations exactly as listed; undefined when the tool declares none. */
+  annotations?: ToolAnnotations;
+  /** The namespace a dynamic tool lives in; undefined for a listed tool. */
+  namespace?: string;
+  origin: Origin;
+}
+
+export interface DynamicNamespace {
+  name: string;
+  server: string;
+  external: boolean;
+  status: string;
+  tools: CatalogTool[];
+  origin: Origin;
+}
+
+export interface CatalogServer {
+  name: string;
+  tools: CatalogTool[];
+  namespaces: DynamicNamespace[];
+  origin: Origin;
+  /** When the snapshot was fetched, if it says. */
+  fetchedAt?: string;
+}

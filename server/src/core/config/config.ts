@@ -1,0 +1,180 @@
+// `.toollens.yaml`: extra catalogs, workload → server names, rule severities, per-glob overrides,
+// and globs that force a document kind. Problems in the file are findings on the file itself.
+import picomatch from 'picomatch';
+import { parseFile } from '../parse/file.js';
+import { getMap, getNode, isMap, isScalar, isSeq, keyText, type Node } from '../parse/nodes.js';
+import type { DocumentKind, Finding, SeverityOrOff } from '../types.js';
+import { DOCUMENT_KINDS } from '../types.js';
+
+export const CONFIG_FILE_NAME = '.toollens.yaml';
+
+export interface RuleOverride {
+  files: string[];
+  rules: Record<string, SeverityOrOff>;
+}
+
+export interface LensConfig {
+  /** Absolute or relative path of the file this came from; undefined for the defaults. */
+  path?: string;
+  catalogs: string[];
+  workloads: Record<string, string>;
+  rules: Record<string, SeverityOrOff>;
+  overrides: RuleOverride[];
+  kinds: Partial<Record<DocumentKind, string[]>>;
+}
+
+export const DEFAULT_CONFIG: LensConfig = { catalogs: [], workloads: {}, rules: {}, overrides: [], kinds: {} };
+
+const SEVERITIES: readonly SeverityOrOff[] = ['error', 'warning', 'info', 'hint', 'off'];
+
+export interface ConfigResult {
+  config: LensConfig;
+  problems: Finding[];
+}
+
+/** Parses the configuration text. `knownRules` lets it flag a misspelt rule id. */
+export function parseConfig(path: string, text: string, knownRules: ReadonlySet<string>): ConfigResult {
+  const file = parseFile(path, text, { language: 'yaml' });
+  const problems: Finding[] = [];
+  const config: LensConfig = { path, catalogs: [], workloads: {}, rules: {}, overrides: [], kinds: {} };
+  for (const doc of file.documents) {
+    for (const p of doc.problems) problems.push({ rule: p.rule, severity: 'error', message: p.message, span: p.span });
+  }
+  const root = file.documents[0]?.root ?? null;
+  const problem = (node: Node, message: string) =>
+    problems.push({ rule: 'schema/invalid-value', severity: 'error', message, span: node.span });
+  if (root === null || (isScalar(root) && root.value === null)) return { config, problems };
+  if (!isMap(root)) {
+    problem(root, 'The configuration must be a mapping (catalogs, workloads, rules, overrides, kinds).');
+    return { config, problems };
+  }
+  for (const pair of root.pairs) {
+    const key = keyText(pair);
+    const value = pair.value;
+    if (!value) continue;
+    switch (key) {
+      case 'catalogs':
+        config.catalogs = stringList(value, problem, 'catalogs');
+        break;
+      case 'workloads':
+        if (!isMap(value)) problem(value, '`workloads` maps a workload name to a catalog server name.');
+        else
+          for (const entry of value.pairs) {
+            if (isScalar(entry.value) && typeof entry.value.value === 'string') config.workloads[keyText(entry)] = entry.value.value;
+            else problem(entry.value ?? entry.key, `The server for workload "${keyText(entry)}" must be a string.`);
+          }
+        break;
+      case 'rules':
+        config.rules = ruleSeverities(value, problem, knownRules);
+        break;
+      case 'overrides':
+        if (!isSeq(value)) problem(value, '`overrides` is a list of {files, rules}.');
+        else
+          for (const item of value.items) {
+            if (!isMap(item)) {
+              problem(item, 'An override is a mapping with `files` and `rules`.');
+              continue;
+            }
+            const files = getNode(item, 'files');
+            const rules = getMap(item, 'rules');
+            config.overrides.push({
+              files: files ? stringList(files, problem, 'files') : [],
+              rules: rules ? ruleSeverities(rules, problem, knownRules) : {},
+            });
+          }
+        break;
+      case 'kinds':
+        if (!isMap(value)) problem(value, '`kinds` maps a document kind to a list of globs.');
+        else
+          for (const entry of value.pairs) {
+            const kind = keyText(entry) as DocumentKind;
+            if (!DOCUMENT_KINDS.includes(kind)) {
+              problems.push({
+                rule: 'schema/invalid-value',
+                severity: 'error',
+                message: `"${kind}" is not a document kind; the kinds are ${DOCUMENT_KINDS.join(', ')}.`,
+                span: entry.key.span,
+              });
+              continue;
+            }
+            if (entry.value) config.kinds[kind] = stringList(entry.value, problem, kind);
+          }
+        break;
+      default:
+        problems.push({
+          rule: 'schema/unknown-key',
+          severity: 'error',
+          message: `"${key}" is not a configuration key; the keys are catalogs, workloads, rules, overrides and kinds.`,
+          span: pair.key.span,
+        });
+    }
+  }
+  return { config, problems };
+}
+
+function stringList(node: Node, problem: (node: Node, message: string) => void, what: string): string[] {
+  if (isScalar(node) && typeof node.value === 'string') return [node.value];
+  if (!isSeq(node)) {
+    problem(node, `\`${what}\` is a list of strings.`);
+    return [];
+  }
+  const out: string[] = [];
+  for (const item of node.items) {
+    if (isScalar(item) && typeof item.value === 'string') out.push(item.value);
+    else problem(item, `Each entry of \`${what}\` must be a string.`);
+  }
+  return out;
+}
+
+function ruleSeverities(
+  node: Node,
+  problem: (node: Node, message: string) => void,
+  knownRules: ReadonlySet<string>,
+): Record<string, SeverityOrOff> {
+  const out: Record<string, SeverityOrOff> = {};
+  if (!isMap(node)) {
+    problem(node, '`rules` maps a rule id to error, warning, info, hint or off.');
+    return out;
+  }
+  for (const pair of node.pairs) {
+    const id = keyText(pair);
+    if (knownRules.size && !knownRules.has(id)) {
+      problem(pair.key, `"${id}" is not a rule id; \`tool-lens rules\` lists them.`);
+      continue;
+    }
+    const value = isScalar(pair.value) ? pair.value.value : undefined;
+    if (typeof value === 'string' && (SEVERITIES as readonly string[]).includes(value)) out[id] = value as SeverityOrOff;
+    else problem(pair.value ?? pair.key, `The severity of ${id} must be one of ${SEVERITIES.join(', ')}.`);
+  }
+  return out;
+}
+
+const matcherCache = new Map<string, (path: string) => boolean>();
+
+export function matchesGlob(glob: string, relativePath: string): boolean {
+  let matcher = matcherCache.get(glob);
+  if (!matcher) {
+    matcher = picomatch(glob, { dot: true });
+    matcherCache.set(glob, matcher);
+  }
+  return matcher(relativePath);
+}
+
+/** The configured severity of a rule for a file, overrides (later ones win) over `rules`. */
+export function configuredSeverity(config: LensConfig, ruleId: string, relativePath: string): SeverityOrOff | undefined {
+  let severity = config.rules[ruleId];
+  for (const override of config.overrides) {
+    if (override.rules[ruleId] !== undefined && override.files.some((glob) => matchesGlob(glob, relativePath))) {
+      severity = override.rules[ruleId];
+    }
+  }
+  return severity;
+}
+
+export function forcedKind(config: LensConfig, relativePath: string): DocumentKind | null {
+  for (const kind of DOCUMENT_KINDS) {
+    if (config.kinds[kind]?.some((glob) => matchesGlob(glob, relativePath))) return kind;
+  }
+  return null;
+}
+

@@ -1,0 +1,98 @@
+// Runs the rules over a parsed file, then applies the configuration (severities, overrides) and
+// inline suppressions. A rule that throws is logged once and the others still run.
+import { configuredSeverity } from './config/config.js';
+import { Memo } from './memo.js';
+import type { ParsedDocument, ParsedFile } from './parse/file.js';
+import { ALL_RULES, RULE_IDS } from './rules/registry.js';
+import type { DocumentContext, Rule, RuleContext } from './rules/rule.js';
+import { applySuppressions, findDirectives, UNUSED_SUPPRESSION, unusedSuppressionFindings } from './suppressions.js';
+import type { Finding, Severity } from './types.js';
+import type { Workspace } from './workspace.js';
+
+export interface FileReport {
+  file: ParsedFile;
+  findings: Finding[];
+}
+
+const loggedFailures = new Set<string>();
+
+/** The context an analysis of one document runs in; the language server builds the same for hovers. */
+export function documentContext(file: ParsedFile, doc: ParsedDocument, workspace: Workspace): DocumentContext {
+  return { file, doc, workspace, memo: memoFor(file, doc) };
+}
+
+// One memo per document object, so rules and hovers over the same parse share their analyses.
+const memos = new WeakMap<ParsedDocument, Memo>();
+function memoFor(_file: ParsedFile, doc: ParsedDocument): Memo {
+  let memo = memos.get(doc);
+  if (!memo) {
+    memo = new Memo();
+    memos.set(doc, memo);
+  }
+  return memo;
+}
+
+export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonly Rule[] = ALL_RULES): FileReport {
+  const raw: Finding[] = [];
+  for (const doc of file.documents) {
+    if (!doc.kind) continue;
+    const base = documentContext(file, doc, workspace);
+    for (const rule of rules) {
+      if (rule.kinds !== '*' && !rule.kinds.includes(doc.kind)) continue;
+      const ctx: RuleContext = {
+        ...base,
+        report: (report) =>
+          raw.push({
+            rule: rule.id,
+            severity: report.severity ?? rule.defaultSeverity,
+            message: report.message,
+            span: report.span,
+            ...(report.fixes?.length ? { fixes: report.fixes } : {}),
+            ...(report.related?.length ? { related: report.related } : {}),
+          }),
+      };
+      try {
+        rule.check?.(ctx);
+      } catch (error) {
+        const key = `${rule.id}\0${String(error)}`;
+        if (!loggedFailures.has(key)) {
+          loggedFailures.add(key);
+          workspace.log(`rule ${rule.id} failed on ${file.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        }
+      }
+    }
+  }
+  if (!file.kind) return { file, findings: [] };
+  const relative = workspace.relative(file.path);
+  const configured = applyConfiguredSeverities(raw, workspace, relative, rules);
+  const directives = findDirectives(file.source);
+  const kept = applySuppressions(configured, directives, file.source);
+  const unusedSeverity = configuredSeverity(workspace.config, UNUSED_SUPPRESSION, relative) ?? 'warning';
+  if (unusedSeverity !== 'off') {
+    for (const finding of unusedSuppressionFindings(directives, file.source, RULE_IDS)) {
+      kept.push({ ...finding, severity: unusedSeverity });
+    }
+  }
+  return { file, findings: sortFindings(kept) };
+}
+
+/**
+ * A configured severity replaces the rule's default. Findings a rule deliberately reported at
+ * another severity (for example `info` because a server has no catalog) keep theirs unless the
+ * rule is turned off: configuration must not turn "cannot know" into "wrong".
+ */
+function applyConfiguredSeverities(findings: Finding[], workspace: Workspace, relative: string, rules: readonly Rule[]): Finding[] {
+  const defaults = new Map<string, Severity>(rules.map((r) => [r.id, r.defaultSeverity]));
+  const out: Finding[] = [];
+  for (const finding of findings) {
+    const configured = configuredSeverity(workspace.config, finding.rule, relative);
+    if (configured === 'off') continue;
+    if (configured && finding.severity === defaults.get(finding.rule)) out.push({ ...finding, severity: configured });
+    else out.push(finding);
+  }
+  return out;
+}
+
+export function sortFindings(findings: Finding[]): Finding[] {
+  return findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end || a.rule.localeCompare(b.rule));
+}

@@ -1,0 +1,69 @@
+// A whole file: its text, its language, and its documents (YAML `---` streams and JSONL lines
+// hold several), each with its kind and the problems met while parsing it.
+import type { DocumentKind, Span } from '../types.js';
+import { SourceText } from '../text/source.js';
+import { parseJson } from './json.js';
+import { detectKind } from './kinds.js';
+import type { Node } from './nodes.js';
+import type { ParseProblem } from './problems.js';
+import { parseYaml } from './yaml.js';
+
+export type Language = 'yaml' | 'json' | 'jsonl';
+
+export interface ParsedDocument {
+  index: number;
+  root: Node | null;
+  span: Span;
+  kind: DocumentKind | null;
+  problems: ParseProblem[];
+}
+
+export interface ParsedFile {
+  path: string;
+  source: SourceText;
+  language: Language;
+  documents: ParsedDocument[];
+  /** The kind of the first recognised document, or null when none is ours. */
+  kind: DocumentKind | null;
+}
+
+export function languageOf(path: string): Language {
+  const lower = path.toLowerCase();
+  if (lower.endsWith('.jsonl')) return 'jsonl';
+  if (lower.endsWith('.json') || lower.endsWith('.jsonc')) return 'json';
+  return 'yaml';
+}
+
+export function parseFile(path: string, text: string, options: { forcedKind?: DocumentKind | null; language?: Language } = {}): ParsedFile {
+  const language = options.language ?? languageOf(path);
+  const source = new SourceText(text);
+  const raw = language === 'yaml' ? parseYaml(text) : language === 'json' ? [parseJson(text)] : parseJsonLines(text);
+  const documents: ParsedDocument[] = raw.map((doc, index) => ({
+    index,
+    root: doc.root,
+    span: doc.span,
+    problems: doc.problems,
+    kind: null,
+  }));
+  // A JSONL file is one document kind as a whole (a calls log); its lines have no kind of their own.
+  const fileKind = language === 'jsonl' ? detectKind(path, null, options.forcedKind) : null;
+  for (const doc of documents) doc.kind = fileKind ?? detectKind(path, doc.root, options.forcedKind);
+  if (language === 'yaml' && documents.length === 0) {
+    documents.push({ index: 0, root: null, span: { start: 0, end: text.length }, problems: [], kind: detectKind(path, null, options.forcedKind) });
+  }
+  const kind = documents.find((d) => d.kind)?.kind ?? null;
+  return { path, source, language, documents, kind };
+}
+
+function parseJsonLines(text: string): ReturnType<typeof parseJson>[] {
+  const out: ReturnType<typeof parseJson>[] = [];
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end).replace(/\r$/, '');
+    if (line.trim()) out.push(parseJson(line, start, { comments: false }));
+    start = end + 1;
+  }
+  return out;
+}

@@ -1,0 +1,111 @@
+// JSON and JSONC (comments, trailing commas) to our node tree, using jsonc-parser, which recovers
+// from errors so that a half-typed file still yields a tree to check.
+import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import type { Span } from '../types.js';
+import type { MapNode, Node, Pair, ScalarNode } from './nodes.js';
+import { MAX_NESTING, type ParseProblem } from './problems.js';
+
+export interface ParsedJsonDocument {
+  root: Node | null;
+  span: Span;
+  problems: ParseProblem[];
+}
+
+const ERROR_TEXT: Record<string, string> = {
+  InvalidSymbol: 'This character cannot start a JSON value.',
+  InvalidNumberFormat: 'This is not a valid JSON number.',
+  PropertyNameExpected: 'A property name in double quotes is expected here.',
+  ValueExpected: 'A value is expected here.',
+  ColonExpected: 'A colon is expected after the property name.',
+  CommaExpected: 'A comma is expected between these entries.',
+  CloseBraceExpected: 'This object is not closed: a "}" is missing.',
+  CloseBracketExpected: 'This array is not closed: a "]" is missing.',
+  EndOfFileExpected: 'Nothing may follow the top-level value.',
+  InvalidCommentToken: 'This comment is not closed.',
+  UnexpectedEndOfComment: 'This comment is not closed.',
+  UnexpectedEndOfString: 'This string is not closed.',
+  UnexpectedEndOfNumber: 'This number ends unexpectedly.',
+  InvalidUnicode: 'This \\u escape is not valid.',
+  InvalidEscapeCharacter: 'This escape sequence is not valid in JSON.',
+  InvalidCharacter: 'This character is not allowed inside a JSON string.',
+};
+
+/** Parses one JSON text starting at `base` in the file (JSONL lines pass their offset). */
+export function parseJson(text: string, base = 0, options: { comments?: boolean } = {}): ParsedJsonDocument {
+  const errors: ParseError[] = [];
+  const problems: ParseProblem[] = [];
+  let tree: JsonNode | undefined;
+  try {
+    tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: options.comments === false, allowEmptyContent: true });
+  } catch (error) {
+    const why = error instanceof RangeError ? 'it nests too deeply to be read' : `it could not be read (${String(error)})`;
+    problems.push({ rule: 'yaml/syntax', message: `This document is not checked: ${why}.`, span: { start: base, end: base + 1 } });
+    return { root: null, span: { start: base, end: base + text.length }, problems };
+  }
+  for (const error of errors) {
+    const code = printParseErrorCode(error.error);
+    const start = base + error.offset;
+    problems.push({
+      rule: 'yaml/syntax',
+      message: ERROR_TEXT[code] ?? `The JSON does not parse (${code}).`,
+      span: { start, end: start + Math.max(1, error.length) },
+    });
+  }
+  const root = tree ? new JsonConverter(text, base, problems).convert(tree, 0) : null;
+  return { root, span: { start: base, end: base + text.length }, problems };
+}
+
+class JsonConverter {
+  constructor(
+    private readonly text: string,
+    private readonly base: number,
+    private readonly problems: ParseProblem[],
+  ) {}
+
+  private span(node: JsonNode): Span {
+    return { start: this.base + node.offset, end: this.base + node.offset + node.length };
+  }
+
+  convert(node: JsonNode, depth: number): Node {
+    const span = this.span(node);
+    if (depth > MAX_NESTING) {
+      this.problems.push({ rule: 'yaml/syntax', message: `Nesting deeper than ${MAX_NESTING} levels is not checked.`, span });
+      return { type: 'scalar', value: null, span, style: 'json' };
+    }
+    switch (node.type) {
+      case 'object': {
+        const map: MapNode = { type: 'map', pairs: [], span, flow: true };
+        const seen = new Map<string, ScalarNode>();
+        for (const property of node.children ?? []) {
+          const [keyNode, valueNode] = property.children ?? [];
+          if (!keyNode) continue;
+          const key: ScalarNode = { type: 'scalar', value: String(keyNode.value ?? ''), span: this.span(keyNode), style: 'json' };
+          const value = valueNode ? this.convert(valueNode, depth + 1) : null;
+          const pair: Pair = { key, value, span: { start: key.span.start, end: value ? value.span.end : key.span.end } };
+          const name = key.value as string;
+          const earlier = seen.get(name);
+          if (earlier) {
+            this.problems.push({
+              rule: 'yaml/duplicate-key',
+              message: `The key "${name}" appears twice in this object; JSON readers keep only the last value, so the first one is silently lost.`,
+              span: key.span,
+              related: [{ span: earlier.span, message: 'first occurrence' }],
+            });
+          } else seen.set(name, key);
+          map.pairs.push(pair);
+        }
+        return map;
+      }
+      case 'array':
+        return { type: 'seq', items: (node.children ?? []).map((child) => this.convert(child, depth + 1)), span, flow: true };
+      case 'string':
+      case 'number':
+      case 'boolean':
+        return { type: 'scalar', value: node.value as string | number | boolean, span, style: 'json' };
+      case 'null':
+        return { type: 'scalar', value: null, span, style: 'json' };
+      default:
+        return { type: 'scalar', value: this.text.slice(node.offset, node.offset + node.length), span, style: 'json' };
+    }
+  }
+}

@@ -1,0 +1,151 @@
+// One node tree for YAML and JSON alike, with exact source spans, so that models and rules never
+// care which syntax the user wrote.
+import type { Span } from '../types.js';
+
+export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal' | 'folded' | 'json';
+export type ScalarValue = string | number | boolean | null;
+
+export interface ScalarNode {
+  type: 'scalar';
+  value: ScalarValue;
+  /** Span of the whole scalar token, quotes and block header included. */
+  span: Span;
+  style: ScalarStyle;
+}
+
+export interface Pair {
+  key: ScalarNode;
+  /** Null only when the syntax gave no value at all (a broken JSON property). */
+  value: Node | null;
+  /** From the key's start to the value's end. */
+  span: Span;
+}
+
+export interface MapNode {
+  type: 'map';
+  pairs: Pair[];
+  span: Span;
+  flow: boolean;
+}
+
+export interface SeqNode {
+  type: 'seq';
+  items: Node[];
+  span: Span;
+  flow: boolean;
+}
+
+export type Node = MapNode | SeqNode | ScalarNode;
+
+export function isMap(node: Node | null | undefined): node is MapNode {
+  return node?.type === 'map';
+}
+
+export function isSeq(node: Node | null | undefined): node is SeqNode {
+  return node?.type === 'seq';
+}
+
+export function isScalar(node: Node | null | undefined): node is ScalarNode {
+  return node?.type === 'scalar';
+}
+
+/** The first pair with this key (duplicates are reported by the parser; the first one wins). */
+export function getPair(map: Node | null | undefined, key: string): Pair | undefined {
+  if (!isMap(map)) return undefined;
+  for (const pair of map.pairs) if (pair.key.value === key) return pair;
+  return undefined;
+}
+
+export function getNode(map: Node | null | undefined, key: string): Node | undefined {
+  return getPair(map, key)?.value ?? undefined;
+}
+
+export function getMap(map: Node | null | undefined, key: string): MapNode | undefined {
+  const node = getNode(map, key);
+  return isMap(node) ? node : undefined;
+}
+
+export function getSeq(map: Node | null | undefined, key: string): SeqNode | undefined {
+  const node = getNode(map, key);
+  return isSeq(node) ? node : undefined;
+}
+
+export function getScalar(map: Node | null | undefined, key: string): ScalarNode | undefined {
+  const node = getNode(map, key);
+  return isScalar(node) ? node : undefined;
+}
+
+export function getString(map: Node | null | undefined, key: string): string | undefined {
+  const value = getScalar(map, key)?.value;
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function getBoolean(map: Node | null | undefined, key: string): boolean | undefined {
+  const value = getScalar(map, key)?.value;
+  return typeof value === 'boolean' ? value : undefined;
+}
+
+export function keyText(pair: Pair): string {
+  return String(pair.key.value);
+}
+
+/** Follows a JSON-pointer-like path of keys and indexes; undefined when it leaves the tree. */
+export function nodeAtPath(root: Node | null | undefined, path: readonly (string | number)[]): Node | undefined {
+  let node: Node | null | undefined = root;
+  for (const segment of path) {
+    if (!node) return undefined;
+    if (node.type === 'map') node = getPair(node, String(segment))?.value;
+    else if (node.type === 'seq' && typeof segment === 'number') node = node.items[segment];
+    else if (node.type === 'seq') node = node.items[Number(segment)];
+    else return undefined;
+  }
+  return node ?? undefined;
+}
+
+/** The pair that holds `path`'s last key, for reporting on a key rather than its value. */
+export function pairAtPath(root: Node | null | undefined, path: readonly (string | number)[]): Pair | undefined {
+  if (path.length === 0) return undefined;
+  const parent = nodeAtPath(root, path.slice(0, -1));
+  return getPair(parent, String(path[path.length - 1]));
+}
+
+/**
+ * Plain JS value of a node, for JSON Schema validation. `__proto__` keys become own properties
+ * instead of changing the prototype. Depth is bounded by the parser, so recursion is safe here.
+ */
+export function toValue(node: Node | null | undefined): unknown {
+  if (!node) return null;
+  switch (node.type) {
+    case 'scalar':
+      return node.value;
+    case 'seq':
+      return node.items.map(toValue);
+    case 'map': {
+      const out: Record<string, unknown> = {};
+      for (const pair of node.pairs) {
+        const key = String(pair.key.value);
+        if (Object.prototype.hasOwnProperty.call(out, key)) continue; // first one wins, like getPair
+        Object.defineProperty(out, key, { value: toValue(pair.value), enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+  }
+}
+
+/** Calls `visit` on every node, depth first, parents before children. */
+export function walk(node: Node | null | undefined, visit: (node: Node) => void): void {
+  if (!node) return;
+  const stack: Node[] = [node];
+  while (stack.length) {
+    const current = stack.pop()!;
+    visit(current);
+    if (current.type === 'map') {
+      for (let i = current.pairs.length - 1; i >= 0; i--) {
+        const value = current.pairs[i]!.value;
+        if (value) stack.push(value);
+      }
+    } else if (current.type === 'seq') {
+      for (let i = current.items.length - 1; i >= 0; i--) stack.push(current.items[i]!);
+    }
+  }
+}

@@ -1,0 +1,195 @@
+// YAML (multi-document) to our node tree, using eemeli/yaml for the syntax. Duplicate keys are
+// detected here rather than by the library, so that the document still gets every other check.
+import {
+  Alias,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  parseAllDocuments,
+  type Document,
+  type Node as YamlNode,
+  type Scalar,
+} from 'yaml';
+import type { Span } from '../types.js';
+import type { MapNode, Node, Pair, ScalarNode, ScalarStyle, ScalarValue } from './nodes.js';
+import { MAX_NESTING, type ParseProblem } from './problems.js';
+
+export interface ParsedYamlDocument {
+  root: Node | null;
+  span: Span;
+  problems: ParseProblem[];
+}
+
+const STYLE: Record<string, ScalarStyle> = {
+  PLAIN: 'plain',
+  QUOTE_SINGLE: 'single',
+  QUOTE_DOUBLE: 'double',
+  BLOCK_LITERAL: 'literal',
+  BLOCK_FOLDED: 'folded',
+};
+
+export function parseYaml(text: string): ParsedYamlDocument[] {
+  let docs: Document.Parsed[];
+  try {
+    const parsed = parseAllDocuments(text, { uniqueKeys: false, prettyErrors: false, strict: false });
+    docs = Array.isArray(parsed) ? parsed : [];
+  } catch (error) {
+    // The library recurses on nesting; absurd depth can exhaust the stack. Say so, keep the file.
+    return [{ root: null, span: { start: 0, end: text.length }, problems: [tooDeep({ start: 0, end: Math.min(text.length, 1) }, error)] }];
+  }
+  return docs.map((doc) => convertDocument(doc, text));
+}
+
+function tooDeep(span: Span, error: unknown): ParseProblem {
+  const why = error instanceof RangeError ? 'it nests too deeply to be read' : `it could not be read (${String(error)})`;
+  return { rule: 'yaml/syntax', message: `This document is not checked: ${why}.`, span };
+}
+
+function convertDocument(doc: Document.Parsed, text: string): ParsedYamlDocument {
+  const problems: ParseProblem[] = [];
+  // An error at the very end (an unclosed bracket) is shown on the last thing written, not on an empty line.
+  const contentEnd = text.trimEnd().length;
+  for (const error of doc.errors) {
+    let [start, end] = error.pos;
+    if (start >= contentEnd && contentEnd > 0) [start, end] = [contentEnd - 1, contentEnd];
+    problems.push({ rule: 'yaml/syntax', message: yamlMessage(error.message), span: { start, end: Math.max(end, start + 1) } });
+  }
+  const [docStart, , docEnd] = doc.range;
+  const converter = new Converter(doc, text, problems);
+  let root: Node | null = null;
+  try {
+    root = doc.contents ? converter.convert(doc.contents as YamlNode, 0) : null;
+  } catch (error) {
+    problems.push(tooDeep({ start: docStart, end: Math.min(docEnd, docStart + 1) }, error));
+  }
+  return { root, span: { start: docStart, end: docEnd }, problems };
+}
+
+/** The library's message without its trailing code excerpt (we show our own source line). */
+function yamlMessage(message: string): string {
+  const first = message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  return first.endsWith('.') ? first : `${first}.`;
+}
+
+class Converter {
+  private readonly aliasesInProgress = new Set<unknown>();
+  /** Aliases of aliases can expand exponentially ("billion laughs"): bound the work. */
+  private aliasBudget = 10_000;
+
+  constructor(
+    private readonly doc: Document.Parsed,
+    private readonly text: string,
+    private readonly problems: ParseProblem[],
+  ) {}
+
+  convert(node: YamlNode | Alias | null | undefined, depth: number, fallbackAt = 0): Node {
+    if (depth > MAX_NESTING) {
+      const span = node?.range ? { start: node.range[0], end: node.range[1] } : { start: fallbackAt, end: fallbackAt };
+      this.problems.push({
+        rule: 'yaml/syntax',
+        message: `Nesting deeper than ${MAX_NESTING} levels is not checked.`,
+        span: { start: span.start, end: Math.max(span.end, span.start + 1) },
+      });
+      return { type: 'scalar', value: null, span, style: 'plain' };
+    }
+    if (!node) return { type: 'scalar', value: null, span: { start: fallbackAt, end: fallbackAt }, style: 'plain' };
+    if (isAlias(node)) return this.convertAlias(node, depth);
+    const [start, valueEnd] = node.range ?? [fallbackAt, fallbackAt];
+    const span = { start, end: valueEnd };
+    if (isScalar(node)) return this.scalar(node, span);
+    if (isMap(node)) {
+      const map: MapNode = { type: 'map', pairs: [], span, flow: Boolean(node.flow) };
+      const seen = new Map<string, ScalarNode>();
+      for (const item of node.items) {
+        if (!isPair(item)) continue;
+        const key = this.key(item.key as YamlNode | null, start);
+        const value = this.convert(item.value as YamlNode | null, depth + 1, key.span.end);
+        const pair: Pair = { key, value, span: { start: key.span.start, end: Math.max(value.span.end, key.span.end) } };
+        const name = String(key.value);
+        const earlier = seen.get(name);
+        if (earlier) {
+          this.problems.push({
+            rule: 'yaml/duplicate-key',
+            message: `The key "${name}" appears twice in this mapping; most readers keep only one of the two values, so one of them is silently lost.`,
+            span: key.span,
+            related: [{ span: earlier.span, message: 'first occurrence' }],
+          });
+        } else seen.set(name, key);
+        map.pairs.push(pair);
+      }
+      return map;
+    }
+    if (isSeq(node)) {
+      return {
+        type: 'seq',
+        items: node.items.map((item) => this.convert(item as YamlNode, depth + 1, start)),
+        span,
+        flow: Boolean(node.flow),
+      };
+    }
+    return { type: 'scalar', value: null, span, style: 'plain' };
+  }
+
+  private convertAlias(alias: Alias, depth: number): Node {
+    const [start, end] = alias.range ?? [0, 0];
+    const target = alias.resolve(this.doc);
+    if (this.aliasBudget-- === 0) {
+      this.problems.push({ rule: 'yaml/syntax', message: 'Aliases expand to too much data; the rest of them are not followed.', span: { start, end: Math.max(end, start + 1) } });
+    }
+    if (!target || this.aliasesInProgress.has(target) || this.aliasBudget < 0) {
+      return { type: 'scalar', value: null, span: { start, end }, style: 'plain' };
+    }
+    // The alias stands for its anchor's value, but findings belong where the alias is written.
+    this.aliasesInProgress.add(target);
+    try {
+      return relocate(this.convert(target as YamlNode, depth + 1, start), { start, end });
+    } finally {
+      this.aliasesInProgress.delete(target);
+    }
+  }
+
+  private key(key: YamlNode | null, fallbackAt: number): ScalarNode {
+    if (key && isScalar(key)) {
+      const [start, end] = key.range ?? [fallbackAt, fallbackAt];
+      return this.scalar(key, { start, end });
+    }
+    if (key?.range) {
+      const [start, end] = key.range;
+      return { type: 'scalar', value: this.text.slice(start, end), span: { start, end }, style: 'plain' };
+    }
+    return { type: 'scalar', value: '', span: { start: fallbackAt, end: fallbackAt }, style: 'plain' };
+  }
+
+  private scalar(node: Scalar, span: Span): ScalarNode {
+    const raw = node.value;
+    let value: ScalarValue;
+    if (raw === null || raw === undefined) value = null;
+    else if (typeof raw === 'string' || typeof raw === 'boolean') value = raw;
+    else if (typeof raw === 'number') value = raw;
+    else if (typeof raw === 'bigint') value = Number(raw);
+    else value = String(raw);
+    return { type: 'scalar', value, span, style: STYLE[node.type ?? 'PLAIN'] ?? 'plain' };
+  }
+}
+
+/** A copy of a subtree whose every span is the alias's, so nothing points into the anchor. */
+function relocate(node: Node, span: Span): Node {
+  switch (node.type) {
+    case 'scalar':
+      return { ...node, span };
+    case 'seq':
+      return { ...node, span, items: node.items.map((item) => relocate(item, span)) };
+    case 'map':
+      return {
+        ...node,
+        span,
+        pairs: node.pairs.map((pair) => ({
+          key: { ...pair.key, span },
+          value: pair.value ? relocate(pair.value, span) : null,
+          span,
+        })),
+      };
+  }
+}

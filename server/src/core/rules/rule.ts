@@ -1,0 +1,46 @@
+// The shape every rule module has: metadata plus a check over one parsed document.
+import type { ParsedDocument, ParsedFile } from '../parse/file.js';
+import type { Memo } from '../memo.js';
+import type { DocumentKind, Fix, RelatedInfo, Severity, Span } from '../types.js';
+import type { Workspace } from '../workspace.js';
+
+/** Everything an analysis of one document may read. The same object serves rules and hovers. */
+export interface DocumentContext {
+  file: ParsedFile;
+  doc: ParsedDocument;
+  workspace: Workspace;
+  memo: Memo;
+}
+
+export interface Report {
+  message: string;
+  span: Span;
+  /** Only when this finding differs from the rule's default (tool/unknown without a catalog: info). */
+  severity?: Severity;
+  fixes?: Fix[];
+  related?: RelatedInfo[];
+}
+
+export interface RuleContext extends DocumentContext {
+  report(report: Report): void;
+}
+
+export interface Rule {
+  /** Stable public id, e.g. `annotations/contradiction`; the module's file name. */
+  id: string;
+  defaultSeverity: Severity;
+  /** One line for `tool-lens rules` and the docs index. */
+  summary: string;
+  /** The document kinds this rule looks at; '*' for every recognised kind. */
+  kinds: readonly DocumentKind[] | '*';
+  /** Absent only for rules the engine itself reports (lens/unused-suppression). */
+  check?(ctx: RuleContext): void;
+}
+
+export const DOCS_BASE_URL = 'https://github.com/tool-lens/tool-lens/blob/main/docs/rules/';
+
+export function ruleDocsUrl(id: string): string {
+  return `${DOCS_BASE_URL}${id}.md`;
+}
+
+export const WORKFLOW_KINDS: readonly DocumentKind[] = ['vmcp-config', 'vmcp-server', 'vmcp-composite'];

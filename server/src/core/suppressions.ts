@@ -1,0 +1,131 @@
+// Inline suppressions: `# tool-lens-disable-next-line RULE[, RULE] -- reason` (and `-line`,
+// `-file`; `//` in JSONC). Each listed rule that silences nothing is itself reported.
+import type { SourceText } from './text/source.js';
+import type { Finding, Fix, Span } from './types.js';
+
+export type DirectiveKind = 'next-line' | 'line' | 'file';
+
+export interface Directive {
+  kind: DirectiveKind;
+  /** 0-based line the comment is on. */
+  line: number;
+  rules: { id: string; span: Span; used: boolean }[];
+  /** The comment itself, from its marker to the end of the line. */
+  commentSpan: Span;
+  /** What to delete to remove the whole comment (its line when it stands alone). */
+  removalSpan: Span;
+}
+
+const DIRECTIVE = /(^|\s)(#|\/\/)\s*tool-lens-disable-(next-line|line|file)\b([^\n\r]*)$/;
+
+export function findDirectives(source: SourceText): Directive[] {
+  const directives: Directive[] = [];
+  const text = source.text;
+  // Cheap pre-check: most files have none.
+  if (!text.includes('tool-lens-disable')) return directives;
+  for (let line = 0; line < source.lineCount; line++) {
+    const lineText = source.lineText(line);
+    const match = DIRECTIVE.exec(lineText);
+    if (!match) continue;
+    const lineStart = source.lineStarts[line]!;
+    const markerIndex = match.index + match[1]!.length;
+    const commentStart = lineStart + markerIndex;
+    const rest = match[4]!;
+    const restStart = lineStart + lineText.length - rest.length;
+    const reasonAt = rest.search(/\s--(\s|$)/);
+    const list = reasonAt >= 0 ? rest.slice(0, reasonAt) : rest;
+    const rules: Directive['rules'] = [];
+    const idPattern = /[^\s,]+/g;
+    let id: RegExpExecArray | null;
+    while ((id = idPattern.exec(list))) {
+      rules.push({ id: id[0], span: { start: restStart + id.index, end: restStart + id.index + id[0].length }, used: false });
+    }
+    const before = lineText.slice(0, markerIndex);
+    const standsAlone = before.trim() === '';
+    const lineEnd = source.lineEnd(line);
+    const nextLineStart = source.lineStarts[line + 1] ?? lineEnd;
+    const removalSpan = standsAlone
+      ? { start: lineStart, end: nextLineStart }
+      : { start: lineStart + before.replace(/\s+$/, '').length, end: lineEnd };
+    directives.push({
+      kind: match[3] as DirectiveKind,
+      line,
+      rules,
+      commentSpan: { start: commentStart, end: lineEnd },
+      removalSpan,
+    });
+  }
+  return directives;
+}
+
+/** Drops suppressed findings; marks the directive entries that did the suppressing. */
+export function applySuppressions(findings: Finding[], directives: Directive[], source: SourceText): Finding[] {
+  if (directives.length === 0) return findings;
+  return findings.filter((finding) => {
+    const line = source.positionAt(finding.span.start).line;
+    let suppressed = false;
+    for (const directive of directives) {
+      const applies =
+        directive.kind === 'file' ||
+        (directive.kind === 'line' && directive.line === line) ||
+        (directive.kind === 'next-line' && directive.line === line - 1);
+      if (!applies) continue;
+      for (const rule of directive.rules) {
+        if (rule.id === finding.rule) {
+          rule.used = true;
+          suppressed = true;
+        }
+      }
+    }
+    return !suppressed;
+  });
+}
+
+export const UNUSED_SUPPRESSION = 'lens/unused-suppression';
+
+/** One finding per listed rule that silenced nothing, with a fix that removes it. */
+export function unusedSuppressionFindings(directives: Directive[], source: SourceText, knownRules: ReadonlySet<string>): Finding[] {
+  const findings: Finding[] = [];
+  for (const directive of directives) {
+    if (directive.rules.length === 0) {
+      findings.push({
+        rule: UNUSED_SUPPRESSION,
+        severity: 'warning',
+        message: 'This suppression names no rule, so it silences nothing; list the rule ids it is meant for.',
+        span: directive.commentSpan,
+        fixes: [{ title: 'Remove this suppression comment', safe: true, edits: [{ span: directive.removalSpan, newText: '' }] }],
+      });
+      continue;
+    }
+    const unused = directive.rules.filter((r) => !r.used);
+    for (const rule of unused) {
+      const why = knownRules.has(rule.id)
+        ? `${rule.id} reports nothing ${directive.kind === 'file' ? 'in this file' : directive.kind === 'line' ? 'on this line' : 'on the next line'}`
+        : `"${rule.id}" is not a rule id`;
+      findings.push({
+        rule: UNUSED_SUPPRESSION,
+        severity: 'warning',
+        message: `This suppression silences nothing: ${why}. Remove it so it does not hide a future finding.`,
+        span: rule.span,
+        fixes: [removalFix(directive, rule, source)],
+      });
+    }
+  }
+  return findings;
+}
+
+function removalFix(directive: Directive, rule: Directive['rules'][number], source: SourceText): Fix {
+  if (directive.rules.length === 1 || directive.rules.every((r) => !r.used)) {
+    return { title: 'Remove this suppression comment', safe: true, edits: [{ span: directive.removalSpan, newText: '' }] };
+  }
+  // Remove the id and the comma that joins it to its neighbour.
+  const text = source.text;
+  let { start, end } = rule.span;
+  const after = /^\s*,\s*/.exec(text.slice(end));
+  if (after) end += after[0].length;
+  else {
+    const before = /\s*,\s*$/.exec(text.slice(directive.commentSpan.start, start));
+    if (before) start -= before[0].length;
+  }
+  return { title: `Remove ${rule.id} from this suppression`, safe: true, edits: [{ span: { start, end }, newText: '' }] };
+}

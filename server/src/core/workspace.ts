@@ -1,0 +1,44 @@
+// What every check of a document may consult beyond the document itself: the catalog and the
+// project configuration. The CLI builds one per run; the language server keeps one and updates it.
+import { CatalogIndex } from './catalog/index.js';
+import { DEFAULT_CONFIG, forcedKind, type LensConfig } from './config/config.js';
+import { parseFile, type ParsedFile } from './parse/file.js';
+import type { DocumentKind } from './types.js';
+
+export type Logger = (message: string) => void;
+
+export class Workspace {
+  readonly catalog = new CatalogIndex();
+  private configValue: LensConfig = DEFAULT_CONFIG;
+
+  constructor(
+    /** Folder that relative paths and globs are taken from (posix separators). */
+    readonly root: string,
+    readonly log: Logger = () => {},
+  ) {}
+
+  get config(): LensConfig {
+    return this.configValue;
+  }
+
+  set config(config: LensConfig) {
+    this.configValue = config;
+    this.catalog.setWorkloads(config.workloads);
+  }
+
+  /** Path relative to the root, posix style, for globs and output. */
+  relative(path: string): string {
+    const normalized = path.replace(/\\/g, '/');
+    const root = this.root.replace(/\\/g, '/').replace(/\/$/, '');
+    if (root && normalized.startsWith(root + '/')) return normalized.slice(root.length + 1);
+    return normalized.replace(/^\.\//, '');
+  }
+
+  forcedKind(path: string): DocumentKind | null {
+    return forcedKind(this.configValue, this.relative(path));
+  }
+
+  parse(path: string, text: string): ParsedFile {
+    return parseFile(path, text, { forcedKind: this.forcedKind(path) });
+  }
+}

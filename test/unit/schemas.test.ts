@@ -199,24 +199,29 @@ test('every schema compiles under ajv strict mode and has an $id', () => {
 
 test('every property the schemas declare has a description (hover text)', () => {
   const missing: string[] = [];
-  const walk = (node: unknown, where: string): void => {
-    if (Array.isArray(node)) {
-      node.forEach((n, i) => walk(n, `${where}/${i}`));
-      return;
+  // Walks schema positions only (a property named `properties` is not a keyword).
+  const visit = (schema: unknown, where: string, conditional: boolean): void => {
+    if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return;
+    const s = schema as Record<string, unknown>;
+    const props = (s.properties ?? {}) as Record<string, unknown>;
+    for (const [key, sub] of Object.entries(props)) {
+      // `true` sits beside a conditional `required` (ajv strictRequired); `if` only tests values.
+      if (sub === true || conditional) continue;
+      const p = sub as Record<string, unknown>;
+      if (typeof p.description !== 'string' && typeof p.$ref !== 'string') missing.push(`${where}/properties/${key}`);
     }
-    if (node === null || typeof node !== 'object') return;
-    const rec = node as Record<string, unknown>;
-    const props = rec.properties;
-    // `properties` under `if` only tests values; it needs no hover text.
-    if (props && typeof props === 'object' && !where.endsWith('/if')) {
-      for (const [key, sub] of Object.entries(props as Record<string, unknown>)) {
-        const s = sub as Record<string, unknown>;
-        if (typeof s.description !== 'string' && typeof s.$ref !== 'string') missing.push(`${where}/properties/${key}`);
-      }
+    for (const [key, sub] of Object.entries(props)) visit(sub, `${where}/properties/${key}`, conditional);
+    for (const key of ['definitions', 'patternProperties'] as const) {
+      for (const [k, sub] of Object.entries((s[key] ?? {}) as Record<string, unknown>)) visit(sub, `${where}/${key}/${k}`, conditional);
     }
-    for (const [key, sub] of Object.entries(rec)) walk(sub, `${where}/${key}`);
+    for (const key of ['items', 'additionalProperties', 'then', 'else'] as const) visit(s[key], `${where}/${key}`, conditional);
+    for (const key of ['if', 'not'] as const) visit(s[key], `${where}/${key}`, true);
+    for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+      const list = s[key];
+      if (Array.isArray(list)) list.forEach((sub, i) => visit(sub, `${where}/${key}/${i}`, conditional));
+    }
   };
-  for (const file of SCHEMA_FILES) walk(JSON.parse(readFileSync(path.join(SCHEMA_DIR, file), 'utf8')), file);
+  for (const file of SCHEMA_FILES) visit(JSON.parse(readFileSync(path.join(SCHEMA_DIR, file), 'utf8')), file, false);
   assert.deepEqual(missing, []);
 });
 

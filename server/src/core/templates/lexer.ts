@@ -1,0 +1,604 @@
+// Splits a template into literal text and actions, and each action into tokens.
+// The lexer never stops at an error: it records it, emits a `bad` token where a word was expected,
+// and carries on, so that one mistake does not hide the others.
+
+import type { TemplateError } from './ast.js';
+
+export type TokenKind =
+  | 'field' // .name
+  | 'variable' // $ or $name
+  | 'identifier' // function name
+  | 'keyword' // if else end range with define template block break continue
+  | 'bool'
+  | 'nil'
+  | 'dot'
+  | 'number'
+  | 'string' // "..."
+  | 'rawString' // `...`
+  | 'char' // 'a'
+  | 'leftParen'
+  | 'rightParen'
+  | 'pipe'
+  | 'declare' // :=
+  | 'assign' // =
+  | 'comma'
+  | 'bad'; // already reported by the lexer
+
+export interface Token {
+  kind: TokenKind;
+  start: number;
+  end: number;
+  /** The source text of the token. */
+  text: string;
+  /** Whether whitespace separates this token from the previous one (it decides `.a.b` vs `.a .b`). */
+  spaceBefore: boolean;
+  /**
+   * field: the name without the dot; variable: the name with the `$`; string/rawString: the decoded
+   * value; char: the decoded character; other kinds: the source text.
+   */
+  value: string;
+}
+
+export interface LexedText {
+  kind: 'text';
+  start: number;
+  end: number;
+}
+
+export interface LexedAction {
+  kind: 'action';
+  /** At the `{{`. */
+  start: number;
+  /** After the `}}`, or where the lexer gave up when the action is not closed. */
+  end: number;
+  trimLeft: boolean;
+  trimRight: boolean;
+  comment: boolean;
+  closed: boolean;
+  tokens: Token[];
+  /**
+   * Set when a lexer error may have swallowed or split tokens (unterminated string, missing `}}`):
+   * structural errors the parser would find in such an action are only echoes of the first one.
+   */
+  unreliable: boolean;
+}
+
+export type LexedItem = LexedText | LexedAction;
+
+export interface LexResult {
+  items: LexedItem[];
+  errors: TemplateError[];
+}
+
+const KEYWORDS = new Set(['if', 'else', 'end', 'range', 'with', 'define', 'template', 'block', 'break', 'continue']);
+
+const CH_TAB = 0x09;
+const CH_NL = 0x0a;
+const CH_CR = 0x0d;
+const CH_SPACE = 0x20;
+const CH_DASH = 0x2d;
+const CH_BACKSLASH = 0x5c;
+
+/** Whitespace as Go's template lexer sees it (also what `{{-`/`-}}` trim). */
+export function isSpaceCode(c: number): boolean {
+  return c === CH_SPACE || c === CH_TAB || c === CH_NL || c === CH_CR;
+}
+
+function isDigitCode(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+const WORD_CHAR = /[\p{L}\p{Nd}_]/u;
+
+/** Length in UTF-16 units of the letter/digit/underscore at `i`, or 0 when there is none. */
+function wordCharLength(text: string, i: number): number {
+  if (i >= text.length) return 0;
+  const c = text.charCodeAt(i);
+  if (c < 0x80) {
+    return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f ? 1 : 0;
+  }
+  const cp = text.codePointAt(i) ?? 0;
+  const s = String.fromCodePoint(cp);
+  return WORD_CHAR.test(s) ? s.length : 0;
+}
+
+function isWordStart(text: string, i: number): boolean {
+  return wordCharLength(text, i) > 0 && !isDigitCode(text.charCodeAt(i));
+}
+
+function scanWord(text: string, i: number): number {
+  let len: number;
+  while ((len = wordCharLength(text, i)) > 0) i += len;
+  return i;
+}
+
+const COMPARE_HINT = 'Go templates compare with functions: use eq/ne/and/or';
+const ORDER_HINT = 'Go templates compare with functions: use lt/le/gt/ge';
+const OPERATORS: Record<string, string> = {
+  '==': `"==" does not work here; ${COMPARE_HINT}, e.g. {{eq .a "b"}}`,
+  '!=': `"!=" does not work here; ${COMPARE_HINT}, e.g. {{ne .a "b"}}`,
+  '&&': `"&&" does not work here; ${COMPARE_HINT}, e.g. {{and .a .b}}`,
+  '||': `"||" does not work here; ${COMPARE_HINT}, e.g. {{or .a .b}}`,
+  '<': `"<" does not work here; ${ORDER_HINT}, e.g. {{lt .a 10.0}}`,
+  '<=': `"<=" does not work here; ${ORDER_HINT}, e.g. {{le .a 10.0}}`,
+  '>': `">" does not work here; ${ORDER_HINT}, e.g. {{gt .a 10.0}}`,
+  '>=': `">=" does not work here; ${ORDER_HINT}, e.g. {{ge .a 10.0}}`,
+  '!': `"!" does not work here; negate with the not function, e.g. {{not .a}}`,
+};
+
+export const SINGLE_QUOTE_MESSAGE = 'single-quoted strings are not strings in Go templates; use double quotes';
+
+// Numbers as Go accepts them: decimal (with optional fraction/exponent), hex (with optional
+// p-exponent), octal and binary, underscores between digits, optional imaginary suffix.
+const DEC_NUMBER = /^[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?i?$/;
+const HEX_NUMBER =
+  /^[+-]?0[xX](?:(?:_?[0-9a-fA-F])+(?:\.(?:[0-9a-fA-F](?:_?[0-9a-fA-F])*)?)?|\.[0-9a-fA-F](?:_?[0-9a-fA-F])*)(?:[pP][+-]?\d(?:_?\d)*)?i?$/;
+const OCT_NUMBER = /^[+-]?0[oO](?:_?[0-7])+i?$/;
+const BIN_NUMBER = /^[+-]?0[bB](?:_?[01])+i?$/;
+
+export function isValidNumber(text: string): boolean {
+  return DEC_NUMBER.test(text) || HEX_NUMBER.test(text) || OCT_NUMBER.test(text) || BIN_NUMBER.test(text);
+}
+
+interface DecodeResult {
+  value: string;
+  errors: TemplateError[];
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+};
+
+/** Resolves Go escapes in text[start, end) of a literal quoted with `quote` (`"` or `'`). */
+export function decodeEscapes(text: string, start: number, end: number, quote: string): DecodeResult {
+  let value = '';
+  const errors: TemplateError[] = [];
+  let i = start;
+  while (i < end) {
+    const c = text[i] as string;
+    if (c !== '\\') {
+      value += c;
+      i++;
+      continue;
+    }
+    const e = text[i + 1] ?? '';
+    const simple = SIMPLE_ESCAPES[e];
+    if (simple !== undefined) {
+      value += simple;
+      i += 2;
+      continue;
+    }
+    if (e === quote) {
+      value += quote;
+      i += 2;
+      continue;
+    }
+    if (e === 'x' || e === 'u' || e === 'U') {
+      const width = e === 'x' ? 2 : e === 'u' ? 4 : 8;
+      const digits = text.slice(i + 2, Math.min(i + 2 + width, end));
+      if (digits.length !== width || !/^[0-9a-fA-F]+$/.test(digits)) {
+        const bad = Math.min(i + 2 + width, end);
+        errors.push({
+          message: `"\\${e}" must be followed by exactly ${width} hex digits`,
+          start: i,
+          end: Math.max(bad, i + 2),
+        });
+        i = Math.max(bad, i + 2);
+        continue;
+      }
+      const cp = parseInt(digits, 16);
+      if (e !== 'x' && (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))) {
+        errors.push({ message: `"\\${e}${digits}" is not a valid Unicode code point`, start: i, end: i + 2 + width });
+      } else {
+        value += e === 'x' ? String.fromCharCode(cp) : String.fromCodePoint(cp);
+      }
+      i += 2 + width;
+      continue;
+    }
+    if (e >= '0' && e <= '7') {
+      const digits = text.slice(i + 1, Math.min(i + 4, end));
+      if (!/^[0-7]{3}$/.test(digits) || parseInt(digits, 8) > 255) {
+        const stop = Math.min(i + 4, end);
+        errors.push({ message: 'an octal escape needs exactly three digits from \\000 to \\377', start: i, end: stop });
+        i = stop;
+        continue;
+      }
+      value += String.fromCharCode(parseInt(digits, 8));
+      i += 4;
+      continue;
+    }
+    const len = e === '' ? 1 : 2;
+    errors.push({ message: `"\\${e}" is not a valid escape sequence`, start: i, end: i + len });
+    i += len;
+  }
+  return { value, errors };
+}
+
+export function lex(text: string): LexResult {
+  return new Lexer(text).run();
+}
+
+class Lexer {
+  private readonly items: LexedItem[] = [];
+  private readonly errors: TemplateError[] = [];
+
+  constructor(private readonly text: string) {}
+
+  run(): LexResult {
+    const { text } = this;
+    let pos = 0;
+    while (pos < text.length) {
+      const open = text.indexOf('{{', pos);
+      if (open < 0) {
+        this.items.push({ kind: 'text', start: pos, end: text.length });
+        break;
+      }
+      if (open > pos) this.items.push({ kind: 'text', start: pos, end: open });
+      pos = this.lexAction(open);
+    }
+    return { items: this.items, errors: this.errors };
+  }
+
+  private error(message: string, start: number, end: number): void {
+    this.errors.push({ message, start, end });
+  }
+
+  /** Lexes the action opening at `open` and returns where the next item starts. */
+  private lexAction(open: number): number {
+    const { text } = this;
+    let p = open + 2;
+    let trimLeft = false;
+    // `{{-` trims only when a space follows; `{{-3}}` is the number -3.
+    if (text.charCodeAt(p) === CH_DASH && isSpaceCode(text.charCodeAt(p + 1))) {
+      trimLeft = true;
+      p += 2;
+    }
+    if (text.startsWith('/*', p)) return this.lexComment(open, p, trimLeft);
+
+    const action: LexedAction = {
+      kind: 'action',
+      start: open,
+      end: text.length,
+      trimLeft,
+      trimRight: false,
+      comment: false,
+      closed: false,
+      tokens: [],
+      unreliable: false,
+    };
+    this.items.push(action);
+    for (;;) {
+      let space = false;
+      while (p < text.length && isSpaceCode(text.charCodeAt(p))) {
+        if (text.charCodeAt(p + 1) === CH_DASH && text.startsWith('}}', p + 2)) {
+          action.trimRight = true;
+          action.closed = true;
+          action.end = p + 4;
+          return action.end;
+        }
+        p++;
+        space = true;
+      }
+      if (p >= text.length) return this.unclosed(action, text.length);
+      if (text.startsWith('}}', p)) {
+        action.closed = true;
+        action.end = p + 2;
+        return action.end;
+      }
+      // A new `{{` before any `}}` means the user forgot to close this action.
+      if (text.startsWith('{{', p)) return this.unclosed(action, p);
+      p = this.lexToken(action, p, space);
+    }
+  }
+
+  private unclosed(action: LexedAction, end: number): number {
+    action.end = end;
+    action.unreliable = true;
+    this.error('this action is never closed: add }}', action.start, action.start + 2);
+    return end;
+  }
+
+  private lexComment(open: number, p: number, trimLeft: boolean): number {
+    const { text } = this;
+    const item: LexedAction = {
+      kind: 'action',
+      start: open,
+      end: text.length,
+      trimLeft,
+      trimRight: false,
+      comment: true,
+      closed: false,
+      tokens: [],
+      unreliable: false,
+    };
+    this.items.push(item);
+    const close = text.indexOf('*/', p + 2);
+    if (close < 0) {
+      this.error('this comment is never closed: end it with */}}', open, p + 2);
+      const brace = text.indexOf('}}', p + 2);
+      item.end = brace < 0 ? text.length : brace + 2;
+      return item.end;
+    }
+    const q = close + 2;
+    if (text.startsWith('}}', q)) {
+      item.closed = true;
+      item.end = q + 2;
+    } else if (isSpaceCode(text.charCodeAt(q)) && text.charCodeAt(q + 1) === CH_DASH && text.startsWith('}}', q + 2)) {
+      item.closed = true;
+      item.trimRight = true;
+      item.end = q + 4;
+    } else {
+      this.error('a comment must end with */ directly followed by }}', close, q);
+      const brace = text.indexOf('}}', q);
+      item.end = brace < 0 ? text.length : brace + 2;
+      item.closed = brace >= 0;
+    }
+    return item.end;
+  }
+
+  private push(action: LexedAction, kind: TokenKind, start: number, end: number, space: boolean, value?: string): void {
+    const tokenText = this.text.slice(start, end);
+    action.tokens.push({ kind, start, end, text: tokenText, spaceBefore: space, value: value ?? tokenText });
+  }
+
+  private bad(action: LexedAction, start: number, end: number, space: boolean, message: string): number {
+    this.error(message, start, end);
+    this.push(action, 'bad', start, end, space);
+    return end;
+  }
+
+  /** Lexes one token at `p` (not whitespace, not a delimiter) and returns the position after it. */
+  private lexToken(action: LexedAction, p: number, space: boolean): number {
+    const { text } = this;
+    const c = text[p] as string;
+    const next = text[p + 1] ?? '';
+    switch (c) {
+      case '(':
+        this.push(action, 'leftParen', p, p + 1, space);
+        return p + 1;
+      case ')':
+        this.push(action, 'rightParen', p, p + 1, space);
+        return p + 1;
+      case ',':
+        this.push(action, 'comma', p, p + 1, space);
+        return p + 1;
+      case '|':
+        if (next === '|') return this.bad(action, p, p + 2, space, OPERATORS['||'] as string);
+        this.push(action, 'pipe', p, p + 1, space);
+        return p + 1;
+      case ':':
+        if (next === '=') {
+          this.push(action, 'declare', p, p + 2, space);
+          return p + 2;
+        }
+        return this.bad(action, p, p + 1, space, 'unexpected ":"; declare a variable with $name := value');
+      case '=':
+        if (next === '=') return this.bad(action, p, p + 2, space, OPERATORS['=='] as string);
+        this.push(action, 'assign', p, p + 1, space);
+        return p + 1;
+      case '!':
+        if (next === '=') return this.bad(action, p, p + 2, space, OPERATORS['!='] as string);
+        return this.bad(action, p, p + 1, space, OPERATORS['!'] as string);
+      case '&':
+        if (next === '&') return this.bad(action, p, p + 2, space, OPERATORS['&&'] as string);
+        break;
+      case '<':
+      case '>': {
+        const op = next === '=' ? c + '=' : c;
+        return this.bad(action, p, p + op.length, space, OPERATORS[op] as string);
+      }
+      case '"':
+        return this.lexQuoted(action, p, space);
+      case '`':
+        return this.lexRaw(action, p, space);
+      case "'":
+        return this.lexChar(action, p, space);
+      case '$': {
+        const end = scanWord(text, p + 1);
+        this.push(action, 'variable', p, end, space);
+        return end;
+      }
+      case '.':
+        if (isDigitCode(text.charCodeAt(p + 1))) return this.lexNumber(action, p, space);
+        if (wordCharLength(text, p + 1) > 0) return this.lexField(action, p, space);
+        this.push(action, 'dot', p, p + 1, space);
+        return p + 1;
+      case '+':
+      case '-':
+        if (isDigitCode(text.charCodeAt(p + 1)) || (next === '.' && isDigitCode(text.charCodeAt(p + 2)))) {
+          return this.lexNumber(action, p, space);
+        }
+        break;
+      default:
+        if (isDigitCode(text.charCodeAt(p))) return this.lexNumber(action, p, space);
+        if (isWordStart(text, p)) {
+          const end = scanWord(text, p);
+          const word = text.slice(p, end);
+          const kind: TokenKind =
+            word === 'true' || word === 'false' ? 'bool' : word === 'nil' ? 'nil' : KEYWORDS.has(word) ? 'keyword' : 'identifier';
+          this.push(action, kind, p, end, space);
+          return end;
+        }
+    }
+    const cp = text.codePointAt(p) ?? 0;
+    const ch = String.fromCodePoint(cp);
+    return this.bad(action, p, p + ch.length, space, `unexpected character ${JSON.stringify(ch)} inside an action`);
+  }
+
+  private lexField(action: LexedAction, p: number, space: boolean): number {
+    const { text } = this;
+    let end = scanWord(text, p + 1);
+    // Step ids often contain '-', which cannot appear in a field name; read the whole name so the
+    // message can point at it and suggest `index`.
+    let dashed = false;
+    while (text.charCodeAt(end) === CH_DASH && wordCharLength(text, end + 1) > 0) {
+      dashed = true;
+      end = scanWord(text, end + 1);
+    }
+    const name = text.slice(p + 1, end);
+    if (dashed) {
+      const prefix = this.chainBefore(action, p);
+      this.error(
+        `"${name}" cannot be used as a field name because of the "-"; use index with a quoted key instead, e.g. (index ${prefix} "${name}")`,
+        p + 1,
+        end,
+      );
+    }
+    this.push(action, 'field', p, end, space, name);
+    return end;
+  }
+
+  /** The source of the field chain that ends right before `p` (for suggestions), or `.` when none. */
+  private chainBefore(action: LexedAction, p: number): string {
+    let start = p;
+    for (let k = action.tokens.length - 1; k >= 0; k--) {
+      const t = action.tokens[k] as Token;
+      if (t.end !== start || (t.kind !== 'field' && t.kind !== 'variable')) break;
+      start = t.start;
+      if (t.kind === 'variable' || t.spaceBefore) break;
+    }
+    return start === p ? '.' : this.text.slice(start, p);
+  }
+
+  private lexNumber(action: LexedAction, p: number, space: boolean): number {
+    const { text } = this;
+    let q = p;
+    if (text[q] === '+' || text[q] === '-') q++;
+    let digits = /[0-9_]/;
+    let exponent = /[eE]/;
+    if (text[q] === '0') {
+      const prefix = text[q + 1] ?? '';
+      if (prefix === 'x' || prefix === 'X') {
+        digits = /[0-9a-fA-F_]/;
+        exponent = /[pP]/;
+        q += 2;
+      } else if (prefix === 'o' || prefix === 'O' || prefix === 'b' || prefix === 'B') {
+        digits = /[0-9_]/; // validated below; a wrong digit gives a clear error
+        q += 2;
+      }
+    }
+    const run = (): void => {
+      while (q < text.length && digits.test(text[q] as string)) q++;
+    };
+    run();
+    if (text[q] === '.') {
+      q++;
+      run();
+    }
+    if (exponent.test(text[q] ?? '')) {
+      q++;
+      if (text[q] === '+' || text[q] === '-') q++;
+      while (q < text.length && /[0-9_]/.test(text[q] as string)) q++;
+    }
+    if (text[q] === 'i') q++;
+    // Go rejects a number glued to letters (`10abc`); take the whole run so the error covers it.
+    if (wordCharLength(text, q) > 0) q = scanWord(text, q);
+    const literal = text.slice(p, q);
+    if (!isValidNumber(literal)) return this.bad(action, p, q, space, `"${literal}" is not a valid number`);
+    this.push(action, 'number', p, q, space);
+    return q;
+  }
+
+  /**
+   * Where to stop an unterminated literal that started at `from` and ran to `limit` (newline or end):
+   * at the first `}}` or `{{`, so that the rest of the template still parses.
+   */
+  private recoveryStop(from: number, limit: number): number {
+    const { text } = this;
+    let stop = limit;
+    const close = text.indexOf('}}', from);
+    if (close >= 0 && close < stop) {
+      stop = close;
+      // Leave a ` -}}` trim marker to the delimiter.
+      if (text.charCodeAt(stop - 1) === CH_DASH && stop - 2 > from && isSpaceCode(text.charCodeAt(stop - 2))) stop -= 2;
+    }
+    const open = text.indexOf('{{', from);
+    if (open >= 0 && open < stop) stop = open;
+    return stop;
+  }
+
+  /** End of an error range that should not include trailing whitespace. */
+  private trimEnd(start: number, end: number): number {
+    while (end > start + 1 && isSpaceCode(this.text.charCodeAt(end - 1))) end--;
+    return end;
+  }
+
+  /** Scans a `"` or `'` literal like Go does: a newline or the end ends it unterminated. */
+  private scanQuoted(p: number, quote: string): { closed: boolean; end: number } {
+    const { text } = this;
+    let q = p + 1;
+    while (q < text.length) {
+      const c = text.charCodeAt(q);
+      if (c === CH_BACKSLASH) {
+        if (q + 1 < text.length && text.charCodeAt(q + 1) !== CH_NL) {
+          q += 2;
+          continue;
+        }
+        break;
+      }
+      if (text[q] === quote) return { closed: true, end: q + 1 };
+      if (c === CH_NL) break;
+      q++;
+    }
+    return { closed: false, end: q };
+  }
+
+  private lexQuoted(action: LexedAction, p: number, space: boolean): number {
+    const scan = this.scanQuoted(p, '"');
+    if (!scan.closed) {
+      const stop = this.recoveryStop(p + 1, scan.end);
+      action.unreliable = true;
+      this.bad(action, p, this.trimEnd(p, stop), space, 'this string is never closed: add the closing double quote');
+      return stop;
+    }
+    const decoded = decodeEscapes(this.text, p + 1, scan.end - 1, '"');
+    if (decoded.errors.length > 0) {
+      this.errors.push(...decoded.errors);
+      this.push(action, 'bad', p, scan.end, space);
+    } else {
+      this.push(action, 'string', p, scan.end, space, decoded.value);
+    }
+    return scan.end;
+  }
+
+  private lexRaw(action: LexedAction, p: number, space: boolean): number {
+    const { text } = this;
+    const close = text.indexOf('`', p + 1);
+    if (close < 0) {
+      const stop = this.recoveryStop(p + 1, text.length);
+      action.unreliable = true;
+      this.bad(action, p, this.trimEnd(p, stop), space, 'this raw string is never closed: add the closing backquote');
+      return stop;
+    }
+    // Go drops carriage returns from raw strings.
+    this.push(action, 'rawString', p, close + 1, space, text.slice(p + 1, close).replace(/\r/g, ''));
+    return close + 1;
+  }
+
+  private lexChar(action: LexedAction, p: number, space: boolean): number {
+    const scan = this.scanQuoted(p, "'");
+    if (!scan.closed) {
+      const stop = this.recoveryStop(p + 1, scan.end);
+      action.unreliable = true;
+      this.bad(action, p, this.trimEnd(p, stop), space, `this single-quoted value is never closed; ${SINGLE_QUOTE_MESSAGE}`);
+      return stop;
+    }
+    const decoded = decodeEscapes(this.text, p + 1, scan.end - 1, "'");
+    if (decoded.errors.length > 0) {
+      this.errors.push(...decoded.errors);
+      this.push(action, 'bad', p, scan.end, space);
+      return scan.end;
+    }
+    // Exactly one character is a Go rune constant (a number); anything else is a mistaken string.
+    if ([...decoded.value].length !== 1) return this.bad(action, p, scan.end, space, SINGLE_QUOTE_MESSAGE);
+    this.push(action, 'char', p, scan.end, space, decoded.value);
+    return scan.end;
+  }
+}

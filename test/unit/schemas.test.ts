@@ -354,7 +354,7 @@ compositeTools:
   assert.equal(errors.length, 1, JSON.stringify(errors));
 });
 
-test('hard bounds: maxParallel, maxIterations, itemVar, durations, step type, tool pattern', () => {
+test('hard bounds: negative maxIterations, itemVar, durations, step type, tool pattern', () => {
   const doc = parse(`
 compositeTools:
   - name: t
@@ -374,7 +374,8 @@ compositeTools:
   const at = (p: string, k: string) => assert.ok(findError(errors, p, k), `${p} ${k}: ${JSON.stringify(errors)}`);
   at('/compositeTools/0/timeout', 'pattern');
   at('/compositeTools/0/steps/0/itemVar', 'pattern');
-  at('/compositeTools/0/steps/0/maxParallel', 'maximum');
+  // Upper bounds belong to workflow/limit (SPEC §7 lists them there), not to the schema.
+  assert.ok(!findError(errors, '/compositeTools/0/steps/0/maxParallel', 'maximum'));
   at('/compositeTools/0/steps/0/maxIterations', 'minimum');
   at('/compositeTools/0/steps/0/step/type', 'enum');
   at('/compositeTools/0/steps/1/type', 'enum');

@@ -1,0 +1,654 @@
+// Turns the lexer's items into a tree. Each action is parsed on its own into a "directive"
+// (print, open a block, else, end...) and an explicit stack builds the nesting, so deeply nested
+// blocks cannot overflow the call stack and one broken action does not derail the next.
+
+import type {
+  ActionNode,
+  BranchNode,
+  Command,
+  DefineNode,
+  ExprNode,
+  ParsedTemplate,
+  Pipeline,
+  Segment,
+  Span,
+  TemplateError,
+  TemplateNode,
+  TextNode,
+  VariableDecl,
+} from './ast.js';
+import { isKnownFunction, knownFunctions } from './functions.js';
+import { isSpaceCode, lex, type LexedAction, type LexedItem, type Token } from './lexer.js';
+
+/** Deeper parentheses are refused, which keeps the recursive expression parser safe. */
+export const MAX_PAREN_DEPTH = 100;
+
+export function parseTemplate(text: string): ParsedTemplate {
+  return new TemplateParser(text).run();
+}
+
+export function isTemplate(text: string): boolean {
+  return text.includes('{{');
+}
+
+/** Thrown to abandon the rest of an action after its first structural error. */
+class ActionFailure extends Error {
+  constructor(readonly error: TemplateError) {
+    super(error.message);
+  }
+}
+
+type BranchKind = 'if' | 'with' | 'range';
+
+type Directive =
+  | { kind: 'print'; pipeline: Pipeline }
+  | { kind: 'open'; type: BranchKind; keyword: Span; pipeline: Pipeline | null }
+  | { kind: 'else'; keyword: Span; chain: { type: 'if' | 'with'; keyword: Span; pipeline: Pipeline | null } | null }
+  | { kind: 'end'; keyword: Span }
+  | { kind: 'define' | 'block'; keyword: Span; name: string; nameSpan: Span; pipeline: Pipeline | null }
+  | { kind: 'template'; keyword: Span; name: string; nameSpan: Span; pipeline: Pipeline | null }
+  | { kind: 'break' | 'continue'; keyword: Span }
+  | { kind: 'broken' };
+
+interface Frame {
+  node: BranchNode | DefineNode;
+  /** Where new children go: the body, or the else body once `{{else}}` is seen. */
+  list: TemplateNode[];
+  /** Variables in scope before the block opened; restored at its end. */
+  varsLen: number;
+  /** Opened by `{{else if}}`/`{{else with}}`: closed by its parent's `{{end}}`. */
+  chained: boolean;
+  /** The opening action had no `}}`; its missing `end` would only repeat that error. */
+  openUnclosed: boolean;
+  /** define/block bodies are separate templates with their own variables. */
+  savedVars: string[] | null;
+}
+
+const FUNCTION_LIST = knownFunctions.join(', ');
+
+const BRANCH_NEEDS: Record<BranchKind, string> = {
+  if: 'a value to test',
+  with: 'a value',
+  range: 'a value to loop over',
+};
+
+class TemplateParser {
+  private readonly errors: TemplateError[] = [];
+  private readonly root: TemplateNode[] = [];
+  private readonly stack: Frame[] = [];
+  private vars: string[] = ['$'];
+  private items: LexedItem[] = [];
+
+  constructor(private readonly text: string) {}
+
+  run(): ParsedTemplate {
+    const lexed = lex(this.text);
+    this.items = lexed.items;
+    this.errors.push(...lexed.errors);
+    let hasActions = false;
+    for (let i = 0; i < this.items.length; i++) {
+      const item = this.items[i] as LexedItem;
+      if (item.kind === 'text') {
+        this.current().push(this.textNode(i, item.start, item.end));
+        continue;
+      }
+      hasActions = true;
+      if (item.comment) this.current().push({ kind: 'comment', start: item.start, end: item.end });
+      else this.handleAction(item);
+    }
+    while (this.stack.length > 0) {
+      const frame = this.stack.pop() as Frame;
+      frame.node.end = this.text.length;
+      if (!frame.chained && !frame.openUnclosed) {
+        const kw = frame.node.kind;
+        this.errors.push({ message: `{{${kw}}} is never closed: add {{end}}`, ...frame.node.keyword });
+      }
+    }
+    this.errors.sort((a, b) => a.start - b.start || a.end - b.end);
+    return { text: this.text, nodes: this.root, errors: this.errors, hasActions };
+  }
+
+  private current(): TemplateNode[] {
+    const top = this.stack[this.stack.length - 1];
+    return top ? top.list : this.root;
+  }
+
+  private textNode(index: number, start: number, end: number): TextNode {
+    const prev = this.items[index - 1];
+    const next = this.items[index + 1];
+    let valueStart = start;
+    let valueEnd = end;
+    if (prev?.kind === 'action' && prev.trimRight) {
+      while (valueStart < valueEnd && isSpaceCode(this.text.charCodeAt(valueStart))) valueStart++;
+    }
+    if (next?.kind === 'action' && next.trimLeft) {
+      while (valueEnd > valueStart && isSpaceCode(this.text.charCodeAt(valueEnd - 1))) valueEnd--;
+    }
+    return { kind: 'text', start, end, value: this.text.slice(valueStart, valueEnd), valueStart, valueEnd };
+  }
+
+  private handleAction(action: LexedAction): void {
+    const varsBefore = this.vars.length;
+    const parser = new ActionParser(action, this.vars, this.errors);
+    const directive = parser.parse();
+    const broken = (): void => {
+      const node: ActionNode = { kind: 'action', start: action.start, end: action.end, pipeline: null };
+      this.current().push(node);
+    };
+    const error = (message: string, span: Span): void => {
+      this.errors.push({ message, start: span.start, end: span.end });
+    };
+
+    switch (directive.kind) {
+      case 'broken':
+        broken();
+        return;
+      case 'print':
+        this.current().push({ kind: 'action', start: action.start, end: action.end, pipeline: directive.pipeline });
+        return;
+      case 'open': {
+        const node: BranchNode = {
+          kind: directive.type,
+          start: action.start,
+          end: action.end,
+          keyword: directive.keyword,
+          pipeline: directive.pipeline,
+          body: [],
+          elseBody: null,
+        };
+        this.current().push(node);
+        this.stack.push({
+          node,
+          list: node.body,
+          varsLen: varsBefore,
+          chained: false,
+          openUnclosed: !action.closed,
+          savedVars: null,
+        });
+        return;
+      }
+      case 'else': {
+        const top = this.stack[this.stack.length - 1];
+        if (!top || top.node.kind === 'define' || top.node.kind === 'block') {
+          error('{{else}} has no {{if}}, {{with}} or {{range}} to belong to', directive.keyword);
+          broken();
+          return;
+        }
+        const node = top.node as BranchNode;
+        if (node.elseBody) {
+          error(`this {{${node.kind}}} already has an {{else}}; only one is allowed`, directive.keyword);
+          broken();
+          return;
+        }
+        node.elseBody = [];
+        node.elseKeyword = directive.keyword;
+        top.list = node.elseBody;
+        const chain = directive.chain;
+        if (!chain) return;
+        if (chain.type !== node.kind) {
+          // Go only chains `else if` after if and `else with` after with; treat it as a plain else.
+          error(`{{else ${chain.type}}} can only follow {{${chain.type}}}, not {{${node.kind}}}`, chain.keyword);
+          return;
+        }
+        const inner: BranchNode = {
+          kind: chain.type,
+          start: action.start,
+          end: action.end,
+          keyword: chain.keyword,
+          pipeline: chain.pipeline,
+          body: [],
+          elseBody: null,
+        };
+        node.elseBody.push(inner);
+        this.stack.push({
+          node: inner,
+          list: inner.body,
+          varsLen: varsBefore,
+          chained: true,
+          openUnclosed: false,
+          savedVars: null,
+        });
+        return;
+      }
+      case 'end': {
+        if (this.stack.length === 0) {
+          error('{{end}} has nothing to close (no open if, with, range, define or block)', directive.keyword);
+          broken();
+          return;
+        }
+        let frame: Frame;
+        do {
+          frame = this.stack.pop() as Frame;
+          frame.node.end = action.end;
+          if (frame.savedVars) this.vars = frame.savedVars;
+          else this.vars.length = Math.min(this.vars.length, frame.varsLen);
+        } while (frame.chained && this.stack.length > 0);
+        return;
+      }
+      case 'define':
+      case 'block': {
+        if (directive.kind === 'define' && this.stack.length > 0) {
+          error('{{define}} is only allowed at the top level, outside other blocks', directive.keyword);
+        }
+        const node: DefineNode = {
+          kind: directive.kind,
+          start: action.start,
+          end: action.end,
+          keyword: directive.keyword,
+          name: directive.name,
+          nameSpan: directive.nameSpan,
+          pipeline: directive.pipeline,
+          body: [],
+        };
+        this.current().push(node);
+        this.stack.push({
+          node,
+          list: node.body,
+          varsLen: varsBefore,
+          chained: false,
+          openUnclosed: !action.closed,
+          savedVars: this.vars.slice(0, varsBefore),
+        });
+        this.vars = ['$'];
+        return;
+      }
+      case 'template':
+        this.current().push({
+          kind: 'template',
+          start: action.start,
+          end: action.end,
+          keyword: directive.keyword,
+          name: directive.name,
+          nameSpan: directive.nameSpan,
+          pipeline: directive.pipeline,
+        });
+        return;
+      case 'break':
+      case 'continue': {
+        if (!this.insideRange()) error(`{{${directive.kind}}} can only be used inside {{range}}`, directive.keyword);
+        this.current().push({ kind: directive.kind, start: action.start, end: action.end });
+        return;
+      }
+    }
+  }
+
+  private insideRange(): boolean {
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const kind = (this.stack[i] as Frame).node.kind;
+      if (kind === 'range') return true;
+      // define and block bodies are separate templates: a loop outside them does not count.
+      if (kind === 'define' || kind === 'block') return false;
+    }
+    return false;
+  }
+}
+
+/** Parses the tokens of one action. Reports at most one structural error per action. */
+class ActionParser {
+  private pos = 0;
+  private depth = 0;
+  private readonly tokens: Token[];
+
+  constructor(
+    private readonly action: LexedAction,
+    /** Shared with the template parser: declarations are added as they are read. */
+    private readonly vars: string[],
+    private readonly errors: TemplateError[],
+  ) {
+    this.tokens = action.tokens;
+  }
+
+  parse(): Directive {
+    try {
+      return this.directive();
+    } catch (e) {
+      if (!(e instanceof ActionFailure)) throw e;
+      this.report(e.error);
+      return { kind: 'broken' };
+    }
+  }
+
+  /** Non-fatal problems; dropped when the lexer already made this action unreliable. */
+  private report(error: TemplateError): void {
+    if (!this.action.unreliable) this.errors.push(error);
+  }
+
+  private fail(message: string, start: number, end: number): ActionFailure {
+    return new ActionFailure({ message, start, end });
+  }
+
+  private peek(offset = 0): Token | undefined {
+    return this.tokens[this.pos + offset];
+  }
+
+  private next(): Token {
+    const t = this.tokens[this.pos++];
+    if (!t) throw this.fail('unexpected end of action', this.action.end, this.action.end);
+    return t;
+  }
+
+  private atEnd(): boolean {
+    return this.pos >= this.tokens.length;
+  }
+
+  /** Requires that nothing follows a keyword that takes no arguments. */
+  private expectEnd(what: string): void {
+    if (this.atEnd()) return;
+    const first = this.peek() as Token;
+    const last = this.tokens[this.tokens.length - 1] as Token;
+    throw this.fail(`${what} takes nothing after it`, first.start, last.end);
+  }
+
+  /** Complains about the first leftover token after a complete pipeline. */
+  private expectNoMore(): void {
+    const t = this.peek();
+    if (t) throw this.unexpected(t);
+  }
+
+  private unexpected(t: Token): ActionFailure {
+    switch (t.kind) {
+      case 'rightParen':
+        return this.fail('")" has no matching "("', t.start, t.end);
+      case 'declare':
+      case 'assign':
+        return this.fail(`"${t.text}" can only come right after a $variable at the start of an action`, t.start, t.end);
+      case 'comma':
+        return this.fail('"," is only used to declare two range variables, as in range $i, $v := ...', t.start, t.end);
+      case 'keyword':
+        return this.fail(`"${t.text}" can only start an action, as in {{${t.text} ...}}`, t.start, t.end);
+      case 'pipe':
+        return this.fail('"|" needs a value before it', t.start, t.end);
+      default:
+        return this.fail(`unexpected "${t.text}"`, t.start, t.end);
+    }
+  }
+
+  private directive(): Directive {
+    const first = this.peek();
+    if (!first) {
+      if (this.action.unreliable) return { kind: 'broken' };
+      throw this.fail('empty action: put a value or a function call between {{ and }}', this.action.start, this.action.end);
+    }
+    if (first.kind !== 'keyword') {
+      const pipeline = this.pipeline(false, 'action');
+      this.expectNoMore();
+      return { kind: 'print', pipeline };
+    }
+    this.pos++;
+    const keyword: Span = { start: first.start, end: first.end };
+    switch (first.text) {
+      case 'if':
+      case 'with':
+      case 'range':
+        return { kind: 'open', type: first.text, keyword, pipeline: this.branchPipeline(first.text, keyword) };
+      case 'else': {
+        const after = this.peek();
+        if (after?.kind === 'keyword' && (after.text === 'if' || after.text === 'with')) {
+          this.pos++;
+          const type = after.text;
+          const chainKeyword: Span = { start: after.start, end: after.end };
+          return { kind: 'else', keyword, chain: { type, keyword: chainKeyword, pipeline: this.branchPipeline(type, chainKeyword) } };
+        }
+        this.tryOrReport(() => this.expectEnd('{{else}}'));
+        return { kind: 'else', keyword, chain: null };
+      }
+      case 'end':
+        this.tryOrReport(() => this.expectEnd('{{end}}'));
+        return { kind: 'end', keyword };
+      case 'break':
+      case 'continue':
+        this.tryOrReport(() => this.expectEnd(`{{${first.text}}}`));
+        return { kind: first.text, keyword };
+      case 'define':
+      case 'block':
+      case 'template': {
+        const kw = first.text;
+        let name = '';
+        let nameSpan: Span = keyword;
+        let pipeline: Pipeline | null = null;
+        this.tryOrReport(() => {
+          const t = this.peek();
+          if (!t || (t.kind !== 'string' && t.kind !== 'rawString')) {
+            const at = t ?? keyword;
+            throw this.fail(`{{${kw}}} needs a template name in double quotes`, at.start, at.end);
+          }
+          this.pos++;
+          name = t.value;
+          nameSpan = { start: t.start, end: t.end };
+          if (kw === 'define') return this.expectEnd(`{{define "${name}"}}`);
+          if (this.atEnd()) return;
+          pipeline = this.pipeline(false, kw);
+          this.expectNoMore();
+        });
+        if (kw === 'template') return { kind: 'template', keyword, name, nameSpan, pipeline };
+        return { kind: kw, keyword, name, nameSpan, pipeline };
+      }
+      default:
+        throw this.unexpected(first);
+    }
+  }
+
+  /** Runs `fn`, turning a structural error into a report so the directive itself survives. */
+  private tryOrReport(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      if (!(e instanceof ActionFailure)) throw e;
+      this.report(e.error);
+    }
+  }
+
+  /** The pipeline of if/with/range; null (with the error reported) when it cannot be read. */
+  private branchPipeline(kind: BranchKind, keyword: Span): Pipeline | null {
+    let result: Pipeline | null = null;
+    this.tryOrReport(() => {
+      if (this.atEnd()) throw this.fail(`{{${kind}}} needs ${BRANCH_NEEDS[kind]}`, keyword.start, keyword.end);
+      const pipeline = this.pipeline(false, kind);
+      if (pipeline.commands.length === 0) throw this.fail(`{{${kind}}} needs ${BRANCH_NEEDS[kind]}`, keyword.start, keyword.end);
+      this.expectNoMore();
+      result = pipeline;
+    });
+    return result;
+  }
+
+  private isPipelineEnd(t: Token | undefined, inParen: boolean): boolean {
+    return !t || (inParen && t.kind === 'rightParen');
+  }
+
+  /**
+   * `[decl :=] command { | command }`, up to the end of the action (or the closing paren).
+   * May return no commands when the action/parens are empty; callers word that error.
+   */
+  private pipeline(inParen: boolean, context: string): Pipeline {
+    const startToken = this.peek();
+    const start = startToken ? startToken.start : this.action.end;
+    const decl: VariableDecl[] = [];
+    let isAssign = false;
+
+    const t0 = this.peek();
+    const t1 = this.peek(1);
+    let declToken: Token | undefined;
+    if (t0?.kind === 'variable' && (t1?.kind === 'declare' || t1?.kind === 'assign')) {
+      decl.push({ name: t0.value, start: t0.start, end: t0.end });
+      declToken = t1;
+      this.pos += 2;
+    } else if (t0?.kind === 'variable' && t1?.kind === 'comma') {
+      const t2 = this.peek(2);
+      const t3 = this.peek(3);
+      if (t2?.kind === 'variable' && (t3?.kind === 'declare' || t3?.kind === 'assign')) {
+        if (context !== 'range') {
+          this.report({ message: 'only {{range}} can declare two variables', start: t0.start, end: t2.end });
+        }
+        decl.push({ name: t0.value, start: t0.start, end: t0.end }, { name: t2.value, start: t2.start, end: t2.end });
+        declToken = t3;
+        this.pos += 4;
+      }
+    }
+    if (declToken) {
+      isAssign = declToken.kind === 'assign';
+      for (const v of decl) {
+        if (isAssign) {
+          if (!this.vars.includes(v.name)) this.report({ message: `variable "${v.name}" is not defined`, start: v.start, end: v.end });
+        } else {
+          this.vars.push(v.name);
+        }
+      }
+      if (this.isPipelineEnd(this.peek(), inParen)) {
+        throw this.fail(`nothing follows "${declToken.text}": give the variable a value`, declToken.start, declToken.end);
+      }
+    }
+
+    const commands: Command[] = [];
+    for (;;) {
+      const t = this.peek();
+      if (this.isPipelineEnd(t, inParen)) break;
+      if (t && (t.kind === 'pipe' || t.kind === 'rightParen')) throw this.unexpected(t);
+      commands.push(this.command());
+      const after = this.peek();
+      if (after?.kind !== 'pipe') break;
+      this.pos++;
+      const following = this.peek();
+      if (this.isPipelineEnd(following, inParen) || following?.kind === 'pipe') {
+        throw this.fail('nothing follows "|": add the function that should receive the value', after.start, after.end);
+      }
+    }
+
+    // A constant cannot take the value piped into it (Go rejects this when parsing).
+    for (let i = 1; i < commands.length; i++) {
+      const head = (commands[i] as Command).args[0];
+      if (head && (head.kind === 'string' || head.kind === 'number' || head.kind === 'bool' || head.kind === 'nil' || head.kind === 'dot')) {
+        this.report({ message: 'a constant cannot receive piped input; put a function after "|"', start: head.start, end: head.end });
+      }
+    }
+
+    const lastCommand = commands[commands.length - 1];
+    const end = lastCommand ? lastCommand.end : declToken ? declToken.end : start;
+    return { start: decl[0]?.start ?? start, end, decl, isAssign, commands };
+  }
+
+  /** Space-separated operands up to `|`, `)` or the end of the action. */
+  private command(): Command {
+    const args: ExprNode[] = [];
+    for (;;) {
+      const t = this.peek();
+      if (!t || t.kind === 'pipe' || t.kind === 'rightParen') break;
+      if (args.length > 0 && !t.spaceBefore) {
+        this.report({ message: `missing space before "${t.text}"`, start: t.start, end: t.end });
+      }
+      args.push(this.operand());
+    }
+    const first = args[0] as ExprNode;
+    const last = args[args.length - 1] as ExprNode;
+    return { start: first.start, end: last.end, args };
+  }
+
+  /** A term followed by any field chain glued to it: `.a.b`, `$x.y`, `(...).z`. */
+  private operand(): ExprNode {
+    const term = this.term();
+    const segments: Segment[] = [];
+    for (let t = this.peek(); t && t.kind === 'field' && !t.spaceBefore; t = this.peek()) {
+      this.pos++;
+      segments.push(segmentOf(t));
+    }
+    if (segments.length === 0) return term;
+    const end = (segments[segments.length - 1] as Segment).end;
+    switch (term.kind) {
+      case 'field':
+      case 'variable':
+        term.segments.push(...segments);
+        term.end = end;
+        return term;
+      case 'string':
+      case 'number':
+      case 'bool':
+      case 'nil':
+      case 'dot': {
+        const first = segments[0] as Segment;
+        this.report({ message: 'a constant has no fields to read', start: first.start - 1, end });
+        break;
+      }
+      default:
+        break;
+    }
+    return { kind: 'chain', start: term.start, end, node: term, segments };
+  }
+
+  private term(): ExprNode {
+    const t = this.next();
+    const span = { start: t.start, end: t.end };
+    switch (t.kind) {
+      case 'identifier':
+        if (!isKnownFunction(t.text)) {
+          this.report({ message: `function "${t.text}" is not defined; known functions: ${FUNCTION_LIST}`, ...span });
+        }
+        return { kind: 'identifier', name: t.text, ...span };
+      case 'dot':
+        return { kind: 'dot', ...span };
+      case 'nil':
+        return { kind: 'nil', ...span };
+      case 'bool':
+        return { kind: 'bool', value: t.text === 'true', ...span };
+      case 'string':
+      case 'rawString':
+        return { kind: 'string', value: t.value, raw: t.kind === 'rawString', ...span };
+      case 'number':
+        return { kind: 'number', text: t.text, value: numberValue(t.text), isFloat: isFloatLiteral(t.text), isChar: false, ...span };
+      case 'char':
+        return { kind: 'number', text: t.text, value: t.value.codePointAt(0) ?? 0, isFloat: false, isChar: true, ...span };
+      case 'bad':
+        return { kind: 'bad', text: t.text, ...span };
+      case 'variable':
+        if (!this.vars.includes(t.value)) this.report({ message: `variable "${t.value}" is not defined`, ...span });
+        return { kind: 'variable', name: t.value, segments: [], ...span };
+      case 'field':
+        return { kind: 'field', segments: [segmentOf(t)], ...span };
+      case 'leftParen': {
+        if (this.depth >= MAX_PAREN_DEPTH) {
+          throw this.fail(`parentheses are nested more than ${MAX_PAREN_DEPTH} levels deep; simplify the expression`, t.start, t.end);
+        }
+        this.depth++;
+        const pipeline = this.pipeline(true, 'paren');
+        const close = this.peek();
+        if (pipeline.commands.length === 0) {
+          throw this.fail('empty parentheses: put a value or a function call inside', t.start, close ? close.end : t.end);
+        }
+        if (!close || close.kind !== 'rightParen') throw this.fail('this "(" is never closed with ")"', t.start, t.end);
+        this.pos++;
+        this.depth--;
+        return { kind: 'paren', pipeline, start: t.start, end: close.end };
+      }
+      default:
+        throw this.unexpected(t);
+    }
+  }
+}
+
+function segmentOf(t: Token): Segment {
+  return { name: t.value, start: t.start + 1, end: t.end };
+}
+
+function isFloatLiteral(text: string): boolean {
+  const body = text.replace(/^[+-]/, '');
+  if (/^0[xX]/.test(body)) return /[.pP]/.test(body);
+  if (/^0[oObB]/.test(body)) return false;
+  return /[.eE]/.test(body);
+}
+
+function numberValue(text: string): number {
+  if (text.endsWith('i')) return NaN; // imaginary
+  const negative = text.startsWith('-');
+  const body = text.replace(/^[+-]/, '').replace(/_/g, '');
+  let value: number;
+  if (/^0[0-7]+$/.test(body)) value = parseInt(body, 8); // Go reads a leading 0 as octal
+  else if (/^0[xX].*[.pP]/.test(body)) value = hexFloat(body);
+  else value = Number(body);
+  return negative ? -value : value;
+}
+
+function hexFloat(body: string): number {
+  const m = /^0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?(?:[pP]([+-]?\d+))?$/.exec(body);
+  if (!m) return NaN;
+  const whole = m[1] ? parseInt(m[1], 16) : 0;
+  const frac = m[2] ? parseInt(m[2], 16) / 16 ** m[2].length : 0;
+  return (whole + frac) * 2 ** Number(m[3] ?? 0);
+}

@@ -43,6 +43,9 @@ export interface LexedText {
   kind: 'text';
   start: number;
   end: number;
+  /** The part that renders after `{{-`/`-}}` trimming of the neighbouring actions. */
+  valueStart: number;
+  valueEnd: number;
 }
 
 export interface LexedAction {
@@ -68,6 +71,13 @@ export type LexedItem = LexedText | LexedAction;
 export interface LexResult {
   items: LexedItem[];
   errors: TemplateError[];
+}
+
+/** Reads items one at a time, so a large template's tokens never all live at once. */
+export interface ItemReader {
+  next(): LexedItem | null;
+  /** Every lexer error so far, in the order found. */
+  readonly errors: TemplateError[];
 }
 
 const KEYWORDS = new Set(['if', 'else', 'end', 'range', 'with', 'define', 'template', 'block', 'break', 'continue']);
@@ -221,37 +231,75 @@ export function decodeEscapes(text: string, start: number, end: number, quote: s
   return { value, errors };
 }
 
+/** Lexes the whole template at once (convenient for tests and tools). */
 export function lex(text: string): LexResult {
-  return new Lexer(text).run();
+  const reader = new Lexer(text);
+  const items: LexedItem[] = [];
+  for (let item = reader.next(); item; item = reader.next()) items.push(item);
+  return { items, errors: reader.errors };
 }
 
-class Lexer {
-  private readonly items: LexedItem[] = [];
-  private readonly errors: TemplateError[] = [];
+export function itemReader(text: string): ItemReader {
+  return new Lexer(text);
+}
+
+class Lexer implements ItemReader {
+  readonly errors: TemplateError[] = [];
+  private pos = 0;
+  private lastTrimRight = false;
+  private pendingAction: LexedAction | null = null;
 
   constructor(private readonly text: string) {}
 
-  run(): LexResult {
+  next(): LexedItem | null {
     const { text } = this;
-    let pos = 0;
-    while (pos < text.length) {
-      const open = text.indexOf('{{', pos);
-      if (open < 0) {
-        this.items.push({ kind: 'text', start: pos, end: text.length });
-        break;
-      }
-      if (open > pos) this.items.push({ kind: 'text', start: pos, end: open });
-      pos = this.lexAction(open);
+    const pending = this.pendingAction;
+    if (pending) {
+      this.pendingAction = null;
+      return pending;
     }
-    return { items: this.items, errors: this.errors };
+    const start = this.pos;
+    if (start >= text.length) return null;
+    // Leading whitespace of this text is trimmed by a `-}}` on the action before it.
+    const trimStart = this.lastTrimRight;
+    const open = text.indexOf('{{', start);
+    if (open < 0) {
+      this.pos = text.length;
+      this.lastTrimRight = false;
+      return this.textItem(start, text.length, trimStart, false);
+    }
+    const action = this.lexAction(open);
+    this.lastTrimRight = action.trimRight;
+    if (open === start) return action;
+    this.pendingAction = action;
+    return this.textItem(start, open, trimStart, action.trimLeft);
+  }
+
+  private textItem(start: number, end: number, trimStart: boolean, trimEnd: boolean): LexedText {
+    const { text } = this;
+    let valueStart = start;
+    let valueEnd = end;
+    if (trimStart) {
+      while (valueStart < valueEnd && isSpaceCode(text.charCodeAt(valueStart))) valueStart++;
+    }
+    if (trimEnd) {
+      while (valueEnd > valueStart && isSpaceCode(text.charCodeAt(valueEnd - 1))) valueEnd--;
+    }
+    return { kind: 'text', start, end, valueStart, valueEnd };
   }
 
   private error(message: string, start: number, end: number): void {
     this.errors.push({ message, start, end });
   }
 
-  /** Lexes the action opening at `open` and returns where the next item starts. */
-  private lexAction(open: number): number {
+  /** Lexes the action opening at `open`; `pos` moves to where the next item starts. */
+  private lexAction(open: number): LexedAction {
+    const action = this.readAction(open);
+    this.pos = action.end;
+    return action;
+  }
+
+  private readAction(open: number): LexedAction {
     const { text } = this;
     let p = open + 2;
     let trimLeft = false;
@@ -273,7 +321,6 @@ class Lexer {
       tokens: [],
       unreliable: false,
     };
-    this.items.push(action);
     for (;;) {
       let space = false;
       while (p < text.length && isSpaceCode(text.charCodeAt(p))) {
@@ -281,7 +328,7 @@ class Lexer {
           action.trimRight = true;
           action.closed = true;
           action.end = p + 4;
-          return action.end;
+          return action;
         }
         p++;
         space = true;
@@ -290,7 +337,7 @@ class Lexer {
       if (text.startsWith('}}', p)) {
         action.closed = true;
         action.end = p + 2;
-        return action.end;
+        return action;
       }
       // A new `{{` before any `}}` means the user forgot to close this action.
       if (text.startsWith('{{', p)) return this.unclosed(action, p);
@@ -298,14 +345,14 @@ class Lexer {
     }
   }
 
-  private unclosed(action: LexedAction, end: number): number {
+  private unclosed(action: LexedAction, end: number): LexedAction {
     action.end = end;
     action.unreliable = true;
     this.error('this action is never closed: add }}', action.start, action.start + 2);
-    return end;
+    return action;
   }
 
-  private lexComment(open: number, p: number, trimLeft: boolean): number {
+  private lexComment(open: number, p: number, trimLeft: boolean): LexedAction {
     const { text } = this;
     const item: LexedAction = {
       kind: 'action',
@@ -318,13 +365,12 @@ class Lexer {
       tokens: [],
       unreliable: false,
     };
-    this.items.push(item);
     const close = text.indexOf('*/', p + 2);
     if (close < 0) {
       this.error('this comment is never closed: end it with */}}', open, p + 2);
       const brace = text.indexOf('}}', p + 2);
       item.end = brace < 0 ? text.length : brace + 2;
-      return item.end;
+      return item;
     }
     const q = close + 2;
     if (text.startsWith('}}', q)) {
@@ -340,7 +386,7 @@ class Lexer {
       item.end = brace < 0 ? text.length : brace + 2;
       item.closed = brace >= 0;
     }
-    return item.end;
+    return item;
   }
 
   private push(action: LexedAction, kind: TokenKind, start: number, end: number, space: boolean, value?: string): void {
@@ -394,6 +440,9 @@ class Lexer {
         const op = next === '=' ? c + '=' : c;
         return this.bad(action, p, p + op.length, space, OPERATORS[op] as string);
       }
+      case '/':
+        if (next === '*') return this.misplacedComment(action, p, space);
+        break;
       case '"':
         return this.lexQuoted(action, p, space);
       case '`':
@@ -430,6 +479,18 @@ class Lexer {
     const cp = text.codePointAt(p) ?? 0;
     const ch = String.fromCodePoint(cp);
     return this.bad(action, p, p + ch.length, space, `unexpected character ${JSON.stringify(ch)} inside an action`);
+  }
+
+  // A comment after a space (`{{ /* x *` + `/ }}`) is not a comment to Go, which only looks right
+  // after the delimiter. Skip it as one bad token so its words do not cause more errors.
+  private misplacedComment(action: LexedAction, p: number, space: boolean): number {
+    const { text } = this;
+    this.error('a comment must start right after {{ (or {{- ), as in {{/* note */}}', p, p + 2);
+    const close = text.indexOf('*/', p + 2);
+    const limit = this.recoveryStop(p + 2, text.length);
+    const end = close >= 0 && close < limit ? close + 2 : this.trimEnd(p, limit);
+    this.push(action, 'bad', p, end, space);
+    return end;
   }
 
   private lexField(action: LexedAction, p: number, space: boolean): number {

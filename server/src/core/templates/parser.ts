@@ -14,14 +14,19 @@ import type {
   Span,
   TemplateError,
   TemplateNode,
-  TextNode,
   VariableDecl,
 } from './ast.js';
 import { isKnownFunction, knownFunctions } from './functions.js';
-import { isSpaceCode, lex, type LexedAction, type LexedItem, type Token } from './lexer.js';
+import { itemReader, type LexedAction, type Token } from './lexer.js';
 
 /** Deeper parentheses are refused, which keeps the recursive expression parser safe. */
 export const MAX_PAREN_DEPTH = 100;
+
+/**
+ * Blocks nested deeper than this are not kept in the tree (their content is not checked), so that
+ * consumers can walk the tree recursively.
+ */
+export const MAX_BLOCK_DEPTH = 100;
 
 export function parseTemplate(text: string): ParsedTemplate {
   return new TemplateParser(text).run();
@@ -62,6 +67,8 @@ interface Frame {
   openUnclosed: boolean;
   /** define/block bodies are separate templates with their own variables. */
   savedVars: string[] | null;
+  /** Beyond MAX_BLOCK_DEPTH: the node is not in the tree and its content is dropped. */
+  dropped: boolean;
 }
 
 const FUNCTION_LIST = knownFunctions.join(', ');
@@ -77,29 +84,28 @@ class TemplateParser {
   private readonly root: TemplateNode[] = [];
   private readonly stack: Frame[] = [];
   private vars: string[] = ['$'];
-  private items: LexedItem[] = [];
+  private depthReported = false;
 
   constructor(private readonly text: string) {}
 
   run(): ParsedTemplate {
-    const lexed = lex(this.text);
-    this.items = lexed.items;
-    this.errors.push(...lexed.errors);
+    const reader = itemReader(this.text);
     let hasActions = false;
-    for (let i = 0; i < this.items.length; i++) {
-      const item = this.items[i] as LexedItem;
+    for (let item = reader.next(); item; item = reader.next()) {
       if (item.kind === 'text') {
-        this.current().push(this.textNode(i, item.start, item.end));
+        const { start, end, valueStart, valueEnd } = item;
+        this.current().push({ kind: 'text', start, end, value: this.text.slice(valueStart, valueEnd), valueStart, valueEnd });
         continue;
       }
       hasActions = true;
       if (item.comment) this.current().push({ kind: 'comment', start: item.start, end: item.end });
       else this.handleAction(item);
     }
+    this.errors.push(...reader.errors);
     while (this.stack.length > 0) {
       const frame = this.stack.pop() as Frame;
       frame.node.end = this.text.length;
-      if (!frame.chained && !frame.openUnclosed) {
+      if (!frame.chained && !frame.openUnclosed && !frame.dropped) {
         const kw = frame.node.kind;
         this.errors.push({ message: `{{${kw}}} is never closed: add {{end}}`, ...frame.node.keyword });
       }
@@ -108,40 +114,38 @@ class TemplateParser {
     return { text: this.text, nodes: this.root, errors: this.errors, hasActions };
   }
 
+  /** Attaches a block node (to `into`, by default the current list) and opens it, unless that would nest too deeply. */
+  private open(
+    node: BranchNode | DefineNode,
+    frame: Omit<Frame, 'node' | 'list' | 'dropped'>,
+    into: TemplateNode[] = this.current(),
+  ): void {
+    const top = this.stack[this.stack.length - 1];
+    const dropped = (top?.dropped ?? false) || this.stack.length >= MAX_BLOCK_DEPTH;
+    if (dropped && !top?.dropped && !this.depthReported) {
+      this.depthReported = true;
+      this.errors.push({
+        message: `blocks are nested more than ${MAX_BLOCK_DEPTH} levels deep; the deeper ones are not checked`,
+        ...node.keyword,
+      });
+    }
+    if (!dropped) into.push(node);
+    this.stack.push({ ...frame, node, list: node.body, dropped });
+  }
+
   private current(): TemplateNode[] {
     const top = this.stack[this.stack.length - 1];
     return top ? top.list : this.root;
-  }
-
-  private textNode(index: number, start: number, end: number): TextNode {
-    const prev = this.items[index - 1];
-    const next = this.items[index + 1];
-    let valueStart = start;
-    let valueEnd = end;
-    if (prev?.kind === 'action' && prev.trimRight) {
-      while (valueStart < valueEnd && isSpaceCode(this.text.charCodeAt(valueStart))) valueStart++;
-    }
-    if (next?.kind === 'action' && next.trimLeft) {
-      while (valueEnd > valueStart && isSpaceCode(this.text.charCodeAt(valueEnd - 1))) valueEnd--;
-    }
-    return { kind: 'text', start, end, value: this.text.slice(valueStart, valueEnd), valueStart, valueEnd };
   }
 
   private handleAction(action: LexedAction): void {
     const varsBefore = this.vars.length;
     const parser = new ActionParser(action, this.vars, this.errors);
     const directive = parser.parse();
-    const broken = (): void => {
-      const node: ActionNode = { kind: 'action', start: action.start, end: action.end, pipeline: null };
-      this.current().push(node);
-    };
-    const error = (message: string, span: Span): void => {
-      this.errors.push({ message, start: span.start, end: span.end });
-    };
 
     switch (directive.kind) {
       case 'broken':
-        broken();
+        this.broken(action);
         return;
       case 'print':
         this.current().push({ kind: 'action', start: action.start, end: action.end, pipeline: directive.pipeline });
@@ -156,28 +160,20 @@ class TemplateParser {
           body: [],
           elseBody: null,
         };
-        this.current().push(node);
-        this.stack.push({
-          node,
-          list: node.body,
-          varsLen: varsBefore,
-          chained: false,
-          openUnclosed: !action.closed,
-          savedVars: null,
-        });
+        this.open(node, { varsLen: varsBefore, chained: false, openUnclosed: !action.closed, savedVars: null });
         return;
       }
       case 'else': {
         const top = this.stack[this.stack.length - 1];
         if (!top || top.node.kind === 'define' || top.node.kind === 'block') {
-          error('{{else}} has no {{if}}, {{with}} or {{range}} to belong to', directive.keyword);
-          broken();
+          this.error('{{else}} has no {{if}}, {{with}} or {{range}} to belong to', directive.keyword);
+          this.broken(action);
           return;
         }
         const node = top.node as BranchNode;
         if (node.elseBody) {
-          error(`this {{${node.kind}}} already has an {{else}}; only one is allowed`, directive.keyword);
-          broken();
+          this.error(`this {{${node.kind}}} already has an {{else}}; only one is allowed`, directive.keyword);
+          this.broken(action);
           return;
         }
         node.elseBody = [];
@@ -187,7 +183,7 @@ class TemplateParser {
         if (!chain) return;
         if (chain.type !== node.kind) {
           // Go only chains `else if` after if and `else with` after with; treat it as a plain else.
-          error(`{{else ${chain.type}}} can only follow {{${chain.type}}}, not {{${node.kind}}}`, chain.keyword);
+          this.error(`{{else ${chain.type}}} can only follow {{${chain.type}}}, not {{${node.kind}}}`, chain.keyword);
           return;
         }
         const inner: BranchNode = {
@@ -199,21 +195,13 @@ class TemplateParser {
           body: [],
           elseBody: null,
         };
-        node.elseBody.push(inner);
-        this.stack.push({
-          node: inner,
-          list: inner.body,
-          varsLen: varsBefore,
-          chained: true,
-          openUnclosed: false,
-          savedVars: null,
-        });
+        this.open(inner, { varsLen: varsBefore, chained: true, openUnclosed: false, savedVars: null }, node.elseBody);
         return;
       }
       case 'end': {
         if (this.stack.length === 0) {
-          error('{{end}} has nothing to close (no open if, with, range, define or block)', directive.keyword);
-          broken();
+          this.error('{{end}} has nothing to close (no open if, with, range, define or block)', directive.keyword);
+          this.broken(action);
           return;
         }
         let frame: Frame;
@@ -228,7 +216,7 @@ class TemplateParser {
       case 'define':
       case 'block': {
         if (directive.kind === 'define' && this.stack.length > 0) {
-          error('{{define}} is only allowed at the top level, outside other blocks', directive.keyword);
+          this.error('{{define}} is only allowed at the top level, outside other blocks', directive.keyword);
         }
         const node: DefineNode = {
           kind: directive.kind,
@@ -240,10 +228,7 @@ class TemplateParser {
           pipeline: directive.pipeline,
           body: [],
         };
-        this.current().push(node);
-        this.stack.push({
-          node,
-          list: node.body,
+        this.open(node, {
           varsLen: varsBefore,
           chained: false,
           openUnclosed: !action.closed,
@@ -265,11 +250,21 @@ class TemplateParser {
         return;
       case 'break':
       case 'continue': {
-        if (!this.insideRange()) error(`{{${directive.kind}}} can only be used inside {{range}}`, directive.keyword);
+        if (!this.insideRange()) this.error(`{{${directive.kind}}} can only be used inside {{range}}`, directive.keyword);
         this.current().push({ kind: directive.kind, start: action.start, end: action.end });
         return;
       }
     }
+  }
+
+  /** Keeps an action that could not be used in the tree, so every action appears in it. */
+  private broken(action: LexedAction): void {
+    const node: ActionNode = { kind: 'action', start: action.start, end: action.end, pipeline: null };
+    this.current().push(node);
+  }
+
+  private error(message: string, span: Span): void {
+    this.errors.push({ message, start: span.start, end: span.end });
   }
 
   private insideRange(): boolean {
@@ -532,7 +527,9 @@ class ActionParser {
     for (;;) {
       const t = this.peek();
       if (!t || t.kind === 'pipe' || t.kind === 'rightParen') break;
-      if (args.length > 0 && !t.spaceBefore) {
+      const previous = this.tokens[this.pos - 1];
+      // Next to a token the lexer already rejected, a missing space is not news.
+      if (args.length > 0 && !t.spaceBefore && t.kind !== 'bad' && previous?.kind !== 'bad') {
         this.report({ message: `missing space before "${t.text}"`, start: t.start, end: t.end });
       }
       args.push(this.operand());

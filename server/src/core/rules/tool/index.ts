@@ -1,3 +1,5 @@
 import type { Rule } from '../rule.js';
+import { rule as nameConflict } from './name-conflict.js';
+import { rule as unknown } from './unknown.js';
 
-export const toolRules: Rule[] = [];
+export const toolRules: Rule[] = [unknown, nameConflict];

@@ -1,0 +1,65 @@
+// Bundles the entry points into dist/ with esbuild. One line per bundle in ENTRIES; an entry whose
+// source does not exist yet is skipped, so the build works while the project grows.
+// Not minified: readable stack traces from users matter more than a few kilobytes.
+// Each output is written to a temporary name and renamed, so a test or a user running
+// dist/cli.js while another build runs never sees half a file.
+import { build } from 'esbuild';
+import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** @type {{ in: string, out: string, bin?: boolean, external?: string[] }[]} */
+const ENTRIES = [
+  { in: 'server/src/cli/main.ts', out: 'dist/cli.js', bin: true },
+  { in: 'server/src/server.ts', out: 'dist/server.js' },
+  { in: 'client/src/extension.ts', out: 'dist/extension.js', external: ['vscode'] },
+];
+
+const IMPORT_META_URL = 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href;';
+
+async function bundle(entry) {
+  const outfile = join(ROOT, entry.out);
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: [join(ROOT, entry.in)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: 'linked',
+    // Prefer packages' ES module builds: jsonc-parser's main is a UMD file whose dynamic
+    // requires a bundler cannot follow.
+    mainFields: ['module', 'main'],
+    external: entry.external ?? [],
+    // Some dependencies ship only ESM that calls createRequire(import.meta.url) (fdir, under
+    // tinyglobby); in a CommonJS bundle import.meta is empty, so give it this file's URL.
+    define: { 'import.meta.url': '__bundleUrl' },
+    banner: { js: [entry.bin ? '#!/usr/bin/env node' : '', IMPORT_META_URL].filter(Boolean).join('\n') },
+    legalComments: 'none',
+    logLevel: 'warning',
+    write: false,
+  });
+  let size = 0;
+  for (const file of result.outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, file.contents);
+    if (entry.bin && file.path === outfile) chmodSync(temporary, 0o755);
+    renameSync(temporary, file.path);
+    if (file.path === outfile) size = file.contents.length;
+  }
+  return { out: relative(ROOT, outfile), size };
+}
+
+const present = ENTRIES.filter((entry) => existsSync(join(ROOT, entry.in)));
+try {
+  const built = await Promise.all(present.map(bundle));
+  for (const { out, size } of built) console.log(`${out.padEnd(20)} ${(size / 1024).toFixed(0).padStart(6)} KB`);
+} catch (error) {
+  // esbuild has already printed the located errors; the message alone is enough here.
+  console.error(`build failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+  process.exit(1);
+}

@@ -1,0 +1,70 @@
+// One `tool-lens check` pass: load the workspace (configuration, files, catalogs) from disk, stop on
+// an invalid configuration, and check every file with the shared engine.
+import { existsSync, statSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { globSync } from 'tinyglobby';
+import { checkFile } from '../core/engine.js';
+import { SourceText } from '../core/text/source.js';
+import type { Logger } from '../core/workspace.js';
+import { loadWorkspace, toPosix, UsageError } from '../node/loader.js';
+import type { CheckResult } from './result.js';
+
+export interface CheckOptions {
+  paths: string[];
+  cwd: string;
+  configPath?: string;
+  catalogGlobs: string[];
+  /** Problems met during the run (a file that cannot be read, a rule that failed). */
+  log: Logger;
+  /** Details of the run, for --debug; a no-op otherwise. */
+  debug: Logger;
+}
+
+/** The configuration file has problems: each is a `file:line:col: message (rule)` line. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`the configuration has ${problems.length} problem${problems.length === 1 ? '' : 's'}`);
+  }
+}
+
+export function runCheck(options: CheckOptions): CheckResult {
+  const started = performance.now();
+  if (options.configPath !== undefined) {
+    const absolute = resolve(options.cwd, options.configPath);
+    if (existsSync(absolute) && statSync(absolute).isDirectory()) {
+      throw new UsageError(`--config expects a file, and ${options.configPath} is a folder`);
+    }
+  }
+  const loaded = loadWorkspace({
+    paths: options.paths,
+    cwd: options.cwd,
+    configPath: options.configPath,
+    catalogGlobs: options.catalogGlobs,
+    log: options.log,
+  });
+  if (loaded.configProblems.length > 0 && loaded.configPath !== undefined) {
+    const source = new SourceText(loaded.configText ?? '');
+    const path = toPosix(relative(options.cwd, loaded.configPath));
+    throw new ConfigError(
+      loaded.configProblems.map((problem) => {
+        const at = source.positionAt(problem.span.start);
+        return `${path}:${at.line + 1}:${at.character + 1}: ${problem.message} (${problem.rule})`;
+      }),
+    );
+  }
+  for (const glob of options.catalogGlobs) {
+    // A mistyped --catalog would otherwise look like "no catalog" on every tool reference.
+    if (!existsSync(resolve(options.cwd, glob)) && globSync(glob, { cwd: options.cwd, dot: true }).length === 0) {
+      options.log(`--catalog ${glob} matches no file`);
+    }
+  }
+  const workspace = loaded.workspace;
+  options.debug(`configuration: ${loaded.configPath ?? '(none found; defaults)'}`);
+  options.debug(`catalog: ${workspace.catalog.size} server(s) from ${workspace.catalog.files.length} file(s)`);
+  const files = loaded.files.map((file) => {
+    const report = checkFile(file, workspace);
+    return { path: file.path, kind: file.kind, source: file.source, findings: report.findings };
+  });
+  options.debug(`checked ${files.length} file(s) in ${(performance.now() - started).toFixed(0)} ms`);
+  return { files };
+}

@@ -1,0 +1,62 @@
+// `--fix`: applies the safe fixes of every file in place, in one pass. Fixes whose edits overlap an
+// already chosen one wait for the next run. A file without a safe fix is never opened for writing,
+// and a file is written back exactly as the edited text: line endings, BOM and everything the edits
+// do not cover stay byte for byte.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { applyEdits, chooseCompatibleFixes } from '../core/text/edits.js';
+import type { Fix } from '../core/types.js';
+import type { Logger } from '../core/workspace.js';
+import type { CheckedFile } from './result.js';
+
+export interface FixedFile {
+  path: string;
+  /** Fixes written. */
+  applied: number;
+  /** Safe fixes left for another run because they overlap a chosen one. */
+  skipped: number;
+}
+
+/** The safe fix of each finding (a finding's fixes are alternatives: at most one is applied). */
+export function safeFixes(file: CheckedFile): Fix[] {
+  const out: Fix[] = [];
+  for (const finding of file.findings) {
+    const fix = finding.fixes?.find((candidate) => candidate.safe);
+    if (fix) out.push(fix);
+  }
+  return out;
+}
+
+export function applySafeFixes(files: readonly CheckedFile[], cwd: string, log: Logger): FixedFile[] {
+  const fixed: FixedFile[] = [];
+  for (const file of files) {
+    const fixes = safeFixes(file);
+    if (fixes.length === 0) continue;
+    const { chosen, skipped } = chooseCompatibleFixes(fixes);
+    const before = file.source.text;
+    const after = applyEdits(before, chosen.flatMap((fix) => fix.edits));
+    if (after === before) continue;
+    const absolute = resolve(cwd, file.path);
+    // The text was decoded as UTF-8; if that does not give back the bytes on disk (another
+    // encoding, or the file changed meanwhile), writing would damage what the edits do not cover.
+    let onDisk: Buffer;
+    try {
+      onDisk = readFileSync(absolute);
+    } catch (error) {
+      log(`not fixed: cannot read ${file.path} again: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
+    if (!onDisk.equals(Buffer.from(before, 'utf8'))) {
+      log(`not fixed: ${file.path} is not UTF-8 text or changed while it was checked`);
+      continue;
+    }
+    try {
+      writeFileSync(absolute, after, 'utf8');
+    } catch (error) {
+      log(`not fixed: cannot write ${file.path}: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
+    fixed.push({ path: file.path, applied: chosen.length, skipped });
+  }
+  return fixed;
+}

@@ -1,0 +1,67 @@
+// `--format json`: the shape SPEC §11 fixes as a public interface. Lines and columns are 1-based
+// (columns in UTF-16 code units), ranges end exclusive. Every checked file is listed; files that
+// are none of our kinds carry `"kind": null` and no diagnostics.
+import type { SourceText } from '../../core/text/source.js';
+import type { DocumentKind, Finding, Severity } from '../../core/types.js';
+import { summarize, toRange, type CheckResult, type Range, type Summary } from '../result.js';
+
+export interface JsonEdit {
+  range: Range;
+  newText: string;
+}
+
+export interface JsonFix {
+  title: string;
+  safe: boolean;
+  edits: JsonEdit[];
+}
+
+export interface JsonDiagnostic {
+  rule: string;
+  severity: Severity;
+  message: string;
+  range: Range;
+  fixes: JsonFix[];
+}
+
+export interface JsonFile {
+  path: string;
+  kind: DocumentKind | null;
+  diagnostics: JsonDiagnostic[];
+}
+
+export interface JsonReport {
+  version: 1;
+  files: JsonFile[];
+  summary: Summary;
+}
+
+export function toJsonReport(result: CheckResult): JsonReport {
+  return {
+    version: 1,
+    files: result.files.map((file) => ({
+      path: file.path,
+      kind: file.kind,
+      diagnostics: file.findings.map((finding) => diagnostic(file.source, finding)),
+    })),
+    summary: summarize(result),
+  };
+}
+
+function diagnostic(source: SourceText, finding: Finding): JsonDiagnostic {
+  return {
+    rule: finding.rule,
+    severity: finding.severity,
+    message: finding.message,
+    range: toRange(source, finding.span),
+    fixes: (finding.fixes ?? []).map((fix) => ({
+      title: fix.title,
+      safe: fix.safe,
+      edits: fix.edits.map((edit) => ({ range: toRange(source, edit.span), newText: edit.newText })),
+    })),
+  };
+}
+
+export function formatJson(result: CheckResult): string {
+  return JSON.stringify(toJsonReport(result)) + '\n';
+}

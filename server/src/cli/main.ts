@@ -1,0 +1,255 @@
+// The `tool-lens` command. Parses the command line, runs `check` or `rules`, prints the chosen
+// format on stdout and everything about the run itself on stderr. Exit codes (a public interface):
+// 0 clean, 1 findings at or above --fail-on, 2 usage error, 3 internal error.
+import { parseArgs } from 'node:util';
+import { version as TOOL_VERSION } from '../../../package.json';
+import { ALL_RULES } from '../core/rules/registry.js';
+import { SEVERITY_ORDER, type Severity } from '../core/types.js';
+import type { Logger } from '../core/workspace.js';
+import { UsageError } from '../node/loader.js';
+import { ConfigError, runCheck, type CheckOptions } from './check.js';
+import { colourWanted, palette } from './colors.js';
+import { applySafeFixes } from './fix.js';
+import { formatGithub } from './formatters/github.js';
+import { formatJson } from './formatters/json.js';
+import { formatSarif } from './formatters/sarif.js';
+import { formatStylish } from './formatters/stylish.js';
+import type { CheckResult } from './result.js';
+import { formatRulesJson, formatRulesTable } from './rules.js';
+
+export const EXIT_CLEAN = 0;
+export const EXIT_FINDINGS = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_INTERNAL = 3;
+
+const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
+const RULES_FORMATS = ['stylish', 'json'] as const;
+const FAIL_ON = ['error', 'warning', 'info'] as const;
+
+export const HELP = `Tool Lens ${TOOL_VERSION}: checks MCP gateway workflows, tool-face overlays, tool catalogs
+and tool calls.
+
+Usage:
+  tool-lens check [PATH...] [options]   check files and folders (default: the current folder)
+  tool-lens rules [--format json]       list every rule id with its default severity
+  tool-lens catalog fetch [SERVER...]   not available in this version
+  tool-lens --help | --version
+
+Options of check:
+  --format stylish|json|sarif|github    output format (default: stylish)
+  --fail-on error|warning|info          lowest severity that makes the exit code 1
+                                        (default: error)
+  --catalog GLOB                        add catalog snapshot files; repeatable
+  --config FILE                         configuration file (default: .toollens.yaml in the
+                                        first PATH's folder or the nearest one above it)
+  --fix                                 apply every safe fix in place, then report what is left
+  --no-color                            plain output (also when NO_COLOR is set or stdout is
+                                        not a terminal)
+  --debug                               details of the run on stderr, and the stack of an
+                                        internal error (add NODE_OPTIONS=--enable-source-maps
+                                        for TypeScript locations)
+
+Every tool-catalog file found under a checked folder joins the catalog.
+Positions are 1-based lines and columns. A column counts UTF-16 code units, so a character
+outside the Basic Multilingual Plane (most emoji) takes two columns.
+
+Exit codes:
+  0  nothing at or above --fail-on
+  1  findings at or above --fail-on
+  2  usage error: unknown option, bad value, missing path, invalid configuration
+  3  internal error
+`;
+
+/** A mistake on the command line itself, as opposed to a path or a configuration problem. */
+class CommandLineError extends UsageError {}
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdoutIsTTY: boolean;
+}
+
+const OPTIONS = {
+  format: { type: 'string' },
+  'fail-on': { type: 'string' },
+  catalog: { type: 'string', multiple: true },
+  config: { type: 'string' },
+  fix: { type: 'boolean' },
+  debug: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
+interface Values {
+  format?: string;
+  'fail-on'?: string;
+  catalog?: string[];
+  config?: string;
+  fix?: boolean;
+  debug?: boolean;
+  'no-color'?: boolean;
+  help?: boolean;
+  version?: boolean;
+}
+
+export function run(argv: string[], io: Io): number {
+  // --debug is looked up before parsing so that even a failure to parse shows its stack.
+  const debug = argv.includes('--debug');
+  try {
+    const { values, positionals } = parseCommandLine(argv);
+    if (values.help) {
+      io.out(HELP);
+      return EXIT_CLEAN;
+    }
+    if (values.version) {
+      io.out(`${TOOL_VERSION}\n`);
+      return EXIT_CLEAN;
+    }
+    const [command, ...rest] = positionals;
+    switch (command) {
+      case 'check':
+        return checkCommand(values, rest, io);
+      case 'rules':
+        return rulesCommand(values, rest, io);
+      case 'catalog':
+        throw new UsageError(
+          rest[0] === 'fetch'
+            ? '`catalog fetch` is not available in this version; commit catalog snapshot files and check them with the rest, or add them with --catalog'
+            : `unknown catalog command${rest[0] ? ` "${rest[0]}"` : ''}; the only one planned is \`catalog fetch\`, not available in this version`,
+        );
+      case undefined:
+        throw new CommandLineError('no command given; use `tool-lens check [PATH...]` or `tool-lens rules`');
+      default:
+        throw new CommandLineError(`unknown command "${command}"; the commands are check and rules`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`tool-lens: ${error.message}${error instanceof CommandLineError ? ' (see tool-lens --help)' : ''}\n`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof ConfigError) {
+      for (const problem of error.problems) io.err(`${problem}\n`);
+      return EXIT_USAGE;
+    }
+    io.err(`tool-lens: internal error: ${firstLine(describe(error))}${debug ? '' : ' (--debug shows the stack)'}\n`);
+    if (debug && error instanceof Error && error.stack) io.err(`${error.stack}\n`);
+    return EXIT_INTERNAL;
+  }
+}
+
+function parseCommandLine(argv: string[]): { values: Values; positionals: string[] } {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new CommandLineError(parseArgsMessage(error));
+  }
+}
+
+/** node's parseArgs messages are long and suggest `--` tricks; say the same in a few words. */
+function parseArgsMessage(error: unknown): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  const message = describe(error);
+  const quoted = /'([^']*)'/.exec(message)?.[1]?.replace(/ <value>$/, '');
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted) return `unknown option ${quoted}`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && quoted) {
+    return /does not take an argument/.test(message) ? `option ${quoted} takes no value` : `option ${quoted} needs a value`;
+  }
+  if (code.startsWith('ERR_PARSE_ARGS')) return firstLine(message);
+  throw error;
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], option: string): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new CommandLineError(`${option} must be one of ${allowed.join(', ')}; got "${value}"`);
+}
+
+function rejectOptions(values: Values, options: (keyof Values)[], command: string): void {
+  for (const option of options) {
+    if (values[option] !== undefined) throw new CommandLineError(`--${option} does not apply to \`tool-lens ${command}\``);
+  }
+}
+
+function stderrLogger(io: Io, debug: boolean): Logger {
+  // Without --debug a failing rule is one line; its stack is for whoever debugs it.
+  return (message) => io.err(`tool-lens: ${debug ? message : firstLine(message)}\n`);
+}
+
+function checkCommand(values: Values, paths: string[], io: Io): number {
+  const format = oneOf(values.format ?? 'stylish', FORMATS, '--format');
+  const failOn = oneOf(values['fail-on'] ?? 'error', FAIL_ON, '--fail-on');
+  const debug = values.debug === true;
+  const options: CheckOptions = {
+    paths,
+    cwd: io.cwd,
+    configPath: values.config,
+    catalogGlobs: values.catalog ?? [],
+    log: stderrLogger(io, debug),
+    debug: debug ? (message) => io.err(`tool-lens: debug: ${message}\n`) : () => {},
+  };
+  let result = runCheck(options);
+  if (values.fix) {
+    const fixed = applySafeFixes(result.files, io.cwd, options.log);
+    for (const file of fixed) {
+      const left = file.skipped ? `; ${file.skipped} more overlap these, run --fix again for them` : '';
+      io.err(`tool-lens: fixed ${file.applied} problem${file.applied === 1 ? '' : 's'} in ${file.path}${left}\n`);
+    }
+    // Report the files as they are now, so the output and the exit code match what is on disk.
+    if (fixed.length > 0) result = runCheck(options);
+  }
+  if (result.files.length === 0) options.log(`no YAML or JSON file to check in ${paths.length ? paths.join(', ') : '.'}`);
+  io.out(render(result, format, io, values));
+  return failing(result, failOn) ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+function render(result: CheckResult, format: (typeof FORMATS)[number], io: Io, values: Values): string {
+  switch (format) {
+    case 'json':
+      return formatJson(result);
+    case 'sarif':
+      return formatSarif(result, { rules: ALL_RULES, toolVersion: TOOL_VERSION, cwd: io.cwd });
+    case 'github':
+      return formatGithub(result);
+    case 'stylish':
+      return formatStylish(result, palette(colourWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true, io.env)));
+  }
+}
+
+function failing(result: CheckResult, failOn: Severity): boolean {
+  const threshold = SEVERITY_ORDER[failOn];
+  return result.files.some((file) => file.findings.some((finding) => SEVERITY_ORDER[finding.severity] >= threshold));
+}
+
+function rulesCommand(values: Values, rest: string[], io: Io): number {
+  if (rest.length > 0) throw new CommandLineError(`\`tool-lens rules\` takes no arguments; got "${rest[0]}"`);
+  rejectOptions(values, ['fail-on', 'catalog', 'config', 'fix'], 'rules');
+  const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
+  const colors = palette(colourWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true, io.env));
+  io.out(format === 'json' ? formatRulesJson(ALL_RULES) : formatRulesTable(ALL_RULES, colors));
+  return EXIT_CLEAN;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function firstLine(text: string): string {
+  return text.split(/\r?\n/, 1)[0] ?? '';
+}
+
+if (require.main === module) {
+  // A reader that stops early (`| head`) is not an error of ours: finish quietly.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT_CLEAN);
+    throw error;
+  });
+  process.exitCode = run(process.argv.slice(2), {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+    stdoutIsTTY: process.stdout.isTTY === true,
+  });
+}

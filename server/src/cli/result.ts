@@ -1,0 +1,51 @@
+// What one `tool-lens check` run produced, in the form every formatter reads. Positions are
+// converted from offsets to 1-based lines and columns here, at the CLI's edge.
+import type { SourceText } from '../core/text/source.js';
+import type { DocumentKind, Finding, Severity, Span } from '../core/types.js';
+
+export interface CheckedFile {
+  /** Relative to the current directory, posix separators. */
+  path: string;
+  kind: DocumentKind | null;
+  source: SourceText;
+  findings: Finding[];
+}
+
+export interface CheckResult {
+  files: CheckedFile[];
+}
+
+export interface Summary {
+  files: number;
+  error: number;
+  warning: number;
+  info: number;
+  hint: number;
+}
+
+export function summarize(result: CheckResult): Summary {
+  const summary: Summary = { files: result.files.length, error: 0, warning: 0, info: 0, hint: 0 };
+  for (const file of result.files) for (const finding of file.findings) summary[finding.severity satisfies Severity]++;
+  return summary;
+}
+
+/** 1-based line; 1-based column counted in UTF-16 code units (what JS strings and LSP use). */
+export interface Location {
+  line: number;
+  column: number;
+}
+
+/** End exclusive: the end location is the character just after the range. */
+export interface Range {
+  start: Location;
+  end: Location;
+}
+
+export function toLocation(source: SourceText, offset: number): Location {
+  const position = source.positionAt(offset);
+  return { line: position.line + 1, column: position.character + 1 };
+}
+
+export function toRange(source: SourceText, span: Span): Range {
+  return { start: toLocation(source, span.start), end: toLocation(source, span.end) };
+}

@@ -1,0 +1,638 @@
+// The gateway's view of its backends for one document, built the way ToolHive aggregates them
+// (toolhive.md §4 and §7): per workload, overrides first (rename, description, annotation patches);
+// then conflict resolution (prefix, priority or manual); then the advertising filter. The routing
+// table holds every backend tool, hidden ones too, keyed by its resolved name; `resolveToolRef`
+// answers a step's `tool` as ToolHive's router does, and says why when it cannot.
+import { memoKey } from '../memo.js';
+import { workflowsOf } from '../model/workflow.js';
+import { getBoolean, getMap, getSeq, getString, isMap, isScalar, keyText, type MapNode, type Pair } from '../parse/nodes.js';
+import type { DocumentContext } from '../rules/rule.js';
+import { closestN } from '../text/suggest.js';
+import type { DocumentKind, ToolAnnotations } from '../types.js';
+import type { CatalogIndex } from './index.js';
+import { annotationsFrom } from './load.js';
+import type { CatalogServer, CatalogTool, DynamicNamespace } from './model.js';
+
+export type ConflictStrategy = 'prefix' | 'priority' | 'manual';
+export const DEFAULT_PREFIX_FORMAT = '{workload}_';
+const WORKLOAD_PLACEHOLDER = '{workload}';
+
+/** Why a backend tool is routable but not advertised to clients. */
+export type HiddenBy = 'excludeAllTools' | 'excludeAll' | 'filter' | 'defaultToolVisibility';
+
+export interface ToolOverrideConfig {
+  /** The backend's own tool name the override is keyed by. */
+  toolName: string;
+  name?: string;
+  description?: string;
+  annotations?: ToolAnnotations;
+  pair: Pair;
+}
+
+export interface WorkloadToolConfig {
+  workload: string;
+  node: MapNode;
+  /** Allow-list of names (after overrides, before the prefix); undefined or empty: no filter. */
+  filter?: string[];
+  excludeAll: boolean;
+  overrides: Map<string, ToolOverrideConfig>;
+  /** Kubernetes MCPToolConfig that replaces the inline filter and overrides (we cannot read it). */
+  toolConfigRef?: string;
+}
+
+export interface AggregationConfig {
+  strategy: ConflictStrategy;
+  /** The configured prefix format (prefix strategy), `{workload}_` by default. */
+  prefixFormat: string;
+  priorityOrder: string[];
+  /** Per-workload settings; the first entry of a workload wins (ToolHive rejects duplicates). */
+  tools: Map<string, WorkloadToolConfig>;
+  excludeAllTools: boolean;
+  defaultToolVisibility: 'allow' | 'deny';
+  /** The `aggregation` mapping, when the document has one. */
+  node?: MapNode;
+}
+
+export interface GatewayWorkload {
+  name: string;
+  /** The catalog server behind it (the `workloads:` mapping of `.toollens.yaml` may rename). */
+  serverName: string;
+  /** Undefined: no catalog, so nothing about this workload's tools can be known. */
+  server?: CatalogServer;
+  config?: WorkloadToolConfig;
+  /** Set when its names after overrides cannot be known although it has a catalog. */
+  opaque?: string;
+}
+
+export interface GatewayTool {
+  workload: string;
+  /** The backend's own name (what the dot form `workload.tool` matches). */
+  originalName: string;
+  /** After an override's rename (what the filter matches, and what prefixes are put before). */
+  overriddenName: string;
+  /** After conflict resolution: the routing key and the advertised name. */
+  resolvedName: string;
+  /** The catalog tool with the override's description and patched annotations. */
+  tool: CatalogTool;
+  advertised: boolean;
+  hiddenBy?: HiddenBy;
+  override?: ToolOverrideConfig;
+  /** Manual strategy: several workloads claim this name and no override tells them apart. */
+  conflicted?: boolean;
+}
+
+export interface GatewayConflict {
+  /** The name the candidates share (after overrides; for prefix duplicates, after the prefix). */
+  name: string;
+  candidates: GatewayTool[];
+  /** priority: the winner keeps the name, the others are dropped; prefixed: nobody is listed, all get `{workload}_`; first-wins: identical names after prefixing; unresolved: manual without overrides. */
+  outcome: 'priority' | 'prefixed' | 'first-wins' | 'unresolved';
+  winner?: GatewayTool;
+}
+
+export interface Gateway {
+  aggregation: AggregationConfig;
+  /** Workloads in order: the `backends` list, or the catalogued ones plus those the aggregation names. */
+  workloads: Map<string, GatewayWorkload>;
+  /** True when the document lists its backends, so no other workload can exist. */
+  backendsListed: boolean;
+  /** Resolved name → tool: every routable backend tool, hidden ones included. */
+  routing: Map<string, GatewayTool>;
+  /** Every routable backend tool (manual conflicts included, which have no unique routing key). */
+  tools: GatewayTool[];
+  /** Tools that lost a name conflict: not routable at all. */
+  dropped: GatewayTool[];
+  conflicts: GatewayConflict[];
+  /** What clients see: routable tools that pass the advertising filter. */
+  advertised: GatewayTool[];
+  catalog: CatalogIndex;
+}
+
+const KEY = memoKey<Gateway>('gateway');
+
+/** The gateway of this document, memoised per document. */
+export function gatewayOf(ctx: DocumentContext): Gateway {
+  return ctx.memo.get(KEY, () => {
+    const doc = workflowsOf(ctx);
+    return buildGateway(ctx.workspace.catalog, { kind: ctx.doc.kind, config: doc.config, aggregation: doc.aggregation });
+  });
+}
+
+export interface GatewayInput {
+  kind: DocumentKind | null;
+  /** The config mapping (root, or `spec.config`); absent for a composite tool definition. */
+  config?: MapNode;
+  aggregation?: MapNode;
+}
+
+export function buildGateway(catalog: CatalogIndex, input: GatewayInput): Gateway {
+  const aggregation = parseAggregation(input.aggregation);
+  const { names, listed } = workloadNames(catalog, input.config, aggregation);
+  const workloads = new Map<string, GatewayWorkload>();
+  for (const name of names) {
+    const config = aggregation.tools.get(name);
+    const workload: GatewayWorkload = { name, serverName: catalog.serverName(name), server: catalog.server(name), config };
+    if (config?.toolConfigRef !== undefined) {
+      workload.opaque = `its filter and overrides come from the MCPToolConfig "${config.toolConfigRef}", which Tool Lens cannot read`;
+    }
+    workloads.set(name, workload);
+  }
+
+  // 1. Overrides, per workload, before anything else reads the tools.
+  const candidates: GatewayTool[] = [];
+  for (const workload of workloads.values()) {
+    if (!workload.server) continue;
+    const overrides = workload.config && workload.config.toolConfigRef === undefined ? workload.config.overrides : undefined;
+    for (const tool of workload.server.tools) {
+      const override = overrides?.get(tool.name);
+      const overriddenName = override?.name || tool.name;
+      const patched: CatalogTool = {
+        ...tool,
+        description: override?.description || tool.description,
+        annotations: patchAnnotations(tool.annotations, override?.annotations),
+      };
+      candidates.push({
+        workload: workload.name,
+        originalName: tool.name,
+        overriddenName,
+        resolvedName: overriddenName,
+        tool: patched,
+        advertised: true,
+        override,
+      });
+    }
+  }
+
+  // 2. Conflict resolution.
+  const { tools, dropped, conflicts } = resolveConflicts(candidates, aggregation);
+
+  // 3. The advertising filter; hidden tools stay routable.
+  for (const tool of tools) {
+    const hiddenBy = hiddenReason(tool, aggregation);
+    if (hiddenBy) {
+      tool.advertised = false;
+      tool.hiddenBy = hiddenBy;
+    }
+  }
+  const routing = new Map<string, GatewayTool>();
+  for (const tool of tools) if (!tool.conflicted && !routing.has(tool.resolvedName)) routing.set(tool.resolvedName, tool);
+  const advertised = tools.filter((t) => t.advertised && !t.conflicted);
+  return { aggregation, workloads, backendsListed: listed, routing, tools, dropped, conflicts, advertised, catalog };
+}
+
+/** `{workload}` replaced by the workload's name, as ToolHive builds prefixes. */
+export function applyPrefix(format: string, workload: string): string {
+  return format.split(WORKLOAD_PLACEHOLDER).join(workload);
+}
+
+/** The strategy-independent reference to a tool: `workload.originalName`. */
+export function dotForm(tool: GatewayTool): string {
+  return `${tool.workload}.${tool.originalName}`;
+}
+
+/** "the prefix strategy (prefixFormat "{workload}_")", for messages. */
+export function strategyLabel(aggregation: AggregationConfig): string {
+  if (aggregation.strategy === 'prefix') return `the prefix strategy (prefixFormat "${aggregation.prefixFormat}")`;
+  return `the ${aggregation.strategy} strategy`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the document
+
+function parseAggregation(node: MapNode | undefined): AggregationConfig {
+  const written = getString(node, 'conflictResolution');
+  // An invalid value is the schema rules' business; ToolHive's CRD default is prefix.
+  const strategy: ConflictStrategy = written === 'priority' || written === 'manual' ? written : 'prefix';
+  const resolution = getMap(node, 'conflictResolutionConfig');
+  const prefixFormat = getString(resolution, 'prefixFormat') || DEFAULT_PREFIX_FORMAT;
+  const priorityOrder = stringsOf(getSeq(resolution, 'priorityOrder'));
+  const tools = new Map<string, WorkloadToolConfig>();
+  for (const item of getSeq(node, 'tools')?.items ?? []) {
+    if (!isMap(item)) continue;
+    const workload = getString(item, 'workload');
+    if (!workload || tools.has(workload)) continue;
+    const filterNode = getSeq(item, 'filter');
+    const overrides = new Map<string, ToolOverrideConfig>();
+    const overridesNode = getMap(item, 'overrides');
+    for (const pair of overridesNode?.pairs ?? []) {
+      const toolName = keyText(pair);
+      if (overrides.has(toolName) || !isMap(pair.value)) continue;
+      overrides.set(toolName, {
+        toolName,
+        name: getString(pair.value, 'name') || undefined,
+        description: getString(pair.value, 'description') || undefined,
+        annotations: annotationsFrom(getMap(pair.value, 'annotations')),
+        pair,
+      });
+    }
+    const ref = getMap(item, 'toolConfigRef');
+    tools.set(workload, {
+      workload,
+      node: item,
+      filter: filterNode ? stringsOf(filterNode) : undefined,
+      excludeAll: getBoolean(item, 'excludeAll') === true,
+      overrides,
+      toolConfigRef: ref ? (getString(ref, 'name') ?? '') : undefined,
+    });
+  }
+  return {
+    strategy,
+    prefixFormat,
+    priorityOrder,
+    tools,
+    excludeAllTools: getBoolean(node, 'excludeAllTools') === true,
+    defaultToolVisibility: getString(node, 'defaultToolVisibility') === 'deny' ? 'deny' : 'allow',
+    node,
+  };
+}
+
+function stringsOf(seq: ReturnType<typeof getSeq>): string[] {
+  const out: string[] = [];
+  for (const item of seq?.items ?? []) if (isScalar(item) && typeof item.value === 'string') out.push(item.value);
+  return out;
+}
+
+/**
+ * The workloads behind the gateway: its `backends` list when it has one (a closed set); otherwise
+ * every catalogued workload plus those the aggregation block names.
+ */
+function workloadNames(catalog: CatalogIndex, config: MapNode | undefined, aggregation: AggregationConfig): { names: string[]; listed: boolean } {
+  const backends = getSeq(config, 'backends');
+  if (backends) {
+    const names: string[] = [];
+    for (const item of backends.items) {
+      const name = getString(item, 'name');
+      if (name && !names.includes(name)) names.push(name);
+    }
+    return { names, listed: true };
+  }
+  const names = new Set<string>(catalog.workloadNames);
+  for (const name of aggregation.tools.keys()) names.add(name);
+  for (const name of aggregation.priorityOrder) names.add(name);
+  return { names: [...names], listed: false };
+}
+
+/** An override's hints laid over the declared ones; the floor reads the result. */
+function patchAnnotations(declared: ToolAnnotations | undefined, patch: ToolAnnotations | undefined): ToolAnnotations | undefined {
+  if (!patch) return declared;
+  return { ...(declared ?? {}), ...patch };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conflict resolution
+
+function resolveConflicts(
+  candidates: GatewayTool[],
+  aggregation: AggregationConfig,
+): { tools: GatewayTool[]; dropped: GatewayTool[]; conflicts: GatewayConflict[] } {
+  const tools: GatewayTool[] = [];
+  const dropped: GatewayTool[] = [];
+  const conflicts: GatewayConflict[] = [];
+
+  if (aggregation.strategy === 'prefix') {
+    for (const tool of candidates) tool.resolvedName = applyPrefix(aggregation.prefixFormat, tool.workload) + tool.overriddenName;
+    // Identical names after prefixing: ToolHive warns and keeps one; we keep the first in workload order.
+    for (const group of groupBy(candidates, (t) => t.resolvedName).values()) {
+      tools.push(group[0]!);
+      if (group.length > 1) {
+        dropped.push(...group.slice(1));
+        conflicts.push({ name: group[0]!.resolvedName, candidates: group, outcome: 'first-wins', winner: group[0] });
+      }
+    }
+    return { tools, dropped, conflicts };
+  }
+
+  for (const group of groupBy(candidates, (t) => t.overriddenName).values()) {
+    const workloads = new Set(group.map((t) => t.workload));
+    if (workloads.size === 1) {
+      // One workload: no cross-backend conflict (a duplicate inside one server is a catalog problem).
+      tools.push(group[0]!);
+      dropped.push(...group.slice(1));
+      continue;
+    }
+    const name = group[0]!.overriddenName;
+    if (aggregation.strategy === 'manual') {
+      for (const tool of group) tool.conflicted = true;
+      tools.push(...group);
+      conflicts.push({ name, candidates: group, outcome: 'unresolved' });
+      continue;
+    }
+    // priority: the listed candidate with the lowest index keeps the bare name, the others are dropped.
+    let winner: GatewayTool | undefined;
+    let best = Infinity;
+    for (const tool of group) {
+      const index = aggregation.priorityOrder.indexOf(tool.workload);
+      if (index >= 0 && index < best) {
+        best = index;
+        winner = tool;
+      }
+    }
+    if (winner) {
+      tools.push(winner);
+      dropped.push(...group.filter((t) => t !== winner));
+      conflicts.push({ name, candidates: group, outcome: 'priority', winner });
+    } else {
+      // Nobody listed: every candidate gets the DEFAULT prefix, whatever prefixFormat says.
+      for (const tool of group) tool.resolvedName = applyPrefix(DEFAULT_PREFIX_FORMAT, tool.workload) + tool.overriddenName;
+      tools.push(...group);
+      conflicts.push({ name, candidates: group, outcome: 'prefixed' });
+    }
+  }
+  return { tools, dropped, conflicts };
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+function hiddenReason(tool: GatewayTool, aggregation: AggregationConfig): HiddenBy | undefined {
+  if (aggregation.excludeAllTools) return 'excludeAllTools';
+  const config = aggregation.tools.get(tool.workload);
+  if (config?.toolConfigRef !== undefined) return undefined; // its filter is not ours to read
+  if (config?.excludeAll) return 'excludeAll';
+  if (config?.filter && config.filter.length > 0 && !config.filter.includes(tool.overriddenName)) return 'filter';
+  if (!config && aggregation.defaultToolVisibility === 'deny') return 'defaultToolVisibility';
+  return undefined;
+}
+
+/** Why a tool is hidden, in words, for messages. */
+export function hiddenByText(tool: GatewayTool): string {
+  switch (tool.hiddenBy) {
+    case 'excludeAllTools':
+      return 'aggregation.excludeAllTools hides every backend tool';
+    case 'excludeAll':
+      return `excludeAll hides every tool of workload "${tool.workload}"`;
+    case 'filter':
+      return `the filter of workload "${tool.workload}" does not list "${tool.overriddenName}"`;
+    case 'defaultToolVisibility':
+      return `defaultToolVisibility: deny hides workloads without a tools entry, like "${tool.workload}"`;
+    default:
+      return 'it is advertised';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resolving a step's tool reference
+
+export interface UncataloguedWorkload {
+  name: string;
+  serverName: string;
+  /** no-catalog: nothing is known of it; opaque: its catalog is known but not its names after overrides. */
+  reason: 'no-catalog' | 'opaque';
+}
+
+export type UnresolvedProblem =
+  /** The name is right but spelt for another strategy (bare `read_file` under prefix). */
+  | 'strategy'
+  /** `workload.newName`: after the dot ToolHive matches the backend's own name. */
+  | 'override-name-after-dot'
+  | 'no-such-tool'
+  | 'no-such-workload'
+  /** The tool lost a name conflict and is not routable at all. */
+  | 'dropped'
+  /** Manual strategy: the name is claimed by several workloads. */
+  | 'conflict'
+  | 'not-found';
+
+export type ToolRefResolution =
+  | { kind: 'resolved'; ref: string; tool: GatewayTool; via: 'name' | 'dot' }
+  /** The ref may belong to a workload Tool Lens has no catalog for: unknown, not wrong. */
+  | { kind: 'no-catalog'; ref: string; workloads: UncataloguedWorkload[]; suggestions: string[] }
+  /** Not a listed tool, but a dynamic tool in one of the workload's namespaces. */
+  | { kind: 'dynamic'; ref: string; workload: string; toolName: string; namespaces: DynamicNamespace[] }
+  | { kind: 'unresolved'; ref: string; problem: UnresolvedProblem; detail: string; suggestions: string[] };
+
+export function resolveToolRef(gateway: Gateway, ref: string): ToolRefResolution {
+  // 1. The exact conflict-resolved name.
+  const exact = gateway.routing.get(ref);
+  if (exact) return { kind: 'resolved', ref, tool: exact, via: 'name' };
+  const conflicted = gateway.tools.filter((t) => t.conflicted && t.resolvedName === ref);
+  if (conflicted.length > 0) {
+    return {
+      kind: 'unresolved',
+      ref,
+      problem: 'conflict',
+      detail:
+        `under the manual strategy "${ref}" is claimed by ${listWords(unique(conflicted.map((t) => `"${t.workload}"`)))} and no override ` +
+        'renames all but one of them, so ToolHive refuses to start',
+      suggestions: conflicted.map(dotForm),
+    };
+  }
+  // 2. `workload.tool`, split at the first dot, with the backend's own name.
+  const dot = ref.indexOf('.');
+  if (dot > 0) {
+    const result = resolveDotted(gateway, ref, ref.slice(0, dot), ref.slice(dot + 1));
+    if (result) return result;
+  }
+  return resolveBare(gateway, ref);
+}
+
+function resolveDotted(gateway: Gateway, ref: string, workloadName: string, toolName: string): ToolRefResolution | undefined {
+  const workload = gateway.workloads.get(workloadName);
+  if (workload?.server) {
+    const hit = gateway.tools.find((t) => t.workload === workloadName && t.originalName === toolName);
+    if (hit) return { kind: 'resolved', ref, tool: hit, via: 'dot' };
+    const renamed = gateway.tools.find((t) => t.workload === workloadName && t.overriddenName === toolName && t.originalName !== toolName);
+    if (renamed) {
+      return {
+        kind: 'unresolved',
+        ref,
+        problem: 'override-name-after-dot',
+        detail: `after the dot ToolHive matches the backend's own name ("${renamed.originalName}"), not the name an override gives it ("${toolName}")`,
+        suggestions: unique([dotForm(renamed), renamed.resolvedName]),
+      };
+    }
+    const lost = gateway.dropped.find((t) => t.workload === workloadName && t.originalName === toolName);
+    if (lost) return droppedResult(gateway, ref, lost);
+    const namespaces = gateway.catalog.dynamicHomes(workloadName, toolName);
+    if (namespaces.length > 0) return { kind: 'dynamic', ref, workload: workloadName, toolName, namespaces };
+    const own = gateway.tools.filter((t) => t.workload === workloadName);
+    const near = closestN(toolName, own.map((t) => t.originalName), 3).map((n) => `${workloadName}.${n}`);
+    return {
+      kind: 'unresolved',
+      ref,
+      problem: 'no-such-tool',
+      detail: `the catalog of workload "${workloadName}"${serverNote(workload)} lists no tool "${toolName}"`,
+      suggestions: near,
+    };
+  }
+  if (workload) return { kind: 'no-catalog', ref, workloads: [uncatalogued(workload)], suggestions: [] };
+  // Not a known workload: backend tool names may contain dots themselves, so the name may be a
+  // tool's own name spelt for another strategy.
+  const bare = resolveBare(gateway, ref);
+  if (bare.kind === 'unresolved' && bare.problem === 'strategy') return bare;
+  const catalogued = [...gateway.workloads.values()].filter((w) => w.server).map((w) => w.name);
+  const nearWorkload = closestN(workloadName, catalogued, 1)[0];
+  if (nearWorkload && gateway.tools.some((t) => t.workload === nearWorkload && t.originalName === toolName)) {
+    return {
+      kind: 'unresolved',
+      ref,
+      problem: 'no-such-workload',
+      detail: `the gateway has no backend "${workloadName}"`,
+      suggestions: [`${nearWorkload}.${toolName}`],
+    };
+  }
+  if (gateway.backendsListed) {
+    const near = nearNames(gateway, ref);
+    return {
+      kind: 'unresolved',
+      ref,
+      problem: 'no-such-workload',
+      detail: `the gateway has no backend "${workloadName}" (its backends: ${[...gateway.workloads.keys()].join(', ') || 'none'})`,
+      suggestions: near,
+    };
+  }
+  // Without a backends list the gateway may have workloads we know nothing of: unknown, not wrong.
+  return {
+    kind: 'no-catalog',
+    ref,
+    workloads: [{ name: workloadName, serverName: gateway.catalog.serverName(workloadName), reason: 'no-catalog' }],
+    suggestions: [],
+  };
+}
+
+function resolveBare(gateway: Gateway, ref: string): ToolRefResolution {
+  const { aggregation } = gateway;
+  // a. The right tool under another spelling: suggest the active strategy's name and the dot form.
+  const respelt = gateway.tools.filter((t) => !t.conflicted && otherSpellings(t, aggregation).includes(ref));
+  if (respelt.length > 0) {
+    return {
+      kind: 'unresolved',
+      ref,
+      problem: 'strategy',
+      detail: respelt
+        .slice(0, 3)
+        .map((t) => `under ${strategyLabel(aggregation)} the gateway names ${t.workload}'s ${t.originalName} "${t.resolvedName}"`)
+        .join('; '),
+      suggestions: unique(respelt.flatMap((t) => [t.resolvedName, dotForm(t)])).slice(0, 6),
+    };
+  }
+  const lost = gateway.dropped.find((t) => t.resolvedName === ref || t.overriddenName === ref);
+  if (lost && aggregation.strategy === 'prefix') return droppedResult(gateway, ref, lost);
+
+  // b. A dynamic tool behind one of the workloads.
+  for (const workload of gateway.workloads.values()) {
+    if (!workload.server) continue;
+    const toolName = bareToolName(aggregation, workload.name, ref);
+    if (toolName === undefined) continue;
+    const namespaces = gateway.catalog.dynamicHomes(workload.name, toolName);
+    if (namespaces.length > 0) return { kind: 'dynamic', ref, workload: workload.name, toolName, namespaces };
+  }
+
+  // c. A workload the gateway names but Tool Lens has no catalog (or no overrides) for could serve it.
+  const near = nearNames(gateway, ref);
+  const unknown = [...gateway.workloads.values()].filter(
+    (w) => (!w.server || w.opaque) && bareToolName(aggregation, w.name, ref) !== undefined,
+  );
+  if (unknown.length > 0) return { kind: 'no-catalog', ref, workloads: unknown.map(uncatalogued), suggestions: near };
+
+  // d. A near name is more likely a typo than a workload nobody mentions.
+  if (near.length > 0) {
+    return { kind: 'unresolved', ref, problem: 'not-found', detail: 'no backend tool has this name', suggestions: near };
+  }
+
+  // e. Without a backends list, an unmentioned workload may serve it.
+  if (!gateway.backendsListed) {
+    if (aggregation.strategy !== 'prefix') return { kind: 'no-catalog', ref, workloads: [], suggestions: [] };
+    const guessed = workloadFromPrefixed(aggregation.prefixFormat, ref);
+    if (guessed !== undefined && !gateway.workloads.get(guessed)?.server) {
+      return {
+        kind: 'no-catalog',
+        ref,
+        workloads: [{ name: guessed, serverName: gateway.catalog.serverName(guessed), reason: 'no-catalog' }],
+        suggestions: [],
+      };
+    }
+  }
+  if (lost) return droppedResult(gateway, ref, lost);
+  return { kind: 'unresolved', ref, problem: 'not-found', detail: 'no backend tool has this name', suggestions: [] };
+}
+
+function droppedResult(gateway: Gateway, ref: string, lost: GatewayTool): ToolRefResolution {
+  const conflict = gateway.conflicts.find((c) => c.candidates.includes(lost));
+  const winner = conflict?.winner;
+  const why =
+    conflict?.outcome === 'priority' && winner
+      ? `"${lost.overriddenName}" is served by ${listWords(unique(conflict.candidates.map((c) => `"${c.workload}"`)))}; under the priority strategy "${winner.workload}" comes first in priorityOrder, so ToolHive drops ${lost.workload}'s tool`
+      : `${lost.workload}'s ${lost.originalName} gets the same name as ${winner ? `${winner.workload}'s ${winner.originalName}` : 'another tool'} ("${lost.resolvedName}") and ToolHive keeps only one of them`;
+  return {
+    kind: 'unresolved',
+    ref,
+    problem: 'dropped',
+    detail: `${why}: it is in no routing table, so no reference reaches it`,
+    suggestions: winner ? unique([winner.resolvedName, dotForm(winner)]) : [],
+  };
+}
+
+/**
+ * The backend tool name a bare reference would be under this workload, if the workload could
+ * produce it: under prefix the reference must start with the workload's prefix; under priority
+ * and manual a bare name can be the workload's own (or the default-prefixed fallback).
+ */
+function bareToolName(aggregation: AggregationConfig, workload: string, ref: string): string | undefined {
+  if (aggregation.strategy === 'prefix') {
+    const prefix = applyPrefix(aggregation.prefixFormat, workload);
+    return ref.startsWith(prefix) && ref.length > prefix.length ? ref.slice(prefix.length) : undefined;
+  }
+  return ref;
+}
+
+/** What users write for this tool when they have another strategy in mind. */
+function otherSpellings(tool: GatewayTool, aggregation: AggregationConfig): string[] {
+  const w = tool.workload;
+  const names = unique([tool.originalName, tool.overriddenName]);
+  const out: string[] = [];
+  for (const name of names) {
+    out.push(name, `${w}_${name}`, `${w}.${name}`, `${w}-${name}`, `${w}__${name}`, `${w}/${name}`, applyPrefix(aggregation.prefixFormat, w) + name);
+  }
+  const valid = new Set([tool.resolvedName, dotForm(tool)]);
+  return unique(out).filter((s) => !valid.has(s));
+}
+
+/** Names that resolve and are close to `ref`, best first. */
+function nearNames(gateway: Gateway, ref: string): string[] {
+  const valid = new Set<string>();
+  for (const tool of gateway.tools) {
+    if (!tool.conflicted) valid.add(tool.resolvedName);
+    valid.add(dotForm(tool));
+  }
+  return closestN(ref, valid, 3);
+}
+
+/** `{workload}_` applied to `gh_create_issue` → `gh`; undefined when the format cannot tell. */
+export function workloadFromPrefixed(format: string, ref: string): string | undefined {
+  const at = format.indexOf(WORKLOAD_PLACEHOLDER);
+  if (at < 0) return undefined;
+  const before = format.slice(0, at);
+  const after = format.slice(at + WORKLOAD_PLACEHOLDER.length).split(WORKLOAD_PLACEHOLDER)[0]!;
+  if (!after || !ref.startsWith(before)) return undefined;
+  const rest = ref.slice(before.length);
+  const end = rest.indexOf(after, 1);
+  if (end <= 0 || end + after.length >= rest.length) return undefined;
+  return rest.slice(0, end);
+}
+
+function uncatalogued(workload: GatewayWorkload): UncataloguedWorkload {
+  return { name: workload.name, serverName: workload.serverName, reason: workload.server ? 'opaque' : 'no-catalog' };
+}
+
+function serverNote(workload: GatewayWorkload): string {
+  return workload.serverName !== workload.name ? ` (server "${workload.serverName}")` : '';
+}
+
+function unique<T>(items: T[]): T[] {
+  return [...new Set(items)];
+}
+
+/** "a", "a and b", "a, b and c". */
+export function listWords(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}

@@ -1,0 +1,132 @@
+// What the argument rules need beyond plain validation: the type coercion ToolHive applies to a
+// step's arguments before it calls the backend, placeholders of the right type for fixes, and
+// words for values and types in messages.
+import { resolveLocalRef } from './properties.js';
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A string ToolHive expands as a Go template at run time. */
+export function isTemplateString(value: unknown): value is string {
+  return typeof value === 'string' && value.includes('{{');
+}
+
+/**
+ * The arguments as the backend receives them. ToolHive expands every string value (a literal
+ * string is a template without actions) and then coerces strings to the schema's type: only a
+ * single `type` keyword counts, objects by `properties`, arrays by an object `items`, and a string
+ * that does not parse stays a string. No `$ref`, no `allOf`: the same walk as ToolHive's.
+ */
+export function coerceLikeToolHive(schema: unknown, value: unknown): unknown {
+  if (!isObject(schema) || Object.keys(schema).length === 0) return value;
+  switch (schema.type) {
+    case 'object': {
+      if (!isObject(value)) return value;
+      const properties = isObject(schema.properties) ? schema.properties : {};
+      const out: JsonObject = {};
+      for (const [key, item] of Object.entries(value)) {
+        const sub = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : undefined;
+        Object.defineProperty(out, key, { value: isObject(sub) ? coerceLikeToolHive(sub, item) : item, enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    case 'array':
+      if (!Array.isArray(value)) return value;
+      return isObject(schema.items) ? value.map((item) => coerceLikeToolHive(schema.items, item)) : value;
+    case 'integer':
+      return typeof value === 'string' && /^[+-]?[0-9]+$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : value;
+    case 'number':
+      return typeof value === 'string' && /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(value) ? Number(value) : value;
+    case 'boolean':
+      if (typeof value !== 'string') return value;
+      if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+      if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+      return value;
+    default:
+      return value;
+  }
+}
+
+/** A value of the right type for a fix to insert: the first enum value, the const, or an empty one. */
+export function placeholderFor(schema: JsonObject, root: JsonObject, depth = 0): unknown {
+  if (depth > 20) return '';
+  if (typeof schema.$ref === 'string') {
+    const target = resolveLocalRef(root, schema.$ref);
+    if (target) return placeholderFor(target, root, depth + 1);
+  }
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if ('const' in schema) return schema.const;
+  const types = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type.filter((t) => t !== 'null') : [];
+  switch (types[0]) {
+    case 'string':
+      return '';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'object':
+      return {};
+  }
+  if (isObject(schema.properties)) return {};
+  if (schema.items !== undefined) return [];
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const branches = schema[key];
+    if (Array.isArray(branches)) {
+      const first = branches.find(isObject);
+      if (first) return placeholderFor(first, root, depth + 1);
+    }
+  }
+  return '';
+}
+
+/** `the string "abc"`, `the number 5`, `a list`, ... for messages. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  switch (typeof value) {
+    case 'string':
+      return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value)}`;
+    case 'number':
+      return `the number ${value}`;
+    case 'boolean':
+      return `the boolean ${value}`;
+    case 'object':
+      return 'a mapping';
+    default:
+      return String(value);
+  }
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'a boolean (true or false)',
+  array: 'a list',
+  object: 'a mapping',
+  null: 'null',
+};
+
+/** `an integer`, `a string or null`: the `type` keyword in words. */
+export function typeWords(type: unknown): string {
+  const types = Array.isArray(type) ? type : typeof type === 'string' ? type.split(',') : [];
+  const words = types.map((t) => TYPE_WORDS[String(t)] ?? String(t));
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+}
+
+/** `entities[0].name` from path segments. */
+export function pathText(path: readonly (string | number)[]): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else out += out ? `.${segment}` : segment;
+  }
+  return out;
+}

@@ -1,0 +1,136 @@
+// annotations/contradiction: explicit annotations that make a composite tool look safer than its
+// steps. ToolHive drops such a composite when it lists tools (a log line is all that says so), so
+// the user's tool simply disappears. One finding per contradicting hint, naming the step tools
+// that decide the floor. When only servers without a catalog decide it: a warning, since those
+// tools may declare the hint after all.
+import { FLOOR_HINTS, type Floor, type FloorHint, type StepEntry } from '../../floor/floor.js';
+import { describeFloorStep, floorOf, type FloorStep } from '../../floor/workflowFloor.js';
+import { workflowsOf, type WorkflowModel } from '../../model/workflow.js';
+import { getPair, isScalar, type Pair } from '../../parse/nodes.js';
+import { insertPairs, removePair, replaceValue, type EditContext, type InsertEntry } from '../../text/mappingEdits.js';
+import type { Fix, RelatedInfo, TextEdit } from '../../types.js';
+import type { Rule } from '../rule.js';
+import { WORKFLOW_KINDS } from '../rule.js';
+import { addCatalogAdvice } from '../tool/unknown.js';
+
+const UNSAFE: Record<FloorHint, string> = {
+  readOnlyHint: 'is not read-only',
+  destructiveHint: 'is destructive',
+  openWorldHint: 'is open-world',
+};
+const COUNTS_AS: Record<FloorHint, string> = {
+  readOnlyHint: 'which does not count as read-only',
+  destructiveHint: 'which counts as destructive',
+  openWorldHint: 'which counts as open-world',
+};
+const SAFE_VALUE: Record<FloorHint, boolean> = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+
+export const rule: Rule = {
+  id: 'annotations/contradiction',
+  defaultSeverity: 'error',
+  summary: 'Explicit annotations look safer than the steps allow: the gateway drops the composite tool.',
+  kinds: WORKFLOW_KINDS,
+  check(ctx) {
+    const edit: EditContext = { text: ctx.file.source.text, json: ctx.file.language !== 'yaml' };
+    for (const workflow of workflowsOf(ctx).workflows) {
+      const annotations = workflow.annotations;
+      if (!annotations) continue;
+      const floor = floorOf(ctx, workflow);
+      const derived = floor.table.floor;
+      if (!derived) continue;
+      for (const contradiction of floor.table.contradictions) {
+        const hint = contradiction.hint;
+        const pair = getPair(annotations, hint);
+        if (!pair?.value) continue;
+        const deciding = floor.table.rows.find((r) => r.hint === hint)?.deciding ?? [];
+        const onlyUncatalogued = deciding.length > 0 && deciding.every((e) => !e.known && e.step.cause === 'no-catalog');
+        const related: RelatedInfo[] = deciding
+          .filter((e) => e.step.step.tool)
+          .map((e) => ({ span: e.step.step.tool!.span, message: `decides ${hint}: ${entryText(e, hint)}` }));
+        ctx.report({
+          message: onlyUncatalogued ? warningMessage(hint, deciding) : errorMessage(hint, derived, deciding),
+          span: pair.span,
+          severity: onlyUncatalogued ? 'warning' : undefined,
+          fixes: fixes(edit, workflow, pair, hint, derived),
+          related,
+        });
+      }
+    }
+  },
+};
+
+/** What one deciding step does to the hint, in words. */
+function entryText(entry: StepEntry<FloorStep>, hint: FloorHint): string {
+  const who = describeFloorStep(entry.step);
+  if (!entry.known) return `${who} has unknown annotations (${entry.reason})`;
+  const declared = entry.annotations[hint];
+  if (declared === undefined) return `${who} omits ${hint}, ${COUNTS_AS[hint]}`;
+  return `${who} ${UNSAFE[hint]}`;
+}
+
+function listed(entries: readonly StepEntry<FloorStep>[], hint: FloorHint): string {
+  const parts = entries.slice(0, 4).map((e) => entryText(e, hint));
+  if (entries.length > 4) parts.push(`${entries.length - 4} more`);
+  if (parts.length <= 1) return parts.join('');
+  return `${parts.slice(0, -1).join('; ')}; and ${parts[parts.length - 1]}`;
+}
+
+function errorMessage(hint: FloorHint, floor: Floor, deciding: readonly StepEntry<FloorStep>[]): string {
+  const omitted = deciding.some((e) => e.known && e.annotations[hint] === undefined);
+  const advice = omitted
+    ? ` A step tool that omits the hint can declare it, or get it from an annotation override in aggregation.tools[].overrides.`
+    : '';
+  return (
+    `${hint}: ${SAFE_VALUE[hint]}, but ${listed(deciding, hint)}. The gateway will drop this composite tool when it lists ` +
+    `tools (ToolHive omits a composite whose annotations look safer than its steps, and only logs it), so clients never ` +
+    `see it. Remove the hint or set it to ${floor[hint]}.${advice}`
+  );
+}
+
+function warningMessage(hint: FloorHint, deciding: readonly StepEntry<FloorStep>[]): string {
+  const tools = [...new Set(deciding.map((e) => `${e.step.toolRef ?? ''} (step "${e.step.stepId}")`))];
+  const workloads = deciding.flatMap((e) => (e.step.resolution?.kind === 'no-catalog' ? e.step.resolution.workloads : []));
+  const unique = [...new Map(workloads.map((w) => [w.name, w])).values()];
+  const servers = unique.length ? unique.map((w) => w.serverName).join(', ') : 'their servers';
+  const list = tools.length <= 1 ? tools.join('') : `${tools.slice(0, -1).join(', ')} and ${tools[tools.length - 1]}`;
+  return (
+    `${hint}: ${SAFE_VALUE[hint]}: the gateway will drop this composite tool when it lists tools unless ${list} ` +
+    `declare${tools.length === 1 ? 's' : ''} ${hint}: ${SAFE_VALUE[hint]}. Tool Lens has no catalog for ${servers}, so it ` +
+    `cannot tell. ${addCatalogAdvice(unique)}`
+  );
+}
+
+function fixes(edit: EditContext, workflow: WorkflowModel, pair: Pair, hint: FloorHint, derived: Floor): Fix[] {
+  const out: Fix[] = [];
+  const annotations = workflow.annotations!;
+  // Remove the hint; a block mapping left empty goes with it (an empty `annotations:` would be null).
+  let removal: TextEdit | undefined;
+  if (annotations.pairs.length === 1 && !annotations.flow && !edit.json) {
+    const annotationsPair = getPair(workflow.node, 'annotations');
+    removal = annotationsPair ? removePair(edit, workflow.node, annotationsPair) : undefined;
+  } else removal = removePair(edit, annotations, pair);
+  if (removal) out.push({ title: `Remove ${hint}`, safe: false, edits: [removal] });
+
+  out.push({ title: `Set ${hint} to ${derived[hint]} (the floor)`, safe: false, edits: [replaceValue(pair.value!, String(derived[hint]))] });
+
+  // Every derived hint to the floor's value; title and idempotentHint stay as written.
+  const edits: TextEdit[] = [];
+  const missing: InsertEntry[] = [];
+  for (const h of FLOOR_HINTS) {
+    const existing = getPair(annotations, h);
+    if (!existing) missing.push({ key: h, value: { inline: String(derived[h]) } });
+    else if (existing.value && !(isScalar(existing.value) && existing.value.value === derived[h])) {
+      edits.push(replaceValue(existing.value, String(derived[h])));
+    }
+  }
+  const insertion = missing.length ? insertPairs(edit, annotations, missing) : undefined;
+  if (insertion) edits.push(insertion);
+  if (edits.length > 1 && (!missing.length || insertion)) {
+    out.push({
+      title: `Set all annotations to the floor (readOnlyHint: ${derived.readOnlyHint}, destructiveHint: ${derived.destructiveHint}, openWorldHint: ${derived.openWorldHint})`,
+      safe: false,
+      edits,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,61 @@
+// annotations/unknown-step: a tool step whose annotations are unknown. The floor then assumes the
+// worst for it, so the composite can never be advertised as read-only, non-destructive or
+// closed-world. Only reported when the composite declares `annotations` (otherwise it is noise).
+import { hiddenByText } from '../../catalog/gateway.js';
+import { floorOf, type FloorStep } from '../../floor/workflowFloor.js';
+import { workflowsOf } from '../../model/workflow.js';
+import type { Rule } from '../rule.js';
+import { WORKFLOW_KINDS } from '../rule.js';
+import { addCatalogAdvice } from '../tool/unknown.js';
+
+const TAINT =
+  'so the floor assumes the worst for it: this composite tool cannot be advertised as read-only, non-destructive or closed-world';
+
+export const rule: Rule = {
+  id: 'annotations/unknown-step',
+  defaultSeverity: 'info',
+  summary: 'A step whose tool has no known annotations, tainting the floor.',
+  kinds: WORKFLOW_KINDS,
+  check(ctx) {
+    for (const workflow of workflowsOf(ctx).workflows) {
+      if (!workflow.annotations) continue;
+      for (const entry of floorOf(ctx, workflow).entries) {
+        if (entry.known) continue;
+        const s = entry.step;
+        if (!s.step.tool || s.cause === 'no-tool') continue;
+        ctx.report({ message: message(s), span: s.step.tool.span });
+      }
+    }
+  },
+};
+
+function message(s: FloorStep): string {
+  const head = `Step "${s.stepId}": the annotations of "${s.toolRef}" are unknown`;
+  switch (s.cause) {
+    case 'no-catalog': {
+      const workloads = s.resolution?.kind === 'no-catalog' ? s.resolution.workloads : [];
+      const servers = workloads.length ? ` (no catalog for ${workloads.map((w) => w.serverName).join(', ')})` : ' (it is in no catalog)';
+      return (
+        `${head}${servers}, ${TAINT}. ${addCatalogAdvice(workloads)} Or declare the hints in an annotation override ` +
+        `(aggregation.tools[].overrides.<tool>.annotations), which the gateway lays over the backend's.`
+      );
+    }
+    case 'no-annotations': {
+      const workload = s.tool?.workload ?? '<workload>';
+      const name = s.tool?.originalName ?? '<tool>';
+      return (
+        `${head}: the tool declares none, ${TAINT}. Declare them in the server, or patch them in the gateway with ` +
+        `aggregation.tools[{workload: ${workload}}].overrides.${name}.annotations.`
+      );
+    }
+    case 'hidden':
+      return (
+        `${head}: ${s.tool ? hiddenByText(s.tool) : 'the tool is hidden'}, and ToolHive reads the annotations of advertised ` +
+        `tools only, ${TAINT}. Advertising the tool (adding it to the filter) makes its annotations count.`
+      );
+    case 'dynamic':
+    case 'unresolved':
+    default:
+      return `${head}: the reference does not resolve to a listed backend tool, ${TAINT}. Fix the reference (see tool/unknown).`;
+  }
+}

@@ -1,0 +1,114 @@
+// The tool declarations of a `tool-catalog` document as nodes, for the catalog rules: the catalog
+// index keeps values, but these rules report on keys and values where they are written. Covers
+// the three forms (snapshot `catalog: 1`, bare `tools/list` result, capture with `server`).
+import { serverNameFromFile } from '../../catalog/load.js';
+import { memoKey } from '../../memo.js';
+import { getPair, getScalar, getSeq, isMap, type MapNode, type Node, type Pair, type ScalarNode } from '../../parse/nodes.js';
+import type { DocumentContext } from '../rule.js';
+
+export interface ServerDecl {
+  name: string;
+  /** The `name` (snapshot) or `server` (capture) scalar; absent for a server named after its file. */
+  nameNode?: ScalarNode;
+  node: MapNode;
+  tools: ToolDecl[];
+  namespaces: NamespaceDecl[];
+}
+
+export interface NamespaceDecl {
+  name?: string;
+  nameNode?: ScalarNode;
+  node: MapNode;
+  server: ServerDecl;
+  tools: ToolDecl[];
+}
+
+export interface ToolDecl {
+  node: MapNode;
+  /** The name when it is a string. */
+  name?: string;
+  nameNode?: ScalarNode;
+  server: ServerDecl;
+  /** Set for a dynamic tool. */
+  namespace?: NamespaceDecl;
+}
+
+export interface CatalogDeclarations {
+  servers: ServerDecl[];
+  /** Every tool, listed and dynamic, in document order. */
+  tools: ToolDecl[];
+}
+
+const declarationsKey = memoKey<CatalogDeclarations>('catalog/declarations');
+
+export function catalogDeclarationsOf(ctx: DocumentContext): CatalogDeclarations {
+  return ctx.memo.get(declarationsKey, () => readDeclarations(ctx));
+}
+
+function readDeclarations(ctx: DocumentContext): CatalogDeclarations {
+  const root = ctx.doc.root;
+  const servers: ServerDecl[] = [];
+  if (isMap(root)) {
+    if (getScalar(root, 'catalog')?.value === 1) {
+      for (const item of getSeq(root, 'servers')?.items ?? []) {
+        if (!isMap(item)) continue;
+        const nameNode = getScalar(item, 'name');
+        servers.push(readServer(item, typeof nameNode?.value === 'string' ? nameNode.value : '', nameNode));
+      }
+    } else {
+      const nameNode = getScalar(root, 'server');
+      const name = typeof nameNode?.value === 'string' ? nameNode.value : serverNameFromFile(ctx.file.path);
+      servers.push(readServer(root, name, typeof nameNode?.value === 'string' ? nameNode : undefined));
+    }
+  }
+  const tools = servers.flatMap((s) => [...s.tools, ...s.namespaces.flatMap((n) => n.tools)]);
+  tools.sort((a, b) => a.node.span.start - b.node.span.start);
+  return { servers, tools };
+}
+
+function readServer(node: MapNode, name: string, nameNode: ScalarNode | undefined): ServerDecl {
+  const server: ServerDecl = { name, node, tools: [], namespaces: [], ...(nameNode ? { nameNode } : {}) };
+  server.tools = readTools(getSeq(node, 'tools')?.items ?? [], server, undefined);
+  for (const item of getSeq(node, 'namespaces')?.items ?? []) {
+    if (!isMap(item)) continue;
+    const nsName = getScalar(item, 'name');
+    const namespace: NamespaceDecl = {
+      node: item,
+      server,
+      tools: [],
+      ...(nsName ? { nameNode: nsName } : {}),
+      ...(typeof nsName?.value === 'string' ? { name: nsName.value } : {}),
+    };
+    namespace.tools = readTools(getSeq(item, 'tools')?.items ?? [], server, namespace);
+    server.namespaces.push(namespace);
+  }
+  return server;
+}
+
+function readTools(items: readonly Node[], server: ServerDecl, namespace: NamespaceDecl | undefined): ToolDecl[] {
+  const out: ToolDecl[] = [];
+  for (const node of items) {
+    if (!isMap(node)) continue;
+    const nameNode = getScalar(node, 'name');
+    out.push({
+      node,
+      server,
+      ...(namespace ? { namespace } : {}),
+      ...(nameNode ? { nameNode } : {}),
+      ...(typeof nameNode?.value === 'string' ? { name: nameNode.value } : {}),
+    });
+  }
+  return out;
+}
+
+/** `"read_file" of server "filesystem"`, or `"applet_create" in namespace "applets" of server "agent"`. */
+export function describeTool(tool: ToolDecl): string {
+  const name = tool.name !== undefined ? `"${tool.name}"` : 'this tool';
+  const server = tool.server.name ? ` of server "${tool.server.name}"` : '';
+  if (tool.namespace) return `dynamic tool ${name} in namespace "${tool.namespace.name ?? ''}"${server}`;
+  return `tool ${name}${server}`;
+}
+
+export function pairOf(tool: ToolDecl, key: string): Pair | undefined {
+  return getPair(tool.node, key);
+}

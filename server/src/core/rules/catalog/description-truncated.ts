@@ -1,0 +1,35 @@
+// A runtime with dynamic namespaces shows the model a catalog of its dynamic tools (names and
+// descriptions, no schemas) and cuts each description to 200 code points there, ending it in
+// "... [truncated]". Only a lookup of the one tool shows the rest, so the model chooses a tool
+// from the first 185 code points.
+import { getPair, isScalar } from '../../parse/nodes.js';
+import type { Rule } from '../rule.js';
+import { catalogDeclarationsOf, describeTool } from './declarations.js';
+
+export const CATALOG_DESCRIPTION_MAX = 200;
+const SUFFIX_LENGTH = '... [truncated]'.length;
+
+export const rule: Rule = {
+  id: 'catalog/description-truncated',
+  defaultSeverity: 'info',
+  summary: "A dynamic tool's description over 200 characters: runtimes cut it in the catalog the model reads.",
+  kinds: ['tool-catalog'],
+  check(ctx) {
+    for (const tool of catalogDeclarationsOf(ctx).tools) {
+      if (!tool.namespace) continue;
+      const pair = getPair(tool.node, 'description');
+      if (!pair || !isScalar(pair.value) || typeof pair.value.value !== 'string') continue;
+      // The runtime counts code points, not UTF-16 units.
+      const length = [...pair.value.value].length;
+      if (length <= CATALOG_DESCRIPTION_MAX) continue;
+      ctx.report({
+        message:
+          `The description of ${describeTool(tool)} is ${length} characters long. In the catalog of dynamic tools the model ` +
+          `reads, the runtime cuts it to ${CATALOG_DESCRIPTION_MAX} characters (the first ${CATALOG_DESCRIPTION_MAX - SUFFIX_LENGTH} ` +
+          'and "... [truncated]"); the rest is only seen once the model looks the tool up. Put what the model needs to pick ' +
+          'this tool at the start, or shorten it.',
+        span: pair.value.span,
+      });
+    }
+  },
+};

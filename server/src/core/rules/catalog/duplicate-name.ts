@@ -1,0 +1,95 @@
+// One name twice where names must be unique: tools of one server's list, tools of one dynamic
+// namespace, namespaces of one server, servers of one snapshot. Also a tool named like the meta
+// tools a runtime with dynamic namespaces adds to its list (get_dynamic_tools, call_dynamic_tool).
+import { getPair, isMap, getNode } from '../../parse/nodes.js';
+import type { Span } from '../../types.js';
+import type { Rule, RuleContext } from '../rule.js';
+import { catalogDeclarationsOf, describeTool, type ToolDecl } from './declarations.js';
+
+export const META_TOOLS = ['get_dynamic_tools', 'call_dynamic_tool'] as const;
+
+export const rule: Rule = {
+  id: 'catalog/duplicate-name',
+  defaultSeverity: 'error',
+  summary: 'One name twice in one server (tools, namespaces), or a tool named like a dynamic-tool meta tool.',
+  kinds: ['tool-catalog'],
+  check(ctx) {
+    const { servers } = catalogDeclarationsOf(ctx);
+    reportDuplicates(
+      ctx,
+      servers.filter((s) => s.nameNode).map((s) => ({ name: s.name, span: s.nameNode!.span })),
+      (name) =>
+        `Server "${name}" appears twice in this snapshot. Tool Lens reads the first one and ignores this one, so its tools ` +
+        'and namespaces are never used. Merge the two entries.',
+    );
+    for (const server of servers) {
+      reportDuplicates(ctx, named(server.tools), (name) =>
+        `Tool "${name}" is listed twice by server "${server.name}". MCP clients keep one tool per name, so one of the two ` +
+        'declarations is unreachable (which one depends on the client), and Tool Lens reads only the first. Remove or rename one.',
+      );
+      reportDuplicates(
+        ctx,
+        server.namespaces.filter((n) => n.name !== undefined && n.nameNode).map((n) => ({ name: n.name!, span: n.nameNode!.span })),
+        (name) =>
+          `Server "${server.name}" declares namespace "${name}" twice. The runtime refuses to register a namespace name a ` +
+          'second time, and Tool Lens reads only the first. Merge the two namespaces.',
+      );
+      for (const namespace of server.namespaces) {
+        reportDuplicates(ctx, named(namespace.tools), (name) =>
+          `Namespace "${namespace.name ?? ''}" of server "${server.name}" declares tool "${name}" twice. The runtime refuses ` +
+          'to register the second one, and Tool Lens reads only the first. Remove or rename one.',
+        );
+      }
+      if (server.namespaces.length === 0) continue;
+      for (const tool of [...server.tools, ...server.namespaces.flatMap((n) => n.tools)]) {
+        if (!tool.nameNode || !isMetaName(tool.name)) continue;
+        if (!tool.namespace && looksLikeMetaTool(tool)) continue; // the runtime's own meta tool, as tools/list shows it
+        ctx.report({
+          message:
+            `${capitalize(describeTool(tool))} is named like the meta tool the runtime adds for its dynamic namespaces. ` +
+            `Models call \`${tool.name}\` to reach dynamic tools, so the two collide: one of them cannot be called. Rename the tool.`,
+          span: tool.nameNode.span,
+        });
+      }
+    }
+  },
+};
+
+interface Named {
+  name: string;
+  span: Span;
+}
+
+function named(tools: readonly ToolDecl[]): Named[] {
+  return tools.filter((t) => t.name !== undefined && t.nameNode).map((t) => ({ name: t.name!, span: t.nameNode!.span }));
+}
+
+function reportDuplicates(ctx: RuleContext, items: readonly Named[], message: (name: string) => string): void {
+  const first = new Map<string, Named>();
+  for (const item of items) {
+    const earlier = first.get(item.name);
+    if (!earlier) {
+      first.set(item.name, item);
+      continue;
+    }
+    ctx.report({ message: message(item.name), span: item.span, related: [{ span: earlier.span, message: `"${item.name}" is first declared here` }] });
+  }
+}
+
+function isMetaName(name: string | undefined): boolean {
+  return name !== undefined && (META_TOOLS as readonly string[]).includes(name);
+}
+
+/**
+ * A snapshot taken from such a runtime lists the meta tools themselves: their input schemas name
+ * the envelope fields (`namespace`, and `toolName` for call_dynamic_tool). Those are no collision.
+ */
+function looksLikeMetaTool(tool: ToolDecl): boolean {
+  const properties = getNode(getNode(tool.node, 'inputSchema'), 'properties');
+  if (!isMap(properties) || !getPair(properties, 'namespace')) return false;
+  return tool.name === 'get_dynamic_tools' || getPair(properties, 'toolName') !== undefined;
+}
+
+function capitalize(text: string): string {
+  return text ? text[0]!.toUpperCase() + text.slice(1) : text;
+}

@@ -1,0 +1,53 @@
+// MCP tool names (SEP-986, 2025-11-25 onwards): 1 to 128 of A-Z a-z 0-9 _ - . The SDKs only warn
+// when a server registers another name, so such names reach clients, and whatever enforces the
+// rule downstream (gateways, model APIs) refuses or renames the tool. A dynamic namespace with a
+// blank name is reported here too: the runtime refuses to register it.
+import type { Rule } from '../rule.js';
+import { catalogDeclarationsOf, describeTool } from './declarations.js';
+
+const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
+
+export const rule: Rule = {
+  id: 'catalog/invalid-name',
+  defaultSeverity: 'warning',
+  summary: 'A tool name outside the MCP rule `^[A-Za-z0-9._-]{1,128}$`, or a namespace with an empty name.',
+  kinds: ['tool-catalog'],
+  check(ctx) {
+    const declarations = catalogDeclarationsOf(ctx);
+    for (const tool of declarations.tools) {
+      if (tool.name === undefined || !tool.nameNode || TOOL_NAME.test(tool.name)) continue;
+      ctx.report({
+        message:
+          `The name of ${describeTool(tool)} ${whatIsWrong(tool.name)}. MCP tool names are 1 to 128 characters from ` +
+          'A-Z, a-z, 0-9, `_`, `-` and `.`; the server may list it anyway, but gateways, clients and model APIs that ' +
+          'enforce the rule refuse or rename the tool, and references to it break. Rename the tool in the server.',
+        span: tool.nameNode.span,
+      });
+    }
+    for (const server of declarations.servers) {
+      for (const namespace of server.namespaces) {
+        if (namespace.name === undefined || namespace.name.trim() !== '' || !namespace.nameNode) continue;
+        ctx.report({
+          message:
+            `A dynamic namespace of server "${server.name}" has an empty name. The runtime refuses to register a namespace ` +
+            'without a name, so none of its tools can be called (calls name the namespace in their envelope). Give it a name.',
+          span: namespace.nameNode.span,
+        });
+      }
+    }
+  },
+};
+
+function whatIsWrong(name: string): string {
+  if (name.length === 0) return 'is empty';
+  const length = name.length > 128 ? `is ${name.length} characters long (at most 128)` : undefined;
+  const bad = [...new Set([...name].filter((ch) => !/[A-Za-z0-9._-]/.test(ch)))];
+  const chars = bad.length ? `contains ${bad.slice(0, 5).map(describeChar).join(', ')}${bad.length > 5 ? ' and more' : ''}` : undefined;
+  return [length, chars].filter(Boolean).join(' and ');
+}
+
+function describeChar(ch: string): string {
+  if (ch === ' ') return 'a space';
+  if (/\s/.test(ch)) return `whitespace (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
+  return `"${ch}"`;
+}

@@ -1,0 +1,45 @@
+// The root of a tool's schemas must be `type: object`. For inputSchema every MCP revision says so.
+// For outputSchema the 2026-07-28 revision allows any schema, but the clients of the older
+// revisions (both SDKs in their default, legacy mode) parse tools/list with a schema that insists
+// on `type: object` and throw away the whole list when one tool breaks it.
+import { getPair, isMap, isScalar } from '../../parse/nodes.js';
+import type { Rule } from '../rule.js';
+import { catalogDeclarationsOf, describeTool } from './declarations.js';
+
+export const rule: Rule = {
+  id: 'catalog/schema-root',
+  defaultSeverity: 'error',
+  summary: 'An inputSchema or outputSchema whose root is not `type: object`.',
+  kinds: ['tool-catalog'],
+  check(ctx) {
+    for (const tool of catalogDeclarationsOf(ctx).tools) {
+      for (const key of ['inputSchema', 'outputSchema'] as const) {
+        const pair = getPair(tool.node, key);
+        // A schema that is not a mapping at all is schema/wrong-type's finding.
+        if (!pair || !isMap(pair.value)) continue;
+        const typePair = getPair(pair.value, 'type');
+        if (typePair && isScalar(typePair.value) && typePair.value.value === 'object') continue;
+        const written = typePair?.value && typePair.value.span.end > typePair.value.span.start
+          ? ctx.file.source.text.slice(typePair.value.span.start, typePair.value.span.end)
+          : undefined;
+        const what = written !== undefined ? `has \`type: ${oneLine(written)}\` at its root` : 'has no `type` at its root';
+        const span = written !== undefined ? typePair!.value!.span : pair.key.span;
+        const message =
+          key === 'inputSchema'
+            ? `The inputSchema of ${describeTool(tool)} ${what}. MCP requires \`type: object\` there in every revision (arguments ` +
+              'are always an object of named values), and clients built on the MCP SDKs reject the server\'s whole tool list ' +
+              'because of this one schema. Make the root `type: object` and put the arguments under `properties`.'
+            : `The outputSchema of ${describeTool(tool)} ${what}. That is legal in the 2026-07-28 MCP revision, but every ` +
+              'client of the older revisions (2025-11-25 and before, which is what the SDK clients negotiate by default) ' +
+              'rejects the server\'s WHOLE tool list because of it, not just this tool. Wrap the result in an object ' +
+              '(`type: object` with the value under a property).';
+        ctx.report({ message, span });
+      }
+    }
+  },
+};
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 40 ? `${flat.slice(0, 37)}...` : flat;
+}

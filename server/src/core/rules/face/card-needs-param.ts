@@ -1,0 +1,42 @@
+// face/card-needs-param: an approval card that reads schema properties the tool does not have
+// (file-edit and file-write need file_path, notebook-edit notebook_path, shell command, fetch url).
+import { isApprovalCard, TOOL_APPROVAL_CARDS } from '../../faces/constants.js';
+import { facesOf, faceTargetOf } from '../../model/faces.js';
+import type { Rule } from '../rule.js';
+import { FACE_KINDS, listOf, quote, refusesToMount, replaceScalarFix } from './shared.js';
+
+export const rule: Rule = {
+  id: 'face/card-needs-param',
+  defaultSeverity: 'error',
+  summary: 'The approval card needs schema properties the tool lacks.',
+  kinds: FACE_KINDS,
+  check(ctx) {
+    for (const server of facesOf(ctx).servers) {
+      for (const face of server.faces) {
+        const card = face.renderHints?.approvalCard;
+        if (!card || !isApprovalCard(card.value)) continue;
+        const needs: readonly string[] = TOOL_APPROVAL_CARDS[card.value];
+        if (needs.length === 0) continue;
+        const target = faceTargetOf(ctx, server, face);
+        if (target.state !== 'listed') continue;
+        const missing = needs.filter((name) => !target.properties.properties.has(name));
+        if (missing.length === 0) continue;
+        const names = missing.map(quote).join(' and ');
+        const tool = quote(face.toolName);
+        const open = target.properties.open;
+        ctx.report({
+          // A schema that declares properties we cannot list might have them: info, not error.
+          severity: open ? 'info' : undefined,
+          message: open
+            ? `Approval card ${quote(card.value)} shows the ${names} argument, which Tool Lens cannot find among the properties of ${tool} ` +
+              `it can see (the schema declares more through anyOf, oneOf or a remote $ref). If ${tool} has no such top-level property, ${refusesToMount(face.toolName)}.`
+            : `Approval card ${quote(card.value)} shows the ${names} argument, but ${tool} has no top-level property ${names} ` +
+              `(its properties: ${listOf([...target.properties.properties.keys()]) || 'none'}): the card cannot be drawn, so ${refusesToMount(face.toolName)}. ` +
+              `Use the "generic" card, or a card whose arguments the tool has.`,
+          span: card.node.span,
+          fixes: replaceScalarFix(ctx.file.source.text, card.node, 'generic', 'Use the "generic" card'),
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,86 @@
+// face/inconsistent: path-target fields that cannot go together, and ruleFace entries that name a
+// property rules cannot match on. The first three need no catalog.
+import { facesOf, faceTargetOf, pathTargetNames, type Face, type FaceList } from '../../model/faces.js';
+import type { TopLevelProperties } from '../../jsonschema/properties.js';
+import { getPair } from '../../parse/nodes.js';
+import type { Rule, RuleContext } from '../rule.js';
+import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
+
+export const rule: Rule = {
+  id: 'face/inconsistent',
+  defaultSeverity: 'error',
+  summary: 'Path access, base, absent and patternParam that cannot go together, or a ruleFace entry rules cannot match on.',
+  kinds: FACE_KINDS,
+  check(ctx) {
+    for (const server of facesOf(ctx).servers) {
+      for (const face of server.faces) {
+        checkPathTarget(ctx, face);
+        const target = faceTargetOf(ctx, server, face);
+        if (target.state === 'listed') {
+          checkRuleFace(ctx, face, face.ruleFace?.params, 'ruleFace.params', target.properties);
+          checkRuleFace(ctx, face, face.ruleFace?.primaryParams, 'ruleFace.primaryParams', target.properties);
+        }
+      }
+    }
+  },
+};
+
+function checkPathTarget(ctx: RuleContext, face: Face): void {
+  const target = face.pathTarget;
+  if (!target) return;
+  const text = ctx.file.source.text;
+  // Only a known access other than read conflicts; a missing or misspelt one is another rule's.
+  const access = target.access?.value;
+  const writes = access === 'write';
+  const tool = face.toolName;
+  if (writes && target.base?.value === 'root') {
+    ctx.report({
+      message:
+        `pathTarget.base "root" needs access "read", but this path is written: the write guards resolve targets against the ` +
+        `working directory only, so ${refusesToMount(tool)}. Use base "cwd" (or leave base out), or make the access "read" if the tool only reads.`,
+      span: target.base.node.span,
+      fixes: replaceScalarFix(text, target.base.node, 'cwd', 'Use base "cwd"'),
+      related: target.access ? [{ span: target.access.node.span, message: 'the access that conflicts' }] : undefined,
+    });
+  }
+  if (writes && target.absent?.value === 'base') {
+    ctx.report({
+      message:
+        `pathTarget.absent "base" needs access "read", but this path is written: an empty path would mean "search from the ` +
+        `base", which only reading has, so ${refusesToMount(tool)}. Use absent "refuse" so a call without a path is refused.`,
+      span: target.absent.node.span,
+      fixes: replaceScalarFix(text, target.absent.node, 'refuse', 'Use absent "refuse"'),
+      related: target.access ? [{ span: target.access.node.span, message: 'the access that conflicts' }] : undefined,
+    });
+  }
+  const absent = target.absent?.value;
+  const absentWritten = getPair(target.node, 'absent') !== undefined;
+  if (target.patternParam && (!absentWritten || absent === 'refuse')) {
+    const why = !absentWritten ? 'absent is not set' : 'absent is "refuse"';
+    ctx.report({
+      message:
+        `pathTarget.patternParam ${quote(target.patternParam.value)} only works with absent "base" (a pattern searches ` +
+        `within the base when the path is empty), but ${why}: the pattern would be inert, so ${refusesToMount(tool)}. ` +
+        `Set absent to "base" (read access only), or remove patternParam.`,
+      span: target.patternParam.node.span,
+      // Switching refuse to base is only right when the access allows it.
+      fixes: absent === 'refuse' && access === 'read' && target.absent ? replaceScalarFix(text, target.absent.node, 'base', 'Use absent "base"') : [],
+    });
+  }
+}
+
+function checkRuleFace(ctx: RuleContext, face: Face, list: FaceList | undefined, field: string, properties: TopLevelProperties): void {
+  const pathNames = pathTargetNames(face);
+  for (const entry of list?.entries ?? []) {
+    const property = properties.properties.get(entry.value);
+    // Not a property at all is face/unknown-param's finding; the path target is always allowed.
+    if (!property || property.scalar || pathNames.has(entry.value)) continue;
+    ctx.report({
+      message:
+        `${field} ${quote(entry.value)} names a property of ${quote(face.toolName)} whose type is ${property.typeText}: rules match ` +
+        `only on scalar values (string, number, integer, boolean) or on the path target, so ${refusesToMount(face.toolName)}. ` +
+        `Remove it from ${field}, or name a scalar property.`,
+      span: entry.node.span,
+    });
+  }
+}

@@ -1,0 +1,29 @@
+// face/reserved-card: `plan` and `question` cards belong to the runtime's own tools; an MCP tool's
+// face may not claim them. Needs no catalog.
+import { RESERVED_APPROVAL_CARDS, type ToolApprovalCard } from '../../faces/constants.js';
+import { facesOf } from '../../model/faces.js';
+import type { Rule } from '../rule.js';
+import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
+
+export const rule: Rule = {
+  id: 'face/reserved-card',
+  defaultSeverity: 'error',
+  summary: 'A reserved approval card on an MCP tool.',
+  kinds: FACE_KINDS,
+  check(ctx) {
+    for (const server of facesOf(ctx).servers) {
+      for (const face of server.faces) {
+        const card = face.renderHints?.approvalCard;
+        if (!card || !(RESERVED_APPROVAL_CARDS as readonly string[]).includes(card.value)) continue;
+        const reserved = card.value as ToolApprovalCard;
+        ctx.report({
+          message:
+            `Approval card ${quote(reserved)} is reserved for the runtime's own ${reserved} tool; an MCP tool may not ` +
+            `present itself that way, so ${refusesToMount(face.toolName)}. Use the "generic" card.`,
+          span: card.node.span,
+          fixes: replaceScalarFix(ctx.file.source.text, card.node, 'generic', 'Use the "generic" card'),
+        });
+      }
+    }
+  },
+};

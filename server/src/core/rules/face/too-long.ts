@@ -1,0 +1,60 @@
+// face/too-long: a render hint or list over its bound, or a parameter name longer than a tool key
+// may be. Needs no catalog. No fix: only the user can say what to cut.
+import {
+  charCount,
+  RENDER_HINT_ACTIVITY_MAX_CHARS,
+  RENDER_HINT_MAX_CHARS,
+  RENDER_HINT_MAX_LIST,
+  TOOL_KEY_MAX_CHARS,
+} from '../../faces/constants.js';
+import { facesOf, namedParams, type Face, type FaceList, type FaceString } from '../../model/faces.js';
+import type { Rule, RuleContext } from '../rule.js';
+import { FACE_KINDS, refusesToMount } from './shared.js';
+
+export const rule: Rule = {
+  id: 'face/too-long',
+  defaultSeverity: 'error',
+  summary: 'A face name, hint or list over its bound.',
+  kinds: FACE_KINDS,
+  check(ctx) {
+    for (const server of facesOf(ctx).servers) {
+      for (const face of server.faces) {
+        checkString(ctx, face, 'renderHints.userFacingName', face.renderHints?.userFacingName, RENDER_HINT_MAX_CHARS);
+        checkString(ctx, face, 'renderHints.activity', face.renderHints?.activity, RENDER_HINT_ACTIVITY_MAX_CHARS);
+        checkList(ctx, face, 'renderHints.summaryParams', face.renderHints?.summaryParams);
+        checkList(ctx, face, 'renderHints.resultCards', face.renderHints?.resultCards);
+        for (const param of namedParams(face)) {
+          const length = charCount(param.value);
+          if (length <= TOOL_KEY_MAX_CHARS) continue;
+          ctx.report({
+            message:
+              `${param.field} names a parameter of ${length} characters; parameter names in a face may have at most ` +
+              `${TOOL_KEY_MAX_CHARS}, so ${refusesToMount(face.toolName)}. Name a property with a shorter name.`,
+            span: param.node.span,
+          });
+        }
+      }
+    }
+  },
+};
+
+function checkString(ctx: RuleContext, face: Face, field: string, value: FaceString | undefined, max: number): void {
+  if (!value) return;
+  const length = charCount(value.value);
+  if (length <= max) return;
+  ctx.report({
+    message: `${field} is ${length} characters long, over its bound of ${max}: ${refusesToMount(face.toolName)}. Shorten it to ${max} characters or fewer.`,
+    span: value.node.span,
+  });
+}
+
+function checkList(ctx: RuleContext, face: Face, field: string, list: FaceList | undefined): void {
+  if (!list || list.node.items.length <= RENDER_HINT_MAX_LIST) return;
+  const firstExtra = list.node.items[RENDER_HINT_MAX_LIST]!;
+  ctx.report({
+    message:
+      `${field} has ${list.node.items.length} entries, over its bound of ${RENDER_HINT_MAX_LIST}: ${refusesToMount(face.toolName)}. ` +
+      `Keep the ${RENDER_HINT_MAX_LIST} that matter most; this is the first one over.`,
+    span: firstExtra.span,
+  });
+}

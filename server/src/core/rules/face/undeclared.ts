@@ -1,0 +1,43 @@
+// face/undeclared: a face for a tool the server does not list. The runtime only applies faces to
+// listed tools, so such a face does nothing: inert, not fatal, hence a warning.
+import { facesOf, faceTargetOf } from '../../model/faces.js';
+import { closest } from '../../text/suggest.js';
+import type { Rule } from '../rule.js';
+import { FACE_KINDS, listOf, quote, replaceScalarFix } from './shared.js';
+
+export const rule: Rule = {
+  id: 'face/undeclared',
+  defaultSeverity: 'warning',
+  summary: 'A face for a tool the server does not list (inert).',
+  kinds: FACE_KINDS,
+  check(ctx) {
+    for (const server of facesOf(ctx).servers) {
+      const faced = new Set(server.faces.map((f) => f.toolName));
+      for (const face of server.faces) {
+        const target = faceTargetOf(ctx, server, face);
+        if (target.state !== 'undeclared') continue;
+        const names = target.server.tools.map((t) => t.name);
+        const guess = face.toolName === '' ? undefined : closest(face.toolName, names);
+        // Renaming the key to a tool that already has a face would make a duplicate key: say so, no fix.
+        const fixable = guess !== undefined && !faced.has(guess);
+        const serverName = quote(target.serverName);
+        const what =
+          face.toolName === ''
+            ? `This face has an empty tool name, and server ${serverName} lists no such tool`
+            : target.dynamicIn.length
+              ? `Server ${serverName} serves ${quote(face.toolName)} only through the dynamic namespace ${listOf(target.dynamicIn.map(quote))}, not in its tool list`
+              : `Server ${serverName} does not list a tool ${quote(face.toolName)}`;
+        const advice = guess
+          ? fixable
+            ? `Did you mean ${quote(guess)}?`
+            : `Did you mean ${quote(guess)}? It already has a face in this map: merge the two.`
+          : `Key the face by a tool name exactly as the server lists it (${listOf(names) || 'it lists none'}), or remove it.`;
+        ctx.report({
+          message: `${what}: the runtime applies faces only to listed tools, so this face is inert and protects nothing. ${advice}`,
+          span: face.key.span,
+          fixes: fixable ? replaceScalarFix(ctx.file.source.text, face.key, guess) : [],
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,80 @@
+// face/unknown-param: a parameter a face names (pathTarget.param, patternParam, summaryParams,
+// ruleFace entries) that is not a top-level property of the tool's input schema. Aliases are
+// other names the runtime accepts for the path, so they need not be properties.
+// Also, once per server without a catalog, the `info` that says which checks wait for one.
+import type { TopLevelProperties } from '../../jsonschema/properties.js';
+import { catalogServerOf, faceTargetOf, facesOf, pathTargetNames, type Face } from '../../model/faces.js';
+import type { ScalarNode } from '../../parse/nodes.js';
+import { closest } from '../../text/suggest.js';
+import type { Rule, RuleContext } from '../rule.js';
+import { addCatalogHint, FACE_KINDS, listOf, quote, refusesToMount, replaceScalarFix } from './shared.js';
+
+export const rule: Rule = {
+  id: 'face/unknown-param',
+  defaultSeverity: 'error',
+  summary: 'A face names a parameter that is not a top-level property of the tool.',
+  kinds: FACE_KINDS,
+  check(ctx) {
+    for (const server of facesOf(ctx).servers) {
+      if (server.faces.length === 0) continue;
+      if (server.name !== undefined && !catalogServerOf(ctx, server) && server.toolFacesPair) {
+        ctx.report({
+          severity: 'info',
+          message:
+            `No catalog for server ${quote(server.name)}, so the face checks that need its tools' input schemas wait: ` +
+            `named parameters (pathTarget.param, patternParam, summaryParams, ruleFace), the parameters each approval card needs, ` +
+            `and faces for tools the server does not list. The other face checks ran. To run these too, ${addCatalogHint(server.name)}.`,
+          span: server.toolFacesPair.key.span,
+        });
+        continue;
+      }
+      for (const face of server.faces) {
+        const target = faceTargetOf(ctx, server, face);
+        if (target.state === 'listed') checkFace(ctx, face, target.properties);
+      }
+    }
+  },
+};
+
+function checkFace(ctx: RuleContext, face: Face, properties: TopLevelProperties): void {
+  const pathNames = pathTargetNames(face);
+  const one = (field: string, node: ScalarNode, value: string, pathOk: boolean) => {
+    if (properties.properties.has(value) || (pathOk && pathNames.has(value))) return;
+    report(ctx, face, field, node, value, properties, pathOk);
+  };
+  const target = face.pathTarget;
+  if (target?.param) one('pathTarget.param', target.param.node, target.param.value, false);
+  if (target?.patternParam) one('pathTarget.patternParam', target.patternParam.node, target.patternParam.value, false);
+  for (const entry of face.renderHints?.summaryParams?.entries ?? []) one('renderHints.summaryParams', entry.node, entry.value, false);
+  for (const entry of face.ruleFace?.params?.entries ?? []) one('ruleFace.params', entry.node, entry.value, true);
+  for (const entry of face.ruleFace?.primaryParams?.entries ?? []) one('ruleFace.primaryParams', entry.node, entry.value, true);
+}
+
+function report(ctx: RuleContext, face: Face, field: string, node: ScalarNode, value: string, properties: TopLevelProperties, pathOk: boolean): void {
+  const names = [...properties.properties.keys()];
+  const guess = closest(value, names);
+  const known = names.length ? `its top-level properties are ${listOf(names)}` : 'its input schema declares no top-level properties';
+  const tool = quote(face.toolName);
+  if (properties.open) {
+    // The schema may declare properties we cannot list (anyOf, oneOf, a remote $ref): say so, softly.
+    ctx.report({
+      severity: 'info',
+      message:
+        `${field} ${quote(value)} is not among the properties Tool Lens can see for ${tool} (${known}), but the schema ` +
+        `may declare more through anyOf, oneOf or a remote $ref. If ${tool} has no top-level property ${quote(value)}, ` +
+        `${refusesToMount(face.toolName)}.`,
+      span: node.span,
+      fixes: guess ? replaceScalarFix(ctx.file.source.text, node, guess) : [],
+    });
+    return;
+  }
+  const problem = pathOk
+    ? `${field} ${quote(value)} is neither a top-level property of ${tool} (${known}) nor the path target (pathTarget.param or an alias)`
+    : `${field} ${quote(value)} is not a top-level property of ${tool} (${known})`;
+  const advice = guess ? `Did you mean ${quote(guess)}?` : 'Name one of its top-level properties.';
+  ctx.report({
+    message: `${problem}: ${refusesToMount(face.toolName)}. ${advice}`,
+    span: node.span,
+    fixes: guess ? replaceScalarFix(ctx.file.source.text, node, guess) : [],
+  });
+}

@@ -1,0 +1,39 @@
+import { exactSpan, templatesOf } from '../../model/templates.js';
+import type { Fix } from '../../types.js';
+import type { Rule } from '../rule.js';
+import { WORKFLOW_KINDS } from '../rule.js';
+
+/** `.steps.E.content…` / `.steps.E.action` on an elicitation step E: the answer lives under `.output`. */
+export const rule: Rule = {
+  id: 'template/elicitation-path',
+  defaultSeverity: 'warning',
+  summary: '`.steps.E.content` or `.steps.E.action` on an elicitation step (the data is under `.output`).',
+  kinds: WORKFLOW_KINDS,
+  check(ctx) {
+    const source = ctx.file.source.text;
+    for (const template of templatesOf(ctx).strings) {
+      for (const reference of template.references) {
+        if (reference.root !== 'steps') continue;
+        const [, stepSegment, field] = reference.segments;
+        if (!stepSegment || !field || (field.name !== 'content' && field.name !== 'action')) continue;
+        const target = template.workflow.byId.get(stepSegment.name);
+        if (target?.type !== 'elicitation') continue;
+        const fixes: Fix[] = [];
+        // Only the dotted form gets the fix: an `index` key would need quotes escaped in the string.
+        const at = reference.viaIndex ? undefined : exactSpan(source, template, field.start, field.start, '');
+        if (at && template.text[field.start - 1] === '.') {
+          fixes.push({ title: `Read .steps.${stepSegment.name}.output.${field.name}`, safe: true, edits: [{ span: at, newText: 'output.' }] });
+        }
+        ctx.report({
+          message:
+            `"${stepSegment.name}" is an elicitation step: the user's answer is under \`.steps.${stepSegment.name}.output.${field.name}\`. ` +
+            `\`.steps.${stepSegment.name}.${field.name}\` is not filled in for elicitations, so this renders \`<no value>\` ` +
+            (field.name === 'action' ? '(and a comparison with "accept" is never true).' : 'instead of the answer.') +
+            ' Insert `output.` before it.',
+          span: field.span,
+          fixes,
+        });
+      }
+    }
+  },
+};

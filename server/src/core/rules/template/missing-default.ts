@@ -1,0 +1,79 @@
+import { outerStep, templatesOf, type SourceSegment, type TemplateString } from '../../model/templates.js';
+import { insertPair, insertPairs } from '../../model/workflowEdits.js';
+import type { StepModel } from '../../model/workflow.js';
+import { getPair } from '../../parse/nodes.js';
+import type { Fix, TextEdit } from '../../types.js';
+import type { Rule, RuleContext } from '../rule.js';
+import { WORKFLOW_KINDS } from '../rule.js';
+
+/**
+ * A skippable step (a `condition`, or `onError.action: continue`) has its `defaultResults` as
+ * output when it is skipped or fails; a field read from it that `defaultResults` lacks renders
+ * `<no value>`. ToolHive checks this itself, but only for `.steps.<id>.output.<field>` chains
+ * written with dots in conditions, messages, top-level arguments of top-level steps and output
+ * values; we also check nested arguments, collections, forEach inner steps and `index` reads.
+ */
+export const rule: Rule = {
+  id: 'template/missing-default',
+  defaultSeverity: 'error',
+  summary: 'A skippable step\'s field is read but its `defaultResults` lacks it.',
+  kinds: WORKFLOW_KINDS,
+  check(ctx) {
+    const reads: { target: StepModel; field: SourceSegment; template: TemplateString; byToolHive: boolean }[] = [];
+    const missingByStep = new Map<StepModel, string[]>();
+    for (const template of templatesOf(ctx).strings) {
+      const self = outerStep(template);
+      for (const reference of template.references) {
+        if (reference.root !== 'steps') continue;
+        const [, stepSegment, output, field] = reference.segments;
+        if (!stepSegment || output?.name !== 'output' || !field) continue;
+        const target = template.workflow.byId.get(stepSegment.name);
+        if (!target || target === self || !target.skippable) continue;
+        if (hasDefault(target, field.name)) continue;
+        const byToolHive = template.scannedForDefaults && !reference.viaIndex && !reference.viaDollar;
+        reads.push({ target, field, template, byToolHive });
+        const list = missingByStep.get(target) ?? [];
+        if (!list.includes(field.name)) list.push(field.name);
+        missingByStep.set(target, list);
+      }
+    }
+    const fixes = new Map<StepModel, Fix | undefined>();
+    for (const read of reads) {
+      if (!fixes.has(read.target)) fixes.set(read.target, defaultsFix(ctx, read.target, missingByStep.get(read.target)!));
+      const fix = fixes.get(read.target);
+      const name = read.target.idText ?? '?';
+      const why = read.target.condition && typeof read.target.condition.value === 'string' && read.target.condition.value !== ''
+        ? 'has a `condition`, so it may be skipped'
+        : 'has `onError.action: continue`, so it may fail and be passed over';
+      ctx.report({
+        message:
+          `Step "${name}" ${why}; its output is then its \`defaultResults\`, which has no "${read.field.name}". ` +
+          (read.byToolHive
+            ? 'ToolHive refuses to load the workflow for this. '
+            : 'ToolHive does not catch this one: at run time it renders `<no value>`. ') +
+          `Add "${read.field.name}" to \`defaultResults\` with the value to use when the step did not run.`,
+        span: read.field.span,
+        fixes: fix ? [fix] : [],
+      });
+    }
+  },
+};
+
+function hasDefault(step: StepModel, field: string): boolean {
+  return step.defaultResults?.pairs.some((p) => String(p.key.value) === field) ?? false;
+}
+
+/** Adds every missing key of the step at once, each with an empty placeholder the user must fill. */
+function defaultsFix(ctx: RuleContext, step: StepModel, fields: string[]): Fix | undefined {
+  const target = { text: ctx.file.source.text, json: ctx.file.language !== 'yaml' };
+  let edit: TextEdit | undefined;
+  if (step.defaultResults) edit = insertPairs(target, step.defaultResults, fields.map((f) => [f, '']));
+  else if (getPair(step.node, 'defaultResults')) return undefined; // present but not a mapping: schema/wrong-type
+  else edit = insertPair(target, step.node, 'defaultResults', Object.fromEntries(fields.map((f) => [f, ''])));
+  if (!edit) return undefined;
+  return {
+    title: `Add ${fields.map((f) => `"${f}"`).join(', ')} to defaultResults (fill in the value)`,
+    safe: false,
+    edits: [edit],
+  };
+}

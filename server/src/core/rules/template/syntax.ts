@@ -1,0 +1,30 @@
+import { templatesOf, type TemplateString } from '../../model/templates.js';
+import type { Rule } from '../rule.js';
+import { WORKFLOW_KINDS } from '../rule.js';
+
+export const rule: Rule = {
+  id: 'template/syntax',
+  defaultSeverity: 'error',
+  summary: 'A `{{ }}` template that does not parse.',
+  kinds: WORKFLOW_KINDS,
+  check(ctx) {
+    for (const template of templatesOf(ctx).strings) {
+      for (const error of template.errors) {
+        ctx.report({ message: `${capitalize(error.message)}. ${consequence(template)}`, span: error.span });
+      }
+    }
+  },
+};
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1).replace(/\.$/, '');
+}
+
+/** When the error bites depends on where the string is. */
+function consequence(template: TemplateString): string {
+  if (template.checkedAtLoad) return 'ToolHive parses this template when it loads the workflow and refuses the configuration.';
+  if (template.field === 'output') {
+    return 'ToolHive does not parse output values when it loads the workflow; rendering this one fails after every step has run, so the property falls back to its `default` or the call fails.';
+  }
+  return 'ToolHive only parses nested argument strings when the step runs, so the workflow loads and then this step fails on every call.';
+}

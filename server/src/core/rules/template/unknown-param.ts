@@ -1,0 +1,59 @@
+import { getMap, getNode, isMap, isScalar, type Node } from '../../parse/nodes.js';
+import { renameSegmentEdit, templatesOf } from '../../model/templates.js';
+import { closest } from '../../text/suggest.js';
+import type { Fix } from '../../types.js';
+import type { Rule } from '../rule.js';
+import { WORKFLOW_KINDS } from '../rule.js';
+
+export const rule: Rule = {
+  id: 'template/unknown-param',
+  defaultSeverity: 'warning',
+  summary: '`.params.X` names a parameter the workflow does not declare.',
+  kinds: WORKFLOW_KINDS,
+  check(ctx) {
+    const source = ctx.file.source.text;
+    for (const template of templatesOf(ctx).strings) {
+      const declared = declaredParameters(template.workflow.parameters);
+      if (!declared) continue;
+      for (const reference of template.references) {
+        if (reference.root !== 'params') continue;
+        const param = reference.segments[1];
+        if (!param || declared.has(param.name)) continue;
+        const guess = closest(param.name, declared);
+        const fixes: Fix[] = [];
+        const edit = guess !== undefined ? renameSegmentEdit(source, template, reference, 1, guess) : undefined;
+        if (edit) fixes.push({ title: `Change to .params.${guess}`, safe: false, edits: [edit] });
+        const list = [...declared].map((p) => `"${p}"`).join(', ');
+        ctx.report({
+          message:
+            `The workflow declares no parameter "${param.name}": a client never sends it, so at run time this renders the text ` +
+            `\`<no value>\` without any error. ` +
+            (guess !== undefined
+              ? `Did you mean "${guess}"?`
+              : declared.size
+                ? `The declared parameters are ${list}; declare "${param.name}" under \`parameters.properties\` or use one of them.`
+                : `Declare "${param.name}" under \`parameters.properties\`.`),
+          span: param.span,
+          fixes,
+        });
+      }
+    }
+  },
+};
+
+/**
+ * The parameter names, or undefined when they cannot be known: a schema that is not a plain
+ * object schema, or one that accepts undeclared properties on purpose.
+ */
+function declaredParameters(parameters: Node | undefined): Set<string> | undefined {
+  if (parameters === undefined || (isScalar(parameters) && parameters.value === null)) return new Set();
+  if (!isMap(parameters)) return undefined;
+  const additional = getNode(parameters, 'additionalProperties');
+  if (additional && !(isScalar(additional) && additional.value === false)) return undefined;
+  // Composition keywords can declare properties elsewhere: do not guess.
+  for (const keyword of ['allOf', 'anyOf', 'oneOf', '$ref', 'patternProperties']) if (getNode(parameters, keyword)) return undefined;
+  const properties = getNode(parameters, 'properties');
+  if (properties === undefined) return new Set();
+  if (!isMap(properties)) return undefined;
+  return new Set(getMap(parameters, 'properties')!.pairs.map((p) => String(p.key.value)));
+}

@@ -1,0 +1,43 @@
+// tool/name-conflict: a composite tool named like a backend tool the gateway advertises. ToolHive
+// checks this per session when it lists tools and, on any clash, leaves out EVERY composite tool
+// of the session (not just the one that clashes).
+import { dotForm, gatewayOf } from '../../catalog/gateway.js';
+import { floorOf } from '../../floor/workflowFloor.js';
+import { workflowsOf } from '../../model/workflow.js';
+import type { RelatedInfo } from '../../types.js';
+import type { Rule } from '../rule.js';
+import { WORKFLOW_KINDS } from '../rule.js';
+
+export const rule: Rule = {
+  id: 'tool/name-conflict',
+  defaultSeverity: 'error',
+  summary: "A composite tool's name equals an advertised backend tool's: the gateway drops every composite tool.",
+  kinds: WORKFLOW_KINDS,
+  check(ctx) {
+    const gateway = gatewayOf(ctx);
+    for (const workflow of workflowsOf(ctx).workflows) {
+      const name = workflow.nameText;
+      if (!name || !workflow.name) continue;
+      const clash = gateway.advertised.find((t) => t.resolvedName === name && !gateway.workloads.get(t.workload)?.opaque);
+      if (!clash) continue;
+      // ToolHive first leaves out composites with a step it cannot route; those take no part in the check.
+      const unroutable = floorOf(ctx, workflow).entries.some(
+        (e) => e.step.resolution?.kind === 'unresolved' || e.step.resolution?.kind === 'dynamic',
+      );
+      if (unroutable) continue;
+      const renamed = clash.overriddenName !== clash.originalName ? ` (renamed from "${clash.originalName}" by an override)` : '';
+      const related: RelatedInfo[] = [
+        { span: clash.tool.origin.span, file: clash.tool.origin.file, message: `the backend tool ${dotForm(clash)}, advertised as "${clash.resolvedName}"` },
+      ];
+      ctx.report({
+        message:
+          `Composite tool "${name}" has the same name as the backend tool the gateway advertises for workload ` +
+          `"${clash.workload}" (${clash.originalName}${renamed}). When a session lists tools, ToolHive sees the clash and ` +
+          `leaves out every composite tool of the session, not only this one. Rename the composite tool, or hide or rename ` +
+          `the backend tool in aggregation.tools.`,
+        span: workflow.name.span,
+        related,
+      });
+    }
+  },
+};

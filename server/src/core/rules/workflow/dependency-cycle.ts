@@ -1,0 +1,72 @@
+import { workflowsOf, type StepModel } from '../../model/workflow.js';
+import type { RelatedInfo } from '../../types.js';
+import type { Rule } from '../rule.js';
+import { WORKFLOW_KINDS } from '../rule.js';
+
+const WHITE = 0;
+const GREY = 1;
+const BLACK = 2;
+
+export const rule: Rule = {
+  id: 'workflow/dependency-cycle',
+  defaultSeverity: 'error',
+  summary: 'Steps depend on each other in a cycle.',
+  kinds: WORKFLOW_KINDS,
+  check(ctx) {
+    for (const workflow of workflowsOf(ctx).workflows) {
+      const colour = new Map<StepModel, number>();
+      const reported = new Set<string>();
+      // Iterative depth-first search: a 10,000-step chain must not exhaust the call stack.
+      for (const root of workflow.steps) {
+        if ((colour.get(root) ?? WHITE) !== WHITE) continue;
+        const path: StepModel[] = [root];
+        const next: number[] = [0];
+        colour.set(root, GREY);
+        while (path.length) {
+          const step = path[path.length - 1]!;
+          const i = next[next.length - 1]!;
+          if (i >= step.dependsOn.length) {
+            colour.set(step, BLACK);
+            path.pop();
+            next.pop();
+            continue;
+          }
+          next[next.length - 1] = i + 1;
+          const entry = step.dependsOn[i]!;
+          if (entry.value === null) continue;
+          const target = workflow.byId.get(String(entry.value));
+          if (!target) continue; // unknown-dependency reports it
+          const state = colour.get(target) ?? WHITE;
+          if (state === WHITE) {
+            colour.set(target, GREY);
+            path.push(target);
+            next.push(0);
+            continue;
+          }
+          if (state !== GREY) continue;
+          // A back edge: the cycle is the path from the target to this step, closed by `entry`.
+          const members = path.slice(path.indexOf(target));
+          const key = `${step.index}>${target.index}`;
+          if (reported.has(key)) continue;
+          reported.add(key);
+          const names = members.map((m) => m.idText ?? '?');
+          const chain = [...names, names[0]].map((n) => `"${n}"`).join(' waits for ');
+          const related: RelatedInfo[] = [];
+          for (const [k, member] of members.entries()) {
+            const waitsFor = k + 1 < members.length ? members[k + 1]! : members[0]!;
+            if (member.id) related.push({ span: member.id.span, message: `"${member.idText}" is in the cycle: it waits for "${waitsFor.idText}"` });
+          }
+          ctx.report({
+            message:
+              members.length === 1
+                ? `Step "${names[0]}" depends on itself, so it can never start: ToolHive refuses to load the workflow. Remove "${names[0]}" from its own \`dependsOn\`.`
+                : `This dependency closes a cycle: ${chain}. None of these steps can ever start, so ToolHive refuses to load the workflow. ` +
+                  'Remove the dependency that is not real (a step that needs data from another should only depend on it, not the other way round).',
+            span: entry.span,
+            related,
+          });
+        }
+      }
+    }
+  },
+};

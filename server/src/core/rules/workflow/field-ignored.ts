@@ -1,0 +1,100 @@
+import { getPair, type Pair } from '../../parse/nodes.js';
+import { workflowsOf, type StepModel } from '../../model/workflow.js';
+import type { Rule, RuleContext } from '../rule.js';
+import { WORKFLOW_KINDS } from '../rule.js';
+import { isAmbiguous } from './ambiguous-step.js';
+
+const FOREACH_ONLY = ['collection', 'itemVar', 'maxParallel', 'maxIterations', 'step'];
+const ELICITATION_ONLY = ['message', 'schema', 'onDecline', 'onCancel'];
+
+/**
+ * A field that this step type never reads (info). One exception is an error, because ToolHive
+ * refuses the configuration rather than ignoring the field: `tool` or `message` on a forEach step
+ * (they belong on the inner `step`). It is reported here, under this rule, at severity error.
+ */
+export const rule: Rule = {
+  id: 'workflow/field-ignored',
+  defaultSeverity: 'info',
+  summary: 'A field that this step type never reads.',
+  kinds: WORKFLOW_KINDS,
+  check(ctx) {
+    for (const workflow of workflowsOf(ctx).workflows) {
+      for (const step of workflow.steps) {
+        checkStep(ctx, step);
+        if (step.inner) checkStep(ctx, step.inner);
+      }
+    }
+  },
+};
+
+function checkStep(ctx: RuleContext, step: StepModel): void {
+  if (step.type === 'invalid' || isAmbiguous(step.node)) return;
+  if (step.parent && step.type !== 'tool') return; // inner steps must be tool steps: schema/invalid-value
+  const where = step.parent ? 'the inner step of a forEach' : `this ${step.type} step`;
+  const ignored = (pair: Pair | undefined, why: string) => {
+    if (pair) ctx.report({ message: `\`${pair.key.value}\` ${why}`, span: pair.key.span });
+  };
+  const has = (key: string) => getPair(step.node, key);
+  if (step.type !== 'forEach') {
+    for (const key of FOREACH_ONLY) {
+      ignored(has(key), step.parent && key === 'step'
+        ? 'on an inner step does nothing: forEach steps cannot be nested.'
+        : `is only read on forEach steps; on ${where} it does nothing.`);
+    }
+  }
+  if (step.type !== 'elicitation') {
+    for (const key of ELICITATION_ONLY) {
+      const pair = has(key);
+      if (!pair) continue;
+      if (step.type === 'forEach' && (key === 'message')) {
+        ctx.report({
+          message: 'ToolHive refuses a forEach step with a `message`: a forEach cannot ask the user anything. Remove it.',
+          span: pair.key.span,
+          severity: 'error',
+        });
+      } else ignored(pair, `is only read on elicitation steps; on ${where} it does nothing.`);
+    }
+  }
+  if (step.type === 'forEach') {
+    const tool = has('tool');
+    if (tool) {
+      ctx.report({
+        message:
+          'ToolHive refuses a forEach step with a `tool`: the tool called for each item belongs on the inner `step`. Move `tool` ' +
+          '(and its `arguments`) under `step:`.',
+        span: tool.key.span,
+        severity: 'error',
+      });
+    }
+    ignored(has('arguments'), 'on a forEach step is never sent anywhere: the arguments for each item belong on the inner `step`.');
+  }
+  if (step.type === 'elicitation') {
+    ignored(has('tool'), 'is ignored on an elicitation step: it asks the user and calls no tool.');
+    ignored(has('arguments'), 'is ignored on an elicitation step: it asks the user and calls no tool.');
+  }
+  const onError = step.onError;
+  if (!onError) return;
+  const action = step.onErrorAction ?? 'abort';
+  if (step.type === 'elicitation' && action === 'retry') {
+    const actionPair = getPair(onError, 'action')!;
+    ctx.report({
+      message:
+        '`retry` does nothing on an elicitation step: asking the user again is not how it handles a failure. Use `onDecline` and ' +
+        '`onCancel` for the answers, and `continue` or `abort` here.',
+      span: (actionPair.value ?? actionPair.key).span,
+    });
+    return;
+  }
+  if (!['abort', 'continue', 'retry', ''].includes(action)) return; // not an action: schema/invalid-value
+  if (action === 'retry' && step.type !== 'elicitation') return;
+  for (const key of ['retryCount', 'retryDelay']) {
+    const pair = getPair(onError, key);
+    if (!pair) continue;
+    ignored(
+      pair,
+      step.type === 'elicitation'
+        ? 'does nothing on an elicitation step: it is never retried.'
+        : `is only read when \`onError.action\` is \`retry\`; with ${step.onErrorAction ? `\`${action}\`` : 'the default `abort`'} the step is not retried at all.`,
+    );
+  }
+}

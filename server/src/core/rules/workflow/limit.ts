@@ -1,0 +1,120 @@
+import { getPair, getScalar, type ScalarNode } from '../../parse/nodes.js';
+import { workflowsOf, type StepModel } from '../../model/workflow.js';
+import type { Rule, RuleContext } from '../rule.js';
+import { WORKFLOW_KINDS } from '../rule.js';
+
+const MAX_STEPS = 100;
+const MAX_RETRY_COUNT = 10;
+const MAX_PARALLEL = 50;
+const MAX_ITERATIONS = 1000;
+const MAX_ELICITATION_TIMEOUT_NS = 10 * 60 * 1e9;
+
+export const rule: Rule = {
+  id: 'workflow/limit',
+  defaultSeverity: 'warning',
+  summary: 'A value over a run-time limit or cap.',
+  kinds: WORKFLOW_KINDS,
+  check(ctx) {
+    for (const workflow of workflowsOf(ctx).workflows) {
+      const stepsNode = workflow.stepsNode;
+      if (stepsNode && stepsNode.items.length > MAX_STEPS) {
+        ctx.report({
+          message:
+            `This workflow has ${stepsNode.items.length} steps; ToolHive refuses more than ${MAX_STEPS} and the server does not start. ` +
+            'Split it into several composite tools.',
+          span: getPair(workflow.node, 'steps')!.key.span,
+        });
+      }
+      for (const step of workflow.steps) {
+        checkStep(ctx, step);
+        if (step.inner) checkStep(ctx, step.inner);
+      }
+    }
+  },
+};
+
+function checkStep(ctx: RuleContext, step: StepModel): void {
+  const retryCount = numberAt(getScalar(step.onError, 'retryCount'));
+  if (retryCount && retryCount.value > MAX_RETRY_COUNT) {
+    ctx.report({
+      message:
+        `\`retryCount\` ${retryCount.value} is over ToolHive's cap: it makes at most ${MAX_RETRY_COUNT} retries and logs a warning. ` +
+        `Set it to ${MAX_RETRY_COUNT} or less so the file says what happens.`,
+      span: retryCount.node.span,
+    });
+  }
+  if (step.type === 'forEach') {
+    const maxParallel = numberAt(getScalar(step.node, 'maxParallel'));
+    if (maxParallel && maxParallel.value > MAX_PARALLEL) {
+      ctx.report({
+        message: `\`maxParallel\` ${maxParallel.value} is over ToolHive's limit of ${MAX_PARALLEL}: it refuses to load the workflow. Use ${MAX_PARALLEL} or less.`,
+        span: maxParallel.node.span,
+      });
+    }
+    const maxIterations = numberAt(getScalar(step.node, 'maxIterations'));
+    if (maxIterations && maxIterations.value > MAX_ITERATIONS) {
+      ctx.report({
+        message:
+          `\`maxIterations\` ${maxIterations.value} is over ToolHive's limit of ${MAX_ITERATIONS}: it refuses to load the workflow. ` +
+          `Use ${MAX_ITERATIONS} or less, or split the collection.`,
+        span: maxIterations.node.span,
+      });
+    }
+  }
+  if (step.type === 'elicitation') {
+    const timeout = getScalar(step.node, 'timeout');
+    const ns = typeof timeout?.value === 'string' ? parseGoDuration(timeout.value) : undefined;
+    if (timeout && ns !== undefined && ns > MAX_ELICITATION_TIMEOUT_NS) {
+      ctx.report({
+        message:
+          `ToolHive waits at most 10m for an answer to an elicitation: a \`timeout\` of ${String(timeout.value)} is cut to 10m at run time ` +
+          '(with a warning in the log), and then the step is handled as cancelled. Use 10m or less.',
+        span: timeout.span,
+      });
+    }
+  }
+}
+
+function numberAt(node: ScalarNode | undefined): { node: ScalarNode; value: number } | undefined {
+  return node && typeof node.value === 'number' ? { node, value: node.value } : undefined;
+}
+
+const UNIT_NS: Record<string, number> = {
+  ns: 1,
+  us: 1e3,
+  '\u00b5s': 1e3, // micro sign
+  '\u03bcs': 1e3, // Greek mu
+  ms: 1e6,
+  s: 1e9,
+  m: 60e9,
+  h: 3600e9,
+};
+
+/**
+ * Go's time.ParseDuration: an optional sign, then one or more decimal numbers each with a unit
+ * (`1h30m`, `1.5h`, `300ms`); `0` alone needs no unit. Nanoseconds, or undefined when invalid.
+ */
+export function parseGoDuration(text: string): number | undefined {
+  let rest = text;
+  let sign = 1;
+  if (rest.startsWith('-') || rest.startsWith('+')) {
+    if (rest[0] === '-') sign = -1;
+    rest = rest.slice(1);
+  }
+  if (rest === '0') return 0;
+  if (rest === '') return undefined;
+  let total = 0;
+  const part = /^(\d*)(?:\.(\d*))?([^\d.]+)/;
+  while (rest) {
+    const match = part.exec(rest);
+    if (!match) return undefined;
+    const [whole, intPart = '', fracPart] = match;
+    if (intPart === '' && (fracPart === undefined || fracPart === '')) return undefined;
+    const unit = match[3]!;
+    if (!Object.hasOwn(UNIT_NS, unit)) return undefined;
+    const value = Number(`${intPart || '0'}.${fracPart ?? '0'}`);
+    total += value * UNIT_NS[unit]!;
+    rest = rest.slice(whole.length);
+  }
+  return sign * total;
+}

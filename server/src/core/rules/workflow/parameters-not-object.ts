@@ -1,0 +1,63 @@
+import { getPair, isMap, isScalar, isSeq, type Pair } from '../../parse/nodes.js';
+import type { Span } from '../../types.js';
+import { workflowsOf } from '../../model/workflow.js';
+import type { Rule } from '../rule.js';
+import { WORKFLOW_KINDS } from '../rule.js';
+
+// ToolHive advertises `parameters` verbatim as the tool's MCP inputSchema, and its config loader
+// refuses anything but an object schema. A `parameters` that is not a mapping at all is a type
+// error for schema/wrong-type; an empty mapping is skipped by ToolHive.
+export const rule: Rule = {
+  id: 'workflow/parameters-not-object',
+  defaultSeverity: 'error',
+  summary: '`parameters` is not a JSON Schema with `type: object`.',
+  kinds: WORKFLOW_KINDS,
+  check(ctx) {
+    for (const workflow of workflowsOf(ctx).workflows) {
+      const parameters = workflow.parameters;
+      if (!isMap(parameters) || parameters.pairs.length === 0) continue;
+      const where = `composite tool${workflow.nameText ? ` "${workflow.nameText}"` : ''}`;
+      const typePair = getPair(parameters, 'type');
+      if (!typePair) {
+        const key = getPair(workflow.node, 'parameters')!.key;
+        ctx.report({
+          message:
+            `The \`parameters\` of ${where} have no \`type\`. They are the tool's input schema, which must be \`type: object\`: ` +
+            'ToolHive refuses to load the configuration. Add `type: object`.',
+          span: key.span,
+        });
+      } else if (!isScalar(typePair.value) || typeof typePair.value.value !== 'string') {
+        ctx.report({
+          message: `\`parameters.type\` must be the string \`object\`; ToolHive refuses any other value, including a list of types.`,
+          span: spanOf(typePair),
+        });
+      } else if (typePair.value.value !== 'object') {
+        ctx.report({
+          message:
+            `\`parameters.type\` is "${typePair.value.value}", but a tool's input is always an object of named arguments: ToolHive ` +
+            'refuses to load the configuration. Use `type: object` and describe each argument under `properties`.',
+          span: typePair.value.span,
+        });
+      }
+      const properties = getPair(parameters, 'properties');
+      if (properties && !isMap(properties.value)) {
+        ctx.report({
+          message: '`parameters.properties` must be a mapping from argument name to its schema; ToolHive refuses anything else.',
+          span: spanOf(properties),
+        });
+      }
+      const required = getPair(parameters, 'required');
+      if (required && !isSeq(required.value)) {
+        ctx.report({
+          message: '`parameters.required` must be a list of argument names; ToolHive refuses anything else. Write it as `[a, b]`.',
+          span: spanOf(required),
+        });
+      }
+    }
+  },
+};
+
+/** The value, or the key when the value is empty (`properties:` with nothing after it). */
+function spanOf(pair: Pair): Span {
+  return pair.value && pair.value.span.end > pair.value.span.start ? pair.value.span : pair.key.span;
+}

@@ -1,0 +1,51 @@
+import { getPair, getScalar } from '../../parse/nodes.js';
+import { insertPair } from '../../model/workflowEdits.js';
+import { workflowsOf, type StepModel } from '../../model/workflow.js';
+import type { Fix } from '../../types.js';
+import type { Rule, RuleContext } from '../rule.js';
+import { WORKFLOW_KINDS } from '../rule.js';
+
+export const rule: Rule = {
+  id: 'workflow/retry-needs-count',
+  defaultSeverity: 'error',
+  summary: '`onError.action: retry` without `retryCount` of at least 1.',
+  kinds: WORKFLOW_KINDS,
+  check(ctx) {
+    for (const workflow of workflowsOf(ctx).workflows) {
+      for (const step of workflow.steps) {
+        checkStep(ctx, step);
+        if (step.inner) checkStep(ctx, step.inner);
+      }
+    }
+  },
+};
+
+function checkStep(ctx: RuleContext, step: StepModel): void {
+  const onError = step.onError;
+  if (!onError || step.onErrorAction !== 'retry') return;
+  const target = { text: ctx.file.source.text, json: ctx.file.language !== 'yaml' };
+  const countPair = getPair(onError, 'retryCount');
+  const count = getScalar(onError, 'retryCount');
+  // How many retries the user wants is theirs to say: 1 is only the smallest that works.
+  if (!countPair || (count && count.value === null)) {
+    const action = getPair(onError, 'action')!;
+    const edit = countPair ? undefined : insertPair(target, onError, 'retryCount', 1, action);
+    const fixes: Fix[] = edit ? [{ title: 'Add `retryCount: 1`', safe: false, edits: [edit] }] : [];
+    ctx.report({
+      message:
+        '`onError.action` is `retry` but no `retryCount` says how often: ToolHive refuses to load the workflow (the count would be 0). ' +
+        'Add `retryCount` with the number of retries (at least 1).',
+      span: (action.value ?? action.key).span,
+      fixes,
+    });
+    return;
+  }
+  if (count && typeof count.value === 'number' && count.value < 1) {
+    const fixes: Fix[] = [{ title: 'Set `retryCount: 1`', safe: false, edits: [{ span: count.span, newText: '1' }] }];
+    ctx.report({
+      message: `\`retryCount\` is ${count.value}, but \`retry\` needs at least 1: ToolHive refuses to load the workflow. Set how many retries you want.`,
+      span: count.span,
+      fixes,
+    });
+  }
+}

@@ -1,0 +1,102 @@
+// Translation between the core's plain data (UTF-16 offsets, findings, fixes) and LSP types.
+// The core never sees an LSP type; everything crosses here.
+import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type Range, type TextEdit as LspTextEdit } from 'vscode-languageserver';
+import { ruleDocsUrl } from '../core/rules/rule.js';
+import type { SourceText } from '../core/text/source.js';
+import type { Finding, Fix, Severity, Span, TextEdit } from '../core/types.js';
+
+export const SOURCE = 'tool-lens';
+
+export function toRange(source: SourceText, span: Span): Range {
+  return { start: source.positionAt(span.start), end: source.positionAt(span.end) };
+}
+
+export function toSpan(source: SourceText, range: Range): Span {
+  return { start: source.offsetAt(range.start), end: source.offsetAt(range.end) };
+}
+
+export function toLspEdit(source: SourceText, edit: TextEdit): LspTextEdit {
+  return { range: toRange(source, edit.span), newText: edit.newText };
+}
+
+const SEVERITY: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  info: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+export function toLspSeverity(severity: Severity): DiagnosticSeverity {
+  return SEVERITY[severity];
+}
+
+/** What a diagnostic's `data` holds: enough for a client to list the fixes without asking again. */
+export interface DiagnosticData {
+  rule: string;
+  /** The diagnostics report this came from; code actions re-check when it is stale. */
+  resultId: string;
+  fixes: { title: string; safe: boolean }[];
+}
+
+export function isDiagnosticData(value: unknown): value is DiagnosticData {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.rule === 'string' && typeof v.resultId === 'string' && Array.isArray(v.fixes);
+}
+
+/** Resolves the file of a related location to its URI and text (undefined when unknown). */
+export type RelatedResolver = (file: string) => { uri: string; source: SourceText } | undefined;
+
+export function toDiagnostic(
+  finding: Finding,
+  source: SourceText,
+  uri: string,
+  resultId: string,
+  resolveRelated: RelatedResolver,
+): Diagnostic {
+  const diagnostic: Diagnostic = {
+    range: toRange(source, finding.span),
+    severity: toLspSeverity(finding.severity),
+    code: finding.rule,
+    codeDescription: { href: ruleDocsUrl(finding.rule) },
+    source: SOURCE,
+    message: finding.message,
+  };
+  if (finding.rule === 'lens/unused-suppression') diagnostic.tags = [DiagnosticTag.Unnecessary];
+  if (finding.related?.length) {
+    const related = [];
+    for (const info of finding.related) {
+      const target = info.file === undefined ? { uri, source } : resolveRelated(info.file);
+      if (!target) continue;
+      related.push({ location: { uri: target.uri, range: toRange(target.source, info.span) }, message: info.message });
+    }
+    if (related.length) diagnostic.relatedInformation = related;
+  }
+  const data: DiagnosticData = { rule: finding.rule, resultId, fixes: (finding.fixes ?? []).map(fixSummary) };
+  diagnostic.data = data;
+  return diagnostic;
+}
+
+function fixSummary(fix: Fix): { title: string; safe: boolean } {
+  return { title: fix.title, safe: fix.safe };
+}
+
+export function sameRange(a: Range, b: Range): boolean {
+  return (
+    a.start.line === b.start.line &&
+    a.start.character === b.start.character &&
+    a.end.line === b.end.line &&
+    a.end.character === b.end.character
+  );
+}
+
+/** Whether two ranges touch or overlap (an empty range touching the other counts). */
+export function rangesIntersect(a: Range, b: Range): boolean {
+  const before = (p: Range['start'], q: Range['start']) => p.line < q.line || (p.line === q.line && p.character < q.character);
+  return !before(a.end, b.start) && !before(b.end, a.start);
+}
+
+/** Markdown-escapes text for a hover (backslash-escapes the characters Markdown reads). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/([\\`*_{}[\]()#+\-.!|<>])/g, '\\$1');
+}

@@ -1,0 +1,55 @@
+// Hover: the derived safety floor on a composite tool's `name` and `annotations` (core
+// `floorOf` + `floorMarkdown`), a step's tool (title, description, annotations, arguments), and a
+// face (core `faceHoverOf`: the tool's properties and the name it is mounted under).
+import { MarkupKind, type Hover, type HoverParams } from 'vscode-languageserver';
+import { floorMarkdown, floorOf } from '../core/floor/workflowFloor.js';
+import { facesOf, faceHoverOf } from '../core/model/faces.js';
+import { WORKFLOW_KINDS } from '../core/rules/rule.js';
+import type { Span } from '../core/types.js';
+import { toRange } from './convert.js';
+import { contextOf, locate, relativePath, samePath, workflowAt } from './cursor.js';
+import type { Session } from './session.js';
+import { resolveStepTool, toolRefMarkdown } from './tools.js';
+
+export function hover(session: Session, params: HoverParams): Hover | null {
+  const file = session.fileOfUri(params.textDocument.uri);
+  if (!file?.kind) return null;
+  const offset = file.source.offsetAt(params.position);
+  const located = locate(file, offset);
+  if (!located?.doc.kind) return null;
+  const target = located.target;
+  if (target.kind !== 'key' && target.kind !== 'value') return null;
+  const ctx = contextOf(file, located.doc, session.workspace);
+  const span: Span = target.kind === 'key' ? target.pair.key.span : target.node.span;
+  const result = (markdown: string): Hover => ({
+    contents: { kind: MarkupKind.Markdown, value: markdown },
+    range: toRange(file.source, span),
+  });
+
+  if (WORKFLOW_KINDS.includes(located.doc.kind)) {
+    const { workflow, step } = workflowAt(ctx, located.path);
+    if (!workflow) return null;
+    if (step) {
+      const rel = relativePath(located.path, step.path);
+      if (samePath(rel, ['tool'])) {
+        const resolution = resolveStepTool(ctx, step);
+        return resolution ? result(toolRefMarkdown(resolution)) : null;
+      }
+      return null;
+    }
+    const rel = relativePath(located.path, workflow.path);
+    const onName = samePath(rel, ['name']);
+    const onAnnotations = target.kind === 'key' && rel[0] === 'annotations' && rel.length <= 2;
+    if (onName || onAnnotations) return result(floorMarkdown(floorOf(ctx, workflow)));
+    return null;
+  }
+
+  if (located.doc.kind === 'face-overlay' || located.doc.kind === 'mcp-servers') {
+    if (target.kind !== 'key') return null;
+    for (const server of facesOf(ctx).servers) {
+      const face = server.faces.find((f) => f.pair === target.pair);
+      if (face) return result(faceHoverOf(ctx, face).markdown);
+    }
+  }
+  return null;
+}

@@ -1,0 +1,525 @@
+// The server's state: one core Workspace kept up to date from disk (read once at start, then
+// through file-watch events) and from open editors, whose text always wins over the disk.
+//
+// Every file the server knows is an Entry keyed by the path the core uses (relative to the
+// workspace folder, posix separators; absolute outside it; the URI itself for non-file URIs).
+// Each text change bumps the entry's stamp; a change to what other files depend on (a catalog,
+// the configuration) bumps the session's generation, which invalidates every parse (and with it
+// every memoised analysis) so that dependants are re-checked against the new catalog.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { globSync } from 'tinyglobby';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { CONFIG_FILE_NAME, matchesGlob, parseConfig, type LensConfig } from '../core/config/config.js';
+import type { ParsedFile } from '../core/parse/file.js';
+import { RULE_IDS } from '../core/rules/registry.js';
+import type { Finding } from '../core/types.js';
+import { Workspace } from '../core/workspace.js';
+import { CHECKED_EXTENSIONS, loadWorkspace, toPosix } from '../node/loader.js';
+import { STALE_AFTER_DAYS, type CatalogState, type ToolLensSettings } from './protocol.js';
+
+export type Log = (message: string) => void;
+
+export interface Entry {
+  path: string;
+  uri: string;
+  /** Text on disk when last read; undefined when the file is not on disk (or not read). */
+  diskText?: string;
+  /** The open editor's document; its text wins over the disk. */
+  editor?: TextDocument;
+  /** Bumped on every change of the effective text. */
+  stamp: number;
+  /** One of the workspace's files (found under the folder with a checked extension). */
+  onDisk: boolean;
+  /** Matched by a catalog glob (`.toollens.yaml` `catalogs`, the `toolLens.catalogs` setting). */
+  catalogGlobbed: boolean;
+  parsed?: { file: ParsedFile; stamp: number; generation: number };
+}
+
+export interface ChangeEvent {
+  /** Entries whose own text changed. */
+  paths: string[];
+  /** True when something other files depend on changed (catalog, configuration): every file may change. */
+  dependencies: boolean;
+}
+
+const IGNORED_DIRS = ['**/node_modules/**', '**/.git/**'];
+const IGNORED_SEGMENT = /(^|\/)(node_modules|\.git)\//;
+
+export class Session {
+  /** Distinguishes result ids of this server run from those of an earlier one. */
+  readonly id = randomBytes(4).toString('hex');
+  /** Absolute folder (native separators); undefined when the client opened no folder. */
+  root: string | undefined;
+  workspace: Workspace;
+  generation = 0;
+  readonly entries = new Map<string, Entry>();
+  /** The active configuration file (absolute, native separators). */
+  configPath: string | undefined;
+  configProblems: Finding[] = [];
+  settings: ToolLensSettings = {};
+  trusted = true;
+  loaded = false;
+  /** Resolves once the workspace has been read from disk. */
+  readonly ready: Promise<void>;
+  private resolveReady!: () => void;
+  private readonly listeners: ((event: ChangeEvent) => void)[] = [];
+  private readonly catalogListeners: ((state: CatalogState) => void)[] = [];
+  /** Root-relative globs whose files join the catalog whatever their content. */
+  private catalogGlobs: string[] = [];
+  private readonly diskQueue = new Map<string, Promise<void>>();
+
+  constructor(readonly log: Log) {
+    this.workspace = new Workspace('', log);
+    this.ready = new Promise((resolve) => (this.resolveReady = resolve));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Paths and URIs
+
+  setRoot(folderUri: string | undefined): void {
+    if (!folderUri || !folderUri.startsWith('file:')) {
+      this.root = undefined;
+      return;
+    }
+    this.root = fileURLToPath(folderUri);
+    this.workspace = new Workspace(toPosix(this.root), this.log);
+  }
+
+  /** The core path of a URI. */
+  pathOf(uri: string): string {
+    if (!uri.startsWith('file:')) return uri;
+    let fsPath: string;
+    try {
+      fsPath = fileURLToPath(uri);
+    } catch (error) {
+      this.log(`cannot read the URI ${uri}: ${String(error)}`);
+      return uri;
+    }
+    return this.workspace.relative(toPosix(fsPath));
+  }
+
+  uriOf(path: string): string {
+    const entry = this.entries.get(path);
+    if (entry) return entry.uri;
+    return pathToFileURL(this.absolute(path)).href;
+  }
+
+  absolute(path: string): string {
+    if (isAbsolute(path) || !this.root) return path;
+    return resolve(this.root, path);
+  }
+
+  /** Whether a core path lies inside the workspace folder. */
+  private underRoot(path: string): boolean {
+    return this.root !== undefined && !isAbsolute(path) && !path.includes('://') && !path.startsWith('untitled:');
+  }
+
+  entryOf(uri: string): Entry | undefined {
+    return this.entries.get(this.pathOf(uri));
+  }
+
+  textOf(entry: Entry): string | undefined {
+    return entry.editor ? entry.editor.getText() : entry.diskText;
+  }
+
+  /** The parsed file for an entry's current text, shared until the text or the generation changes. */
+  fileOf(entry: Entry): ParsedFile | undefined {
+    const text = this.textOf(entry);
+    if (text === undefined) return undefined;
+    const cached = entry.parsed;
+    if (cached && cached.stamp === entry.stamp && cached.generation === this.generation) return cached.file;
+    const file = this.workspace.parse(entry.path, text);
+    entry.parsed = { file, stamp: entry.stamp, generation: this.generation };
+    return file;
+  }
+
+  fileOfUri(uri: string): ParsedFile | undefined {
+    const entry = this.entryOf(uri);
+    return entry ? this.fileOf(entry) : undefined;
+  }
+
+  /** Changes whenever the diagnostics of this entry may change. */
+  resultIdOf(entry: Entry): string {
+    return `${this.id}.${this.generation}.${entry.stamp}`;
+  }
+
+  isConfig(entry: Entry): boolean {
+    return this.configPath !== undefined && this.entryPathOfAbsolute(this.configPath) === entry.path;
+  }
+
+  private entryPathOfAbsolute(absolute: string): string {
+    return this.workspace.relative(toPosix(absolute));
+  }
+
+  /** Files whose diagnostics the workspace has: the folder's files and the open editors. */
+  checkedEntries(): Entry[] {
+    return [...this.entries.values()].filter((e) => (e.onDisk || e.editor !== undefined) && this.textOf(e) !== undefined);
+  }
+
+  onDidChange(listener: (event: ChangeEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  onCatalogState(listener: (state: CatalogState) => void): void {
+    this.catalogListeners.push(listener);
+  }
+
+  private emit(event: ChangeEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.log(`a change listener failed: ${errorText(error)}`);
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Loading from disk
+
+  /** Reads the workspace folder (files, configuration, catalogs). Safe to call again (refresh). */
+  load(): void {
+    try {
+      this.loadFromDisk();
+    } catch (error) {
+      this.log(`could not read the workspace folder: ${errorText(error)}`);
+    }
+    this.loaded = true;
+    this.resolveReady();
+    this.emit({ paths: [...this.entries.keys()], dependencies: true });
+    this.publishCatalogState();
+  }
+
+  private loadFromDisk(): void {
+    this.generation++;
+    const seen = new Set<string>();
+    if (this.root && existsSync(this.root) && statSync(this.root).isDirectory()) {
+      const loaded = loadWorkspace({ paths: ['.'], cwd: this.root, log: this.log });
+      this.workspace = loaded.workspace;
+      this.configPath = loaded.configPath;
+      this.configProblems = loaded.configProblems;
+      if (loaded.configPath && loaded.configText !== undefined) {
+        // The configuration is not a checked file for the core, but its problems are diagnostics.
+        const entry = this.ensureEntry(this.entryPathOfAbsolute(loaded.configPath));
+        if (entry.diskText !== loaded.configText) entry.stamp++;
+        entry.diskText = loaded.configText;
+        entry.onDisk = true;
+        seen.add(entry.path);
+      }
+      for (const file of loaded.files) {
+        seen.add(file.path);
+        const entry = this.ensureEntry(file.path);
+        const previous = this.textOf(entry);
+        entry.diskText = file.source.text;
+        entry.onDisk = true;
+        if (previous !== this.textOf(entry)) entry.stamp++;
+        if (!entry.editor) entry.parsed = { file, stamp: entry.stamp, generation: this.generation };
+      }
+    } else {
+      this.workspace = new Workspace(this.root ? toPosix(this.root) : '', this.log);
+      this.configPath = undefined;
+      this.configProblems = [];
+    }
+    // Files that left the disk: forget them unless an editor still holds them.
+    for (const entry of [...this.entries.values()]) {
+      if (seen.has(entry.path) || !entry.onDisk) continue;
+      entry.onDisk = false;
+      entry.diskText = undefined;
+      entry.stamp++;
+      if (!entry.editor) this.entries.delete(entry.path);
+    }
+    // An open, edited configuration wins over the one on disk.
+    const configEntry = this.configPath ? this.entries.get(this.entryPathOfAbsolute(this.configPath)) : undefined;
+    if (configEntry?.editor && configEntry.editor.getText() !== configEntry.diskText) {
+      this.applyConfigText(configEntry.editor.getText());
+      this.generation++; // forced kinds may differ from the ones the loader parsed with
+    } else this.refreshCatalogGlobs();
+    this.rebuildCatalog();
+  }
+
+  private ensureEntry(path: string, uri?: string): Entry {
+    let entry = this.entries.get(path);
+    if (!entry) {
+      entry = { path, uri: uri ?? pathToFileURL(this.absolute(path)).href, stamp: 0, onDisk: false, catalogGlobbed: false };
+      this.entries.set(path, entry);
+    }
+    return entry;
+  }
+
+  /** Applies configuration text (from the disk or an editor) without re-reading the folder. */
+  private applyConfigText(text: string): void {
+    if (!this.configPath) return;
+    const configRoot = dirname(this.configPath);
+    const base = this.root ?? configRoot;
+    const rel = toPosix(relative(base, this.configPath));
+    const result = parseConfig(rel, text, RULE_IDS);
+    this.configProblems = result.problems;
+    const config: LensConfig = {
+      ...result.config,
+      kinds: Object.fromEntries(
+        Object.entries(result.config.kinds).map(([kind, globs]) => [kind, (globs ?? []).map((g) => rebaseGlob(g, configRoot, base))]),
+      ),
+      overrides: result.config.overrides.map((o) => ({ ...o, files: o.files.map((g) => rebaseGlob(g, configRoot, base)) })),
+    };
+    this.workspace.config = config;
+    this.refreshCatalogGlobs();
+  }
+
+  /** Recomputes which files the catalog globs name, reading those not read yet. */
+  private refreshCatalogGlobs(): void {
+    const config = this.workspace.config;
+    const configRoot = this.configPath ? dirname(this.configPath) : this.root;
+    const globs: { glob: string; base: string }[] = [];
+    if (configRoot) for (const glob of config.catalogs) globs.push({ glob, base: configRoot });
+    if (this.root) for (const glob of this.settings.catalogs ?? []) globs.push({ glob, base: this.root });
+    this.catalogGlobs = this.root ? globs.map((g) => rebaseGlob(g.glob, g.base, this.root!)) : [];
+    const matched = new Set<string>();
+    for (const { glob, base } of globs) {
+      let files: string[];
+      try {
+        files = globSync(glob, { cwd: base, dot: true, ignore: IGNORED_DIRS, absolute: true });
+      } catch (error) {
+        this.log(`bad catalog glob ${glob}: ${errorText(error)}`);
+        continue;
+      }
+      for (const file of files) matched.add(this.entryPathOfAbsolute(resolve(file)));
+    }
+    for (const entry of this.entries.values()) entry.catalogGlobbed = matched.has(entry.path);
+    for (const path of matched) {
+      const entry = this.ensureEntry(path);
+      entry.catalogGlobbed = true;
+      if (entry.diskText === undefined && !entry.editor) {
+        try {
+          entry.diskText = readFileSync(this.absolute(path), 'utf8');
+          entry.stamp++;
+        } catch (error) {
+          this.log(`cannot read the catalog ${path}: ${errorText(error)}`);
+        }
+      }
+    }
+    // Catalog-only entries that no glob names any more and no editor holds are dropped.
+    for (const entry of [...this.entries.values()]) {
+      if (!entry.catalogGlobbed && !entry.onDisk && !entry.editor) this.entries.delete(entry.path);
+    }
+  }
+
+  /** Whether an entry's catalog documents join the workspace catalog. */
+  private joinsCatalog(entry: Entry): boolean {
+    if (entry.onDisk) return true;
+    if (!entry.editor) return false;
+    return this.root === undefined || this.underRoot(entry.path);
+  }
+
+  /**
+   * Rebuilds the catalog from the current texts, in the CLI's order (catalog globs first, then
+   * the other catalog files, each sorted by path), so that the first server of a name wins the
+   * same way in the editor and in CI.
+   */
+  private rebuildCatalog(): void {
+    const catalog = this.workspace.catalog;
+    for (const path of catalog.files) catalog.removeFile(path);
+    const byPath = (a: Entry, b: Entry) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+    const entries = [...this.entries.values()].sort(byPath);
+    for (const entry of entries) {
+      if (!entry.catalogGlobbed) continue;
+      const file = this.fileOf(entry);
+      if (!file) continue;
+      catalog.addFile(file.kind === 'tool-catalog' ? file : { ...file, documents: file.documents.map((d) => ({ ...d, kind: 'tool-catalog' as const })) });
+    }
+    for (const entry of entries) {
+      if (!this.joinsCatalog(entry) || catalog.hasFile(entry.path)) continue;
+      const file = this.fileOf(entry);
+      if (file?.kind === 'tool-catalog') catalog.addFile(file);
+    }
+  }
+
+  private isCatalogEntry(entry: Entry, file: ParsedFile | undefined): boolean {
+    return entry.catalogGlobbed || (file?.kind === 'tool-catalog' && this.joinsCatalog(entry));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Changes
+
+  /**
+   * Records a new effective text for an entry and works out what it affects: only itself, or,
+   * for a catalog or the configuration, every other file too.
+   */
+  private changed(entry: Entry, wasCatalog: boolean): void {
+    if (this.isConfig(entry)) {
+      this.generation++;
+      const text = this.textOf(entry);
+      if (text !== undefined) this.applyConfigText(text);
+      this.rebuildCatalog();
+      this.emit({ paths: [entry.path], dependencies: true });
+      this.publishCatalogState();
+      return;
+    }
+    const file = this.fileOf(entry);
+    if (wasCatalog || this.isCatalogEntry(entry, file)) {
+      this.generation++;
+      this.rebuildCatalog();
+      this.emit({ paths: [entry.path], dependencies: true });
+      this.publishCatalogState();
+      return;
+    }
+    this.emit({ paths: [entry.path], dependencies: false });
+  }
+
+  /** An editor opened a document or changed it. */
+  editorChanged(document: TextDocument): void {
+    const path = this.pathOf(document.uri);
+    const entry = this.ensureEntry(path, document.uri);
+    if (!entry.editor) entry.uri = document.uri; // the client's spelling of the URI, for its own documents
+    const before = this.textOf(entry);
+    const wasCatalog = this.workspace.catalog.hasFile(path);
+    entry.editor = document;
+    if (before === document.getText()) return;
+    entry.stamp++;
+    this.changed(entry, wasCatalog);
+  }
+
+  /** An editor closed a document: the disk's text applies again (or the file is forgotten). */
+  editorClosed(uri: string): void {
+    const entry = this.entryOf(uri);
+    if (!entry?.editor) return;
+    const before = entry.editor.getText();
+    const wasCatalog = this.workspace.catalog.hasFile(entry.path);
+    entry.editor = undefined;
+    if (!entry.onDisk && !entry.catalogGlobbed) {
+      this.entries.delete(entry.path);
+      if (wasCatalog) {
+        this.generation++;
+        this.rebuildCatalog();
+        this.emit({ paths: [entry.path], dependencies: true });
+        this.publishCatalogState();
+      } else this.emit({ paths: [entry.path], dependencies: false });
+      return;
+    }
+    if (before === entry.diskText) return;
+    entry.stamp++;
+    this.changed(entry, wasCatalog);
+  }
+
+  /** A watched file changed on disk. Serialised per path so that the last event wins. */
+  diskChanged(uri: string, kind: 'created' | 'changed' | 'deleted'): Promise<void> {
+    const path = this.pathOf(uri);
+    const previous = this.diskQueue.get(path) ?? Promise.resolve();
+    const next = previous.then(() => this.applyDiskChange(uri, path, kind)).catch((error: unknown) => {
+      this.log(`could not apply the change of ${path}: ${errorText(error)}`);
+    });
+    this.diskQueue.set(path, next);
+    void next.then(() => {
+      if (this.diskQueue.get(path) === next) this.diskQueue.delete(path);
+    });
+    return next;
+  }
+
+  private async applyDiskChange(uri: string, path: string, kind: 'created' | 'changed' | 'deleted'): Promise<void> {
+    await this.ready;
+    if (!uri.startsWith('file:') || !this.underRoot(path) || IGNORED_SEGMENT.test(path)) return;
+    const name = path.split('/').pop() ?? path;
+    if (name === CONFIG_FILE_NAME) {
+      // A configuration appeared, changed or went away: read everything again (rare, and globs may move).
+      this.load();
+      return;
+    }
+    const extension = /\.([a-z]+)$/i.exec(name)?.[1]?.toLowerCase();
+    const checked = extension !== undefined && CHECKED_EXTENSIONS.includes(extension);
+    const globbed = this.catalogGlobs.some((g) => matchesGlob(g, path));
+    if (!checked && !globbed) return;
+    const entry = this.entries.get(path);
+    if (kind === 'deleted') {
+      if (!entry) return;
+      const wasCatalog = this.workspace.catalog.hasFile(path);
+      const before = this.textOf(entry);
+      entry.onDisk = false;
+      entry.diskText = undefined;
+      entry.catalogGlobbed = false;
+      if (!entry.editor) this.entries.delete(path);
+      if (before !== this.textOf(entry)) entry.stamp++;
+      if (wasCatalog) {
+        this.generation++;
+        this.rebuildCatalog();
+        this.emit({ paths: [path], dependencies: true });
+        this.publishCatalogState();
+      } else this.emit({ paths: [path], dependencies: false });
+      return;
+    }
+    let text: string;
+    try {
+      text = await readFile(this.absolute(path), 'utf8');
+    } catch (error) {
+      this.log(`cannot read ${path}: ${errorText(error)}`);
+      return;
+    }
+    const target = this.ensureEntry(path, uri);
+    const before = this.textOf(target);
+    const wasCatalog = this.workspace.catalog.hasFile(path);
+    const membershipChanged = target.onDisk !== checked || target.catalogGlobbed !== globbed;
+    target.onDisk = checked;
+    target.catalogGlobbed = globbed;
+    target.diskText = text;
+    if (before === this.textOf(target) && !membershipChanged) return;
+    if (before !== this.textOf(target)) target.stamp++;
+    this.changed(target, wasCatalog);
+  }
+
+  updateSettings(settings: ToolLensSettings): void {
+    const before = JSON.stringify(this.settings.catalogs ?? []);
+    this.settings = { ...settings };
+    if (!this.loaded || JSON.stringify(settings.catalogs ?? []) === before) return;
+    this.generation++;
+    this.refreshCatalogGlobs();
+    this.rebuildCatalog();
+    this.emit({ paths: [], dependencies: true });
+    this.publishCatalogState();
+  }
+
+  setTrusted(trusted: boolean): void {
+    if (this.trusted === trusted) return;
+    this.trusted = trusted;
+    this.publishCatalogState();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Catalog state
+
+  catalogState(now = Date.now()): CatalogState {
+    const catalog = this.workspace.catalog;
+    const servers = catalog.serverNames;
+    const stale: string[] = [];
+    for (const name of servers) {
+      const fetchedAt = catalog.server(name)?.fetchedAt;
+      if (!fetchedAt) continue;
+      const time = Date.parse(fetchedAt);
+      if (!Number.isNaN(time) && now - time > STALE_AFTER_DAYS * 24 * 3600 * 1000) stale.push(name);
+    }
+    return { servers, files: catalog.files.length, stale, pending: [], failed: [], trusted: this.trusted, loaded: this.loaded };
+  }
+
+  private publishCatalogState(): void {
+    const state = this.catalogState();
+    for (const listener of this.catalogListeners) {
+      try {
+        listener(state);
+      } catch (error) {
+        this.log(`a catalog listener failed: ${errorText(error)}`);
+      }
+    }
+  }
+}
+
+/** Config globs are written relative to the config's folder; matching happens on root-relative paths (as the loader does). */
+function rebaseGlob(glob: string, configRoot: string, root: string): string {
+  const prefix = toPosix(relative(root, configRoot));
+  if (!prefix || glob.startsWith('/') || glob.startsWith('**')) return glob;
+  return `${prefix}/${glob}`;
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

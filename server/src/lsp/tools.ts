@@ -1,0 +1,111 @@
+// Tool references as the LSP features see them: a step's `tool` resolved through the document's
+// gateway (core `gatewayOf` + `resolveToolRef`), the catalog tool behind it, and its description
+// in Markdown for hovers and completion items.
+import { gatewayOf, resolveToolRef, type ToolRefResolution } from '../core/catalog/gateway.js';
+import type { CatalogTool } from '../core/catalog/model.js';
+import { topLevelProperties } from '../core/jsonschema/properties.js';
+import type { StepModel } from '../core/model/workflow.js';
+import type { DocumentContext } from '../core/rules/rule.js';
+import { HINT_NAMES, type ToolAnnotations } from '../core/types.js';
+import { escapeMarkdown } from './convert.js';
+
+export function resolveStepTool(ctx: DocumentContext, step: StepModel): ToolRefResolution | undefined {
+  if (!step.toolText) return undefined;
+  return resolveToolRef(gatewayOf(ctx), step.toolText);
+}
+
+/** The catalog declaration a resolution points at (a dynamic tool: its first namespace's). */
+export function catalogToolOf(resolution: ToolRefResolution | undefined): CatalogTool | undefined {
+  if (!resolution) return undefined;
+  if (resolution.kind === 'resolved') return resolution.tool.tool;
+  if (resolution.kind === 'dynamic') {
+    for (const namespace of resolution.namespaces) {
+      const tool = namespace.tools.find((t) => t.name === resolution.toolName);
+      if (tool) return tool;
+    }
+  }
+  return undefined;
+}
+
+/** Two references to one declaration: the same catalog file and place. */
+export function sameDeclaration(a: CatalogTool, b: CatalogTool): boolean {
+  return a.origin.file === b.origin.file && a.origin.span.start === b.origin.span.start;
+}
+
+export function code(text: string): string {
+  return text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``;
+}
+
+function cell(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+}
+
+export function annotationsLine(annotations: ToolAnnotations | undefined): string {
+  if (!annotations) return 'declares no annotations, so the safety floor counts a step calling it as unknown';
+  const parts = HINT_NAMES.filter((h) => annotations[h] !== undefined).map((h) => `${h}: \`${annotations[h]}\``);
+  return parts.length ? parts.join(', ') : 'declares an empty annotations object (no hints)';
+}
+
+/** Title, description, annotations and the argument table of a catalog tool. */
+export function toolDetailsMarkdown(tool: CatalogTool): string[] {
+  const lines: string[] = [];
+  if (tool.title) lines.push(`*${escapeMarkdown(tool.title)}*`, '');
+  if (tool.description) lines.push(tool.description, '');
+  lines.push(`**Annotations**: ${annotationsLine(tool.annotations)}`, '');
+  const { properties, closed, open } = topLevelProperties(tool.inputSchema);
+  if (properties.size === 0) lines.push('**Arguments**: none declared.');
+  else {
+    lines.push('**Arguments**', '', '| argument | type | required | description |', '|---|---|---|---|');
+    const sorted = [...properties.values()].sort((a, b) => Number(b.required) - Number(a.required));
+    for (const p of sorted) lines.push(`| ${code(p.name)} | ${cell(p.typeText)} | ${p.required ? 'yes' : 'no'} | ${cell(p.description ?? '')} |`);
+  }
+  if (closed) lines.push('', 'Other arguments are refused (`additionalProperties: false`).');
+  if (open) lines.push('', 'The schema may accept arguments not listed here (anyOf, oneOf or a remote $ref).');
+  return lines;
+}
+
+/** The hover of a step's tool reference. */
+export function toolRefMarkdown(resolution: ToolRefResolution): string {
+  const lines: string[] = [];
+  switch (resolution.kind) {
+    case 'resolved': {
+      const gt = resolution.tool;
+      const names = [...new Set([gt.resolvedName, `${gt.workload}.${gt.originalName}`])].map(code).join(' / ');
+      lines.push(`**${names}**`, '');
+      const server = gt.tool.server !== gt.workload ? ` (catalog server ${code(gt.tool.server)})` : '';
+      lines.push(`Backend tool ${code(gt.originalName)} of workload ${code(gt.workload)}${server}.`);
+      if (gt.override) lines.push(`An aggregation override changes it${gt.override.name ? ` (renamed to ${code(gt.override.name)})` : ''}.`);
+      if (!gt.advertised) lines.push('It is hidden from clients by the aggregation filter; steps can still call it, but its annotations do not count for the floor.');
+      lines.push('', ...toolDetailsMarkdown(gt.tool));
+      break;
+    }
+    case 'dynamic': {
+      const tool = catalogToolOf(resolution);
+      lines.push(`**${code(resolution.ref)}**`, '');
+      lines.push(
+        `A dynamic tool of ${code(resolution.workload)} in namespace ${resolution.namespaces.map((n) => code(n.name)).join(', ')}: ` +
+          'it is in no tool list, so it must be called through `call_dynamic_tool`.',
+      );
+      if (tool) lines.push('', ...toolDetailsMarkdown(tool));
+      break;
+    }
+    case 'no-catalog': {
+      lines.push(`**${code(resolution.ref)}**`, '');
+      const servers = resolution.workloads.map((w) => code(w.serverName));
+      lines.push(
+        servers.length
+          ? `No catalog describes server ${servers.join(', ')}, so this tool is unknown (not wrong).`
+          : 'No catalog describes the server of this tool, so it is unknown (not wrong).',
+        '',
+        'Add a snapshot (`catalog: 1` or a saved `tools/list` result, e.g. `<server>.tools.json`) to the workspace to check it.',
+      );
+      break;
+    }
+    case 'unresolved': {
+      lines.push(`**${code(resolution.ref)}**`, '', `Does not resolve: ${escapeMarkdown(resolution.detail)}.`);
+      if (resolution.suggestions.length) lines.push('', `Did you mean ${resolution.suggestions.map(code).join(', ')}?`);
+      break;
+    }
+  }
+  return lines.join('\n');
+}

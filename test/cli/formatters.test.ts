@@ -1,0 +1,71 @@
+// The pieces of the formatters that the scenario runs do not reach: caret alignment with tabs and
+// wide characters, clipping of long lines, the escaping of GitHub workflow commands, colour choice.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { colourWanted, palette } from '../../server/src/cli/colors.js';
+import { escapeData, escapeProperty } from '../../server/src/cli/formatters/github.js';
+import { snippet } from '../../server/src/cli/formatters/stylish.js';
+import { SourceText } from '../../server/src/core/text/source.js';
+
+/** The snippet for the first occurrence of `target` in `text`. */
+function underline(text: string, target: string, length = target.length): { shown: string; underline: string } {
+  const source = new SourceText(text);
+  const start = text.indexOf(target);
+  assert.ok(start >= 0);
+  return snippet(source, { start, end: start + length }, source.positionAt(start).line);
+}
+
+describe('stylish snippet', () => {
+  test('the caret sits under the range and the tilde runs to its end', () => {
+    assert.deepEqual(underline('a: 1\nkey: value\n', 'value'), { shown: 'key: value', underline: '     ^~~~~' });
+  });
+
+  test('tabs before the range are kept, so the caret lines up at any tab width', () => {
+    assert.deepEqual(underline('x:\n\t\"a\":\t\"b\"\n', '"b"'), { shown: '\t"a":\t"b"', underline: '\t    \t^~~' });
+  });
+
+  test('an empty range still gets a caret', () => {
+    const source = new SourceText('steps: [\n');
+    assert.deepEqual(snippet(source, { start: 8, end: 8 }, 0), { shown: 'steps: [', underline: '        ^' });
+  });
+
+  test('only the first line of a multi-line range is underlined', () => {
+    assert.deepEqual(underline('k: |\n  one\n  two\n', 'one', 'one\n  two'.length), { shown: '  one', underline: '  ^~~' });
+  });
+
+  test('wide characters take two columns', () => {
+    assert.deepEqual(underline('名前: 値\n', '値'), { shown: '名前: 値', underline: '      ^~' });
+  });
+
+  test('a long line is clipped around the range', () => {
+    const line = `${'a'.repeat(200)}TARGET${'b'.repeat(200)}`;
+    const { shown, underline: marks } = underline(line, 'TARGET');
+    assert.ok(shown.startsWith('…') && shown.endsWith('…'));
+    assert.ok(shown.length <= 122);
+    assert.equal(shown.indexOf('TARGET'), marks.indexOf('^'));
+    assert.ok(marks.endsWith('^~~~~~'));
+  });
+});
+
+describe('github workflow commands', () => {
+  test('data escapes %, CR and LF', () => {
+    assert.equal(escapeData('100% done\r\nnext: a, b'), '100%25 done%0D%0Anext: a, b');
+  });
+  test('properties also escape : and ,', () => {
+    assert.equal(escapeProperty('dir,with:odd%name\n'), 'dir%2Cwith%3Aodd%25name%0A');
+  });
+});
+
+describe('colour', () => {
+  test('only for a terminal, never with --no-color or NO_COLOR', () => {
+    assert.equal(colourWanted({ isTTY: true }, false, {}), true);
+    assert.equal(colourWanted({ isTTY: false }, false, {}), false);
+    assert.equal(colourWanted({ isTTY: true }, true, {}), false);
+    assert.equal(colourWanted({ isTTY: true }, false, { NO_COLOR: '1' }), false);
+    assert.equal(colourWanted({ isTTY: true }, false, { NO_COLOR: '' }), true, 'an empty NO_COLOR does not count');
+  });
+  test('the palette wraps text in ANSI codes only when enabled', () => {
+    assert.equal(palette(false).severity('error', 'error'), 'error');
+    assert.equal(palette(true).severity('error', 'error'), '\u001b[31merror\u001b[39m');
+  });
+});

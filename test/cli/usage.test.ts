@@ -1,0 +1,112 @@
+// The command line itself: help, version, `rules`, and the exit codes for usage errors (2) and
+// internal errors (3), each with a one-line message on stderr.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { ALL_RULES } from '../../server/src/core/rules/registry.js';
+import { ROOT, runCli } from './harness.js';
+
+function assertOneLine(stderr: string): void {
+  assert.match(stderr, /^tool-lens: [^\n]+\n$/, `one line on stderr, got:\n${stderr}`);
+}
+
+describe('usage errors exit 2 with one line', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['an unknown option', ['check', 'clean', '--bogus'], /unknown option --bogus/],
+    ['a missing path', ['check', 'no-such-folder'], /no such file or folder: no-such-folder/],
+    ['a bad --format', ['check', 'clean', '--format', 'xml'], /--format must be one of stylish, json, sarif, github; got "xml"/],
+    ['a bad --fail-on', ['check', 'clean', '--fail-on', 'hint'], /--fail-on must be one of error, warning, info; got "hint"/],
+    ['an option without its value', ['check', 'clean', '--format'], /option --format needs a value/],
+    ['a value for a flag', ['check', 'clean', '--fix=yes'], /option --fix takes no value/],
+    ['no command', [], /no command given/],
+    ['an unknown command', ['lint', '.'], /unknown command "lint"/],
+    ['a check option on rules', ['rules', '--fix'], /--fix does not apply to `tool-lens rules`/],
+    ['a format rules does not have', ['rules', '--format', 'sarif'], /--format must be one of stylish, json; got "sarif"/],
+    ['a missing --config file', ['check', 'clean', '--config', 'missing.yaml'], /configuration file not found: missing\.yaml/],
+    ['--config naming a folder', ['check', 'clean', '--config', 'clean'], /--config expects a file, and clean is a folder/],
+    ['catalog fetch, not in this version', ['catalog', 'fetch'], /`catalog fetch` is not available in this version/],
+  ];
+  for (const [what, args, message] of cases) {
+    test(what, () => {
+      const run = runCli(args);
+      assert.equal(run.stdout, '');
+      assertOneLine(run.stderr);
+      assert.match(run.stderr, message);
+      assert.equal(run.code, 2);
+    });
+  }
+});
+
+describe('internal errors', () => {
+  test('a configuration path that cannot be read ends cleanly, in one line; --debug adds the stack', () => {
+    // `.toollens.yaml` found upward is a folder: reading it fails inside the loader.
+    const dir = mkdtempSync(join(tmpdir(), 'tool-lens-cli-'));
+    try {
+      mkdirSync(join(dir, '.toollens.yaml'));
+      writeFileSync(join(dir, 'gateway.vmcp.yaml'), 'compositeTools: []\n');
+      const run = runCli(['check'], { cwd: dir });
+      assert.equal(run.stdout, '');
+      assertOneLine(run.stderr);
+      assert.match(run.stderr, /EISDIR/);
+      assert.ok([2, 3].includes(run.code ?? -1), `exit 2 or 3, got ${run.code}`);
+      if (run.code === 3) {
+        assert.match(run.stderr, /^tool-lens: internal error: .*\(--debug shows the stack\)\n$/);
+        const debug = runCli(['check', '--debug'], { cwd: dir });
+        assert.equal(debug.code, 3);
+        assert.match(debug.stderr, /^tool-lens: internal error: [^\n]+\n[\s\S]*\n\s+at /);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('help, version and rules', () => {
+  test('--help prints the usage on stdout and exits 0', () => {
+    const run = runCli(['--help']);
+    assert.equal(run.code, 0);
+    assert.equal(run.stderr, '');
+    for (const part of ['tool-lens check [PATH...]', '--format stylish|json|sarif|github', '--fail-on error|warning|info', '--catalog GLOB', '--config FILE', '--fix', 'UTF-16']) {
+      assert.ok(run.stdout.includes(part), `help mentions ${part}`);
+    }
+    assert.equal(runCli(['check', '--help']).stdout, run.stdout);
+  });
+
+  test('--version prints the package version', () => {
+    const run = runCli(['--version']);
+    assert.equal(run.code, 0);
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(run.stdout, `${version}\n`);
+  });
+
+  test('rules lists every rule id with its default severity and summary, aligned', () => {
+    const run = runCli(['rules']);
+    assert.equal(run.code, 0);
+    const lines = run.stdout.trimEnd().split('\n');
+    assert.match(lines[0]!, /^RULE\s+DEFAULT\s+SUMMARY$/);
+    const rows = lines.slice(1);
+    assert.equal(rows.length, ALL_RULES.length);
+    const column = lines[0]!.indexOf('DEFAULT');
+    ALL_RULES.forEach((rule, index) => {
+      const row = rows[index]!;
+      assert.ok(row.startsWith(`${rule.id} `), row);
+      assert.equal(row.slice(column).split(/\s+/, 1)[0], rule.defaultSeverity, row);
+      assert.ok(row.endsWith(rule.summary), row);
+    });
+    for (const id of ['yaml/syntax', 'yaml/duplicate-key', 'lens/unused-suppression']) assert.ok(rows.some((r) => r.startsWith(`${id} `)));
+  });
+
+  test('rules --format json', () => {
+    const run = runCli(['rules', '--format', 'json']);
+    assert.equal(run.code, 0);
+    const out = JSON.parse(run.stdout) as { version: number; rules: { id: string; defaultSeverity: string; summary: string; docs: string }[] };
+    assert.equal(out.version, 1);
+    assert.deepEqual(
+      out.rules.map((r) => [r.id, r.defaultSeverity, r.summary]),
+      ALL_RULES.map((r) => [r.id, r.defaultSeverity, r.summary]),
+    );
+    assert.ok(out.rules.every((r) => r.docs.endsWith(`/docs/rules/${r.id}.md`)));
+  });
+});

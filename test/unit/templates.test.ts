@@ -888,6 +888,30 @@ test('5,000 nested blocks do not overflow and keep the tree shallow', () => {
   assertNoErrors('{{if .a}}x{{end}}'.repeat(5000));
 });
 
+test('more errors than a function call takes arguments', () => {
+  assert.equal(errorsOf('{{'.repeat(150_000)).length, 150_000);
+  assert.equal(errorsOf('{{"' + '\\q'.repeat(150_000) + '"}}').length, 150_000);
+});
+
+test('pathological inputs stay fast (no rescanning to the end)', () => {
+  const inputs = [
+    '{{ /* '.repeat(16_000),
+    '{{' + '"\n'.repeat(50_000),
+    '{{`'.repeat(33_000),
+    '{{/*'.repeat(25_000),
+    '{{' + '.a-b'.repeat(25_000) + '}}',
+    '{{$x := 1}}'.repeat(10_000) + '{{$x}}',
+  ];
+  for (const text of inputs) {
+    const started = performance.now();
+    const parsed = parseTemplate(text);
+    extractReferences(parsed);
+    checkConditionRendersBoolean(parsed);
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed < 5000, `${text.slice(0, 10)}... took ${elapsed} ms`);
+  }
+});
+
 test('long field chains and many actions', () => {
   const chain = '.a'.repeat(10_000);
   const [ref] = extractReferences(parseTemplate(`{{${chain}}}`));

@@ -106,6 +106,8 @@ export interface Gateway {
   /** What clients see: routable tools that pass the advertising filter. */
   advertised: GatewayTool[];
   catalog: CatalogIndex;
+  /** Catalogued servers a dot reference named outside the workload set (see adoptWorkload). */
+  adopted: Map<string, { workload: GatewayWorkload; tools: GatewayTool[] }>;
 }
 
 const KEY = memoKey<Gateway>('gateway');
@@ -140,28 +142,7 @@ export function buildGateway(catalog: CatalogIndex, input: GatewayInput): Gatewa
 
   // 1. Overrides, per workload, before anything else reads the tools.
   const candidates: GatewayTool[] = [];
-  for (const workload of workloads.values()) {
-    if (!workload.server) continue;
-    const overrides = workload.config && workload.config.toolConfigRef === undefined ? workload.config.overrides : undefined;
-    for (const tool of workload.server.tools) {
-      const override = overrides?.get(tool.name);
-      const overriddenName = override?.name || tool.name;
-      const patched: CatalogTool = {
-        ...tool,
-        description: override?.description || tool.description,
-        annotations: patchAnnotations(tool.annotations, override?.annotations),
-      };
-      candidates.push({
-        workload: workload.name,
-        originalName: tool.name,
-        overriddenName,
-        resolvedName: overriddenName,
-        tool: patched,
-        advertised: true,
-        override,
-      });
-    }
-  }
+  for (const workload of workloads.values()) candidates.push(...overriddenTools(workload));
 
   // 2. Conflict resolution.
   const { tools, dropped, conflicts } = resolveConflicts(candidates, aggregation);
@@ -177,7 +158,49 @@ export function buildGateway(catalog: CatalogIndex, input: GatewayInput): Gatewa
   const routing = new Map<string, GatewayTool>();
   for (const tool of tools) if (!tool.conflicted && !routing.has(tool.resolvedName)) routing.set(tool.resolvedName, tool);
   const advertised = tools.filter((t) => t.advertised && !t.conflicted);
-  return { aggregation, workloads, backendsListed: listed, routing, tools, dropped, conflicts, advertised, catalog };
+  return { aggregation, workloads, backendsListed: listed, routing, tools, dropped, conflicts, advertised, catalog, adopted: new Map() };
+}
+
+function overriddenTools(workload: GatewayWorkload): GatewayTool[] {
+  if (!workload.server) return [];
+  const overrides = workload.config && workload.config.toolConfigRef === undefined ? workload.config.overrides : undefined;
+  return workload.server.tools.map((tool) => {
+    const override = overrides?.get(tool.name);
+    const overriddenName = override?.name || tool.name;
+    const patched: CatalogTool = {
+      ...tool,
+      description: override?.description || tool.description,
+      annotations: patchAnnotations(tool.annotations, override?.annotations),
+    };
+    return { workload: workload.name, originalName: tool.name, overriddenName, resolvedName: overriddenName, tool: patched, advertised: true, override };
+  });
+}
+
+/**
+ * Without a backends list, a dot reference may name a catalogued server that the workload set
+ * reaches only under another name (the `workloads:` mapping renames it). It is taken in for that
+ * reference alone: its tools join no conflict resolution, which would be guesswork.
+ */
+function adoptWorkload(gateway: Gateway, name: string): { workload: GatewayWorkload; tools: GatewayTool[] } | undefined {
+  if (gateway.backendsListed) return undefined;
+  const cached = gateway.adopted.get(name);
+  if (cached) return cached;
+  const server = gateway.catalog.server(name);
+  if (!server) return undefined;
+  const config = gateway.aggregation.tools.get(name);
+  const workload: GatewayWorkload = { name, serverName: gateway.catalog.serverName(name), server, config };
+  const tools = overriddenTools(workload);
+  for (const tool of tools) {
+    if (gateway.aggregation.strategy === 'prefix') tool.resolvedName = applyPrefix(gateway.aggregation.prefixFormat, name) + tool.overriddenName;
+    const hiddenBy = hiddenReason(tool, gateway.aggregation);
+    if (hiddenBy) {
+      tool.advertised = false;
+      tool.hiddenBy = hiddenBy;
+    }
+  }
+  const adopted = { workload, tools };
+  gateway.adopted.set(name, adopted);
+  return adopted;
 }
 
 /** `{workload}` replaced by the workload's name, as ToolHive builds prefixes. */
@@ -435,11 +458,13 @@ export function resolveToolRef(gateway: Gateway, ref: string): ToolRefResolution
 }
 
 function resolveDotted(gateway: Gateway, ref: string, workloadName: string, toolName: string): ToolRefResolution | undefined {
-  const workload = gateway.workloads.get(workloadName);
+  const adopted = gateway.workloads.has(workloadName) ? undefined : adoptWorkload(gateway, workloadName);
+  const workload = gateway.workloads.get(workloadName) ?? adopted?.workload;
   if (workload?.server) {
-    const hit = gateway.tools.find((t) => t.workload === workloadName && t.originalName === toolName);
+    const own = adopted ? adopted.tools : gateway.tools.filter((t) => t.workload === workloadName);
+    const hit = own.find((t) => t.originalName === toolName);
     if (hit) return { kind: 'resolved', ref, tool: hit, via: 'dot' };
-    const renamed = gateway.tools.find((t) => t.workload === workloadName && t.overriddenName === toolName && t.originalName !== toolName);
+    const renamed = own.find((t) => t.overriddenName === toolName && t.originalName !== toolName);
     if (renamed) {
       return {
         kind: 'unresolved',
@@ -453,7 +478,6 @@ function resolveDotted(gateway: Gateway, ref: string, workloadName: string, tool
     if (lost) return droppedResult(gateway, ref, lost);
     const namespaces = gateway.catalog.dynamicHomes(workloadName, toolName);
     if (namespaces.length > 0) return { kind: 'dynamic', ref, workload: workloadName, toolName, namespaces };
-    const own = gateway.tools.filter((t) => t.workload === workloadName);
     const near = closestN(toolName, own.map((t) => t.originalName), 3).map((n) => `${workloadName}.${n}`);
     return {
       kind: 'unresolved',

@@ -68,11 +68,6 @@ export interface LexedAction {
 
 export type LexedItem = LexedText | LexedAction;
 
-export interface LexResult {
-  items: LexedItem[];
-  errors: TemplateError[];
-}
-
 /** Reads items one at a time, so a large template's tokens never all live at once. */
 export interface ItemReader {
   next(): LexedItem | null;
@@ -136,7 +131,7 @@ const OPERATORS: Record<string, string> = {
   '!': `"!" does not work here; negate with the not function, e.g. {{not .a}}`,
 };
 
-export const SINGLE_QUOTE_MESSAGE = 'single-quoted strings are not strings in Go templates; use double quotes';
+const SINGLE_QUOTE_MESSAGE = 'single-quoted strings are not strings in Go templates; use double quotes';
 
 // Numbers as Go accepts them: decimal (with optional fraction/exponent), hex (with optional
 // p-exponent), octal and binary, underscores between digits, optional imaginary suffix.
@@ -146,7 +141,7 @@ const HEX_NUMBER =
 const OCT_NUMBER = /^[+-]?0[oO](?:_?[0-7])+i?$/;
 const BIN_NUMBER = /^[+-]?0[bB](?:_?[01])+i?$/;
 
-export function isValidNumber(text: string): boolean {
+function isValidNumber(text: string): boolean {
   return DEC_NUMBER.test(text) || HEX_NUMBER.test(text) || OCT_NUMBER.test(text) || BIN_NUMBER.test(text);
 }
 
@@ -167,7 +162,7 @@ const SIMPLE_ESCAPES: Record<string, string> = {
 };
 
 /** Resolves Go escapes in text[start, end) of a literal quoted with `quote` (`"` or `'`). */
-export function decodeEscapes(text: string, start: number, end: number, quote: string): DecodeResult {
+function decodeEscapes(text: string, start: number, end: number, quote: string): DecodeResult {
   let value = '';
   const errors: TemplateError[] = [];
   let i = start;
@@ -231,14 +226,6 @@ export function decodeEscapes(text: string, start: number, end: number, quote: s
   return { value, errors };
 }
 
-/** Lexes the whole template at once (convenient for tests and tools). */
-export function lex(text: string): LexResult {
-  const reader = new Lexer(text);
-  const items: LexedItem[] = [];
-  for (let item = reader.next(); item; item = reader.next()) items.push(item);
-  return { items, errors: reader.errors };
-}
-
 export function itemReader(text: string): ItemReader {
   return new Lexer(text);
 }
@@ -248,8 +235,21 @@ class Lexer implements ItemReader {
   private pos = 0;
   private lastTrimRight = false;
   private pendingAction: LexedAction | null = null;
+  private readonly lastFind = new Map<string, { from: number; at: number }>();
 
   constructor(private readonly text: string) {}
+
+  /**
+   * `indexOf` that remembers its last answer per needle: a later search starting before that answer
+   * gets the same one. Without it, many unclosed comments or strings would rescan to the end each time.
+   */
+  private find(needle: string, from: number): number {
+    const last = this.lastFind.get(needle);
+    if (last && last.from <= from && (last.at < 0 || last.at >= from)) return last.at;
+    const at = this.text.indexOf(needle, from);
+    this.lastFind.set(needle, { from, at });
+    return at;
+  }
 
   next(): LexedItem | null {
     const { text } = this;
@@ -262,7 +262,7 @@ class Lexer implements ItemReader {
     if (start >= text.length) return null;
     // Leading whitespace of this text is trimmed by a `-}}` on the action before it.
     const trimStart = this.lastTrimRight;
-    const open = text.indexOf('{{', start);
+    const open = this.find('{{', start);
     if (open < 0) {
       this.pos = text.length;
       this.lastTrimRight = false;
@@ -365,10 +365,10 @@ class Lexer implements ItemReader {
       tokens: [],
       unreliable: false,
     };
-    const close = text.indexOf('*/', p + 2);
+    const close = this.find('*/', p + 2);
     if (close < 0) {
       this.error('this comment is never closed: end it with */}}', open, p + 2);
-      const brace = text.indexOf('}}', p + 2);
+      const brace = this.find('}}', p + 2);
       item.end = brace < 0 ? text.length : brace + 2;
       return item;
     }
@@ -382,7 +382,7 @@ class Lexer implements ItemReader {
       item.end = q + 4;
     } else {
       this.error('a comment must end with */ directly followed by }}', close, q);
-      const brace = text.indexOf('}}', q);
+      const brace = this.find('}}', q);
       item.end = brace < 0 ? text.length : brace + 2;
       item.closed = brace >= 0;
     }
@@ -486,7 +486,7 @@ class Lexer implements ItemReader {
   private misplacedComment(action: LexedAction, p: number, space: boolean): number {
     const { text } = this;
     this.error('a comment must start right after {{ (or {{- ), as in {{/* note */}}', p, p + 2);
-    const close = text.indexOf('*/', p + 2);
+    const close = this.find('*/', p + 2);
     const limit = this.recoveryStop(p + 2, text.length);
     const end = close >= 0 && close < limit ? close + 2 : this.trimEnd(p, limit);
     this.push(action, 'bad', p, end, space);
@@ -519,7 +519,8 @@ class Lexer implements ItemReader {
   /** The source of the field chain that ends right before `p` (for suggestions), or `.` when none. */
   private chainBefore(action: LexedAction, p: number): string {
     let start = p;
-    for (let k = action.tokens.length - 1; k >= 0; k--) {
+    // A few segments make a good example; walking a very long chain would make lexing quadratic.
+    for (let k = action.tokens.length - 1; k >= Math.max(0, action.tokens.length - 8); k--) {
       const t = action.tokens[k] as Token;
       if (t.end !== start || (t.kind !== 'field' && t.kind !== 'variable')) break;
       start = t.start;
@@ -574,13 +575,13 @@ class Lexer implements ItemReader {
   private recoveryStop(from: number, limit: number): number {
     const { text } = this;
     let stop = limit;
-    const close = text.indexOf('}}', from);
+    const close = this.find('}}', from);
     if (close >= 0 && close < stop) {
       stop = close;
       // Leave a ` -}}` trim marker to the delimiter.
       if (text.charCodeAt(stop - 1) === CH_DASH && stop - 2 > from && isSpaceCode(text.charCodeAt(stop - 2))) stop -= 2;
     }
-    const open = text.indexOf('{{', from);
+    const open = this.find('{{', from);
     if (open >= 0 && open < stop) stop = open;
     return stop;
   }
@@ -621,7 +622,7 @@ class Lexer implements ItemReader {
     }
     const decoded = decodeEscapes(this.text, p + 1, scan.end - 1, '"');
     if (decoded.errors.length > 0) {
-      this.errors.push(...decoded.errors);
+      for (const e of decoded.errors) this.errors.push(e);
       this.push(action, 'bad', p, scan.end, space);
     } else {
       this.push(action, 'string', p, scan.end, space, decoded.value);
@@ -631,7 +632,7 @@ class Lexer implements ItemReader {
 
   private lexRaw(action: LexedAction, p: number, space: boolean): number {
     const { text } = this;
-    const close = text.indexOf('`', p + 1);
+    const close = this.find('`', p + 1);
     if (close < 0) {
       const stop = this.recoveryStop(p + 1, text.length);
       action.unreliable = true;
@@ -653,7 +654,7 @@ class Lexer implements ItemReader {
     }
     const decoded = decodeEscapes(this.text, p + 1, scan.end - 1, "'");
     if (decoded.errors.length > 0) {
-      this.errors.push(...decoded.errors);
+      for (const e of decoded.errors) this.errors.push(e);
       this.push(action, 'bad', p, scan.end, space);
       return scan.end;
     }

@@ -65,13 +65,43 @@ interface Frame {
   chained: boolean;
   /** The opening action had no `}}`; its missing `end` would only repeat that error. */
   openUnclosed: boolean;
-  /** define/block bodies are separate templates with their own variables. */
-  savedVars: string[] | null;
+  /** define/block bodies are separate templates with their own variables; the outer ones come back at end. */
+  savedVars: Variables | null;
   /** Beyond MAX_BLOCK_DEPTH: the node is not in the tree and its content is dropped. */
   dropped: boolean;
 }
 
 const FUNCTION_LIST = knownFunctions.join(', ');
+
+/** Variables in scope: a stack (blocks pop back to a length) plus counts for quick lookups. */
+class Variables {
+  private readonly names: string[] = [];
+  private readonly counts = new Map<string, number>();
+
+  constructor() {
+    this.declare('$');
+  }
+
+  get length(): number {
+    return this.names.length;
+  }
+
+  declare(name: string): void {
+    this.names.push(name);
+    this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
+  }
+
+  has(name: string): boolean {
+    return (this.counts.get(name) ?? 0) > 0;
+  }
+
+  truncate(length: number): void {
+    while (this.names.length > length) {
+      const name = this.names.pop() as string;
+      this.counts.set(name, (this.counts.get(name) ?? 1) - 1);
+    }
+  }
+}
 
 const BRANCH_NEEDS: Record<BranchKind, string> = {
   if: 'a value to test',
@@ -83,7 +113,7 @@ class TemplateParser {
   private readonly errors: TemplateError[] = [];
   private readonly root: TemplateNode[] = [];
   private readonly stack: Frame[] = [];
-  private vars: string[] = ['$'];
+  private vars = new Variables();
   private depthReported = false;
 
   constructor(private readonly text: string) {}
@@ -101,7 +131,7 @@ class TemplateParser {
       if (item.comment) this.current().push({ kind: 'comment', start: item.start, end: item.end });
       else this.handleAction(item);
     }
-    this.errors.push(...reader.errors);
+    for (const e of reader.errors) this.errors.push(e); // no spread: there may be more errors than a call takes arguments
     while (this.stack.length > 0) {
       const frame = this.stack.pop() as Frame;
       frame.node.end = this.text.length;
@@ -209,7 +239,7 @@ class TemplateParser {
           frame = this.stack.pop() as Frame;
           frame.node.end = action.end;
           if (frame.savedVars) this.vars = frame.savedVars;
-          else this.vars.length = Math.min(this.vars.length, frame.varsLen);
+          this.vars.truncate(frame.varsLen);
         } while (frame.chained && this.stack.length > 0);
         return;
       }
@@ -232,9 +262,9 @@ class TemplateParser {
           varsLen: varsBefore,
           chained: false,
           openUnclosed: !action.closed,
-          savedVars: this.vars.slice(0, varsBefore),
+          savedVars: this.vars,
         });
-        this.vars = ['$'];
+        this.vars = new Variables();
         return;
       }
       case 'template':
@@ -287,7 +317,7 @@ class ActionParser {
   constructor(
     private readonly action: LexedAction,
     /** Shared with the template parser: declarations are added as they are read. */
-    private readonly vars: string[],
+    private readonly vars: Variables,
     private readonly errors: TemplateError[],
   ) {
     this.tokens = action.tokens;
@@ -483,9 +513,9 @@ class ActionParser {
       isAssign = declToken.kind === 'assign';
       for (const v of decl) {
         if (isAssign) {
-          if (!this.vars.includes(v.name)) this.report({ message: `variable "${v.name}" is not defined`, start: v.start, end: v.end });
+          if (!this.vars.has(v.name)) this.report({ message: `variable "${v.name}" is not defined`, start: v.start, end: v.end });
         } else {
-          this.vars.push(v.name);
+          this.vars.declare(v.name);
         }
       }
       if (this.isPipelineEnd(this.peek(), inParen)) {
@@ -552,7 +582,7 @@ class ActionParser {
     switch (term.kind) {
       case 'field':
       case 'variable':
-        term.segments.push(...segments);
+        for (const segment of segments) term.segments.push(segment);
         term.end = end;
         return term;
       case 'string':
@@ -595,7 +625,7 @@ class ActionParser {
       case 'bad':
         return { kind: 'bad', text: t.text, ...span };
       case 'variable':
-        if (!this.vars.includes(t.value)) this.report({ message: `variable "${t.value}" is not defined`, ...span });
+        if (!this.vars.has(t.value)) this.report({ message: `variable "${t.value}" is not defined`, ...span });
         return { kind: 'variable', name: t.value, segments: [], ...span };
       case 'field':
         return { kind: 'field', segments: [segmentOf(t)], ...span };

@@ -37,7 +37,7 @@ function checkPathTarget(ctx: RuleContext, face: Face): void {
     ctx.report({
       message:
         `pathTarget.base "root" needs access "read", but this path is written: the write guards resolve targets against the ` +
-        `working directory only, so ${refusesToMount(tool)}. Use base "cwd" (or leave base out), or make the access "read" if the tool only reads.`,
+        `working directory only, so ${refusesToMount(tool)}. Use base "cwd", or make the access "read" if the tool only reads.`,
       span: target.base.node.span,
       fixes: replaceScalarFix(text, target.base.node, 'cwd', 'Use base "cwd"'),
       related: target.access ? [{ span: target.access.node.span, message: 'the access that conflicts' }] : undefined,
@@ -60,7 +60,8 @@ function checkPathTarget(ctx: RuleContext, face: Face): void {
     ctx.report({
       message:
         `pathTarget.patternParam ${quote(target.patternParam.value)} only works with absent "base" (a pattern searches ` +
-        `within the base when the path is empty), but ${why}: the pattern would be inert, so ${refusesToMount(tool)}. ` +
+        `within the base when the path is empty), but ${why}, so the pattern could never apply; the runtime takes that for a ` +
+        `broken face: ${refusesToMount(tool)}. ` +
         `Set absent to "base" (read access only), or remove patternParam.`,
       span: target.patternParam.node.span,
       // Switching refuse to base is only right when the access allows it.

@@ -13,7 +13,8 @@ export function refusesToMount(toolName: string): string {
 export function addCatalogHint(serverName: string): string {
   return (
     `add a catalog for "${serverName}": a snapshot file (\`catalog: 1\` with a server named "${serverName}"), ` +
-    `or its tools/list result saved as \`${serverName}.tools.json\`, or fetch it with \`tool-lens catalog fetch ${serverName}\``
+    `or its tools/list result saved as \`${serverName}.tools.json\`, or fetch it with \`tool-lens catalog fetch ${serverName}\`; ` +
+    `if a catalog names the server differently, map the name under \`workloads\` in .toollens.yaml`
   );
 }
 

@@ -194,6 +194,9 @@ export const KEY_SYNONYMS: Record<string, string> = {
   prompt: 'message',
 };
 
+/** Keys that ToolHive's own docs use by mistake (toolhive.md §9). */
+const DOC_MISTAKES = new Set(['maxRetries', 'max_retries']);
+
 /** Where one wrong word means different fields: a composite's `params` are its `parameters`. */
 const CONTEXT_SYNONYMS: Record<string, Record<string, string>> = {
   CompositeTool: { params: 'parameters', inputs: 'parameters', inputSchema: 'parameters', input_schema: 'parameters', outputs: 'output' },
@@ -259,9 +262,9 @@ class ErrorMapper {
     if (!pair) return undefined;
     const parentSchema = asRecord(error.parentSchema);
     const known = Object.keys(asRecord(parentSchema?.['properties']) ?? {}).filter((k) => k !== '$schema');
-    const where = this.placeOf(path);
+    const where = path.length === 0 ? (this.isCallLine() ? 'a field of this call' : 'a top-level field') : `a field of ${this.placeOf(path)}`;
     const effect = unknownKeyEffect(this.kind, this.inFace(path));
-    const base = `\`${key}\` is not a field of ${where}: ${effect}.`;
+    const base = `\`${key}\` is not ${where}: ${effect}.`;
 
     if (this.kind === 'vmcp-server' && path.length === 1 && path[0] === 'spec' && SPEC_CONFIG_KEYS.has(key)) {
       return {
@@ -286,11 +289,16 @@ class ErrorMapper {
       set.add(suggestion);
       this.renamedTo.set(pointer, set);
       const edit = replaceScalarEdit(this.text, pair.key, suggestion);
-      const synonym = synonyms[key] === suggestion;
+      const required = Array.isArray(parentSchema?.['required']) && (parentSchema['required'] as unknown[]).includes(suggestion);
+      const note = DOC_MISTAKES.has(key)
+        ? ` Some ToolHive docs and examples write \`${key}\`, but the field is \`${suggestion}\`.`
+        : required
+          ? ` \`${suggestion}\` is required and missing here.`
+          : '';
       return {
         rule: 'schema/unknown-key',
         span: pair.key.span,
-        message: `${base} Did you mean \`${suggestion}\`?${synonym ? ` The field is called \`${suggestion}\`.` : ''}`,
+        message: `${base} Did you mean \`${suggestion}\`?${note}`,
         ...(edit ? { fixes: [{ title: `Rename \`${key}\` to \`${suggestion}\``, safe: false, edits: [edit] }] } : {}),
       };
     }
@@ -313,11 +321,12 @@ class ErrorMapper {
     if (!span) return undefined;
     const schemaName = this.schemaName(error.parentSchema);
     const branch = branchDescription(error.parentSchema, schemaName);
+    const known = schemaName !== undefined && Object.hasOwn(MISSING_EFFECT, `${schemaName}.${field}`) ? MISSING_EFFECT[`${schemaName}.${field}`] : undefined;
     const why =
-      (schemaName && MISSING_EFFECT[`${schemaName}.${field}`]) ??
+      (known !== undefined ? capitalize(known) : undefined) ??
       `${branch ? `${branch} ` : ''}${capitalize(missingEffect(this.kind, this.inFace(path)))}.`;
     return {
-      problem: { rule: 'schema/missing-field', span, message: `${capitalize(this.placeOf(path))} has no \`${field}\`. ${why}` },
+      problem: { rule: 'schema/missing-field', span, message: `${capitalize(this.subjectOf(path))} has no \`${field}\`. ${why}` },
       missing: { object: path.join('/'), field },
     };
   }
@@ -335,6 +344,16 @@ class ErrorMapper {
     const span = empty || node.span.end === node.span.start ? (pair?.key.span ?? node.span) : node.span;
     const actual = describeValue(node);
     const effect = wrongTypeEffect(this.kind, this.inFace(path));
+    if (path.length === 0) {
+      // Point at the document's first line, not the whole document.
+      const firstLine = this.text.indexOf('\n', node.span.start);
+      const end = firstLine < 0 || firstLine > node.span.end ? node.span.end : firstLine;
+      return {
+        rule: 'schema/wrong-type',
+        span: { start: node.span.start, end: Math.max(end, node.span.start + 1) },
+        message: `The document must be ${expected}, not ${actual}. ${capitalize(effect)}.`,
+      };
+    }
     const message = empty
       ? `\`${field}\` is empty; it must be ${expected}. ${capitalize(effect)}.`
       : `\`${field}\` must be ${expected}, not ${actual}. ${capitalize(effect)}.`;
@@ -358,9 +377,13 @@ class ErrorMapper {
     const shown = isScalar(node) ? JSON.stringify(node.value) : undefined;
     const effect = invalidValueEffect(this.kind, this.inFace(path));
     const scalarSpan = node.span.end > node.span.start ? node.span : (pair?.key.span ?? node.span);
+    // A shape error (anyOf, not) is about the whole object: anchor it like a missing field. A count
+    // (minItems) on a one-line `[]` or `{}` goes on that value.
+    const shape = error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'not';
+    const onValue = isScalar(node) || (!shape && node.flow && !this.text.slice(node.span.start, node.span.end).includes('\n'));
     const valueProblem = (message: string, fixes?: Fix[]): SchemaProblem => ({
       rule: 'schema/invalid-value',
-      span: isScalar(node) ? scalarSpan : (this.objectAnchor(path) ?? node.span),
+      span: onValue ? scalarSpan : (this.objectAnchor(path) ?? node.span),
       message,
       ...(fixes?.length ? { fixes } : {}),
     });
@@ -417,11 +440,11 @@ class ErrorMapper {
       case 'not':
       case 'anyOf':
       case 'oneOf': {
-        const text = description ?? `${capitalize(this.placeOf(path))} does not have any of the accepted shapes.`;
+        const text = description ?? `${capitalize(this.subjectOf(path))} does not have any of the accepted shapes.`;
         return valueProblem(`${ensurePeriod(text)} ${capitalize(effect)}.`);
       }
       default:
-        return valueProblem(`${capitalize(this.placeOf(path))}: ${error.message ?? 'invalid value'}; ${effect}.`);
+        return valueProblem(`${capitalize(this.subjectOf(path))}: ${error.message ?? 'invalid value'}; ${effect}.`);
     }
   }
 
@@ -455,9 +478,19 @@ class ErrorMapper {
     return last;
   }
 
-  /** `the top level`, or `compositeTools[deploy].steps[fetch].onError`: item names where they have one. */
+  private isCallLine(): boolean {
+    return this.kind === 'tool-calls' && isMap(this.root) && !getPair(this.root, 'calls');
+  }
+
+  /** What an object-level sentence is about: `this call`, `the document`, or its place. */
+  private subjectOf(path: Segment[]): string {
+    if (path.length === 0) return this.isCallLine() ? 'this call' : 'the document';
+    return this.placeOf(path);
+  }
+
+  /** `compositeTools[deploy].steps[fetch].onError`: list items by their id or name where they have one. */
   private placeOf(path: Segment[]): string {
-    if (path.length === 0) return this.kind === 'tool-calls' && isMap(this.root) && !getPair(this.root, 'calls') ? 'this call' : 'the top level';
+    if (path.length === 0) return 'the document';
     let node: Node | undefined = this.root;
     let out = '';
     for (const segment of path) {
@@ -508,7 +541,7 @@ function missingEffect(kind: DocumentKind, inFace: boolean): string {
     case 'tool-catalog':
       return 'without it Tool Lens cannot read this part of the catalog';
     case 'tool-calls':
-      return 'without it the call cannot be read';
+      return 'without it the entry describes no call Tool Lens can check';
     case 'mcp-servers':
       return 'without it the client cannot use this entry';
     default:
@@ -527,7 +560,7 @@ function wrongTypeEffect(kind: DocumentKind, inFace: boolean): string {
     case 'tool-catalog':
       return 'MCP clients that check the tool list refuse it, and Tool Lens cannot read it';
     case 'tool-calls':
-      return 'the call cannot be read as written';
+      return 'MCP never sends or returns it in this shape, so the entry does not describe a real call';
     case 'mcp-servers':
       return 'the client cannot read this entry as written';
     default:
@@ -546,7 +579,7 @@ function invalidValueEffect(kind: DocumentKind, inFace: boolean): string {
     case 'tool-catalog':
       return 'Tool Lens cannot use it as written';
     case 'tool-calls':
-      return 'the call cannot be read as written';
+      return 'Tool Lens cannot tell what the entry calls, so it checks nothing in it';
     case 'mcp-servers':
       return 'the client cannot use this entry as written';
     default:

@@ -50,7 +50,7 @@ export const rule: Rule = {
           if (reported.has(key)) continue;
           reported.add(key);
           const names = members.map((m) => m.idText ?? '?');
-          const chain = [...names, names[0]].map((n) => `"${n}"`).join(' waits for ');
+          const chain = [...names, names[0]].map((n, k) => (k === 0 ? `"${n}" waits for` : k === 1 ? ` "${n}"` : `, which waits for "${n}"`)).join('');
           const related: RelatedInfo[] = [];
           for (const [k, member] of members.entries()) {
             const waitsFor = k + 1 < members.length ? members[k + 1]! : members[0]!;

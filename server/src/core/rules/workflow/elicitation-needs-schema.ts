@@ -1,4 +1,4 @@
-import { getNode } from '../../parse/nodes.js';
+import { getPair } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../rule.js';
@@ -12,8 +12,8 @@ export const rule: Rule = {
     for (const workflow of workflowsOf(ctx).workflows) {
       for (const step of workflow.steps) {
         if (step.type !== 'elicitation' || !step.typeNode) continue;
-        const schema = getNode(step.node, 'schema');
-        if (schema && !(schema.type === 'scalar' && schema.value === null)) continue;
+        // An empty `schema:` is there but not a mapping: schema/wrong-type says so.
+        if (getPair(step.node, 'schema')) continue;
         ctx.report({
           message:
             `Elicitation step "${step.idText ?? '?'}" has no \`schema\`. \`thv vmcp validate\` lets it pass, but the server refuses to ` +

@@ -1,0 +1,393 @@
+// Generates the benchmark workspace: about 100,000 lines of vMCP gateway configurations whose
+// composite tools use the filesystem and memory servers (chains, parallel fan-in, forEach,
+// elicitation gates, templates, arguments, annotations), next to those servers' catalog snapshots.
+// Deterministic: the same seed gives the same bytes, so runs on different days compare.
+//
+//   node test/bench/generate.mjs [OUT_DIR] [--lines N]
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const SHARED_CATALOGS = join(HERE, '..', '..', '..', 'shared', 'catalogs');
+const CATALOGS = ['filesystem.json', 'memory.json'];
+export const DEFAULT_OUT = join(HERE, 'out', 'workspace');
+export const DEFAULT_LINES = 100_000;
+
+/** mulberry32: a small seeded generator, enough to vary the shapes reproducibly. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const TEAMS = ['docs', 'platform', 'research', 'support', 'release', 'data', 'security', 'design', 'growth', 'infra'];
+const TOPICS = ['changelog', 'runbook', 'onboarding', 'incident', 'roadmap', 'glossary', 'adr', 'api-notes', 'faq', 'postmortem'];
+
+function header(team, index) {
+  return `# vMCP gateway for the ${team} team (${index}): read-mostly access to the team checkout and the
+# shared knowledge graph. Generated for the Tool Lens benchmark.
+name: ${team}-gateway-${index}
+groupRef: ${team}-team
+
+backends:
+  - name: filesystem
+    url: http://filesystem.${team}-team.svc.cluster.local:8080/mcp
+    transport: streamable-http
+  - name: memory
+    url: http://memory.${team}-team.svc.cluster.local:8080/mcp
+    transport: streamable-http
+
+incomingAuth:
+  type: anonymous
+outgoingAuth:
+  source: inline
+  default:
+    type: unauthenticated
+
+aggregation:
+  conflictResolution: prefix
+  conflictResolutionConfig:
+    prefixFormat: "{workload}_"
+  tools:
+    - workload: filesystem
+      filter: [read_text_file, read_multiple_files, directory_tree, search_files, list_directory, get_file_info]
+
+operational:
+  timeouts:
+    default: 30s
+    perWorkload:
+      filesystem: 15s
+
+compositeTools:
+`;
+}
+
+// Each shape returns the YAML of one composite tool (indented for the compositeTools list).
+// `slip` occasionally puts in the kind of mistake people make, so the checker has findings to
+// report, as it would on a real repository.
+const SHAPES = [
+  function chain(name, topic, slip) {
+    return `  # Sequential chain: search -> read -> record, each step waiting on the one before.
+  - name: ${name}
+    description: Find the ${topic} notes of a project, read them and record them in the knowledge graph.
+    parameters:
+      type: object
+      properties:
+        project:
+          type: string
+          description: Project name, used as the entity the notes are linked to
+        root:
+          type: string
+          description: Folder to search, relative to the allowed root
+          default: docs
+        pattern:
+          type: string
+          default: "*${topic}*.md"
+      required: [project]
+    annotations:
+      openWorldHint: false
+    steps:
+      - id: find
+        tool: filesystem.search_files
+        arguments:
+          path: "{{.params.root}}"
+          pattern: "{{.params.${slip ? 'patern' : 'pattern'}}}"
+          excludePatterns: ["**/node_modules/**", "**/.git/**"]
+        onError:
+          action: retry
+          retryCount: 2
+          retryDelay: 1s
+      - id: read
+        tool: filesystem.read_multiple_files
+        dependsOn: [find]
+        arguments:
+          paths: ["{{.steps.find.output.content}}"]
+      - id: record
+        tool: memory.create_entities
+        dependsOn: [read]
+        arguments:
+          entities:
+            - name: "{{.params.project}} ${topic}"
+              entityType: ${topic}
+              observations:
+                - "{{.steps.read.output.content}}"
+    output:
+      properties:
+        files:
+          type: string
+          description: Matching paths, one per line
+          value: "{{.steps.find.output.content}}"
+        entities:
+          type: array
+          description: The entities written to the graph
+          value: "{{json .steps.record.output.entities}}"
+      required: [files]
+`;
+  },
+
+  function fanIn(name, topic, slip) {
+    return `  # Parallel fan-in: the reads start together and the output collects them.
+  - name: ${name}
+    description: Read the README, the ${topic} and the layout of a project in one call.
+    parameters:
+      type: object
+      properties:
+        root:
+          type: string
+          description: Project directory, relative to the allowed root
+          default: "."
+        lines:
+          type: integer
+          description: How many lines of each file to include
+          default: 80
+    timeout: 2m
+    annotations:
+      title: Summarize the ${topic} of a project
+      readOnlyHint: true
+      openWorldHint: false
+    steps:
+      - id: tree
+        tool: filesystem.directory_tree
+        arguments:
+          path: "{{.params.root}}"
+          excludePatterns: [node_modules, .git, dist]
+      - id: readme
+        tool: filesystem.read_text_file
+        arguments:
+          path: "{{.params.root}}/README.md"
+          head: "{{.params.lines}}"
+      - id: notes
+        tool: ${slip ? 'filesystem.read_txt_file' : 'filesystem.read_text_file'}
+        arguments:
+          path: "{{.params.root}}/${topic}.md"
+          head: "{{.params.lines}}"
+        onError:
+          action: continue
+        defaultResults:
+          content: No ${topic}.md in this project.
+    output:
+      properties:
+        layout:
+          type: string
+          description: Directory tree of the project (JSON)
+          value: "{{.steps.tree.output.content}}"
+        readme:
+          type: string
+          description: First lines of README.md
+          value: "{{.steps.readme.output.content}}"
+        notes:
+          type: string
+          description: First lines of ${topic}.md, or a note that there is none
+          value: "{{.steps.notes.output.content}}"
+      required: [layout, readme]
+`;
+  },
+
+  function forEach(name, topic) {
+    return `  # forEach: one observation per entity the search finds, at most 8 at a time.
+  - name: ${name}
+    description: Add a dated ${topic} observation to every entity that matches a query.
+    parameters:
+      type: object
+      properties:
+        query:
+          type: string
+          description: Search text for the knowledge graph
+        note:
+          type: string
+          description: Observation to add
+      required: [query, note]
+    steps:
+      - id: find
+        tool: memory.search_nodes
+        arguments:
+          query: "{{.params.query}}"
+      - id: observe
+        type: forEach
+        dependsOn: [find]
+        collection: "{{json .steps.find.output.entities}}"
+        itemVar: entity
+        maxParallel: 8
+        maxIterations: 200
+        step:
+          id: add
+          type: tool
+          tool: memory.add_observations
+          arguments:
+            observations:
+              - entityName: "{{.forEach.entity.name}}"
+                contents: ["${topic}: {{.params.note}}"]
+        onError:
+          action: continue
+        defaultResults:
+          count: 0
+    output:
+      properties:
+        matched:
+          type: integer
+          description: How many entities matched the query
+          value: "{{.steps.observe.output.count}}"
+      required: [matched]
+`;
+  },
+
+  function gate(name, topic, slip) {
+    return `  # Elicitation gate: nothing is deleted until the user confirms; a decline skips the delete.
+  - name: ${name}
+    description: Show the ${topic} entities that match a query and delete them after confirmation.
+    parameters:
+      type: object
+      properties:
+        query:
+          type: string
+          description: Search text for the entities to remove
+        dry_run:
+          type: boolean
+          default: false
+      required: [query]
+    timeout: 10m
+    annotations:
+      title: Remove ${topic} entities
+      destructiveHint: true
+      idempotentHint: true
+      openWorldHint: false
+    steps:
+      - id: matches
+        tool: memory.search_nodes
+        arguments:
+          query: "{{.params.query}}"
+      - id: confirm
+        type: elicitation
+        dependsOn: [matches]
+        message: >-
+          Delete {{len .steps.matches.output.entities}} ${topic} entities matching
+          "{{.params.query}}"? This cannot be undone.
+        schema:
+          type: object
+          properties:
+            reason:
+              type: string
+              description: Why these entities go
+          required: [reason]
+        timeout: 5m
+        onDecline:
+          action: continue
+        onCancel:
+          action: abort
+      - id: remove
+        tool: memory.delete_entities
+        dependsOn: [confirm]
+        condition: '{{and (eq .steps.confirm.output.action "accept") (not .params.dry_run)}}'
+        arguments:
+          entityNames: ["{{.params.query}}"]
+        defaultResults:
+          success: false
+          message: nothing deleted
+    output:
+      properties:
+        decision:
+          type: string
+          description: accept, decline or cancel
+          value: "{{.steps.confirm.output.action}}"
+        deleted:
+          type: boolean
+          description: Whether the entities were deleted
+          value: "{{.steps.remove.output.${slip ? 'succes' : 'success'}}}"
+      required: [decision]
+`;
+  },
+
+  function link(name, topic) {
+    return `  # Two writes in order: the entity first, then its relation to the project.
+  - name: ${name}
+    description: Record a ${topic} document as an entity and link it to its project.
+    parameters:
+      type: object
+      properties:
+        project:
+          type: string
+          description: Project the document belongs to
+        path:
+          type: string
+          description: Path of the document, relative to the allowed root
+      required: [project, path]
+    annotations:
+      openWorldHint: false
+      idempotentHint: false
+    steps:
+      - id: info
+        tool: filesystem.get_file_info
+        arguments:
+          path: "{{.params.path}}"
+      - id: store
+        tool: memory.create_entities
+        dependsOn: [info]
+        arguments:
+          entities:
+            - name: "{{.params.path}}"
+              entityType: ${topic}
+              observations:
+                - "{{.steps.info.output.content}}"
+      - id: relate
+        tool: memory.create_relations
+        dependsOn: [store]
+        arguments:
+          relations:
+            - from: "{{.params.path}}"
+              to: "{{.params.project}}"
+              relationType: documents
+    output:
+      properties:
+        entities:
+          type: array
+          description: The entities written to the graph
+          value: "{{json .steps.store.output.entities}}"
+      required: [entities]
+`;
+  },
+];
+
+export function generate(out = DEFAULT_OUT, targetLines = DEFAULT_LINES) {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(join(out, 'gateways'), { recursive: true });
+  mkdirSync(join(out, 'catalogs'), { recursive: true });
+  let lines = 0;
+  let bytes = 0;
+  let files = 0;
+  let tools = 0;
+  for (const name of CATALOGS) copyFileSync(join(SHARED_CATALOGS, name), join(out, 'catalogs', name));
+  const next = random(0x7001);
+  while (lines < targetLines) {
+    const team = TEAMS[files % TEAMS.length];
+    let text = header(team, files);
+    // About a thousand lines per file: big enough to matter, as real gateway configs get.
+    const perFile = 16 + Math.floor(next() * 8);
+    for (let i = 0; i < perFile; i++) {
+      const shape = SHAPES[Math.floor(next() * SHAPES.length)];
+      const topic = TOPICS[Math.floor(next() * TOPICS.length)];
+      const slip = next() < 0.03;
+      text += `${i === 0 ? '' : '\n'}${shape(`${shape.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}_${topic.replace(/-/g, '_')}_${i}`, topic, slip)}`;
+      tools++;
+    }
+    const path = join(out, 'gateways', `${team}-${String(files).padStart(3, '0')}.vmcp.yaml`);
+    writeFileSync(path, text);
+    lines += text.split('\n').length - 1;
+    bytes += Buffer.byteLength(text);
+    files++;
+  }
+  return { dir: out, files, tools, lines, bytes };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const args = process.argv.slice(2);
+  const linesAt = args.indexOf('--lines');
+  const target = linesAt >= 0 ? Number(args.splice(linesAt, 2)[1]) : DEFAULT_LINES;
+  const stats = generate(args[0] ?? DEFAULT_OUT, target);
+  console.log(`${stats.files} files, ${stats.tools} composite tools, ${stats.lines} lines, ${(stats.bytes / 1e6).toFixed(1)} MB in ${stats.dir}`);
+}

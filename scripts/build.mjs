@@ -38,7 +38,6 @@ async function bundle(entry) {
     // tinyglobby); in a CommonJS bundle import.meta is empty, so give it this file's URL.
     define: { 'import.meta.url': '__bundleUrl' },
     banner: { js: [entry.bin ? '#!/usr/bin/env node' : '', IMPORT_META_URL].filter(Boolean).join('\n') },
-    legalComments: 'none',
     logLevel: 'warning',
     write: false,
   });

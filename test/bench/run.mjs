@@ -36,11 +36,12 @@ function prepareRssReporter() {
   if (useGnuTime) return;
   writeFileSync(
     RSS_REPORTER,
-    `process.on('exit', () => require('node:fs').writeFileSync(process.env.TOOL_LENS_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n`,
+    `process.on('exit', () => { const u = process.resourceUsage(); ` +
+      `require('node:fs').writeFileSync(process.env.TOOL_LENS_BENCH_RSS_FILE, JSON.stringify({ rssKb: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 })); });\n`,
   );
 }
 
-/** Runs `node ARGS` once: wall time in ms, peak RSS in KB, stdout. */
+/** Runs `node ARGS` once: wall time and CPU time (user + system) in ms, peak RSS in KB, stdout. */
 function measure(nodeArgs, { okCodes = [0] } = {}) {
   const command = useGnuTime ? TIME : process.execPath;
   const args = useGnuTime ? ['-v', process.execPath, ...nodeArgs] : ['--require', RSS_REPORTER, ...nodeArgs];
@@ -58,13 +59,15 @@ function measure(nodeArgs, { okCodes = [0] } = {}) {
     throw new Error(`node ${nodeArgs.join(' ')} exited ${result.status}:\n${result.stderr.slice(-2000)}`);
   }
   let rssKb;
+  let cpuMs;
   if (useGnuTime) {
-    const matches = [...result.stderr.matchAll(/Maximum resident set size \(kbytes\): (\d+)/g)];
-    rssKb = Number(matches.at(-1)?.[1]);
+    const last = (pattern) => Number([...result.stderr.matchAll(pattern)].at(-1)?.[1]);
+    rssKb = last(/Maximum resident set size \(kbytes\): (\d+)/g);
+    cpuMs = (last(/User time \(seconds\): ([\d.]+)/g) + last(/System time \(seconds\): ([\d.]+)/g)) * 1000;
   } else {
-    rssKb = Number(readFileSync(RSS_FILE, 'utf8'));
+    ({ rssKb, cpuMs } = JSON.parse(readFileSync(RSS_FILE, 'utf8')));
   }
-  return { ms, rssKb, stdout: result.stdout };
+  return { ms, cpuMs, rssKb, stdout: result.stdout };
 }
 
 function median(values) {
@@ -78,6 +81,7 @@ function stats(samples) {
   const rss = samples.map((s) => s.rssKb);
   return {
     medianMs: round(median(ms)),
+    medianCpuMs: round(median(samples.map((s) => s.cpuMs))),
     minMs: round(Math.min(...ms)),
     maxMs: round(Math.max(...ms)),
     samplesMs: ms.map(round),
@@ -122,6 +126,8 @@ function cliCheckSection() {
   }
   const [base, cli] = samples.map(stats);
   const pairRatios = samples[1].map((s, i) => s.ms / samples[0][i].ms);
+  // CPU time moves less than wall time when other work shares the machine.
+  const cpuRatios = samples[1].map((s, i) => s.cpuMs / samples[0][i].cpuMs);
   const result = {
     workspace: { files: workspace.files, compositeTools: workspace.tools, lines: workspace.lines, bytes: workspace.bytes },
     runs: options.runs,
@@ -131,21 +137,24 @@ function cliCheckSection() {
     ratio: {
       medianOfPairs: round(median(pairRatios) * 100) / 100,
       ofMedians: round((cli.medianMs / base.medianMs) * 100) / 100,
+      cpuMedianOfPairs: round(median(cpuRatios) * 100) / 100,
       target: 2.5,
     },
   };
   console.log(
     table([
-      ['case', 'median', 'min', 'max', 'peak RSS'],
+      ['case', 'median', 'min', 'max', 'CPU median', 'peak RSS'],
       ...cases.map((c, i) => {
         const s = [base, cli][i];
-        return [c.name, `${s.medianMs.toFixed(0)} ms`, `${s.minMs.toFixed(0)} ms`, `${s.maxMs.toFixed(0)} ms`, mb(s.peakRssKb)];
+        const ms = (n) => `${n.toFixed(0)} ms`;
+        return [c.name, ms(s.medianMs), ms(s.minMs), ms(s.maxMs), ms(s.medianCpuMs), mb(s.peakRssKb)];
       }),
     ]),
   );
   console.log(
     `\nratio check/parse: ${result.ratio.medianOfPairs.toFixed(2)}x (median of paired runs; ` +
       `${result.ratio.ofMedians.toFixed(2)}x from the medians; target at most ${result.ratio.target}x)` +
+      `\nratio of CPU time (user + system): ${result.ratio.cpuMedianOfPairs.toFixed(2)}x (median of paired runs)` +
       `\nfindings: ${findings.error} errors, ${findings.warning} warnings, ${findings.info} infos, ${findings.hint} hints` +
       `\npeak RSS from ${result.peakRssFrom}`,
   );

@@ -28,8 +28,13 @@ export interface Entry {
   uri: string;
   /** Text on disk when last read; undefined when the file is not on disk (or not read). */
   diskText?: string;
-  /** The open editor's document; its text wins over the disk. */
+  /** The open editor's document (for its URI and version). */
   editor?: TextDocument;
+  /**
+   * The editor's text as of the last change applied here; it wins over the disk. Kept apart from
+   * `editor` because the document object is updated in place before we hear of the change.
+   */
+  editorText?: string;
   /** Bumped on every change of the effective text. */
   stamp: number;
   /** One of the workspace's files (found under the folder with a checked extension). */
@@ -123,7 +128,7 @@ export class Session {
   }
 
   textOf(entry: Entry): string | undefined {
-    return entry.editor ? entry.editor.getText() : entry.diskText;
+    return entry.editorText !== undefined ? entry.editorText : entry.diskText;
   }
 
   /** The parsed file for an entry's current text, shared until the text or the generation changes. */
@@ -234,8 +239,8 @@ export class Session {
     }
     // An open, edited configuration wins over the one on disk.
     const configEntry = this.configPath ? this.entries.get(this.entryPathOfAbsolute(this.configPath)) : undefined;
-    if (configEntry?.editor && configEntry.editor.getText() !== configEntry.diskText) {
-      this.applyConfigText(configEntry.editor.getText());
+    if (configEntry?.editorText !== undefined && configEntry.editorText !== configEntry.diskText) {
+      this.applyConfigText(configEntry.editorText);
       this.generation++; // forced kinds may differ from the ones the loader parsed with
     } else this.refreshCatalogGlobs();
     this.rebuildCatalog();
@@ -377,7 +382,8 @@ export class Session {
     const before = this.textOf(entry);
     const wasCatalog = this.workspace.catalog.hasFile(path);
     entry.editor = document;
-    if (before === document.getText()) return;
+    entry.editorText = document.getText();
+    if (before === entry.editorText) return;
     entry.stamp++;
     this.changed(entry, wasCatalog);
   }
@@ -386,9 +392,10 @@ export class Session {
   editorClosed(uri: string): void {
     const entry = this.entryOf(uri);
     if (!entry?.editor) return;
-    const before = entry.editor.getText();
+    const before = this.textOf(entry);
     const wasCatalog = this.workspace.catalog.hasFile(entry.path);
     entry.editor = undefined;
+    entry.editorText = undefined;
     if (!entry.onDisk && !entry.catalogGlobbed) {
       this.entries.delete(entry.path);
       if (wasCatalog) {

@@ -77,7 +77,7 @@ export function toSarif(result: CheckResult, options: SarifOptions): SarifLog {
   const ruleIndex = new Map(options.rules.map((rule, index) => [rule.id, index]));
   const results: SarifResult[] = [];
   for (const file of result.files) {
-    const artifactLocation = { uri: encodeURI(file.path), uriBaseId: SRCROOT };
+    const artifactLocation = { uri: file.path.split('/').map(encodeURIComponent).join('/'), uriBaseId: SRCROOT };
     for (const finding of file.findings) results.push(sarifResult(file.source, finding, artifactLocation, ruleIndex.get(finding.rule)));
   }
   const root = pathToFileURL(options.cwd).href;

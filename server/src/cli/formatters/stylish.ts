@@ -31,10 +31,11 @@ function formatFinding(file: CheckedFile, finding: Finding, colors: Palette, byP
   const gutterWidth = String(start.line).length;
   const blank = ' '.repeat(gutterWidth);
   const { shown, underline } = snippet(file.source, finding.span, start.line - 1);
+  const caret = underline.indexOf('^');
   const out = [
     header,
     `${colors.dim(`${String(start.line).padStart(gutterWidth)} |`)}${shown ? ` ${shown}` : ''}`,
-    `${colors.dim(`${blank} |`)} ${colors.severity(finding.severity, underline)}`,
+    `${colors.dim(`${blank} |`)} ${underline.slice(0, caret)}${colors.severity(finding.severity, underline.slice(caret))}`,
   ];
   for (const related of finding.related ?? []) {
     out.push(`${colors.dim(`${blank} =`)} ${related.message} at ${relatedPlace(file, related.file, related.span, byPath)}`);

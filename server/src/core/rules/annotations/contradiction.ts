@@ -59,20 +59,51 @@ export const rule: Rule = {
   },
 };
 
-/** What one deciding step does to the hint, in words. */
+/** What one deciding step does to the hint, in words (for related information). */
 function entryText(entry: StepEntry<FloorStep>, hint: FloorHint): string {
   const who = describeFloorStep(entry.step);
-  if (!entry.known) return `${who} has unknown annotations (${entry.reason})`;
-  const declared = entry.annotations[hint];
-  if (declared === undefined) return `${who} omits ${hint}, ${COUNTS_AS[hint]}`;
+  if (!entry.known) return `${who} has unknown annotations (${shortReason(entry)})`;
+  if (entry.annotations[hint] === undefined) return `${who} omits ${hint}, ${COUNTS_AS[hint]}`;
   return `${who} ${UNSAFE[hint]}`;
 }
 
+/** Why an entry is unknown, without repeating the step (the floor's reason names it for hovers). */
+function shortReason(entry: StepEntry<FloorStep>): string {
+  if (entry.known) return '';
+  const resolution = entry.step.resolution;
+  if (entry.step.cause === 'no-catalog' && resolution?.kind === 'no-catalog') {
+    const servers = resolution.workloads.map((w) => w.serverName);
+    return servers.length ? `no catalog for server ${servers.join(', ')}` : 'it is in no catalog';
+  }
+  return entry.reason;
+}
+
+/** `"save" (filesystem.write_file)` */
+function stepName(entry: StepEntry<FloorStep>): string {
+  return `"${entry.step.stepId}" (${entry.step.toolRef ?? 'no tool'})`;
+}
+
+function steps(entries: readonly StepEntry<FloorStep>[]): string {
+  const names = entries.slice(0, 4).map(stepName);
+  if (entries.length > 4) names.push(`${entries.length - 4} more`);
+  const joined = names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return `${entries.length === 1 ? 'step' : 'steps'} ${joined}`;
+}
+
+/** The deciding steps grouped by what they do to the hint: declare it unsafe, omit it, unknown. */
 function listed(entries: readonly StepEntry<FloorStep>[], hint: FloorHint): string {
-  const parts = entries.slice(0, 4).map((e) => entryText(e, hint));
-  if (entries.length > 4) parts.push(`${entries.length - 4} more`);
-  if (parts.length <= 1) return parts.join('');
-  return `${parts.slice(0, -1).join('; ')}; and ${parts[parts.length - 1]}`;
+  const unsafe = entries.filter((e) => e.known && e.annotations[hint] !== undefined);
+  const omitted = entries.filter((e): e is Extract<StepEntry<FloorStep>, { known: true }> => e.known && e.annotations[hint] === undefined);
+  const unknown = entries.filter((e) => !e.known);
+  const parts: string[] = [];
+  if (unsafe.length) parts.push(`${steps(unsafe)} ${unsafe.length === 1 ? UNSAFE[hint] : UNSAFE[hint].replace(/^is /, 'are ')}`);
+  if (omitted.length) {
+    const readOnly = hint !== 'readOnlyHint' && omitted.every((e) => e.annotations.readOnlyHint === true);
+    const despite = readOnly ? ` (even though ${omitted.length === 1 ? 'it declares' : 'they declare'} readOnlyHint: true: the floor reads ${hint} itself)` : '';
+    parts.push(`${steps(omitted)} ${omitted.length === 1 ? 'omits' : 'omit'} ${hint}, ${COUNTS_AS[hint]}${despite}`);
+  }
+  for (const entry of unknown.slice(0, 4)) parts.push(`${steps([entry])} has unknown annotations (${shortReason(entry)})`);
+  return parts.join('; ');
 }
 
 function errorMessage(hint: FloorHint, floor: Floor, deciding: readonly StepEntry<FloorStep>[]): string {

@@ -31,20 +31,22 @@ export const rule: Rule = {
         const properties = topLevelProperties(schema);
         const absent: string[] = [];
         const nulls: Pair[] = [];
+        const names: string[] = [];
         for (const property of properties.properties.values()) {
           if (!property.required || 'default' in property.schema) continue;
           const pair = getPair(args, property.name);
           if (!pair) absent.push(property.name);
           else if (isScalar(pair.value) && pair.value.value === null) nulls.push(pair);
+          else continue;
+          names.push(property.name);
         }
-        if (absent.length === 0 && nulls.length === 0) continue;
+        if (names.length === 0) continue;
 
-        const names = [...absent, ...nulls.map((p) => String(p.key.value))];
         const quoted = names.map((n) => `"${n}"`);
         const list = quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
         const nullNote = nulls.length ? ` (${nulls.map((p) => `"${String(p.key.value)}"`).join(', ')} ${nulls.length === 1 ? 'is' : 'are'} null, which counts as missing)` : '';
         const message =
-          `Step "${stepId}": ${tool.resolvedName !== step.toolText ? `${step.toolText} (${tool.resolvedName})` : step.toolText} requires ${list}, ` +
+          `Step "${stepId}": ${step.toolText} requires ${list}, ` +
           `which the arguments lack${nullNote}. The backend rejects the call and the step fails.`;
 
         const placeholder = (name: string) => renderInlineValue(placeholderFor(properties.properties.get(name)!.schema, schema));

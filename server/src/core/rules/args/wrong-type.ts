@@ -36,13 +36,14 @@ export const rule: Rule = {
         if (!result.compiled) continue;
         const seen = new Set<string>();
         for (const issue of result.issues) {
-          if (!relevant(issue) || seen.has(issue.instancePath)) continue;
+          const key = dedupeKey(issue);
+          if (!relevant(issue) || seen.has(key)) continue;
           const first = issue.path[0];
           if (first === undefined || !declared.has(String(first))) continue;
           const node = nodeAtPath(args, issue.path);
           if (!node || (isScalar(node) && (node.value === null || isTemplateString(node.value)))) continue;
           if (!isScalar(node) && hasTemplate(node) && !SHAPE_KEYWORDS.has(issue.keyword)) continue;
-          seen.add(issue.instancePath);
+          seen.add(key);
           const value = toValue(node);
           ctx.report({
             message: `Step "${stepId}": argument "${pathText(issue.path)}" ${problem(issue, value)}; ${step.toolText ?? tool.resolvedName} rejects the call and the step fails.`,
@@ -54,6 +55,13 @@ export const rule: Rule = {
     }
   },
 };
+
+/** One finding per value; a mapping may lack several properties or carry several extra ones. */
+function dedupeKey(issue: SchemaIssue): string {
+  if (issue.keyword === 'required') return `${issue.instancePath}\0required\0${String(issue.params.missingProperty)}`;
+  if (issue.keyword === 'additionalProperties') return `${issue.instancePath}\0extra\0${String(issue.params.additionalProperty)}`;
+  return issue.instancePath;
+}
 
 /** Branch errors of anyOf/oneOf are noise next to the summary error; so is the `if` wrapper. */
 function relevant(issue: SchemaIssue): boolean {

@@ -3,7 +3,8 @@
 // the three forms (snapshot `catalog: 1`, bare `tools/list` result, capture with `server`).
 import { serverNameFromFile } from '../../catalog/load.js';
 import { memoKey } from '../../memo.js';
-import { getPair, getScalar, getSeq, isMap, type MapNode, type Node, type Pair, type ScalarNode } from '../../parse/nodes.js';
+import { getScalar, getSeq, isMap, type MapNode, type Node, type ScalarNode } from '../../parse/nodes.js';
+import { closest } from '../../text/suggest.js';
 import type { DocumentContext } from '../rule.js';
 
 export interface ServerDecl {
@@ -109,6 +110,40 @@ export function describeTool(tool: ToolDecl): string {
   return `tool ${name}${server}`;
 }
 
-export function pairOf(tool: ToolDecl, key: string): Pair | undefined {
-  return getPair(tool.node, key);
+// ---- the fields of an MCP Tool ------------------------------------------------------------------
+
+export const TOOL_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', 'execution', '_meta'] as const;
+
+/** Other formats' spellings of the same fields: Anthropic's `input_schema`, OpenAI's `parameters`... */
+export const TOOL_FIELD_SYNONYMS: Record<string, string> = {
+  input_schema: 'inputSchema',
+  parameters: 'inputSchema',
+  params: 'inputSchema',
+  schema: 'inputSchema',
+  input: 'inputSchema',
+  inputs: 'inputSchema',
+  arguments: 'inputSchema',
+  output_schema: 'outputSchema',
+  output: 'outputSchema',
+  returns: 'outputSchema',
+  annotation: 'annotations',
+  hints: 'annotations',
+  meta: '_meta',
+  metadata: '_meta',
+  icon: 'icons',
+  displayName: 'title',
+  display_name: 'title',
+  label: 'title',
+  desc: 'description',
+  summary: 'description',
+};
+
+export const FOREIGN_TOOL_FIELDS: Record<string, string> = {
+  input_schema: "(the Anthropic API's spelling)",
+  parameters: "(the OpenAI function-calling spelling)",
+};
+
+/** The field an unknown tool key most likely means, if any. */
+export function suggestToolField(key: string): string | undefined {
+  return closest(key, TOOL_FIELDS, { synonyms: TOOL_FIELD_SYNONYMS });
 }

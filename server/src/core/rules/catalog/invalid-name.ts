@@ -49,5 +49,5 @@ function whatIsWrong(name: string): string {
 function describeChar(ch: string): string {
   if (ch === ' ') return 'a space';
   if (/\s/.test(ch)) return `whitespace (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
-  return `"${ch}"`;
+  return ch === '`' ? 'a backtick' : `\`${ch}\``;
 }

@@ -2,46 +2,9 @@
 // (servers add keys), so this rule, not schema/unknown-key, reports the others: both SDK clients
 // drop unknown keys while parsing tools/list, so whatever they hold never reaches a client.
 import { getPair } from '../../parse/nodes.js';
-import { closest } from '../../text/suggest.js';
 import type { Rule } from '../rule.js';
 import { replaceScalarEdit } from '../schema/validate.js';
-import { catalogDeclarationsOf, describeTool } from './declarations.js';
-
-export const TOOL_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', 'execution', '_meta'] as const;
-
-/** Other formats' spellings of the same fields: Anthropic's `input_schema`, OpenAI's `parameters`... */
-export const TOOL_FIELD_SYNONYMS: Record<string, string> = {
-  input_schema: 'inputSchema',
-  parameters: 'inputSchema',
-  params: 'inputSchema',
-  schema: 'inputSchema',
-  input: 'inputSchema',
-  inputs: 'inputSchema',
-  arguments: 'inputSchema',
-  output_schema: 'outputSchema',
-  output: 'outputSchema',
-  returns: 'outputSchema',
-  annotation: 'annotations',
-  hints: 'annotations',
-  meta: '_meta',
-  metadata: '_meta',
-  icon: 'icons',
-  displayName: 'title',
-  display_name: 'title',
-  label: 'title',
-  desc: 'description',
-  summary: 'description',
-};
-
-const FOREIGN: Record<string, string> = {
-  input_schema: "(the Anthropic API's spelling)",
-  parameters: "(the OpenAI function-calling spelling)",
-};
-
-/** The field an unknown tool key most likely means, if any. */
-export function suggestToolField(key: string): string | undefined {
-  return closest(key, TOOL_FIELDS, { synonyms: TOOL_FIELD_SYNONYMS });
-}
+import { catalogDeclarationsOf, describeTool, FOREIGN_TOOL_FIELDS, suggestToolField, TOOL_FIELDS } from './declarations.js';
 
 export const rule: Rule = {
   id: 'catalog/unknown-field',
@@ -60,7 +23,7 @@ export const rule: Rule = {
         if (suggestion && !getPair(tool.node, suggestion)) {
           const edit = replaceScalarEdit(ctx.file.source.text, pair.key, suggestion);
           ctx.report({
-            message: `${base} Did you mean \`${suggestion}\`${Object.hasOwn(FOREIGN, key) ? ` ${FOREIGN[key]!}` : ''}?`,
+            message: `${base} Did you mean \`${suggestion}\`${Object.hasOwn(FOREIGN_TOOL_FIELDS, key) ? ` ${FOREIGN_TOOL_FIELDS[key]!}` : ''}?`,
             span: pair.key.span,
             ...(edit ? { fixes: [{ title: `Rename \`${key}\` to \`${suggestion}\``, safe: false, edits: [edit] }] } : {}),
           });

@@ -15,6 +15,7 @@ import { memoKey } from '../../memo.js';
 import { getPair, isMap, isScalar, isSeq, nodeAtPath, toValue, type Node, type Pair, type ScalarNode } from '../../parse/nodes.js';
 import { closest } from '../../text/suggest.js';
 import type { DocumentKind, Fix, Span, TextEdit } from '../../types.js';
+import { suggestToolField, TOOL_FIELDS } from '../catalog/declarations.js';
 import type { DocumentContext } from '../rule.js';
 
 export type SchemaRuleId = 'schema/unknown-key' | 'schema/missing-field' | 'schema/wrong-type' | 'schema/invalid-value';
@@ -105,8 +106,13 @@ function computeProblems(ctx: DocumentContext): SchemaProblem[] {
   validate(toValue(doc.root));
   const errors = selectErrors(validate.errors ?? []);
   const mapper = new ErrorMapper(ctx, doc.kind, doc.root);
+  const broken = doc.problems.filter((p) => p.rule === 'yaml/syntax').map((p) => p.span.start);
   const mapped: Mapped[] = [];
   for (const error of errors) {
+    // Whatever holds a syntax error was rebuilt by the parser's recovery: its schema errors
+    // (an empty list, a missing field) are echoes of the syntax error, which yaml/syntax reports.
+    const around = mapper.nodeSpanOf(error);
+    if (around && broken.some((at) => at >= around.start && at <= around.end)) continue;
     const problem = mapper.map(error);
     if (problem) mapped.push(problem);
   }
@@ -149,7 +155,7 @@ function isSameOrBelow(path: string, ancestor: string): boolean {
 function dedupe(problems: SchemaProblem[]): SchemaProblem[] {
   const seen = new Set<string>();
   return problems.filter((p) => {
-    const key = `${p.rule}\0${p.span.start}\0${p.span.end}`;
+    const key = `${p.rule}\0${p.span.start}\0${p.span.end}\0${p.message}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -250,6 +256,13 @@ class ErrorMapper {
     }
   }
 
+  /** The node an error is about (for an unknown key, its pair), to tell echoes of syntax errors. */
+  nodeSpanOf(error: ErrorObject): Span | undefined {
+    const path = decodePointer(error.instancePath);
+    if (error.keyword === 'additionalProperties') return getPair(nodeAtPath(this.root, path), String(error.params['additionalProperty']))?.span;
+    return nodeAtPath(this.root, path)?.span;
+  }
+
   private schemaName(schema: unknown): string | undefined {
     return typeof schema === 'object' && schema !== null ? this.names.get(schema) : undefined;
   }
@@ -326,9 +339,20 @@ class ErrorMapper {
       (known !== undefined ? capitalize(known) : undefined) ??
       `${branch ? `${branch} ` : ''}${capitalize(missingEffect(this.kind, this.inFace(path)))}.`;
     return {
-      problem: { rule: 'schema/missing-field', span, message: `${capitalize(this.subjectOf(path))} has no \`${field}\`. ${why}` },
+      problem: { rule: 'schema/missing-field', span, message: `${capitalize(this.subjectOf(path))} has no \`${field}\`. ${why}${this.misspeltToolField(schemaName, path, field)}` },
       missing: { object: path.join('/'), field },
     };
+  }
+
+  /** A tool written with another format's spelling (`input_schema`): say which key to rename. */
+  private misspeltToolField(schemaName: string | undefined, path: Segment[], field: string): string {
+    if (schemaName !== 'Tool') return '';
+    const object = nodeAtPath(this.root, path);
+    if (!isMap(object)) return '';
+    const candidate = object.pairs
+      .map((p) => String(p.key.value))
+      .find((key) => !(TOOL_FIELDS as readonly string[]).includes(key) && suggestToolField(key) === field);
+    return candidate ? ` \`${candidate}\` here is probably meant to be it: rename it.` : '';
   }
 
   // -- schema/wrong-type --------------------------------------------------------------------------
@@ -589,6 +613,14 @@ function invalidValueEffect(kind: DocumentKind, inFace: boolean): string {
 
 /** What a missing field costs, by `<schema name>.<field>` (schema names come from `nameSubschemas`). */
 const MISSING_EFFECT: Record<string, string> = {
+  'vmcp-config/allOf/1/then.name':
+    'A file with server settings (`groupRef`, `backends`, auth) is a whole vMCP configuration, and ToolHive refuses to load one without `name`.',
+  'vmcp-config/allOf/1/then.groupRef':
+    'A file with server settings (`name`, `backends`, auth) is a whole vMCP configuration, and ToolHive refuses to load one ' +
+    'without the group whose workloads are its backends.',
+  'vmcp-config/allOf/1/then.aggregation':
+    'A file with server settings (`name`, `groupRef`, `backends`, auth) is a whole vMCP configuration, and ToolHive refuses to ' +
+    'load one without an `aggregation` block (`conflictResolution: prefix` is the usual choice).',
   'CompositeTool.name': 'ToolHive refuses a composite tool without a name: it is the name clients call it by.',
   'CompositeTool.description':
     "ToolHive's validator refuses a composite tool without a description (clients show it to the model to decide when to call the tool).",

@@ -26,7 +26,7 @@ export const rule: Rule = {
         const list = [...declared].map((p) => `"${p}"`).join(', ');
         ctx.report({
           message:
-            `The workflow declares no parameter "${param.name}": a client never sends it, so at run time this renders the text ` +
+            `The workflow declares no parameter "${param.name}": clients only send declared parameters, so at run time this renders the text ` +
             `\`<no value>\` without any error. ` +
             (guess !== undefined
               ? `Did you mean "${guess}"?`

@@ -25,14 +25,15 @@ export const rule: Rule = {
         (e) => e.step.resolution?.kind === 'unresolved' || e.step.resolution?.kind === 'dynamic',
       );
       if (unroutable) continue;
-      const renamed = clash.overriddenName !== clash.originalName ? ` (renamed from "${clash.originalName}" by an override)` : '';
+      const backendName =
+        clash.overriddenName !== clash.originalName ? `${clash.overriddenName}, renamed from "${clash.originalName}" by an override` : clash.originalName;
       const related: RelatedInfo[] = [
         { span: clash.tool.origin.span, file: clash.tool.origin.file, message: `the backend tool ${dotForm(clash)}, advertised as "${clash.resolvedName}"` },
       ];
       ctx.report({
         message:
           `Composite tool "${name}" has the same name as the backend tool the gateway advertises for workload ` +
-          `"${clash.workload}" (${clash.originalName}${renamed}). When a session lists tools, ToolHive sees the clash and ` +
+          `"${clash.workload}" (${backendName}). When a session lists tools, ToolHive sees the clash and ` +
           `leaves out every composite tool of the session, not only this one. Rename the composite tool, or hide or rename ` +
           `the backend tool in aggregation.tools.`,
         span: workflow.name.span,

@@ -1,0 +1,979 @@
+// Typed view of tool calls, wherever they are written: the entries of a `tool-calls` document in
+// its four shapes (`{tool, input}`, a tool_use block `{name, input}`, tools/call params
+// `{name, arguments}`, a JSON-RPC request whose response may come later in the log), and the tool
+// steps of a workflow. For each call: the name and arguments nodes, what the name resolves to in the
+// catalog, and for a `call_dynamic_tool` envelope its inner fields (also when written under an alias
+// the runtime does not accept) and the dynamic tool they reach. The envelope and result rules read
+// this; so can the argument and tool rules, through `callArgumentFindings` / `callToolFindings`.
+import { applyPrefix, gatewayOf, type Gateway, type ToolRefResolution } from '../catalog/gateway.js';
+import type { CatalogIndex } from '../catalog/index.js';
+import type { CatalogServer, CatalogTool, DynamicNamespace } from '../catalog/model.js';
+import { floorOf } from '../floor/workflowFloor.js';
+import { describeValue, isTemplateString, pathText, placeholderFor, typeWords } from '../jsonschema/arguments.js';
+import { topLevelProperties } from '../jsonschema/properties.js';
+import { validateAgainstSchema, type SchemaIssue } from '../jsonschema/validate.js';
+import { memoKey } from '../memo.js';
+import type { ParsedFile } from '../parse/file.js';
+import {
+  getBoolean,
+  getNode,
+  getPair,
+  getSeq,
+  getString,
+  isMap,
+  isScalar,
+  keyText,
+  nodeAtPath,
+  toValue,
+  walk,
+  type MapNode,
+  type Node,
+  type Pair,
+  type ScalarNode,
+} from '../parse/nodes.js';
+import type { DocumentContext, Report } from '../rules/rule.js';
+import { WORKFLOW_KINDS } from '../rules/rule.js';
+import { insertPairs, renderInlineValue, renderString, renameKey, replaceScalarText, replaceValue, type EditContext, type InsertEntry } from '../text/mappingEdits.js';
+import { closest, closestN } from '../text/suggest.js';
+import type { DocumentKind, Fix, Span, TextEdit } from '../types.js';
+import { workflowsOf } from './workflow.js';
+
+export const CALL_DYNAMIC_TOOL = 'call_dynamic_tool';
+export const GET_DYNAMIC_TOOLS = 'get_dynamic_tools';
+/** What a fix writes where the user must say why an external namespace is called. */
+export const MCP_DETAILS_PLACEHOLDER = '<say why you are calling this>';
+
+/** The kinds whose calls this module reads. */
+export const CALL_KINDS: readonly DocumentKind[] = ['tool-calls', ...WORKFLOW_KINDS];
+
+export type EnvelopeFieldName = 'namespace' | 'toolName' | 'arguments' | 'mcpDetails';
+export const ENVELOPE_FIELDS: readonly EnvelopeFieldName[] = ['namespace', 'toolName', 'arguments', 'mcpDetails'];
+
+/**
+ * Keys models and people send instead of the envelope's fields. The runtime reads none of them:
+ * the field counts as missing. SPEC §5 lists the first ones; the rest are spellings the reference
+ * runtime also recognises in its refusal message.
+ */
+export const ENVELOPE_ALIASES: Readonly<Record<string, EnvelopeFieldName>> = {
+  tool: 'toolName',
+  name: 'toolName',
+  tool_name: 'toolName',
+  function: 'toolName',
+  toolname: 'toolName',
+  args: 'arguments',
+  input: 'arguments',
+  params: 'arguments',
+  parameters: 'arguments',
+  arguments_: 'arguments',
+  ns: 'namespace',
+  package: 'namespace',
+  package_id: 'namespace',
+  packageId: 'namespace',
+};
+
+export function aliasTarget(key: string): EnvelopeFieldName | undefined {
+  return Object.hasOwn(ENVELOPE_ALIASES, key) ? ENVELOPE_ALIASES[key] : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The model
+
+/** How an entry is written: `{tool, input}`, a tool_use block, tools/call params, JSON-RPC, or a workflow step. */
+export type CallShape = 'tool-input' | 'tool-use' | 'tools-call' | 'jsonrpc' | 'step';
+
+/** What the called name is, in the catalog. */
+export type CallTarget =
+  /** A listed tool of a server. */
+  | { kind: 'tool'; server: CatalogServer; tool: CatalogTool }
+  /** `get_dynamic_tools` of a server with namespaces: nothing to check. */
+  | { kind: 'meta'; server: CatalogServer }
+  /** `call_dynamic_tool`: the servers it may go to (one when the document or step says which). */
+  | { kind: 'envelope'; servers: CatalogServer[] }
+  /**
+   * A dynamic tool called by its bare name. `toolName` is its name in the namespace; `envelopeName`
+   * is how to write `call_dynamic_tool` in this place (`agent.call_dynamic_tool` in a workflow), or
+   * undefined when no rewrite is certain.
+   */
+  | { kind: 'dynamic'; server: CatalogServer; toolName: string; namespaces: DynamicNamespace[]; envelopeName?: string }
+  /** Several catalogued servers answer this name and the document does not say which it calls. */
+  | { kind: 'ambiguous'; servers: CatalogServer[] }
+  /** No catalogued server has it. `server` is set when the document names a catalogued server. */
+  | { kind: 'unknown'; server?: CatalogServer; suggestions: string[] }
+  /** The server is not catalogued (or there is no catalog at all): nothing can be known. */
+  | { kind: 'no-catalog'; serverName?: string }
+  /** A workflow step whose tool the gateway rules explain (unresolved, hidden...): not ours. */
+  | { kind: 'other' }
+  | { kind: 'no-name' };
+
+export interface EnvelopeField {
+  field: EnvelopeFieldName;
+  pair: Pair;
+  /** The key as written. */
+  key: string;
+  /** True when `key` is an alias, not the field's own name. */
+  alias: boolean;
+  value: Node | null;
+}
+
+export type EnvelopeResolution =
+  | { kind: 'ok'; server: CatalogServer; namespace: DynamicNamespace; tool: CatalogTool }
+  /** No usable namespace: absent, empty, or not a string. */
+  | { kind: 'no-namespace' }
+  | { kind: 'unknown-namespace'; servers: CatalogServer[]; suggestions: string[] }
+  /** A known namespace but no usable tool name. */
+  | { kind: 'no-tool'; server: CatalogServer; namespace: DynamicNamespace }
+  | {
+      kind: 'unknown-tool';
+      server: CatalogServer;
+      namespace: DynamicNamespace;
+      suggestions: string[];
+      /** Other namespaces of the server that hold a tool of this name. */
+      elsewhere: DynamicNamespace[];
+      /** The name is a listed tool of the server (called directly, not through the envelope). */
+      listed: boolean;
+    }
+  /** Several candidate servers have this namespace. */
+  | { kind: 'ambiguous'; servers: CatalogServer[] }
+  /** A template fills it at run time, or no catalog says anything. */
+  | { kind: 'unknowable' };
+
+export interface Envelope {
+  /** The envelope's own mapping: the call's input. */
+  map: MapNode;
+  /** Each field as the runtime would look for it; an alias stands in when the field itself is absent. */
+  fields: Partial<Record<EnvelopeFieldName, EnvelopeField>>;
+  /** Aliases of a field that is given anyway: the runtime ignores their values. */
+  shadowed: EnvelopeField[];
+  namespaceText?: string;
+  toolNameText?: string;
+  resolution: EnvelopeResolution;
+}
+
+export interface RecordedResult {
+  /** The `result` pair: of the entry itself, or of the JSON-RPC response with the request's id. */
+  pair: Pair;
+  isError: boolean;
+  /** The `structuredContent` pair, when present (its value may be an explicit null). */
+  structured?: Pair;
+}
+
+export interface CallSite {
+  origin: 'calls' | 'step';
+  shape: CallShape;
+  /** The whole entry (or step). */
+  entry: MapNode;
+  /** The mapping that holds the name and the arguments: the entry, JSON-RPC `params`, or the step. */
+  container: MapNode;
+  namePair?: Pair;
+  name?: ScalarNode;
+  nameText?: string;
+  /** The key the arguments go under in this shape. */
+  argsKey: 'input' | 'arguments';
+  argsPair?: Pair;
+  /** The arguments as written, whatever their type. */
+  args?: Node;
+  /** `Call "x"` / `Step "y"`, for messages. */
+  label: string;
+  target: CallTarget;
+  /** Set when the call is `call_dynamic_tool` and its input is a mapping. */
+  envelope?: Envelope;
+  /** The tool whose schemas apply: the listed tool, or the dynamic tool an envelope reaches. */
+  tool?: CatalogTool;
+  result?: RecordedResult;
+  /** Workflow steps: strings may hold templates that only run time fills. */
+  templated: boolean;
+}
+
+export interface CallsDocument {
+  calls: CallSite[];
+  /** The top-level `server:` of a calls document. */
+  serverName?: string;
+  serverNode?: ScalarNode;
+}
+
+const KEY = memoKey<CallsDocument>('calls');
+
+/** The calls of this document (entries of a calls document, or the tool steps of a workflow). */
+export function callsOf(ctx: DocumentContext): CallsDocument {
+  return ctx.memo.get(KEY, () => {
+    const kind = ctx.doc.kind;
+    if (kind === 'tool-calls') return callsDocument(ctx);
+    if (kind && WORKFLOW_KINDS.includes(kind)) return { calls: stepCalls(ctx) };
+    return { calls: [] };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls documents
+
+/** The entries of one document: its `calls` list, or the line itself in JSONL. */
+function entriesOfDocument(file: ParsedFile, root: Node | null): Node[] {
+  if (file.language === 'jsonl') return root ? [root] : [];
+  return getSeq(root, 'calls')?.items ?? [];
+}
+
+type EntryRole = 'call' | 'response' | 'other';
+
+function roleOf(entry: MapNode): EntryRole {
+  if (getPair(entry, 'method')) return getString(entry, 'method') === 'tools/call' ? 'call' : 'other';
+  if (getPair(entry, 'jsonrpc') || getPair(entry, 'id')) {
+    if (getPair(entry, 'result') || getPair(entry, 'error')) return 'response';
+    // A tool_use block has an id too, and a name.
+    if (getPair(entry, 'name') || getPair(entry, 'tool')) return 'call';
+    return getPair(entry, 'jsonrpc') ? 'other' : 'call';
+  }
+  return 'call';
+}
+
+function idKey(entry: MapNode): string | undefined {
+  const id = getNode(entry, 'id');
+  if (!isScalar(id) || id.value === null) return undefined;
+  return `${typeof id.value}:${String(id.value)}`;
+}
+
+// Responses pair with requests across the documents of a file (a JSONL line is a document), so the
+// pairing is computed once per parsed file.
+const responseMaps = new WeakMap<ParsedFile, Map<MapNode, MapNode>>();
+
+/** JSON-RPC request entry → its response entry (first unanswered request with the same id). */
+function responsesOf(file: ParsedFile): Map<MapNode, MapNode> {
+  let map = responseMaps.get(file);
+  if (map) return map;
+  map = new Map();
+  const lists = file.language === 'jsonl' ? [file.documents.flatMap((d) => entriesOfDocument(file, d.root))] : file.documents.map((d) => entriesOfDocument(file, d.root));
+  for (const entries of lists) {
+    const pending = new Map<string, MapNode[]>();
+    for (const entry of entries) {
+      if (!isMap(entry)) continue;
+      const id = idKey(entry);
+      if (id === undefined) continue;
+      const role = roleOf(entry);
+      if (role === 'call' && getPair(entry, 'method')) {
+        const queue = pending.get(id);
+        if (queue) queue.push(entry);
+        else pending.set(id, [entry]);
+      } else if (role === 'response') {
+        const request = pending.get(id)?.shift();
+        if (request) map.set(request, entry);
+      }
+    }
+  }
+  responseMaps.set(file, map);
+  return map;
+}
+
+function callsDocument(ctx: DocumentContext): CallsDocument {
+  const { file, doc } = ctx;
+  const root = doc.root;
+  const serverNode = file.language === 'jsonl' ? undefined : getNode(root, 'server');
+  const serverScalar = isScalar(serverNode) ? serverNode : undefined;
+  const serverName = typeof serverScalar?.value === 'string' && serverScalar.value.trim() !== '' ? serverScalar.value : undefined;
+  const responses = responsesOf(file);
+  const calls: CallSite[] = [];
+  const entries = entriesOfDocument(file, root);
+  entries.forEach((entry, index) => {
+    if (!isMap(entry) || roleOf(entry) !== 'call') return;
+    const site = callEntry(ctx, entry, file.language === 'jsonl' ? doc.index : index, serverName, responses.get(entry));
+    if (site) calls.push(site);
+  });
+  return { calls, serverName, serverNode: serverScalar };
+}
+
+function callEntry(ctx: DocumentContext, entry: MapNode, index: number, serverName: string | undefined, response: MapNode | undefined): CallSite | undefined {
+  let shape: CallShape;
+  let container: MapNode = entry;
+  let namePair: Pair | undefined;
+  let argsKey: 'input' | 'arguments';
+  if (getPair(entry, 'method')) {
+    const params = getNode(entry, 'params');
+    // A request without params is schema/missing-field's finding.
+    if (!isMap(params)) return undefined;
+    shape = 'jsonrpc';
+    container = params;
+    namePair = getPair(params, 'name');
+    argsKey = 'arguments';
+  } else if (getPair(entry, 'tool')) {
+    shape = 'tool-input';
+    namePair = getPair(entry, 'tool');
+    argsKey = getPair(entry, 'input') || !getPair(entry, 'arguments') ? 'input' : 'arguments';
+  } else {
+    namePair = getPair(entry, 'name');
+    const useBlock = getString(entry, 'type') === 'tool_use' || (getPair(entry, 'input') !== undefined && !getPair(entry, 'arguments'));
+    shape = useBlock ? 'tool-use' : 'tools-call';
+    argsKey = useBlock ? 'input' : 'arguments';
+  }
+  const name = isScalar(namePair?.value) ? namePair.value : undefined;
+  const nameText = typeof name?.value === 'string' && name.value.trim() !== '' ? name.value : undefined;
+  const argsPair = getPair(container, argsKey);
+  const target: CallTarget = nameText === undefined ? { kind: 'no-name' } : resolveCallName(ctx.workspace.catalog, serverName, nameText);
+  const site: CallSite = {
+    origin: 'calls',
+    shape,
+    entry,
+    container,
+    namePair,
+    name,
+    nameText,
+    argsKey,
+    argsPair,
+    args: argsPair?.value ?? undefined,
+    label: nameText !== undefined ? `Call "${nameText}"` : `Call #${index + 1}`,
+    target,
+    templated: false,
+    result: resultOf(entry, response),
+  };
+  finishSite(site);
+  return site;
+}
+
+function resultOf(entry: MapNode, response: MapNode | undefined): RecordedResult | undefined {
+  const pair = getPair(entry, 'result') ?? getPair(response, 'result');
+  if (!pair) return undefined;
+  const node = pair.value;
+  return {
+    pair,
+    isError: isMap(node) && getBoolean(node, 'isError') === true,
+    structured: isMap(node) ? getPair(node, 'structuredContent') : undefined,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resolving a called name against the catalog
+
+/** Namespaces with a usable name (an empty one is catalog/*'s finding and can never be called). */
+export function namedNamespaces(server: CatalogServer): DynamicNamespace[] {
+  return server.namespaces.filter((ns) => ns.name.trim() !== '');
+}
+
+/** A server that runs call_dynamic_tool: it has namespaces, or lists the meta tool itself. */
+export function servesEnvelopes(server: CatalogServer): boolean {
+  return namedNamespaces(server).length > 0 || server.tools.some((t) => t.name === CALL_DYNAMIC_TOOL);
+}
+
+function catalogServers(catalog: CatalogIndex): CatalogServer[] {
+  const out: CatalogServer[] = [];
+  for (const name of catalog.serverNames) {
+    const server = catalog.server(name);
+    if (server && !out.includes(server)) out.push(server);
+  }
+  return out;
+}
+
+/** What `name` is in one server, or undefined when the server has nothing of that name. */
+function targetIn(server: CatalogServer, name: string): CallTarget | undefined {
+  if (name === CALL_DYNAMIC_TOOL && servesEnvelopes(server)) return { kind: 'envelope', servers: [server] };
+  if (name === GET_DYNAMIC_TOOLS && servesEnvelopes(server)) return { kind: 'meta', server };
+  const tool = server.tools.find((t) => t.name === name);
+  if (tool) return { kind: 'tool', server, tool };
+  const homes = namedNamespaces(server).filter((ns) => ns.tools.some((t) => t.name === name));
+  if (homes.length > 0) return { kind: 'dynamic', server, toolName: name, namespaces: homes, envelopeName: CALL_DYNAMIC_TOOL };
+  // `applets/applet_create` (the runtime's own identity of a dynamic tool) or `applets.applet_create`:
+  // still a bare name to the dispatcher.
+  for (const ns of namedNamespaces(server)) {
+    for (const separator of ['/', '.']) {
+      const prefix = ns.name + separator;
+      if (!name.startsWith(prefix)) continue;
+      const toolName = name.slice(prefix.length);
+      if (ns.tools.some((t) => t.name === toolName)) return { kind: 'dynamic', server, toolName, namespaces: [ns], envelopeName: CALL_DYNAMIC_TOOL };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A name called in a calls document: in the named server, or else looked up in every catalogued
+ * server (found in several: ambiguous).
+ */
+export function resolveCallName(catalog: CatalogIndex, serverName: string | undefined, name: string): CallTarget {
+  if (serverName !== undefined) {
+    const server = catalog.server(serverName);
+    if (!server) return { kind: 'no-catalog', serverName };
+    return targetIn(server, name) ?? { kind: 'unknown', server, suggestions: closestN(name, callableNames(server), 3) };
+  }
+  const servers = catalogServers(catalog);
+  if (servers.length === 0) return { kind: 'no-catalog' };
+  if (name === CALL_DYNAMIC_TOOL) {
+    const runtimes = servers.filter(servesEnvelopes);
+    return runtimes.length > 0 ? { kind: 'envelope', servers: runtimes } : { kind: 'unknown', suggestions: [] };
+  }
+  const hits: CallTarget[] = [];
+  for (const server of servers) {
+    const hit = targetIn(server, name);
+    if (hit) hits.push(hit);
+  }
+  if (hits.length === 1) return hits[0]!;
+  if (hits.length > 1) {
+    if (hits.every((h) => h.kind === 'meta')) return hits[0]!;
+    return { kind: 'ambiguous', servers: hits.map(serverOfTarget).filter((s): s is CatalogServer => s !== undefined) };
+  }
+  return { kind: 'unknown', suggestions: closestN(name, servers.flatMap(callableNames), 3) };
+}
+
+function callableNames(server: CatalogServer): string[] {
+  const names = server.tools.map((t) => t.name);
+  if (servesEnvelopes(server)) names.push(CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS);
+  return [...new Set(names)];
+}
+
+function serverOfTarget(target: CallTarget): CatalogServer | undefined {
+  switch (target.kind) {
+    case 'tool':
+    case 'meta':
+    case 'dynamic':
+      return target.server;
+    case 'envelope':
+      return target.servers[0];
+    default:
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workflow steps
+
+function stepCalls(ctx: DocumentContext): CallSite[] {
+  const gateway = gatewayOf(ctx);
+  const calls: CallSite[] = [];
+  for (const workflow of workflowsOf(ctx).workflows) {
+    for (const entry of floorOf(ctx, workflow).entries) {
+      const { step, resolution, stepId } = entry.step;
+      if (!step.tool || !resolution || step.toolText === undefined) continue;
+      const namePair = getPair(step.node, 'tool');
+      const argsPair = getPair(step.node, 'arguments');
+      const site: CallSite = {
+        origin: 'step',
+        shape: 'step',
+        entry: step.node,
+        container: step.node,
+        namePair,
+        name: step.tool,
+        nameText: step.toolText,
+        argsKey: 'arguments',
+        argsPair,
+        args: argsPair?.value ?? undefined,
+        label: `Step "${stepId}"`,
+        target: stepTarget(gateway, resolution),
+        templated: true,
+      };
+      finishSite(site);
+      calls.push(site);
+    }
+  }
+  return calls;
+}
+
+function stepTarget(gateway: Gateway, resolution: ToolRefResolution): CallTarget {
+  const catalog = gateway.catalog;
+  switch (resolution.kind) {
+    case 'dynamic': {
+      const server = catalog.server(resolution.workload);
+      if (!server) return { kind: 'other' };
+      const namespaces = resolution.namespaces.filter((ns) => ns.name.trim() !== '');
+      if (namespaces.length === 0) return { kind: 'other' };
+      // `agent.applet_create` → `agent.call_dynamic_tool`; `agent_applet_create` → `agent_call_dynamic_tool`.
+      const ref = resolution.ref;
+      const envelopeName = ref.endsWith(resolution.toolName) ? ref.slice(0, ref.length - resolution.toolName.length) + CALL_DYNAMIC_TOOL : undefined;
+      return { kind: 'dynamic', server, toolName: resolution.toolName, namespaces, envelopeName };
+    }
+    case 'resolved': {
+      const server = catalog.server(resolution.tool.workload);
+      if (!server) return { kind: 'other' };
+      if (resolution.tool.originalName === CALL_DYNAMIC_TOOL && servesEnvelopes(server)) return { kind: 'envelope', servers: [server] };
+      if (resolution.tool.originalName === GET_DYNAMIC_TOOLS && servesEnvelopes(server)) return { kind: 'meta', server };
+      return { kind: 'tool', server, tool: resolution.tool.tool };
+    }
+    default: {
+      // A runtime's meta tools are often missing from its snapshot: still recognise the envelope.
+      const servers = envelopeWorkloads(gateway, resolution.ref);
+      return servers.length === 1 ? { kind: 'envelope', servers } : { kind: 'other' };
+    }
+  }
+}
+
+/** The servers of the workloads that `ref` names call_dynamic_tool of (dot form or resolved name). */
+function envelopeWorkloads(gateway: Gateway, ref: string): CatalogServer[] {
+  const out: CatalogServer[] = [];
+  for (const workload of gateway.workloads.values()) {
+    const server = workload.server;
+    if (!server || !servesEnvelopes(server)) continue;
+    const forms = [`${workload.name}.${CALL_DYNAMIC_TOOL}`];
+    if (gateway.aggregation.strategy === 'prefix') forms.push(applyPrefix(gateway.aggregation.prefixFormat, workload.name) + CALL_DYNAMIC_TOOL);
+    else forms.push(CALL_DYNAMIC_TOOL);
+    if (forms.includes(ref) && !out.includes(server)) out.push(server);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Envelopes
+
+function finishSite(site: CallSite): void {
+  const target = site.target;
+  if (target.kind === 'tool') site.tool = target.tool;
+  if (target.kind === 'envelope' && isMap(site.args)) {
+    site.envelope = envelopeOf(site.args, target.servers, site.templated);
+    if (site.envelope.resolution.kind === 'ok') site.tool = site.envelope.resolution.tool;
+  }
+}
+
+function envelopeOf(map: MapNode, servers: CatalogServer[], templated: boolean): Envelope {
+  const fields: Partial<Record<EnvelopeFieldName, EnvelopeField>> = {};
+  const shadowed: EnvelopeField[] = [];
+  for (const pair of map.pairs) {
+    const key = keyText(pair);
+    const field = (ENVELOPE_FIELDS as readonly string[]).includes(key) ? (key as EnvelopeFieldName) : undefined;
+    if (field && !fields[field]) fields[field] = { field, pair, key, alias: false, value: pair.value };
+  }
+  for (const pair of map.pairs) {
+    const key = keyText(pair);
+    const field = aliasTarget(key);
+    if (!field) continue;
+    const entry: EnvelopeField = { field, pair, key, alias: true, value: pair.value };
+    if (fields[field]) shadowed.push(entry);
+    else fields[field] = entry;
+  }
+  const namespaceText = stringOf(fields.namespace?.value);
+  const toolNameText = stringOf(fields.toolName?.value);
+  const envelope: Envelope = { map, fields, shadowed, namespaceText, toolNameText, resolution: { kind: 'unknowable' } };
+  envelope.resolution = resolveEnvelope(envelope, servers, templated);
+  return envelope;
+}
+
+function stringOf(node: Node | null | undefined): string | undefined {
+  return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
+}
+
+function resolveEnvelope(envelope: Envelope, servers: CatalogServer[], templated: boolean): EnvelopeResolution {
+  const ns = envelope.namespaceText;
+  if (templated && (isTemplateString(ns) || isTemplateString(envelope.toolNameText))) return { kind: 'unknowable' };
+  if (ns === undefined || ns.trim() === '') return { kind: 'no-namespace' };
+  if (servers.length === 0) return { kind: 'unknowable' };
+  const holders = servers.filter((s) => namedNamespaces(s).some((n) => n.name === ns));
+  if (holders.length === 0) {
+    const names = [...new Set(servers.flatMap((s) => namedNamespaces(s).map((n) => n.name)))];
+    return { kind: 'unknown-namespace', servers, suggestions: closestN(ns, names, 3) };
+  }
+  if (holders.length > 1) return { kind: 'ambiguous', servers: holders };
+  const server = holders[0]!;
+  const namespace = namedNamespaces(server).find((n) => n.name === ns)!;
+  const toolName = envelope.toolNameText;
+  if (toolName === undefined || toolName.trim() === '') return { kind: 'no-tool', server, namespace };
+  const tool = namespace.tools.find((t) => t.name === toolName);
+  if (tool) return { kind: 'ok', server, namespace, tool };
+  return {
+    kind: 'unknown-tool',
+    server,
+    namespace,
+    suggestions: closestN(toolName, namespace.tools.map((t) => t.name), 3),
+    elsewhere: namedNamespaces(server).filter((n) => n !== namespace && n.tools.some((t) => t.name === toolName)),
+    listed: server.tools.some((t) => t.name === toolName),
+  };
+}
+
+/** The namespace an envelope reaches, when it names a known one (whatever its tool). */
+export function envelopeNamespace(envelope: Envelope): DynamicNamespace | undefined {
+  const r = envelope.resolution;
+  return r.kind === 'ok' || r.kind === 'no-tool' || r.kind === 'unknown-tool' ? r.namespace : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers the rules share
+
+export function editContext(ctx: DocumentContext): EditContext {
+  return { text: ctx.file.source.text, json: ctx.file.language !== 'yaml' };
+}
+
+/**
+ * The separators of flow text in this place: in JSON, copied from the mapping as written (`:` and
+ * `,` in compact JSONL, `: ` and `, ` otherwise); YAML flow always needs the space after the colon.
+ */
+export function flowSeparators(edit: EditContext, map: MapNode | undefined, pair?: Pair): { colon: string; comma: string } {
+  let colon = ': ';
+  let comma = ', ';
+  if (!edit.json || !map) return { colon, comma };
+  const { text } = edit;
+  const sample = pair ?? map.pairs[0];
+  if (sample?.value) {
+    const between = text.slice(sample.key.span.end, sample.value.span.start);
+    if (/^[ \t]*:[ \t]*$/.test(between)) colon = between;
+  }
+  for (let i = 0; i + 1 < map.pairs.length; i++) {
+    const end = map.pairs[i]!.value?.span.end ?? map.pairs[i]!.key.span.end;
+    const between = text.slice(end, map.pairs[i + 1]!.key.span.start);
+    if (/^[ \t]*,[ \t]*$/.test(between)) {
+      comma = between.trimStart();
+      break;
+    }
+  }
+  return { colon, comma };
+}
+
+/** `"a"`, `"a" and "b"`, `"a", "b" and "c"`. */
+export function quotedList(items: readonly string[]): string {
+  const quoted = items.map((i) => `"${i}"`);
+  if (quoted.length <= 1) return quoted.join('');
+  return `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
+}
+
+/** `"a"`, `"a" or "b"`: for "did you mean". */
+export function quotedAlternatives(items: readonly string[]): string {
+  const quoted = items.map((i) => `"${i}"`);
+  if (quoted.length <= 1) return quoted.join('');
+  return `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
+}
+
+/** Where to point when something is missing from a call's arguments: their key, else the name. */
+export function argumentsAnchor(site: CallSite): Span | undefined {
+  return site.argsPair?.key.span ?? site.name?.span ?? site.namePair?.key.span;
+}
+
+/**
+ * Replaces a value node with inline text. An empty YAML value (`key:` and nothing) has a zero-width
+ * span right after the colon, so the text goes after a space; a block scalar's span may end with
+ * its line break, which stays.
+ */
+export function replaceValueText(edit: EditContext, node: Node, newText: string): TextEdit {
+  if (node.span.start === node.span.end) return { span: node.span, newText: ` ${newText}` };
+  const old = edit.text.slice(node.span.start, node.span.end);
+  const trailing = /[\r\n][\s]*$/.exec(old)?.[0] ?? '';
+  return replaceValue(node, newText + trailing);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments of calls against the tool's inputSchema (SPEC §3.5): reported under args/* once the
+// lead wires these into the args rules for `tool-calls` (and for envelope steps of workflows).
+
+export type ArgumentRuleId = 'args/missing-required' | 'args/unknown' | 'args/wrong-type';
+
+export interface CallFinding<R extends string = string> {
+  rule: R;
+  report: Report;
+}
+
+const ARGS_KEY = memoKey<CallFinding<ArgumentRuleId>[]>('call-argument-findings');
+
+/**
+ * The args/* findings of this document's calls: a plain call's arguments against the listed
+ * tool's inputSchema, an envelope's inner `arguments` against the dynamic tool's. Workflow steps
+ * that call a listed tool directly are the args rules' own business and are left out here.
+ */
+export function callArgumentFindings(ctx: DocumentContext): CallFinding<ArgumentRuleId>[] {
+  return ctx.memo.get(ARGS_KEY, () => {
+    const out: CallFinding<ArgumentRuleId>[] = [];
+    const edit = editContext(ctx);
+    for (const site of callsOf(ctx).calls) {
+      const tool = site.tool;
+      if (!tool || !isObject(tool.inputSchema)) continue;
+      if (site.envelope) {
+        const field = site.envelope.fields.arguments;
+        checkArguments(out, edit, site, tool, tool.inputSchema, {
+          node: field?.value ?? undefined,
+          holder: site.envelope.map,
+          key: 'arguments',
+          after: site.envelope.fields.toolName?.pair ?? site.envelope.fields.namespace?.pair,
+          anchor: field?.pair.key.span ?? site.envelope.fields.toolName?.value?.span ?? argumentsAnchor(site),
+        });
+      } else if (site.origin === 'calls' && site.target.kind === 'tool') {
+        checkArguments(out, edit, site, tool, tool.inputSchema, {
+          node: site.args,
+          holder: site.container,
+          key: site.argsKey,
+          after: site.namePair,
+          anchor: argumentsAnchor(site),
+        });
+      }
+    }
+    return out;
+  });
+}
+
+interface ArgumentsPlace {
+  /** The arguments node, absent when the call has none. */
+  node?: Node;
+  /** The mapping the arguments key belongs in, for a fix that adds it. */
+  holder: MapNode;
+  key: string;
+  after?: Pair;
+  anchor?: Span;
+}
+
+// Keywords whose verdict on a mapping or list does not depend on what its templates render to.
+const SHAPE_KEYWORDS = new Set(['type', 'required', 'additionalProperties', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
+
+function checkArguments(
+  out: CallFinding<ArgumentRuleId>[],
+  edit: EditContext,
+  site: CallSite,
+  tool: CatalogTool,
+  schema: Record<string, unknown>,
+  place: ArgumentsPlace,
+): void {
+  const node = place.node;
+  const absent = node === undefined || (isScalar(node) && node.value === null);
+  // Arguments of another type are envelope/arguments-not-object's finding.
+  if (!absent && !isMap(node)) return;
+  const args = isMap(node) ? node : undefined;
+  const who = `${site.label}: ${toolWords(tool)}`;
+  const properties = topLevelProperties(schema);
+
+  // Missing required properties (a default is never missing; null counts as missing).
+  const missing: string[] = [];
+  const nulls: Pair[] = [];
+  for (const property of properties.properties.values()) {
+    if (!property.required || 'default' in property.schema) continue;
+    const pair = getPair(args, property.name);
+    if (!pair) missing.push(property.name);
+    else if (isScalar(pair.value) && pair.value.value === null) nulls.push(pair);
+  }
+  if ((missing.length || nulls.length) && place.anchor) {
+    const names = [...missing, ...nulls.map(keyText)];
+    const nullNote = nulls.length ? ` (${quotedList(nulls.map(keyText))} ${nulls.length === 1 ? 'is' : 'are'} null, which counts as not given)` : '';
+    const placeholder = (name: string) => renderInlineValue(placeholderFor(properties.properties.get(name)!.schema, schema));
+    const edits: TextEdit[] = nulls.map((p) => replaceValueText(edit, p.value!, placeholder(keyText(p))));
+    const entries: InsertEntry[] = missing.map((name) => ({ key: name, value: { inline: placeholder(name) } }));
+    let insertion: TextEdit | undefined;
+    if (entries.length) {
+      if (args) insertion = insertPairs(edit, args, entries);
+      else if (node === undefined) insertion = insertPairs(edit, place.holder, [{ key: place.key, value: { entries } }], place.after);
+      else insertion = replaceValueText(edit, node, `{${missing.map((name) => `${renderString(edit, name)}: ${placeholder(name)}`).join(', ')}}`);
+    }
+    const fixes: Fix[] = [];
+    if (!entries.length || insertion) {
+      fixes.push({
+        title: names.length === 1 ? `Add the required argument "${names[0]}"` : `Add the required arguments ${names.join(', ')}`,
+        safe: false,
+        edits: insertion ? [...edits, insertion] : edits,
+      });
+    }
+    out.push({
+      rule: 'args/missing-required',
+      report: {
+        message: `${who} requires ${quotedList(names)}, which the call does not give${nullNote}. The tool refuses the call.`,
+        span: place.anchor,
+        fixes,
+      },
+    });
+  }
+  if (!args) return;
+
+  // Arguments the schema does not declare.
+  const open = isObject(schema.additionalProperties) || schema.additionalProperties === true || properties.open;
+  if (!open) {
+    const declared = [...properties.properties.keys()];
+    const given = new Set(args.pairs.map(keyText));
+    for (const pair of args.pairs) {
+      const name = keyText(pair);
+      if (properties.properties.has(name)) continue;
+      const suggestions = closestN(name, declared.filter((d) => !given.has(d)), 3);
+      const fixes: Fix[] = [];
+      for (const suggestion of suggestions) {
+        const change = renameKey(edit, pair, suggestion);
+        if (change) fixes.push({ title: `Rename the argument to "${suggestion}"`, safe: false, edits: [change] });
+      }
+      const hint = suggestions.length ? ` Did you mean ${quotedAlternatives(suggestions.slice(0, 2))}?` : declared.length ? ` It takes ${quotedList(declared)}.` : ' It takes no arguments.';
+      out.push({
+        rule: 'args/unknown',
+        report: properties.closed
+          ? {
+              message: `${who} has no argument "${name}" and its schema allows no others (additionalProperties: false), so the tool refuses the call.${hint}`,
+              span: pair.key.span,
+              severity: 'error',
+              fixes,
+            }
+          : {
+              message: `${who} has no argument "${name}"; servers usually drop arguments they do not know, so this value never reaches the tool.${hint}`,
+              span: pair.key.span,
+              fixes,
+            },
+      });
+    }
+  }
+
+  // Literal values the schema rejects.
+  const result = validateAgainstSchema(schema, toValue(args));
+  if (!result.compiled) return;
+  const declared = properties.properties;
+  const seen = new Set<string>();
+  for (const issue of result.issues) {
+    if (!relevantIssue(issue) || seen.has(issue.instancePath)) continue;
+    const first = issue.path[0];
+    if (first === undefined || !declared.has(String(first))) continue;
+    const target = nodeAtPath(args, issue.path);
+    if (!target || (isScalar(target) && target.value === null)) continue;
+    if (site.templated) {
+      if (isScalar(target) && isTemplateString(target.value)) continue;
+      if (!isScalar(target) && hasTemplate(target) && !SHAPE_KEYWORDS.has(issue.keyword)) continue;
+    }
+    seen.add(issue.instancePath);
+    const value = toValue(target);
+    out.push({
+      rule: 'args/wrong-type',
+      report: {
+        message: `${who}: argument "${pathText(issue.path)}" ${issueWords(issue, value)}, so the tool refuses the call.`,
+        span: issueSpan(args, issue, target),
+        fixes: enumFix(edit, issue, target),
+      },
+    });
+  }
+}
+
+function toolWords(tool: CatalogTool): string {
+  return tool.namespace !== undefined ? `${tool.name} (namespace "${tool.namespace}")` : tool.name;
+}
+
+/** Branch errors of anyOf/oneOf repeat the summary error; `if` only wraps its branch's errors. */
+export function relevantIssue(issue: SchemaIssue): boolean {
+  if (issue.keyword === 'if' || issue.keyword === 'error') return false;
+  return !/\/(anyOf|oneOf)\/\d+\//.test(issue.schemaPath);
+}
+
+/** What is wrong with a value, in words, from a validation issue. */
+export function issueWords(issue: SchemaIssue, value: unknown): string {
+  const p = issue.params;
+  switch (issue.keyword) {
+    case 'type':
+      return `is ${describeValue(value)} where the schema wants ${typeWords(p.type)}`;
+    case 'enum': {
+      const allowed = Array.isArray(p.allowedValues) ? p.allowedValues.map((v) => JSON.stringify(v)).join(', ') : '';
+      return `is ${describeValue(value)}, outside the allowed values ${allowed}`;
+    }
+    case 'const':
+      return `is ${describeValue(value)} where the schema wants exactly ${JSON.stringify(p.allowedValue)}`;
+    case 'required':
+      return `has no "${String(p.missingProperty)}", which the schema requires`;
+    case 'additionalProperties':
+      return `has a property "${String(p.additionalProperty)}" the schema does not allow`;
+    case 'format':
+      return `is ${describeValue(value)}, not a valid ${String(p.format)}`;
+    case 'anyOf':
+    case 'oneOf':
+      return Array.isArray(p.passingSchemas)
+        ? `is ${describeValue(value)}, which fits more than one of the alternatives the schema allows (oneOf wants exactly one)`
+        : `is ${describeValue(value)}, which fits none of the alternatives the schema allows`;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+    case 'minLength':
+    case 'maxLength':
+    case 'minItems':
+    case 'maxItems':
+    case 'pattern':
+    case 'multipleOf':
+      return `is ${describeValue(value)}, and the schema says it ${issue.message}`;
+    default:
+      return `fails the schema's "${issue.keyword}" keyword (${issue.message})`;
+  }
+}
+
+function issueSpan(root: Node, issue: SchemaIssue, node: Node): Span {
+  if (issue.keyword === 'additionalProperties') {
+    const pair = getPair(nodeAtPath(root, issue.path), String(issue.params.additionalProperty));
+    if (pair) return pair.key.span;
+  }
+  return node.span;
+}
+
+function enumFix(edit: EditContext, issue: SchemaIssue, node: Node): Fix[] | undefined {
+  if (issue.keyword !== 'enum' || !isScalar(node) || typeof node.value !== 'string') return undefined;
+  const allowed = Array.isArray(issue.params.allowedValues) ? issue.params.allowedValues.filter((v): v is string => typeof v === 'string') : [];
+  const best = closest(node.value, allowed);
+  if (best === undefined) return undefined;
+  const change = replaceScalarText(edit, node, best);
+  return change ? [{ title: `Change to "${best}"`, safe: false, edits: [change] }] : undefined;
+}
+
+function hasTemplate(node: Node): boolean {
+  let found = false;
+  walk(node, (n) => {
+    if (isScalar(n) && isTemplateString(n.value)) found = true;
+  });
+  return found;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Called names that resolve to nothing certain, in calls documents: reported under tool/unknown
+// once the lead wires this into that rule for `tool-calls` (workflow steps have their own logic).
+
+const TOOL_KEY = memoKey<Report[]>('call-tool-findings');
+
+export function callToolFindings(ctx: DocumentContext): Report[] {
+  return ctx.memo.get(TOOL_KEY, () => {
+    const out: Report[] = [];
+    const edit = editContext(ctx);
+    const { calls, serverName, serverNode } = callsOf(ctx);
+    if (serverName !== undefined && serverNode && !ctx.workspace.catalog.server(serverName)) {
+      // The named server has no catalog: say so once, on `server:`, rather than on every call.
+      if (calls.length > 0) {
+        out.push({
+          message:
+            `Server "${serverName}" has no catalog, so Tool Lens cannot check the tool names, arguments or results of these calls. ` +
+            `Save the server's tools/list result as ${serverName}.tools.json (\`tool-lens catalog fetch ${serverName}\` writes one).`,
+          span: serverNode.span,
+          severity: 'info',
+        });
+      }
+      return out;
+    }
+    for (const site of calls) {
+      if (site.origin !== 'calls' || !site.name || site.nameText === undefined) continue;
+      const target = site.target;
+      const rename = (suggestions: readonly string[]): Fix[] =>
+        suggestions.slice(0, 3).flatMap((s) => {
+          const change = replaceScalarText(edit, site.name!, s);
+          return change ? [{ title: `Call "${s}" instead`, safe: false, edits: [change] }] : [];
+        });
+      const didYouMean = (suggestions: readonly string[]) => (suggestions.length ? ` Did you mean ${quotedAlternatives(suggestions.slice(0, 3))}?` : '');
+      switch (target.kind) {
+        case 'ambiguous':
+          out.push({
+            message:
+              `${site.label}: ${quotedList(target.servers.map((s) => s.name))} all answer to "${site.nameText}", and this document does not say which ` +
+              `server it calls, so Tool Lens checks the call against none of them. Name the server with a top-level "server:" key.`,
+            span: site.name.span,
+            severity: 'info',
+          });
+          break;
+        case 'unknown':
+          if (target.server) {
+            out.push({
+              message:
+                `${site.label}: server "${target.server.name}" has no tool "${site.nameText}" in its catalog, listed or dynamic, so the call fails ` +
+                `with "Unknown tool".${didYouMean(target.suggestions)}`,
+              span: site.name.span,
+              fixes: rename(target.suggestions),
+            });
+          } else {
+            out.push({
+              message:
+                `${site.label}: no catalogued server has a tool "${site.nameText}"; it may belong to a server Tool Lens has no catalog for, ` +
+                `so the call is not checked. Add that server's catalog, or name the server with "server:".${didYouMean(target.suggestions)}`,
+              span: site.name.span,
+              severity: 'info',
+              fixes: rename(target.suggestions),
+            });
+          }
+          break;
+        case 'no-catalog':
+          // Without any catalog every name is unknown, not wrong: one info on the first call is enough.
+          if (target.serverName === undefined && !out.some((r) => r.message.includes('the workspace has no catalog'))) {
+            out.push({
+              message:
+                `${site.label}: the workspace has no catalog, so Tool Lens cannot check the tool names, arguments or results of these calls. ` +
+                'Add a "catalog: 1" snapshot or a saved tools/list result.',
+              span: site.name.span,
+              severity: 'info',
+            });
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    return out;
+  });
+}

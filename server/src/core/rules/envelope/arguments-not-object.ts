@@ -1,0 +1,86 @@
+// envelope/arguments-not-object: arguments that are not an object. Models often send the arguments
+// as JSON text (`"arguments": "{\"value\": \"x\"}"`); the runtime wants the object itself and
+// refuses the call. Checked: the envelope's inner `arguments`, and the input of any recorded call
+// (an MCP tools/call's `arguments` is an object too). When the string parses to an object the fix
+// writes that object in the document's own style (JSON text in JSON and JSONL, a flow mapping in
+// YAML); that is safe, since the value cannot have meant anything else.
+import { describeValue, isTemplateString } from '../../jsonschema/arguments.js';
+import { CALL_KINDS, callsOf, editContext, flowSeparators, isObject, type CallSite } from '../../model/calls.js';
+import { isMap, isScalar, type MapNode, type Node, type Pair } from '../../parse/nodes.js';
+import { renderString, type EditContext } from '../../text/mappingEdits.js';
+import type { Fix } from '../../types.js';
+import type { Rule, RuleContext } from '../rule.js';
+
+export const rule: Rule = {
+  id: 'envelope/arguments-not-object',
+  defaultSeverity: 'error',
+  summary: 'Arguments that are not an object, such as a JSON string (fix: write the object).',
+  kinds: CALL_KINDS,
+  check(ctx) {
+    for (const site of callsOf(ctx).calls) {
+      // A recorded call's own input (a step's is the schema rules' business).
+      if (site.origin === 'calls' && site.nameText !== undefined && site.argsPair && site.args) {
+        const envelope = site.target.kind === 'envelope';
+        // A plain call with null arguments sent none; call_dynamic_tool's input must be an object.
+        if (!isMap(site.args) && (envelope || !isNull(site.args))) {
+          report(ctx, site, site.container, site.argsPair, site.args, envelope ? `call_dynamic_tool's input ("${site.argsKey}")` : `"${site.argsKey}"`);
+        }
+      }
+      const field = site.envelope?.fields.arguments;
+      if (field?.value && !isMap(field.value)) {
+        if (site.templated && isScalar(field.value) && isTemplateString(field.value.value)) continue;
+        report(ctx, site, site.envelope!.map, field.pair, field.value, `the envelope's "${field.key}"`);
+      }
+    }
+  },
+};
+
+function isNull(node: Node): boolean {
+  return isScalar(node) && node.value === null;
+}
+
+function report(ctx: RuleContext, site: CallSite, holder: MapNode, pair: Pair, value: Node, what: string): void {
+  const edit = editContext(ctx);
+  const parsed = isScalar(value) && typeof value.value === 'string' ? parseObject(value.value) : undefined;
+  let fixes: Fix[] = [];
+  let message: string;
+  if (parsed !== undefined) {
+    const { colon, comma } = flowSeparators(edit, holder, pair);
+    const old = edit.text.slice(value.span.start, value.span.end);
+    // A block scalar's span may end with its line break, which stays.
+    const trailing = /[\r\n]\s*$/.exec(old)?.[0] ?? '';
+    fixes = [{ title: 'Write the arguments as an object', safe: true, edits: [{ span: value.span, newText: render(edit, parsed, colon, comma) + trailing }] }];
+    message = `${site.label}: ${what} is JSON text in a string, not an object. The runtime wants the object itself and refuses the call. Write the object instead of the string.`;
+  } else {
+    const kind = isScalar(value) && value.value === null && value.span.start === value.span.end ? 'empty' : describeValue(isScalar(value) ? value.value : isMap(value) ? {} : []);
+    message = `${site.label}: ${what} is ${kind}, not an object, so the runtime refuses the call. Give the tool's input as a mapping of argument names to values.`;
+  }
+  const span = value.span.start < value.span.end ? value.span : pair.key.span;
+  ctx.report({ message, span, fixes });
+}
+
+/** The object a string holds as JSON text, or undefined (not JSON, not an object, or numbers JS would round). */
+function parseObject(text: string): Record<string, unknown> | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch (error) {
+    // Not JSON: the rule still reports the string, without a fix.
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+  if (!isObject(value)) return undefined;
+  // Integers beyond 2^53 would change when parsed and written back.
+  if (/(^|[^0-9.eE+-])[0-9]{16,}/.test(trimmed.replace(/"(?:[^"\\]|\\.)*"/g, '""'))) return undefined;
+  return value;
+}
+
+/** A JSON value as flow text: JSON in JSON files, YAML flow (plain strings where they read back the same) in YAML. */
+function render(edit: EditContext, value: unknown, colon: string, comma: string): string {
+  if (Array.isArray(value)) return `[${value.map((v) => render(edit, v, colon, comma)).join(comma)}]`;
+  if (isObject(value)) return `{${Object.entries(value).map(([k, v]) => `${renderString(edit, k)}${colon}${render(edit, v, colon, comma)}`).join(comma)}}`;
+  if (typeof value === 'string') return renderString(edit, value);
+  return JSON.stringify(value) ?? 'null';
+}

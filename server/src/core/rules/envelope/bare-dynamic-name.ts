@@ -1,0 +1,220 @@
+// envelope/bare-dynamic-name: a dynamic tool called by its bare name. It lives only in a namespace,
+// never in a tool list, so the runtime's dispatcher answers "Unknown tool". The fix rewrites the call
+// into the call_dynamic_tool envelope as a minimal edit: the name is replaced in its own quoting, the
+// envelope keys are inserted around the original arguments, and those arguments keep their text,
+// comments and layout (in YAML block style their lines only move right by one indentation step).
+import type { DynamicNamespace } from '../../catalog/model.js';
+import { CALL_KINDS, callsOf, editContext, flowSeparators, MCP_DETAILS_PLACEHOLDER, quotedList, type CallSite } from '../../model/calls.js';
+import { isMap, isScalar, type MapNode, type Node, type Pair, type ScalarNode } from '../../parse/nodes.js';
+import { eolOf, insertPairs, lineStartOf, replaceScalarText, type EditContext, type InsertEntry } from '../../text/mappingEdits.js';
+import type { Fix, TextEdit } from '../../types.js';
+import type { Rule } from '../rule.js';
+
+export const rule: Rule = {
+  id: 'envelope/bare-dynamic-name',
+  defaultSeverity: 'error',
+  summary: 'A dynamic tool called by its bare name, which the runtime does not know (fix: rewrite into the envelope).',
+  kinds: CALL_KINDS,
+  check(ctx) {
+    const edit = editContext(ctx);
+    for (const site of callsOf(ctx).calls) {
+      const target = site.target;
+      if (target.kind !== 'dynamic' || !site.name) continue;
+      const namespaces = target.namespaces;
+      const where = namespaces.length === 1 ? `namespace "${namespaces[0]!.name}"` : `namespaces ${quotedList(namespaces.map((n) => n.name))}`;
+      const envelope = site.origin === 'step' ? `"${target.envelopeName ?? 'call_dynamic_tool'}"` : 'call_dynamic_tool';
+      const notes: string[] = [];
+      const external = namespaces.filter((n) => n.external);
+      if (external.length) notes.push(`${quotedList(external.map((n) => n.name))} ${external.length === 1 ? 'is an external namespace' : 'are external namespaces'}, so the envelope must also carry mcpDetails.description saying why the call is made.`);
+      for (const ns of namespaces) if (ns.status !== 'ready') notes.push(`Namespace "${ns.name}" is "${ns.status}", so the runtime refuses calls into it until it is ready.`);
+      const message =
+        `${site.label}: "${target.toolName}" is a dynamic tool of server "${target.server.name}", kept in ${where} and in no tool list, so the runtime ` +
+        `answers "Unknown tool" to its bare name. Call it through ${envelope} with the namespace, toolName "${target.toolName}" and its own input under "arguments"` +
+        `${namespaces.length > 1 ? ' (pick the namespace you mean)' : ''}.` +
+        (notes.length ? ` ${notes.join(' ')}` : '');
+      const fixes: Fix[] = [];
+      if (target.envelopeName !== undefined) {
+        for (const ns of namespaces) {
+          const edits = wrapIntoEnvelope(edit, site, target.envelopeName, ns, target.toolName);
+          if (!edits) continue;
+          fixes.push({
+            title: `Call through ${target.envelopeName} in namespace "${ns.name}"${ns.external ? ' (write why in mcpDetails.description)' : ''}`,
+            // Safe only when there is nothing to choose and nothing to fill in.
+            safe: namespaces.length === 1 && !ns.external,
+            edits,
+          });
+        }
+      }
+      ctx.report({ message, span: site.name.span, fixes });
+    }
+  },
+};
+
+/** How inserted keys and strings are written, copied from the call as the user wrote it. */
+interface Style {
+  json: boolean;
+  /** Between a key and its value in flow text: `: `, or `:` in compact JSON. */
+  colon: string;
+  /** Between entries in flow text: `, `, or `,` in compact JSON. */
+  comma: string;
+  key(name: string): string;
+  str(value: string): string;
+}
+
+const PLAIN_SAFE = /^[A-Za-z_][A-Za-z0-9_.\-/]*$/;
+const YAML_WORDS = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
+
+function styleOf(edit: EditContext, site: CallSite, name: ScalarNode): Style {
+  const { json } = edit;
+  const { colon, comma } = flowSeparators(edit, site.container, site.namePair);
+  const keyStyle = site.namePair?.key.style;
+  const quote = (value: string, style: string | undefined): string => {
+    if (json || style === 'double' || style === 'json') return JSON.stringify(value);
+    if (style === 'single') return `'${value.replace(/'/g, "''")}'`;
+    return PLAIN_SAFE.test(value) && !YAML_WORDS.test(value) ? value : JSON.stringify(value);
+  };
+  return {
+    json,
+    colon,
+    comma,
+    key: (k) => quote(k, keyStyle),
+    str: (v) => quote(v, name.style),
+  };
+}
+
+/** `{namespace: x, toolName: y` (without its closing brace), and the mcpDetails entry when needed. */
+function envelopeHead(style: Style, ns: DynamicNamespace, toolName: string): string {
+  const { key, str, colon, comma } = style;
+  return `{${key('namespace')}${colon}${str(ns.name)}${comma}${key('toolName')}${colon}${str(toolName)}`;
+}
+
+function mcpDetailsFlow(style: Style): string {
+  const { key, colon } = style;
+  return `${key('mcpDetails')}${colon}{${key('description')}${colon}${JSON.stringify(MCP_DETAILS_PLACEHOLDER)}}`;
+}
+
+/** The edits that turn the call into the envelope for one namespace; undefined when the layout is uncertain. */
+export function wrapIntoEnvelope(edit: EditContext, site: CallSite, envelopeName: string, ns: DynamicNamespace, toolName: string): TextEdit[] | undefined {
+  const name = site.name;
+  if (!name) return undefined;
+  const rename = replaceScalarText(edit, name, envelopeName);
+  if (!rename) return undefined;
+  const style = styleOf(edit, site, name);
+  const args = site.args;
+  const rest = argumentEdits(edit, style, site, args, ns, toolName);
+  return rest ? [rename, ...rest] : undefined;
+}
+
+function argumentEdits(edit: EditContext, style: Style, site: CallSite, args: Node | undefined, ns: DynamicNamespace, toolName: string): TextEdit[] | undefined {
+  const { text } = edit;
+  const head = envelopeHead(style, ns, toolName);
+  const tail = ns.external ? `${style.comma}${mcpDetailsFlow(style)}}` : '}';
+
+  // No arguments at all: add the arguments key holding the envelope, after the name.
+  if (args === undefined) {
+    if (site.argsPair) return undefined; // a key without a value node: nothing certain to edit
+    return addArgumentsKey(edit, style, site, `${head}${tail}`, ns, toolName);
+  }
+  // `input: null` / `"arguments": null`: the envelope replaces the null. An empty YAML value
+  // (`input:` and nothing) has no text to replace and is left alone.
+  if (isScalar(args) && args.value === null) {
+    if (args.span.start === args.span.end) return undefined;
+    return [{ span: args.span, newText: `${head}${tail}` }];
+  }
+  const source = text.slice(args.span.start, args.span.end);
+  const blockMap = isMap(args) && !args.flow && !edit.json;
+  if (!blockMap) {
+    // Flow mappings, JSON, and one-line values: the wrapper goes around the text as written.
+    if (isScalar(args) && (args.style === 'literal' || args.style === 'folded')) return undefined;
+    if (!edit.json && !isMap(args) && /[\r\n]/.test(source)) return undefined;
+    return [
+      { span: { start: args.span.start, end: args.span.start }, newText: `${head}${style.comma}${style.key('arguments')}${style.colon}` },
+      { span: { start: args.span.end, end: args.span.end }, newText: tail },
+    ];
+  }
+  return reindentBlock(edit, style, site, args as MapNode, ns, toolName);
+}
+
+/** A call written without arguments: `arguments: {namespace: ..., toolName: ...}` after its name. */
+function addArgumentsKey(edit: EditContext, style: Style, site: CallSite, flow: string, ns: DynamicNamespace, toolName: string): TextEdit[] | undefined {
+  const { text } = edit;
+  const container = site.container;
+  const after = site.namePair;
+  if (!after?.value) return undefined;
+  const oneLine = !/[\r\n]/.test(text.slice(container.span.start, container.span.end));
+  if ((container.flow || edit.json) && oneLine) {
+    const at = Math.max(after.span.end, after.value.span.end);
+    return [{ span: { start: at, end: at }, newText: `${style.comma}${style.key(site.argsKey)}${style.colon}${flow}` }];
+  }
+  const entries: InsertEntry[] = [
+    { key: 'namespace', value: { inline: style.str(ns.name) } },
+    { key: 'toolName', value: { inline: style.str(toolName) } },
+  ];
+  if (ns.external) entries.push({ key: 'mcpDetails', value: { entries: [{ key: 'description', value: { inline: JSON.stringify(MCP_DETAILS_PLACEHOLDER) } }] } });
+  const value = container.flow || edit.json ? { inline: flow } : { entries };
+  const insertion = insertPairs(edit, container, [{ key: site.argsKey, value }], after);
+  return insertion ? [insertion] : undefined;
+}
+
+/**
+ * YAML block arguments: the envelope keys go where the arguments began, at their indentation, and
+ * every line of the original arguments moves right by one indentation step (the step the file uses
+ * between the arguments key and its entries). Nothing else of those lines changes.
+ */
+function reindentBlock(edit: EditContext, style: Style, site: CallSite, args: MapNode, ns: DynamicNamespace, toolName: string): TextEdit[] | undefined {
+  const { text } = edit;
+  const eol = eolOf(text);
+  const first = args.pairs[0];
+  const keyPair: Pair | undefined = site.argsPair;
+  if (!first || !keyPair) return undefined;
+  const column = columnOf(text, first.key.span.start);
+  const keyColumn = columnOf(text, keyPair.key.span.start);
+  if (column === undefined || keyColumn === undefined || column <= keyColumn) return undefined;
+  // The arguments must start their own line: only spaces before the first key.
+  if (/[^ ]/.test(text.slice(lineStartOf(text, first.key.span.start), first.key.span.start))) return undefined;
+  const unit = column - keyColumn;
+  const pad = ' '.repeat(column);
+  const step = ' '.repeat(unit);
+
+  // The last character that belongs to the arguments (a block map's span may end after a line break).
+  let end = args.span.end;
+  while (end > first.key.span.start && /\s/.test(text[end - 1]!)) end--;
+
+  const edits: TextEdit[] = [];
+  const firstLine = lineStartOf(text, first.key.span.start);
+  const header = `${pad}${style.key('namespace')}: ${style.str(ns.name)}${eol}${pad}${style.key('toolName')}: ${style.str(toolName)}${eol}${pad}${style.key('arguments')}:${eol}`;
+  edits.push({ span: { start: firstLine, end: firstLine }, newText: header + step });
+  // Every later line of the arguments, blank lines aside, moves right by one step.
+  let at = nextLineStart(text, firstLine);
+  while (at !== undefined && at < end) {
+    const lineEnd = endOfLine(text, at);
+    if (lineEnd > at) edits.push({ span: { start: at, end: at }, newText: step });
+    at = nextLineStart(text, at);
+  }
+  if (ns.external) {
+    const after = nextLineStart(text, end);
+    const lines = `${pad}${style.key('mcpDetails')}:${eol}${pad}${step}${style.key('description')}: ${JSON.stringify(MCP_DETAILS_PLACEHOLDER)}`;
+    if (after === undefined) edits.push({ span: { start: text.length, end: text.length }, newText: `${eol}${lines}` });
+    else edits.push({ span: { start: after, end: after }, newText: `${lines}${eol}` });
+  }
+  return edits;
+}
+
+/** Column of an offset, or undefined when a tab precedes it on its line (its width is ambiguous). */
+function columnOf(text: string, offset: number): number | undefined {
+  const prefix = text.slice(lineStartOf(text, offset), offset);
+  return prefix.includes('\t') ? undefined : prefix.length;
+}
+
+function endOfLine(text: string, offset: number): number {
+  let i = offset;
+  while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+  return i;
+}
+
+/** Start of the line after the one holding `offset`; undefined on the last line. */
+function nextLineStart(text: string, offset: number): number | undefined {
+  const i = endOfLine(text, offset);
+  if (i >= text.length) return undefined;
+  return text[i] === '\r' && text[i + 1] === '\n' ? i + 2 : i + 1;
+}

@@ -1,0 +1,43 @@
+// envelope/field-alias: an envelope field sent under another name (`tool_name` for `toolName`,
+// `args` for `arguments`, `ns` for `namespace`...). The runtime reads the fields by their own names
+// only, so it refuses the call as if the field were missing. The fix renames the key, keeping its
+// quoting; it is safe because each alias stands for exactly one field.
+import { CALL_KINDS, callsOf, editContext } from '../../model/calls.js';
+import { renameKey } from '../../text/mappingEdits.js';
+import type { Fix } from '../../types.js';
+import type { Rule } from '../rule.js';
+
+export const rule: Rule = {
+  id: 'envelope/field-alias',
+  defaultSeverity: 'error',
+  summary: 'An envelope field under a name the runtime does not read (fix: rename the key).',
+  kinds: CALL_KINDS,
+  check(ctx) {
+    const edit = editContext(ctx);
+    for (const site of callsOf(ctx).calls) {
+      const envelope = site.envelope;
+      if (!envelope) continue;
+      for (const field of Object.values(envelope.fields)) {
+        if (!field?.alias) continue;
+        const change = renameKey(edit, field.pair, field.field);
+        const fixes: Fix[] = change ? [{ title: `Rename "${field.key}" to "${field.field}"`, safe: true, edits: [change] }] : [];
+        ctx.report({
+          message:
+            `${site.label}: call_dynamic_tool has no field "${field.key}"; the runtime reads "${field.field}" only, so it refuses this call ` +
+            `as if "${field.field}" were missing. Rename the key to "${field.field}".`,
+          span: field.pair.key.span,
+          fixes,
+        });
+      }
+      for (const field of envelope.shadowed) {
+        const given = envelope.fields[field.field]!;
+        ctx.report({
+          message:
+            `${site.label}: "${field.key}" is another name for "${field.field}", which this envelope already gives as "${given.key}"; ` +
+            `the runtime reads only "${field.field}" and drops this value without a word. Keep one of the two.`,
+          span: field.pair.key.span,
+        });
+      }
+    }
+  },
+};

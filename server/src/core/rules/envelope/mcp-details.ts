@@ -1,0 +1,85 @@
+// envelope/mcp-details: an envelope into an external namespace must say why it calls the tool, in a
+// non-blank `mcpDetails.description`; the runtime refuses it otherwise. The fix adds a placeholder
+// sentence, as a suggestion: only the user can write the real one. Into a namespace that is not
+// external, `mcpDetails` is ignored by the runtime: a hint, whose fix removes it. That fix is a
+// suggestion too: it deletes text the user wrote, and a catalog can lag behind a namespace that
+// has since become external.
+import { CALL_KINDS, callsOf, editContext, envelopeNamespace, MCP_DETAILS_PLACEHOLDER, replaceValueText } from '../../model/calls.js';
+import { getPair, isMap, isScalar } from '../../parse/nodes.js';
+import { insertPairs, removePair } from '../../text/mappingEdits.js';
+import type { Fix, TextEdit } from '../../types.js';
+import type { Rule } from '../rule.js';
+
+const PLACEHOLDER = JSON.stringify(MCP_DETAILS_PLACEHOLDER);
+
+export const rule: Rule = {
+  id: 'envelope/mcp-details',
+  defaultSeverity: 'error',
+  summary: 'An envelope into an external namespace without mcpDetails.description (hint: mcpDetails where it is ignored).',
+  kinds: CALL_KINDS,
+  check(ctx) {
+    const edit = editContext(ctx);
+    for (const site of callsOf(ctx).calls) {
+      const envelope = site.envelope;
+      const namespace = envelope ? envelopeNamespace(envelope) : undefined;
+      if (!envelope || !namespace) continue;
+      const details = envelope.fields.mcpDetails;
+      const refused = `the runtime refuses calls into external namespace "${namespace.name}" unless mcpDetails.description says, in a sentence, why the call is made`;
+      const fix = (change: TextEdit | undefined): Fix[] =>
+        change ? [{ title: 'Add an mcpDetails.description placeholder to fill in', safe: false, edits: [change] }] : [];
+
+      if (!namespace.external) {
+        if (!details) continue;
+        const change = removePair(edit, envelope.map, details.pair);
+        ctx.report({
+          message:
+            `${site.label}: namespace "${namespace.name}" is not external, so the runtime ignores mcpDetails here; it is only noise. ` +
+            'Remove it.',
+          span: details.pair.key.span,
+          severity: 'hint',
+          fixes: change ? [{ title: 'Remove mcpDetails', safe: false, edits: [change] }] : [],
+        });
+        continue;
+      }
+
+      if (!details) {
+        const anchor = envelope.fields.namespace?.value;
+        if (!anchor) continue;
+        ctx.report({
+          message: `${site.label}: the envelope has no mcpDetails, and ${refused}.`,
+          span: anchor.span,
+          fixes: fix(insertPairs(edit, envelope.map, [{ key: 'mcpDetails', value: { entries: [{ key: 'description', value: { inline: PLACEHOLDER } }] } }])),
+        });
+        continue;
+      }
+      const map = details.value;
+      if (!isMap(map)) {
+        const empty = isScalar(map) && map.value === null;
+        ctx.report({
+          message: `${site.label}: mcpDetails ${empty ? 'is empty' : 'must be a mapping'} with a "description", and ${refused}.`,
+          span: map && map.span.start < map.span.end ? map.span : details.pair.key.span,
+          fixes: empty && map ? fix(replaceValueText(edit, map, edit.json ? `{"description": ${PLACEHOLDER}}` : `{description: ${PLACEHOLDER}}`)) : [],
+        });
+        continue;
+      }
+      const description = getPair(map, 'description');
+      if (!description) {
+        ctx.report({
+          message: `${site.label}: mcpDetails has no "description", and ${refused}.`,
+          span: details.pair.key.span,
+          fixes: fix(insertPairs(edit, map, [{ key: 'description', value: { inline: PLACEHOLDER } }])),
+        });
+        continue;
+      }
+      const value = description.value;
+      const text = isScalar(value) && typeof value.value === 'string' ? value.value : undefined;
+      if (text !== undefined && text.trim() !== '') continue;
+      ctx.report({
+        message:
+          `${site.label}: mcpDetails.description is ${text !== undefined ? 'blank' : value && isScalar(value) && value.value === null ? 'empty' : 'not a string'}, and ${refused}.`,
+        span: value && value.span.start < value.span.end ? value.span : description.key.span,
+        fixes: value ? fix(replaceValueText(edit, value, PLACEHOLDER)) : [],
+      });
+    }
+  },
+};

@@ -1,0 +1,108 @@
+// envelope/unknown-namespace: an envelope that reaches no dynamic tool: it names no namespace, a
+// namespace the server does not have, or (in a known namespace) no tool or a tool the namespace
+// does not hold. SPEC §7 has no separate id for the unknown tool in a known namespace; it is
+// reported here, since both are the runtime's "not found" refusal of the envelope's address.
+import { namedNamespaces } from '../../model/calls.js';
+import { CALL_KINDS, callsOf, editContext, quotedAlternatives, quotedList } from '../../model/calls.js';
+import { isScalar, type Node } from '../../parse/nodes.js';
+import { replaceScalarText } from '../../text/mappingEdits.js';
+import type { Fix, Span } from '../../types.js';
+import type { Rule } from '../rule.js';
+
+export const rule: Rule = {
+  id: 'envelope/unknown-namespace',
+  defaultSeverity: 'error',
+  summary: 'An envelope whose namespace (or tool in the namespace) does not exist.',
+  kinds: CALL_KINDS,
+  check(ctx) {
+    const edit = editContext(ctx);
+    for (const site of callsOf(ctx).calls) {
+      const envelope = site.envelope;
+      if (!envelope) continue;
+      const r = envelope.resolution;
+      const nsField = envelope.fields.namespace;
+      const toolField = envelope.fields.toolName;
+      const envelopeSpan: Span | undefined = site.argsPair?.key.span ?? site.name?.span;
+      const replace = (node: Node | null | undefined, values: readonly string[], title: (v: string) => string): Fix[] => {
+        if (!isScalar(node)) return [];
+        return values.slice(0, 3).flatMap((v) => {
+          const change = replaceScalarText(edit, node, v);
+          return change ? [{ title: title(v), safe: false, edits: [change] }] : [];
+        });
+      };
+      switch (r.kind) {
+        case 'no-namespace': {
+          const value = nsField?.value;
+          const span = value && value.span.start < value.span.end ? value.span : (nsField?.pair.key.span ?? envelopeSpan);
+          if (!span) break;
+          const what = !nsField
+            ? 'names no namespace'
+            : isScalar(value) && typeof value.value === 'string'
+              ? 'has an empty namespace'
+              : `has a namespace that is not a name (it must be a non-empty string)`;
+          const servers = site.target.kind === 'envelope' ? site.target.servers : [];
+          const known = [...new Set(servers.flatMap((s) => namedNamespaces(s).map((n) => n.name)))];
+          ctx.report({
+            message:
+              `${site.label}: the envelope ${what}, so the runtime refuses it before looking for the tool.` +
+              (known.length ? ` The known namespaces are ${quotedList(known)}.` : ''),
+            span,
+          });
+          break;
+        }
+        case 'unknown-namespace': {
+          const value = nsField?.value;
+          if (!value) break;
+          const known = [...new Set(r.servers.flatMap((s) => namedNamespaces(s).map((n) => n.name)))];
+          // The namespace that holds the named tool is the likeliest meant, before near spellings.
+          const homes = envelope.toolNameText === undefined ? [] : r.servers.flatMap((s) => namedNamespaces(s).filter((n) => n.tools.some((t) => t.name === envelope.toolNameText)).map((n) => n.name));
+          const choices = [...new Set([...homes, ...r.suggestions])];
+          const servers = quotedList(r.servers.map((s) => s.name));
+          ctx.report({
+            message:
+              `${site.label}: ${r.servers.length === 1 ? 'server' : 'servers'} ${servers} ${r.servers.length === 1 ? 'has' : 'have'} no namespace "${envelope.namespaceText}", ` +
+              `so the runtime answers "namespace not found". ` +
+              (choices.length ? `Did you mean ${quotedAlternatives(choices)}?` : known.length ? `Its namespaces are ${quotedList(known)}.` : 'It has no namespaces.'),
+            span: value.span,
+            fixes: replace(value, choices, (v) => `Change the namespace to "${v}"`),
+          });
+          break;
+        }
+        case 'no-tool': {
+          const value = toolField?.value;
+          const span = value && value.span.start < value.span.end ? value.span : (toolField?.pair.key.span ?? envelopeSpan);
+          if (!span) break;
+          const what = !toolField ? 'names no tool (toolName)' : isScalar(value) && typeof value.value === 'string' ? 'has an empty toolName' : 'has a toolName that is not a name (it must be a non-empty string)';
+          ctx.report({
+            message:
+              `${site.label}: the envelope ${what}, so the runtime refuses it. Namespace "${r.namespace.name}" holds ` +
+              `${r.namespace.tools.length ? quotedList(r.namespace.tools.map((t) => t.name)) : 'no tools'}.`,
+            span,
+          });
+          break;
+        }
+        case 'unknown-tool': {
+          const value = toolField?.value;
+          if (!value) break;
+          const notes: string[] = [];
+          if (r.elsewhere.length) notes.push(`It is in ${r.elsewhere.length === 1 ? 'namespace' : 'namespaces'} ${quotedList(r.elsewhere.map((n) => n.name))}.`);
+          if (r.listed) notes.push(`"${envelope.toolNameText}" is a listed tool of server "${r.server.name}": call it directly, not through call_dynamic_tool.`);
+          if (r.suggestions.length) notes.push(`Did you mean ${quotedAlternatives(r.suggestions)}?`);
+          else if (!r.elsewhere.length && !r.listed) notes.push(`The namespace holds ${r.namespace.tools.length ? quotedList(r.namespace.tools.map((t) => t.name)) : 'no tools'}.`);
+          ctx.report({
+            message:
+              `${site.label}: namespace "${r.namespace.name}" has no tool "${envelope.toolNameText}", so the runtime answers "tool not found". ${notes.join(' ')}`.trimEnd(),
+            span: value.span,
+            fixes: [
+              ...replace(value, r.suggestions, (v) => `Change the tool to "${v}"`),
+              ...replace(nsField?.value, r.elsewhere.map((n) => n.name), (v) => `Change the namespace to "${v}"`),
+            ],
+          });
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  },
+};

@@ -1,0 +1,62 @@
+// result/schema-mismatch: recorded structuredContent that does not validate against the called
+// tool's outputSchema (the dynamic tool's, for an envelope), in the schema's own dialect. Every
+// failing place is reported at its own range; `isError: true` results are exempt. An explicit
+// `structuredContent: null` is validated like any other value.
+import { pathText } from '../../jsonschema/arguments.js';
+import { validateAgainstSchema, type SchemaIssue } from '../../jsonschema/validate.js';
+import { callsOf, issueWords, relevantIssue } from '../../model/calls.js';
+import { getPair, isMap, nodeAtPath, pairAtPath, toValue, type Node, type Pair } from '../../parse/nodes.js';
+import type { Span } from '../../types.js';
+import type { Rule } from '../rule.js';
+
+export const rule: Rule = {
+  id: 'result/schema-mismatch',
+  defaultSeverity: 'error',
+  summary: "Recorded structuredContent that does not fit the tool's outputSchema (each failing path).",
+  kinds: ['tool-calls'],
+  check(ctx) {
+    for (const site of callsOf(ctx).calls) {
+      const result = site.result;
+      const tool = site.tool;
+      const structured = result?.structured;
+      if (!result || !structured || !tool || tool.outputSchema === undefined || result.isError) continue;
+      const validation = validateAgainstSchema(tool.outputSchema, toValue(structured.value));
+      // A schema that does not compile is catalog/invalid-schema's finding.
+      if (!validation.compiled) continue;
+      const who = tool.namespace !== undefined ? `${tool.name} (namespace "${tool.namespace}")` : tool.name;
+      const seen = new Set<string>();
+      for (const issue of validation.issues) {
+        if (!relevantIssue(issue)) continue;
+        const key = `${issue.instancePath}\0${issue.keyword}\0${JSON.stringify(issue.params)}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const node = structured.value ? nodeAtPath(structured.value, issue.path) : undefined;
+        const where = issue.path.length ? `structuredContent.${pathText(issue.path)}`.replace('structuredContent.[', 'structuredContent[') : 'structuredContent';
+        ctx.report({
+          message:
+            `${site.label}: ${where} ${issueWords(issue, node ? toValue(node) : null)}, so the result does not fit the outputSchema of ${who}; ` +
+            'clients that validate results reject it as an error.',
+          span: spanOf(structured, issue, node),
+        });
+      }
+    }
+  },
+};
+
+/** The failing value; a missing or extra property at the key that holds it (or names it). */
+function spanOf(structured: Pair, issue: SchemaIssue, node: Node | undefined): Span {
+  const root = structured.value;
+  if (issue.keyword === 'additionalProperties' && node) {
+    const extra = getPair(node, String(issue.params.additionalProperty));
+    if (extra) return extra.key.span;
+  }
+  if (issue.keyword === 'required' || issue.keyword === 'additionalProperties' || issue.keyword === 'minProperties' || issue.keyword === 'dependencies' || issue.keyword === 'dependentRequired') {
+    // Pointing at the whole object would cover many lines: its key, or the first line of a list item.
+    if (issue.path.length === 0) return structured.key.span;
+    const holder = pairAtPath(root, issue.path);
+    if (holder) return holder.key.span;
+    if (isMap(node) && node.pairs[0] && !node.flow) return node.pairs[0].key.span;
+  }
+  if (node && node.span.start < node.span.end) return node.span;
+  return structured.key.span;
+}

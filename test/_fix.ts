@@ -1,0 +1,14 @@
+import { checkFile } from '../server/src/core/engine.js';
+import { loadWorkspace } from '../server/src/node/loader.js';
+import { applyEdits, chooseCompatibleFixes } from '../server/src/core/text/edits.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+const [dir, rule, fileName, write] = process.argv.slice(2) as [string, string, string, string?];
+const loaded = loadWorkspace({ paths: ['.'], cwd: dir });
+const file = loaded.files.find((f) => f.path === fileName)!;
+const report = checkFile(file, loaded.workspace);
+const fixes = report.findings.filter((f) => f.rule === rule && f.fixes?.length).map((f) => f.fixes![0]!);
+const { chosen } = chooseCompatibleFixes(fixes);
+const fixed = applyEdits(file.source.text, chosen.flatMap((f) => f.edits));
+const out = join(dir, fileName.replace(/\.([a-z]+)$/, '.fixed.$1'));
+if (write) writeFileSync(out, fixed); else process.stdout.write(fixed);

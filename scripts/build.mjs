@@ -17,7 +17,8 @@ const ENTRIES = [
   { in: 'client/src/extension.ts', out: 'dist/extension.js', external: ['vscode'] },
 ];
 
-const IMPORT_META_URL = 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href;';
+// "use strict" first: esbuild's own directive comes after the banner, where it no longer counts.
+const IMPORT_META_URL = '"use strict";\nvar __bundleUrl = require("node:url").pathToFileURL(__filename).href;';
 
 async function bundle(entry) {
   const outfile = join(ROOT, entry.out);

@@ -91,6 +91,7 @@ function stats(samples) {
 }
 
 const round = (n) => Math.round(n * 10) / 10;
+const ratio = (n) => Math.round(n * 100) / 100;
 const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
 
 function table(rows) {
@@ -135,9 +136,9 @@ function cliCheckSection() {
     baseline: { command: `node test/bench/baseline.mjs ${target}`, ...base },
     cli: { command: `node dist/cli.js check ${target} --format json`, ...cli, findings },
     ratio: {
-      medianOfPairs: round(median(pairRatios) * 100) / 100,
-      ofMedians: round((cli.medianMs / base.medianMs) * 100) / 100,
-      cpuMedianOfPairs: round(median(cpuRatios) * 100) / 100,
+      medianOfPairs: ratio(median(pairRatios)),
+      ofMedians: ratio(cli.medianMs / base.medianMs),
+      cpuMedianOfPairs: ratio(median(cpuRatios)),
       target: 2.5,
     },
   };

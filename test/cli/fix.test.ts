@@ -2,17 +2,23 @@
 // byte (CRLF included), files without a safe fix are not written at all, and the report describes
 // the files as they are after the fix.
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { copyScenarios, runCli, SCENARIOS } from './harness.js';
 
-const original = (name: string) => readFileSync(join(SCENARIOS, 'fixable', name), 'utf8');
+// crlf.vmcp.yaml is given CRLF line endings here, whatever a checkout did to the stored file.
+const toCrlf = (text: string) => text.replace(/\r?\n/g, '\r\n');
+const original = (name: string) => {
+  const text = readFileSync(join(SCENARIOS, 'fixable', name), 'utf8');
+  return name === 'crlf.vmcp.yaml' ? toCrlf(text) : text;
+};
 
 describe('tool-lens check --fix', () => {
   const dir = copyScenarios('fixable', 'clean');
   after(() => rmSync(dir, { recursive: true, force: true }));
   const fixable = join(dir, 'fixable');
+  writeFileSync(join(fixable, 'crlf.vmcp.yaml'), original('crlf.vmcp.yaml'));
   const untouched = join(fixable, 'untouched.vmcp.yaml');
   // An old modification time makes a write, even of identical bytes, visible.
   const past = new Date('2020-01-01T00:00:00Z');

@@ -166,7 +166,7 @@ describe('language server in process (pull client)', () => {
     // A misspelt rule id in the configuration is a diagnostic on the configuration itself.
     await server.client.replaceAll(configUri, 'rules:\n  template/not-upstrem: off\n');
     const configItems = await server.client.pullItems(configUri);
-    assert.ok(configItems.some((d) => d.message.includes('not-upstrem')), 'the configuration reports the unknown rule id');
+    assert.ok(configItems.some((d) => String(d.message).includes('not-upstrem')), 'the configuration reports the unknown rule id');
     assert.equal(byRule(await server.client.pullItems(workflowUri()), 'template/not-upstream').length, 1);
     await server.client.replaceAll(configUri, 'rules: {}\n');
   });

@@ -1,7 +1,7 @@
 // What one `tool-lens check` run produced, in the form every formatter reads. Positions are
 // converted from offsets to 1-based lines and columns here, at the CLI's edge.
 import type { SourceText } from '../core/text/source.js';
-import type { DocumentKind, Finding, Severity, Span } from '../core/types.js';
+import type { DocumentKind, Finding, Span } from '../core/types.js';
 
 export interface CheckedFile {
   /** Relative to the current directory, posix separators. */
@@ -25,7 +25,7 @@ export interface Summary {
 
 export function summarize(result: CheckResult): Summary {
   const summary: Summary = { files: result.files.length, error: 0, warning: 0, info: 0, hint: 0 };
-  for (const file of result.files) for (const finding of file.findings) summary[finding.severity satisfies Severity]++;
+  for (const file of result.files) for (const finding of file.findings) summary[finding.severity]++;
   return summary;
 }
 

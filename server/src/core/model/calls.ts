@@ -33,7 +33,19 @@ import {
 } from '../parse/nodes.js';
 import type { DocumentContext, Report } from '../rules/rule.js';
 import { WORKFLOW_KINDS } from '../rules/rule.js';
-import { insertPairs, renderInlineValue, renderString, renameKey, replaceScalarText, replaceValue, type EditContext, type InsertEntry } from '../text/mappingEdits.js';
+import {
+  eolOf,
+  insertPairs,
+  lineStartOf,
+  renderInlineValue,
+  renderString,
+  renameKey,
+  replaceScalarText,
+  replaceValue,
+  type EditContext,
+  type InsertEntry,
+  type InsertValue,
+} from '../text/mappingEdits.js';
 import { closest, closestN } from '../text/suggest.js';
 import type { DocumentKind, Fix, Span, TextEdit } from '../types.js';
 import { workflowsOf } from './workflow.js';
@@ -512,6 +524,8 @@ function finishSite(site: CallSite): void {
   if (target.kind === 'tool') site.tool = target.tool;
   if (target.kind === 'envelope' && isMap(site.args)) {
     site.envelope = envelopeOf(site.args, target.servers, site.templated);
+    const inner = site.envelope.toolNameText;
+    if (site.origin === 'calls' && inner !== undefined && inner.trim() !== '') site.label = `Call of "${inner}" through ${CALL_DYNAMIC_TOOL}`;
     if (site.envelope.resolution.kind === 'ok') site.tool = site.envelope.resolution.tool;
   }
 }
@@ -608,6 +622,68 @@ export function flowSeparators(edit: EditContext, map: MapNode | undefined, pair
   return { colon, comma };
 }
 
+const REST_OF_LINE = /^[ \t]*(,)?[ \t]*(\/\/.*|\/\*.*\*\/[ \t]*|#.*)?$/;
+
+/**
+ * A new entry on its own line after `after`, in a flow mapping or JSON object that puts its entries
+ * on separate lines. A comment that ends the anchor's line stays on that line.
+ */
+export function ownLineInsertion(edit: EditContext, container: MapNode, after: Pair, entry: string): TextEdit[] | undefined {
+  const { text } = edit;
+  const valueEnd = Math.max(after.span.end, after.value?.span.end ?? after.span.end);
+  const lineStart = lineStartOf(text, after.key.span.start);
+  const indent = text.slice(lineStart, after.key.span.start);
+  if (/[^ \t]/.test(indent) || lineStart <= container.span.start) return undefined;
+  const lineEnd = endOfLine(text, valueEnd);
+  const rest = REST_OF_LINE.exec(text.slice(valueEnd, lineEnd));
+  if (!rest) return undefined;
+  const eol = eolOf(text);
+  if (rest[1]) return [{ span: { start: lineEnd, end: lineEnd }, newText: `${eol}${indent}${entry},` }];
+  // No comma after the anchor: it must be the last entry, or the comma sits on a later line.
+  if (container.pairs[container.pairs.length - 1] !== after) return undefined;
+  if (lineEnd === valueEnd) return [{ span: { start: valueEnd, end: valueEnd }, newText: `,${eol}${indent}${entry}` }];
+  return [
+    { span: { start: valueEnd, end: valueEnd }, newText: ',' },
+    { span: { start: lineEnd, end: lineEnd }, newText: `${eol}${indent}${entry}` },
+  ];
+}
+
+export function endOfLine(text: string, offset: number): number {
+  let i = offset;
+  while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+  return i;
+}
+
+/**
+ * Adds `key: value` to a mapping as written: at the end of a one-line flow mapping or JSON object
+ * (with its own separators), on a line of its own in one that spreads its entries over lines (a
+ * comment ending the previous entry's line stays there), as block lines in YAML block style.
+ */
+export function appendEntry(edit: EditContext, map: MapNode, key: string, flowValue: string, blockValue?: InsertValue): TextEdit[] | undefined {
+  const { text } = edit;
+  const last = map.pairs[map.pairs.length - 1];
+  if (!map.flow && !edit.json) {
+    const insertion = insertPairs(edit, map, [{ key, value: blockValue ?? { inline: flowValue } }]);
+    return insertion ? [insertion] : undefined;
+  }
+  const { colon, comma } = flowSeparators(edit, map);
+  const entry = `${renderString(edit, key)}${colon}${flowValue}`;
+  if (!/[\r\n]/.test(text.slice(map.span.start, map.span.end))) {
+    if (!last) {
+      if (text[map.span.start] !== '{') return undefined;
+      return [{ span: { start: map.span.start + 1, end: map.span.start + 1 }, newText: entry }];
+    }
+    const at = Math.max(last.span.end, last.value?.span.end ?? last.span.end);
+    return [{ span: { start: at, end: at }, newText: `${comma}${entry}` }];
+  }
+  if (last) {
+    const own = ownLineInsertion(edit, map, last, entry);
+    if (own) return own;
+  }
+  const insertion = insertPairs(edit, map, [{ key, value: { inline: flowValue } }]);
+  return insertion ? [insertion] : undefined;
+}
+
 /** `"a"`, `"a" and "b"`, `"a", "b" and "c"`. */
 export function quotedList(items: readonly string[]): string {
   const quoted = items.map((i) => `"${i}"`);
@@ -633,7 +709,12 @@ export function argumentsAnchor(site: CallSite): Span | undefined {
  * its line break, which stays.
  */
 export function replaceValueText(edit: EditContext, node: Node, newText: string): TextEdit {
-  if (node.span.start === node.span.end) return { span: node.span, newText: ` ${newText}` };
+  if (node.span.start === node.span.end) {
+    // Right after the colon, so that spaces and a comment that follow stay where they are.
+    const before = edit.text.slice(0, node.span.start);
+    const colon = before.trimEnd().endsWith(':') ? before.trimEnd().length : node.span.start;
+    return { span: { start: colon, end: colon }, newText: ` ${newText}` };
+  }
   const old = edit.text.slice(node.span.start, node.span.end);
   const trailing = /[\r\n][\s]*$/.exec(old)?.[0] ?? '';
   return replaceValue(node, newText + trailing);

@@ -125,9 +125,9 @@ function warningMessage(hint: FloorHint, deciding: readonly StepEntry<FloorStep>
   const servers = unique.length ? unique.map((w) => w.serverName).join(', ') : 'their servers';
   const list = tools.length <= 1 ? tools.join('') : `${tools.slice(0, -1).join(', ')} and ${tools[tools.length - 1]}`;
   return (
-    `${hint}: ${SAFE_VALUE[hint]}: the gateway will drop this composite tool when it lists tools unless ${list} ` +
-    `declare${tools.length === 1 ? 's' : ''} ${hint}: ${SAFE_VALUE[hint]}. Tool Lens has no catalog for ${servers}, so it ` +
-    `cannot tell. ${addCatalogAdvice(unique)}`
+    `${hint}: ${SAFE_VALUE[hint]}: this composite tool will be dropped unless ${list} ` +
+    `declare${tools.length === 1 ? 's' : ''} ${hint}: ${SAFE_VALUE[hint]} (the gateway checks when it lists tools). ` +
+    `Tool Lens has no catalog for ${servers}, so it cannot tell. ${addCatalogAdvice(unique)}`
   );
 }
 

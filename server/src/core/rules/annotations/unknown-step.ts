@@ -50,7 +50,7 @@ function message(s: FloorStep): string {
     }
     case 'hidden':
       return (
-        `${head}: ${s.tool ? hiddenByText(s.tool) : 'the tool is hidden'}, and ToolHive reads the annotations of advertised ` +
+        `${head}: the tool is hidden from clients (${s.tool ? hiddenByText(s.tool) : 'by the advertising filter'}), and ToolHive reads the annotations of advertised ` +
         `tools only, ${TAINT}. Advertising the tool (adding it to the filter) makes its annotations count.`
       );
     case 'dynamic':

@@ -44,7 +44,7 @@ function checkSchema(ctx: RuleContext, tool: ToolDecl, key: string, pair: Pair):
     });
     return;
   }
-  const compiled = compileSchema(dialect.declared ? schema : { $schema: DEFAULT_2020, ...schema });
+  const compiled = compileOnce(dialect.declared ? schema : { $schema: DEFAULT_2020, ...schema });
   if (compiled.ok) return;
   const which = dialect.kind === '2020-12' ? 'JSON Schema 2020-12' : 'JSON Schema draft-07';
   const why = dialect.declared ? '' : ' (it has no `$schema`, and MCP then reads it as 2020-12)';
@@ -55,6 +55,22 @@ function checkSchema(ctx: RuleContext, tool: ToolDecl, key: string, pair: Pair):
       'and Tool Lens skips its checks against it.',
     span: pair.key.span,
   });
+}
+
+// Compiling is the slow part (milliseconds per schema) and a catalog is re-checked on every edit,
+// each time as new objects: remember the verdict per schema text, for a bounded number of schemas.
+const verdicts = new Map<string, { ok: true } | { ok: false; error: string }>();
+const MAX_VERDICTS = 2000;
+
+function compileOnce(schema: Record<string, unknown>): { ok: true } | { ok: false; error: string } {
+  const key = JSON.stringify(schema);
+  const known = verdicts.get(key);
+  if (known) return known;
+  const compiled = compileSchema(schema);
+  const verdict = compiled.ok ? ({ ok: true } as const) : { ok: false as const, error: compiled.error };
+  if (verdicts.size >= MAX_VERDICTS) verdicts.delete(verdicts.keys().next().value!);
+  verdicts.set(key, verdict);
+  return verdict;
 }
 
 function dialectOf(uri: unknown): Dialect {

@@ -47,9 +47,11 @@ function report(ctx: RuleContext, site: CallSite, holder: MapNode, pair: Pair, v
   if (parsed !== undefined) {
     const { colon, comma } = flowSeparators(edit, holder, pair);
     const old = edit.text.slice(value.span.start, value.span.end);
-    // A block scalar's span may end with its line break, which stays.
+    // A block scalar's span may end with its line break, which stays, and a comment after its
+    // `|` header stays on that line.
     const trailing = /[\r\n]\s*$/.exec(old)?.[0] ?? '';
-    fixes = [{ title: 'Write the arguments as an object', safe: true, edits: [{ span: value.span, newText: render(edit, parsed, colon, comma) + trailing }] }];
+    const header = isScalar(value) && (value.style === 'literal' || value.style === 'folded') ? (/^[|>][0-9+-]*([^\r\n]*)/.exec(old)?.[1] ?? '') : '';
+    fixes = [{ title: 'Write the arguments as an object', safe: true, edits: [{ span: value.span, newText: render(edit, parsed, colon, comma) + header + trailing }] }];
     message = `${site.label}: ${what} is JSON text in a string, not an object. The runtime wants the object itself and refuses the call. Write the object instead of the string.`;
   } else {
     const kind = isScalar(value) && value.value === null && value.span.start === value.span.end ? 'empty' : describeValue(isScalar(value) ? value.value : isMap(value) ? {} : []);

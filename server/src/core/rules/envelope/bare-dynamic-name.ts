@@ -4,7 +4,7 @@
 // envelope keys are inserted around the original arguments, and those arguments keep their text,
 // comments and layout (in YAML block style their lines only move right by one indentation step).
 import type { DynamicNamespace } from '../../catalog/model.js';
-import { CALL_KINDS, callsOf, editContext, flowSeparators, MCP_DETAILS_PLACEHOLDER, quotedList, type CallSite } from '../../model/calls.js';
+import { CALL_KINDS, callsOf, editContext, endOfLine, flowSeparators, MCP_DETAILS_PLACEHOLDER, ownLineInsertion, quotedList, type CallSite } from '../../model/calls.js';
 import { isMap, isScalar, type MapNode, type Node, type Pair, type ScalarNode } from '../../parse/nodes.js';
 import { eolOf, insertPairs, lineStartOf, replaceScalarText, type EditContext, type InsertEntry } from '../../text/mappingEdits.js';
 import type { Fix, TextEdit } from '../../types.js';
@@ -146,6 +146,10 @@ function addArgumentsKey(edit: EditContext, style: Style, site: CallSite, flow: 
     const at = Math.max(after.span.end, after.value.span.end);
     return [{ span: { start: at, end: at }, newText: `${style.comma}${style.key(site.argsKey)}${style.colon}${flow}` }];
   }
+  if (container.flow || edit.json) {
+    const own = ownLineInsertion(edit, container, after, `${style.key(site.argsKey)}${style.colon}${flow}`);
+    if (own) return own;
+  }
   const entries: InsertEntry[] = [
     { key: 'namespace', value: { inline: style.str(ns.name) } },
     { key: 'toolName', value: { inline: style.str(toolName) } },
@@ -204,12 +208,6 @@ function reindentBlock(edit: EditContext, style: Style, site: CallSite, args: Ma
 function columnOf(text: string, offset: number): number | undefined {
   const prefix = text.slice(lineStartOf(text, offset), offset);
   return prefix.includes('\t') ? undefined : prefix.length;
-}
-
-function endOfLine(text: string, offset: number): number {
-  let i = offset;
-  while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
-  return i;
 }
 
 /** Start of the line after the one holding `offset`; undefined on the last line. */

@@ -4,9 +4,10 @@
 // external, `mcpDetails` is ignored by the runtime: a hint, whose fix removes it. That fix is a
 // suggestion too: it deletes text the user wrote, and a catalog can lag behind a namespace that
 // has since become external.
-import { CALL_KINDS, callsOf, editContext, envelopeNamespace, MCP_DETAILS_PLACEHOLDER, replaceValueText } from '../../model/calls.js';
+import { appendEntry, CALL_KINDS, callsOf, editContext, envelopeNamespace, flowSeparators, MCP_DETAILS_PLACEHOLDER, replaceValueText } from '../../model/calls.js';
 import { getPair, isMap, isScalar } from '../../parse/nodes.js';
-import { insertPairs, removePair } from '../../text/mappingEdits.js';
+import { removePair, renderString, type EditContext } from '../../text/mappingEdits.js';
+import type { MapNode } from '../../parse/nodes.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule } from '../rule.js';
 
@@ -25,8 +26,8 @@ export const rule: Rule = {
       if (!envelope || !namespace) continue;
       const details = envelope.fields.mcpDetails;
       const refused = `the runtime refuses calls into external namespace "${namespace.name}" unless mcpDetails.description says, in a sentence, why the call is made`;
-      const fix = (change: TextEdit | undefined): Fix[] =>
-        change ? [{ title: 'Add an mcpDetails.description placeholder to fill in', safe: false, edits: [change] }] : [];
+      const fix = (change: TextEdit | TextEdit[] | undefined): Fix[] =>
+        change ? [{ title: 'Add an mcpDetails.description placeholder to fill in', safe: false, edits: Array.isArray(change) ? change : [change] }] : [];
 
       if (!namespace.external) {
         if (!details) continue;
@@ -48,7 +49,9 @@ export const rule: Rule = {
         ctx.report({
           message: `${site.label}: the envelope has no mcpDetails, and ${refused}.`,
           span: anchor.span,
-          fixes: fix(insertPairs(edit, envelope.map, [{ key: 'mcpDetails', value: { entries: [{ key: 'description', value: { inline: PLACEHOLDER } }] } }])),
+          fixes: fix(
+            appendEntry(edit, envelope.map, 'mcpDetails', flowDetails(edit, envelope.map), { entries: [{ key: 'description', value: { inline: PLACEHOLDER } }] }),
+          ),
         });
         continue;
       }
@@ -58,7 +61,7 @@ export const rule: Rule = {
         ctx.report({
           message: `${site.label}: mcpDetails ${empty ? 'is empty' : 'must be a mapping'} with a "description", and ${refused}.`,
           span: map && map.span.start < map.span.end ? map.span : details.pair.key.span,
-          fixes: empty && map ? fix(replaceValueText(edit, map, edit.json ? `{"description": ${PLACEHOLDER}}` : `{description: ${PLACEHOLDER}}`)) : [],
+          fixes: empty && map ? fix(replaceValueText(edit, map, flowDetails(edit, envelope.map))) : [],
         });
         continue;
       }
@@ -67,7 +70,7 @@ export const rule: Rule = {
         ctx.report({
           message: `${site.label}: mcpDetails has no "description", and ${refused}.`,
           span: details.pair.key.span,
-          fixes: fix(insertPairs(edit, map, [{ key: 'description', value: { inline: PLACEHOLDER } }])),
+          fixes: fix(appendEntry(edit, map, 'description', PLACEHOLDER)),
         });
         continue;
       }
@@ -83,3 +86,9 @@ export const rule: Rule = {
     }
   },
 };
+
+/** `{description: "<...>"}` with the separators the mapping uses. */
+function flowDetails(edit: EditContext, map: MapNode): string {
+  const { colon } = flowSeparators(edit, map);
+  return `{${renderString(edit, 'description')}${colon}${PLACEHOLDER}}`;
+}

@@ -58,11 +58,16 @@ export const rule: Rule = {
           const homes = envelope.toolNameText === undefined ? [] : r.servers.flatMap((s) => namedNamespaces(s).filter((n) => n.tools.some((t) => t.name === envelope.toolNameText)).map((n) => n.name));
           const choices = [...new Set([...homes, ...r.suggestions])];
           const servers = quotedList(r.servers.map((s) => s.name));
+          const typos = r.suggestions.filter((n) => !homes.includes(n));
+          const sentences = [
+            `${site.label}: ${r.servers.length === 1 ? 'server' : 'servers'} ${servers} ${r.servers.length === 1 ? 'has' : 'have'} no namespace ` +
+              `"${envelope.namespaceText}", so the runtime answers "namespace not found".`,
+          ];
+          if (homes.length) sentences.push(`Tool "${envelope.toolNameText}" is in ${homes.length === 1 ? 'namespace' : 'namespaces'} ${quotedList([...new Set(homes)])}.`);
+          if (typos.length) sentences.push(`Did you mean ${quotedAlternatives(typos)}?`);
+          else if (!homes.length) sentences.push(known.length ? `The namespaces are ${quotedList(known)}.` : 'There are no namespaces.');
           ctx.report({
-            message:
-              `${site.label}: ${r.servers.length === 1 ? 'server' : 'servers'} ${servers} ${r.servers.length === 1 ? 'has' : 'have'} no namespace "${envelope.namespaceText}", ` +
-              `so the runtime answers "namespace not found". ` +
-              (choices.length ? `Did you mean ${quotedAlternatives(choices)}?` : known.length ? `Its namespaces are ${quotedList(known)}.` : 'It has no namespaces.'),
+            message: sentences.join(' '),
             span: value.span,
             fixes: replace(value, choices, (v) => `Change the namespace to "${v}"`),
           });

@@ -433,10 +433,10 @@ class ErrorMapper {
           edit ? [{ title: `Change to \`${allowed}\``, safe: false, edits: [edit] }] : undefined,
         );
       }
-      case 'pattern':
-        return valueProblem(
-          `${shown ?? 'This value'} is not a valid \`${field}\`: ${effect}.${description ? ` Expected: ${ensurePeriod(lowerFirst(description))}` : ''}`,
-        );
+      case 'pattern': {
+        const expected = (schemaName && PATTERN_EXPECTED[schemaName]) ?? (description ? ensurePeriod(lowerFirst(description)) : undefined);
+        return valueProblem(`${shown ?? 'This value'} is not a valid \`${field}\`: ${effect}.${expected ? ` Expected: ${expected}` : ''}`);
+      }
       case 'format':
         return valueProblem(`${shown ?? 'This value'} is not a valid ${String(error.params['format'])} for \`${field}\`: ${effect}.`);
       case 'minimum':
@@ -665,6 +665,16 @@ const MISSING_EFFECT: Record<string, string> = {
   'CallEntry/then/then/properties/params.name': 'the server cannot tell which tool to call and answers with an error.',
 };
 
+/** What a pattern asks for, in words, where the schema's description says something else. */
+const PATTERN_EXPECTED: Record<string, string> = {
+  'WorkflowStep/properties/tool':
+    'a tool reference that starts with a letter or digit and holds only letters, digits, `.`, `_` and `-`, such as `github.create_pr`.',
+  'ForEachInnerStep/properties/tool':
+    'a tool reference that starts with a letter or digit and holds only letters, digits, `.`, `_` and `-`, such as `github.create_pr`.',
+  'WorkflowStep/properties/itemVar': 'a Go identifier (letters, digits and `_`, not starting with a digit) other than `index`, which is taken by the loop index.',
+  'ForEachInnerStep/properties/itemVar': 'a Go identifier (letters, digits and `_`, not starting with a digit) other than `index`.',
+};
+
 function branchDescription(schema: unknown, name: string | undefined): string | undefined {
   // Only conditional branches explain a requirement; a definition's description says what it is.
   if (!name || !/\/(then|else|anyOf\/\d+|oneOf\/\d+)$/.test(name)) return undefined;
@@ -775,7 +785,7 @@ function describeValue(node: Node): string {
   return Number.isInteger(value) ? `the number ${value}` : `the number ${value}`;
 }
 
-export function listOf(values: readonly string[], max = 10): string {
+function listOf(values: readonly string[], max = 10): string {
   if (values.length <= max) return values.join(', ');
   return `${values.slice(0, max).join(', ')} and ${values.length - max} more`;
 }

@@ -28,7 +28,7 @@ export const rule: Rule = {
         ctx.report({
           message:
             `This condition cannot work: ${verdict.reason}. ToolHive only accepts a condition that renders exactly true or false ` +
-            '(any capitalisation); anything else fails the step on every run.',
+            '(`true`, `True` or `TRUE`, and the same for false); anything else fails the step on every run.',
           span: template.map(verdict.start, verdict.end > verdict.start ? verdict.end : Math.min(verdict.start + 1, template.text.length)),
         });
         continue;

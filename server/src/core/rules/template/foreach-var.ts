@@ -35,7 +35,9 @@ export const rule: Rule = {
         }
         const variable = reference.segments[1];
         if (!variable || variable.name === forEach.itemVar || variable.name === 'index') continue;
-        const guess = closest(variable.name, [forEach.itemVar, 'index']) ?? forEach.itemVar;
+        // Only two candidates: a looser distance than the usual did-you-mean is still unambiguous.
+        const maxDistance = Math.max(2, Math.floor(variable.name.length / 2));
+        const guess = closest(variable.name, [forEach.itemVar, 'index'], { maxDistance }) ?? forEach.itemVar;
         const fixes: Fix[] = [];
         const edit = renameSegmentEdit(source, template, reference, 1, guess);
         if (edit) fixes.push({ title: `Change to .forEach.${guess}`, safe: false, edits: [edit] });

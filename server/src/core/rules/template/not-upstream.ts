@@ -1,6 +1,6 @@
 import { outerStep, templatesOf, type SourceSegment } from '../../model/templates.js';
 import { appendItems, insertPair } from '../../model/workflowEdits.js';
-import { upstreamOf, type StepModel, type WorkflowModel } from '../../model/workflow.js';
+import type { StepModel, WorkflowModel } from '../../model/workflow.js';
 import { getPair } from '../../parse/nodes.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
@@ -24,17 +24,15 @@ export const rule: Rule = {
       const step = outerStep(template);
       if (!step || !step.idText) continue;
       const { workflow } = template;
-      let upstream: Set<string> | undefined;
       for (const reference of template.references) {
         if (reference.root !== 'steps') continue;
         const segment = reference.segments[1];
         if (!segment) continue;
         const target = workflow.byId.get(segment.name);
         if (!target || target === step) continue; // template/unknown-step
-        upstream ??= upstreamOf(workflow, step);
-        if (upstream.has(segment.name)) continue;
+        if (waitsFor(workflow, step, segment.name)) continue;
         // If X already waits for this step, adding the dependency would make a cycle.
-        const downstream = upstreamOf(workflow, target).has(step.idText);
+        const downstream = waitsFor(workflow, target, step.idText);
         let entry = missing.get(step);
         if (!entry) missing.set(step, (entry = { workflow, ids: [], reads: [] }));
         if (!downstream && !entry.ids.includes(segment.name)) entry.ids.push(segment.name);
@@ -82,4 +80,22 @@ function dependsOnFix(ctx: RuleContext, step: StepModel, ids: string[]): Fix | u
   }
   if (!edits) return undefined;
   return { title: `Add ${ids.map((id) => `"${id}"`).join(', ')} to dependsOn`, safe: true, edits };
+}
+
+/**
+ * Whether `from` waits for step `id` through dependsOn, breadth first so that the usual case (a
+ * direct dependency) is answered at once even in a workflow of thousands of steps.
+ */
+function waitsFor(workflow: WorkflowModel, from: StepModel, id: string): boolean {
+  const queue = from.dependsOn.map((d) => String(d.value));
+  const seen = new Set<string>();
+  for (let i = 0; i < queue.length; i++) {
+    const current = queue[i]!;
+    if (current === id) return true;
+    if (seen.has(current)) continue;
+    seen.add(current);
+    const dep = workflow.byId.get(current);
+    if (dep) for (const next of dep.dependsOn) queue.push(String(next.value));
+  }
+  return false;
 }

@@ -1,0 +1,63 @@
+// The VS Code side of Tool Lens: starts the language server (dist/server.js over IPC), registers
+// the commands, the catalog status bar item and the workspace-trust plumbing. No analysis here.
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  CATALOG_STATE_NOTIFICATION,
+  TRUST_NOTIFICATION,
+  type CatalogState,
+  type InitializationOptions,
+  type ToolLensSettings,
+} from '../../server/src/lsp/protocol.js';
+import { registerCommands } from './commands.js';
+import { CatalogStatus } from './statusBar.js';
+
+let client: LanguageClient | undefined;
+
+function readSettings(): ToolLensSettings {
+  const scope = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const config = vscode.workspace.getConfiguration('toolLens', scope);
+  return {
+    catalogs: config.get<string[]>('catalogs', []),
+    workspaceDiagnostics: config.get<boolean>('workspaceDiagnostics', true),
+  };
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('Tool Lens', { log: true });
+  const module = context.asAbsolutePath('dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+  };
+  const initializationOptions: InitializationOptions = { trusted: vscode.workspace.isTrusted, settings: readSettings() };
+  const clientOptions: LanguageClientOptions = {
+    // Every YAML and JSON file on disk: the server decides from the content which ones are ours.
+    documentSelector: [
+      { scheme: 'file', language: 'yaml' },
+      { scheme: 'file', language: 'json' },
+      { scheme: 'file', language: 'jsonc' },
+    ],
+    synchronize: { configurationSection: 'toolLens' },
+    initializationOptions,
+    outputChannel: output,
+    diagnosticPullOptions: { onChange: true, onSave: true },
+  };
+  client = new LanguageClient('toolLens', 'Tool Lens', serverOptions, clientOptions);
+
+  const status = new CatalogStatus();
+  context.subscriptions.push(status, output);
+  context.subscriptions.push(client.onNotification(CATALOG_STATE_NOTIFICATION, (state: CatalogState) => status.update(state)));
+  registerCommands(context, client);
+  context.subscriptions.push(
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      void client?.sendNotification(TRUST_NOTIFICATION, { trusted: true });
+    }),
+  );
+  await client.start();
+}
+
+export async function deactivate(): Promise<void> {
+  if (client) await client.stop();
+  client = undefined;
+}

@@ -1,0 +1,182 @@
+// `tool-lens catalog fetch [SERVER...]`: starts (or reaches) the MCP servers the workspace's client
+// configs declare, lists their tools and writes one snapshot per server into `catalogs/` at the
+// workspace root, where `tool-lens check .` picks them up. Running the command is the user's
+// consent for the servers it names (all of them when it names none), so each command line is
+// printed, secrets masked, before it starts. Exit codes: 0 every server fetched, 1 some could not
+// be, 2 usage error, 3 internal error.
+import { relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { version as TOOL_VERSION } from '../../../package.json';
+import { closest } from '../core/text/suggest.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PAGE_TIMEOUT_MS, describeLaunch, fetchCatalog, type FetchedCatalog } from '../live/fetch.js';
+import { MCP_CONFIG_FILES, readWorkspaceServers, type McpServerEntry } from '../live/servers.js';
+import { writeSnapshot, type SnapshotFormat } from '../live/snapshot.js';
+
+export interface CatalogFetchIo {
+  /** The workspace root: its MCP configs are read, and `catalogs/` is written, here. */
+  cwd: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+export const CATALOG_FETCH_HELP = `Usage: tool-lens catalog fetch [SERVER...] [options]
+
+Starts the MCP servers that the workspace's client configs declare (${MCP_CONFIG_FILES.map((f) => f.path).join(', ')}),
+lists their tools, and writes one snapshot per server: catalogs/<server>.catalog.yaml. With no SERVER,
+every server is fetched. Running this command is your consent to start the servers it fetches: each
+command line is printed (secrets masked) before it runs. Servers that need \${input:...}, \${env:...}
+or envFile values are skipped: Tool Lens never reads them.
+
+Options:
+  --out DIR          folder for the snapshots (default: catalogs, in the current folder)
+  --timeout MS       hard limit for starting a server and for each page of its tool list
+                     (default: ${DEFAULT_CONNECT_TIMEOUT_MS} ms to start, ${DEFAULT_PAGE_TIMEOUT_MS} ms per page)
+  --format yaml|json snapshot format (default: yaml)
+  --list             show the servers and how each would be started; start nothing
+  --debug            notes from the MCP client on stderr (secrets masked)
+
+Exit codes: 0 every server fetched, 1 some could not be fetched, 2 usage error, 3 internal error.
+`;
+
+const OPTIONS = {
+  out: { type: 'string' },
+  timeout: { type: 'string' },
+  format: { type: 'string' },
+  list: { type: 'boolean' },
+  debug: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+class UsageProblem extends Error {}
+
+export async function runCatalogFetch(argv: string[], io: CatalogFetchIo): Promise<number> {
+  const say = (line: string): void => io.stderr(`tool-lens: ${line}\n`);
+  try {
+    return await fetchCommand(argv, io, say);
+  } catch (error) {
+    if (error instanceof UsageProblem) {
+      say(`${error.message} (see tool-lens catalog fetch --help)`);
+      return 2;
+    }
+    say(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+    return 3;
+  }
+}
+
+async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: string) => void): Promise<number> {
+  // The command may be handed the whole command line or only what follows `catalog fetch`.
+  const args = argv[0] === 'catalog' && argv[1] === 'fetch' ? argv.slice(2) : argv;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageProblem(shortParseMessage(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(CATALOG_FETCH_HELP);
+    return 0;
+  }
+  const format = parseFormat(values.format);
+  const timeout = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
+  const root = resolve(io.cwd);
+  const outDir = resolve(root, values.out ?? 'catalogs');
+
+  const workspace = readWorkspaceServers(root);
+  for (const problem of workspace.problems) say(`warning: ${problem}`);
+  if (workspace.files.length === 0) {
+    throw new UsageProblem(`no MCP client config in ${root} (looked for ${MCP_CONFIG_FILES.map((f) => f.path).join(', ')})`);
+  }
+  if (workspace.servers.length === 0) throw new UsageProblem(`${workspace.files.join(', ')} declare${workspace.files.length === 1 ? 's' : ''} no MCP server`);
+
+  const selected = select(workspace.servers, positionals);
+  for (const entry of workspace.shadowed) {
+    const kept = workspace.servers.find((s) => s.name === entry.name);
+    if (kept && selected.includes(kept)) say(`note: ${entry.name} is also declared in ${where(entry)}; using the one in ${where(kept)}`);
+  }
+
+  if (values.list) {
+    for (const entry of selected) {
+      const how = entry.launch ? describeLaunch(entry.launch) : `cannot be fetched: ${entry.blocked?.message ?? 'unknown reason'}`;
+      io.stdout(`${entry.name}  ${where(entry)}  ${how}\n`);
+    }
+    return 0;
+  }
+
+  let fetched = 0;
+  for (const entry of selected) {
+    if (!entry.launch) {
+      say(`skipped ${entry.name} (${where(entry)}): ${entry.blocked?.message ?? 'it cannot be fetched'}`);
+      continue;
+    }
+    say(`${entry.launch.type === 'stdio' ? 'starting' : 'connecting to'} ${entry.name} (${where(entry)}): ${describeLaunch(entry.launch)}`);
+    let catalog: FetchedCatalog;
+    try {
+      catalog = await fetchCatalog(entry, {
+        connectTimeoutMs: timeout,
+        pageTimeoutMs: timeout,
+        log: values.debug ? (line) => say(`debug: ${line}`) : undefined,
+      });
+    } catch (error) {
+      // fetchCatalog's errors are redacted; anything else carries no launch value either.
+      say(`${entry.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
+    const path = writeSnapshot(outDir, catalog, format, { file: entry.declared.file, transport: catalog.stats.transport, generator: `Tool Lens ${TOOL_VERSION}` });
+    const shown = relative(io.cwd, path).replace(/\\/g, '/') || path;
+    const { pages, connectMs, listMs } = catalog.stats;
+    const protocol = catalog.fetched.protocolVersion ? `, protocol ${catalog.fetched.protocolVersion}` : '';
+    say(`${entry.name}: ${plural(catalog.tools.length, 'tool')} in ${plural(pages, 'page')} (connect ${connectMs} ms, list ${listMs} ms${protocol}) -> ${shown}`);
+    io.stdout(`${shown}\n`);
+    fetched++;
+  }
+  const failed = selected.length - fetched;
+  say(`fetched ${fetched} of ${plural(selected.length, 'server')}${failed ? `; ${failed} could not be fetched` : ''}`);
+  return failed > 0 ? 1 : 0;
+}
+
+/** The servers named on the command line, in that order; every server when none is named. */
+function select(servers: McpServerEntry[], names: string[]): McpServerEntry[] {
+  if (names.length === 0) return servers;
+  const out: McpServerEntry[] = [];
+  for (const name of names) {
+    const entry = servers.find((s) => s.name === name);
+    if (!entry) {
+      const guess = closest(name, servers.map((s) => s.name));
+      throw new UsageProblem(`no MCP server named "${name}" in the workspace's configs${guess ? `; did you mean "${guess}"?` : `; they declare ${servers.map((s) => s.name).join(', ')}`}`);
+    }
+    if (!out.includes(entry)) out.push(entry);
+  }
+  return out;
+}
+
+function where(entry: McpServerEntry): string {
+  return `${entry.declared.file}:${entry.declared.line}`;
+}
+
+function parseFormat(value: string | undefined): SnapshotFormat {
+  if (value === undefined || value === 'yaml') return 'yaml';
+  if (value === 'json') return 'json';
+  throw new UsageProblem(`--format must be yaml or json; got "${value}"`);
+}
+
+function parseTimeout(value: string): number {
+  const ms = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(ms) || ms < 1 || ms > 600_000) throw new UsageProblem(`--timeout must be a number of milliseconds from 1 to 600000; got "${value}"`);
+  return ms;
+}
+
+function shortParseMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  const quoted = /'([^']*)'/.exec(message)?.[1]?.replace(/ <value>$/, '');
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted) return `unknown option ${quoted}`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && quoted) {
+    return /does not take an argument/.test(message) ? `option ${quoted} takes no value` : `option ${quoted} needs a value`;
+  }
+  return message.split(/\r?\n/, 1)[0] ?? message;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

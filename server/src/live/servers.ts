@@ -1,0 +1,280 @@
+// The MCP servers a workspace declares in its client configs (.vscode/mcp.json, .cursor/mcp.json,
+// .mcp.json, claude_desktop_config.json), as launch descriptions the fetcher can start. Nothing
+// here starts anything. Values that need a prompt or the user's environment (`${input:…}`,
+// `${env:…}`, `envFile`) are never resolved: such a server is reported as not fetchable, and its
+// launch is not even built, so no value of it travels further.
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, resolve, sep } from 'node:path';
+import { parseFile } from '../core/parse/file.js';
+import { getNode, getString, isMap, isScalar, isSeq, keyText, type MapNode, type Node } from '../core/parse/nodes.js';
+import type { Span } from '../core/types.js';
+
+/** The workspace files that list MCP servers, in the order a name declared twice is taken from. */
+export const MCP_CONFIG_FILES: readonly { path: string; key: 'servers' | 'mcpServers' }[] = [
+  { path: '.vscode/mcp.json', key: 'servers' },
+  { path: '.cursor/mcp.json', key: 'mcpServers' },
+  { path: '.mcp.json', key: 'mcpServers' },
+  { path: 'claude_desktop_config.json', key: 'mcpServers' },
+];
+
+export interface StdioLaunch {
+  type: 'stdio';
+  command: string;
+  args: string[];
+  /** The entry's own `env` only; the fetcher adds PATH and HOME. Every value counts as a secret. */
+  env: Record<string, string>;
+  cwd: string;
+}
+
+export interface HttpLaunch {
+  /** `http`: Streamable HTTP, falling back to SSE; `sse`: SSE only. */
+  type: 'http' | 'sse';
+  url: string;
+  /** Every value counts as a secret. */
+  headers: Record<string, string>;
+}
+
+export type Launch = StdioLaunch | HttpLaunch;
+
+export interface Declaration {
+  /** The config file, relative to the workspace root, with `/` separators. */
+  file: string;
+  /** The server's name key in that file. */
+  span: Span;
+  /** 1-based line of the name key. */
+  line: number;
+}
+
+export type BlockReason = 'needs-input' | 'unsupported' | 'invalid';
+
+export interface Blocked {
+  reason: BlockReason;
+  /** Says why, in a sentence that names no value. */
+  message: string;
+}
+
+export interface McpServerEntry {
+  name: string;
+  declared: Declaration;
+  /** How to start or reach it; absent when it cannot be fetched non-interactively. */
+  launch?: Launch;
+  blocked?: Blocked;
+}
+
+export interface WorkspaceServers {
+  /** One entry per name, from the first file that declares it. */
+  servers: McpServerEntry[];
+  /** Entries whose name an earlier file already declared. */
+  shadowed: McpServerEntry[];
+  /** Config files that could not be read or do not have the expected shape. */
+  problems: string[];
+  /** The config files that were read, relative to the root. */
+  files: string[];
+}
+
+/** Reads every MCP client config at the workspace root. */
+export function readWorkspaceServers(root: string): WorkspaceServers {
+  const out: WorkspaceServers = { servers: [], shadowed: [], problems: [], files: [] };
+  const byName = new Map<string, McpServerEntry>();
+  for (const config of MCP_CONFIG_FILES) {
+    const absolute = resolve(root, config.path);
+    if (!existsSync(absolute)) continue;
+    let text: string;
+    try {
+      text = readFileSync(absolute, 'utf8');
+    } catch (error) {
+      out.problems.push(`${config.path}: cannot be read (${error instanceof Error ? error.message : String(error)})`);
+      continue;
+    }
+    out.files.push(config.path);
+    const result = serversFromConfig(config.path, text, root);
+    out.problems.push(...result.problems);
+    for (const entry of result.servers) {
+      if (byName.has(entry.name)) out.shadowed.push(entry);
+      else {
+        byName.set(entry.name, entry);
+        out.servers.push(entry);
+      }
+    }
+  }
+  return out;
+}
+
+/** The servers of one config file; `file` is its root-relative path, which decides its top-level key. */
+export function serversFromConfig(file: string, text: string, root: string): { servers: McpServerEntry[]; problems: string[] } {
+  const parsed = parseFile(file, text, { language: 'json' });
+  const doc = parsed.documents[0];
+  const problems: string[] = [];
+  if (doc && doc.problems.length > 0) {
+    const first = doc.problems[0]!;
+    const pos = parsed.source.positionAt(first.span.start);
+    problems.push(`${file}:${pos.line + 1}:${pos.character + 1}: ${first.message}`);
+  }
+  const top = doc?.root ?? null;
+  if (!isMap(top)) {
+    problems.push(`${file}: expected a JSON object with the servers under "${topKeyOf(file)}"`);
+    return { servers: [], problems };
+  }
+  const key = topKeyOf(file);
+  const list = getNode(top, key);
+  if (list === undefined) return { servers: [], problems };
+  if (!isMap(list)) {
+    problems.push(`${file}: "${key}" should map server names to their settings`);
+    return { servers: [], problems };
+  }
+  const context: VariableContext = { root: resolve(root) };
+  const servers: McpServerEntry[] = [];
+  for (const pair of list.pairs) {
+    const name = keyText(pair);
+    const pos = parsed.source.positionAt(pair.key.span.start);
+    const declared: Declaration = { file, span: pair.key.span, line: pos.line + 1 };
+    servers.push({ name, declared, ...launchOf(pair.value, context) });
+  }
+  return { servers, problems };
+}
+
+function topKeyOf(file: string): 'servers' | 'mcpServers' {
+  return /(^|\/)\.vscode\/mcp\.json$/i.test(file.replace(/\\/g, '/')) ? 'servers' : 'mcpServers';
+}
+
+const HTTP_TYPES: Record<string, 'http' | 'sse'> = { http: 'http', 'streamable-http': 'http', streamableHttp: 'http', sse: 'sse' };
+
+function launchOf(node: Node | null, context: VariableContext): { launch: Launch } | { blocked: Blocked } {
+  if (!isMap(node)) return invalid('its settings are not an object');
+  const type = getString(node, 'type');
+  const command = getString(node, 'command');
+  const url = getString(node, 'url');
+  const isStdio = type === 'stdio' || (type === undefined && command !== undefined);
+  const httpType = type === undefined ? (url !== undefined && command === undefined ? 'http' : undefined) : HTTP_TYPES[type];
+  if (type !== undefined && type !== 'stdio' && httpType === undefined) {
+    return { blocked: { reason: 'unsupported', message: `its type "${type}" is not one Tool Lens can connect to (stdio, http, sse)` } };
+  }
+
+  // Everything the launch would need is collected first, so that a server needing a prompt is
+  // refused as a whole and nothing of it is resolved.
+  const known = knownVariables(context.root);
+  const needs = new Set<string>();
+  const unknown = new Set<string>();
+  const scan = (value: string): void => {
+    for (const variable of variablesIn(value)) {
+      if (variable.startsWith('input:')) needs.add(`input "${variable.slice(6)}"`);
+      else if (variable.startsWith('env:')) needs.add(`environment variable ${variable.slice(4)}`);
+      else if (!Object.prototype.hasOwnProperty.call(known, variable)) unknown.add(variable);
+    }
+  };
+
+  if (isStdio) {
+    if (command === undefined || command.trim() === '') return invalid('it has no "command" to start');
+    const args = stringList(getNode(node, 'args'));
+    if (args === undefined) return invalid('its "args" is not a list of strings');
+    const env = stringMap(getNode(node, 'env'));
+    if (env === undefined) return invalid('its "env" is not an object of strings');
+    const cwd = getString(node, 'cwd');
+    for (const value of [command, ...args, ...Object.values(env), ...(cwd === undefined ? [] : [cwd])]) scan(value);
+    if (getNode(node, 'envFile') !== undefined) needs.add('the file named by "envFile"');
+    const refusal = refusalFor(needs, unknown);
+    if (refusal) return { blocked: refusal };
+    const expand = (value: string): string => expandVariables(value, context);
+    const resolvedCwd = cwd === undefined ? context.root : resolve(context.root, expand(cwd));
+    const resolvedEnv: Record<string, string> = {};
+    for (const [key, value] of Object.entries(env)) resolvedEnv[key] = expand(value);
+    return { launch: { type: 'stdio', command: expand(command), args: args.map(expand), env: resolvedEnv, cwd: resolvedCwd } };
+  }
+
+  if (httpType === undefined || url === undefined || url.trim() === '') return invalid('it has neither a "command" nor a "url"');
+  const headers = stringMap(getNode(node, 'headers'));
+  if (headers === undefined) return invalid('its "headers" is not an object of strings');
+  for (const value of [url, ...Object.values(headers)]) scan(value);
+  const refusal = refusalFor(needs, unknown);
+  if (refusal) return { blocked: refusal };
+  const expandedUrl = expandVariables(url, context);
+  let parsedUrl: URL;
+  try {
+    parsedUrl = new URL(expandedUrl);
+  } catch (error) {
+    return invalid(`its "url" is not a valid URL (${error instanceof Error ? error.name : 'invalid'})`);
+  }
+  if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') {
+    return { blocked: { reason: 'unsupported', message: `its url uses ${parsedUrl.protocol}, and Tool Lens connects over http: and https: only` } };
+  }
+  const resolvedHeaders: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) resolvedHeaders[key] = expandVariables(value, context);
+  return { launch: { type: httpType, url: expandedUrl, headers: resolvedHeaders } };
+}
+
+function invalid(why: string): { blocked: Blocked } {
+  return { blocked: { reason: 'invalid', message: why } };
+}
+
+function refusalFor(needs: Set<string>, unknown: Set<string>): Blocked | undefined {
+  if (needs.size > 0) {
+    return {
+      reason: 'needs-input',
+      message: `it needs ${[...needs].sort().join(', ')}, which Tool Lens never reads: it cannot be fetched non-interactively`,
+    };
+  }
+  if (unknown.size > 0) {
+    const names = [...unknown].sort().map((v) => '${' + v + '}');
+    return { reason: 'unsupported', message: `it uses ${names.join(', ')}, which Tool Lens does not resolve` };
+  }
+  return undefined;
+}
+
+function stringList(node: Node | undefined): string[] | undefined {
+  if (node === undefined) return [];
+  if (!isSeq(node)) return undefined;
+  const out: string[] = [];
+  for (const item of node.items) {
+    // Numbers and booleans in args are common and mean their text.
+    if (!isScalar(item) || item.value === null) return undefined;
+    out.push(String(item.value));
+  }
+  return out;
+}
+
+function stringMap(node: Node | undefined): Record<string, string> | undefined {
+  if (node === undefined) return {};
+  if (!isMap(node)) return undefined;
+  const out: Record<string, string> = {};
+  for (const pair of (node as MapNode).pairs) {
+    const value = pair.value;
+    // VS Code lets null unset an inherited variable; we inherit nothing, so it means nothing here.
+    if (isScalar(value) && value.value === null) continue;
+    if (!isScalar(value)) return undefined;
+    Object.defineProperty(out, keyText(pair), { value: String(value.value), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+interface VariableContext {
+  root: string;
+}
+
+/** `${name}` occurrences in a value. */
+export function variablesIn(value: string): string[] {
+  const out: string[] = [];
+  for (const match of value.matchAll(/\$\{([^}]*)\}/g)) out.push(match[1]!);
+  return out;
+}
+
+/** Whether any value would need a prompt or the user's environment. */
+export function needsInput(value: string): boolean {
+  return variablesIn(value).some((v) => v.startsWith('input:') || v.startsWith('env:'));
+}
+
+function knownVariables(root: string): Record<string, string> {
+  return {
+    workspaceFolder: root,
+    workspaceRoot: root,
+    workspaceFolderBasename: basename(root),
+    userHome: homedir(),
+    pathSeparator: sep,
+    '/': sep,
+  };
+}
+
+function expandVariables(value: string, context: VariableContext): string {
+  const known = knownVariables(context.root);
+  return value.replace(/\$\{([^}]*)\}/g, (whole, name: string) => (Object.prototype.hasOwnProperty.call(known, name) ? known[name]! : whole));
+}

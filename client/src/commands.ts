@@ -62,12 +62,11 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
     void vscode.window.setStatusBarMessage(`Tool Lens: ${state.servers.length} catalog server(s) reloaded from disk`, 4000);
   });
 
-  register('toolLens.fetchCatalog', async () => {
-    const choice = await vscode.window.showInformationMessage(
-      'Tool Lens: fetching a catalog from a live MCP server is not available yet. For now, save the server\'s tools/list result in the workspace as <server>.tools.json (or a "catalog: 1" snapshot); Tool Lens reads it at once.',
-      'Open the catalog format',
+  register('toolLens.fetchCatalog', () => {
+    // Live fetching is a later piece of work: say so plainly, and say what works today.
+    void vscode.window.showInformationMessage(
+      'Tool Lens: fetching a catalog from a live MCP server is not available yet. For now, save the server\'s tools/list result in the workspace as <server>.tools.json (or write a "catalog: 1" snapshot): Tool Lens reads it at once.',
     );
-    if (choice) await vscode.env.openExternal(vscode.Uri.parse('https://github.com/tool-lens/tool-lens#catalogs'));
   });
 
   register('toolLens.insertCallEnvelope', async () => {

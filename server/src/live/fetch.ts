@@ -21,6 +21,8 @@ export const DEFAULT_PAGE_TIMEOUT_MS = 10_000;
 const DEFAULT_CLOSE_GRACE_MS = 1_000;
 const DEFAULT_MAX_PAGES = 1_000;
 const STDERR_TAIL_BYTES = 8_192;
+// The SDK's own request timeout is only a backstop: ours fires first and says which limit was hit.
+const SDK_TIMEOUT_SLACK_MS = 1_000;
 
 export interface FetchOptions {
   /** Hard limit for starting (or reaching) the server and `initialize`. */
@@ -135,7 +137,7 @@ async function listPage(session: Session, context: SessionContext, cursor: strin
   try {
     // The schema only checks the envelope; the tools themselves are read from the tap, untouched.
     await withDeadline(
-      session.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ResultSchema, { timeout: pageMs }),
+      session.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ResultSchema, { timeout: pageMs + SDK_TIMEOUT_SLACK_MS }),
       pageMs,
       () => new FetchError(context.name, 'list', `${what} got no answer within ${pageMs} ms`, true),
       context.log,
@@ -221,7 +223,7 @@ async function openStdio(launch: StdioLaunch, context: SessionContext): Promise<
   };
   try {
     await withDeadline(
-      client.connect(tap, { timeout: context.connectMs }),
+      client.connect(tap, { timeout: context.connectMs + SDK_TIMEOUT_SLACK_MS }),
       context.connectMs,
       () => new FetchError(context.name, 'connect', `the server did not answer initialize within ${context.connectMs} ms`, true),
       context.log,
@@ -257,7 +259,7 @@ async function openHttp(launch: HttpLaunch, context: SessionContext): Promise<Se
     };
     try {
       await withDeadline(
-        client.connect(tap, { timeout: remaining }),
+        client.connect(tap, { timeout: remaining + SDK_TIMEOUT_SLACK_MS }),
         remaining,
         () => new FetchError(context.name, 'connect', `the server did not answer initialize within ${context.connectMs} ms`, true),
         context.log,
@@ -300,8 +302,10 @@ async function stopStdio(client: Client, transport: StdioClientTransport, contex
       }
     }
   }
-  for (const child of family) {
-    if (isAlive(child)) signal(child, 'SIGKILL', context);
+  const left = family.filter(isAlive);
+  for (const child of left) signal(child, 'SIGKILL', context);
+  for (const child of left) {
+    if (!(await waitGone(child, 2_000))) context.log(`${context.name}: process ${child}, started by the server, is still there after SIGKILL`);
   }
   await capped(closing, 3_000, context, 'closing the transport');
 }

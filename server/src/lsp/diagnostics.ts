@@ -209,8 +209,9 @@ export class Diagnostics {
       if (event.dependencies) this.startBackgroundCheck();
       return;
     }
-    for (const path of event.paths) this.schedulePush(path);
+    // Push: a dependency change re-publishes everything (open files first); otherwise only what changed.
     if (event.dependencies) this.startBackgroundCheck();
+    else for (const path of event.paths) this.schedulePush(path);
   }
 
   private scheduleRefresh(): void {
@@ -267,9 +268,9 @@ export class Diagnostics {
       let lastYield = Date.now();
       for (const entry of entries) {
         if (run !== this.background || this.disposed) return;
-        if (!this.workspaceWide && !entry.editor) continue;
-        if (this.options.pull) this.report(entry);
-        else this.push(entry.path);
+        // push() decides itself whether a closed file is published (or cleared).
+        if (!this.options.pull) this.push(entry.path);
+        else if (this.workspaceWide || entry.editor) this.report(entry);
         if (Date.now() - lastYield > 8) {
           await yieldTurn();
           lastYield = Date.now();

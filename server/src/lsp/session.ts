@@ -477,8 +477,14 @@ export class Session {
 
   updateSettings(settings: ToolLensSettings): void {
     const before = JSON.stringify(this.settings.catalogs ?? []);
+    const wasWide = this.settings.workspaceDiagnostics !== false;
     this.settings = { ...settings };
-    if (!this.loaded || JSON.stringify(settings.catalogs ?? []) === before) return;
+    if (!this.loaded) return;
+    if (JSON.stringify(settings.catalogs ?? []) === before) {
+      // Only the reach of the diagnostics changed: re-publish, nothing to re-check.
+      if (wasWide !== (settings.workspaceDiagnostics !== false)) this.emit({ paths: [...this.entries.keys()], dependencies: true });
+      return;
+    }
     this.generation++;
     this.refreshCatalogGlobs();
     this.rebuildCatalog();

@@ -59,7 +59,7 @@ export const rule: Rule = {
       if (!isMap(map)) {
         const empty = isScalar(map) && map.value === null;
         ctx.report({
-          message: `${site.label}: mcpDetails ${empty ? 'is empty' : 'must be a mapping'} with a "description", and ${refused}.`,
+          message: `${site.label}: mcpDetails ${empty ? 'is empty' : 'is not a mapping'}; it must be a mapping with a "description", and ${refused}.`,
           span: map && map.span.start < map.span.end ? map.span : details.pair.key.span,
           fixes: empty && map ? fix(replaceValueText(edit, map, flowDetails(edit, envelope.map))) : [],
         });

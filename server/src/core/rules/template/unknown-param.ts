@@ -43,11 +43,16 @@ export const rule: Rule = {
 
 /**
  * The parameter names, or undefined when they cannot be known: a schema that is not a plain
- * object schema, or one that accepts undeclared properties on purpose.
+ * object schema, or one that accepts undeclared properties on purpose. No parameters at all (or
+ * an empty mapping, which ToolHive skips) declare nothing.
  */
 function declaredParameters(parameters: Node | undefined): Set<string> | undefined {
   if (parameters === undefined || (isScalar(parameters) && parameters.value === null)) return new Set();
   if (!isMap(parameters)) return undefined;
+  if (parameters.pairs.length === 0) return new Set();
+  // A schema that is not an object schema is workflow/parameters-not-object's: its names mean nothing yet.
+  const type = getNode(parameters, 'type');
+  if (!isScalar(type) || type.value !== 'object') return undefined;
   const additional = getNode(parameters, 'additionalProperties');
   if (additional && !(isScalar(additional) && additional.value === false)) return undefined;
   // Composition keywords can declare properties elsewhere: do not guess.

@@ -402,6 +402,10 @@ describe('language server in process (push client)', () => {
         },
         'diagnostics of the edited text',
       );
+      // Turning workspace diagnostics off clears the closed file's, and keeps the open one's.
+      await server.client.connection.sendNotification('workspace/didChangeConfiguration', { settings: { toolLens: { workspaceDiagnostics: false } } });
+      await server.client.waitFor(() => server.client.published.get(closedUri)?.length === 0, 'the closed file cleared');
+      assert.ok((server.client.published.get(uri) ?? []).length > 0);
       await server.client.shutdown();
     } finally {
       server.dispose();

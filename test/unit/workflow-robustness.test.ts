@@ -216,10 +216,9 @@ describe('exact characters through quoting, escapes and line ends', () => {
   test('single-quoted with doubled quotes before the error', () => {
     const checked = check('a.vmcp.yaml', header + "      - {id: s, tool: filesystem.read_file, condition: '{{eq ''ab'' \"ab\"}}', arguments: {path: /}}\n");
     const [finding] = only(checked, 'template/syntax');
-    // The Go token 'ab' is written ''ab'' inside the YAML single-quoted string. The span starts
-    // exactly there; its end stops inside the last doubled quote (valueSpanMapper does not widen a
-    // final two-character escape yet), so only the start is pinned here.
-    assert.ok(at(checked, finding!).startsWith("''ab'"), at(checked, finding!));
+    // The Go token 'ab' is written ''ab'' inside the YAML single-quoted string: the span covers
+    // both doubled quotes, the last one included.
+    assert.equal(at(checked, finding!), "''ab''");
   });
 
   test('literal block scalar, second line, CRLF', () => {

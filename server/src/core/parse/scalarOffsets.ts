@@ -16,9 +16,9 @@ export function valueSpanMapper(text: string, node: ScalarNode): ValueSpanMapper
   if (!offsets) return () => node.span;
   return (start, end) => {
     const s = offsets[Math.max(0, Math.min(start, value.length))]!;
-    const lastIndex = Math.max(start, end - 1);
-    const e = end > start ? offsets[Math.min(lastIndex, value.length - 1)]! + 1 : s;
-    // An escape such as \n decodes to one character from two: widen to cover the whole escape.
+    // The span ends where the next value character starts, so a last character written as an
+    // escape (\n, '', \u00e9) is covered whole.
+    const e = end > start ? offsets[Math.min(end, value.length)]! : s;
     return { start: s, end: Math.max(e, s) };
   };
 }

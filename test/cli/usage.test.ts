@@ -26,7 +26,7 @@ describe('usage errors exit 2 with one line', () => {
     ['a format rules does not have', ['rules', '--format', 'sarif'], /--format must be one of stylish, json; got "sarif"/],
     ['a missing --config file', ['check', 'clean', '--config', 'missing.yaml'], /configuration file not found: missing\.yaml/],
     ['--config naming a folder', ['check', 'clean', '--config', 'clean'], /--config expects a file, and clean is a folder/],
-    ['catalog fetch, not in this version', ['catalog', 'fetch'], /`catalog fetch` is not available in this version/],
+    ['an unknown catalog command', ['catalog', 'pull'], /unknown catalog command "pull"/],
   ];
   for (const [what, args, message] of cases) {
     test(what, () => {

@@ -189,6 +189,12 @@ describe('the calls model', () => {
     assert.deepEqual(rules(checked), []);
   });
 
+  test('a tool_use block may carry its own result (it has an id, but it is no JSON-RPC response)', () => {
+    const checked = check('use.calls.yaml', 'calls:\n  - {type: tool_use, id: toolu_2, name: list_reminders, input: {}, result: {content: []}}\n');
+    assert.equal(calls(checked).calls[0]?.shape, 'tool-use');
+    assert.deepEqual(rules(checked), ['2 result/missing-structured']);
+  });
+
   test('JSONL: a response attaches to the unanswered request with its id, across lines', () => {
     const text = [
       '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_reminders","arguments":{}}}',
@@ -298,6 +304,12 @@ describe('broken input: a clear finding, never a crash', () => {
     assert.ok(checked.findings.length > 0);
     const mine = checked.findings.filter((f) => f.rule.startsWith('envelope/') || f.rule.startsWith('result/'));
     for (const finding of mine) assert.ok(finding.message.length > 40, finding.message);
+  });
+
+  test('arguments behind an anchor or an alias are not rewritten: the anchor would move to the envelope', () => {
+    const checked = check('anchors.calls.yaml', 'server: agent\ncalls:\n  - tool: applet_create\n    input: &a\n      value: x\n  - tool: applet_create\n    input: &b {value: y}\n  - tool: applet_create\n    input: *a\n');
+    assert.deepEqual(rules(checked), ['3 envelope/bare-dynamic-name', '6 envelope/bare-dynamic-name', '8 envelope/bare-dynamic-name']);
+    assert.ok(checked.findings.every((f) => !f.fixes?.length));
   });
 
   test('an empty file, a file of comments, a JSONL file with a broken line', () => {

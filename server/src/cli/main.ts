@@ -9,6 +9,7 @@ import type { Logger } from '../core/workspace.js';
 import { UsageError } from '../node/loader.js';
 import { ConfigError, runCheck, type CheckOptions } from './check.js';
 import { colourWanted, palette } from './colors.js';
+import { runCatalogFetch } from './catalogFetch.js';
 import { applySafeFixes } from './fix.js';
 import { formatGithub } from './formatters/github.js';
 import { formatJson } from './formatters/json.js';
@@ -32,7 +33,8 @@ and tool calls.
 Usage:
   tool-lens check [PATH...] [options]   check files and folders (default: the current folder)
   tool-lens rules [--format json]       list every rule id with its default severity
-  tool-lens catalog fetch [SERVER...]   not available in this version
+  tool-lens catalog fetch [SERVER...]   fetch tool catalogs from the MCP servers the workspace
+                                        lists and save them as snapshots (--help for more)
   tool-lens --help | --version
 
 Options of check:
@@ -115,11 +117,8 @@ export function run(argv: string[], io: Io): number {
       case 'rules':
         return rulesCommand(values, rest, io);
       case 'catalog':
-        throw new UsageError(
-          rest[0] === 'fetch'
-            ? '`catalog fetch` is not available in this version; commit catalog snapshot files and check them with the rest, or add them with --catalog'
-            : `unknown catalog command${rest[0] ? ` "${rest[0]}"` : ''}; the only one planned is \`catalog fetch\`, not available in this version`,
-        );
+        // `catalog fetch` is asynchronous and handled by main(); anything else here is a typo.
+        throw new CommandLineError(`unknown catalog command${rest[0] ? ` "${rest[0]}"` : ''}; the catalog command is \`catalog fetch [SERVER...]\``);
       case undefined:
         throw new CommandLineError('no command given; use `tool-lens check [PATH...]` or `tool-lens rules`');
       default:
@@ -239,17 +238,27 @@ function firstLine(text: string): string {
   return text.split(/\r?\n/, 1)[0] ?? '';
 }
 
+/** The whole command: `catalog fetch` talks to servers (asynchronous); the rest is `run`. */
+export async function main(argv: string[], io: Parameters<typeof run>[1]): Promise<number> {
+  if (argv[0] === 'catalog' && argv[1] === 'fetch') {
+    return runCatalogFetch(argv, { cwd: io.cwd, stdout: io.out, stderr: io.err });
+  }
+  return run(argv, io);
+}
+
 if (require.main === module) {
   // A reader that stops early (`| head`) is not an error of ours: finish quietly.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT_CLEAN);
     throw error;
   });
-  process.exitCode = run(process.argv.slice(2), {
+  void main(process.argv.slice(2), {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,
     stdoutIsTTY: process.stdout.isTTY === true,
+  }).then((code) => {
+    process.exitCode = code;
   });
 }

@@ -11,10 +11,6 @@ export function toRange(source: SourceText, span: Span): Range {
   return { start: source.positionAt(span.start), end: source.positionAt(span.end) };
 }
 
-export function toSpan(source: SourceText, range: Range): Span {
-  return { start: source.offsetAt(range.start), end: source.offsetAt(range.end) };
-}
-
 export function toLspEdit(source: SourceText, edit: TextEdit): LspTextEdit {
   return { range: toRange(source, edit.span), newText: edit.newText };
 }
@@ -36,12 +32,6 @@ export interface DiagnosticData {
   /** The diagnostics report this came from; code actions re-check when it is stale. */
   resultId: string;
   fixes: { title: string; safe: boolean }[];
-}
-
-export function isDiagnosticData(value: unknown): value is DiagnosticData {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return typeof v.rule === 'string' && typeof v.resultId === 'string' && Array.isArray(v.fixes);
 }
 
 /** Resolves the file of a related location to its URI and text (undefined when unknown). */

@@ -8,7 +8,7 @@ import { workflowsOf } from '../model/workflow.js';
 import { getBoolean, getMap, getSeq, getString, isMap, isScalar, keyText, type MapNode, type Pair } from '../parse/nodes.js';
 import type { DocumentContext } from '../rules/rule.js';
 import { closestN } from '../text/suggest.js';
-import type { DocumentKind, ToolAnnotations } from '../types.js';
+import type { ToolAnnotations } from '../types.js';
 import type { CatalogIndex } from './index.js';
 import { annotationsFrom } from './load.js';
 import type { CatalogServer, CatalogTool, DynamicNamespace } from './model.js';
@@ -116,12 +116,11 @@ const KEY = memoKey<Gateway>('gateway');
 export function gatewayOf(ctx: DocumentContext): Gateway {
   return ctx.memo.get(KEY, () => {
     const doc = workflowsOf(ctx);
-    return buildGateway(ctx.workspace.catalog, { kind: ctx.doc.kind, config: doc.config, aggregation: doc.aggregation });
+    return buildGateway(ctx.workspace.catalog, { config: doc.config, aggregation: doc.aggregation });
   });
 }
 
 export interface GatewayInput {
-  kind: DocumentKind | null;
   /** The config mapping (root, or `spec.config`); absent for a composite tool definition. */
   config?: MapNode;
   aggregation?: MapNode;

@@ -228,12 +228,13 @@ type EntryRole = 'call' | 'response' | 'other';
 
 function roleOf(entry: MapNode): EntryRole {
   if (getPair(entry, 'method')) return getString(entry, 'method') === 'tools/call' ? 'call' : 'other';
+  // A call names its tool (a tool_use block has an id too, and may carry its result).
+  if (getPair(entry, 'name') || getPair(entry, 'tool')) return 'call';
   if (getPair(entry, 'jsonrpc') || getPair(entry, 'id')) {
     if (getPair(entry, 'result') || getPair(entry, 'error')) return 'response';
-    // A tool_use block has an id too, and a name.
-    if (getPair(entry, 'name') || getPair(entry, 'tool')) return 'call';
-    return getPair(entry, 'jsonrpc') ? 'other' : 'call';
+    if (getPair(entry, 'jsonrpc')) return 'other';
   }
+  // Anything else is meant as a call without a name: schema/missing-field says so.
   return 'call';
 }
 
@@ -285,13 +286,14 @@ function callsDocument(ctx: DocumentContext): CallsDocument {
   const entries = entriesOfDocument(file, root);
   entries.forEach((entry, index) => {
     if (!isMap(entry) || roleOf(entry) !== 'call') return;
-    const site = callEntry(ctx, entry, file.language === 'jsonl' ? doc.index : index, serverName, responses.get(entry));
+    const place = file.language === 'jsonl' ? `on line ${file.source.positionAt(entry.span.start).line + 1}` : `#${index + 1}`;
+    const site = callEntry(ctx, entry, place, serverName, responses.get(entry));
     if (site) calls.push(site);
   });
   return { calls, serverName, serverNode: serverScalar };
 }
 
-function callEntry(ctx: DocumentContext, entry: MapNode, index: number, serverName: string | undefined, response: MapNode | undefined): CallSite | undefined {
+function callEntry(ctx: DocumentContext, entry: MapNode, place: string, serverName: string | undefined, response: MapNode | undefined): CallSite | undefined {
   let shape: CallShape;
   let container: MapNode = entry;
   let namePair: Pair | undefined;
@@ -329,7 +331,7 @@ function callEntry(ctx: DocumentContext, entry: MapNode, index: number, serverNa
     argsKey,
     argsPair,
     args: argsPair?.value ?? undefined,
-    label: nameText !== undefined ? `Call "${nameText}"` : `Call #${index + 1}`,
+    label: nameText !== undefined ? `Call "${nameText}"` : `Call ${place}`,
     target,
     templated: false,
     result: resultOf(entry, response),

@@ -121,6 +121,8 @@ function argumentEdits(edit: EditContext, style: Style, site: CallSite, args: No
     if (args.span.start === args.span.end) return undefined;
     return [{ span: args.span, newText: `${head}${tail}` }];
   }
+  // An anchor or tag on the arguments would move to the envelope and change what its aliases mean.
+  if (site.argsPair && /[&!]/.test(withoutComments(text.slice(site.argsPair.key.span.end, args.span.start)))) return undefined;
   const source = text.slice(args.span.start, args.span.end);
   const blockMap = isMap(args) && !args.flow && !edit.json;
   if (!blockMap) {
@@ -215,4 +217,8 @@ function nextLineStart(text: string, offset: number): number | undefined {
   const i = endOfLine(text, offset);
   if (i >= text.length) return undefined;
   return text[i] === '\r' && text[i + 1] === '\n' ? i + 2 : i + 1;
+}
+
+function withoutComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\r\n]*|#[^\r\n]*/g, '');
 }

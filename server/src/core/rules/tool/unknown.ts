@@ -58,8 +58,8 @@ function noCatalogMessage(stepId: string, resolution: Extract<ToolRefResolution,
   const missing = resolution.workloads.filter((w) => w.reason === 'no-catalog');
   if (missing.length === 0 && opaque.length > 0) {
     return (
-      `${ref} is no tool name Tool Lens knows, but it may be a name that a Kubernetes MCPToolConfig gives a tool of ` +
-      `${listWords(opaque.map((w) => `"${w.name}"`))}, which Tool Lens cannot read; it cannot check this reference.` +
+      `${ref} matches no tool Tool Lens knows, but it may be the name that a Kubernetes MCPToolConfig gives a tool of ` +
+      `${listWords(opaque.map((w) => `"${w.name}"`))}; Tool Lens cannot read that resource, so it cannot check this reference.` +
       suggestionSentence(resolution.suggestions)
     );
   }

@@ -22,6 +22,8 @@ export interface FloorStep {
   resolution?: ToolRefResolution;
   /** The resolved backend tool, when the reference resolves (hidden or not). */
   tool?: GatewayTool;
+  /** The conflict-resolved name the gateway routes the step to (= tool.resolvedName). */
+  resolvedName?: string;
   /** Set on unknown entries. */
   cause?: UnknownCause;
 }
@@ -75,6 +77,7 @@ function computeFloor(ctx: DocumentContext, workflow: WorkflowModel): WorkflowFl
       case 'resolved': {
         const tool = resolution.tool;
         s.tool = tool;
+        s.resolvedName = tool.resolvedName;
         // ToolHive looks annotations up among the advertised tools only (toolhive.md §6).
         if (!tool.advertised) {
           s.cause = 'hidden';

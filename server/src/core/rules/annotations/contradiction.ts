@@ -139,6 +139,8 @@ function fixes(edit: EditContext, workflow: WorkflowModel, pair: Pair, hint: Flo
   if (annotations.pairs.length === 1 && !annotations.flow && !edit.json) {
     const annotationsPair = getPair(workflow.node, 'annotations');
     removal = annotationsPair ? removePair(edit, workflow.node, annotationsPair) : undefined;
+    // `- annotations:` opening a list item cannot lose its line: leave an empty mapping instead.
+    if (!removal && annotationsPair) removal = { span: { start: annotationsPair.key.span.end, end: pair.value!.span.end }, newText: ': {}' };
   } else removal = removePair(edit, annotations, pair);
   if (removal) out.push({ title: `Remove ${hint}`, safe: false, edits: [removal] });
 

@@ -4,7 +4,7 @@
 // envelope keys are inserted around the original arguments, and those arguments keep their text,
 // comments and layout (in YAML block style their lines only move right by one indentation step).
 import type { DynamicNamespace } from '../../catalog/model.js';
-import { CALL_KINDS, callsOf, editContext, endOfLine, flowSeparators, MCP_DETAILS_PLACEHOLDER, ownLineInsertion, quotedList, type CallSite } from '../../model/calls.js';
+import { CALL_KINDS, callsOf, editContext, endOfLine, flowSeparators, MCP_DETAILS_PLACEHOLDER, ownLineInsertion, replaceValueText, quotedList, type CallSite } from '../../model/calls.js';
 import { isMap, isScalar, type MapNode, type Node, type Pair, type ScalarNode } from '../../parse/nodes.js';
 import { eolOf, insertPairs, lineStartOf, replaceScalarText, type EditContext, type InsertEntry } from '../../text/mappingEdits.js';
 import type { Fix, TextEdit } from '../../types.js';
@@ -115,12 +115,8 @@ function argumentEdits(edit: EditContext, style: Style, site: CallSite, args: No
     if (site.argsPair) return undefined; // a key without a value node: nothing certain to edit
     return addArgumentsKey(edit, style, site, `${head}${tail}`, ns, toolName);
   }
-  // `input: null` / `"arguments": null`: the envelope replaces the null. An empty YAML value
-  // (`input:` and nothing) has no text to replace and is left alone.
-  if (isScalar(args) && args.value === null) {
-    if (args.span.start === args.span.end) return undefined;
-    return [{ span: args.span, newText: `${head}${tail}` }];
-  }
+  // `input: null` / `"arguments": null` / `input:` and nothing: the envelope takes the null's place.
+  if (isScalar(args) && args.value === null) return [replaceValueText(edit, args, `${head}${tail}`)];
   // An anchor or tag on the arguments would move to the envelope and change what its aliases mean.
   if (site.argsPair && /[&!]/.test(withoutComments(text.slice(site.argsPair.key.span.end, args.span.start)))) return undefined;
   const source = text.slice(args.span.start, args.span.end);
@@ -129,6 +125,9 @@ function argumentEdits(edit: EditContext, style: Style, site: CallSite, args: No
     // Flow mappings, JSON, and one-line values: the wrapper goes around the text as written.
     if (isScalar(args) && (args.style === 'literal' || args.style === 'folded')) return undefined;
     if (!edit.json && !isMap(args) && /[\r\n]/.test(source)) return undefined;
+    // A YAML plain scalar may hold commas or brackets that mean something else inside a flow mapping.
+    if (!edit.json && isScalar(args) && args.style === 'plain' && !/^[A-Za-z0-9_.+-]*$/.test(source)) return undefined;
+    if (!edit.json && !isMap(args) && !isScalar(args) && !args.flow) return undefined;
     return [
       { span: { start: args.span.start, end: args.span.start }, newText: `${head}${style.comma}${style.key('arguments')}${style.colon}` },
       { span: { start: args.span.end, end: args.span.end }, newText: tail },

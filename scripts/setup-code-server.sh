@@ -87,7 +87,8 @@ npm_config_yes=true npm install --omit=dev --no-audit --no-fund --loglevel=error
 ln -sfn node_modules node_modules.asar
 (cd bin/remote-cli && ln -sfn code-linux.sh code-server)
 (cd bin/helpers && ln -sfn browser-linux.sh browser.sh)
-(cd extensions && npm install --omit=dev --no-audit --no-fund --loglevel=error)
+# (its postinstall lists every file it trims: stdout is dropped, errors still show)
+(cd extensions && npm install --omit=dev --no-audit --no-fund --loglevel=error >/dev/null)
 cd ../..
 
 # code-server writes a default config.yaml under XDG_CONFIG_HOME on any start: keep it in the stage.

@@ -42,13 +42,17 @@ export function parseJson(text: string, base = 0, options: { comments?: boolean 
     problems.push({ rule: 'yaml/syntax', message: `This document is not checked: ${why}.`, span: { start: base, end: base + 1 } });
     return { root: null, span: { start: base, end: base + text.length }, problems };
   }
+  // An error at the very end (a missing "}") is shown on the last thing written, inside the text.
+  const contentEnd = text.trimEnd().length;
   for (const error of errors) {
     const code = printParseErrorCode(error.error);
-    const start = base + error.offset;
+    let start = error.offset;
+    let end = start + Math.max(1, error.length);
+    if (start >= contentEnd) [start, end] = contentEnd > 0 ? [contentEnd - 1, contentEnd] : [0, 0];
     problems.push({
       rule: 'yaml/syntax',
       message: ERROR_TEXT[code] ?? `The JSON does not parse (${code}).`,
-      span: { start, end: start + Math.max(1, error.length) },
+      span: { start: base + start, end: base + Math.min(end, text.length) },
     });
   }
   const root = tree ? new JsonConverter(text, base, problems).convert(tree, 0) : null;

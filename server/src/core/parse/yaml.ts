@@ -53,8 +53,8 @@ function convertDocument(doc: Document.Parsed, text: string): ParsedYamlDocument
   const contentEnd = text.trimEnd().length;
   for (const error of doc.errors) {
     let [start, end] = error.pos;
-    if (start >= contentEnd && contentEnd > 0) [start, end] = [contentEnd - 1, contentEnd];
-    problems.push({ rule: 'yaml/syntax', message: yamlMessage(error.message), span: { start, end: Math.max(end, start + 1) } });
+    if (start >= contentEnd) [start, end] = contentEnd > 0 ? [contentEnd - 1, contentEnd] : [0, 0];
+    problems.push({ rule: 'yaml/syntax', message: yamlMessage(error.message), span: { start, end: Math.min(Math.max(end, start + 1), text.length) } });
   }
   const [docStart, , docEnd] = doc.range;
   const converter = new Converter(doc, text, problems);

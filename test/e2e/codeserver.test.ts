@@ -1,0 +1,310 @@
+// VS Code for real: code-server (VS Code 1.100's server and web workbench, installed by
+// scripts/setup-code-server.sh) in Debian's headless Chromium, driven by playwright-core.
+//
+// The extension is packaged into a .vsix and installed with `--install-extension` into a fresh
+// extensions dir, exactly as a user would install it, then two tests run against it:
+//   - in the extension host (test/e2e/codeserver.host.ts, handed to the workbench as
+//     `extensionTestsPath`): activation, diagnostics, a quick fix applied, the floor hover, the
+//     contributed schemas;
+//   - in the browser: the gateway opened from the Explorer shows a squiggle and a Problems row
+//     naming the rule; the screenshot is kept in .tmp/e2e/codeserver-problems.png.
+// Each gets its own copy of test/e2e/workspace/, so nothing one does (a fix, a backup of a
+// dirty file) leaks into the other. Skipped, saying so, only when code-server or Chromium is
+// not installed.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { build } from 'esbuild';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { HostCheck, HostPlan } from './codeserver.host.js';
+
+const ROOT = join(__dirname, '..', '..');
+const CODE_SERVER_VERSION = '4.100.3';
+const CODE_SERVER = join(process.env.CODE_SERVER_DIR ?? join(ROOT, '.tmp', 'code-server'), `code-server-${CODE_SERVER_VERSION}`);
+const CODE_SERVER_ENTRY = join(CODE_SERVER, 'out', 'node', 'entry.js');
+const CHROMIUM = '/usr/bin/chromium';
+const WORKSPACE = join(__dirname, 'workspace');
+const GATEWAY = 'gateways/docs.vmcp.yaml';
+const COMPOSITE = 'publish_readme';
+const RULE = 'annotations/contradiction';
+const SCREENSHOT = join(ROOT, '.tmp', 'e2e', 'codeserver-problems.png');
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
+
+// Bounds: a broken build fails within these, never hangs.
+const STEP_MS = 30000;
+const TEST_MS = 60000;
+
+function skipReason(): string | false {
+  const missing: string[] = [];
+  if (!existsSync(join(CODE_SERVER, '.tool-lens-installed'))) missing.push(`code-server ${CODE_SERVER_VERSION} (bash scripts/setup-code-server.sh)`);
+  if (!existsSync(CHROMIUM)) missing.push(`Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  return missing.length ? `not installed: ${missing.join('; ')}. The code-server end-to-end tests did not run` : false;
+}
+
+// Chromium as the harness runs it on this machine: headless, no sandbox (root), no GPU, and no
+// traffic of its own (no component updates, sync or background requests).
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'security.workspace.trust.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'update.mode': 'none',
+  'files.hotExit': 'off',
+};
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestMtime(join(path, name))), stat.mtimeMs);
+}
+
+function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string {
+  const result = spawnSync(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, encoding: 'utf8', timeout: STEP_MS * 2 });
+  assert.equal(result.status, 0, `${command} ${args.join(' ')} failed (${result.error?.message ?? `exit ${result.status}`}):\n${result.stdout}${result.stderr}`);
+  return result.stdout;
+}
+
+/** Bundles are rebuilt only when a source is newer than them (`npm test` has just built them). */
+function ensureBuilt(): void {
+  const bundles = ['dist/extension.js', 'dist/server.js'].map((p) => join(ROOT, p));
+  const built = bundles.every(existsSync) ? Math.min(...bundles.map((p) => statSync(p).mtimeMs)) : 0;
+  const sources = Math.max(...['client/src', 'server/src', 'package.json'].map((p) => newestMtime(join(ROOT, p))));
+  if (sources > built) run(process.execPath, [join(ROOT, 'scripts', 'build.mjs')]);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitUntil(what: string, probe: () => Promise<boolean>, ms = STEP_MS): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** True while any process of the group led by `pid` is alive. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+interface Session {
+  dir: string;
+  port: number;
+  extensionsDir: string;
+  server: ChildProcess;
+  log: string;
+  browser: Browser;
+}
+
+function workspaceCopy(dir: string, name: string): string {
+  const copy = join(dir, name);
+  cpSync(WORKSPACE, copy, { recursive: true });
+  return copy;
+}
+
+function logTail(session: Session | undefined): string {
+  if (!session || !existsSync(session.log)) return '';
+  return `\ncode-server log (last lines, all in ${session.log}):\n${readFileSync(session.log, 'utf8').split('\n').slice(-30).join('\n')}`;
+}
+
+const skip = skipReason();
+
+describe('code-server with the extension installed from its .vsix', { skip }, () => {
+  let session: Session | undefined;
+  let failures = 0;
+  // If this process dies before `after` runs, code-server and its extension hosts die with it.
+  const onExit = () => session && killGroup(session.server.pid!, 'SIGKILL');
+
+  before(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tool-lens-codeserver-'));
+    const env = { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data') };
+    const userDir = join(dir, 'user');
+    const extensionsDir = join(dir, 'extensions');
+    const codeServer = [CODE_SERVER_ENTRY, '--user-data-dir', userDir, '--extensions-dir', extensionsDir];
+
+    ensureBuilt();
+    const vsix = join(dir, 'tool-lens.vsix');
+    run(join(ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--out', vsix]);
+    const installed = run(process.execPath, [...codeServer, '--install-extension', vsix], { env });
+    assert.match(installed, /successfully installed/, installed);
+
+    mkdirSync(join(userDir, 'User'), { recursive: true });
+    writeFileSync(join(userDir, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+
+    const port = await freePort();
+    const log = join(dir, 'code-server.log');
+    const out = createWriteStream(log);
+    // detached: a session and process group of its own (setsid), so that killing the group ends
+    // the extension hosts and the language servers they forked too.
+    const server = spawn(
+      process.execPath,
+      [...codeServer, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
+        '--disable-workspace-trust', '--disable-getting-started-override'],
+      { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    server.stdout!.pipe(out);
+    server.stderr!.pipe(out);
+    process.once('exit', onExit);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: STEP_MS });
+    session = { dir, port, extensionsDir, server, log, browser };
+    await waitUntil('code-server to answer /healthz', async () => {
+      if (server.exitCode !== null) throw new Error(`code-server exited with ${server.exitCode}${logTail(session)}`);
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`).catch((error: unknown) => {
+        if (error instanceof TypeError) return undefined; // not listening yet
+        throw error;
+      });
+      return response?.ok === true;
+    });
+  }, { timeout: TEST_MS });
+
+  after(async () => {
+    if (!session) return;
+    await session.browser.close();
+    const pid = session.server.pid!;
+    killGroup(pid, 'SIGTERM');
+    await waitUntil('code-server and its children to exit', async () => !groupAlive(pid), 5000).catch(() => killGroup(pid, 'SIGKILL'));
+    process.removeListener('exit', onExit);
+    if (failures === 0) rmSync(session.dir, { recursive: true, force: true });
+    else console.log(`code-server e2e: logs, workspaces and the .vsix kept in ${session.dir}`);
+  });
+
+  async function newPage(browser: Browser, problems: string[]): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    return page;
+  }
+
+  test('in the extension host: activation, diagnostics, quick fix, hover, schemas', { timeout: TEST_MS }, async (t) => {
+    const s = session!;
+    const problems: string[] = [];
+    try {
+      const runner = join(s.dir, 'runner');
+      mkdirSync(runner);
+      // The workbench needs an extension under development to run tests from; this one
+      // contributes nothing, so Tool Lens itself stays the extension installed from the .vsix.
+      writeFileSync(join(runner, 'package.json'), JSON.stringify({ name: 'tool-lens-e2e-runner', publisher: 'tool-lens-tests', version: '0.0.0', engines: { vscode: '^1.100.0' } }));
+      await build({ entryPoints: [join(__dirname, 'codeserver.host.ts')], outfile: join(runner, 'host.js'), bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning' });
+      const results = join(runner, 'results.json');
+      const plan: HostPlan = {
+        extensionId: EXTENSION_ID,
+        extensionsDir: s.extensionsDir,
+        gateway: GATEWAY,
+        gatewayText: readFileSync(join(WORKSPACE, GATEWAY), 'utf8'),
+        composite: COMPOSITE,
+        results,
+      };
+      writeFileSync(join(runner, 'plan.json'), JSON.stringify(plan, null, 2));
+      const workspace = workspaceCopy(s.dir, 'workspace-host');
+
+      const page = await newPage(s.browser, problems);
+      const hostLog: string[] = [];
+      let exited: (code: number) => void = () => undefined;
+      const exit = new Promise<number>((resolve) => (exited = resolve));
+      // The hooks VS Code's workbench calls when it runs extension tests (as @vscode/test-web uses them).
+      await page.exposeFunction('codeAutomationLog', (_type: string, args: unknown[]) => hostLog.push(args.map(String).join(' ')));
+      await page.exposeFunction('codeAutomationExit', (code: number) => exited(code));
+      const authority = `127.0.0.1:${s.port}`;
+      const payload = JSON.stringify([
+        ['extensionDevelopmentPath', `vscode-remote://${authority}${runner}`],
+        ['extensionTestsPath', `vscode-remote://${authority}${join(runner, 'host.js')}`],
+      ]);
+      await page.goto(`http://${authority}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
+      let timer: NodeJS.Timeout | undefined;
+      const code = await Promise.race([exit, new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), TEST_MS - 10000)))]);
+      clearTimeout(timer);
+      await page.close();
+      const context = `\nextension host log:\n${hostLog.join('\n')}${problems.length ? `\n${problems.join('\n')}` : ''}${logTail(s)}`;
+      assert.ok(existsSync(results), `the extension-host tests wrote no results (exit: ${code})${context}`);
+      const checks = JSON.parse(readFileSync(results, 'utf8')) as HostCheck[];
+      for (const c of checks) {
+        await t.test(c.name, () => assert.ok(c.ok, `${c.detail}${context}`));
+      }
+      assert.equal(checks.length, 6, `expected 6 checks, got ${checks.map((c) => c.name).join('; ')}`);
+      assert.equal(code, 0, `the extension-host tests exited with ${code}${context}`);
+    } catch (error) {
+      failures++;
+      throw error;
+    }
+  });
+
+  test('in the browser: the gateway opened from the Explorer shows the squiggle and the Problems row', { timeout: TEST_MS }, async () => {
+    const s = session!;
+    const problems: string[] = [];
+    let page: Page | undefined;
+    try {
+      const workspace = workspaceCopy(s.dir, 'workspace-ui');
+      page = await newPage(s.browser, problems);
+      page.setDefaultTimeout(STEP_MS);
+      await page.goto(`http://127.0.0.1:${s.port}/?folder=${encodeURIComponent(workspace)}`);
+      await page.locator('.monaco-workbench').waitFor();
+      const explorer = page.locator('.explorer-folders-view');
+      const row = (label: string) => explorer.locator(`.monaco-list-row[aria-label="${label}"]`);
+      const [folder, file] = GATEWAY.split('/') as [string, string];
+      await row(folder).click();
+      await row(file).click();
+      await page.locator(`.monaco-editor[data-uri$="${GATEWAY}"] .view-lines`).waitFor();
+      await page.locator('.monaco-editor .squiggly-error').first().waitFor();
+      await page.keyboard.press('Control+Shift+M');
+      const problem = page.locator('.markers-panel .monaco-list-row', { hasText: RULE });
+      await problem.first().waitFor();
+      const text = (await problem.first().innerText()).replace(/\s+/g, ' ');
+      assert.match(text, /readOnlyHint: true, but step "write" \(filesystem\.write_file\) is not read-only/);
+      assert.match(text, /Ln 22, Col 7/);
+      mkdirSync(join(ROOT, '.tmp', 'e2e'), { recursive: true });
+      await page.screenshot({ path: SCREENSHOT });
+    } catch (error) {
+      failures++;
+      if (page) {
+        const shot = SCREENSHOT.replace(/\.png$/, '-fail.png');
+        mkdirSync(join(ROOT, '.tmp', 'e2e'), { recursive: true });
+        await page.screenshot({ path: shot });
+        problems.push(`screenshot of the failure: ${shot}`);
+      }
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${problems.join('\n')}${logTail(s)}`, { cause: error });
+    } finally {
+      await page?.close();
+    }
+  });
+});

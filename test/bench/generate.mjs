@@ -4,7 +4,7 @@
 // Deterministic: the same seed gives the same bytes, so runs on different days compare.
 //
 //   node test/bench/generate.mjs [OUT_DIR] [--lines N]
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -353,6 +353,16 @@ const SHAPES = [
   },
 ];
 
+/** The i-th composite tool of a file (with the blank line that separates it from the one before). */
+function compositeTool(next, i) {
+  const shape = SHAPES[Math.floor(next() * SHAPES.length)];
+  const topic = TOPICS[Math.floor(next() * TOPICS.length)];
+  const slip = next() < 0.03;
+  return `${i === 0 ? '' : '\n'}${shape(`${shape.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}_${topic.replace(/-/g, '_')}_${i}`, topic, slip)}`;
+}
+
+const lineCount = (text) => text.split('\n').length - 1;
+
 export function generate(out = DEFAULT_OUT, targetLines = DEFAULT_LINES) {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(join(out, 'gateways'), { recursive: true });
@@ -369,19 +379,205 @@ export function generate(out = DEFAULT_OUT, targetLines = DEFAULT_LINES) {
     // About a thousand lines per file: big enough to matter, as real gateway configs get.
     const perFile = 16 + Math.floor(next() * 8);
     for (let i = 0; i < perFile; i++) {
-      const shape = SHAPES[Math.floor(next() * SHAPES.length)];
-      const topic = TOPICS[Math.floor(next() * TOPICS.length)];
-      const slip = next() < 0.03;
-      text += `${i === 0 ? '' : '\n'}${shape(`${shape.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}_${topic.replace(/-/g, '_')}_${i}`, topic, slip)}`;
+      text += compositeTool(next, i);
       tools++;
     }
     const path = join(out, 'gateways', `${team}-${String(files).padStart(3, '0')}.vmcp.yaml`);
     writeFileSync(path, text);
-    lines += text.split('\n').length - 1;
+    lines += lineCount(text);
     bytes += Buffer.byteLength(text);
     files++;
   }
   return { dir: out, files, tools, lines, bytes };
+}
+
+// ------------------------------------------------------------------------------------------------
+// The language-server benchmark's inputs: one large document to edit, and a workspace of many
+// smaller files of every kind the server checks at start-up.
+
+/**
+ * One gateway document of about `targetLines` lines (composite tools of every shape, a few
+ * deliberate slips), for the edit-latency benchmark. Deterministic for a seed.
+ */
+export function generateDocument(targetLines = 2000, seed = 0x2000) {
+  const next = random(seed);
+  let text = header('platform', 0);
+  let tools = 0;
+  while (lineCount(text) < targetLines) text += compositeTool(next, tools++);
+  return { text, tools, lines: lineCount(text), bytes: Buffer.byteLength(text) };
+}
+
+// Faces for the tools of the two reference servers, as a runtime's overlay would give them.
+const FILESYSTEM_FACES = `  read_text_file:
+    family: read
+    pathTarget:
+      param: path
+      access: read
+      base: cwd
+      absent: refuse
+    renderHints:
+      approvalCard: generic
+      userFacingName: Read file
+      activity: Reading a text file from the workspace
+      summaryParams: [path, head, tail]
+    ruleFace:
+      params: [path, head, tail]
+      primaryParams: [path]
+
+  list_directory:
+    family: read
+    pathTarget:
+      param: path
+      access: read
+      base: cwd
+      absent: base
+    renderHints:
+      userFacingName: List directory
+      activity: Listing a directory
+      summaryParams: [path]
+    ruleFace:
+      params: [path]
+
+  directory_tree:
+    family: read
+    pathTarget:
+      param: path
+      access: read
+      base: root
+    renderHints:
+      userFacingName: Directory tree
+      summaryParams: [path, excludePatterns]
+    ruleFace:
+      params: [path]
+      primaryParams: [path]
+
+  search_files:
+    family: search
+    pathTarget:
+      param: path
+      access: read
+      base: cwd
+      absent: base
+      patternParam: pattern
+    renderHints:
+      userFacingName: Search files
+      activity: Searching the workspace for files by name
+      summaryParams: [pattern, path]
+    ruleFace:
+      params: [path, pattern]
+      primaryParams: [pattern]
+
+  get_file_info:
+    family: read
+    pathTarget:
+      param: path
+      access: read
+    renderHints:
+      userFacingName: File info
+      summaryParams: [path]
+    ruleFace:
+      params: [path]
+
+  write_file:
+    family: write
+    pathTarget:
+      param: path
+      access: write
+      base: cwd
+      absent: refuse
+    renderHints:
+      approvalCard: generic
+      userFacingName: Write file
+      activity: Writing a file in the workspace (overwrites an existing file without asking)
+      summaryParams: [path]
+    ruleFace:
+      params: [path]
+      primaryParams: [path]
+`;
+
+const MEMORY_FACES = `  search_nodes:
+    family: search
+    renderHints:
+      approvalCard: generic
+      userFacingName: Search the knowledge graph
+      activity: Searching entities, types and observations
+      summaryParams: [query]
+    ruleFace:
+      params: [query]
+      primaryParams: [query]
+
+  read_graph:
+    family: read
+    renderHints:
+      userFacingName: Read the knowledge graph
+
+  open_nodes:
+    family: read
+    renderHints:
+      userFacingName: Open entities
+      summaryParams: [names]
+
+  create_entities:
+    family: write
+    renderHints:
+      approvalCard: generic
+      userFacingName: Create entities
+      summaryParams: [entities]
+
+  delete_entities:
+    family: delete
+    renderHints:
+      approvalCard: generic
+      userFacingName: Delete entities
+      activity: Deleting entities and their relations from the knowledge graph
+      summaryParams: [entityNames]
+`;
+
+/**
+ * A workspace of `files` files for the start-up benchmark: about 70% gateway configurations of
+ * 2 to 8 composite tools (roughly 100 to 450 lines each), 15% catalog snapshots (the two shared
+ * captures, then copies renamed `filesystem-N` / `memory-N`) and 15% tool-face overlays, one per
+ * catalogued server. Deterministic.
+ */
+export function generateLspWorkspace(out, files = 100) {
+  rmSync(out, { recursive: true, force: true });
+  for (const dir of ['gateways', 'catalogs', 'faces']) mkdirSync(join(out, dir), { recursive: true });
+  const catalogs = Math.max(2, Math.round(files * 0.15));
+  const overlays = Math.min(catalogs, Math.round(files * 0.15));
+  const gateways = Math.max(0, files - catalogs - overlays);
+  const next = random(0x1005);
+  const servers = [];
+  const stats = { dir: out, files: 0, gateways, catalogs, overlays, tools: 0, lines: 0, bytes: 0, paths: [] };
+  const write = (path, text) => {
+    writeFileSync(join(out, path), text);
+    stats.files++;
+    stats.lines += lineCount(text);
+    stats.bytes += Buffer.byteLength(text);
+    stats.paths.push(path);
+  };
+  const captures = CATALOGS.map((name) => JSON.parse(readFileSync(join(SHARED_CATALOGS, name), 'utf8')));
+  for (let k = 0; k < catalogs; k++) {
+    const capture = captures[k % captures.length];
+    const copy = k < captures.length ? capture : { ...capture, server: `${capture.server}-${k}` };
+    servers.push({ name: copy.server, faces: capture.server === 'filesystem' ? FILESYSTEM_FACES : MEMORY_FACES });
+    write(`catalogs/${copy.server}.json`, `${JSON.stringify(copy, null, 2)}\n`);
+  }
+  for (let k = 0; k < overlays; k++) {
+    const server = servers[k];
+    write(
+      `faces/${server.name}.faces.yaml`,
+      `# Tool faces for ${server.name}: how the agent runtime treats its tools.\nserver: ${server.name}\ntoolFaces:\n${server.faces}`,
+    );
+  }
+  for (let g = 0; g < gateways; g++) {
+    const team = TEAMS[g % TEAMS.length];
+    let text = header(team, g);
+    const count = 2 + Math.floor(next() * 7);
+    for (let i = 0; i < count; i++) text += compositeTool(next, i);
+    stats.tools += count;
+    write(`gateways/${team}-${String(g).padStart(3, '0')}.vmcp.yaml`, text);
+  }
+  return stats;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

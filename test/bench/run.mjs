@@ -1,22 +1,37 @@
 // The benchmark suite (`npm run bench`). A measurement, not a test: it prints tables and writes
 // test/bench/out/results.json, and never fails on a timing.
 //
-// Each section is one benchmark: a function that prints its own table and returns a plain object
-// for results.json. Add later benchmarks (language server edit latency, hover...) as further
-// entries of SECTIONS.
+// Each section is one benchmark: a function (sync or async) that prints its own table and returns
+// a plain object for results.json. Add later benchmarks (hover, completion...) as further entries
+// of SECTIONS.
 //
-//   node test/bench/run.mjs [--runs N] [--lines N] [--only SECTION]
+//   node test/bench/run.mjs [--only SECTION[,SECTION]] [--runs N] [--lines N]
+//                           [--edits N] [--doc-lines N] [--ws-files N] [--starts N]
+//
+//   --only S      run only these sections (comma-separated): cli-check, lsp. With --only, the
+//                 other sections' last figures in results.json are kept (each has its own date).
+//   cli-check (tool-lens check against a bare YAML parse, ~100k lines):
+//     --runs N      measured runs of each command after a warm-up (default 7)
+//     --lines N     size of the generated workspace in lines (default 100,000)
+//   lsp (node dist/server.js --stdio, see lsp.mjs):
+//     --edits N     edits of the large document, each followed by a diagnostic pull (default 200)
+//     --doc-lines N size of the edited document in lines (default 2,000)
+//     --ws-files N  files of the start-up workspace (default 100)
+//     --starts N    measured start-ups after a warm-up, each paired with a baseline run (default 3)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_LINES, generate } from './generate.mjs';
+import { LSP_DEFAULTS, lspSection } from './lsp.mjs';
+import { mb, median, ratio, round, table } from './stats.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
 const OUT = join(HERE, 'out');
 const CLI = join(ROOT, 'dist', 'cli.js');
+const SERVER = join(ROOT, 'dist', 'server.js');
 const TIME = '/usr/bin/time';
 
 const options = parseOptions(process.argv.slice(2));
@@ -70,12 +85,6 @@ function measure(nodeArgs, { okCodes = [0] } = {}) {
   return { ms, cpuMs, rssKb, stdout: result.stdout };
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
 function stats(samples) {
   const ms = samples.map((s) => s.ms);
   const rss = samples.map((s) => s.rssKb);
@@ -88,17 +97,6 @@ function stats(samples) {
     peakRssKb: Math.max(...rss),
     medianRssKb: median(rss),
   };
-}
-
-const round = (n) => Math.round(n * 10) / 10;
-const ratio = (n) => Math.round(n * 100) / 100;
-const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
-
-function table(rows) {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)));
-  return rows
-    .map((row) => row.map((cell, column) => (column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]))).join('   '))
-    .join('\n');
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -130,6 +128,7 @@ function cliCheckSection() {
   // CPU time moves less than wall time when other work shares the machine.
   const cpuRatios = samples[1].map((s, i) => s.cpuMs / samples[0][i].cpuMs);
   const result = {
+    date: new Date().toISOString(),
     workspace: { files: workspace.files, compositeTools: workspace.tools, lines: workspace.lines, bytes: workspace.bytes },
     runs: options.runs,
     peakRssFrom: useGnuTime ? '/usr/bin/time -v' : 'process.resourceUsage().maxRSS',
@@ -164,28 +163,43 @@ function cliCheckSection() {
 
 const SECTIONS = [
   { id: 'cli-check', run: cliCheckSection },
-  // { id: 'lsp-edit-latency', run: lspEditLatencySection },  // next: the server over stdio
+  // Edit latency and start-up of the language server over stdio, against the bare YAML parse.
+  { id: 'lsp', run: () => lspSection({ out: OUT, options }) },
 ];
 
 // ------------------------------------------------------------------------------------------------
 
 function parseOptions(argv) {
-  const out = { runs: 7, lines: DEFAULT_LINES, only: undefined };
+  const out = { runs: 7, lines: DEFAULT_LINES, only: undefined, lsp: { ...LSP_DEFAULTS } };
+  const count = (flag, value, min) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) usage(`${flag} takes a whole number of at least ${min}`);
+    return n;
+  };
   for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
     const value = argv[i + 1];
-    if (argv[i] === '--runs') out.runs = Math.max(1, Number(value)), i++;
-    else if (argv[i] === '--lines') out.lines = Number(value), i++;
-    else if (argv[i] === '--only') out.only = value, i++;
-    else {
-      console.error(`unknown argument ${argv[i]}; use --runs N, --lines N, --only SECTION`);
-      process.exit(2);
-    }
+    if (flag === '--runs') out.runs = count(flag, value, 1), i++;
+    else if (flag === '--lines') out.lines = count(flag, value, 1), i++;
+    else if (flag === '--only') out.only = (value ?? '').split(',').filter(Boolean), i++;
+    else if (flag === '--edits') out.lsp.edits = count(flag, value, 1), i++;
+    else if (flag === '--doc-lines') out.lsp.docLines = count(flag, value, 100), i++;
+    else if (flag === '--ws-files') out.lsp.wsFiles = count(flag, value, 4), i++;
+    else if (flag === '--starts') out.lsp.starts = count(flag, value, 1), i++;
+    else usage(`unknown argument ${flag}`);
   }
   return out;
 }
 
-function main() {
-  if (!existsSync(CLI)) {
+function usage(problem) {
+  console.error(`${problem}; use --only SECTION[,SECTION], --runs N, --lines N, --edits N, --doc-lines N, --ws-files N, --starts N`);
+  process.exit(2);
+}
+
+async function main() {
+  const unknown = (options.only ?? []).filter((id) => !SECTIONS.some((s) => s.id === id));
+  if (unknown.length || options.only?.length === 0) usage(`--only takes section names (${SECTIONS.map((s) => s.id).join(', ')})`);
+  if (!existsSync(CLI) || !existsSync(SERVER)) {
     const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) process.exit(1);
   }
@@ -201,14 +215,25 @@ function main() {
     sections: {},
   };
   console.log(`# Tool Lens benchmarks (${results.node}, ${results.cpu})`);
+  const file = join(OUT, 'results.json');
+  // A partial run keeps the other sections' last figures.
+  if (options.only) {
+    try {
+      results.sections = JSON.parse(readFileSync(file, 'utf8')).sections ?? {};
+    } catch {
+      // no earlier results
+    }
+  }
   for (const section of SECTIONS) {
-    if (options.only && options.only !== section.id) continue;
-    results.sections[section.id] = section.run();
+    if (options.only && !options.only.includes(section.id)) continue;
+    results.sections[section.id] = await section.run();
   }
   results.seconds = Math.round((Date.now() - started) / 1000);
-  const file = join(OUT, 'results.json');
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
   console.log(`\nwrote ${relative(ROOT, file)} (${results.seconds} s)`);
 }
 
-main();
+main().catch((error) => {
+  console.error(error?.stack ?? String(error));
+  process.exitCode = 1;
+});

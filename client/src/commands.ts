@@ -1,17 +1,22 @@
 // The commands of SPEC §10. They ask the server (workspace/executeCommand) and show the result;
 // no analysis happens here.
 import * as vscode from 'vscode';
-import { ExecuteCommandRequest, type LanguageClient } from 'vscode-languageclient/node';
+import { ExecuteCommandRequest, WorkDoneProgress, type LanguageClient } from 'vscode-languageclient/node';
 import { ruleDocsUrl } from '../../server/src/core/rules/rule.js';
 import {
+  FETCH_CATALOG_REQUEST,
   SERVER_COMMANDS,
   type CallEnvelopeParams,
   type CallEnvelopeResult,
   type CatalogState,
   type DynamicToolItem,
+  type FetchCatalogParams,
+  type FetchCatalogResult,
   type FloorReport,
+  type LiveServerList,
   type WorkflowGraph,
 } from '../../server/src/lsp/protocol.js';
+import { fetchCatalog } from './fetchCatalog.js';
 import { showGraphPanel } from './graphPanel.js';
 
 type Position = { line: number; character: number };
@@ -62,12 +67,15 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
     void vscode.window.setStatusBarMessage(`Tool Lens: ${state.servers.length} catalog server(s) reloaded from disk`, 4000);
   });
 
-  register('toolLens.fetchCatalog', () => {
-    // Live fetching is a later piece of work: say so plainly, and say what works today.
-    void vscode.window.showInformationMessage(
-      'Tool Lens: fetching a catalog from a live MCP server is not available yet. For now, save the server\'s tools/list result in the workspace as <server>.tools.json (or write a "catalog: 1" snapshot): Tool Lens reads it at once.',
-    );
-  });
+  register('toolLens.fetchCatalog', (serverArg) =>
+    fetchCatalog(context, {
+      listServers: () => serverCommand<LiveServerList>(client, SERVER_COMMANDS.liveServers),
+      fetch: (params: FetchCatalogParams) => client.sendRequest<FetchCatalogResult>(FETCH_CATALOG_REQUEST, params),
+      onProgress: (token, handler) => client.onProgress(WorkDoneProgress.type, token, handler),
+      showOutput: () => client.outputChannel.show(true),
+      log: (line) => client.outputChannel.appendLine(line),
+    }, typeof serverArg === 'string' ? serverArg : undefined),
+  );
 
   register('toolLens.insertCallEnvelope', async () => {
     const editor = vscode.window.activeTextEditor;

@@ -1,4 +1,5 @@
-// The status bar item: how many catalog servers the workspace has, and whether any are stale.
+// The status bar item: how many catalog servers the workspace has, whether any are stale, and the
+// live fetches: "catalog pending" while one runs, "failed" when the last one of a server failed.
 import * as vscode from 'vscode';
 import { STALE_AFTER_DAYS, type CatalogState } from '../../server/src/lsp/protocol.js';
 
@@ -17,14 +18,22 @@ export class CatalogStatus implements vscode.Disposable {
     const count = state.servers.length;
     const parts = [`${count} server${count === 1 ? '' : 's'}`];
     if (state.stale.length) parts.push(`${state.stale.length} stale`);
-    if (state.pending.length) parts.push(`${state.pending.length} pending`);
+    if (state.pending.length) parts.push(`catalog pending: ${state.pending.join(', ')}`);
     if (state.failed.length) parts.push(`${state.failed.length} failed`);
-    this.item.text = `${state.stale.length || state.failed.length ? '$(warning)' : '$(tools)'} ${parts.join(', ')}`;
+    const icon = state.pending.length ? '$(sync~spin)' : state.failed.length ? '$(error)' : state.stale.length ? '$(warning)' : '$(tools)';
+    this.item.text = `${icon} ${parts.join(', ')}`;
+    this.item.backgroundColor = state.failed.length && !state.pending.length ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**Tool Lens catalogs** (${state.files} snapshot file${state.files === 1 ? '' : 's'})\n\n`);
     if (count === 0) tooltip.appendMarkdown('No catalog yet: add a `catalog: 1` snapshot or a saved `tools/list` result (`<server>.tools.json`).\n\n');
     for (const server of state.servers) {
       tooltip.appendMarkdown(`- \`${server}\`${state.stale.includes(server) ? ` (fetched more than ${STALE_AFTER_DAYS} days ago)` : ''}\n`);
+    }
+    for (const server of state.pending) tooltip.appendMarkdown(`\n$(sync~spin) \`${server}\`: catalog pending (its live catalog is being fetched)\n`);
+    for (const server of state.failed) {
+      // Redacted by the server; shown as code so nothing in it is read as markdown.
+      const why = (state.failures?.[server] ?? 'see the Tool Lens output').split(/\r?\n/, 1)[0]!.replace(/`/g, "'");
+      tooltip.appendMarkdown(`\n$(error) \`${server}\`: the last fetch failed: \`${why}\`\n`);
     }
     if (!state.trusted) tooltip.appendMarkdown('\nRestricted mode: live catalog fetching is off in an untrusted workspace.\n');
     tooltip.appendMarkdown('\nClick to reload the catalogs from disk.');

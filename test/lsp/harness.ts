@@ -25,7 +25,7 @@ import {
   type TextDocumentContentChangeEvent,
 } from 'vscode-languageserver-protocol/node';
 import { createConnection } from 'vscode-languageserver/node';
-import { registerHandlers, type ServerHandle } from '../../server/src/lsp/handlers.js';
+import { registerHandlers, type HandlerOptions, type ServerHandle } from '../../server/src/lsp/handlers.js';
 import type { CatalogState } from '../../server/src/lsp/protocol.js';
 
 export const PULL_CAPABILITIES: ClientCapabilities = {
@@ -118,7 +118,8 @@ export class TestClient {
     });
     await this.connection.sendNotification(InitializedNotification.type, {});
     // The server reads the folder after `initialized`; its first catalog state says it is done.
-    await this.waitFor(() => this.catalogStates.some((s) => s.loaded), 'the workspace to load');
+    // Generous: the first load reads every rule module, which is slow on a busy machine.
+    await this.waitFor(() => this.catalogStates.some((s) => s.loaded), 'the workspace to load', 20_000);
     return result;
   }
 
@@ -164,11 +165,11 @@ export interface InProcess {
 }
 
 /** The server's handlers on a connection over two in-memory streams. */
-export function startInProcess(): InProcess {
+export function startInProcess(options: HandlerOptions = {}): InProcess {
   const up = new PassThrough();
   const down = new PassThrough();
   const serverConnection = createConnection(new StreamMessageReader(up), new StreamMessageWriter(down));
-  const server = registerHandlers(serverConnection);
+  const server = registerHandlers(serverConnection, options);
   serverConnection.listen();
   const client = new TestClient(createProtocolConnection(new StreamMessageReader(down), new StreamMessageWriter(up)));
   return {

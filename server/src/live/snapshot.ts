@@ -15,6 +15,8 @@ export interface SnapshotSource {
   transport?: 'stdio' | 'http' | 'sse';
   /** Who wrote it, e.g. "Tool Lens 0.1.0". */
   generator?: string;
+  /** What wrote it; default "`tool-lens catalog fetch`". */
+  writer?: string;
 }
 
 /** The snapshot as plain data, keys in their written order. */
@@ -41,7 +43,7 @@ export function snapshotHeader(catalog: FetchedCatalog, source: SnapshotSource =
   const said = info?.name ? ` The server called itself ${info.name}${info.version ? ` ${info.version}` : ''}.` : '';
   const from = source.file ? ` from its ${source.transport ?? ''}${source.transport ? ' ' : ''}entry in ${source.file}` : '';
   return [
-    `Tool catalog of the MCP server "${catalog.server}", written by \`tool-lens catalog fetch\`${source.generator ? ` (${source.generator})` : ''}`,
+    `Tool catalog of the MCP server "${catalog.server}", written by ${source.writer ?? '`tool-lens catalog fetch`'}${source.generator ? ` (${source.generator})` : ''}`,
     `at ${catalog.fetched.at}${from}.${said}`,
     'The tools are exactly as its tools/list returned them. Fetch again rather than edit by hand.',
   ];

@@ -1,6 +1,7 @@
 // Server-side commands the client calls through `workspace/executeCommand`: the derived floor,
 // reloading catalogs from disk, the dynamic tools for "Insert call envelope" and the envelope text
-// itself, and the workflow graph (nodes, `dependsOn` edges, each step's annotation class).
+// itself, the workflow graph (nodes, `dependsOn` edges, each step's annotation class), and the MCP
+// servers a live catalog can be fetched from (liveFetch.ts; the fetch itself is a request of its own).
 import { stringify } from 'yaml';
 import type { ExecuteCommandParams } from 'vscode-languageserver';
 import type { CatalogTool, DynamicNamespace } from '../core/catalog/model.js';
@@ -23,6 +24,7 @@ import {
   type WorkflowGraph,
   type WorkflowGraphNode,
 } from './protocol.js';
+import { liveServers } from './liveFetch.js';
 import type { Session } from './session.js';
 
 export const SERVER_COMMAND_IDS: string[] = Object.values(SERVER_COMMANDS);
@@ -43,6 +45,8 @@ export async function executeCommand(session: Session, params: ExecuteCommandPar
       return isEnvelopeParams(arg) ? callEnvelope(session, arg) : null;
     case SERVER_COMMANDS.workflowGraph:
       return isPositionArgs(arg) ? workflowGraphs(session, arg) : [];
+    case SERVER_COMMANDS.liveServers:
+      return liveServers(session);
     default:
       session.log(`unknown command ${params.command}`);
       return null;

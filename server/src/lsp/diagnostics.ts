@@ -97,6 +97,13 @@ export class Diagnostics {
         return target && targetFile ? { uri: target.uri, source: targetFile.source } : undefined;
       }),
     );
+    const pending = this.session.pendingServers();
+    if (pending.length > 0) {
+      findings.forEach((finding, i) => {
+        const note = pendingNote(finding, pending);
+        if (note) diagnostics[i]!.message += note;
+      });
+    }
     const report: Report = { resultId, file, findings, diagnostics };
     this.cache.set(entry.path, report);
     return report;
@@ -293,4 +300,17 @@ export class Diagnostics {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
     this.wake();
   }
+}
+
+/**
+ * SPEC §8: while a server's live catalog is being fetched, a finding that says it has no catalog
+ * says that one is on its way. Only `tool/unknown` at info (the no-catalog case) names the
+ * server; it does so as `"name"` (workload or server) or as the prefix of the reference.
+ */
+export function pendingNote(finding: Finding, pending: readonly string[]): string | undefined {
+  if (finding.rule !== 'tool/unknown' || finding.severity !== 'info') return undefined;
+  const named = pending.filter((name) => finding.message.includes(`"${name}"`) || finding.message.includes(`"${name}.`));
+  if (named.length === 0) return undefined;
+  const list = named.map((name) => `"${name}"`).join(', ');
+  return ` Catalog pending: Tool Lens is fetching the live catalog of ${list}; this diagnostic is checked again when it arrives.`;
 }

@@ -20,9 +20,13 @@ import { completion, COMPLETION_TRIGGERS } from './completion.js';
 import { definition } from './definition.js';
 import { Diagnostics, requestCancelled } from './diagnostics.js';
 import { hover } from './hover.js';
+import { LiveFetcher, type LiveFetchOptions } from './liveFetch.js';
 import {
   CATALOG_STATE_NOTIFICATION,
+  FETCH_CATALOG_REQUEST,
   TRUST_NOTIFICATION,
+  type FetchCatalogParams,
+  type FetchCatalogResult,
   type InitializationOptions,
   type ToolLensSettings,
 } from './protocol.js';
@@ -35,13 +39,25 @@ export const WATCHED_GLOBS = ['**/*.{yaml,yml,json,jsonc,jsonl}', '**/.toollens.
 export interface ServerHandle {
   session: Session;
   documents: TextDocuments<TextDocument>;
+  live: LiveFetcher;
   /** Set at initialize. */
   diagnostics(): Diagnostics | undefined;
 }
 
-export function registerHandlers(connection: Connection): ServerHandle {
-  const log = (message: string) => connection.console.log(message);
+export interface HandlerOptions {
+  live?: LiveFetchOptions;
+}
+
+export function registerHandlers(connection: Connection, options: HandlerOptions = {}): ServerHandle {
+  const log = (message: string) => {
+    try {
+      connection.console.log(message);
+    } catch {
+      // The connection is gone (sendNotification throws once it is disposed): nowhere to log to.
+    }
+  };
   const session = new Session(log);
+  const live = new LiveFetcher(connection, session, options.live);
   const documents = new TextDocuments(TextDocument);
   let diagnostics: Diagnostics | undefined;
   let watchFiles = false;
@@ -60,10 +76,11 @@ export function registerHandlers(connection: Connection): ServerHandle {
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const capabilities = params.capabilities;
-    const options = (params.initializationOptions ?? {}) as InitializationOptions;
+    const init = (params.initializationOptions ?? {}) as InitializationOptions;
     session.setRoot(params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined);
-    if (typeof options.trusted === 'boolean') session.trusted = options.trusted;
-    if (options.settings) session.settings = { ...options.settings };
+    // Only an explicit `trusted: true` counts: a client that says nothing gets no live fetching.
+    session.trusted = init.trusted === true;
+    if (init.settings) session.settings = { ...init.settings };
     const pull = capabilities.textDocument?.diagnostic !== undefined;
     diagnostics = new Diagnostics(connection, session, {
       pull,
@@ -165,10 +182,17 @@ export function registerHandlers(connection: Connection): ServerHandle {
   connection.onDocumentSymbol((params, token) => feature('document symbols', [], token, () => documentSymbols(session, params)));
   connection.onCodeLens((params, token) => feature('code lens', [], token, () => codeLenses(session, params)));
   connection.onExecuteCommand((params) => guard(`command ${params.command}`, null, () => executeCommand(session, params)));
+  // Answered when the fetch is over; the fetch is a promise like any other, so every request that
+  // arrives meanwhile is answered as usual.
+  connection.onRequest(FETCH_CATALOG_REQUEST, (params: FetchCatalogParams, token) =>
+    guard<FetchCatalogResult>('fetch catalog', { ok: false, server: String(params?.server ?? ''), reason: 'failed', message: 'the fetch failed inside Tool Lens; see the Tool Lens output.' }, () =>
+      live.fetch(params, token),
+    ),
+  );
 
   connection.onShutdown(() => {
     diagnostics?.dispose();
   });
 
-  return { session, documents, diagnostics: () => diagnostics };
+  return { session, documents, live, diagnostics: () => diagnostics };
 }

@@ -6,6 +6,14 @@
 export const CATALOG_STATE_NOTIFICATION = 'toolLens/catalogState';
 /** Client → server: the workspace's trust state changed (VS Code Workspace Trust). */
 export const TRUST_NOTIFICATION = 'toolLens/trustChanged';
+/**
+ * Client → server request: fetch one server's live catalog (SPEC §8). Params: FetchCatalogParams;
+ * result: FetchCatalogResult, sent when the fetch is over (other requests keep being answered
+ * meanwhile). A request of its own rather than a server command on purpose: vscode-languageclient
+ * registers every server command as a VS Code command that anything could run, and this one must
+ * only ever run after the client's consent prompt.
+ */
+export const FETCH_CATALOG_REQUEST = 'toolLens/fetchCatalog';
 
 export interface CatalogState {
   /** Catalogued servers (by name, sorted). */
@@ -14,10 +22,13 @@ export interface CatalogState {
   files: number;
   /** Servers whose snapshot says it was fetched more than STALE_AFTER_DAYS days ago. */
   stale: string[];
-  /** Live fetching is not built yet: always empty, kept so the status bar need not change later. */
+  /** Servers whose live catalog is being fetched right now ("catalog pending"). */
   pending: string[];
+  /** Servers whose last live fetch failed (until a later fetch of theirs succeeds). */
   failed: string[];
-  /** Whether the client said the workspace is trusted. */
+  /** Why each failed server failed, one redacted message each (no secret values). */
+  failures?: Record<string, string>;
+  /** Whether the client said the workspace is trusted (false when it said nothing). */
   trusted: boolean;
   /** False until the workspace has been read from disk once. */
   loaded: boolean;
@@ -56,7 +67,87 @@ export const SERVER_COMMANDS = {
   callEnvelope: 'toolLens.server.callEnvelope',
   /** args: [{uri, position?}] → WorkflowGraph[] */
   workflowGraph: 'toolLens.server.workflowGraph',
+  /** args: [] → LiveServerList (the MCP servers the workspace's client configs declare; starts nothing) */
+  liveServers: 'toolLens.server.liveServers',
 } as const;
+
+/** One MCP server a workspace config declares, as the fetch command's quick pick shows it. */
+export interface LiveServerItem {
+  name: string;
+  /** Where it is declared: `.vscode/mcp.json:12`. */
+  declaredIn: string;
+  /** How Tool Lens would reach it; absent when it cannot be fetched. */
+  transport?: 'stdio' | 'http' | 'sse';
+  /** The command line (or URL) that a fetch runs, every secret value masked. */
+  commandLine?: string;
+  /**
+   * SHA-256 of the whole launch (command, args, env, cwd; or URL and headers), unmasked. The
+   * consent is given for it, and the server refuses a fetch whose launch no longer has it.
+   */
+  fingerprint?: string;
+  /** Why it cannot be fetched; `needs-input` for `${input:…}`, `${env:…}` and `envFile`. */
+  blocked?: { reason: 'needs-input' | 'unsupported' | 'invalid'; message: string };
+  /** The catalog already has a server of this name. */
+  catalogued: boolean;
+  /** `fetched.at` of the server's current snapshot, when it says. */
+  fetchedAt?: string;
+  /** A fetch of it is running now. */
+  pending: boolean;
+}
+
+export interface LiveServerList {
+  /** Whether the server may start anything (the client said the workspace is trusted). */
+  trusted: boolean;
+  servers: LiveServerItem[];
+  /** The config files read, relative to the workspace folder. */
+  configFiles: string[];
+  /** Config files that could not be read, or have the wrong shape. */
+  problems: string[];
+}
+
+export interface FetchCatalogParams {
+  server: string;
+  /** The LiveServerItem.fingerprint the user agreed to run. */
+  fingerprint: string;
+  /** Where `$/progress` (WorkDoneProgress begin/report/end) about this fetch goes. */
+  workDoneToken?: string | number;
+}
+
+export type FetchRefusal =
+  /** The client has not said that the workspace is trusted. */
+  | 'untrusted'
+  /** No workspace folder: nothing to read the servers from or write the snapshot into. */
+  | 'no-folder'
+  /** No server of that name in the configs (any more). */
+  | 'unknown-server'
+  /** It needs input or cannot be reached (LiveServerItem.blocked). */
+  | 'blocked'
+  /** Its launch changed since the user agreed: ask again. */
+  | 'changed'
+  /** A fetch of it is already running. */
+  | 'busy'
+  /** It was started but the fetch failed (timeout, crash, bad answer). */
+  | 'failed'
+  /** The snapshot could not be written. */
+  | 'write-failed';
+
+export type FetchCatalogResult =
+  | {
+      ok: true;
+      server: string;
+      /** The snapshot, relative to the workspace folder. */
+      file: string;
+      uri: string;
+      tools: number;
+      ms: number;
+    }
+  | {
+      ok: false;
+      server: string;
+      reason: FetchRefusal;
+      /** Says what happened and what to do; secrets masked. */
+      message: string;
+    };
 
 export interface DocumentPositionArgs {
   uri: string;

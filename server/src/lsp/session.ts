@@ -66,7 +66,15 @@ export class Session {
   configPath: string | undefined;
   configProblems: Finding[] = [];
   settings: ToolLensSettings = {};
-  trusted = true;
+  /** Whether the client said the workspace is trusted; nothing is ever started until it has. */
+  trusted = false;
+  /**
+   * Bumped whenever the set of servers being fetched changes: diagnostics that mention such a
+   * server say "catalog pending", so their result ids must change with it.
+   */
+  liveEpoch = 0;
+  private readonly livePending = new Set<string>();
+  private readonly liveFailures = new Map<string, string>();
   loaded = false;
   /** Resolves once the workspace has been read from disk. */
   readonly ready: Promise<void>;
@@ -149,7 +157,7 @@ export class Session {
 
   /** Changes whenever the diagnostics of this entry may change. */
   resultIdOf(entry: Entry): string {
-    return `${this.id}.${this.generation}.${entry.stamp}`;
+    return `${this.id}.${this.generation}.${this.liveEpoch}.${entry.stamp}`;
   }
 
   isConfig(entry: Entry): boolean {
@@ -499,6 +507,43 @@ export class Session {
   }
 
   // -------------------------------------------------------------------------------------------
+  // Live fetches (lsp/liveFetch.ts runs them; the session only keeps their state)
+
+  /** Servers whose live catalog is being fetched, sorted. */
+  pendingServers(): string[] {
+    return [...this.livePending].sort();
+  }
+
+  isPending(server: string): boolean {
+    return this.livePending.has(server);
+  }
+
+  /** A fetch started: the status bar and the diagnostics that name the server say "catalog pending". */
+  fetchStarted(server: string): void {
+    this.livePending.add(server);
+    this.liveFailures.delete(server);
+    this.liveChanged();
+  }
+
+  /**
+   * A fetch ended. On success the snapshot has already gone through `diskChanged`, so dependants
+   * are re-checked against it; `failure` is a redacted message.
+   */
+  fetchEnded(server: string, failure?: string): void {
+    this.livePending.delete(server);
+    if (failure !== undefined) this.liveFailures.set(server, failure);
+    else this.liveFailures.delete(server);
+    this.liveChanged();
+  }
+
+  private liveChanged(): void {
+    this.liveEpoch++;
+    // No text and no catalog changed: only the "catalog pending" notes of diagnostics may differ.
+    if (this.loaded) this.emit({ paths: [], dependencies: true });
+    this.publishCatalogState();
+  }
+
+  // -------------------------------------------------------------------------------------------
   // Catalog state
 
   catalogState(now = Date.now()): CatalogState {
@@ -511,7 +556,17 @@ export class Session {
       const time = Date.parse(fetchedAt);
       if (!Number.isNaN(time) && now - time > STALE_AFTER_DAYS * 24 * 3600 * 1000) stale.push(name);
     }
-    return { servers, files: catalog.files.length, stale, pending: [], failed: [], trusted: this.trusted, loaded: this.loaded };
+    const failed = [...this.liveFailures.keys()].sort();
+    return {
+      servers,
+      files: catalog.files.length,
+      stale,
+      pending: this.pendingServers(),
+      failed,
+      failures: Object.fromEntries(failed.map((name) => [name, this.liveFailures.get(name)!])),
+      trusted: this.trusted,
+      loaded: this.loaded,
+    };
   }
 
   private publishCatalogState(): void {

@@ -55,6 +55,8 @@ fi
 
 started=$(date +%s)
 mkdir -p "$DEST"
+# What an install killed before its trap could run left behind.
+rm -rf "$DEST"/.staging.*
 STAGE=$(mktemp -d "$DEST/.staging.XXXXXX")
 trap 'rm -rf "$STAGE"' EXIT
 

@@ -15,11 +15,12 @@ import { CatalogStatus } from './statusBar.js';
 let client: LanguageClient | undefined;
 
 function readSettings(): ToolLensSettings {
+  // `catalogs` is resource-scoped (per folder); `workspaceDiagnostics` is window-scoped, and
+  // VS Code logs a warning when a window setting is read through a resource.
   const scope = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const config = vscode.workspace.getConfiguration('toolLens', scope);
   return {
-    catalogs: config.get<string[]>('catalogs', []),
-    workspaceDiagnostics: config.get<boolean>('workspaceDiagnostics', true),
+    catalogs: vscode.workspace.getConfiguration('toolLens', scope).get<string[]>('catalogs', []),
+    workspaceDiagnostics: vscode.workspace.getConfiguration('toolLens').get<boolean>('workspaceDiagnostics', true),
   };
 }
 

@@ -64,7 +64,14 @@ function ours(uri: vscode.Uri): vscode.Diagnostic[] {
 
 function describe(diagnostics: readonly vscode.Diagnostic[]): string {
   return JSON.stringify(
-    diagnostics.map((d) => ({ source: d.source, code: codeOf(d), line: d.range.start.line + 1, character: d.range.start.character + 1, message: d.message })),
+    diagnostics.map((d) => ({
+      source: d.source,
+      code: codeOf(d),
+      severity: vscode.DiagnosticSeverity[d.severity],
+      line: d.range.start.line + 1,
+      character: d.range.start.character + 1,
+      message: d.message,
+    })),
   );
 }
 
@@ -177,19 +184,63 @@ export async function run(): Promise<void> {
     // The built-in JSON language features load the schema from the installed extension: a value of the
     // wrong type must be reported, and nothing may say the schema (or a $ref in it) failed to load.
     const probe = vscode.Uri.joinPath(folder, 'probe.faces.json');
-    const text = '{\n  "server": 42,\n  "toolFaces": {}\n}\n';
+    // `toolFaces` is checked through a `$ref` of the schema: its error proves the reference resolved.
+    const text = '{\n  "server": 42,\n  "toolFaces": []\n}\n';
     await vscode.workspace.fs.writeFile(probe, new TextEncoder().encode(text));
     const json = await vscode.workspace.openTextDocument(probe);
     await vscode.window.showTextDocument(json);
-    const fromJson = await waitFor('diagnostics from the JSON language features', () => {
-      const found = vscode.languages.getDiagnostics(probe).filter((d) => d.source === 'json');
-      return found.length ? found : undefined;
+    // The JSON language features set no `source` on their diagnostics: anything not ours is theirs.
+    const fromJson = await waitFor('two diagnostics from the JSON language features', () => {
+      const found = vscode.languages.getDiagnostics(probe).filter((d) => d.source !== 'tool-lens');
+      return found.length >= 2 ? found : undefined;
+    }).catch((error: unknown) => {
+      const json = vscode.extensions.getExtension('vscode.json-language-features');
+      throw new Error(`${error instanceof Error ? error.message : String(error)}; json-language-features active: ${json?.isActive}; every diagnostic of the file: ${describe(vscode.languages.getDiagnostics(probe))}; language ${vscode.window.activeTextEditor?.document.languageId}`);
     });
     const loading = fromJson.filter((d) => /schema|reference/i.test(d.message) && !/incorrect type/i.test(d.message));
     if (loading.length) fail(`the schema did not load cleanly: ${describe(loading)}`);
-    const typeError = fromJson.find((d) => d.range.start.line === 1 && /string/i.test(d.message));
-    if (!typeError) fail(`no type error on "server": 42; JSON diagnostics: ${describe(fromJson)}`);
+    const wanted = [
+      { line: 1, type: 'string' },
+      { line: 2, type: 'object' },
+    ];
+    for (const { line, type } of wanted) {
+      if (!fromJson.some((d) => d.range.start.line === line && d.message.includes(`"${type}"`))) {
+        fail(`no "expected ${type}" error on line ${line + 1}; diagnostics of the file: ${describe(vscode.languages.getDiagnostics(probe))}`);
+      }
+    }
     return describe(fromJson);
+  });
+
+  await check('our schema applies to .vscode/mcp.json beside the one VS Code brings', async () => {
+    // VS Code validates .vscode/mcp.json with its own schema too, and both apply. A valid file with
+    // one mistake only our schema knows about (`toolFaces` must be an object) must get that error,
+    // and neither schema may complain about anything else. VS Code 1.100's schema does not know
+    // the `toolFaces` key the spec allows on a server entry: what it says about that key is
+    // reported in the detail, not failed on.
+    const probe = vscode.Uri.joinPath(folder, '.vscode', 'mcp.json');
+    const text = [
+      '{',
+      '  "inputs": [{ "type": "promptString", "id": "token", "description": "API token", "password": true }],',
+      '  "servers": {',
+      '    "files": { "type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "${workspaceFolder}"], "env": { "TOKEN": "${input:token}" } },',
+      '    "remote": { "type": "http", "url": "http://127.0.0.1:9/mcp", "headers": { "Authorization": "Bearer ${input:token}" }, "toolFaces": 5 }',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    await vscode.workspace.fs.writeFile(probe, new TextEncoder().encode(text));
+    const json = await vscode.workspace.openTextDocument(probe);
+    await vscode.window.showTextDocument(json);
+    const key = json.positionAt(text.indexOf('"toolFaces"'));
+    const value = json.positionAt(text.indexOf('5 }'));
+    const fromJson = await waitFor('our schema\'s error on the toolFaces value', () => {
+      const found = vscode.languages.getDiagnostics(probe).filter((d) => d.source !== 'tool-lens');
+      return found.some((d) => d.range.start.isEqual(value) && d.message.includes('"object"')) ? found : undefined;
+    });
+    const elsewhere = fromJson.filter((d) => !d.range.start.isEqual(value) && !d.range.start.isEqual(key));
+    if (elsewhere.length) fail(`unexpected JSON diagnostics: ${describe(elsewhere)}`);
+    const onKey = fromJson.filter((d) => d.range.start.isEqual(key));
+    return `ours: ${describe(fromJson.filter((d) => d.range.start.isEqual(value)))}; VS Code's own schema on the toolFaces key: ${onKey.length ? describe(onKey) : 'nothing'}`;
   });
 
   writeFileSync(plan.results, JSON.stringify(checks, null, 2));

@@ -6,13 +6,14 @@
 //   sees envelope fields under aliases;
 // - broken input gets a clear finding and never a crash (a throwing rule is logged: the log must
 //   stay empty);
-// - the argument and tool findings for calls that the args/* and tool/unknown rules will report.
+// - the argument and tool findings of calls that the args/* and tool/unknown rules report.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { checkFile, documentContext } from '../../server/src/core/engine.js';
-import { callArgumentFindings, callsOf, callToolFindings, type CallsDocument } from '../../server/src/core/model/calls.js';
+import { argumentFindingsOf } from '../../server/src/core/model/argumentCheck.js';
+import { callsOf, callToolFindings, type CallsDocument } from '../../server/src/core/model/calls.js';
 import type { ParsedFile } from '../../server/src/core/parse/file.js';
 import { walk, type Node } from '../../server/src/core/parse/nodes.js';
 import { applyEdits, chooseCompatibleFixes } from '../../server/src/core/text/edits.js';
@@ -250,10 +251,11 @@ describe('broken input: a clear finding, never a crash', () => {
     assert.match(checked.findings[0]!.message, /empty namespace/);
 
     // A catalog namespace without a name is catalog/*'s finding: no call can reach it, so a bare
-    // call is never rewritten into it, and a server with only such a namespace runs no envelopes.
+    // call is never rewritten into it, and a server with only such a namespace runs no envelopes:
+    // no envelope rule speaks, and both names are unknown to the server (tool/unknown).
     const blank = 'catalog: 1\nservers:\n  - name: box\n    namespaces:\n      - name: ""\n        tools:\n          - name: hidden_tool\n            inputSchema: {type: object}\n';
     const bare = check('blank.calls.yaml', 'server: box\ncalls:\n  - tool: hidden_tool\n  - tool: call_dynamic_tool\n    input: {namespace: "", toolName: hidden_tool}\n', { 'box.catalog.yaml': blank });
-    assert.deepEqual(rules(bare), []);
+    assert.deepEqual(rules(bare), ['3 tool/unknown', '4 tool/unknown']);
     assert.deepEqual(calls(bare).calls.map((c) => c.target.kind), ['unknown', 'unknown']);
   });
 
@@ -337,7 +339,7 @@ describe('argument and tool findings of calls (for args/* and tool/unknown)', ()
   function argumentFindings(path: string, text: string) {
     const checked = check(path, text);
     const ctx = documentContext(checked.file, checked.file.documents[0]!, checked.workspace);
-    return { checked, findings: callArgumentFindings(ctx), tool: callToolFindings(ctx) };
+    return { checked, findings: argumentFindingsOf(ctx), tool: callToolFindings(ctx) };
   }
 
   test('a plain call against the listed tool', () => {

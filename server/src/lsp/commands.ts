@@ -4,11 +4,12 @@
 // servers a live catalog can be fetched from (liveFetch.ts; the fetch itself is a request of its own).
 import { stringify } from 'yaml';
 import type { ExecuteCommandParams } from 'vscode-languageserver';
-import type { CatalogTool, DynamicNamespace } from '../core/catalog/model.js';
+import { CALL_DYNAMIC_TOOL, type CatalogTool, type DynamicNamespace } from '../core/catalog/model.js';
 import { documentContext } from '../core/engine.js';
 import { floorMarkdown, floorOf, stepIdOf, type FloorStep } from '../core/floor/workflowFloor.js';
 import type { StepEntry } from '../core/floor/floor.js';
-import { topLevelProperties } from '../core/jsonschema/properties.js';
+import { placeholderFor } from '../core/jsonschema/arguments.js';
+import { isObject, topLevelProperties } from '../core/jsonschema/properties.js';
 import { workflowsOf, type StepModel, type WorkflowModel } from '../core/model/workflow.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { WORKFLOW_KINDS } from '../core/rules/rule.js';
@@ -127,33 +128,14 @@ export function callEnvelope(session: Session, params: CallEnvelopeParams): Call
 
 export function envelopeValue(namespace: DynamicNamespace, tool: CatalogTool): Record<string, unknown> {
   const args: Record<string, unknown> = {};
-  for (const property of topLevelProperties(tool.inputSchema).properties.values()) {
-    if (property.required) args[property.name] = placeholderFor(property.schema);
+  const root = isObject(tool.inputSchema) ? tool.inputSchema : {};
+  for (const property of topLevelProperties(root).properties.values()) {
+    // A required property's default is what the user most likely wants; else a value of its type.
+    if (property.required) args[property.name] = 'default' in property.schema ? property.schema.default : placeholderFor(property.schema, root);
   }
   const input: Record<string, unknown> = { namespace: namespace.name, toolName: tool.name, arguments: args };
   if (namespace.external) input.mcpDetails = { description: MCP_DETAILS_PLACEHOLDER };
-  return { tool: 'call_dynamic_tool', input };
-}
-
-function placeholderFor(schema: Record<string, unknown>): unknown {
-  if ('default' in schema) return schema.default;
-  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
-  switch (type) {
-    case 'string':
-      return '';
-    case 'integer':
-    case 'number':
-      return 0;
-    case 'boolean':
-      return false;
-    case 'array':
-      return [];
-    case 'object':
-      return {};
-    default:
-      return null;
-  }
+  return { tool: CALL_DYNAMIC_TOOL, input };
 }
 
 // ---------------------------------------------------------------------------------------------

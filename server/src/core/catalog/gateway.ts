@@ -2,16 +2,19 @@
 // (toolhive.md §4 and §7): per workload, overrides first (rename, description, annotation patches);
 // then conflict resolution (prefix, priority or manual); then the advertising filter. The routing
 // table holds every backend tool, hidden ones too, keyed by its resolved name; `resolveToolRef`
-// answers a step's `tool` as ToolHive's router does, and says why when it cannot.
+// answers a step's `tool` as ToolHive's router does, and says why when it cannot. A workload whose
+// server has dynamic namespaces also serves call_dynamic_tool and get_dynamic_tools, listed in its
+// snapshot or not: references to those resolve either way.
 import { memoKey } from '../memo.js';
 import { workflowsOf } from '../model/workflow.js';
 import { getBoolean, getMap, getSeq, getString, isMap, isScalar, keyText, type MapNode, type Pair } from '../parse/nodes.js';
 import type { DocumentContext } from '../rules/rule.js';
 import { closestN } from '../text/suggest.js';
+import { listWords } from '../text/words.js';
 import type { ToolAnnotations } from '../types.js';
 import type { CatalogIndex } from './index.js';
 import { annotationsFrom } from './load.js';
-import type { CatalogServer, CatalogTool, DynamicNamespace } from './model.js';
+import { CALL_DYNAMIC_TOOL, META_TOOLS, type CatalogServer, type CatalogTool, type DynamicNamespace } from './model.js';
 
 export type ConflictStrategy = 'prefix' | 'priority' | 'manual';
 export const DEFAULT_PREFIX_FORMAT = '{workload}_';
@@ -161,18 +164,65 @@ export function buildGateway(catalog: CatalogIndex, input: GatewayInput): Gatewa
 }
 
 function overriddenTools(workload: GatewayWorkload): GatewayTool[] {
-  if (!workload.server) return [];
+  return (workload.server?.tools ?? []).map((tool) => overriddenTool(workload, tool));
+}
+
+/** A backend tool after its workload's override (if any): renamed, described and annotated as the override says. */
+function overriddenTool(workload: GatewayWorkload, tool: CatalogTool): GatewayTool {
   const overrides = workload.config && workload.config.toolConfigRef === undefined ? workload.config.overrides : undefined;
-  return workload.server.tools.map((tool) => {
-    const override = overrides?.get(tool.name);
-    const overriddenName = override?.name || tool.name;
-    const patched: CatalogTool = {
-      ...tool,
-      description: override?.description || tool.description,
-      annotations: patchAnnotations(tool.annotations, override?.annotations),
-    };
-    return { workload: workload.name, originalName: tool.name, overriddenName, resolvedName: overriddenName, tool: patched, advertised: true, override };
-  });
+  const override = overrides?.get(tool.name);
+  const overriddenName = override?.name || tool.name;
+  const patched: CatalogTool = {
+    ...tool,
+    description: override?.description || tool.description,
+    annotations: patchAnnotations(tool.annotations, override?.annotations),
+  };
+  return { workload: workload.name, originalName: tool.name, overriddenName, resolvedName: overriddenName, tool: patched, advertised: true, override };
+}
+
+/**
+ * A tool that joins no conflict resolution (an adopted workload's, a meta tool the snapshot leaves
+ * out): its name under the prefix strategy, and whether the advertising filter hides it.
+ */
+function outsideTool(gateway: Gateway, tool: GatewayTool): GatewayTool {
+  if (gateway.aggregation.strategy === 'prefix') tool.resolvedName = applyPrefix(gateway.aggregation.prefixFormat, tool.workload) + tool.overriddenName;
+  const hiddenBy = hiddenReason(tool, gateway.aggregation);
+  if (hiddenBy) {
+    tool.advertised = false;
+    tool.hiddenBy = hiddenBy;
+  }
+  return tool;
+}
+
+/**
+ * `<workload>.call_dynamic_tool` / `<workload>.get_dynamic_tools` of a workload whose server has
+ * (named) namespaces, when its snapshot does not list them: a runtime with namespaces serves both,
+ * and snapshots often keep only the namespaced tools. Nothing is known of their schemas or annotations.
+ */
+function unlistedMetaTool(gateway: Gateway, workload: GatewayWorkload, name: string): GatewayTool | undefined {
+  const server = workload.server;
+  if (!server || !(META_TOOLS as readonly string[]).includes(name)) return undefined;
+  // A listed one is a tool like any other (it may even have lost a name conflict).
+  if (server.tools.some((t) => t.name === name) || !server.namespaces.some((ns) => ns.name.trim() !== '')) return undefined;
+  const tool: CatalogTool = {
+    name,
+    server: server.name,
+    description: `${name === CALL_DYNAMIC_TOOL ? 'Calls a tool of a dynamic namespace' : 'Lists the dynamic namespaces and their tools'} (not in the snapshot; served by every runtime with namespaces).`,
+    origin: server.origin,
+  };
+  return outsideTool(gateway, overriddenTool(workload, tool));
+}
+
+/** An unlisted meta tool called by its name after conflict resolution (`agent_call_dynamic_tool` under prefix), when one workload serves it. */
+function unlistedMetaByName(gateway: Gateway, ref: string): GatewayTool | undefined {
+  const hits: GatewayTool[] = [];
+  for (const workload of gateway.workloads.values()) {
+    for (const name of META_TOOLS) {
+      const tool = unlistedMetaTool(gateway, workload, name);
+      if (tool?.resolvedName === ref) hits.push(tool);
+    }
+  }
+  return hits.length === 1 ? hits[0] : undefined;
 }
 
 /**
@@ -188,15 +238,7 @@ function adoptWorkload(gateway: Gateway, name: string): { workload: GatewayWorkl
   if (!server) return undefined;
   const config = gateway.aggregation.tools.get(name);
   const workload: GatewayWorkload = { name, serverName: gateway.catalog.serverName(name), server, config };
-  const tools = overriddenTools(workload);
-  for (const tool of tools) {
-    if (gateway.aggregation.strategy === 'prefix') tool.resolvedName = applyPrefix(gateway.aggregation.prefixFormat, name) + tool.overriddenName;
-    const hiddenBy = hiddenReason(tool, gateway.aggregation);
-    if (hiddenBy) {
-      tool.advertised = false;
-      tool.hiddenBy = hiddenBy;
-    }
-  }
+  const tools = overriddenTools(workload).map((tool) => outsideTool(gateway, tool));
   const adopted = { workload, tools };
   gateway.adopted.set(name, adopted);
   return adopted;
@@ -447,6 +489,9 @@ export function resolveToolRef(gateway: Gateway, ref: string): ToolRefResolution
       suggestions: conflicted.map(dotForm),
     };
   }
+  // ... or the conflict-resolved name of a meta tool the snapshot leaves out.
+  const meta = unlistedMetaByName(gateway, ref);
+  if (meta) return { kind: 'resolved', ref, tool: meta, via: 'name' };
   // 2. `workload.tool`, split at the first dot, with the backend's own name.
   const dot = ref.indexOf('.');
   if (dot > 0) {
@@ -461,7 +506,7 @@ function resolveDotted(gateway: Gateway, ref: string, workloadName: string, tool
   const workload = gateway.workloads.get(workloadName) ?? adopted?.workload;
   if (workload?.server) {
     const own = adopted ? adopted.tools : gateway.tools.filter((t) => t.workload === workloadName);
-    const hit = own.find((t) => t.originalName === toolName);
+    const hit = own.find((t) => t.originalName === toolName) ?? unlistedMetaTool(gateway, workload, toolName);
     if (hit) return { kind: 'resolved', ref, tool: hit, via: 'dot' };
     const renamed = own.find((t) => t.overriddenName === toolName && t.originalName !== toolName);
     if (renamed) {
@@ -477,7 +522,9 @@ function resolveDotted(gateway: Gateway, ref: string, workloadName: string, tool
     if (lost) return droppedResult(gateway, ref, lost);
     const namespaces = gateway.catalog.dynamicHomes(workloadName, toolName);
     if (namespaces.length > 0) return { kind: 'dynamic', ref, workload: workloadName, toolName, namespaces };
-    const near = closestN(toolName, own.map((t) => t.originalName), 3).map((n) => `${workloadName}.${n}`);
+    const callable = own.map((t) => t.originalName);
+    for (const meta of META_TOOLS) if (!callable.includes(meta) && unlistedMetaTool(gateway, workload, meta)) callable.push(meta);
+    const near = closestN(toolName, callable, 3).map((n) => `${workloadName}.${n}`);
     return {
       kind: 'unresolved',
       ref,
@@ -646,16 +693,11 @@ function uncatalogued(workload: GatewayWorkload): UncataloguedWorkload {
   return { name: workload.name, serverName: workload.serverName, reason: workload.server ? 'opaque' : 'no-catalog' };
 }
 
-function serverNote(workload: GatewayWorkload): string {
+/** ` (server "x")` when a workload's catalogued server has another name, for messages. */
+export function serverNote(workload: { name: string; serverName: string }): string {
   return workload.serverName !== workload.name ? ` (server "${workload.serverName}")` : '';
 }
 
 function unique<T>(items: T[]): T[] {
   return [...new Set(items)];
-}
-
-/** "a", "a and b", "a, b and c". */
-export function listWords(items: readonly string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }

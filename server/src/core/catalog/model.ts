@@ -1,6 +1,11 @@
 // What the catalog knows about servers and their tools. Rules ask the catalog, never files.
 import type { Span, ToolAnnotations } from '../types.js';
 
+/** The meta tools of a runtime with dynamic namespaces: dispatch into a namespace, and discovery. */
+export const CALL_DYNAMIC_TOOL = 'call_dynamic_tool';
+export const GET_DYNAMIC_TOOLS = 'get_dynamic_tools';
+export const META_TOOLS = [GET_DYNAMIC_TOOLS, CALL_DYNAMIC_TOOL] as const;
+
 /** Where something was declared, for go-to-definition and related information. */
 export interface Origin {
   file: string;

@@ -1,6 +1,7 @@
 // The safety floor of a composite tool (SPEC §3.2, toolhive.md §6), as pure functions over one
 // entry per tool step. Nothing here knows about documents or catalogs: callers resolve the steps.
 
+import { capitalize } from '../text/words.js';
 import { HINT_NAMES, type HintName, type ToolAnnotations } from '../types.js';
 
 /** One entry per tool step (in step order, including forEach inner tool steps). */
@@ -269,6 +270,3 @@ function explicitNote(hint: FloorHint, floorValue: boolean, explicit: boolean | 
   return `The workflow declares ${hint}: ${explicit}, more conservative than the floor: allowed, and advertised as declared.`;
 }
 
-function capitalize(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}

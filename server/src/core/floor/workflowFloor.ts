@@ -4,7 +4,7 @@
 import { annotationsFrom } from '../catalog/load.js';
 import { dotForm, gatewayOf, hiddenByText, resolveToolRef, type GatewayTool, type ToolRefResolution } from '../catalog/gateway.js';
 import { memoKey } from '../memo.js';
-import { toolSteps, type StepModel, type WorkflowModel } from '../model/workflow.js';
+import { toolSteps, workflowsOf, type StepModel, type WorkflowModel } from '../model/workflow.js';
 import type { DocumentContext } from '../rules/rule.js';
 import type { ToolAnnotations } from '../types.js';
 import { floorTable, type FloorTable, type StepEntry } from './floor.js';
@@ -47,6 +47,20 @@ export function floorOf(ctx: DocumentContext, workflow: WorkflowModel): Workflow
     byWorkflow.set(workflow, floor);
   }
   return floor;
+}
+
+/** One tool step of a document, with its workflow and its floor entry. */
+export interface DocumentToolStep {
+  workflow: WorkflowModel;
+  entry: StepEntry<FloorStep>;
+}
+
+/**
+ * Every tool step of the document's composite tools (forEach inner tool steps in their parent's
+ * place), each with its resolved tool: what the tool, argument and annotation rules walk.
+ */
+export function toolStepsOf(ctx: DocumentContext): DocumentToolStep[] {
+  return workflowsOf(ctx).workflows.flatMap((workflow) => floorOf(ctx, workflow).entries.map((entry) => ({ workflow, entry })));
 }
 
 function computeFloor(ctx: DocumentContext, workflow: WorkflowModel): WorkflowFloor {

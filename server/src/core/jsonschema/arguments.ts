@@ -1,13 +1,10 @@
-// What the argument rules need beyond plain validation: the type coercion ToolHive applies to a
-// step's arguments before it calls the backend, placeholders of the right type for fixes, and
-// words for values and types in messages.
-import { resolveLocalRef } from './properties.js';
+// What the argument and result checks need beyond plain validation: the type coercion ToolHive
+// applies to a step's arguments before it calls the backend, placeholders of the right type for
+// fixes, and words for values, types and validation issues in messages.
+import { isObject, resolveLocalRef } from './properties.js';
+import type { SchemaIssue } from './validate.js';
 
 type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A string ToolHive expands as a Go template at run time. */
 export function isTemplateString(value: unknown): value is string {
@@ -129,4 +126,46 @@ export function pathText(path: readonly (string | number)[]): string {
     else out += out ? `.${segment}` : segment;
   }
   return out;
+}
+
+/**
+ * What is wrong with a value, in words, from a validation issue: `is the string "x", but the schema
+ * wants an integer`. The subject (an argument, a path in structuredContent) is the caller's.
+ */
+export function issueWords(issue: SchemaIssue, value: unknown): string {
+  const p = issue.params;
+  switch (issue.keyword) {
+    case 'type':
+      return `is ${describeValue(value)}, but the schema wants ${typeWords(p.type)}`;
+    case 'enum': {
+      const allowed = Array.isArray(p.allowedValues) ? p.allowedValues.map((v) => JSON.stringify(v)).join(', ') : '';
+      return `is ${describeValue(value)}, which is not one of ${allowed}`;
+    }
+    case 'const':
+      return `is ${describeValue(value)}, but must be ${JSON.stringify(p.allowedValue)}`;
+    case 'required':
+      return `has no "${String(p.missingProperty)}", which the schema requires`;
+    case 'additionalProperties':
+      return `has a property "${String(p.additionalProperty)}" that the schema does not allow`;
+    case 'format':
+      return `is ${describeValue(value)}, which is not a valid ${String(p.format)}`;
+    case 'anyOf':
+    case 'oneOf':
+      return Array.isArray(p.passingSchemas)
+        ? `is ${describeValue(value)}, which matches more than one of the forms the schema accepts (it must match exactly one)`
+        : `is ${describeValue(value)}, which matches none of the forms the schema accepts`;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+    case 'minLength':
+    case 'maxLength':
+    case 'minItems':
+    case 'maxItems':
+    case 'pattern':
+    case 'multipleOf':
+      return `is ${describeValue(value)}, but ${issue.message}`;
+    default:
+      return `fails the schema's "${issue.keyword}" check (${issue.message})`;
+  }
 }

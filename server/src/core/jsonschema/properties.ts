@@ -22,7 +22,8 @@ export interface TopLevelProperties {
 
 type JsonObject = Record<string, unknown>;
 
-function isObject(value: unknown): value is JsonObject {
+/** A JSON object (not null, not an array): what a schema, or a schema keyword's object value, must be. */
+export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -5,6 +5,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { isObject } from './properties.js';
 
 export type SchemaDialect = 'draft-07' | '2020-12';
 
@@ -142,12 +143,14 @@ export function pointerSegments(pointer: string): (string | number)[] {
     });
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function withoutKey(schema: Record<string, unknown>, key: string): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) if (k !== key) copy[k] = v;
   return copy;
+}
+
+/** Branch errors of anyOf/oneOf repeat the summary error; `if` only wraps its branch's errors. */
+export function relevantIssue(issue: SchemaIssue): boolean {
+  if (issue.keyword === 'if' || issue.keyword === 'error') return false;
+  return !/\/(anyOf|oneOf)\/\d+\//.test(issue.schemaPath);
 }

@@ -3,55 +3,24 @@
 // `{name, arguments}`, a JSON-RPC request whose response may come later in the log), and the tool
 // steps of a workflow. For each call: the name and arguments nodes, what the name resolves to in the
 // catalog, and for a `call_dynamic_tool` envelope its inner fields (also when written under an alias
-// the runtime does not accept) and the dynamic tool they reach. The envelope and result rules read
-// this; so can the argument and tool rules, through `callArgumentFindings` / `callToolFindings`.
-import { applyPrefix, gatewayOf, type Gateway, type ToolRefResolution } from '../catalog/gateway.js';
+// the runtime does not accept) and the dynamic tool they reach. The envelope, result and argument
+// rules read this (model/argumentCheck.ts checks the arguments of every call site), and tool/unknown
+// reports `callToolFindings` for calls documents.
+import { gatewayOf, type Gateway, type ToolRefResolution } from '../catalog/gateway.js';
 import type { CatalogIndex } from '../catalog/index.js';
-import type { CatalogServer, CatalogTool, DynamicNamespace } from '../catalog/model.js';
-import { floorOf } from '../floor/workflowFloor.js';
-import { describeValue, isTemplateString, pathText, placeholderFor, typeWords } from '../jsonschema/arguments.js';
-import { topLevelProperties } from '../jsonschema/properties.js';
-import { validateAgainstSchema, type SchemaIssue } from '../jsonschema/validate.js';
+import { CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS, type CatalogServer, type CatalogTool, type DynamicNamespace } from '../catalog/model.js';
+import { toolStepsOf } from '../floor/workflowFloor.js';
+import { isTemplateString } from '../jsonschema/arguments.js';
 import { memoKey } from '../memo.js';
 import type { ParsedFile } from '../parse/file.js';
-import {
-  getBoolean,
-  getNode,
-  getPair,
-  getSeq,
-  getString,
-  isMap,
-  isScalar,
-  keyText,
-  nodeAtPath,
-  toValue,
-  walk,
-  type MapNode,
-  type Node,
-  type Pair,
-  type ScalarNode,
-} from '../parse/nodes.js';
+import { getBoolean, getNode, getPair, getSeq, getString, isMap, isScalar, keyText, type MapNode, type Node, type Pair, type ScalarNode } from '../parse/nodes.js';
 import type { DocumentContext, Report } from '../rules/rule.js';
 import { WORKFLOW_KINDS } from '../rules/rule.js';
-import {
-  eolOf,
-  insertPairs,
-  lineStartOf,
-  renderInlineValue,
-  renderString,
-  renameKey,
-  replaceScalarText,
-  replaceValue,
-  type EditContext,
-  type InsertEntry,
-  type InsertValue,
-} from '../text/mappingEdits.js';
-import { closest, closestN } from '../text/suggest.js';
-import type { DocumentKind, Fix, Span, TextEdit } from '../types.js';
-import { workflowsOf } from './workflow.js';
+import { editContextOf, replaceScalarFixes } from '../text/mappingEdits.js';
+import { closestN } from '../text/suggest.js';
+import { quotedAlternatives, quotedList } from '../text/words.js';
+import type { DocumentKind, Fix, Span } from '../types.js';
 
-export const CALL_DYNAMIC_TOOL = 'call_dynamic_tool';
-export const GET_DYNAMIC_TOOLS = 'get_dynamic_tools';
 /** What a fix writes where the user must say why an external namespace is called. */
 export const MCP_DETAILS_PLACEHOLDER = '<say why you are calling this>';
 
@@ -448,30 +417,28 @@ function serverOfTarget(target: CallTarget): CatalogServer | undefined {
 function stepCalls(ctx: DocumentContext): CallSite[] {
   const gateway = gatewayOf(ctx);
   const calls: CallSite[] = [];
-  for (const workflow of workflowsOf(ctx).workflows) {
-    for (const entry of floorOf(ctx, workflow).entries) {
-      const { step, resolution, stepId } = entry.step;
-      if (!step.tool || !resolution || step.toolText === undefined) continue;
-      const namePair = getPair(step.node, 'tool');
-      const argsPair = getPair(step.node, 'arguments');
-      const site: CallSite = {
-        origin: 'step',
-        shape: 'step',
-        entry: step.node,
-        container: step.node,
-        namePair,
-        name: step.tool,
-        nameText: step.toolText,
-        argsKey: 'arguments',
-        argsPair,
-        args: argsPair?.value ?? undefined,
-        label: `Step "${stepId}"`,
-        target: stepTarget(gateway, resolution),
-        templated: true,
-      };
-      finishSite(site);
-      calls.push(site);
-    }
+  for (const { entry } of toolStepsOf(ctx)) {
+    const { step, resolution, stepId } = entry.step;
+    if (!step.tool || !resolution || step.toolText === undefined) continue;
+    const namePair = getPair(step.node, 'tool');
+    const argsPair = getPair(step.node, 'arguments');
+    const site: CallSite = {
+      origin: 'step',
+      shape: 'step',
+      entry: step.node,
+      container: step.node,
+      namePair,
+      name: step.tool,
+      nameText: step.toolText,
+      argsKey: 'arguments',
+      argsPair,
+      args: argsPair?.value ?? undefined,
+      label: `Step "${stepId}"`,
+      target: stepTarget(gateway, resolution),
+      templated: true,
+    };
+    finishSite(site);
+    calls.push(site);
   }
   return calls;
 }
@@ -496,26 +463,11 @@ function stepTarget(gateway: Gateway, resolution: ToolRefResolution): CallTarget
       if (resolution.tool.originalName === GET_DYNAMIC_TOOLS && servesEnvelopes(server)) return { kind: 'meta', server };
       return { kind: 'tool', server, tool: resolution.tool.tool };
     }
-    default: {
-      // A runtime's meta tools are often missing from its snapshot: still recognise the envelope.
-      const servers = envelopeWorkloads(gateway, resolution.ref);
-      return servers.length === 1 ? { kind: 'envelope', servers } : { kind: 'other' };
-    }
+    default:
+      // The gateway resolves a runtime's meta tools even when its snapshot leaves them out, so an
+      // unresolved reference is tool/unknown's.
+      return { kind: 'other' };
   }
-}
-
-/** The servers of the workloads that `ref` names call_dynamic_tool of (dot form or resolved name). */
-function envelopeWorkloads(gateway: Gateway, ref: string): CatalogServer[] {
-  const out: CatalogServer[] = [];
-  for (const workload of gateway.workloads.values()) {
-    const server = workload.server;
-    if (!server || !servesEnvelopes(server)) continue;
-    const forms = [`${workload.name}.${CALL_DYNAMIC_TOOL}`];
-    if (gateway.aggregation.strategy === 'prefix') forms.push(applyPrefix(gateway.aggregation.prefixFormat, workload.name) + CALL_DYNAMIC_TOOL);
-    else forms.push(CALL_DYNAMIC_TOOL);
-    if (forms.includes(ref) && !out.includes(server)) out.push(server);
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -595,399 +547,31 @@ export function envelopeNamespace(envelope: Envelope): DynamicNamespace | undefi
 // ---------------------------------------------------------------------------------------------
 // Helpers the rules share
 
-export function editContext(ctx: DocumentContext): EditContext {
-  return { text: ctx.file.source.text, json: ctx.file.language !== 'yaml' };
-}
-
-/**
- * The separators of flow text in this place: in JSON, copied from the mapping as written (`:` and
- * `,` in compact JSONL, `: ` and `, ` otherwise); YAML flow always needs the space after the colon.
- */
-export function flowSeparators(edit: EditContext, map: MapNode | undefined, pair?: Pair): { colon: string; comma: string } {
-  let colon = ': ';
-  let comma = ', ';
-  if (!edit.json || !map) return { colon, comma };
-  const { text } = edit;
-  const sample = pair ?? map.pairs[0];
-  if (sample?.value) {
-    const between = text.slice(sample.key.span.end, sample.value.span.start);
-    if (/^[ \t]*:[ \t]*$/.test(between)) colon = between;
-  }
-  for (let i = 0; i + 1 < map.pairs.length; i++) {
-    const end = map.pairs[i]!.value?.span.end ?? map.pairs[i]!.key.span.end;
-    const between = text.slice(end, map.pairs[i + 1]!.key.span.start);
-    if (/^[ \t]*,[ \t]*$/.test(between)) {
-      comma = between.trimStart();
-      break;
-    }
-  }
-  return { colon, comma };
-}
-
-const REST_OF_LINE = /^[ \t]*(,)?[ \t]*(\/\/.*|\/\*.*\*\/[ \t]*|#.*)?$/;
-
-/**
- * A new entry on its own line after `after`, in a flow mapping or JSON object that puts its entries
- * on separate lines. A comment that ends the anchor's line stays on that line.
- */
-export function ownLineInsertion(edit: EditContext, container: MapNode, after: Pair, entry: string): TextEdit[] | undefined {
-  const { text } = edit;
-  const valueEnd = Math.max(after.span.end, after.value?.span.end ?? after.span.end);
-  const lineStart = lineStartOf(text, after.key.span.start);
-  const indent = text.slice(lineStart, after.key.span.start);
-  if (/[^ \t]/.test(indent) || lineStart <= container.span.start) return undefined;
-  const lineEnd = endOfLine(text, valueEnd);
-  const rest = REST_OF_LINE.exec(text.slice(valueEnd, lineEnd));
-  if (!rest) return undefined;
-  const eol = eolOf(text);
-  if (rest[1]) return [{ span: { start: lineEnd, end: lineEnd }, newText: `${eol}${indent}${entry},` }];
-  // No comma after the anchor: it must be the last entry, or the comma sits on a later line.
-  if (container.pairs[container.pairs.length - 1] !== after) return undefined;
-  if (lineEnd === valueEnd) return [{ span: { start: valueEnd, end: valueEnd }, newText: `,${eol}${indent}${entry}` }];
-  return [
-    { span: { start: valueEnd, end: valueEnd }, newText: ',' },
-    { span: { start: lineEnd, end: lineEnd }, newText: `${eol}${indent}${entry}` },
-  ];
-}
-
-export function endOfLine(text: string, offset: number): number {
-  let i = offset;
-  while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
-  return i;
-}
-
-/**
- * Adds `key: value` to a mapping as written: at the end of a one-line flow mapping or JSON object
- * (with its own separators), on a line of its own in one that spreads its entries over lines (a
- * comment ending the previous entry's line stays there), as block lines in YAML block style.
- */
-export function appendEntry(edit: EditContext, map: MapNode, key: string, flowValue: string, blockValue?: InsertValue): TextEdit[] | undefined {
-  const { text } = edit;
-  const last = map.pairs[map.pairs.length - 1];
-  if (!map.flow && !edit.json) {
-    const insertion = insertPairs(edit, map, [{ key, value: blockValue ?? { inline: flowValue } }]);
-    return insertion ? [insertion] : undefined;
-  }
-  const { colon, comma } = flowSeparators(edit, map);
-  const entry = `${renderString(edit, key)}${colon}${flowValue}`;
-  if (!/[\r\n]/.test(text.slice(map.span.start, map.span.end))) {
-    if (!last) {
-      if (text[map.span.start] !== '{') return undefined;
-      return [{ span: { start: map.span.start + 1, end: map.span.start + 1 }, newText: entry }];
-    }
-    const at = Math.max(last.span.end, last.value?.span.end ?? last.span.end);
-    return [{ span: { start: at, end: at }, newText: `${comma}${entry}` }];
-  }
-  if (last) {
-    const own = ownLineInsertion(edit, map, last, entry);
-    if (own) return own;
-  }
-  const insertion = insertPairs(edit, map, [{ key, value: { inline: flowValue } }]);
-  return insertion ? [insertion] : undefined;
-}
-
-/** `"a"`, `"a" and "b"`, `"a", "b" and "c"`. */
-export function quotedList(items: readonly string[]): string {
-  const quoted = items.map((i) => `"${i}"`);
-  if (quoted.length <= 1) return quoted.join('');
-  return `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
-}
-
-/** `"a"`, `"a" or "b"`: for "did you mean". */
-export function quotedAlternatives(items: readonly string[]): string {
-  const quoted = items.map((i) => `"${i}"`);
-  if (quoted.length <= 1) return quoted.join('');
-  return `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
-}
-
 /** Where to point when something is missing from a call's arguments: their key, else the name. */
 export function argumentsAnchor(site: CallSite): Span | undefined {
   return site.argsPair?.key.span ?? site.name?.span ?? site.namePair?.key.span;
 }
 
-/**
- * Replaces a value node with inline text. An empty YAML value (`key:` and nothing) has a zero-width
- * span right after the colon, so the text goes after a space; a block scalar's span may end with
- * its line break, which stays.
- */
-export function replaceValueText(edit: EditContext, node: Node, newText: string): TextEdit {
-  if (node.span.start === node.span.end) {
-    // Right after the colon, so that spaces and a comment that follow stay where they are.
-    const before = edit.text.slice(0, node.span.start);
-    const colon = before.trimEnd().endsWith(':') ? before.trimEnd().length : node.span.start;
-    return { span: { start: colon, end: colon }, newText: ` ${newText}` };
-  }
-  const old = edit.text.slice(node.span.start, node.span.end);
-  const trailing = /[\r\n][\s]*$/.exec(old)?.[0] ?? '';
-  return replaceValue(node, newText + trailing);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Arguments of calls against the tool's inputSchema (SPEC §3.5): reported under args/* once the
-// lead wires these into the args rules for `tool-calls` (and for envelope steps of workflows).
-
-export type ArgumentRuleId = 'args/missing-required' | 'args/unknown' | 'args/wrong-type';
-
-export interface CallFinding<R extends string = string> {
-  rule: R;
-  report: Report;
-}
-
-const ARGS_KEY = memoKey<CallFinding<ArgumentRuleId>[]>('call-argument-findings');
-
-/**
- * The args/* findings of this document's calls: a plain call's arguments against the listed
- * tool's inputSchema, an envelope's inner `arguments` against the dynamic tool's. Workflow steps
- * that call a listed tool directly are the args rules' own business and are left out here.
- */
-export function callArgumentFindings(ctx: DocumentContext): CallFinding<ArgumentRuleId>[] {
-  return ctx.memo.get(ARGS_KEY, () => {
-    const out: CallFinding<ArgumentRuleId>[] = [];
-    const edit = editContext(ctx);
-    for (const site of callsOf(ctx).calls) {
-      const tool = site.tool;
-      if (!tool || !isObject(tool.inputSchema)) continue;
-      if (site.envelope) {
-        const field = site.envelope.fields.arguments;
-        checkArguments(out, edit, site, tool, tool.inputSchema, {
-          node: field?.value ?? undefined,
-          holder: site.envelope.map,
-          key: 'arguments',
-          after: site.envelope.fields.toolName?.pair ?? site.envelope.fields.namespace?.pair,
-          anchor: field?.pair.key.span ?? site.envelope.fields.toolName?.value?.span ?? argumentsAnchor(site),
-        });
-      } else if (site.origin === 'calls' && site.target.kind === 'tool') {
-        checkArguments(out, edit, site, tool, tool.inputSchema, {
-          node: site.args,
-          holder: site.container,
-          key: site.argsKey,
-          after: site.namePair,
-          anchor: argumentsAnchor(site),
-        });
-      }
-    }
-    return out;
-  });
-}
-
-interface ArgumentsPlace {
-  /** The arguments node, absent when the call has none. */
-  node?: Node;
-  /** The mapping the arguments key belongs in, for a fix that adds it. */
-  holder: MapNode;
-  key: string;
-  after?: Pair;
-  anchor?: Span;
-}
-
-// Keywords whose verdict on a mapping or list does not depend on what its templates render to.
-const SHAPE_KEYWORDS = new Set(['type', 'required', 'additionalProperties', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
-
-function checkArguments(
-  out: CallFinding<ArgumentRuleId>[],
-  edit: EditContext,
-  site: CallSite,
-  tool: CatalogTool,
-  schema: Record<string, unknown>,
-  place: ArgumentsPlace,
-): void {
-  const node = place.node;
-  const absent = node === undefined || (isScalar(node) && node.value === null);
-  // Arguments of another type are envelope/arguments-not-object's finding.
-  if (!absent && !isMap(node)) return;
-  const args = isMap(node) ? node : undefined;
-  const who = `${site.label}: ${toolWords(tool)}`;
-  const properties = topLevelProperties(schema);
-
-  // Missing required properties (a default is never missing; null counts as missing).
-  const missing: string[] = [];
-  const nulls: Pair[] = [];
-  for (const property of properties.properties.values()) {
-    if (!property.required || 'default' in property.schema) continue;
-    const pair = getPair(args, property.name);
-    if (!pair) missing.push(property.name);
-    else if (isScalar(pair.value) && pair.value.value === null) nulls.push(pair);
-  }
-  if ((missing.length || nulls.length) && place.anchor) {
-    const names = [...missing, ...nulls.map(keyText)];
-    const nullNote = nulls.length ? ` (${quotedList(nulls.map(keyText))} ${nulls.length === 1 ? 'is' : 'are'} null, which counts as not given)` : '';
-    const placeholder = (name: string) => renderInlineValue(placeholderFor(properties.properties.get(name)!.schema, schema));
-    const edits: TextEdit[] = nulls.map((p) => replaceValueText(edit, p.value!, placeholder(keyText(p))));
-    const entries: InsertEntry[] = missing.map((name) => ({ key: name, value: { inline: placeholder(name) } }));
-    let insertion: TextEdit | undefined;
-    if (entries.length) {
-      if (args) insertion = insertPairs(edit, args, entries);
-      else if (node === undefined) insertion = insertPairs(edit, place.holder, [{ key: place.key, value: { entries } }], place.after);
-      else insertion = replaceValueText(edit, node, `{${missing.map((name) => `${renderString(edit, name)}: ${placeholder(name)}`).join(', ')}}`);
-    }
-    const fixes: Fix[] = [];
-    if (!entries.length || insertion) {
-      fixes.push({
-        title: names.length === 1 ? `Add the required argument "${names[0]}"` : `Add the required arguments ${names.join(', ')}`,
-        safe: false,
-        edits: insertion ? [...edits, insertion] : edits,
-      });
-    }
-    out.push({
-      rule: 'args/missing-required',
-      report: {
-        message: `${who} requires ${quotedList(names)}, which the call does not give${nullNote}. The tool refuses the call.`,
-        span: place.anchor,
-        fixes,
-      },
-    });
-  }
-  if (!args) return;
-
-  // Arguments the schema does not declare.
-  const open = isObject(schema.additionalProperties) || schema.additionalProperties === true || properties.open;
-  if (!open) {
-    const declared = [...properties.properties.keys()];
-    const given = new Set(args.pairs.map(keyText));
-    for (const pair of args.pairs) {
-      const name = keyText(pair);
-      if (properties.properties.has(name)) continue;
-      const suggestions = closestN(name, declared.filter((d) => !given.has(d)), 3);
-      const fixes: Fix[] = [];
-      for (const suggestion of suggestions) {
-        const change = renameKey(edit, pair, suggestion);
-        if (change) fixes.push({ title: `Rename the argument to "${suggestion}"`, safe: false, edits: [change] });
-      }
-      const hint = suggestions.length ? ` Did you mean ${quotedAlternatives(suggestions.slice(0, 2))}?` : declared.length ? ` It takes ${quotedList(declared)}.` : ' It takes no arguments.';
-      out.push({
-        rule: 'args/unknown',
-        report: properties.closed
-          ? {
-              message: `${who} has no argument "${name}" and its schema allows no others (additionalProperties: false), so the tool refuses the call.${hint}`,
-              span: pair.key.span,
-              severity: 'error',
-              fixes,
-            }
-          : {
-              message: `${who} has no argument "${name}"; servers usually drop arguments they do not know, so this value never reaches the tool.${hint}`,
-              span: pair.key.span,
-              fixes,
-            },
-      });
-    }
-  }
-
-  // Literal values the schema rejects.
-  const result = validateAgainstSchema(schema, toValue(args));
-  if (!result.compiled) return;
-  const declared = properties.properties;
-  const seen = new Set<string>();
-  for (const issue of result.issues) {
-    if (!relevantIssue(issue) || seen.has(issue.instancePath)) continue;
-    const first = issue.path[0];
-    if (first === undefined || !declared.has(String(first))) continue;
-    const target = nodeAtPath(args, issue.path);
-    if (!target || (isScalar(target) && target.value === null)) continue;
-    if (site.templated) {
-      if (isScalar(target) && isTemplateString(target.value)) continue;
-      if (!isScalar(target) && hasTemplate(target) && !SHAPE_KEYWORDS.has(issue.keyword)) continue;
-    }
-    seen.add(issue.instancePath);
-    const value = toValue(target);
-    out.push({
-      rule: 'args/wrong-type',
-      report: {
-        message: `${who}: argument "${pathText(issue.path)}" ${issueWords(issue, value)}, so the tool refuses the call.`,
-        span: issueSpan(args, issue, target),
-        fixes: enumFix(edit, issue, target),
-      },
-    });
-  }
-}
-
-function toolWords(tool: CatalogTool): string {
+/** The tool as messages name it: `applet_create (namespace "applets")` for a dynamic tool. */
+export function toolWords(tool: CatalogTool): string {
   return tool.namespace !== undefined ? `${tool.name} (namespace "${tool.namespace}")` : tool.name;
 }
 
-/** Branch errors of anyOf/oneOf repeat the summary error; `if` only wraps its branch's errors. */
-export function relevantIssue(issue: SchemaIssue): boolean {
-  if (issue.keyword === 'if' || issue.keyword === 'error') return false;
-  return !/\/(anyOf|oneOf)\/\d+\//.test(issue.schemaPath);
-}
-
-/** What is wrong with a value, in words, from a validation issue. */
-export function issueWords(issue: SchemaIssue, value: unknown): string {
-  const p = issue.params;
-  switch (issue.keyword) {
-    case 'type':
-      return `is ${describeValue(value)} where the schema wants ${typeWords(p.type)}`;
-    case 'enum': {
-      const allowed = Array.isArray(p.allowedValues) ? p.allowedValues.map((v) => JSON.stringify(v)).join(', ') : '';
-      return `is ${describeValue(value)}, outside the allowed values ${allowed}`;
-    }
-    case 'const':
-      return `is ${describeValue(value)} where the schema wants exactly ${JSON.stringify(p.allowedValue)}`;
-    case 'required':
-      return `has no "${String(p.missingProperty)}", which the schema requires`;
-    case 'additionalProperties':
-      return `has a property "${String(p.additionalProperty)}" the schema does not allow`;
-    case 'format':
-      return `is ${describeValue(value)}, not a valid ${String(p.format)}`;
-    case 'anyOf':
-    case 'oneOf':
-      return Array.isArray(p.passingSchemas)
-        ? `is ${describeValue(value)}, which fits more than one of the alternatives the schema allows (oneOf wants exactly one)`
-        : `is ${describeValue(value)}, which fits none of the alternatives the schema allows`;
-    case 'minimum':
-    case 'maximum':
-    case 'exclusiveMinimum':
-    case 'exclusiveMaximum':
-    case 'minLength':
-    case 'maxLength':
-    case 'minItems':
-    case 'maxItems':
-    case 'pattern':
-    case 'multipleOf':
-      return `is ${describeValue(value)}, and the schema says it ${issue.message}`;
-    default:
-      return `fails the schema's "${issue.keyword}" keyword (${issue.message})`;
-  }
-}
-
-function issueSpan(root: Node, issue: SchemaIssue, node: Node): Span {
-  if (issue.keyword === 'additionalProperties') {
-    const pair = getPair(nodeAtPath(root, issue.path), String(issue.params.additionalProperty));
-    if (pair) return pair.key.span;
-  }
-  return node.span;
-}
-
-function enumFix(edit: EditContext, issue: SchemaIssue, node: Node): Fix[] | undefined {
-  if (issue.keyword !== 'enum' || !isScalar(node) || typeof node.value !== 'string') return undefined;
-  const allowed = Array.isArray(issue.params.allowedValues) ? issue.params.allowedValues.filter((v): v is string => typeof v === 'string') : [];
-  const best = closest(node.value, allowed);
-  if (best === undefined) return undefined;
-  const change = replaceScalarText(edit, node, best);
-  return change ? [{ title: `Change to "${best}"`, safe: false, edits: [change] }] : undefined;
-}
-
-function hasTemplate(node: Node): boolean {
-  let found = false;
-  walk(node, (n) => {
-    if (isScalar(n) && isTemplateString(n.value)) found = true;
-  });
-  return found;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The tool a server lists under this name (the meta tools are often left out of snapshots). */
+export function listedTool(server: CatalogServer, name: string): CatalogTool | undefined {
+  return server.tools.find((t) => t.name === name);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Called names that resolve to nothing certain, in calls documents: reported under tool/unknown
-// once the lead wires this into that rule for `tool-calls` (workflow steps have their own logic).
+// Called names that resolve to nothing certain, in calls documents: tool/unknown reports these for
+// `tool-calls` documents (for workflow steps it reads the gateway's resolution instead).
 
 const TOOL_KEY = memoKey<Report[]>('call-tool-findings');
 
 export function callToolFindings(ctx: DocumentContext): Report[] {
   return ctx.memo.get(TOOL_KEY, () => {
     const out: Report[] = [];
-    const edit = editContext(ctx);
+    const edit = editContextOf(ctx.file);
     const { calls, serverName, serverNode } = callsOf(ctx);
     if (serverName !== undefined && serverNode && !ctx.workspace.catalog.server(serverName)) {
       // The named server has no catalog: say so once, on `server:`, rather than on every call.
@@ -1005,11 +589,7 @@ export function callToolFindings(ctx: DocumentContext): Report[] {
     for (const site of calls) {
       if (site.origin !== 'calls' || !site.name || site.nameText === undefined) continue;
       const target = site.target;
-      const rename = (suggestions: readonly string[]): Fix[] =>
-        suggestions.slice(0, 3).flatMap((s) => {
-          const change = replaceScalarText(edit, site.name!, s);
-          return change ? [{ title: `Call "${s}" instead`, safe: false, edits: [change] }] : [];
-        });
+      const rename = (suggestions: readonly string[]): Fix[] => replaceScalarFixes(edit, site.name!, suggestions.slice(0, 3), (s) => `Call "${s}" instead`);
       const didYouMean = (suggestions: readonly string[]) => (suggestions.length ? ` Did you mean ${quotedAlternatives(suggestions.slice(0, 3))}?` : '');
       switch (target.kind) {
         case 'ambiguous':

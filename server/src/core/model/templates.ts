@@ -7,7 +7,7 @@ import { valueSpanMapper, type ValueSpanMapper } from '../parse/scalarOffsets.js
 import type { DocumentContext } from '../rules/rule.js';
 import { extractReferences, isTemplate, parseTemplate, type FieldReference, type ParsedTemplate } from '../templates/index.js';
 import type { Span, TextEdit } from '../types.js';
-import { workflowsOf, type StepModel, type WorkflowModel } from './workflow.js';
+import { allSteps, workflowsOf, type StepModel, type WorkflowModel } from './workflow.js';
 
 /** The workflow field a string sits under. */
 export type TemplateField = 'arguments' | 'condition' | 'message' | 'collection' | 'output';
@@ -118,10 +118,7 @@ export function buildTemplateIndex(text: string, workflows: readonly WorkflowMod
         }
       }
     };
-    for (const step of workflow.steps) {
-      stepStrings(step);
-      if (step.inner) stepStrings(step.inner);
-    }
+    for (const step of allSteps(workflow)) stepStrings(step);
     const properties = getMap(workflow.output, 'properties');
     if (properties) outputStrings(properties, [], 1, (scalar, path) => add(scalar, 'output', path, undefined, false, true));
   }

@@ -171,6 +171,11 @@ function stepFrom(node: MapNode, index: number, path: (string | number)[], paren
   return step;
 }
 
+/** Every step in step order, each forEach step followed by its inner step. */
+export function allSteps(workflow: WorkflowModel): StepModel[] {
+  return workflow.steps.flatMap((step) => (step.inner ? [step, step.inner] : [step]));
+}
+
 /** Tool steps in step order; a forEach contributes its inner tool step in its own place. */
 export function toolSteps(workflow: WorkflowModel): StepModel[] {
   const out: StepModel[] = [];

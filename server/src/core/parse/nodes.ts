@@ -49,6 +49,11 @@ export function isScalar(node: Node | null | undefined): node is ScalarNode {
   return node?.type === 'scalar';
 }
 
+/** An explicit null: `null`, `~`, or a key with nothing after it. */
+export function isNullScalar(node: Node | null | undefined): boolean {
+  return isScalar(node) && node.value === null;
+}
+
 /** The first pair with this key (duplicates are reported by the parser; the first one wins). */
 export function getPair(map: Node | null | undefined, key: string): Pair | undefined {
   if (!isMap(map)) return undefined;

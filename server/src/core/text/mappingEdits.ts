@@ -1,14 +1,22 @@
-// Minimal edits of mappings and scalars for fixes: replace a scalar keeping its quotes, add pairs
-// in the mapping's own style (block lines at the keys' indentation, or `, k: v` in flow and JSON),
-// remove a pair cleanly (its whole line in block style, the entry and one comma in flow). Every
-// function returns undefined when the layout is one it cannot edit with certainty.
-import type { MapNode, Node, Pair, ScalarNode } from '../parse/nodes.js';
-import type { Span, TextEdit } from '../types.js';
+// Minimal edits of mappings, sequences and scalars for fixes, computed against the original text so
+// that comments, quoting, indentation, key order and line ends stay as the user wrote them: replace a
+// scalar keeping its quotes, replace a value, add pairs in the mapping's own style (block lines at
+// the keys' indentation, or `, k: v` in flow and JSON, on lines of their own where the entries are),
+// append items to a sequence, remove a pair cleanly (its whole line in block style, the entry and
+// one comma in flow). Every function returns undefined when the layout is one it cannot edit with
+// certainty: no fix beats a wrong one. The one module of such edits; rules never splice text themselves.
+import type { MapNode, Node, Pair, ScalarNode, ScalarStyle, SeqNode } from '../parse/nodes.js';
+import type { Fix, Span, TextEdit } from '../types.js';
 
 export interface EditContext {
   text: string;
   /** JSON document: keys and strings double-quoted, no block style. */
   json: boolean;
+}
+
+/** The edit context of a parsed file (JSON and JSONL files are JSON; everything else YAML). */
+export function editContextOf(file: { source: { text: string }; language: string }): EditContext {
+  return { text: file.source.text, json: file.language !== 'yaml' };
 }
 
 /** A value to insert: already rendered inline text, or a nested mapping of such values. */
@@ -18,7 +26,11 @@ export interface InsertEntry {
   value: InsertValue;
 }
 
-const PLAIN_SAFE = /^[A-Za-z_][A-Za-z0-9_.\-/]*$/;
+/** A plain value to write, rendered in the document's syntax by `renderInline`. */
+export type PlainValue = string | number | boolean | PlainValue[] | { [key: string]: PlainValue };
+
+// Plain YAML scalars that read back as the same string, in block and flow context alike.
+const PLAIN_SAFE = /^[A-Za-z_$][A-Za-z0-9_.\-/]*$/;
 const YAML_WORDS = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
 
 /** A string as a YAML plain scalar when that reads back the same, else double-quoted; JSON always quotes. */
@@ -27,29 +39,95 @@ export function renderString(ctx: EditContext, value: string): string {
   return PLAIN_SAFE.test(value) && !YAML_WORDS.test(value) ? value : JSON.stringify(value);
 }
 
-/** A JSON value written inline (valid YAML flow as well as JSON). */
+/** A string written in a scalar's style: inside the same quotes when quoted, plain where that reads back the same. */
+export function renderStringAs(ctx: EditContext, value: string, style: ScalarStyle | undefined): string {
+  if (ctx.json || style === 'double' || style === 'json') return JSON.stringify(value);
+  if (style === 'single') return `'${value.replace(/'/g, "''")}'`;
+  return renderString(ctx, value);
+}
+
+/** A JSON value written inline (valid YAML flow as well as JSON): strings always quoted. */
 export function renderInlineValue(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** Replaces a scalar's text, keeping its quoting style; undefined for block scalars. */
+/** One-line rendering of a plain value: JSON, or YAML flow style with plain strings where they read back the same. */
+export function renderInline(ctx: EditContext, value: PlainValue): string {
+  if (typeof value === 'string') return renderString(ctx, value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `[${value.map((v) => renderInline(ctx, v)).join(', ')}]`;
+  const entries = Object.entries(value).map(([k, v]) => `${renderString(ctx, k)}: ${renderInline(ctx, v)}`);
+  return `{${entries.join(', ')}}`;
+}
+
+/** An entry for `insertPairs` from a plain value: a non-empty mapping as nested pairs (their values inline), anything else inline. */
+export function plainEntry(ctx: EditContext, key: string, value: PlainValue): InsertEntry {
+  if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0) {
+    return { key, value: { entries: Object.entries(value).map(([k, v]) => ({ key: k, value: { inline: renderInline(ctx, v) } })) } };
+  }
+  return { key, value: { inline: renderInline(ctx, value) } };
+}
+
+/**
+ * Replaces a scalar (a key or a value) with a string written in the scalar's own quoting style.
+ * Undefined when the source does not hold the scalar as its style says (an alias, a plain scalar
+ * whose text is not its value, a block scalar): no edit beats a wrong one.
+ */
 export function replaceScalarText(ctx: EditContext, scalar: ScalarNode, value: string): TextEdit | undefined {
+  const raw = ctx.text.slice(scalar.span.start, scalar.span.end);
   switch (scalar.style) {
     case 'plain':
-      return { span: scalar.span, newText: renderString(ctx, value) };
+      if (raw !== String(scalar.value)) return undefined;
+      break;
     case 'single':
-      return { span: scalar.span, newText: `'${value.replace(/'/g, "''")}'` };
+      if (raw.length < 2 || !raw.startsWith("'") || !raw.endsWith("'")) return undefined;
+      break;
     case 'double':
     case 'json':
-      return { span: scalar.span, newText: JSON.stringify(value) };
+      if (raw.length < 2 || !raw.startsWith('"') || !raw.endsWith('"')) return undefined;
+      break;
     default:
       return undefined;
   }
+  return { span: scalar.span, newText: renderStringAs(ctx, value, scalar.style) };
+}
+
+/**
+ * "Did you mean" fixes: one per value, each replacing the scalar with that value in the scalar's own
+ * quoting. Suggestions (not safe): only the user knows which value they meant.
+ */
+export function replaceScalarFixes(ctx: EditContext, scalar: ScalarNode, values: readonly string[], title: (value: string) => string): Fix[] {
+  return values.flatMap((value) => {
+    const change = replaceScalarText(ctx, scalar, value);
+    return change ? [{ title: title(value), safe: false, edits: [change] }] : [];
+  });
+}
+
+/** Renames a key, keeping its quoting. */
+export function renameKey(ctx: EditContext, pair: Pair, newKey: string): TextEdit | undefined {
+  return replaceScalarText(ctx, pair.key, newKey);
 }
 
 /** Replaces any value node with inline text (`true`, `0`, `""`...). */
 export function replaceValue(node: Node, newText: string): TextEdit {
   return { span: node.span, newText };
+}
+
+/**
+ * Replaces a value node with inline text, also where `replaceValue` would be wrong: an empty YAML
+ * value (`key:` and nothing) has a zero-width span right after the colon, so the text goes after a
+ * space; a block scalar's span may end with its line break, which stays.
+ */
+export function replaceValueText(ctx: EditContext, node: Node, newText: string): TextEdit {
+  if (node.span.start === node.span.end) {
+    // Right after the colon, so that spaces and a comment that follow stay where they are.
+    const before = ctx.text.slice(0, node.span.start);
+    const colon = before.trimEnd().endsWith(':') ? before.trimEnd().length : node.span.start;
+    return { span: { start: colon, end: colon }, newText: ` ${newText}` };
+  }
+  const old = ctx.text.slice(node.span.start, node.span.end);
+  const trailing = /[\r\n][\s]*$/.exec(old)?.[0] ?? '';
+  return replaceValue(node, newText + trailing);
 }
 
 export function eolOf(text: string): string {
@@ -62,8 +140,15 @@ export function lineStartOf(text: string, offset: number): number {
   return i;
 }
 
+/** The offset of the line break (or the end of the text) after `offset`. */
+export function endOfLine(text: string, offset: number): number {
+  let i = offset;
+  while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+  return i;
+}
+
 /** Column of an offset, or undefined when a tab precedes it (its width is ambiguous). */
-function columnOf(text: string, offset: number): number | undefined {
+export function columnOf(text: string, offset: number): number | undefined {
   const prefix = text.slice(lineStartOf(text, offset), offset);
   return prefix.includes('\t') ? undefined : prefix.length;
 }
@@ -72,8 +157,7 @@ function columnOf(text: string, offset: number): number | undefined {
 function nextLine(text: string, end: number): { at: number; lead: string } {
   // A block scalar's range may already include its final line break.
   if (end > 0 && text[end - 1] === '\n') return { at: end, lead: '' };
-  let i = end;
-  while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+  const i = endOfLine(text, end);
   if (i >= text.length) return { at: text.length, lead: eolOf(text) };
   if (text[i] === '\r' && text[i + 1] === '\n') return { at: i + 2, lead: '' };
   return { at: i + 1, lead: '' };
@@ -126,8 +210,8 @@ function blockLines(ctx: EditContext, entries: InsertEntry[], column: number, un
 
 /**
  * Adds pairs to a mapping after `after` (default: its last pair), in the mapping's style: new lines
- * at the keys' indentation in block style; `, k: v` in flow mappings and JSON objects (on new lines
- * when the object already puts its entries on separate lines).
+ * at the keys' indentation in block style (a nested mapping as an indented block); `, k: v` in flow
+ * mappings and JSON objects (on new lines when the object already puts its entries on separate lines).
  */
 export function insertPairs(ctx: EditContext, map: MapNode, entries: InsertEntry[], after?: Pair): TextEdit | undefined {
   if (entries.length === 0) return undefined;
@@ -153,6 +237,33 @@ export function insertPairs(ctx: EditContext, map: MapNode, entries: InsertEntry
   if (column === undefined) return undefined;
   const lines = blockLines(ctx, entries, column, indentUnit(text, map, column), eol);
   const { at, lead } = nextLine(text, valueEnd(anchor));
+  return { span: { start: at, end: at }, newText: lead ? lead + lines.slice(0, -eol.length) : lines };
+}
+
+/** Appends items to a sequence: `, X` in flow and JSON (on new lines where the items are), a new `- X` line each in block style. */
+export function appendItems(ctx: EditContext, seq: SeqNode, values: PlainValue[]): TextEdit | undefined {
+  const { text } = ctx;
+  const eol = eolOf(text);
+  if (!values.length) return undefined;
+  const rendered = values.map((v) => renderInline(ctx, v));
+  const last: Node | undefined = seq.items[seq.items.length - 1];
+  if (seq.flow || ctx.json) {
+    if (!last) {
+      if (text[seq.span.start] !== '[') return undefined;
+      return { span: { start: seq.span.start + 1, end: seq.span.start + 1 }, newText: rendered.join(', ') };
+    }
+    const at = { start: last.span.end, end: last.span.end };
+    if (onSeparateLines(text, seq.span.start, last.span.start) && startsLine(text, last.span.start)) {
+      const indent = text.slice(lineStartOf(text, last.span.start), last.span.start);
+      return { span: at, newText: rendered.map((r) => `,${eol}${indent}${r}`).join('') };
+    }
+    return { span: at, newText: rendered.map((r) => `, ${r}`).join('') };
+  }
+  if (!last) return undefined;
+  const prefix = text.slice(lineStartOf(text, last.span.start), last.span.start);
+  if (!/^ *- +$/.test(prefix)) return undefined;
+  const lines = rendered.map((r) => `${prefix}${r}${eol}`).join('');
+  const { at, lead } = nextLine(text, last.span.end);
   return { span: { start: at, end: at }, newText: lead ? lead + lines.slice(0, -eol.length) : lines };
 }
 
@@ -185,7 +296,86 @@ export function removePair(ctx: EditContext, map: MapNode, pair: Pair): TextEdit
   return { span: { start, end: at }, newText: '' };
 }
 
-/** Renames a key, keeping its quoting. */
-export function renameKey(ctx: EditContext, pair: Pair, newKey: string): TextEdit | undefined {
-  return replaceScalarText(ctx, pair.key, newKey);
+// ---------------------------------------------------------------------------------------------
+// Flow text copied from the mapping as written (the envelope fixes write whole entries)
+
+/**
+ * The separators of flow text in this place: in JSON, copied from the mapping as written (`:` and
+ * `,` in compact JSONL, `: ` and `, ` otherwise); YAML flow always needs the space after the colon.
+ */
+export function flowSeparators(ctx: EditContext, map: MapNode | undefined, pair?: Pair): { colon: string; comma: string } {
+  let colon = ': ';
+  let comma = ', ';
+  if (!ctx.json || !map) return { colon, comma };
+  const { text } = ctx;
+  const sample = pair ?? map.pairs[0];
+  if (sample?.value) {
+    const between = text.slice(sample.key.span.end, sample.value.span.start);
+    if (/^[ \t]*:[ \t]*$/.test(between)) colon = between;
+  }
+  for (let i = 0; i + 1 < map.pairs.length; i++) {
+    const end = map.pairs[i]!.value?.span.end ?? map.pairs[i]!.key.span.end;
+    const between = text.slice(end, map.pairs[i + 1]!.key.span.start);
+    if (/^[ \t]*,[ \t]*$/.test(between)) {
+      comma = between.trimStart();
+      break;
+    }
+  }
+  return { colon, comma };
+}
+
+const REST_OF_LINE = /^[ \t]*(,)?[ \t]*(\/\/.*|\/\*.*\*\/[ \t]*|#.*)?$/;
+
+/**
+ * A new entry on its own line after `after`, in a flow mapping or JSON object that puts its entries
+ * on separate lines. A comment that ends the anchor's line stays on that line.
+ */
+export function ownLineInsertion(ctx: EditContext, container: MapNode, after: Pair, entry: string): TextEdit[] | undefined {
+  const { text } = ctx;
+  const end = valueEnd(after);
+  const lineStart = lineStartOf(text, after.key.span.start);
+  const indent = text.slice(lineStart, after.key.span.start);
+  if (/[^ \t]/.test(indent) || lineStart <= container.span.start) return undefined;
+  const lineEnd = endOfLine(text, end);
+  const rest = REST_OF_LINE.exec(text.slice(end, lineEnd));
+  if (!rest) return undefined;
+  const eol = eolOf(text);
+  if (rest[1]) return [{ span: { start: lineEnd, end: lineEnd }, newText: `${eol}${indent}${entry},` }];
+  // No comma after the anchor: it must be the last entry, or the comma sits on a later line.
+  if (container.pairs[container.pairs.length - 1] !== after) return undefined;
+  if (lineEnd === end) return [{ span: { start: end, end }, newText: `,${eol}${indent}${entry}` }];
+  return [
+    { span: { start: end, end }, newText: ',' },
+    { span: { start: lineEnd, end: lineEnd }, newText: `${eol}${indent}${entry}` },
+  ];
+}
+
+/**
+ * Adds `key: value` to a mapping as written: at the end of a one-line flow mapping or JSON object
+ * (with its own separators), on a line of its own in one that spreads its entries over lines (a
+ * comment ending the previous entry's line stays there), as block lines in YAML block style.
+ */
+export function appendEntry(ctx: EditContext, map: MapNode, key: string, flowValue: string, blockValue?: InsertValue): TextEdit[] | undefined {
+  const { text } = ctx;
+  const last = map.pairs[map.pairs.length - 1];
+  if (!map.flow && !ctx.json) {
+    const insertion = insertPairs(ctx, map, [{ key, value: blockValue ?? { inline: flowValue } }]);
+    return insertion ? [insertion] : undefined;
+  }
+  const { colon, comma } = flowSeparators(ctx, map);
+  const entry = `${renderString(ctx, key)}${colon}${flowValue}`;
+  if (!/[\r\n]/.test(text.slice(map.span.start, map.span.end))) {
+    if (!last) {
+      if (text[map.span.start] !== '{') return undefined;
+      return [{ span: { start: map.span.start + 1, end: map.span.start + 1 }, newText: entry }];
+    }
+    const at = valueEnd(last);
+    return [{ span: { start: at, end: at }, newText: `${comma}${entry}` }];
+  }
+  if (last) {
+    const own = ownLineInsertion(ctx, map, last, entry);
+    if (own) return own;
+  }
+  const insertion = insertPairs(ctx, map, [{ key, value: { inline: flowValue } }]);
+  return insertion ? [insertion] : undefined;
 }

@@ -7,7 +7,7 @@ import { FLOOR_HINTS, type Floor, type FloorHint, type StepEntry } from '../../f
 import { describeFloorStep, floorOf, type FloorStep } from '../../floor/workflowFloor.js';
 import { workflowsOf, type WorkflowModel } from '../../model/workflow.js';
 import { getPair, isScalar, type Pair } from '../../parse/nodes.js';
-import { insertPairs, removePair, replaceValue, type EditContext, type InsertEntry } from '../../text/mappingEdits.js';
+import { editContextOf, insertPairs, removePair, replaceValue, type EditContext, type InsertEntry } from '../../text/mappingEdits.js';
 import type { Fix, RelatedInfo, TextEdit } from '../../types.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../rule.js';
@@ -31,7 +31,7 @@ export const rule: Rule = {
   summary: 'Explicit annotations look safer than the steps allow: the gateway drops the composite tool.',
   kinds: WORKFLOW_KINDS,
   check(ctx) {
-    const edit: EditContext = { text: ctx.file.source.text, json: ctx.file.language !== 'yaml' };
+    const edit = editContextOf(ctx.file);
     for (const workflow of workflowsOf(ctx).workflows) {
       const annotations = workflow.annotations;
       if (!annotations) continue;

@@ -2,8 +2,7 @@
 // worst for it, so the composite can never be advertised as read-only, non-destructive or
 // closed-world. Only reported when the composite declares `annotations` (otherwise it is noise).
 import { hiddenByText } from '../../catalog/gateway.js';
-import { floorOf, type FloorStep } from '../../floor/workflowFloor.js';
-import { workflowsOf } from '../../model/workflow.js';
+import { toolStepsOf, type FloorStep } from '../../floor/workflowFloor.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../rule.js';
 import { addCatalogAdvice } from '../tool/unknown.js';
@@ -17,14 +16,11 @@ export const rule: Rule = {
   summary: 'A step whose tool has no known annotations, tainting the floor.',
   kinds: WORKFLOW_KINDS,
   check(ctx) {
-    for (const workflow of workflowsOf(ctx).workflows) {
-      if (!workflow.annotations) continue;
-      for (const entry of floorOf(ctx, workflow).entries) {
-        if (entry.known) continue;
-        const s = entry.step;
-        if (!s.step.tool || s.cause === 'no-tool') continue;
-        ctx.report({ message: message(s), span: s.step.tool.span });
-      }
+    for (const { workflow, entry } of toolStepsOf(ctx)) {
+      if (!workflow.annotations || entry.known) continue;
+      const s = entry.step;
+      if (!s.step.tool || s.cause === 'no-tool') continue;
+      ctx.report({ message: message(s), span: s.step.tool.span });
     }
   },
 };

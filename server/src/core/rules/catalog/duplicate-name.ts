@@ -1,12 +1,12 @@
 // One name twice where names must be unique: tools of one server's list, tools of one dynamic
 // namespace, namespaces of one server, servers of one snapshot. Also a tool named like the meta
 // tools a runtime with dynamic namespaces adds to its list (get_dynamic_tools, call_dynamic_tool).
+import { META_TOOLS } from '../../catalog/model.js';
+import { capitalize } from '../../text/words.js';
 import { getPair, isMap, getNode } from '../../parse/nodes.js';
 import type { Span } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { catalogDeclarationsOf, describeTool, type ToolDecl } from './declarations.js';
-
-export const META_TOOLS = ['get_dynamic_tools', 'call_dynamic_tool'] as const;
 
 export const rule: Rule = {
   id: 'catalog/duplicate-name',
@@ -90,6 +90,3 @@ function looksLikeMetaTool(tool: ToolDecl): boolean {
   return tool.name === 'get_dynamic_tools' || getPair(properties, 'toolName') !== undefined;
 }
 
-function capitalize(text: string): string {
-  return text ? text[0]!.toUpperCase() + text.slice(1) : text;
-}

@@ -2,8 +2,8 @@
 // (servers add keys), so this rule, not schema/unknown-key, reports the others: both SDK clients
 // drop unknown keys while parsing tools/list, so whatever they hold never reaches a client.
 import { getPair } from '../../parse/nodes.js';
+import { editContextOf, replaceScalarText } from '../../text/mappingEdits.js';
 import type { Rule } from '../rule.js';
-import { replaceScalarEdit } from '../schema/validate.js';
 import { catalogDeclarationsOf, describeTool, FOREIGN_TOOL_FIELDS, suggestToolField, TOOL_FIELDS } from './declarations.js';
 
 export const rule: Rule = {
@@ -21,7 +21,7 @@ export const rule: Rule = {
           'tool list, so nothing in it reaches them.';
         const suggestion = suggestToolField(key);
         if (suggestion && !getPair(tool.node, suggestion)) {
-          const edit = replaceScalarEdit(ctx.file.source.text, pair.key, suggestion);
+          const edit = replaceScalarText(editContextOf(ctx.file), pair.key, suggestion);
           ctx.report({
             message: `${base} Did you mean \`${suggestion}\`${Object.hasOwn(FOREIGN_TOOL_FIELDS, key) ? ` ${FOREIGN_TOOL_FIELDS[key]!}` : ''}?`,
             span: pair.key.span,

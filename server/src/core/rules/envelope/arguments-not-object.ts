@@ -5,9 +5,10 @@
 // writes that object in the document's own style (JSON text in JSON and JSONL, a flow mapping in
 // YAML); that is safe, since the value cannot have meant anything else.
 import { describeValue, isTemplateString } from '../../jsonschema/arguments.js';
-import { CALL_KINDS, callsOf, editContext, flowSeparators, isObject, type CallSite } from '../../model/calls.js';
-import { isMap, isScalar, type MapNode, type Node, type Pair } from '../../parse/nodes.js';
-import { renderString, type EditContext } from '../../text/mappingEdits.js';
+import { isObject } from '../../jsonschema/properties.js';
+import { CALL_KINDS, callsOf, type CallSite } from '../../model/calls.js';
+import { isMap, isNullScalar, isScalar, type MapNode, type Node, type Pair } from '../../parse/nodes.js';
+import { editContextOf, flowSeparators, renderString, type EditContext } from '../../text/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 
@@ -22,7 +23,7 @@ export const rule: Rule = {
       if (site.origin === 'calls' && site.nameText !== undefined && site.argsPair && site.args) {
         const envelope = site.target.kind === 'envelope';
         // A plain call with null arguments sent none; call_dynamic_tool's input must be an object.
-        if (!isMap(site.args) && (envelope || !isNull(site.args))) {
+        if (!isMap(site.args) && (envelope || !isNullScalar(site.args))) {
           report(ctx, site, site.container, site.argsPair, site.args, envelope ? `call_dynamic_tool's input ("${site.argsKey}")` : `"${site.argsKey}"`);
         }
       }
@@ -35,12 +36,8 @@ export const rule: Rule = {
   },
 };
 
-function isNull(node: Node): boolean {
-  return isScalar(node) && node.value === null;
-}
-
 function report(ctx: RuleContext, site: CallSite, holder: MapNode, pair: Pair, value: Node, what: string): void {
-  const edit = editContext(ctx);
+  const edit = editContextOf(ctx.file);
   const parsed = isScalar(value) && typeof value.value === 'string' ? parseObject(value.value) : undefined;
   let fixes: Fix[] = [];
   let message: string;

@@ -4,9 +4,24 @@
 // envelope keys are inserted around the original arguments, and those arguments keep their text,
 // comments and layout (in YAML block style their lines only move right by one indentation step).
 import type { DynamicNamespace } from '../../catalog/model.js';
-import { CALL_KINDS, callsOf, editContext, endOfLine, flowSeparators, MCP_DETAILS_PLACEHOLDER, ownLineInsertion, replaceValueText, quotedList, type CallSite } from '../../model/calls.js';
+import { CALL_KINDS, callsOf, MCP_DETAILS_PLACEHOLDER, type CallSite } from '../../model/calls.js';
 import { isMap, isScalar, type MapNode, type Node, type Pair, type ScalarNode } from '../../parse/nodes.js';
-import { eolOf, insertPairs, lineStartOf, replaceScalarText, type EditContext, type InsertEntry } from '../../text/mappingEdits.js';
+import {
+  columnOf,
+  editContextOf,
+  endOfLine,
+  eolOf,
+  flowSeparators,
+  insertPairs,
+  lineStartOf,
+  ownLineInsertion,
+  renderStringAs,
+  replaceScalarText,
+  replaceValueText,
+  type EditContext,
+  type InsertEntry,
+} from '../../text/mappingEdits.js';
+import { quotedList } from '../../text/words.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule } from '../rule.js';
 
@@ -16,7 +31,7 @@ export const rule: Rule = {
   summary: 'A dynamic tool called by its bare name, which the runtime does not know (fix: rewrite into the envelope).',
   kinds: CALL_KINDS,
   check(ctx) {
-    const edit = editContext(ctx);
+    const edit = editContextOf(ctx.file);
     for (const site of callsOf(ctx).calls) {
       const target = site.target;
       if (target.kind !== 'dynamic' || !site.name) continue;
@@ -61,24 +76,15 @@ interface Style {
   str(value: string): string;
 }
 
-const PLAIN_SAFE = /^[A-Za-z_][A-Za-z0-9_.\-/]*$/;
-const YAML_WORDS = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
-
 function styleOf(edit: EditContext, site: CallSite, name: ScalarNode): Style {
-  const { json } = edit;
   const { colon, comma } = flowSeparators(edit, site.container, site.namePair);
   const keyStyle = site.namePair?.key.style;
-  const quote = (value: string, style: string | undefined): string => {
-    if (json || style === 'double' || style === 'json') return JSON.stringify(value);
-    if (style === 'single') return `'${value.replace(/'/g, "''")}'`;
-    return PLAIN_SAFE.test(value) && !YAML_WORDS.test(value) ? value : JSON.stringify(value);
-  };
   return {
-    json,
+    json: edit.json,
     colon,
     comma,
-    key: (k) => quote(k, keyStyle),
-    str: (v) => quote(v, name.style),
+    key: (k) => renderStringAs(edit, k, keyStyle),
+    str: (v) => renderStringAs(edit, v, name.style),
   };
 }
 
@@ -205,11 +211,6 @@ function reindentBlock(edit: EditContext, style: Style, site: CallSite, args: Ma
   return edits;
 }
 
-/** Column of an offset, or undefined when a tab precedes it on its line (its width is ambiguous). */
-function columnOf(text: string, offset: number): number | undefined {
-  const prefix = text.slice(lineStartOf(text, offset), offset);
-  return prefix.includes('\t') ? undefined : prefix.length;
-}
 
 /** Start of the line after the one holding `offset`; undefined on the last line. */
 function nextLineStart(text: string, offset: number): number | undefined {

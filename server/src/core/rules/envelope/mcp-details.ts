@@ -4,9 +4,9 @@
 // external, `mcpDetails` is ignored by the runtime: a hint, whose fix removes it. That fix is a
 // suggestion too: it deletes text the user wrote, and a catalog can lag behind a namespace that
 // has since become external.
-import { appendEntry, CALL_KINDS, callsOf, editContext, envelopeNamespace, flowSeparators, MCP_DETAILS_PLACEHOLDER, replaceValueText } from '../../model/calls.js';
+import { CALL_KINDS, callsOf, envelopeNamespace, MCP_DETAILS_PLACEHOLDER } from '../../model/calls.js';
 import { getPair, isMap, isScalar } from '../../parse/nodes.js';
-import { removePair, renderString, type EditContext } from '../../text/mappingEdits.js';
+import { appendEntry, editContextOf, flowSeparators, removePair, renderString, replaceValueText, type EditContext } from '../../text/mappingEdits.js';
 import type { MapNode } from '../../parse/nodes.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule } from '../rule.js';
@@ -19,7 +19,7 @@ export const rule: Rule = {
   summary: 'An envelope into an external namespace without mcpDetails.description (hint: mcpDetails where it is ignored).',
   kinds: CALL_KINDS,
   check(ctx) {
-    const edit = editContext(ctx);
+    const edit = editContextOf(ctx.file);
     for (const site of callsOf(ctx).calls) {
       const envelope = site.envelope;
       const namespace = envelope ? envelopeNamespace(envelope) : undefined;

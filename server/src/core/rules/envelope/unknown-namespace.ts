@@ -2,10 +2,10 @@
 // namespace the server does not have, or (in a known namespace) no tool or a tool the namespace
 // does not hold. SPEC §7 has no separate id for the unknown tool in a known namespace; it is
 // reported here, since both are the runtime's "not found" refusal of the envelope's address.
-import { namedNamespaces } from '../../model/calls.js';
-import { CALL_KINDS, callsOf, editContext, quotedAlternatives, quotedList } from '../../model/calls.js';
+import { CALL_KINDS, callsOf, namedNamespaces } from '../../model/calls.js';
 import { isScalar, type Node } from '../../parse/nodes.js';
-import { replaceScalarText } from '../../text/mappingEdits.js';
+import { editContextOf, replaceScalarFixes } from '../../text/mappingEdits.js';
+import { quotedAlternatives, quotedList } from '../../text/words.js';
 import type { Fix, Span } from '../../types.js';
 import type { Rule } from '../rule.js';
 
@@ -15,7 +15,7 @@ export const rule: Rule = {
   summary: 'An envelope whose namespace (or tool in the namespace) does not exist.',
   kinds: CALL_KINDS,
   check(ctx) {
-    const edit = editContext(ctx);
+    const edit = editContextOf(ctx.file);
     for (const site of callsOf(ctx).calls) {
       const envelope = site.envelope;
       if (!envelope) continue;
@@ -23,13 +23,8 @@ export const rule: Rule = {
       const nsField = envelope.fields.namespace;
       const toolField = envelope.fields.toolName;
       const envelopeSpan: Span | undefined = site.argsPair?.key.span ?? site.name?.span;
-      const replace = (node: Node | null | undefined, values: readonly string[], title: (v: string) => string): Fix[] => {
-        if (!isScalar(node)) return [];
-        return values.slice(0, 3).flatMap((v) => {
-          const change = replaceScalarText(edit, node, v);
-          return change ? [{ title: title(v), safe: false, edits: [change] }] : [];
-        });
-      };
+      const replace = (node: Node | null | undefined, values: readonly string[], title: (v: string) => string): Fix[] =>
+        isScalar(node) ? replaceScalarFixes(edit, node, values.slice(0, 3), title) : [];
       switch (r.kind) {
         case 'no-namespace': {
           const value = nsField?.value;

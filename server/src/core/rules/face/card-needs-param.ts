@@ -3,7 +3,9 @@
 import { isApprovalCard, TOOL_APPROVAL_CARDS } from '../../faces/constants.js';
 import { facesOf, faceTargetOf } from '../../model/faces.js';
 import type { Rule } from '../rule.js';
-import { FACE_KINDS, listOf, quote, refusesToMount, replaceScalarFix } from './shared.js';
+import { editContextOf } from '../../text/mappingEdits.js';
+import { listOf } from '../../text/words.js';
+import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
 
 export const rule: Rule = {
   id: 'face/card-needs-param',
@@ -34,7 +36,7 @@ export const rule: Rule = {
               `(its properties: ${listOf([...target.properties.properties.keys()]) || 'none'}): the card cannot be drawn, so ${refusesToMount(face.toolName)}. ` +
               `Use the "generic" card, or a card whose arguments the tool has.`,
           span: card.node.span,
-          fixes: replaceScalarFix(ctx.file.source.text, card.node, 'generic', 'Use the "generic" card'),
+          fixes: replaceScalarFix(editContextOf(ctx.file), card.node, 'generic', 'Use the "generic" card'),
         });
       }
     }

@@ -10,7 +10,9 @@ import {
 import { facesOf, type FaceString } from '../../model/faces.js';
 import { closest } from '../../text/suggest.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { FACE_KINDS, listOf, quote, refusesToMount, replaceScalarFix } from './shared.js';
+import { editContextOf } from '../../text/mappingEdits.js';
+import { listOf } from '../../text/words.js';
+import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
 
 // Words people write for a member of each set that no edit distance would find.
 const FAMILY_SYNONYMS: Record<string, string> = {
@@ -79,6 +81,6 @@ function report(ctx: RuleContext, toolName: string, field: string, value: FaceSt
   ctx.report({
     message: `${field} ${quote(value.value)} is not one of ${listOf(set)}: ${refusesToMount(toolName)}. ${advice}`,
     span: value.node.span,
-    fixes: guess ? replaceScalarFix(ctx.file.source.text, value.node, guess) : [],
+    fixes: guess ? replaceScalarFix(editContextOf(ctx.file), value.node, guess) : [],
   });
 }

@@ -4,6 +4,7 @@ import { facesOf, faceTargetOf, pathTargetNames, type Face, type FaceList } from
 import type { TopLevelProperties } from '../../jsonschema/properties.js';
 import { getPair } from '../../parse/nodes.js';
 import type { Rule, RuleContext } from '../rule.js';
+import { editContextOf } from '../../text/mappingEdits.js';
 import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
 
 export const rule: Rule = {
@@ -28,7 +29,7 @@ export const rule: Rule = {
 function checkPathTarget(ctx: RuleContext, face: Face): void {
   const target = face.pathTarget;
   if (!target) return;
-  const text = ctx.file.source.text;
+  const edit = editContextOf(ctx.file);
   // Only a known access other than read conflicts; a missing or misspelt one is another rule's.
   const access = target.access?.value;
   const writes = access === 'write';
@@ -39,7 +40,7 @@ function checkPathTarget(ctx: RuleContext, face: Face): void {
         `pathTarget.base "root" needs access "read", but this path is written: the write guards resolve targets against the ` +
         `working directory only, so ${refusesToMount(tool)}. Use base "cwd", or make the access "read" if the tool only reads.`,
       span: target.base.node.span,
-      fixes: replaceScalarFix(text, target.base.node, 'cwd', 'Use base "cwd"'),
+      fixes: replaceScalarFix(edit, target.base.node, 'cwd', 'Use base "cwd"'),
       related: target.access ? [{ span: target.access.node.span, message: 'the access that conflicts' }] : undefined,
     });
   }
@@ -49,7 +50,7 @@ function checkPathTarget(ctx: RuleContext, face: Face): void {
         `pathTarget.absent "base" needs access "read", but this path is written: an empty path would mean "search from the ` +
         `base", which only reading has, so ${refusesToMount(tool)}. Use absent "refuse" so a call without a path is refused.`,
       span: target.absent.node.span,
-      fixes: replaceScalarFix(text, target.absent.node, 'refuse', 'Use absent "refuse"'),
+      fixes: replaceScalarFix(edit, target.absent.node, 'refuse', 'Use absent "refuse"'),
       related: target.access ? [{ span: target.access.node.span, message: 'the access that conflicts' }] : undefined,
     });
   }
@@ -65,7 +66,7 @@ function checkPathTarget(ctx: RuleContext, face: Face): void {
         `Set absent to "base" (read access only), or remove patternParam.`,
       span: target.patternParam.node.span,
       // Switching refuse to base is only right when the access allows it.
-      fixes: absent === 'refuse' && access === 'read' && target.absent ? replaceScalarFix(text, target.absent.node, 'base', 'Use absent "base"') : [],
+      fixes: absent === 'refuse' && access === 'read' && target.absent ? replaceScalarFix(edit, target.absent.node, 'base', 'Use absent "base"') : [],
     });
   }
 }

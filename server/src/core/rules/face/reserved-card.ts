@@ -3,6 +3,7 @@
 import { RESERVED_APPROVAL_CARDS, type ToolApprovalCard } from '../../faces/constants.js';
 import { facesOf } from '../../model/faces.js';
 import type { Rule } from '../rule.js';
+import { editContextOf } from '../../text/mappingEdits.js';
 import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
 
 export const rule: Rule = {
@@ -21,7 +22,7 @@ export const rule: Rule = {
             `Approval card ${quote(reserved)} is reserved for the runtime's own ${reserved} tool; an MCP tool may not ` +
             `present itself that way, so ${refusesToMount(face.toolName)}. Use the "generic" card.`,
           span: card.node.span,
-          fixes: replaceScalarFix(ctx.file.source.text, card.node, 'generic', 'Use the "generic" card'),
+          fixes: replaceScalarFix(editContextOf(ctx.file), card.node, 'generic', 'Use the "generic" card'),
         });
       }
     }

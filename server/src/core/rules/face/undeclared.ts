@@ -3,7 +3,9 @@
 import { facesOf, faceTargetOf } from '../../model/faces.js';
 import { closest } from '../../text/suggest.js';
 import type { Rule } from '../rule.js';
-import { FACE_KINDS, listOf, quote, replaceScalarFix } from './shared.js';
+import { editContextOf } from '../../text/mappingEdits.js';
+import { listOf } from '../../text/words.js';
+import { FACE_KINDS, quote, replaceScalarFix } from './shared.js';
 
 export const rule: Rule = {
   id: 'face/undeclared',
@@ -35,7 +37,7 @@ export const rule: Rule = {
         ctx.report({
           message: `${what}: the runtime applies faces only to listed tools, so this face is inert and protects nothing. ${advice}`,
           span: face.key.span,
-          fixes: fixable ? replaceScalarFix(ctx.file.source.text, face.key, guess) : [],
+          fixes: fixable ? replaceScalarFix(editContextOf(ctx.file), face.key, guess) : [],
         });
       }
     }

@@ -7,7 +7,9 @@ import { catalogServerOf, faceTargetOf, facesOf, pathTargetNames, type Face } fr
 import type { ScalarNode } from '../../parse/nodes.js';
 import { closest } from '../../text/suggest.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { addCatalogHint, FACE_KINDS, listOf, quote, refusesToMount, replaceScalarFix } from './shared.js';
+import { editContextOf } from '../../text/mappingEdits.js';
+import { listOf } from '../../text/words.js';
+import { addCatalogHint, FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
 
 export const rule: Rule = {
   id: 'face/unknown-param',
@@ -64,7 +66,7 @@ function report(ctx: RuleContext, face: Face, field: string, node: ScalarNode, v
         `may declare more through anyOf, oneOf or a remote $ref. If ${tool} has no top-level property ${quote(value)}, ` +
         `${refusesToMount(face.toolName)}.`,
       span: node.span,
-      fixes: guess ? replaceScalarFix(ctx.file.source.text, node, guess) : [],
+      fixes: guess ? replaceScalarFix(editContextOf(ctx.file), node, guess) : [],
     });
     return;
   }
@@ -75,6 +77,6 @@ function report(ctx: RuleContext, face: Face, field: string, node: ScalarNode, v
   ctx.report({
     message: `${problem}: ${refusesToMount(face.toolName)}. ${advice}`,
     span: node.span,
-    fixes: guess ? replaceScalarFix(ctx.file.source.text, node, guess) : [],
+    fixes: guess ? replaceScalarFix(editContextOf(ctx.file), node, guess) : [],
   });
 }

@@ -2,9 +2,9 @@
 // tool's outputSchema (the dynamic tool's, for an envelope), in the schema's own dialect. Every
 // failing place is reported at its own range; `isError: true` results are exempt. An explicit
 // `structuredContent: null` is validated like any other value.
-import { pathText } from '../../jsonschema/arguments.js';
-import { validateAgainstSchema, type SchemaIssue } from '../../jsonschema/validate.js';
-import { callsOf, issueWords, relevantIssue } from '../../model/calls.js';
+import { issueWords, pathText } from '../../jsonschema/arguments.js';
+import { relevantIssue, validateAgainstSchema, type SchemaIssue } from '../../jsonschema/validate.js';
+import { callsOf, toolWords } from '../../model/calls.js';
 import { getPair, isMap, nodeAtPath, pairAtPath, toValue, type Node, type Pair } from '../../parse/nodes.js';
 import type { Span } from '../../types.js';
 import type { Rule } from '../rule.js';
@@ -23,7 +23,7 @@ export const rule: Rule = {
       const validation = validateAgainstSchema(tool.outputSchema, toValue(structured.value));
       // A schema that does not compile is catalog/invalid-schema's finding.
       if (!validation.compiled) continue;
-      const who = tool.namespace !== undefined ? `${tool.name} (namespace "${tool.namespace}")` : tool.name;
+      const who = toolWords(tool);
       const seen = new Set<string>();
       for (const issue of validation.issues) {
         if (!relevantIssue(issue)) continue;

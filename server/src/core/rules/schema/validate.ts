@@ -13,8 +13,10 @@ import vmcpConfigSchema from '../../../../../schemas/vmcp-config.schema.json';
 import vmcpServerSchema from '../../../../../schemas/vmcp-server.schema.json';
 import { memoKey } from '../../memo.js';
 import { getPair, isMap, isScalar, isSeq, nodeAtPath, toValue, type Node, type Pair, type ScalarNode } from '../../parse/nodes.js';
+import { editContextOf, replaceScalarText, type EditContext } from '../../text/mappingEdits.js';
 import { closest } from '../../text/suggest.js';
-import type { DocumentKind, Fix, Span, TextEdit } from '../../types.js';
+import { capitalize, listOf } from '../../text/words.js';
+import type { DocumentKind, Fix, Span } from '../../types.js';
 import { suggestToolField, TOOL_FIELDS } from '../catalog/declarations.js';
 import type { DocumentContext } from '../rule.js';
 
@@ -230,6 +232,7 @@ class ErrorMapper {
   /** Object path → required fields an unknown key there will be renamed to. */
   readonly renamedTo = new Map<string, Set<string>>();
   private readonly text: string;
+  private readonly edit: EditContext;
   private readonly names: Map<object, string>;
 
   constructor(
@@ -238,6 +241,7 @@ class ErrorMapper {
     private readonly root: Node,
   ) {
     this.text = ctx.file.source.text;
+    this.edit = editContextOf(ctx.file);
     this.names = compiledSchemas().names;
   }
 
@@ -301,7 +305,7 @@ class ErrorMapper {
       const set = this.renamedTo.get(pointer) ?? new Set<string>();
       set.add(suggestion);
       this.renamedTo.set(pointer, set);
-      const edit = replaceScalarEdit(this.text, pair.key, suggestion);
+      const edit = replaceScalarText(this.edit, pair.key, suggestion);
       const required = Array.isArray(parentSchema?.['required']) && (parentSchema['required'] as unknown[]).includes(suggestion);
       const note = DOC_MISTAKES.has(key)
         ? ` Some ToolHive docs and examples write \`${key}\`, but the field is \`${suggestion}\`.`
@@ -322,7 +326,7 @@ class ErrorMapper {
         message: `${base} It looks like a second spelling of \`${suggestion}\`, which is already set here: remove it.`,
       };
     }
-    const list = known.length ? ` Fields here: ${listOf(known.map((k) => `\`${k}\``))}.` : '';
+    const list = known.length ? ` Fields here: ${listOf(known.map((k) => `\`${k}\``), 10)}.` : '';
     return { rule: 'schema/unknown-key', span: pair.key.span, message: `${base}${list}` };
   }
 
@@ -417,17 +421,17 @@ class ErrorMapper {
         const allowed = (error.params['allowedValues'] as unknown[]).map((v) => String(v));
         const got = isScalar(node) ? String(node.value) : '';
         const suggestion = isScalar(node) ? closest(got, allowed) : undefined;
-        const edit = suggestion && isScalar(node) ? replaceScalarEdit(this.text, node, suggestion) : undefined;
+        const edit = suggestion && isScalar(node) ? replaceScalarText(this.edit, node, suggestion) : undefined;
         const fixes = edit && suggestion ? [{ title: `Change to \`${suggestion}\``, safe: false, edits: [edit] }] : undefined;
         return valueProblem(
-          `${shown ?? 'This value'} is not a valid \`${field}\`: ${effect}. Allowed: ${listOf(allowed.map((a) => `\`${a}\``))}.` +
+          `${shown ?? 'This value'} is not a valid \`${field}\`: ${effect}. Allowed: ${listOf(allowed.map((a) => `\`${a}\``), 10)}.` +
             (suggestion ? ` Did you mean \`${suggestion}\`?` : ''),
           fixes,
         );
       }
       case 'const': {
         const allowed = String(error.params['allowedValue']);
-        const edit = isScalar(node) && typeof node.value === 'string' ? replaceScalarEdit(this.text, node, allowed) : undefined;
+        const edit = isScalar(node) && typeof node.value === 'string' ? replaceScalarText(this.edit, node, allowed) : undefined;
         return valueProblem(
           `\`${field}\` must be \`${allowed}\`${shown ? `, not ${shown}` : ''}: ${effect}.`,
           edit ? [{ title: `Change to \`${allowed}\``, safe: false, edits: [edit] }] : undefined,
@@ -684,32 +688,6 @@ function branchDescription(schema: unknown, name: string | undefined): string | 
 
 // ---- fixes -----------------------------------------------------------------------------------------
 
-/**
- * An edit that replaces a scalar (a key or a value) and keeps how it was written: inside its quotes
- * when quoted, the whole token when plain. Undefined for block scalars and anything unexpected.
- */
-export function replaceScalarEdit(text: string, node: ScalarNode, newValue: string): TextEdit | undefined {
-  const raw = text.slice(node.span.start, node.span.end);
-  switch (node.style) {
-    case 'json':
-    case 'double':
-      if (raw.length < 2 || !raw.startsWith('"') || !raw.endsWith('"')) return undefined;
-      return { span: { start: node.span.start + 1, end: node.span.end - 1 }, newText: JSON.stringify(newValue).slice(1, -1) };
-    case 'single':
-      if (raw.length < 2 || !raw.startsWith("'") || !raw.endsWith("'")) return undefined;
-      return { span: { start: node.span.start + 1, end: node.span.end - 1 }, newText: newValue.replace(/'/g, "''") };
-    case 'plain':
-      if (raw !== String(node.value)) return undefined;
-      return { span: node.span, newText: plainSafe(newValue) ? newValue : JSON.stringify(newValue) };
-    default:
-      return undefined;
-  }
-}
-
-function plainSafe(value: string): boolean {
-  return /^[A-Za-z_$][A-Za-z0-9_.\/-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(value);
-}
-
 /** A quoted number or boolean where one is expected, or a bare one where a string is expected. */
 function retypeFix(text: string, node: ScalarNode, expected: unknown): { fix: Fix; hint: string } | undefined {
   const types = Array.isArray(expected) ? expected.map(String) : [String(expected)];
@@ -783,15 +761,6 @@ function describeValue(node: Node): string {
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 37) + '...' : value)}`;
   if (typeof value === 'boolean') return `the boolean ${String(value)}`;
   return Number.isInteger(value) ? `the number ${value}` : `the number ${value}`;
-}
-
-function listOf(values: readonly string[], max = 10): string {
-  if (values.length <= max) return values.join(', ');
-  return `${values.slice(0, max).join(', ')} and ${values.length - max} more`;
-}
-
-function capitalize(text: string): string {
-  return text ? text[0]!.toUpperCase() + text.slice(1) : text;
 }
 
 function lowerFirst(text: string): string {

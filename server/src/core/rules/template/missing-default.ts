@@ -1,7 +1,7 @@
 import { outerStep, templatesOf, type SourceSegment, type TemplateString } from '../../model/templates.js';
-import { insertPair, insertPairs } from '../../model/workflowEdits.js';
 import type { StepModel } from '../../model/workflow.js';
 import { getPair } from '../../parse/nodes.js';
+import { editContextOf, insertPairs, plainEntry } from '../../text/mappingEdits.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../rule.js';
@@ -65,11 +65,11 @@ function hasDefault(step: StepModel, field: string): boolean {
 
 /** Adds every missing key of the step at once, each with an empty placeholder the user must fill. */
 function defaultsFix(ctx: RuleContext, step: StepModel, fields: string[]): Fix | undefined {
-  const target = { text: ctx.file.source.text, json: ctx.file.language !== 'yaml' };
+  const target = editContextOf(ctx.file);
   let edit: TextEdit | undefined;
-  if (step.defaultResults) edit = insertPairs(target, step.defaultResults, fields.map((f) => [f, '']));
+  if (step.defaultResults) edit = insertPairs(target, step.defaultResults, fields.map((f) => plainEntry(target, f, '')));
   else if (getPair(step.node, 'defaultResults')) return undefined; // present but not a mapping: schema/wrong-type
-  else edit = insertPair(target, step.node, 'defaultResults', Object.fromEntries(fields.map((f) => [f, ''])));
+  else edit = insertPairs(target, step.node, [plainEntry(target, 'defaultResults', Object.fromEntries(fields.map((f) => [f, ''])))]);
   if (!edit) return undefined;
   return {
     title: `Add ${fields.map((f) => `"${f}"`).join(', ')} to defaultResults (fill in the value)`,

@@ -1,7 +1,7 @@
 import { outerStep, templatesOf, type SourceSegment } from '../../model/templates.js';
-import { appendItems, insertPair } from '../../model/workflowEdits.js';
 import type { StepModel, WorkflowModel } from '../../model/workflow.js';
 import { getPair } from '../../parse/nodes.js';
+import { appendItems, editContextOf, insertPairs, plainEntry } from '../../text/mappingEdits.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../rule.js';
@@ -66,13 +66,13 @@ export const rule: Rule = {
 
 function dependsOnFix(ctx: RuleContext, step: StepModel, ids: string[]): Fix | undefined {
   if (!ids.length) return undefined;
-  const target = { text: ctx.file.source.text, json: ctx.file.language !== 'yaml' };
+  const target = editContextOf(ctx.file);
   const pair = getPair(step.node, 'dependsOn');
   let edits: TextEdit[] | undefined;
   if (!pair) {
     // Next to the step's identity, where people look for it.
     const anchor = ['tool', 'type', 'id'].map((k) => getPair(step.node, k)).find((p) => p !== undefined);
-    const edit = insertPair(target, step.node, 'dependsOn', ids, anchor);
+    const edit = insertPairs(target, step.node, [plainEntry(target, 'dependsOn', ids)], anchor);
     edits = edit ? [edit] : undefined;
   } else if (step.dependsOnNode) {
     const edit = appendItems(target, step.dependsOnNode, ids);

@@ -1,44 +1,47 @@
-// tool/unknown: a step's `tool` that the gateway cannot route. ToolHive says nothing at load time;
-// when a session lists tools it silently leaves the whole composite tool out. A reference to a
-// workload without a catalog is unknown, not wrong: reported at info with how to add the catalog.
-import type { ToolRefResolution, UncataloguedWorkload } from '../../catalog/gateway.js';
-import { listWords } from '../../catalog/gateway.js';
-import { floorOf } from '../../floor/workflowFloor.js';
-import { workflowsOf } from '../../model/workflow.js';
+// tool/unknown: a tool the gateway or the catalog cannot route. In a workflow, a step's `tool`:
+// ToolHive says nothing at load time; when a session lists tools it silently leaves the whole
+// composite tool out. A reference to a workload without a catalog is unknown, not wrong: reported at
+// info with how to add the catalog. In a calls document: a called name the catalog does not have
+// (`callToolFindings` in model/calls.ts, which also says once when the named server has no catalog).
+import { serverNote, type ToolRefResolution, type UncataloguedWorkload } from '../../catalog/gateway.js';
+import { toolStepsOf } from '../../floor/workflowFloor.js';
+import { CALL_KINDS, callToolFindings } from '../../model/calls.js';
 import type { ScalarNode } from '../../parse/nodes.js';
-import { replaceScalarText, type EditContext } from '../../text/mappingEdits.js';
+import { editContextOf, replaceScalarFixes, type EditContext } from '../../text/mappingEdits.js';
+import { listWords, quotedAlternatives } from '../../text/words.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
 
 export const rule: Rule = {
   id: 'tool/unknown',
   defaultSeverity: 'warning',
-  summary: 'A step names a tool the gateway cannot route (info when its server has no catalog).',
-  kinds: WORKFLOW_KINDS,
+  summary: 'A step or call names a tool the gateway or catalog cannot route (info when its server has no catalog).',
+  kinds: CALL_KINDS,
   check(ctx) {
-    const edit: EditContext = { text: ctx.file.source.text, json: ctx.file.language !== 'yaml' };
-    for (const workflow of workflowsOf(ctx).workflows) {
-      for (const entry of floorOf(ctx, workflow).entries) {
-        const { resolution, step, stepId } = entry.step;
-        const scalar = step.tool;
-        if (!resolution || !scalar) continue;
-        if (resolution.kind === 'unresolved') {
-          ctx.report({
-            message: unresolvedMessage(stepId, resolution, workflow.nameText),
-            span: scalar.span,
-            fixes: didYouMean(edit, scalar, resolution.suggestions),
-          });
-        } else if (resolution.kind === 'no-catalog') {
-          ctx.report({
-            message: noCatalogMessage(stepId, resolution),
-            span: scalar.span,
-            severity: 'info',
-            fixes: didYouMean(edit, scalar, resolution.suggestions),
-          });
-        }
-        // `dynamic` belongs to the envelope rules; `resolved` is fine.
+    if (ctx.doc.kind === 'tool-calls') {
+      for (const report of callToolFindings(ctx)) ctx.report(report);
+      return;
+    }
+    const edit = editContextOf(ctx.file);
+    for (const { workflow, entry } of toolStepsOf(ctx)) {
+      const { resolution, step, stepId } = entry.step;
+      const scalar = step.tool;
+      if (!resolution || !scalar) continue;
+      if (resolution.kind === 'unresolved') {
+        ctx.report({
+          message: unresolvedMessage(stepId, resolution, workflow.nameText),
+          span: scalar.span,
+          fixes: didYouMean(edit, scalar, resolution.suggestions),
+        });
+      } else if (resolution.kind === 'no-catalog') {
+        ctx.report({
+          message: noCatalogMessage(stepId, resolution),
+          span: scalar.span,
+          severity: 'info',
+          fixes: didYouMean(edit, scalar, resolution.suggestions),
+        });
       }
+      // `dynamic` belongs to the envelope rules; `resolved` is fine.
     }
   },
 };
@@ -74,10 +77,6 @@ function noCatalogMessage(stepId: string, resolution: Extract<ToolRefResolution,
   );
 }
 
-function serverNote(w: UncataloguedWorkload): string {
-  return w.serverName !== w.name ? ` (server "${w.serverName}")` : '';
-}
-
 /** How to add a catalog, naming the server when there is one to name. */
 export function addCatalogAdvice(workloads: readonly UncataloguedWorkload[]): string {
   const server = workloads.length === 1 ? workloads[0]!.serverName : undefined;
@@ -90,17 +89,9 @@ export function addCatalogAdvice(workloads: readonly UncataloguedWorkload[]): st
 }
 
 function suggestionSentence(suggestions: readonly string[]): string {
-  if (suggestions.length === 0) return '';
-  const quoted = suggestions.slice(0, 3).map((s) => `"${s}"`);
-  const words = quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
-  return ` Did you mean ${words}?`;
+  return suggestions.length ? ` Did you mean ${quotedAlternatives(suggestions.slice(0, 3))}?` : '';
 }
 
 function didYouMean(edit: EditContext, scalar: ScalarNode, suggestions: readonly string[]): Fix[] {
-  const fixes: Fix[] = [];
-  for (const suggestion of suggestions.slice(0, 4)) {
-    const change = replaceScalarText(edit, scalar, suggestion);
-    if (change) fixes.push({ title: `Change the tool to "${suggestion}"`, safe: false, edits: [change] });
-  }
-  return fixes;
+  return replaceScalarFixes(edit, scalar, suggestions.slice(0, 4), (s) => `Change the tool to "${s}"`);
 }

@@ -1,6 +1,6 @@
 import { getPair, type MapNode } from '../../parse/nodes.js';
-import { insertPair } from '../../model/workflowEdits.js';
 import { workflowsOf } from '../../model/workflow.js';
+import { editContextOf, insertPairs, plainEntry } from '../../text/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../rule.js';
@@ -12,7 +12,7 @@ export const rule: Rule = {
   summary: '`tool` and `message` without an explicit `type`.',
   kinds: WORKFLOW_KINDS,
   check(ctx) {
-    const target = { text: ctx.file.source.text, json: ctx.file.language !== 'yaml' };
+    const target = editContextOf(ctx.file);
     for (const workflow of workflowsOf(ctx).workflows) {
       for (const step of workflow.steps) {
         if (!isAmbiguous(step.node)) continue;
@@ -23,7 +23,7 @@ export const rule: Rule = {
         const fixes: Fix[] = [];
         // An empty `type:` already there would need replacing, not a second key: no fix then.
         for (const type of getPair(step.node, 'type') ? [] : (['tool', 'elicitation'] as const)) {
-          const edit = insertPair(target, step.node, 'type', type, anchor);
+          const edit = insertPairs(target, step.node, [plainEntry(target, 'type', type)], anchor);
           if (edit) fixes.push({ title: `Add \`type: ${type}\``, safe: false, edits: [edit] });
         }
         ctx.report({

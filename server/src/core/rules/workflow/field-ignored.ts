@@ -1,5 +1,5 @@
 import { getPair, type Pair } from '../../parse/nodes.js';
-import { workflowsOf, type StepModel } from '../../model/workflow.js';
+import { allSteps, workflowsOf, type StepModel } from '../../model/workflow.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../rule.js';
 import { isAmbiguous } from './ambiguous-step.js';
@@ -19,10 +19,7 @@ export const rule: Rule = {
   kinds: WORKFLOW_KINDS,
   check(ctx) {
     for (const workflow of workflowsOf(ctx).workflows) {
-      for (const step of workflow.steps) {
-        checkStep(ctx, step);
-        if (step.inner) checkStep(ctx, step.inner);
-      }
+      for (const step of allSteps(workflow)) checkStep(ctx, step);
     }
   },
 };

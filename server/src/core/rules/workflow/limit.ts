@@ -1,5 +1,5 @@
 import { getPair, getScalar, type ScalarNode } from '../../parse/nodes.js';
-import { workflowsOf, type StepModel } from '../../model/workflow.js';
+import { allSteps, workflowsOf, type StepModel } from '../../model/workflow.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../rule.js';
 
@@ -25,10 +25,7 @@ export const rule: Rule = {
           span: getPair(workflow.node, 'steps')!.key.span,
         });
       }
-      for (const step of workflow.steps) {
-        checkStep(ctx, step);
-        if (step.inner) checkStep(ctx, step.inner);
-      }
+      for (const step of allSteps(workflow)) checkStep(ctx, step);
     }
   },
 };

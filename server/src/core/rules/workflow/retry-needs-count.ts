@@ -1,6 +1,6 @@
 import { getPair, getScalar } from '../../parse/nodes.js';
-import { insertPair } from '../../model/workflowEdits.js';
-import { workflowsOf, type StepModel } from '../../model/workflow.js';
+import { allSteps, workflowsOf, type StepModel } from '../../model/workflow.js';
+import { editContextOf, insertPairs, plainEntry } from '../../text/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../rule.js';
@@ -12,10 +12,7 @@ export const rule: Rule = {
   kinds: WORKFLOW_KINDS,
   check(ctx) {
     for (const workflow of workflowsOf(ctx).workflows) {
-      for (const step of workflow.steps) {
-        checkStep(ctx, step);
-        if (step.inner) checkStep(ctx, step.inner);
-      }
+      for (const step of allSteps(workflow)) checkStep(ctx, step);
     }
   },
 };
@@ -23,13 +20,13 @@ export const rule: Rule = {
 function checkStep(ctx: RuleContext, step: StepModel): void {
   const onError = step.onError;
   if (!onError || step.onErrorAction !== 'retry') return;
-  const target = { text: ctx.file.source.text, json: ctx.file.language !== 'yaml' };
+  const target = editContextOf(ctx.file);
   const countPair = getPair(onError, 'retryCount');
   const count = getScalar(onError, 'retryCount');
   // How many retries the user wants is theirs to say: 1 is only the smallest that works.
   if (!countPair || (count && count.value === null)) {
     const action = getPair(onError, 'action')!;
-    const edit = countPair ? undefined : insertPair(target, onError, 'retryCount', 1, action);
+    const edit = countPair ? undefined : insertPairs(target, onError, [plainEntry(target, 'retryCount', 1)], action);
     const fixes: Fix[] = edit ? [{ title: 'Add `retryCount: 1`', safe: false, edits: [edit] }] : [];
     ctx.report({
       message:

@@ -1,5 +1,5 @@
-import { replaceScalar } from '../../model/workflowEdits.js';
 import { workflowsOf } from '../../model/workflow.js';
+import { editContextOf, replaceScalarText } from '../../text/mappingEdits.js';
 import { closest } from '../../text/suggest.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
@@ -11,7 +11,7 @@ export const rule: Rule = {
   summary: '`dependsOn` names a step that does not exist.',
   kinds: WORKFLOW_KINDS,
   check(ctx) {
-    const target = { text: ctx.file.source.text, json: ctx.file.language !== 'yaml' };
+    const target = editContextOf(ctx.file);
     for (const workflow of workflowsOf(ctx).workflows) {
       for (const step of workflow.steps) {
         for (const entry of step.dependsOn) {
@@ -21,7 +21,7 @@ export const rule: Rule = {
           const candidates = [...workflow.byId.keys()].filter((id) => id !== step.idText);
           const guess = closest(name, candidates);
           const fixes: Fix[] = [];
-          const edit = guess !== undefined ? replaceScalar(target, entry, guess) : undefined;
+          const edit = guess !== undefined ? replaceScalarText(target, entry, guess) : undefined;
           if (guess !== undefined && edit) fixes.push({ title: `Change to "${guess}"`, safe: false, edits: [edit] });
           ctx.report({
             message:

@@ -1,0 +1,332 @@
+// The argument checks of SPEC §3.5, once, for every place arguments are written: a workflow step's
+// `arguments` against its backend tool's inputSchema, a recorded call's input against the listed
+// tool's, and the inner `arguments` of a call_dynamic_tool envelope (in a step or a recorded call)
+// against the dynamic tool's. It yields findings with their rule ids (args/missing-required,
+// args/unknown, args/wrong-type), spans and fixes; each args rule reports its own.
+//
+// What differs between the places, and why:
+// - Coercion. ToolHive renders every string of a step's arguments as a template and then converts
+//   it to the type the step's tool schema declares (`"5"` for an integer is fine), so a plain step is
+//   validated after that coercion. A recorded call's literal JSON is sent as it is, and an envelope's
+//   inner arguments are not converted either (the envelope's own schema says nothing about them),
+//   so those are validated as written.
+// - Templates. Only a workflow step's strings are templates (filled at run time): a template string
+//   is not type-checked, nor is a mapping or list holding one, except for keywords whose verdict does
+//   not depend on what the templates render to.
+// - The envelope. A step or call whose tool is call_dynamic_tool is checked through its envelope
+//   (the inner arguments against the dynamic tool), never against call_dynamic_tool's own schema:
+//   aliases, JSON-string `arguments` and unknown namespaces are the envelope rules' findings and
+//   would otherwise be reported twice. Only an envelope call with no input at all (which no envelope
+//   rule looks at) is checked against the listed call_dynamic_tool's schema, for what it requires.
+// - Words. A step's failure fails the step (and maybe the workflow); a recorded call is refused.
+import { CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS, type CatalogTool } from '../catalog/model.js';
+import { coerceLikeToolHive, issueWords, isTemplateString, pathText, placeholderFor } from '../jsonschema/arguments.js';
+import { isObject, topLevelProperties, type TopLevelProperties } from '../jsonschema/properties.js';
+import { relevantIssue, validateAgainstSchema, type SchemaIssue } from '../jsonschema/validate.js';
+import { memoKey } from '../memo.js';
+import { getPair, isMap, isNullScalar, isScalar, keyText, nodeAtPath, toValue, walk, type MapNode, type Node, type Pair } from '../parse/nodes.js';
+import type { DocumentContext, Report, RuleContext } from '../rules/rule.js';
+import {
+  editContextOf,
+  insertPairs,
+  renameKey,
+  renderInlineValue,
+  renderString,
+  replaceScalarFixes,
+  replaceValueText,
+  type EditContext,
+  type InsertEntry,
+} from '../text/mappingEdits.js';
+import { closest, closestN } from '../text/suggest.js';
+import { quotedList } from '../text/words.js';
+import type { Fix, Span, TextEdit } from '../types.js';
+import { argumentsAnchor, CALL_KINDS, callsOf, listedTool, toolWords, type CallSite } from './calls.js';
+
+export type ArgumentRuleId = 'args/missing-required' | 'args/unknown' | 'args/wrong-type';
+
+/** The kinds whose arguments are checked: calls documents and workflows. */
+export const ARGUMENT_KINDS = CALL_KINDS;
+
+export interface ArgumentFinding {
+  rule: ArgumentRuleId;
+  report: Report;
+}
+
+/** One place where arguments are written, with everything the checks and their fixes need. */
+export interface ArgumentsPlace {
+  /** The JSON Schema the arguments must fit: the tool's inputSchema. */
+  schema: Record<string, unknown>;
+  /** The arguments as written; undefined when the call gives none. */
+  node?: Node;
+  /** The mapping the arguments key belongs in, its key and the pair it goes after, for a fix that adds it. */
+  holder: MapNode;
+  key: string;
+  after?: Pair;
+  /** Where a finding about missing arguments points (the arguments key, else the tool name). */
+  anchor?: Span;
+  /** `Step "fetch"`, `Call "notify_user"`: the subject of messages. */
+  label: string;
+  /** The tool as messages name it. */
+  toolName: string;
+  /** A workflow step fails when its tool refuses; a recorded call is only refused. */
+  origin: 'step' | 'calls';
+  /** Validate after ToolHive's coercion (a plain workflow step). */
+  coerce: boolean;
+  /** Strings may be templates that only run time fills (workflow steps). */
+  templated: boolean;
+}
+
+const KEY = memoKey<ArgumentFinding[]>('argument-findings');
+
+/** The args/* findings of every call site of this document (workflow tool steps, or calls). */
+export function argumentFindingsOf(ctx: DocumentContext): ArgumentFinding[] {
+  return ctx.memo.get(KEY, () => {
+    const edit = editContextOf(ctx.file);
+    return argumentPlacesOf(ctx).flatMap((place) => checkArguments(edit, place));
+  });
+}
+
+/** What an args rule's check does: report this document's findings of its own id. */
+export function reportArgumentFindings(ctx: RuleContext, rule: ArgumentRuleId): void {
+  for (const finding of argumentFindingsOf(ctx)) if (finding.rule === rule) ctx.report(finding.report);
+}
+
+/** The places of this document whose arguments a catalogued schema says something about. */
+export function argumentPlacesOf(ctx: DocumentContext): ArgumentsPlace[] {
+  const out: ArgumentsPlace[] = [];
+  for (const site of callsOf(ctx).calls) {
+    const place = placeOf(site);
+    if (place) out.push(place);
+  }
+  return out;
+}
+
+function placeOf(site: CallSite): ArgumentsPlace | undefined {
+  const target = site.target;
+  switch (target.kind) {
+    case 'tool':
+      return callPlace(site, target.tool);
+    case 'meta': {
+      const tool = listedTool(target.server, GET_DYNAMIC_TOOLS);
+      return tool && callPlace(site, tool);
+    }
+    case 'envelope': {
+      const envelope = site.envelope;
+      if (envelope) {
+        // The inner arguments against the dynamic tool the envelope reaches (site.tool).
+        const tool = site.tool;
+        if (!tool || !isObject(tool.inputSchema)) return undefined;
+        const field = envelope.fields.arguments;
+        return {
+          schema: tool.inputSchema,
+          node: field?.value ?? undefined,
+          holder: envelope.map,
+          key: 'arguments',
+          after: envelope.fields.toolName?.pair ?? envelope.fields.namespace?.pair,
+          anchor: field?.pair.key.span ?? envelope.fields.toolName?.value?.span ?? argumentsAnchor(site),
+          label: site.label,
+          toolName: toolWords(tool),
+          origin: site.origin,
+          coerce: false,
+          templated: site.templated,
+        };
+      }
+      // An input that is not a mapping is envelope/arguments-not-object's (or, in a step, the schema
+      // rules'); an input that is absent (or a step's empty `arguments:`) no envelope rule sees.
+      const absent = site.args === undefined || (site.origin === 'step' && isNullScalar(site.args));
+      const tool = absent && target.servers.length === 1 ? listedTool(target.servers[0]!, CALL_DYNAMIC_TOOL) : undefined;
+      return tool && callPlace(site, tool);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The call's own arguments against a tool the catalog lists. */
+function callPlace(site: CallSite, tool: CatalogTool): ArgumentsPlace | undefined {
+  if (!isObject(tool.inputSchema)) return undefined;
+  const step = site.origin === 'step';
+  return {
+    schema: tool.inputSchema,
+    node: site.args,
+    holder: site.container,
+    key: site.argsKey,
+    after: site.namePair,
+    anchor: argumentsAnchor(site),
+    label: site.label,
+    toolName: step && site.nameText !== undefined ? site.nameText : toolWords(tool),
+    origin: site.origin,
+    coerce: step,
+    templated: site.templated,
+  };
+}
+
+/** The findings of one place: required arguments missing, arguments not declared, literal values the schema rejects. */
+export function checkArguments(edit: EditContext, place: ArgumentsPlace): ArgumentFinding[] {
+  const node = place.node;
+  // Arguments of another type (a template string, a list, JSON text) are the schema and envelope rules' finding.
+  if (node !== undefined && !isNullScalar(node) && !isMap(node)) return [];
+  const args = isMap(node) ? node : undefined;
+  const properties = topLevelProperties(place.schema);
+  const out: ArgumentFinding[] = [];
+  missingRequired(out, edit, place, properties, args);
+  if (args) {
+    unknownArguments(out, edit, place, properties, args);
+    wrongTypes(out, edit, place, properties, args);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// args/missing-required: a property with a default is never missing; null counts as missing.
+
+function missingRequired(out: ArgumentFinding[], edit: EditContext, place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode | undefined): void {
+  const absent: string[] = [];
+  const nulls: Pair[] = [];
+  const names: string[] = [];
+  for (const property of properties.properties.values()) {
+    if (!property.required || 'default' in property.schema) continue;
+    const pair = getPair(args, property.name);
+    if (!pair) absent.push(property.name);
+    else if (isNullScalar(pair.value)) nulls.push(pair);
+    else continue;
+    names.push(property.name);
+  }
+  if (names.length === 0 || !place.anchor) return;
+
+  const nullNote = nulls.length ? ` (${quotedList(nulls.map(keyText))} ${nulls.length === 1 ? 'is' : 'are'} null, which counts as missing)` : '';
+  const consequence = place.origin === 'step' ? 'The backend rejects the call and the step fails.' : 'The tool refuses the call.';
+  const message = `${place.label}: ${place.toolName} requires ${quotedList(names)}, which the arguments lack${nullNote}. ${consequence}`;
+
+  const placeholder = (name: string) => renderInlineValue(placeholderFor(properties.properties.get(name)!.schema, place.schema));
+  const edits: TextEdit[] = nulls.map((p) => replaceValueText(edit, p.value!, placeholder(keyText(p))));
+  const entries: InsertEntry[] = absent.map((name) => ({ key: name, value: { inline: placeholder(name) } }));
+  let insertion: TextEdit | undefined;
+  if (entries.length) {
+    if (args) insertion = insertPairs(edit, args, entries);
+    else if (place.node === undefined) insertion = insertPairs(edit, place.holder, [{ key: place.key, value: { entries } }], place.after);
+    // `arguments: null`, or `arguments:` and nothing: the mapping takes the null's place.
+    else insertion = replaceValueText(edit, place.node, `{${absent.map((name) => `${renderString(edit, name)}: ${placeholder(name)}`).join(', ')}}`);
+  }
+  const fixes: Fix[] = [];
+  if (!entries.length || insertion) {
+    fixes.push({
+      title: names.length === 1 ? `Add the required argument "${names[0]}"` : `Add the required arguments ${names.join(', ')}`,
+      safe: false,
+      edits: insertion ? [...edits, insertion] : edits,
+    });
+  }
+  out.push({ rule: 'args/missing-required', report: { message, span: place.anchor, fixes } });
+}
+
+// ---------------------------------------------------------------------------------------------
+// args/unknown: most servers drop an argument they do not declare without a word; a schema with
+// `additionalProperties: false` makes the server refuse the call (then: an error).
+
+function unknownArguments(out: ArgumentFinding[], edit: EditContext, place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode): void {
+  const schema = place.schema;
+  // A schema that accepts extra properties on purpose, or lists them in a way we cannot enumerate.
+  if (isObject(schema.additionalProperties) || schema.additionalProperties === true || properties.open) return;
+  const declared = [...properties.properties.keys()];
+  const given = new Set(args.pairs.map(keyText));
+  for (const pair of args.pairs) {
+    const name = keyText(pair);
+    if (properties.properties.has(name)) continue;
+    // Suggest only properties not already given, so a fix never makes a duplicate key.
+    const suggestions = closestN(name, declared.filter((d) => !given.has(d)), 3);
+    const fixes: Fix[] = [];
+    for (const suggestion of suggestions) {
+      const change = renameKey(edit, pair, suggestion);
+      if (change) fixes.push({ title: `Rename the argument to "${suggestion}"`, safe: false, edits: [change] });
+    }
+    const known = declared.length ? ` It takes ${declared.map((d) => `"${d}"`).join(', ')}.` : ' It takes no arguments.';
+    const didYouMean = suggestions.length ? ` Did you mean "${suggestions[0]}"?` : known;
+    const subject = `${place.label}: ${place.toolName} has no argument "${name}"`;
+    const report: Report = properties.closed
+      ? {
+          message:
+            `${subject}, and its schema forbids any other (additionalProperties: false): the server rejects the call` +
+            `${place.origin === 'step' ? ' and the step fails' : ''}.${didYouMean}`,
+          span: pair.key.span,
+          severity: 'error',
+          fixes,
+        }
+      : {
+          message: `${subject}; most servers drop unknown arguments without a word, so this value never reaches the tool.${didYouMean}`,
+          span: pair.key.span,
+          fixes,
+        };
+    out.push({ rule: 'args/unknown', report });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// args/wrong-type: literal values the schema rejects, validated with ajv in the schema's dialect.
+// Nulls count as absent (args/missing-required), and arguments the schema does not declare are
+// args/unknown's.
+
+// Keywords whose verdict on a mapping or list does not depend on what its templates render to.
+const SHAPE_KEYWORDS = new Set(['type', 'required', 'additionalProperties', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
+
+function wrongTypes(out: ArgumentFinding[], edit: EditContext, place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode): void {
+  const value = toValue(args);
+  const result = validateAgainstSchema(place.schema, place.coerce ? coerceLikeToolHive(place.schema, value) : value);
+  // A schema that does not compile is catalog/invalid-schema's finding.
+  if (!result.compiled) return;
+  const declared = properties.properties;
+  const refuses = place.origin === 'step' ? 'rejects the call and the step fails' : 'refuses the call';
+  const seen = new Set<string>();
+  for (const issue of result.issues) {
+    const key = dedupeKey(issue);
+    if (!relevantIssue(issue) || seen.has(key)) continue;
+    const first = issue.path[0];
+    if (first === undefined || !declared.has(String(first))) continue;
+    const node = nodeAtPath(args, issue.path);
+    if (!node || isNullScalar(node)) continue;
+    if (place.templated) {
+      if (isScalar(node) && isTemplateString(node.value)) continue;
+      if (!isScalar(node) && hasTemplate(node) && !SHAPE_KEYWORDS.has(issue.keyword)) continue;
+    }
+    seen.add(key);
+    out.push({
+      rule: 'args/wrong-type',
+      report: {
+        message: `${place.label}: argument "${pathText(issue.path)}" ${issueWords(issue, toValue(node))}; ${place.toolName} ${refuses}.`,
+        span: issueSpan(args, issue, node),
+        fixes: enumFix(edit, issue, node),
+      },
+    });
+  }
+}
+
+/** One finding per value; a mapping may lack several properties or carry several extra ones. */
+function dedupeKey(issue: SchemaIssue): string {
+  if (issue.keyword === 'required') return `${issue.instancePath}\0required\0${String(issue.params.missingProperty)}`;
+  if (issue.keyword === 'additionalProperties') return `${issue.instancePath}\0extra\0${String(issue.params.additionalProperty)}`;
+  return issue.instancePath;
+}
+
+/** The extra property's key for additionalProperties; otherwise the value itself. */
+function issueSpan(args: MapNode, issue: SchemaIssue, node: Node): Span {
+  if (issue.keyword === 'additionalProperties') {
+    const pair = getPair(nodeAtPath(args, issue.path), String(issue.params.additionalProperty));
+    if (pair) return pair.key.span;
+  }
+  return node.span;
+}
+
+function enumFix(edit: EditContext, issue: SchemaIssue, node: Node): Fix[] | undefined {
+  if (issue.keyword !== 'enum' || !isScalar(node) || typeof node.value !== 'string') return undefined;
+  const allowed = Array.isArray(issue.params.allowedValues) ? issue.params.allowedValues.filter((v): v is string => typeof v === 'string') : [];
+  const best = closest(node.value, allowed);
+  const fixes = best === undefined ? [] : replaceScalarFixes(edit, node, [best], (value) => `Change to "${value}"`);
+  return fixes.length ? fixes : undefined;
+}
+
+function hasTemplate(node: Node): boolean {
+  let found = false;
+  walk(node, (n) => {
+    if (isScalar(n) && isTemplateString(n.value)) found = true;
+  });
+  return found;
+}

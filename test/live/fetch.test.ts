@@ -22,7 +22,8 @@ import { renderSnapshot, writeSnapshot } from '../../server/src/live/snapshot.js
 import { loadWorkspace } from '../../server/src/node/loader.js';
 
 const ROOT = join(__dirname, '..', '..');
-const CAPTURES = join(ROOT, '..', 'shared', 'catalogs');
+// Byte-identical copies of the captures in shared/catalogs, kept in the repository.
+const CAPTURES = join(ROOT, 'test', 'corpus', 'clean', 'catalogs');
 const SECRET = 'tl-secret-5f1c9a7e';
 
 /** The script a package's `bin` names, as an absolute path. */

@@ -9,7 +9,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 
 const SCHEMA_DIR = path.join(__dirname, '../../schemas');
-const CATALOG_DIR = path.join(__dirname, '../../../shared/catalogs');
+const CATALOG_DIR = path.join(__dirname, '../corpus/clean/catalogs') // byte-identical copies of shared/catalogs;
 const BASE = 'https://tool-lens.dev/schemas/';
 
 const SCHEMA_FILES = readdirSync(SCHEMA_DIR)

@@ -10,6 +10,7 @@ import { floorMarkdown, floorOf, stepIdOf, type FloorStep } from '../core/floor/
 import type { StepEntry } from '../core/floor/floor.js';
 import { placeholderFor } from '../core/jsonschema/arguments.js';
 import { isObject, topLevelProperties } from '../core/jsonschema/properties.js';
+import { MCP_DETAILS_PLACEHOLDER } from '../core/model/calls.js';
 import { workflowsOf, type StepModel, type WorkflowModel } from '../core/model/workflow.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { WORKFLOW_KINDS } from '../core/rules/rule.js';
@@ -30,7 +31,6 @@ import type { Session } from './session.js';
 
 export const SERVER_COMMAND_IDS: string[] = Object.values(SERVER_COMMANDS);
 
-export const MCP_DETAILS_PLACEHOLDER = '<one sentence saying why you are calling this>';
 
 export async function executeCommand(session: Session, params: ExecuteCommandParams): Promise<unknown> {
   await session.ready;

@@ -22,7 +22,7 @@ import { quotedAlternatives, quotedList } from '../text/words.js';
 import type { DocumentKind, Fix, Span } from '../types.js';
 
 /** What a fix writes where the user must say why an external namespace is called. */
-export const MCP_DETAILS_PLACEHOLDER = '<say why you are calling this>';
+export const MCP_DETAILS_PLACEHOLDER = '<one sentence saying why you are calling this>';
 
 /** The kinds whose calls this module reads. */
 export const CALL_KINDS: readonly DocumentKind[] = ['tool-calls', ...WORKFLOW_KINDS];

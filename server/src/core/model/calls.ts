@@ -6,6 +6,7 @@
 // the runtime does not accept) and the dynamic tool they reach. The envelope, result and argument
 // rules read this (model/argumentCheck.ts checks the arguments of every call site), and tool/unknown
 // reports `callToolFindings` for calls documents.
+import { addCatalogAdvice } from '../catalog/advice.js';
 import { gatewayOf, type Gateway, type ToolRefResolution } from '../catalog/gateway.js';
 import type { CatalogIndex } from '../catalog/index.js';
 import { CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS, type CatalogServer, type CatalogTool, type DynamicNamespace } from '../catalog/model.js';
@@ -579,7 +580,7 @@ export function callToolFindings(ctx: DocumentContext): Report[] {
         out.push({
           message:
             `Server "${serverName}" has no catalog, so Tool Lens cannot check the tool names, arguments or results of these calls. ` +
-            `Save the server's tools/list result as ${serverName}.tools.json (\`tool-lens catalog fetch ${serverName}\` writes one).`,
+            addCatalogAdvice(serverName),
           span: serverNode.span,
           severity: 'info',
         });

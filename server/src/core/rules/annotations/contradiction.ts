@@ -11,7 +11,7 @@ import { editContextOf, insertPairs, removePair, replaceValue, type EditContext,
 import type { Fix, RelatedInfo, TextEdit } from '../../types.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../rule.js';
-import { addCatalogAdvice } from '../tool/unknown.js';
+import { addCatalogAdviceFor } from '../tool/unknown.js';
 
 const UNSAFE: Record<FloorHint, string> = {
   readOnlyHint: 'is not read-only',
@@ -127,7 +127,7 @@ function warningMessage(hint: FloorHint, deciding: readonly StepEntry<FloorStep>
   return (
     `${hint}: ${SAFE_VALUE[hint]}: this composite tool will be dropped unless ${list} ` +
     `declare${tools.length === 1 ? 's' : ''} ${hint}: ${SAFE_VALUE[hint]} (the gateway checks when it lists tools). ` +
-    `Tool Lens has no catalog for ${servers}, so it cannot tell. ${addCatalogAdvice(unique)}`
+    `Tool Lens has no catalog for ${servers}, so it cannot tell. ${addCatalogAdviceFor(unique)}`
   );
 }
 

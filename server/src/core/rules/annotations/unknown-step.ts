@@ -5,7 +5,7 @@ import { hiddenByText } from '../../catalog/gateway.js';
 import { toolStepsOf, type FloorStep } from '../../floor/workflowFloor.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../rule.js';
-import { addCatalogAdvice } from '../tool/unknown.js';
+import { addCatalogAdviceFor } from '../tool/unknown.js';
 
 const TAINT =
   'so the floor assumes the worst for it: this composite tool cannot be advertised as read-only, non-destructive or closed-world';
@@ -32,7 +32,7 @@ function message(s: FloorStep): string {
       const workloads = s.resolution?.kind === 'no-catalog' ? s.resolution.workloads : [];
       const servers = workloads.length ? ` (no catalog for ${workloads.map((w) => w.serverName).join(', ')})` : ' (it is in no catalog)';
       return (
-        `${head}${servers}, ${TAINT}. ${addCatalogAdvice(workloads)} Or declare the hints in an annotation override ` +
+        `${head}${servers}, ${TAINT}. ${addCatalogAdviceFor(workloads)} Or declare the hints in an annotation override ` +
         `(aggregation.tools[].overrides.<tool>.annotations), which the gateway lays over the backend's.`
       );
     }

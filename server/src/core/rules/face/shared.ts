@@ -1,5 +1,5 @@
 // What the face rules share: the kinds they read, the sentence that says what the runtime does
-// with a broken face, the "no catalog" hint, and a fix that rewrites one scalar keeping its quotes.
+// with a broken face and a fix that rewrites one scalar keeping its quotes.
 import type { ScalarNode } from '../../parse/nodes.js';
 import { replaceScalarFixes, type EditContext } from '../../text/mappingEdits.js';
 import type { DocumentKind, Fix } from '../../types.js';
@@ -9,14 +9,6 @@ export const FACE_KINDS: readonly DocumentKind[] = ['mcp-servers', 'face-overlay
 /** What the runtime does with a face it cannot accept. */
 export function refusesToMount(toolName: string): string {
   return `the runtime refuses to mount "${toolName}" (mounting it bare would drop the protection the face declares) and the agent loses the tool`;
-}
-
-export function addCatalogHint(serverName: string): string {
-  return (
-    `add a catalog for "${serverName}": a snapshot file (\`catalog: 1\` with a server named "${serverName}"), ` +
-    `or its tools/list result saved as \`${serverName}.tools.json\`, or fetch it with \`tool-lens catalog fetch ${serverName}\`; ` +
-    `if a catalog names the server differently, map the name under \`workloads\` in .toollens.yaml`
-  );
 }
 
 export function quote(text: string): string {

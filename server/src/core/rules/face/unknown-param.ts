@@ -2,6 +2,7 @@
 // ruleFace entries) that is not a top-level property of the tool's input schema. Aliases are
 // other names the runtime accepts for the path, so they need not be properties.
 // Also, once per server without a catalog, the `info` that says which checks wait for one.
+import { addCatalogAdvice } from '../../catalog/advice.js';
 import type { TopLevelProperties } from '../../jsonschema/properties.js';
 import { catalogServerOf, faceTargetOf, facesOf, pathTargetNames, type Face } from '../../model/faces.js';
 import type { ScalarNode } from '../../parse/nodes.js';
@@ -9,7 +10,7 @@ import { closest } from '../../text/suggest.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { editContextOf } from '../../text/mappingEdits.js';
 import { listOf } from '../../text/words.js';
-import { addCatalogHint, FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
+import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
 
 export const rule: Rule = {
   id: 'face/unknown-param',
@@ -25,7 +26,7 @@ export const rule: Rule = {
           message:
             `No catalog for server ${quote(server.name)}, so the face checks that need its tools' input schemas wait: ` +
             `named parameters (pathTarget.param, patternParam, summaryParams, ruleFace), the parameters each approval card needs, ` +
-            `and faces for tools the server does not list. The other face checks ran. To run these too, ${addCatalogHint(server.name)}.`,
+            `and faces for tools the server does not list. The other face checks ran. ${addCatalogAdvice(server.name)}`,
           span: server.toolFacesPair.key.span,
         });
         continue;

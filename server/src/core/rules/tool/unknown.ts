@@ -3,6 +3,7 @@
 // composite tool out. A reference to a workload without a catalog is unknown, not wrong: reported at
 // info with how to add the catalog. In a calls document: a called name the catalog does not have
 // (`callToolFindings` in model/calls.ts, which also says once when the named server has no catalog).
+import { addCatalogAdvice } from '../../catalog/advice.js';
 import { serverNote, type ToolRefResolution, type UncataloguedWorkload } from '../../catalog/gateway.js';
 import { toolStepsOf } from '../../floor/workflowFloor.js';
 import { CALL_KINDS, callToolFindings } from '../../model/calls.js';
@@ -72,20 +73,14 @@ function noCatalogMessage(stepId: string, resolution: Extract<ToolRefResolution,
   else who = `may belong to ${listWords(missing.map((w) => `"${w.name}"`))}, which have no catalog`;
   return (
     `${ref} ${who}, so Tool Lens cannot check the name, its arguments or its annotations. ` +
-    addCatalogAdvice(missing) +
+    addCatalogAdviceFor(missing) +
     suggestionSentence(resolution.suggestions)
   );
 }
 
 /** How to add a catalog, naming the server when there is one to name. */
-export function addCatalogAdvice(workloads: readonly UncataloguedWorkload[]): string {
-  const server = workloads.length === 1 ? workloads[0]!.serverName : undefined;
-  const file = server ? `${server}.tools.json` : '<server>.tools.json';
-  const fetch = server ? `tool-lens catalog fetch ${server}` : 'tool-lens catalog fetch';
-  return (
-    `To add one, save the server's tools/list result as ${file} or in a "catalog: 1" file (\`${fetch}\` writes one), ` +
-    `list existing snapshots under catalogs: in .toollens.yaml, or map the workload to a catalogued server under workloads:.`
-  );
+export function addCatalogAdviceFor(workloads: readonly UncataloguedWorkload[]): string {
+  return addCatalogAdvice(workloads.length === 1 ? workloads[0]!.serverName : undefined);
 }
 
 function suggestionSentence(suggestions: readonly string[]): string {

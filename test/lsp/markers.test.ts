@@ -4,7 +4,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CompletionRequest, DefinitionRequest, HoverRequest, type CompletionItem, type Hover, type Location } from 'vscode-languageserver-protocol/node';
 import { cursor, makeWorkspace, startInProcess, type InProcess } from './harness.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CATALOG, CATALOG_PATH } from './workspace.js';
+
+/** A server with dynamic namespaces (the one the rule docs are written against). */
+const AGENT_CATALOG = readFileSync(join(__dirname, '..', '..', 'docs', 'rules', '_catalogs', 'agent.catalog.yaml'), 'utf8');
 
 const GATEWAY_HEAD = `name: docs-gateway
 backends:
@@ -50,7 +55,7 @@ let ws: ReturnType<typeof makeWorkspace>;
 let counter = 0;
 
 before(async () => {
-  ws = makeWorkspace({ [CATALOG_PATH]: CATALOG });
+  ws = makeWorkspace({ [CATALOG_PATH]: CATALOG, 'catalogs/agent.catalog.yaml': AGENT_CATALOG });
   server = startInProcess();
   await server.client.initialize(ws.root);
 });
@@ -124,6 +129,32 @@ describe('hover', () => {
     const markdown = await hoverAt(OVERLAY.replace('  read_file:', '  read_‸file:'), 'faces.yaml');
     assert.match(markdown ?? '', /mcp__filesystem__read_file/);
     assert.match(markdown ?? '', /\| `path` \| string \| yes \| yes \|/);
+  });
+
+  test('on an envelope: the namespace and the dynamic tool it reaches', async () => {
+    const calls = `server: agent
+calls:
+  - tool: call_dynamic_tool
+    input:
+      namespace: not‸ion
+      toolName: page_search
+      arguments: {query: roadmap}
+      mcpDetails: {description: Find the roadmap page the user asked about.}
+`;
+    const value = (await hoverAt(calls, 'calls.yaml')) ?? '';
+    assert.match(value, /call_dynamic_tool` → `notion\/page_search`/);
+    assert.match(value, /external: every call must carry `mcpDetails.description`/);
+    assert.match(value, /\| `query` \|/);
+  });
+
+  test('on a call into a namespace that is not ready', async () => {
+    const calls = `server: agent
+calls:
+  - tool: call_dyn‸amic_tool
+    input: {namespace: legacy, toolName: old_tool, arguments: {}}
+`;
+    const value = (await hoverAt(calls, 'calls.yaml')) ?? '';
+    assert.match(value, /status \*\*disabled\*\*: the runtime refuses every call into it/);
   });
 
   test('nothing on other keys', async () => {

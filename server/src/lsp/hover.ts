@@ -1,15 +1,17 @@
 // Hover: the derived safety floor on a composite tool's `name` and `annotations` (core
 // `floorOf` + `floorMarkdown`), a step's tool (title, description, annotations, arguments), and a
-// face (core `faceHoverOf`: the tool's properties and the name it is mounted under).
+// face (core `faceHoverOf`: the tool's properties and the name it is mounted under), and a call or
+// `call_dynamic_tool` envelope (core `callsOf`: the namespace and the dynamic tool it reaches).
 import { MarkupKind, type Hover, type HoverParams } from 'vscode-languageserver';
 import { floorMarkdown, floorOf } from '../core/floor/workflowFloor.js';
+import { callsOf, type CallSite } from '../core/model/calls.js';
 import { facesOf, faceHoverOf } from '../core/model/faces.js';
 import { WORKFLOW_KINDS } from '../core/rules/rule.js';
 import type { Span } from '../core/types.js';
 import { toRange } from './convert.js';
 import { contextOf, locate, relativePath, samePath, workflowAt } from './cursor.js';
 import type { Session } from './session.js';
-import { resolveStepTool, toolRefMarkdown } from './tools.js';
+import { code, envelopeMarkdown, resolveStepTool, toolDetailsMarkdown, toolRefMarkdown } from './tools.js';
 
 export function hover(session: Session, params: HoverParams): Hover | null {
   const file = session.fileOfUri(params.textDocument.uri);
@@ -31,6 +33,8 @@ export function hover(session: Session, params: HoverParams): Hover | null {
     if (!workflow) return null;
     if (step) {
       const rel = relativePath(located.path, step.path);
+      const envelope = envelopeAt(callsOf(ctx).calls, target.kind === 'key' ? target.pair.key : target.node);
+      if (envelope) return result(envelope);
       if (samePath(rel, ['tool'])) {
         const resolution = resolveStepTool(ctx, step);
         return resolution ? result(toolRefMarkdown(resolution)) : null;
@@ -44,6 +48,12 @@ export function hover(session: Session, params: HoverParams): Hover | null {
     return null;
   }
 
+  if (located.doc.kind === 'tool-calls') {
+    const node = target.kind === 'key' ? target.pair.key : target.node;
+    const markdown = envelopeAt(callsOf(ctx).calls, node) ?? callNameAt(callsOf(ctx).calls, node);
+    return markdown ? result(markdown) : null;
+  }
+
   if (located.doc.kind === 'face-overlay' || located.doc.kind === 'mcp-servers') {
     if (target.kind !== 'key') return null;
     for (const server of facesOf(ctx).servers) {
@@ -52,4 +62,28 @@ export function hover(session: Session, params: HoverParams): Hover | null {
     }
   }
   return null;
+}
+
+type AnyNode = { span: Span };
+
+function within(node: AnyNode, outer: AnyNode): boolean {
+  return node.span.start >= outer.span.start && node.span.end <= outer.span.end;
+}
+
+/** The envelope hover when the cursor is on a call's name or on one of its envelope's fields. */
+function envelopeAt(calls: readonly CallSite[], node: AnyNode): string | undefined {
+  for (const site of calls) {
+    if (!site.envelope) continue;
+    const onName = site.name !== undefined && within(node, site.name);
+    const onField = Object.values(site.envelope.fields).some((f) => f && (within(node, f.pair.key) || (f.value !== null && node === f.value)));
+    if (onName || onField) return envelopeMarkdown(site.envelope);
+  }
+  return undefined;
+}
+
+/** A plain call's name: the tool it calls. */
+function callNameAt(calls: readonly CallSite[], node: AnyNode): string | undefined {
+  const site = calls.find((s) => s.name !== undefined && within(node, s.name));
+  if (!site?.tool || site.nameText === undefined) return undefined;
+  return [`**${code(site.nameText)}** (server ${code(site.tool.server)})`, '', ...toolDetailsMarkdown(site.tool)].join('\n');
 }

@@ -2,8 +2,9 @@
 // gateway (core `gatewayOf` + `resolveToolRef`), the catalog tool behind it, and its description
 // in Markdown for hovers and completion items.
 import { gatewayOf, resolveToolRef, type ToolRefResolution } from '../core/catalog/gateway.js';
-import type { CatalogTool } from '../core/catalog/model.js';
+import { CALL_DYNAMIC_TOOL, type CatalogTool, type DynamicNamespace } from '../core/catalog/model.js';
 import { topLevelProperties } from '../core/jsonschema/properties.js';
+import type { Envelope } from '../core/model/calls.js';
 import type { StepModel } from '../core/model/workflow.js';
 import type { DocumentContext } from '../core/rules/rule.js';
 import { HINT_NAMES, type ToolAnnotations } from '../core/types.js';
@@ -106,6 +107,46 @@ export function toolRefMarkdown(resolution: ToolRefResolution): string {
       if (resolution.suggestions.length) lines.push('', `Did you mean ${resolution.suggestions.map(code).join(', ')}?`);
       break;
     }
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The hover of a `call_dynamic_tool` envelope: the namespace (external or not, ready or not) and
+ * the dynamic tool it reaches with its argument table; or why it reaches none.
+ */
+export function envelopeMarkdown(envelope: Envelope): string {
+  const lines: string[] = [];
+  const resolution = envelope.resolution;
+  const namespaceLine = (ns: DynamicNamespace): string => {
+    const external = ns.external
+      ? 'external: every call must carry `mcpDetails.description`, one sentence saying why, or the runtime refuses it'
+      : 'not external: `mcpDetails` is not needed';
+    const status = ns.status === 'ready' ? 'ready' : `**${escapeMarkdown(ns.status)}**: the runtime refuses every call into it`;
+    return `Namespace ${code(ns.name)} of server ${code(ns.server)}: ${external}; status ${status}.`;
+  };
+  switch (resolution.kind) {
+    case 'ok':
+      lines.push(`**${code(CALL_DYNAMIC_TOOL)} → ${code(`${resolution.namespace.name}/${resolution.tool.name}`)}**`, '');
+      lines.push(namespaceLine(resolution.namespace), '');
+      lines.push(...toolDetailsMarkdown(resolution.tool));
+      if (resolution.tool.outputSchema !== undefined) lines.push('', 'It declares an `outputSchema`: a successful recorded result must carry matching `structuredContent`.');
+      break;
+    case 'no-tool':
+    case 'unknown-tool':
+      lines.push(`**${code(CALL_DYNAMIC_TOOL)}**`, '', namespaceLine(resolution.namespace), '');
+      lines.push(
+        `Its tools: ${resolution.namespace.tools.map((t) => code(t.name)).join(', ') || 'none'}.`,
+      );
+      break;
+    case 'unknown-namespace':
+      lines.push(`**${code(CALL_DYNAMIC_TOOL)}**`, '', `No catalogued server has a namespace ${code(envelope.namespaceText ?? '')}.`);
+      break;
+    case 'ambiguous':
+      lines.push(`**${code(CALL_DYNAMIC_TOOL)}**`, '', `Several servers have this namespace: ${resolution.servers.map((s) => code(s.name)).join(', ')}; name the server to check the call.`);
+      break;
+    default:
+      lines.push(`**${code(CALL_DYNAMIC_TOOL)}**`, '', 'The namespace is not given or only known at run time, so the dynamic tool cannot be looked up.');
   }
   return lines.join('\n');
 }

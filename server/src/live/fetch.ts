@@ -7,12 +7,11 @@
 // module adds the rest of the guard rails: no shell, a minimal environment, hard timeouts, the
 // process (and whatever it started) gone at the end, and secrets kept out of every message.
 import { readdirSync, readFileSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ResultSchema, type ClientCapabilities, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { loadSdk, sdk } from './sdk.js';
 import { version as TOOL_VERSION } from '../../../package.json';
 import type { HttpLaunch, Launch, McpServerEntry, StdioLaunch } from './servers.js';
 
@@ -73,6 +72,7 @@ export class FetchError extends Error {
 export async function fetchCatalog(server: McpServerEntry, options: FetchOptions = {}): Promise<FetchedCatalog> {
   const launch = server.launch;
   if (!launch) throw new FetchError(server.name, 'refused', server.blocked?.message ?? 'it cannot be fetched');
+  await loadSdk();
   const secrets = secretsOf(launch);
   const clean = (text: string): string => redact(text, secrets);
   const connectLimit = positive(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
@@ -137,7 +137,7 @@ async function listPage(session: Session, context: SessionContext, cursor: strin
   try {
     // The schema only checks the envelope; the tools themselves are read from the tap, untouched.
     await withDeadline(
-      session.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ResultSchema, { timeout: pageMs + SDK_TIMEOUT_SLACK_MS }),
+      session.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, sdk().ResultSchema, { timeout: pageMs + SDK_TIMEOUT_SLACK_MS }),
       pageMs,
       () => new FetchError(context.name, 'list', `${what} got no answer within ${pageMs} ms`, true),
       context.log,
@@ -195,13 +195,13 @@ interface Session {
 }
 
 function newClient(context: SessionContext): Client {
-  const client = new Client({ name: 'tool-lens', version: TOOL_VERSION }, { capabilities: context.capabilities });
+  const client = new (sdk().Client)({ name: 'tool-lens', version: TOOL_VERSION }, { capabilities: context.capabilities });
   client.onerror = (error) => context.log(`${context.name}: ${describe(error)}`);
   return client;
 }
 
 async function openStdio(launch: StdioLaunch, context: SessionContext): Promise<Session> {
-  const transport = new StdioClientTransport({
+  const transport = new (sdk().StdioClientTransport)({
     command: launch.command,
     args: launch.args,
     env: minimalEnvironment(launch.env),
@@ -246,7 +246,7 @@ async function openHttp(launch: HttpLaunch, context: SessionContext): Promise<Se
   for (const kind of kinds) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) break;
-    const inner = kind === 'http' ? new StreamableHTTPClientTransport(url, { requestInit }) : new SSEClientTransport(url, { requestInit });
+    const inner = kind === 'http' ? new (sdk().StreamableHTTPClientTransport)(url, { requestInit }) : new (sdk().SSEClientTransport)(url, { requestInit });
     const tap = new RecordingTransport(inner);
     const client = newClient(context);
     let closed: Promise<void> | undefined;
@@ -276,7 +276,7 @@ async function openHttp(launch: HttpLaunch, context: SessionContext): Promise<Se
 
 async function stopHttp(client: Client, transport: Transport, context: SessionContext): Promise<void> {
   // A polite end of the session; the server would expire it anyway, so a failure is only noted.
-  if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+  if (transport instanceof sdk().StreamableHTTPClientTransport && transport.sessionId !== undefined) {
     await capped(transport.terminateSession(), 2_000, context, 'ending the HTTP session');
   }
   await capped(client.close(), 2_000, context, 'closing the connection');
@@ -457,8 +457,8 @@ class RecordingTransport implements Transport {
  */
 export function minimalEnvironment(own: Record<string, string>): Record<string, string> {
   const env: Record<string, string | undefined> = {};
-  const keep = process.platform === 'win32' ? DEFAULT_INHERITED_ENV_VARS : ['PATH', 'HOME'];
-  for (const key of DEFAULT_INHERITED_ENV_VARS) env[key] = undefined;
+  const keep = process.platform === 'win32' ? sdk().DEFAULT_INHERITED_ENV_VARS : ['PATH', 'HOME'];
+  for (const key of sdk().DEFAULT_INHERITED_ENV_VARS) env[key] = undefined;
   for (const key of keep) {
     const value = process.env[key];
     if (value !== undefined && !value.startsWith('()')) env[key] = value;

@@ -18,7 +18,7 @@ import type { ParsedFile } from '../core/parse/file.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace } from '../core/workspace.js';
-import { CHECKED_EXTENSIONS, loadWorkspace, toPosix } from '../node/loader.js';
+import { CHECKED_EXTENSIONS, discoverWorkspace, mayBeCatalog, toPosix } from '../node/loader.js';
 import { STALE_AFTER_DAYS, type CatalogState, type ToolLensSettings } from './protocol.js';
 
 export type Log = (message: string) => void;
@@ -84,6 +84,8 @@ export class Session {
   /** Root-relative globs whose files join the catalog whatever their content. */
   private catalogGlobs: string[] = [];
   private readonly diskQueue = new Map<string, Promise<void>>();
+  /** Catalogs found by a lazy parse, waiting for their catalog change (see lateCatalog). */
+  private readonly lateCatalogs = new Set<string>();
 
   constructor(readonly log: Log) {
     this.workspace = new Workspace('', log);
@@ -147,6 +149,7 @@ export class Session {
     if (cached && cached.stamp === entry.stamp && cached.generation === this.generation) return cached.file;
     const file = this.workspace.parse(entry.path, text);
     entry.parsed = { file, stamp: entry.stamp, generation: this.generation };
+    if (file.kind === 'tool-catalog' && this.loaded && !this.workspace.catalog.hasFile(entry.path) && this.joinsCatalog(entry)) this.lateCatalog(entry);
     return file;
   }
 
@@ -211,7 +214,9 @@ export class Session {
     this.generation++;
     const seen = new Set<string>();
     if (this.root && existsSync(this.root) && statSync(this.root).isDirectory()) {
-      const loaded = loadWorkspace({ paths: ['.'], cwd: this.root, log: this.log });
+      // Files are read now but parsed when first needed (a check, a hover...): only those that may
+      // be catalogs are parsed at once, by rebuildCatalog below, since every check depends on them.
+      const loaded = discoverWorkspace({ paths: ['.'], cwd: this.root, log: this.log });
       this.workspace = loaded.workspace;
       this.configPath = loaded.configPath;
       this.configProblems = loaded.configProblems;
@@ -223,14 +228,21 @@ export class Session {
         entry.onDisk = true;
         seen.add(entry.path);
       }
-      for (const file of loaded.files) {
-        seen.add(file.path);
-        const entry = this.ensureEntry(file.path);
+      for (const absolute of loaded.targets) {
+        let text: string;
+        try {
+          text = readFileSync(absolute, 'utf8');
+        } catch (error) {
+          this.log(`cannot read ${absolute}: ${errorText(error)}`);
+          continue;
+        }
+        const path = this.entryPathOfAbsolute(absolute);
+        seen.add(path);
+        const entry = this.ensureEntry(path);
         const previous = this.textOf(entry);
-        entry.diskText = file.source.text;
+        entry.diskText = text;
         entry.onDisk = true;
         if (previous !== this.textOf(entry)) entry.stamp++;
-        if (!entry.editor) entry.parsed = { file, stamp: entry.stamp, generation: this.generation };
       }
     } else {
       this.workspace = new Workspace(this.root ? toPosix(this.root) : '', this.log);
@@ -344,10 +356,41 @@ export class Session {
       catalog.addFile(file.kind === 'tool-catalog' ? file : { ...file, documents: file.documents.map((d) => ({ ...d, kind: 'tool-catalog' as const })) });
     }
     for (const entry of entries) {
-      if (!this.joinsCatalog(entry) || catalog.hasFile(entry.path)) continue;
+      if (!this.joinsCatalog(entry) || catalog.hasFile(entry.path) || !this.mayBeCatalogEntry(entry)) continue;
       const file = this.fileOf(entry);
       if (file?.kind === 'tool-catalog') catalog.addFile(file);
     }
+  }
+
+  /**
+   * Whether an entry may hold a catalog, without parsing it (files that cannot are parsed only when
+   * first needed). An entry parsed as a catalog counts whatever the text test says, so a catalog
+   * found late (see fileOf) joins the catalog at the next rebuild.
+   */
+  private mayBeCatalogEntry(entry: Entry): boolean {
+    if (entry.parsed?.file.kind === 'tool-catalog' && entry.parsed.stamp === entry.stamp) return true;
+    const text = this.textOf(entry);
+    return text !== undefined && mayBeCatalog(this.workspace, entry.path, text);
+  }
+
+  /**
+   * A file parsed lazily turned out to be a catalog that the catalog lacks (the text test in
+   * `mayBeCatalog` is meant to make this impossible): take the normal catalog-change path.
+   */
+  private lateCatalog(entry: Entry): void {
+    if (this.lateCatalogs.has(entry.path)) return;
+    this.lateCatalogs.add(entry.path);
+    setImmediate(() => {
+      this.lateCatalogs.delete(entry.path);
+      const current = this.entries.get(entry.path);
+      if (!current || this.workspace.catalog.hasFile(current.path) || !this.joinsCatalog(current)) return;
+      if (this.fileOf(current)?.kind !== 'tool-catalog') return;
+      this.log(`${current.path} turned out to be a catalog when first parsed; checking again with it`);
+      this.generation++;
+      this.rebuildCatalog();
+      this.emit({ paths: [current.path], dependencies: true });
+      this.publishCatalogState();
+    });
   }
 
   private isCatalogEntry(entry: Entry, file: ParsedFile | undefined): boolean {

@@ -5,6 +5,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { CONFIG_FILE_NAME, parseConfig } from '../core/config/config.js';
 import type { ParsedFile } from '../core/parse/file.js';
+import { kindFromName } from '../core/parse/kinds.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace, type Logger } from '../core/workspace.js';
@@ -50,7 +51,20 @@ export function toPosix(path: string): string {
   return path.replace(/\\/g, '/');
 }
 
-export function loadWorkspace(options: LoadOptions): LoadedWorkspace {
+/** What a run reads before any file is parsed: the configuration, the files and the catalog globs. */
+export interface DiscoveredWorkspace {
+  workspace: Workspace;
+  /** Absolute paths of the files to check, sorted. */
+  targets: string[];
+  /** Absolute paths the catalog globs name (config `catalogs`, `--catalog`), sorted. */
+  catalogOnly: string[];
+  configPath?: string;
+  configProblems: Finding[];
+  configText?: string;
+}
+
+/** Finds the configuration and the files of a run without reading or parsing any of them. */
+export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
   const cwd = resolve(options.cwd);
   const firstPath = options.paths[0] ? resolve(cwd, options.paths[0]) : cwd;
   const startDir = existsSync(firstPath) && statSync(firstPath).isDirectory() ? firstPath : dirname(firstPath);
@@ -88,6 +102,24 @@ export function loadWorkspace(options: LoadOptions): LoadedWorkspace {
   const catalogOnly = new Set<string>();
   for (const glob of workspace.config.catalogs) addGlob(glob, configRoot, catalogOnly);
   for (const glob of options.catalogGlobs ?? []) addGlob(glob, cwd, catalogOnly);
+  return { workspace, targets: [...targets].sort(), catalogOnly: [...catalogOnly].sort(), configPath, configProblems, configText };
+}
+
+/**
+ * Whether a file may hold a tool catalog, decided without parsing it: false only when it cannot.
+ * A catalog is recognised by its name (`*.tools.json`, `*.catalog.yaml`), by a forced kind, or by
+ * its content (`catalog: 1`, or a `tools/list` result, whose every tool has an `inputSchema`), so
+ * its text names `catalog` or `inputSchema`, unless a key is spelled with escapes (`\u`, `\x`, an
+ * escaped line break in JSON or double-quoted YAML), which we count as a "maybe" too. A false "maybe" only costs a parse.
+ */
+export function mayBeCatalog(workspace: Workspace, path: string, text: string): boolean {
+  if (kindFromName(path) === 'tool-catalog' || workspace.forcedKind(path) === 'tool-catalog') return true;
+  return text.includes('catalog') || text.includes('inputSchema') || /\\[xuU\r\n]/.test(text);
+}
+
+export function loadWorkspace(options: LoadOptions): LoadedWorkspace {
+  const cwd = resolve(options.cwd);
+  const { workspace, targets, catalogOnly, configPath, configProblems, configText } = discoverWorkspace(options);
 
   const parsed = new Map<string, ParsedFile>();
   const parse = (absolute: string): ParsedFile | undefined => {
@@ -105,12 +137,12 @@ export function loadWorkspace(options: LoadOptions): LoadedWorkspace {
   };
 
   const files: ParsedFile[] = [];
-  for (const absolute of [...targets].sort()) {
+  for (const absolute of targets) {
     const file = parse(absolute);
     if (file) files.push(file);
   }
   // Catalogs: explicit globs first (they are what the user asked for), then those found among the files.
-  for (const absolute of [...catalogOnly].sort()) {
+  for (const absolute of catalogOnly) {
     const file = parse(absolute);
     if (file) workspace.catalog.addFile(file.kind === 'tool-catalog' ? file : { ...file, documents: file.documents.map((d) => ({ ...d, kind: 'tool-catalog' })) });
   }

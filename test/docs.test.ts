@@ -67,3 +67,13 @@ for (const rule of ALL_RULES) {
     assert.deepEqual(findingsOf(good, rule.id), [], `the good example yields ${rule.id}`);
   });
 }
+
+test('docs/rules/README.md lists every rule with its default severity and summary', () => {
+  const index = readFileSync(join(DOCS, 'README.md'), 'utf8');
+  for (const rule of ALL_RULES) {
+    const row = index.split('\n').find((line) => line.startsWith(`| [${rule.id}](${rule.id}.md) |`));
+    assert.ok(row, `the rules index has no row for ${rule.id}`);
+    assert.ok(row.includes(`| ${rule.defaultSeverity} |`), `the rules index gives ${rule.id} another default severity`);
+    assert.ok(row.includes(rule.summary.replace(/\|/g, '\\|')), `the rules index has an old summary for ${rule.id}`);
+  }
+});

@@ -18,12 +18,12 @@ const loggedFailures = new Set<string>();
 
 /** The context an analysis of one document runs in; the language server builds the same for hovers. */
 export function documentContext(file: ParsedFile, doc: ParsedDocument, workspace: Workspace): DocumentContext {
-  return { file, doc, workspace, memo: memoFor(file, doc) };
+  return { file, doc, workspace, memo: memoFor(doc) };
 }
 
 // One memo per document object, so rules and hovers over the same parse share their analyses.
 const memos = new WeakMap<ParsedDocument, Memo>();
-function memoFor(_file: ParsedFile, doc: ParsedDocument): Memo {
+function memoFor(doc: ParsedDocument): Memo {
   let memo = memos.get(doc);
   if (!memo) {
     memo = new Memo();

@@ -13,12 +13,12 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { globSync } from 'tinyglobby';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { CONFIG_FILE_NAME, matchesGlob, parseConfig, type LensConfig } from '../core/config/config.js';
+import { CONFIG_FILE_NAME, matchesGlob, parseConfig } from '../core/config/config.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace } from '../core/workspace.js';
-import { CHECKED_EXTENSIONS, discoverWorkspace, mayBeCatalog, toPosix } from '../node/loader.js';
+import { CHECKED_EXTENSIONS, discoverWorkspace, mayBeCatalog, rebaseConfig, rebaseGlob, toPosix } from '../node/loader.js';
 import { STALE_AFTER_DAYS, type CatalogState, type ToolLensSettings } from './protocol.js';
 
 export type Log = (message: string) => void;
@@ -283,13 +283,7 @@ export class Session {
     const rel = toPosix(relative(base, this.configPath));
     const result = parseConfig(rel, text, RULE_IDS);
     this.configProblems = result.problems;
-    const config: LensConfig = {
-      ...result.config,
-      kinds: Object.fromEntries(
-        Object.entries(result.config.kinds).map(([kind, globs]) => [kind, (globs ?? []).map((g) => rebaseGlob(g, configRoot, base))]),
-      ),
-      overrides: result.config.overrides.map((o) => ({ ...o, files: o.files.map((g) => rebaseGlob(g, configRoot, base)) })),
-    };
+    const config = rebaseConfig(result.config, configRoot, base);
     this.workspace.config = config;
     this.refreshCatalogGlobs();
   }
@@ -622,13 +616,6 @@ export class Session {
       }
     }
   }
-}
-
-/** Config globs are written relative to the config's folder; matching happens on root-relative paths (as the loader does). */
-function rebaseGlob(glob: string, configRoot: string, root: string): string {
-  const prefix = toPosix(relative(root, configRoot));
-  if (!prefix || glob.startsWith('/') || glob.startsWith('**')) return glob;
-  return `${prefix}/${glob}`;
 }
 
 export function errorText(error: unknown): string {

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
-import { CONFIG_FILE_NAME, parseConfig } from '../core/config/config.js';
+import { CONFIG_FILE_NAME, parseConfig, type LensConfig } from '../core/config/config.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { kindFromName } from '../core/parse/kinds.js';
 import { RULE_IDS } from '../core/rules/registry.js';
@@ -83,8 +83,7 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
     configText = readFileSync(configPath, 'utf8');
     const result = parseConfig(toPosix(relative(cwd, configPath)), configText, RULE_IDS);
     configProblems = result.problems;
-    workspace.config = { ...result.config, kinds: rebaseKinds(result.config.kinds, configRoot, cwd) };
-    workspace.config.overrides = result.config.overrides.map((o) => ({ ...o, files: o.files.map((g) => rebaseGlob(g, configRoot, cwd)) }));
+    workspace.config = rebaseConfig(result.config, configRoot, cwd);
   }
 
   const targets = new Set<string>();
@@ -159,15 +158,18 @@ function addGlob(glob: string, base: string, into: Set<string>): void {
   for (const file of matches) into.add(resolve(file));
 }
 
-/** Config globs are written relative to the config's folder; matching happens on cwd-relative paths. */
-function rebaseGlob(glob: string, configRoot: string, cwd: string): string {
-  const prefix = toPosix(relative(cwd, configRoot));
+/** Config globs are written relative to the config's folder; matching happens on paths relative to `root`. */
+export function rebaseGlob(glob: string, configRoot: string, root: string): string {
+  const prefix = toPosix(relative(root, configRoot));
   if (!prefix || glob.startsWith('/') || glob.startsWith('**')) return glob;
   return `${prefix}/${glob}`;
 }
 
-function rebaseKinds<T extends Record<string, string[] | undefined>>(kinds: T, configRoot: string, cwd: string): T {
-  const out: Record<string, string[]> = {};
-  for (const [kind, globs] of Object.entries(kinds)) if (globs) out[kind] = globs.map((g) => rebaseGlob(g, configRoot, cwd));
-  return out as T;
+/** The configuration with its file globs (`kinds`, `overrides`) rebased onto `root`. */
+export function rebaseConfig(config: LensConfig, configRoot: string, root: string): LensConfig {
+  const kinds: LensConfig['kinds'] = {};
+  for (const [kind, globs] of Object.entries(config.kinds) as [keyof LensConfig['kinds'], string[] | undefined][]) {
+    if (globs) kinds[kind] = globs.map((g) => rebaseGlob(g, configRoot, root));
+  }
+  return { ...config, kinds, overrides: config.overrides.map((o) => ({ ...o, files: o.files.map((g) => rebaseGlob(g, configRoot, root)) })) };
 }

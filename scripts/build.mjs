@@ -3,10 +3,13 @@
 // Not minified: readable stack traces from users matter more than a few kilobytes.
 // Each output is written to a temporary name and renamed, so a test or a user running
 // dist/cli.js while another build runs never sees half a file.
+// First, every build regenerates the document-kind schema validators (ajv standalone code, git-
+// ignored) from schemas/*.schema.json, so the bundles and the tests never use stale ones.
 import { build } from 'esbuild';
 import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeValidators } from '../server/src/core/rules/schema/generate-validators.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -56,10 +59,12 @@ async function bundle(entry) {
 
 const present = ENTRIES.filter((entry) => existsSync(join(ROOT, entry.in)));
 try {
+  writeValidators();
   const built = await Promise.all(present.map(bundle));
   for (const { out, size } of built) console.log(`${out.padEnd(20)} ${(size / 1024).toFixed(0).padStart(6)} KB`);
 } catch (error) {
-  // esbuild has already printed the located errors; the message alone is enough here.
+  // esbuild has already printed the located errors; the message alone is enough here (a schema
+  // the generator cannot compile throws before esbuild runs: say which).
   console.error(`build failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   process.exit(1);
 }

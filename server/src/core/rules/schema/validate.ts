@@ -1,8 +1,12 @@
 // Structural validation of a document against its kind's JSON Schema (schemas/*.schema.json),
 // mapped onto exact nodes and split between the four schema/* rules. The schemas are bundled (JSON
-// imports, so esbuild puts them in dist/) and compiled once per process, on first use; each
-// document is validated once, through the memo, whichever schema/* rule asks first.
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+// imports, so esbuild puts them in dist/) and compiled by ajv at build time, not here:
+// generated/validators.js is ajv's standalone code for them, which generate-validators.mjs writes
+// before every bundle, so no schema is compiled at start-up. Its errors are the ones ajv gives with
+// that script's options (allErrors, verbose), and their `parentSchema` is the very object of the
+// imported JSON, which `nameSubschemas` names. Each document is validated once, through the memo,
+// whichever schema/* rule asks first.
+import type { ErrorObject } from 'ajv';
 import faceOverlaySchema from '../../../../../schemas/face-overlay.schema.json';
 import mcpServersSchema from '../../../../../schemas/mcp-servers.schema.json';
 import toolCallsSchema from '../../../../../schemas/tool-calls.schema.json';
@@ -19,6 +23,7 @@ import { capitalize, listOf } from '../../text/words.js';
 import type { DocumentKind, Fix, Span } from '../../types.js';
 import { suggestToolField, TOOL_FIELDS } from '../catalog/declarations.js';
 import type { DocumentContext } from '../rule.js';
+import { createValidators, type StandaloneValidator } from './generated/validators.js';
 
 export type SchemaRuleId = 'schema/unknown-key' | 'schema/missing-field' | 'schema/wrong-type' | 'schema/invalid-value';
 
@@ -29,8 +34,7 @@ export interface SchemaProblem {
   fixes?: Fix[];
 }
 
-const BASE = 'https://tool-lens.dev/schemas/';
-
+/** The files generate-validators.mjs compiles (its SCHEMA_FILES), by name. */
 const SCHEMA_FILES: Record<string, object> = {
   'vmcp-common.schema.json': vmcpCommonSchema,
   'face-overlay.schema.json': faceOverlaySchema,
@@ -42,7 +46,8 @@ const SCHEMA_FILES: Record<string, object> = {
   'tool-calls.schema.json': toolCallsSchema,
 };
 
-const SCHEMA_FOR_KIND: Record<DocumentKind, string> = {
+/** generate-validators.mjs builds a validator for each of these refs (its REFS; a test checks). */
+export const SCHEMA_FOR_KIND: Record<DocumentKind, string> = {
   'vmcp-config': 'vmcp-config.schema.json',
   'vmcp-server': 'vmcp-server.schema.json',
   'vmcp-composite': 'vmcp-composite.schema.json',
@@ -53,10 +58,11 @@ const SCHEMA_FOR_KIND: Record<DocumentKind, string> = {
 };
 
 /** A JSONL calls file holds one entry per line, each validated on its own. */
-const CALL_ENTRY = 'tool-calls.schema.json#/definitions/CallEntry';
+export const CALL_ENTRY = 'tool-calls.schema.json#/definitions/CallEntry';
 
 interface Compiled {
-  ajv: Ajv;
+  /** The validator of each ref, over the objects of SCHEMA_FILES. */
+  validators: Record<string, StandaloneValidator>;
   /** Every subschema object of our files → a readable name (`WorkflowStep`, `CallEntry/then/then`). */
   names: Map<object, string>;
 }
@@ -65,15 +71,9 @@ let compiled: Compiled | undefined;
 
 function compiledSchemas(): Compiled {
   if (compiled) return compiled;
-  const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true });
-  // VS Code's hover text; not a validation keyword.
-  ajv.addKeyword('markdownDescription');
   const names = new Map<object, string>();
-  for (const [file, schema] of Object.entries(SCHEMA_FILES)) {
-    ajv.addSchema(schema);
-    nameSubschemas(schema, file.replace(/\.schema\.json$/, ''), '', names);
-  }
-  compiled = { ajv, names };
+  for (const [file, schema] of Object.entries(SCHEMA_FILES)) nameSubschemas(schema, file.replace(/\.schema\.json$/, ''), '', names);
+  compiled = { validators: createValidators(SCHEMA_FILES), names };
   return compiled;
 }
 
@@ -86,9 +86,10 @@ function nameSubschemas(value: unknown, file: string, pointer: string, names: Ma
   for (const [key, child] of Object.entries(value)) nameSubschemas(child, file, `${pointer}/${key}`, names);
 }
 
-function validatorFor(ref: string): ValidateFunction {
-  const validate = compiledSchemas().ajv.getSchema(BASE + ref);
-  if (!validate) throw new Error(`schema ${ref} is not bundled`);
+function validatorFor(ref: string): StandaloneValidator {
+  const { validators } = compiledSchemas();
+  const validate = Object.hasOwn(validators, ref) ? validators[ref] : undefined;
+  if (!validate) throw new Error(`schema ${ref} is not bundled: add it to REFS in generate-validators.mjs`);
   return validate;
 }
 

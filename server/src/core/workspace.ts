@@ -3,6 +3,7 @@
 import { CatalogIndex } from './catalog/index.js';
 import { DEFAULT_CONFIG, forcedKind, type LensConfig } from './config/config.js';
 import { parseFile, type ParsedFile } from './parse/file.js';
+import { reparseFile } from './parse/incremental.js';
 import type { DocumentKind } from './types.js';
 
 export type Logger = (message: string) => void;
@@ -38,7 +39,13 @@ export class Workspace {
     return forcedKind(this.configValue, this.relative(path));
   }
 
-  parse(path: string, text: string): ParsedFile {
-    return parseFile(path, text, { forcedKind: this.forcedKind(path) });
+  /**
+   * The parsed file. With `previous` (the same file before an edit), only the part of it that the
+   * edit touched is parsed again where that gives the same result as a full parse.
+   */
+  parse(path: string, text: string, previous?: ParsedFile): ParsedFile {
+    const forcedKind = this.forcedKind(path);
+    const reparsed = previous && previous.path === path ? reparseFile(previous, text, forcedKind) : undefined;
+    return reparsed ?? parseFile(path, text, { forcedKind });
   }
 }

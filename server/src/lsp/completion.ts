@@ -87,7 +87,7 @@ function buildContext(session: Session, file: ParsedFile, offset: number): Compl
   const placed = located?.target.kind === 'key' || located?.target.kind === 'value';
   if (!json && !placed && /^\s*(-\s*)?$/.test(before)) {
     const text = file.source.text;
-    analysed = session.workspace.parse(file.path, text.slice(0, offset) + PLACEHOLDER + text.slice(offset));
+    analysed = session.workspace.parse(file.path, text.slice(0, offset) + PLACEHOLDER + text.slice(offset), file);
     located = locate(analysed, offset);
     shift = PLACEHOLDER.length;
   }

@@ -16,6 +16,8 @@ export interface ParsedDocument {
   span: Span;
   kind: DocumentKind | null;
   problems: ParseProblem[];
+  /** YAML without anchors, aliases or tags, whose parts can be re-parsed alone (incremental.ts). */
+  selfContained: boolean;
 }
 
 export interface ParsedFile {
@@ -44,12 +46,13 @@ export function parseFile(path: string, text: string, options: { forcedKind?: Do
     span: doc.span,
     problems: doc.problems,
     kind: null,
+    selfContained: 'selfContained' in doc && doc.selfContained === true,
   }));
   // A JSONL file is one document kind as a whole (a calls log); its lines have no kind of their own.
   const fileKind = language === 'jsonl' ? detectKind(path, null, options.forcedKind) : null;
   for (const doc of documents) doc.kind = fileKind ?? detectKind(path, doc.root, options.forcedKind);
   if (language === 'yaml' && documents.length === 0) {
-    documents.push({ index: 0, root: null, span: { start: 0, end: text.length }, problems: [], kind: detectKind(path, null, options.forcedKind) });
+    documents.push({ index: 0, root: null, span: { start: 0, end: text.length }, problems: [], kind: detectKind(path, null, options.forcedKind), selfContained: false });
   }
   const kind = documents.find((d) => d.kind)?.kind ?? null;
   return { path, source, language, documents, kind };

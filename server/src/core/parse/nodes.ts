@@ -130,7 +130,9 @@ export function toValue(node: Node | null | undefined): unknown {
       for (const pair of node.pairs) {
         const key = String(pair.key.value);
         if (Object.prototype.hasOwnProperty.call(out, key)) continue; // first one wins, like getPair
-        Object.defineProperty(out, key, { value: toValue(pair.value), enumerable: true, writable: true, configurable: true });
+        // Assigning `__proto__` would change the prototype; define it as an own property instead.
+        if (key === '__proto__') Object.defineProperty(out, key, { value: toValue(pair.value), enumerable: true, writable: true, configurable: true });
+        else out[key] = toValue(pair.value);
       }
       return out;
     }

@@ -20,6 +20,11 @@ export interface ParsedYamlDocument {
   root: Node | null;
   span: Span;
   problems: ParseProblem[];
+  /**
+   * No anchor, alias or explicit tag anywhere: each part of the document means the same read
+   * alone, so an edit inside one part may re-parse just that part (see incremental.ts).
+   */
+  selfContained: boolean;
 }
 
 const STYLE: Record<string, ScalarStyle> = {
@@ -30,16 +35,21 @@ const STYLE: Record<string, ScalarStyle> = {
   BLOCK_FOLDED: 'folded',
 };
 
-export function parseYaml(text: string): ParsedYamlDocument[] {
+/**
+ * The documents of a YAML stream. `base` is where `text` starts in its file when it is a part
+ * re-parsed alone: every span is shifted by it.
+ */
+export function parseYaml(text: string, base = 0): ParsedYamlDocument[] {
   let docs: Document.Parsed[];
   try {
     const parsed = parseAllDocuments(text, { uniqueKeys: false, prettyErrors: false, strict: false });
     docs = Array.isArray(parsed) ? parsed : [];
   } catch (error) {
     // The library recurses on nesting; absurd depth can exhaust the stack. Say so, keep the file.
-    return [{ root: null, span: { start: 0, end: text.length }, problems: [tooDeep({ start: 0, end: Math.min(text.length, 1) }, error)] }];
+    const span = { start: base, end: base + text.length };
+    return [{ root: null, span, problems: [tooDeep({ start: base, end: base + Math.min(text.length, 1) }, error)], selfContained: false }];
   }
-  return docs.map((doc) => convertDocument(doc, text));
+  return docs.map((doc) => convertDocument(doc, text, base));
 }
 
 function tooDeep(span: Span, error: unknown): ParseProblem {
@@ -47,24 +57,32 @@ function tooDeep(span: Span, error: unknown): ParseProblem {
   return { rule: 'yaml/syntax', message: `This document is not checked: ${why}.`, span };
 }
 
-function convertDocument(doc: Document.Parsed, text: string): ParsedYamlDocument {
+function convertDocument(doc: Document.Parsed, text: string, base: number): ParsedYamlDocument {
   const problems: ParseProblem[] = [];
   // An error at the very end (an unclosed bracket) is shown on the last thing written, not on an empty line.
   const contentEnd = text.trimEnd().length;
   for (const error of doc.errors) {
     let [start, end] = error.pos;
     if (start >= contentEnd) [start, end] = contentEnd > 0 ? [contentEnd - 1, contentEnd] : [0, 0];
-    problems.push({ rule: 'yaml/syntax', message: yamlMessage(error.message), span: { start, end: Math.min(Math.max(end, start + 1), text.length) } });
+    end = Math.min(Math.max(end, start + 1), text.length);
+    problems.push({ rule: 'yaml/syntax', message: yamlMessage(error.message), span: { start: base + start, end: base + end } });
   }
   const [docStart, , docEnd] = doc.range;
-  const converter = new Converter(doc, text, problems);
+  const converter = new Converter(doc, text, base, problems);
   let root: Node | null = null;
   try {
     root = doc.contents ? converter.convert(doc.contents as YamlNode, 0) : null;
   } catch (error) {
-    problems.push(tooDeep({ start: docStart, end: Math.min(docEnd, docStart + 1) }, error));
+    problems.push(tooDeep({ start: base + docStart, end: base + Math.min(docEnd, docStart + 1) }, error));
   }
-  return { root, span: { start: docStart, end: docEnd }, problems };
+  const selfContained = !converter.sawReferenceOrTag && doc.directives.yaml.explicit !== true && !hasTagDirective(doc);
+  return { root, span: { start: base + docStart, end: base + docEnd }, problems, selfContained };
+}
+
+/** A `%TAG` directive changes what tags mean in the whole document. */
+function hasTagDirective(doc: Document.Parsed): boolean {
+  const tags = doc.directives.tags;
+  return Object.keys(tags).some((handle) => handle !== '!' && handle !== '!!');
 }
 
 /** The library's message without its trailing code excerpt (we show our own source line). */
@@ -77,16 +95,21 @@ class Converter {
   private readonly aliasesInProgress = new Set<unknown>();
   /** Aliases of aliases can expand exponentially ("billion laughs"): bound the work. */
   private aliasBudget = 10_000;
+  /** An anchor, an alias or an explicit tag was met (see `selfContained`). */
+  sawReferenceOrTag = false;
 
   constructor(
     private readonly doc: Document.Parsed,
     private readonly text: string,
+    /** Offset of `text` in its file: added to every span. */
+    private readonly base: number,
     private readonly problems: ParseProblem[],
   ) {}
 
-  convert(node: YamlNode | Alias | null | undefined, depth: number, fallbackAt = 0): Node {
+  convert(node: YamlNode | Alias | null | undefined, depth: number, fallbackAt = this.base): Node {
+    const base = this.base;
     if (depth > MAX_NESTING) {
-      const span = node?.range ? { start: node.range[0], end: node.range[1] } : { start: fallbackAt, end: fallbackAt };
+      const span = node?.range ? { start: base + node.range[0], end: base + node.range[1] } : { start: fallbackAt, end: fallbackAt };
       this.problems.push({
         rule: 'yaml/syntax',
         message: `Nesting deeper than ${MAX_NESTING} levels is not checked.`,
@@ -96,8 +119,9 @@ class Converter {
     }
     if (!node) return { type: 'scalar', value: null, span: { start: fallbackAt, end: fallbackAt }, style: 'plain' };
     if (isAlias(node)) return this.convertAlias(node, depth);
-    const [start, valueEnd] = node.range ?? [fallbackAt, fallbackAt];
-    const span = { start, end: valueEnd };
+    if (node.anchor || node.tag) this.sawReferenceOrTag = true;
+    const span = node.range ? { start: base + node.range[0], end: base + node.range[1] } : { start: fallbackAt, end: fallbackAt };
+    const start = span.start;
     if (isScalar(node)) return this.scalar(node, span);
     if (isMap(node)) {
       const map: MapNode = { type: 'map', pairs: [], span, flow: Boolean(node.flow) };
@@ -133,7 +157,8 @@ class Converter {
   }
 
   private convertAlias(alias: Alias, depth: number): Node {
-    const [start, end] = alias.range ?? [0, 0];
+    this.sawReferenceOrTag = true;
+    const [start, end] = alias.range ? [this.base + alias.range[0], this.base + alias.range[1]] : [this.base, this.base];
     const target = alias.resolve(this.doc);
     if (this.aliasBudget-- === 0) {
       this.problems.push({ rule: 'yaml/syntax', message: 'Aliases expand to too much data; the rest of them are not followed.', span: { start, end: Math.max(end, start + 1) } });
@@ -151,13 +176,17 @@ class Converter {
   }
 
   private key(key: YamlNode | null, fallbackAt: number): ScalarNode {
+    const base = this.base;
     if (key && isScalar(key)) {
-      const [start, end] = key.range ?? [fallbackAt, fallbackAt];
-      return this.scalar(key, { start, end });
+      if (key.anchor || key.tag) this.sawReferenceOrTag = true;
+      const span = key.range ? { start: base + key.range[0], end: base + key.range[1] } : { start: fallbackAt, end: fallbackAt };
+      return this.scalar(key, span);
     }
     if (key?.range) {
+      // A collection or an alias as a key: kept as its text (rules compare keys as strings).
+      this.sawReferenceOrTag = true;
       const [start, end] = key.range;
-      return { type: 'scalar', value: this.text.slice(start, end), span: { start, end }, style: 'plain' };
+      return { type: 'scalar', value: this.text.slice(start, end), span: { start: base + start, end: base + end }, style: 'plain' };
     }
     return { type: 'scalar', value: '', span: { start: fallbackAt, end: fallbackAt }, style: 'plain' };
   }

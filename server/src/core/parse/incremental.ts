@@ -1,0 +1,267 @@
+// Re-parsing a YAML file after an edit by reading again only the smallest entry of a block
+// collection (a `- item` or a `key: value` with everything below it) that holds the edit, and
+// keeping the rest of the tree, shifted past the edit. This is what keeps a keystroke in a
+// 2,000-line workflow cheap: the YAML library's parse of the whole file is most of the cost.
+//
+// The result must always be exactly what a full parse gives (a differential test holds it to
+// that). So the entry is re-read alone only where it cannot read differently than in its file;
+// anywhere else (anchors, aliases, tags or directives in the document, a syntax error anywhere in
+// it, tabs, an edit that crosses entries, an entry that no longer parses as one entry) the next
+// larger entry is tried, and in the end `undefined` tells the caller to parse the whole file.
+import type { DocumentKind, Span } from '../types.js';
+import { SourceText } from '../text/source.js';
+import type { ParsedDocument, ParsedFile } from './file.js';
+import { detectKind } from './kinds.js';
+import type { MapNode, Node, Pair, SeqNode } from './nodes.js';
+import type { ParseProblem } from './problems.js';
+import { parseYaml } from './yaml.js';
+
+/** The edit as a diff of the two texts: `[start, oldEnd)` of the old text became `[start, newEnd)`. */
+interface Change {
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+  delta: number;
+}
+
+/** One step from a collection to the child on the way to the re-read entry. */
+interface Step {
+  collection: MapNode | SeqNode;
+  index: number;
+}
+
+/** An entry that may be re-read alone: its lines `[from, to)` and the column it starts at. */
+interface Candidate {
+  steps: Step[];
+  from: number;
+  to: number;
+  column: number;
+}
+
+/**
+ * The file for `text`, re-using `previous` (the same file before an edit), or undefined when only
+ * a full parse can give the right result.
+ */
+export function reparseFile(previous: ParsedFile, text: string, forcedKind: DocumentKind | null): ParsedFile | undefined {
+  if (previous.language !== 'yaml') return undefined;
+  const oldText = previous.source.text;
+  if (oldText === text) return withDocuments(previous, text, previous.documents.map((doc) => ({ ...doc })), forcedKind);
+  const change = diff(oldText, text);
+  const index = previous.documents.findIndex((doc) => doc.span.start <= change.start && change.oldEnd <= doc.span.end);
+  const doc = previous.documents[index];
+  if (!doc?.root || !doc.selfContained || doc.problems.length > 0) return undefined;
+  for (const candidate of candidates(doc, oldText, change).reverse()) {
+    const result = reread(candidate, text, change);
+    if (!result) continue;
+    // Where the entry runs to the end of the document, the document ends where the entry read alone does.
+    const end = candidate.to === doc.span.end ? result.end : doc.span.end + change.delta;
+    const documents = previous.documents.map((other, i): ParsedDocument => {
+      if (i < index) return { ...other };
+      if (i > index) return shiftDocument(other, change.delta);
+      return { ...doc, root: result.root, span: { start: doc.span.start, end } };
+    });
+    return withDocuments(previous, text, documents, forcedKind);
+  }
+  return undefined;
+}
+
+function withDocuments(previous: ParsedFile, text: string, documents: ParsedDocument[], forcedKind: DocumentKind | null): ParsedFile {
+  for (const doc of documents) doc.kind = detectKind(previous.path, doc.root, forcedKind);
+  const kind = documents.find((d) => d.kind)?.kind ?? null;
+  return { path: previous.path, source: new SourceText(text), language: previous.language, documents, kind };
+}
+
+function diff(oldText: string, newText: string): Change {
+  const shorter = Math.min(oldText.length, newText.length);
+  let start = 0;
+  while (start < shorter && oldText.charCodeAt(start) === newText.charCodeAt(start)) start++;
+  let suffix = 0;
+  while (suffix < shorter - start && oldText.charCodeAt(oldText.length - 1 - suffix) === newText.charCodeAt(newText.length - 1 - suffix)) suffix++;
+  return { start, oldEnd: oldText.length - suffix, newEnd: newText.length - suffix, delta: newText.length - oldText.length };
+}
+
+// ---- finding the entries that hold the edit ---------------------------------------------------------
+
+/** The entries that hold the whole edit, outermost first. */
+function candidates(doc: ParsedDocument, text: string, change: Change): Candidate[] {
+  const out: Candidate[] = [];
+  const steps: Step[] = [];
+  let node: Node | null = doc.root;
+  let end = doc.span.end;
+  while (node && node.type !== 'scalar' && !node.flow) {
+    const starts = node.type === 'map' ? node.pairs.map((pair) => pair.key.span.start) : node.items.map((item) => item.span.start);
+    const collection: MapNode | SeqNode = node;
+    const lines = starts.map((start) => entryLine(text, start, collection.type));
+    let next: Node | null = null;
+    for (let i = 0; i < starts.length; i++) {
+      const line = lines[i];
+      const from = line?.from;
+      const to = i + 1 < starts.length ? lines[i + 1]?.from : end;
+      if (line === undefined || from === undefined || to === undefined) continue;
+      if (from > change.start || change.oldEnd > to) continue;
+      if (!isLineStart(text, to)) return out;
+      steps.push({ collection, index: i });
+      out.push({ steps: [...steps], from, to, column: line.column });
+      end = to;
+      next = collection.type === 'map' ? collection.pairs[i]!.value : collection.items[i]!;
+      break;
+    }
+    node = next;
+  }
+  return out;
+}
+
+/**
+ * Where the line of an entry starts and the entry's column, when nothing but indentation (and, for
+ * a sequence item, its `- `) comes before the entry on its line; undefined otherwise.
+ */
+function entryLine(text: string, start: number, type: 'map' | 'seq'): { from: number; column: number } | undefined {
+  let from = start;
+  while (from > 0 && text.charCodeAt(from - 1) !== 10) from--;
+  const before = text.slice(from, start);
+  if (type === 'map') return /^ *$/.test(before) ? { from, column: before.length } : undefined;
+  const item = /^( *)- +$/.exec(before);
+  return item ? { from, column: item[1]!.length } : undefined;
+}
+
+function isLineStart(text: string, offset: number): boolean {
+  return offset === 0 || offset === text.length || text.charCodeAt(offset - 1) === 10;
+}
+
+// ---- reading one entry again --------------------------------------------------------------------------
+
+/**
+ * The document's new root with the candidate entry read again, and where the entry read alone
+ * ends as a document; undefined when it cannot be read alone.
+ */
+function reread(candidate: Candidate, text: string, change: Change): { root: Node; end: number } | undefined {
+  const { from, column, steps } = candidate;
+  const to = candidate.to + change.delta;
+  if (to < from || !isLineStart(text, to)) return undefined;
+  const region = text.slice(from, to);
+  const last = steps[steps.length - 1]!;
+  if (!readsAlone(region, column, last.collection.type)) return undefined;
+  const docs = parseYaml(region, from);
+  const alone = docs[0];
+  if (docs.length !== 1 || !alone?.root || !alone.selfContained || alone.problems.length > 0) return undefined;
+  const entryRoot = alone.root;
+  if (entryRoot.type !== last.collection.type || entryRoot.flow || entryRoot.span.start !== from + column) return undefined;
+  let entry: Pair | Node;
+  if (entryRoot.type === 'map') {
+    if (entryRoot.pairs.length !== 1) return undefined;
+    entry = entryRoot.pairs[0]!;
+    // A key that another entry of the mapping already has: the full parse reports it.
+    const name = String(entry.key.value);
+    const collection = last.collection as MapNode;
+    if (collection.pairs.some((pair, i) => i !== last.index && String(pair.key.value) === name)) return undefined;
+  } else {
+    if (entryRoot.items.length !== 1) return undefined;
+    entry = entryRoot.items[0]!;
+  }
+  const root = rebuild(steps, 0, entry, entryRoot.span.end, change);
+  return root ? { root, end: alone.span.end } : undefined;
+}
+
+/**
+ * Whether the entry's lines read the same alone as in their file: no tab, no line break but `\n`
+ * (and `\r\n`), no document marker or directive, and every line after the first either blank, a
+ * comment, or indented deeper than the entry (a key's sequence may also sit at the key's column).
+ */
+function readsAlone(region: string, column: number, type: 'map' | 'seq'): boolean {
+  if (region.includes('\t') || /\r(?!\n)/.test(region)) return false;
+  if (column === 0 && /^(---|\.\.\.|%)/.test(region)) return false;
+  let lineStart = region.indexOf('\n') + 1;
+  while (lineStart > 0 && lineStart < region.length) {
+    const nextBreak = region.indexOf('\n', lineStart);
+    const lineEnd = nextBreak < 0 ? region.length : nextBreak;
+    let indent = lineStart;
+    while (indent < lineEnd && region.charCodeAt(indent) === 32) indent++;
+    const first = region[indent];
+    const blank = indent === lineEnd || first === '\r';
+    if (!blank && first !== '#' && indent - lineStart <= column) {
+      const keysSequence = type === 'map' && indent - lineStart === column && first === '-' && /^-( |\r?$)/.test(region.slice(indent, lineEnd));
+      if (!keysSequence) return false;
+    }
+    lineStart = nextBreak + 1;
+  }
+  return true;
+}
+
+// ---- putting the tree together again ------------------------------------------------------------------
+
+/**
+ * Copies the collections on the way down, with the new entry in place and later entries shifted.
+ * `aloneEnd` is where the one-entry collection read alone ends: the end of the entry's own
+ * collection when the entry is its last.
+ */
+function rebuild(steps: Step[], level: number, entry: Pair | Node, aloneEnd: number, change: Change): Node | undefined {
+  const { collection, index } = steps[level]!;
+  const deepest = level === steps.length - 1;
+  const entries: readonly (Pair | Node)[] = collection.type === 'map' ? collection.pairs : collection.items;
+  const old = entries[index]!;
+  let replacement: Pair | Node;
+  if (deepest) replacement = entry;
+  else {
+    const value = rebuild(steps, level + 1, entry, aloneEnd, change);
+    if (!value) return undefined;
+    replacement = collection.type === 'map' ? { key: (old as Pair).key, value, span: { start: old.span.start, end: Math.max((old as Pair).key.span.end, value.span.end) } } : value;
+  }
+  let end: number;
+  if (index < entries.length - 1) {
+    // The collection ends after a later entry, which the edit did not touch.
+    if (collection.span.end < change.oldEnd) return undefined;
+    end = collection.span.end + change.delta;
+  } else if (deepest) end = aloneEnd;
+  else if (collection.span.end === old.span.end) end = replacement.span.end;
+  else return undefined;
+  const span = { start: collection.span.start, end };
+  if (collection.type === 'map') {
+    const pairs = collection.pairs.map((p, i) => (i < index ? p : i === index ? (replacement as Pair) : shiftPair(p, change.delta)));
+    return { type: 'map', pairs, span, flow: false };
+  }
+  const items = collection.items.map((it, i) => (i < index ? it : i === index ? (replacement as Node) : shiftNode(it, change.delta)));
+  return { type: 'seq', items, span, flow: false };
+}
+
+function shiftDocument(doc: ParsedDocument, delta: number): ParsedDocument {
+  return {
+    ...doc,
+    root: doc.root ? shiftNode(doc.root, delta) : null,
+    span: shiftSpan(doc.span, delta),
+    problems: doc.problems.map((problem) => shiftProblem(problem, delta)),
+  };
+}
+
+function shiftProblem(problem: ParseProblem, delta: number): ParseProblem {
+  return {
+    ...problem,
+    span: shiftSpan(problem.span, delta),
+    ...(problem.related ? { related: problem.related.map((r) => ({ ...r, span: shiftSpan(r.span, delta) })) } : {}),
+    ...(problem.fixes
+      ? { fixes: problem.fixes.map((fix) => ({ ...fix, edits: fix.edits.map((edit) => ({ ...edit, span: shiftSpan(edit.span, delta) })) })) }
+      : {}),
+  };
+}
+
+function shiftSpan(span: Span, delta: number): Span {
+  return { start: span.start + delta, end: span.end + delta };
+}
+
+function shiftPair(pair: Pair, delta: number): Pair {
+  return {
+    key: { ...pair.key, span: shiftSpan(pair.key.span, delta) },
+    value: pair.value ? shiftNode(pair.value, delta) : null,
+    span: shiftSpan(pair.span, delta),
+  };
+}
+
+function shiftNode(node: Node, delta: number): Node {
+  switch (node.type) {
+    case 'scalar':
+      return { ...node, span: shiftSpan(node.span, delta) };
+    case 'seq':
+      return { ...node, span: shiftSpan(node.span, delta), items: node.items.map((item) => shiftNode(item, delta)) };
+    case 'map':
+      return { ...node, span: shiftSpan(node.span, delta), pairs: node.pairs.map((pair) => shiftPair(pair, delta)) };
+  }
+}

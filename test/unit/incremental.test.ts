@@ -1,0 +1,184 @@
+// Re-parsing only the edited entry must give exactly what a full parse gives: the same nodes, values,
+// spans, problems and kinds. Random edits (characters, indentation, whole lines, YAML punctuation)
+// to every YAML file of the corpus, the fixtures and the examples, in chains so that one edit's
+// result is the next one's starting point, are compared with a full parse of the same text.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { parseFile, type ParsedFile } from '../../server/src/core/parse/file.js';
+import { reparseFile } from '../../server/src/core/parse/incremental.js';
+
+const ROOT = join(__dirname, '..', '..');
+
+function yamlFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) yamlFiles(full, out);
+    else if (/\.ya?ml$/.test(name)) out.push(full);
+  }
+  return out.sort();
+}
+
+const SAMPLES = [join(ROOT, 'test', 'corpus'), join(ROOT, 'test', 'fixtures'), join(ROOT, 'examples')]
+  .flatMap((dir) => yamlFiles(dir))
+  .map((file) => ({ path: file.slice(ROOT.length + 1).replace(/\\/g, '/'), text: readFileSync(file, 'utf8') }));
+
+/** What a parse means, without object identity. */
+function meaning(file: ParsedFile): unknown {
+  return {
+    path: file.path,
+    language: file.language,
+    kind: file.kind,
+    text: file.source.text,
+    documents: file.documents.map((doc) => ({ index: doc.index, root: doc.root, span: doc.span, kind: doc.kind, problems: doc.problems, selfContained: doc.selfContained })),
+  };
+}
+
+/** Applies `edit` and checks the re-parse against a full parse; returns the file to go on from. */
+function step(previous: ParsedFile, text: string, counts: { reparsed: number; full: number }): ParsedFile {
+  const full = parseFile(previous.path, text);
+  const reparsed = reparseFile(previous, text, null);
+  if (!reparsed) {
+    counts.full++;
+    return full;
+  }
+  counts.reparsed++;
+  assert.deepEqual(meaning(reparsed), meaning(full), `re-parse differs from a full parse of ${previous.path} after an edit:\n--- before\n${previous.source.text}\n--- after\n${text}`);
+  return reparsed;
+}
+
+const INSERTS = [
+  'x', 'a: 1', ':', ' ', '  ', '\n', '\n  ', '\n    ', '- ', '\n- x', '\n  - y', '#', ' # note', '{', '}', '[', ']', ',', '"', "'", '|', '>',
+  '&a ', '*a', '!!str ', '---\n', '...\n', '%YAML 1.2\n', '\t', '\r\n', '{{', '}}', '{{.params.x}}', 'null', 'true', '42', '? ',
+  'key: value\n', '  key: value\n', '    nested: [1, 2]\n', '  - id: s\n    tool: t\n', '|\n  text\n', 'k: >-\n  folded\n  more\n',
+];
+
+const edit = fc.record({
+  at: fc.double({ min: 0, max: 1, noNaN: true }),
+  remove: fc.oneof(fc.constant(0), fc.nat({ max: 3 }), fc.nat({ max: 40 })),
+  insert: fc.oneof(fc.constantFrom(...INSERTS), fc.constant('')),
+  wholeLine: fc.boolean(),
+});
+
+function apply(text: string, e: { at: number; remove: number; insert: string; wholeLine: boolean }): string {
+  let at = Math.floor(e.at * text.length);
+  let remove = e.remove;
+  if (e.wholeLine) {
+    // Line-wise edits, as editors make them: at a line start, removing whole lines.
+    at = text.lastIndexOf('\n', at - 1) + 1;
+    let end = at;
+    for (let i = 0; i < Math.max(1, Math.min(remove, 3)) && end < text.length; i++) {
+      const next = text.indexOf('\n', end);
+      end = next < 0 ? text.length : next + 1;
+    }
+    remove = e.remove === 0 ? 0 : end - at;
+  }
+  return text.slice(0, at) + e.insert + text.slice(Math.min(text.length, at + remove));
+}
+
+test('a re-parse after random edits equals a full parse (every YAML sample, chains of edits)', () => {
+  const counts = { reparsed: 0, full: 0 };
+  fc.assert(
+    fc.property(fc.nat({ max: SAMPLES.length - 1 }), fc.array(edit, { minLength: 1, maxLength: 6 }), (index, edits) => {
+      const sample = SAMPLES[index]!;
+      let file = parseFile(sample.path, sample.text);
+      let text = sample.text;
+      for (const e of edits) {
+        text = apply(text, e);
+        file = step(file, text, counts);
+      }
+    }),
+    { numRuns: 2000, seed: 0x1ec7 },
+  );
+  // The comparison above only means something if the re-parse path is taken often.
+  if (process.env.INCREMENTAL_COUNTS) console.log(counts);
+  assert.ok(counts.reparsed > counts.full / 4, `only ${counts.reparsed} of ${counts.reparsed + counts.full} edits were re-parsed in part`);
+});
+
+test('an unchanged text gives the same trees in new document objects', () => {
+  for (const sample of SAMPLES.slice(0, 20)) {
+    const file = parseFile(sample.path, sample.text);
+    const again = reparseFile(file, sample.text, null)!;
+    assert.ok(again);
+    assert.deepEqual(meaning(again), meaning(file));
+    file.documents.forEach((doc, i) => assert.notEqual(again.documents[i], doc, 'a new document object (analyses are memoised per document)'));
+  }
+});
+
+const GATEWAY = `name: platform
+groupRef: platform-tools
+aggregation:
+  conflictResolution: prefix
+compositeTools:
+  - name: read_one
+    description: Reads one file
+    parameters:
+      type: object
+      properties:
+        path: {type: string}
+    steps:
+      - id: read
+        tool: filesystem.read_text_file
+        arguments:
+          path: "{{.params.path}}"
+      - id: note
+        tool: memory.add_observations
+        dependsOn: [read]
+        arguments:
+          observations:
+            - |
+              {{.steps.read.output.content}}
+
+  - name: list_all
+    description: Lists a folder
+    steps:
+      - id: list
+        tool: filesystem.list_directory
+        arguments:
+          path: "{{.params.path}}"
+---
+# a second document
+server: filesystem
+toolFaces:
+  read_text_file:
+    family: read
+`;
+
+test('typical keystrokes in a workflow are re-parsed in part, and right', () => {
+  const file = parseFile('gateway.vmcp.yaml', GATEWAY);
+  const cases: [string, string][] = [
+    ['a character inside a template', GATEWAY.replace('{{.params.path}}', '{{.params.pat}}')],
+    ['a new line inside a step', GATEWAY.replace('        tool: filesystem.read_text_file\n', '        tool: filesystem.read_text_file\n        timeout: 30s\n')],
+    ['a deleted line', GATEWAY.replace('        dependsOn: [read]\n', '')],
+    ['a renamed key', GATEWAY.replace('    description: Reads one file', '    desciption: Reads one file')],
+    ['inside a block scalar', GATEWAY.replace('{{.steps.read.output.content}}', '{{.steps.read.output.text}}')],
+    ['in the second document', GATEWAY.replace('family: read', 'family: write')],
+    ['a new composite tool', GATEWAY.replace('\n  - name: list_all', '\n  - name: other\n    description: x\n    steps: []\n\n  - name: list_all')],
+  ];
+  for (const [what, text] of cases) {
+    const reparsed = reparseFile(file, text, null);
+    assert.ok(reparsed, `${what}: expected a partial re-parse`);
+    assert.deepEqual(meaning(reparsed), meaning(parseFile(file.path, text)), what);
+  }
+});
+
+test('what only a full parse gets right is parsed in full', () => {
+  const file = parseFile('gateway.vmcp.yaml', GATEWAY);
+  const cases: [string, string][] = [
+    ['an anchor', GATEWAY.replace('path: "{{.params.path}}"', 'path: &p "{{.params.path}}"')],
+    ['a duplicate key', GATEWAY.replace('    description: Reads one file', '    name: again')],
+    ['a tab', GATEWAY.replace('        dependsOn: [read]', '\tdependsOn: [read]')],
+    ['a line that leaves its entry', GATEWAY.replace('        dependsOn: [read]', 'dependsOn: [read]')],
+    ['a document marker', GATEWAY.replace('    description: Lists a folder\n', '---\n')],
+    ['an unclosed bracket', GATEWAY.replace('dependsOn: [read]', 'dependsOn: [read')],
+  ];
+  for (const [what, text] of cases) {
+    const reparsed = reparseFile(file, text, null);
+    assert.equal(reparsed, undefined, `${what}: expected a full parse`);
+  }
+  // A document that already has a syntax error is always parsed in full.
+  const broken = parseFile('gateway.vmcp.yaml', GATEWAY.replace('dependsOn: [read]', 'dependsOn: [read'));
+  assert.equal(reparseFile(broken, broken.source.text.replace('{{.params.path}}', '{{.params.p}}'), null), undefined);
+});

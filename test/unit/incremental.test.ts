@@ -39,7 +39,8 @@ function meaning(file: ParsedFile): unknown {
 /** Applies `edit` and checks the re-parse against a full parse; returns the file to go on from. */
 function step(previous: ParsedFile, text: string, counts: { reparsed: number; full: number }): ParsedFile {
   const full = parseFile(previous.path, text);
-  const reparsed = reparseFile(previous, text, null);
+  // As the language server does it: the previous parse is consumed (its nodes move into the new one).
+  const reparsed = reparseFile(previous, text, null, { consume: true });
   if (!reparsed) {
     counts.full++;
     return full;
@@ -181,4 +182,17 @@ test('what only a full parse gets right is parsed in full', () => {
   // A document that already has a syntax error is always parsed in full.
   const broken = parseFile('gateway.vmcp.yaml', GATEWAY.replace('dependsOn: [read]', 'dependsOn: [read'));
   assert.equal(reparseFile(broken, broken.source.text.replace('{{.params.path}}', '{{.params.p}}'), null), undefined);
+});
+
+test('a consumed parse gives the same result as a copied one, and is never re-parsed again', () => {
+  const stream = `${GATEWAY}---\nbase: &b {a: 1, a: 2}\nuse: *b\nlist: [*b, *b]\n`;
+  const edited = stream.replace('{{.params.path}}', '{{.params.longer_name}}');
+  const copied = reparseFile(parseFile('s.vmcp.yaml', stream), edited, null)!;
+  const previous = parseFile('s.vmcp.yaml', stream);
+  const moved = reparseFile(previous, edited, null, { consume: true })!;
+  const full = parseFile('s.vmcp.yaml', edited);
+  assert.ok(copied && moved);
+  assert.deepEqual(meaning(copied), meaning(full));
+  assert.deepEqual(meaning(moved), meaning(full), 'aliases and duplicate keys in a later document move once');
+  assert.equal(reparseFile(previous, edited, null), undefined, 'a consumed parse is refused');
 });

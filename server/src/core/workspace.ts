@@ -3,7 +3,7 @@
 import { CatalogIndex } from './catalog/index.js';
 import { DEFAULT_CONFIG, forcedKind, type LensConfig } from './config/config.js';
 import { parseFile, type ParsedFile } from './parse/file.js';
-import { reparseFile } from './parse/incremental.js';
+import { reparseFile, type ReparseOptions } from './parse/incremental.js';
 import type { DocumentKind } from './types.js';
 
 export type Logger = (message: string) => void;
@@ -41,11 +41,12 @@ export class Workspace {
 
   /**
    * The parsed file. With `previous` (the same file before an edit), only the part of it that the
-   * edit touched is parsed again where that gives the same result as a full parse.
+   * edit touched is parsed again where that gives the same result as a full parse. With
+   * `consume`, `previous` must not be used afterwards (its nodes may move into the new tree).
    */
-  parse(path: string, text: string, previous?: ParsedFile): ParsedFile {
+  parse(path: string, text: string, previous?: ParsedFile, options?: ReparseOptions): ParsedFile {
     const forcedKind = this.forcedKind(path);
-    const reparsed = previous && previous.path === path ? reparseFile(previous, text, forcedKind) : undefined;
+    const reparsed = previous && previous.path === path ? reparseFile(previous, text, forcedKind, options) : undefined;
     return reparsed ?? parseFile(path, text, { forcedKind });
   }
 }

@@ -147,8 +147,9 @@ export class Session {
     if (text === undefined) return undefined;
     const cached = entry.parsed;
     if (cached && cached.stamp === entry.stamp && cached.generation === this.generation) return cached.file;
-    // The previous parse, even of an older text, lets an edit re-parse only what it touched.
-    const file = this.workspace.parse(entry.path, text, cached?.file);
+    // The previous parse, even of an older text, lets an edit re-parse only what it touched. It is
+    // replaced here and nothing else keeps it, so its nodes may move into the new parse.
+    const file = this.workspace.parse(entry.path, text, cached?.file, { consume: true });
     entry.parsed = { file, stamp: entry.stamp, generation: this.generation };
     if (file.kind === 'tool-catalog' && this.loaded && !this.workspace.catalog.hasFile(entry.path) && this.joinsCatalog(entry)) this.lateCatalog(entry);
     return file;

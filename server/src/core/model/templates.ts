@@ -154,6 +154,24 @@ function outputStrings(properties: Node, path: string[], depth: number, visit: (
   }
 }
 
+/**
+ * A template's parse and references depend on its text alone, and an edit changes few of a
+ * document's strings: share them across re-checks. Bounded, and simply emptied when full.
+ */
+const PARSE_CACHE_LIMIT = 20_000;
+const parseCache = new Map<string, { parsed: ParsedTemplate; fieldReferences: FieldReference[] }>();
+
+function parsedTemplate(value: string): { parsed: ParsedTemplate; fieldReferences: FieldReference[] } {
+  let entry = parseCache.get(value);
+  if (!entry) {
+    if (parseCache.size >= PARSE_CACHE_LIMIT) parseCache.clear();
+    const parsed = parseTemplate(value);
+    entry = { parsed, fieldReferences: extractReferences(parsed) };
+    parseCache.set(value, entry);
+  }
+  return entry;
+}
+
 function makeString(
   text: string,
   workflow: WorkflowModel,
@@ -165,11 +183,11 @@ function makeString(
   scannedForDefaults: boolean,
 ): TemplateString {
   const value = scalar.value as string;
-  const parsed = parseTemplate(value);
+  const { parsed, fieldReferences } = parsedTemplate(value);
   const map = valueSpanMapper(text, scalar);
   const probe = map(0, 0);
   const exact = probe.start === probe.end;
-  const references = extractReferences(parsed).map((ref): SourceReference => ({
+  const references = fieldReferences.map((ref): SourceReference => ({
     ref,
     root: ref.root,
     segments: ref.segments.map((s) => ({ name: s.name, start: s.start, end: s.end, span: map(s.start, s.end) })),

@@ -8,6 +8,13 @@
 // anywhere else (anchors, aliases, tags or directives in the document, a syntax error anywhere in
 // it, tabs, an edit that crosses entries, an entry that no longer parses as one entry) the next
 // larger entry is tried, and in the end `undefined` tells the caller to parse the whole file.
+//
+// Everything after the edit moves by the length the edit added. By default those nodes are
+// copied, so the previous parse stays intact. A caller that drops the previous parse anyway (the
+// language server, on each keystroke) may let it be *consumed*: the nodes after the edit are then
+// moved in place and shared with the new tree, which saves copying half a document and, more,
+// the garbage collection of it. A consumed parse, and any other parse that shares its nodes, must
+// not be used again; it is marked, and a second re-parse from it is refused.
 import type { DocumentKind, Span } from '../types.js';
 import { SourceText } from '../text/source.js';
 import type { ParsedDocument, ParsedFile } from './file.js';
@@ -38,26 +45,39 @@ interface Candidate {
   column: number;
 }
 
+export interface ReparseOptions {
+  /** The caller never uses `previous` again: its nodes may be moved into the new tree. */
+  consume?: boolean;
+}
+
+/** Parses whose nodes were moved into a newer tree (see above). */
+const consumed = new WeakSet<ParsedFile>();
+
 /**
  * The file for `text`, re-using `previous` (the same file before an edit), or undefined when only
  * a full parse can give the right result.
  */
-export function reparseFile(previous: ParsedFile, text: string, forcedKind: DocumentKind | null): ParsedFile | undefined {
-  if (previous.language !== 'yaml') return undefined;
+export function reparseFile(previous: ParsedFile, text: string, forcedKind: DocumentKind | null, options: ReparseOptions = {}): ParsedFile | undefined {
+  if (previous.language !== 'yaml' || consumed.has(previous)) return undefined;
   const oldText = previous.source.text;
-  if (oldText === text) return withDocuments(previous, text, previous.documents.map((doc) => ({ ...doc })), forcedKind);
+  if (oldText === text) {
+    if (options.consume) consumed.add(previous);
+    return withDocuments(previous, text, previous.documents.map((doc) => ({ ...doc })), forcedKind);
+  }
   const change = diff(oldText, text);
   const index = previous.documents.findIndex((doc) => doc.span.start <= change.start && change.oldEnd <= doc.span.end);
   const doc = previous.documents[index];
   if (!doc?.root || !doc.selfContained || doc.problems.length > 0) return undefined;
+  const shift = options.consume ? moveBy(change.delta) : copyBy(change.delta);
   for (const candidate of candidates(doc, oldText, change).reverse()) {
-    const result = reread(candidate, text, change);
+    const result = reread(candidate, text, change, shift);
     if (!result) continue;
+    if (options.consume) consumed.add(previous);
     // Where the entry runs to the end of the document, the document ends where the entry read alone does.
     const end = candidate.to === doc.span.end ? result.end : doc.span.end + change.delta;
     const documents = previous.documents.map((other, i): ParsedDocument => {
       if (i < index) return { ...other };
-      if (i > index) return shiftDocument(other, change.delta);
+      if (i > index) return shiftDocument(other, shift);
       return { ...doc, root: result.root, span: { start: doc.span.start, end } };
     });
     return withDocuments(previous, text, documents, forcedKind);
@@ -134,7 +154,7 @@ function isLineStart(text: string, offset: number): boolean {
  * The document's new root with the candidate entry read again, and where the entry read alone
  * ends as a document; undefined when it cannot be read alone.
  */
-function reread(candidate: Candidate, text: string, change: Change): { root: Node; end: number } | undefined {
+function reread(candidate: Candidate, text: string, change: Change, shift: Shifter): { root: Node; end: number } | undefined {
   const { from, column, steps } = candidate;
   const to = candidate.to + change.delta;
   if (to < from || !isLineStart(text, to)) return undefined;
@@ -158,8 +178,8 @@ function reread(candidate: Candidate, text: string, change: Change): { root: Nod
     if (entryRoot.items.length !== 1) return undefined;
     entry = entryRoot.items[0]!;
   }
-  const root = rebuild(steps, 0, entry, entryRoot.span.end, change);
-  return root ? { root, end: alone.span.end } : undefined;
+  if (!spansFollow(steps, change)) return undefined;
+  return { root: rebuild(steps, 0, entry, entryRoot.span.end, change, shift), end: alone.span.end };
 }
 
 /**
@@ -190,11 +210,23 @@ function readsAlone(region: string, column: number, type: 'map' | 'seq'): boolea
 // ---- putting the tree together again ------------------------------------------------------------------
 
 /**
- * Copies the collections on the way down, with the new entry in place and later entries shifted.
- * `aloneEnd` is where the one-entry collection read alone ends: the end of the entry's own
- * collection when the entry is its last.
+ * Whether the collections on the way down end where `rebuild` can tell: after a later entry the
+ * edit did not touch, or where their last entry ends.
  */
-function rebuild(steps: Step[], level: number, entry: Pair | Node, aloneEnd: number, change: Change): Node | undefined {
+function spansFollow(steps: Step[], change: Change): boolean {
+  return steps.every(({ collection, index }, level) => {
+    const entries: readonly (Pair | Node)[] = collection.type === 'map' ? collection.pairs : collection.items;
+    if (index < entries.length - 1) return collection.span.end >= change.oldEnd;
+    return level === steps.length - 1 || collection.span.end === entries[index]!.span.end;
+  });
+}
+
+/**
+ * New collections on the way down, with the new entry in place and later entries shifted.
+ * `aloneEnd` is where the one-entry collection read alone ends: the end of the entry's own
+ * collection when the entry is its last. `spansFollow` has checked the spans.
+ */
+function rebuild(steps: Step[], level: number, entry: Pair | Node, aloneEnd: number, change: Change, shift: Shifter): Node {
   const { collection, index } = steps[level]!;
   const deepest = level === steps.length - 1;
   const entries: readonly (Pair | Node)[] = collection.type === 'map' ? collection.pairs : collection.items;
@@ -202,34 +234,24 @@ function rebuild(steps: Step[], level: number, entry: Pair | Node, aloneEnd: num
   let replacement: Pair | Node;
   if (deepest) replacement = entry;
   else {
-    const value = rebuild(steps, level + 1, entry, aloneEnd, change);
-    if (!value) return undefined;
+    const value = rebuild(steps, level + 1, entry, aloneEnd, change, shift);
     replacement = collection.type === 'map' ? { key: (old as Pair).key, value, span: { start: old.span.start, end: Math.max((old as Pair).key.span.end, value.span.end) } } : value;
   }
-  let end: number;
-  if (index < entries.length - 1) {
-    // The collection ends after a later entry, which the edit did not touch.
-    if (collection.span.end < change.oldEnd) return undefined;
-    end = collection.span.end + change.delta;
-  } else if (deepest) end = aloneEnd;
-  else if (collection.span.end === old.span.end) end = replacement.span.end;
-  else return undefined;
+  const last = index === entries.length - 1;
+  const end = !last ? collection.span.end + change.delta : deepest ? aloneEnd : replacement.span.end;
   const span = { start: collection.span.start, end };
   if (collection.type === 'map') {
-    const pairs = collection.pairs.map((p, i) => (i < index ? p : i === index ? (replacement as Pair) : shiftPair(p, change.delta)));
+    const pairs = collection.pairs.map((p, i) => (i < index ? p : i === index ? (replacement as Pair) : shift.pair(p)));
     return { type: 'map', pairs, span, flow: false };
   }
-  const items = collection.items.map((it, i) => (i < index ? it : i === index ? (replacement as Node) : shiftNode(it, change.delta)));
+  const items = collection.items.map((it, i) => (i < index ? it : i === index ? (replacement as Node) : shift.node(it)));
   return { type: 'seq', items, span, flow: false };
 }
 
-function shiftDocument(doc: ParsedDocument, delta: number): ParsedDocument {
-  return {
-    ...doc,
-    root: doc.root ? shiftNode(doc.root, delta) : null,
-    span: shiftSpan(doc.span, delta),
-    problems: doc.problems.map((problem) => shiftProblem(problem, delta)),
-  };
+function shiftDocument(doc: ParsedDocument, shift: Shifter): ParsedDocument {
+  // Problems first: they are copied from their spans as they are now.
+  const problems = doc.problems.map((problem) => shiftProblem(problem, shift.delta));
+  return { ...doc, root: doc.root ? shift.node(doc.root) : null, span: shiftSpan(doc.span, shift.delta), problems };
 }
 
 function shiftProblem(problem: ParseProblem, delta: number): ParseProblem {
@@ -247,21 +269,51 @@ function shiftSpan(span: Span, delta: number): Span {
   return { start: span.start + delta, end: span.end + delta };
 }
 
-function shiftPair(pair: Pair, delta: number): Pair {
-  return {
-    key: { ...pair.key, span: shiftSpan(pair.key.span, delta) },
-    value: pair.value ? shiftNode(pair.value, delta) : null,
-    span: shiftSpan(pair.span, delta),
-  };
+/** Moves subtrees past the edit: as copies, or in place when the previous parse is consumed. */
+interface Shifter {
+  delta: number;
+  node(node: Node): Node;
+  pair(pair: Pair): Pair;
 }
 
-function shiftNode(node: Node, delta: number): Node {
-  switch (node.type) {
-    case 'scalar':
-      return { ...node, span: shiftSpan(node.span, delta) };
-    case 'seq':
-      return { ...node, span: shiftSpan(node.span, delta), items: node.items.map((item) => shiftNode(item, delta)) };
-    case 'map':
-      return { ...node, span: shiftSpan(node.span, delta), pairs: node.pairs.map((pair) => shiftPair(pair, delta)) };
-  }
+function copyBy(delta: number): Shifter {
+  const shifter: Shifter = {
+    delta,
+    pair: (pair) => ({ key: { ...pair.key, span: shiftSpan(pair.key.span, delta) }, value: pair.value ? shifter.node(pair.value) : null, span: shiftSpan(pair.span, delta) }),
+    node: (node) => {
+      switch (node.type) {
+        case 'scalar':
+          return { ...node, span: shiftSpan(node.span, delta) };
+        case 'seq':
+          return { ...node, span: shiftSpan(node.span, delta), items: node.items.map(shifter.node) };
+        case 'map':
+          return { ...node, span: shiftSpan(node.span, delta), pairs: node.pairs.map(shifter.pair) };
+      }
+    },
+  };
+  return shifter;
+}
+
+/** In place. Safe because a parse's spans are never shared between nodes (see yaml.ts). */
+function moveBy(delta: number): Shifter {
+  const move = (span: Span) => {
+    span.start += delta;
+    span.end += delta;
+  };
+  const shifter: Shifter = {
+    delta,
+    pair: (pair) => {
+      move(pair.key.span);
+      if (pair.value) shifter.node(pair.value);
+      move(pair.span);
+      return pair;
+    },
+    node: (node) => {
+      move(node.span);
+      if (node.type === 'seq') for (const item of node.items) shifter.node(item);
+      else if (node.type === 'map') for (const pair of node.pairs) shifter.pair(pair);
+      return node;
+    },
+  };
+  return shifter;
 }

@@ -137,8 +137,9 @@ class Converter {
           this.problems.push({
             rule: 'yaml/duplicate-key',
             message: `The key "${name}" appears twice in this mapping; most readers keep only one of the two values, so one of them is silently lost.`,
-            span: key.span,
-            related: [{ span: earlier.span, message: 'first occurrence' }],
+            // Own copies: a re-parse may move node spans in place (incremental.ts).
+            span: { ...key.span },
+            related: [{ span: { ...earlier.span }, message: 'first occurrence' }],
           });
         } else seen.set(name, key);
         map.pairs.push(pair);
@@ -203,21 +204,24 @@ class Converter {
   }
 }
 
-/** A copy of a subtree whose every span is the alias's, so nothing points into the anchor. */
+/**
+ * A copy of a subtree whose every span is the alias's, so nothing points into the anchor. Each
+ * node gets its own span object: no two nodes of a parse share one (incremental.ts relies on it).
+ */
 function relocate(node: Node, span: Span): Node {
   switch (node.type) {
     case 'scalar':
-      return { ...node, span };
+      return { ...node, span: { ...span } };
     case 'seq':
-      return { ...node, span, items: node.items.map((item) => relocate(item, span)) };
+      return { ...node, span: { ...span }, items: node.items.map((item) => relocate(item, span)) };
     case 'map':
       return {
         ...node,
-        span,
+        span: { ...span },
         pairs: node.pairs.map((pair) => ({
-          key: { ...pair.key, span },
+          key: { ...pair.key, span: { ...span } },
           value: pair.value ? relocate(pair.value, span) : null,
-          span,
+          span: { ...span },
         })),
       };
   }

@@ -349,7 +349,7 @@ export class Session {
       if (!entry.catalogGlobbed) continue;
       const file = this.fileOf(entry);
       if (!file) continue;
-      catalog.addFile(file.kind === 'tool-catalog' ? file : { ...file, documents: file.documents.map((d) => ({ ...d, kind: 'tool-catalog' as const })) });
+      catalog.addFile(file, { named: true });
     }
     for (const entry of entries) {
       if (!this.joinsCatalog(entry) || catalog.hasFile(entry.path) || !this.mayBeCatalogEntry(entry)) continue;

@@ -143,7 +143,7 @@ export function loadWorkspace(options: LoadOptions): LoadedWorkspace {
   // Catalogs: explicit globs first (they are what the user asked for), then those found among the files.
   for (const absolute of catalogOnly) {
     const file = parse(absolute);
-    if (file) workspace.catalog.addFile(file.kind === 'tool-catalog' ? file : { ...file, documents: file.documents.map((d) => ({ ...d, kind: 'tool-catalog' })) });
+    if (file) workspace.catalog.addFile(file, { named: true });
   }
   for (const file of files) if (file.kind === 'tool-catalog' && !workspace.catalog.hasFile(file.path)) workspace.catalog.addFile(file);
   return { workspace, files, configPath, configProblems, configText };

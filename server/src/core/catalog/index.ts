@@ -15,12 +15,15 @@ export class CatalogIndex {
     this.workloads = { ...workloads };
   }
 
-  /** Adds (or replaces) the servers that one catalog file describes. */
-  addFile(file: ParsedFile): void {
+  /**
+   * Adds (or replaces) the servers that one catalog file describes. `named`: a catalog glob names
+   * the file, so every document of it is read as a catalog whatever its content looks like.
+   */
+  addFile(file: ParsedFile, options: { named?: boolean } = {}): void {
     this.removeFile(file.path);
     const names: string[] = [];
     for (const doc of file.documents) {
-      if (doc.kind !== 'tool-catalog') continue;
+      if (doc.kind !== 'tool-catalog' && !options.named) continue;
       for (const server of serversFromDocument(file.path, doc.root)) {
         if (this.servers.has(server.name)) continue;
         this.servers.set(server.name, server);

@@ -95,6 +95,34 @@ describe('dist/server.js over stdio', () => {
     assert.equal(byRule(await server.client.pullItems(workflowUri()), 'annotations/contradiction').length, 1);
   });
 
+  test('a workspace pull with a partial result token streams the reports and answers empty', async () => {
+    const plain = (await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] })) as WorkspaceDiagnosticReport;
+    const streamed: WorkspaceDiagnosticReport['items'] = [];
+    const token = 'partial-test';
+    const progress = server.client.connection.onProgress(WorkspaceDiagnosticRequest.partialResult, token, (partial) => {
+      streamed.push(...partial.items);
+    });
+    try {
+      const final = (await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [], partialResultToken: token })) as WorkspaceDiagnosticReport;
+      assert.deepEqual(final.items, [], 'the final answer is empty once parts were streamed');
+      const summary = (items: WorkspaceDiagnosticReport['items']) =>
+        items.map((i) => `${i.uri} ${i.kind} ${i.kind === 'full' ? i.items.map((d) => d.code).join(',') : ''}`).sort();
+      assert.ok(streamed.length > 0);
+      assert.deepEqual(summary(streamed), summary(plain.items));
+      // Nothing new since: no part is sent, and the pull is held like any other.
+      const previousResultIds = plain.items.filter((i) => i.resultId).map((i) => ({ uri: i.uri, value: i.resultId! }));
+      const count = streamed.length;
+      const source = new CancellationTokenSource();
+      const held = server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds, partialResultToken: token }, source.token);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(streamed.length, count, 'an answer that is held streams nothing');
+      source.cancel();
+      await assert.rejects(held, (error: { code?: number }) => error.code === -32800);
+    } finally {
+      progress.dispose();
+    }
+  });
+
   test('cancelling a request that is waiting answers it with RequestCancelled', async () => {
     // A workspace pull that has nothing new is held until something changes: cancel it.
     const first = (await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] })) as WorkspaceDiagnosticReport;

@@ -13,6 +13,7 @@ import {
   type DocumentDiagnosticReport,
   type WorkspaceDiagnosticParams,
   type WorkspaceDiagnosticReport,
+  type WorkspaceDiagnosticReportPartialResult,
   type WorkspaceDocumentDiagnosticReport,
 } from 'vscode-languageserver';
 import { checkFile } from '../core/engine.js';
@@ -47,6 +48,14 @@ export function requestCancelled(): ResponseError<void> {
 }
 
 const GONE = 'gone';
+
+/** How often a workspace pull sends what it has so far, when the client takes partial results. */
+const PARTIAL_RESULT_MS = 50;
+
+/** Sends part of a workspace diagnostic answer (`$/progress` with the client's token). */
+export interface PartialReporter {
+  report(partial: WorkspaceDiagnosticReportPartialResult): void;
+}
 
 export class Diagnostics {
   private readonly cache = new Map<string, Report>();
@@ -139,17 +148,27 @@ export class Diagnostics {
   /**
    * Every workspace file that is ours. Reports whose result id the client already has come back
    * as `unchanged`; when nothing at all changed, the request is held until something does (a long
-   * poll: the client asks again as soon as it gets an answer).
+   * poll: the client asks again as soon as it gets an answer). Open files come first. With
+   * `partial` (the client sent a partial result token, as VS Code does), new reports are sent as
+   * they are made, a batch at a time, so that the first diagnostics of a large workspace show
+   * long before the last file is checked; the final answer is then empty, as LSP asks.
    */
-  async pullWorkspace(params: WorkspaceDiagnosticParams, token: CancellationToken): Promise<WorkspaceDiagnosticReport> {
+  async pullWorkspace(params: WorkspaceDiagnosticParams, token: CancellationToken, partial?: PartialReporter): Promise<WorkspaceDiagnosticReport> {
     await this.session.ready;
     const previous = new Map(params.previousResultIds.map((p) => [p.uri, p.value]));
     for (;;) {
-      const items: WorkspaceDocumentDiagnosticReport[] = [];
+      let batch: WorkspaceDocumentDiagnosticReport[] = [];
       let changed = false;
       let lastYield = Date.now();
+      let lastFlush = Date.now();
       const current = new Set<string>();
-      for (const entry of this.session.checkedEntries()) {
+      const flush = () => {
+        if (partial && batch.length > 0) partial.report({ items: batch });
+        batch = [];
+        lastFlush = Date.now();
+      };
+      const entries = this.session.checkedEntries().sort((a, b) => Number(b.editor !== undefined) - Number(a.editor !== undefined));
+      for (const entry of entries) {
         if (!this.workspaceWide && !entry.editor) continue;
         if (Date.now() - lastYield > 8) {
           await yieldTurn();
@@ -161,22 +180,28 @@ export class Diagnostics {
         const resultId = this.session.resultIdOf(entry);
         if (previous.get(uri) === resultId) {
           current.add(uri);
-          items.push({ kind: DocumentDiagnosticReportKind.Unchanged, uri, resultId, version });
+          batch.push({ kind: DocumentDiagnosticReportKind.Unchanged, uri, resultId, version });
           continue;
         }
         const report = this.report(entry);
         if (!report) continue;
         if (!report.file.kind && !this.session.isConfig(entry) && !previous.has(uri)) continue; // not ours, never reported
         current.add(uri);
-        items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: report.diagnostics });
+        batch.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: report.diagnostics });
         changed = true;
+        // Streamed only once something changed: an answer that would be held sends nothing.
+        if (Date.now() - lastFlush >= PARTIAL_RESULT_MS) flush();
       }
       for (const [uri, value] of previous) {
         if (current.has(uri) || value === this.goneId()) continue;
-        items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId: this.goneId(), version: null, items: [] });
+        batch.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId: this.goneId(), version: null, items: [] });
         changed = true;
       }
-      if (changed || previous.size === 0 || this.disposed) return { items };
+      if (changed || previous.size === 0 || this.disposed) {
+        if (!partial) return { items: batch };
+        flush();
+        return { items: [] };
+      }
       await this.waitForChange(token);
       if (token.isCancellationRequested || this.disposed) throw requestCancelled();
     }

@@ -160,8 +160,8 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
   connection.languages.diagnostics.on((params, token) =>
     guard('document diagnostics', { kind: 'full' as const, items: [] }, () => diagnostics!.pullDocument(params, token)),
   );
-  connection.languages.diagnostics.onWorkspace((params, token) =>
-    guard('workspace diagnostics', { items: [] }, () => diagnostics!.pullWorkspace(params, token)),
+  connection.languages.diagnostics.onWorkspace((params, token, _workDone, partial) =>
+    guard('workspace diagnostics', { items: [] }, () => diagnostics!.pullWorkspace(params, token, partial)),
   );
 
   /** A request that needs the loaded workspace: waits for it, and gives up when the client cancels. */

@@ -28,6 +28,11 @@ import { CATALOG, CATALOG_PATH, WORKFLOW, WORKFLOW_PATH } from './workspace.js';
 
 const byRule = (items: Diagnostic[], rule: string) => items.filter((d) => d.code === rule);
 
+function positionOf(text: string, offset: number): { line: number; character: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length - 1, character: before[before.length - 1]!.length };
+}
+
 function lineOf(text: string, needle: string): number {
   const index = text.indexOf(needle);
   assert.ok(index >= 0, `fixture lacks ${needle}`);
@@ -356,6 +361,44 @@ describe('language server in process (pull client)', () => {
 
     const state = await send<CatalogState>(SERVER_COMMANDS.refreshCatalogs, []);
     assert.deepEqual(state.servers, ['filesystem']);
+  });
+
+  test('keystroke after keystroke, the diagnostics are those of a fresh check of the same text', async () => {
+    // The server re-parses only what each edit touched and moves the rest of the old parse into
+    // the new one; a mirror document, opened afresh each time, is parsed in full.
+    const uri = ws.uri('gateways/typed.vmcp.yaml');
+    const mirror = ws.uri('gateways/mirror.vmcp.yaml');
+    let text = WORKFLOW;
+    await server.client.open(uri, text);
+    let seed = 7;
+    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    const inserts = ['x', ' ', '\n', '\n      ', ':', '-', '{{', '}}', '"', '#', 'readOnlyHint: false\n        ', '.params.', '  - id: extra\n        tool: fs.read\n'];
+    const shape = (items: Diagnostic[]) => items.map((d) => `${d.code} ${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${d.message}`).sort();
+    for (let i = 0; i < 120; i++) {
+      if (i % 12 === 11) {
+        // Back to the valid document now and then: a broken one is always parsed in full.
+        text = WORKFLOW;
+        await server.client.replaceAll(uri, text);
+      }
+      const at = random(text.length + 1);
+      const remove = random(3) === 0 ? random(12) : 0;
+      // Mostly plain typing (which keeps the document valid), sometimes punctuation or whole lines.
+      const insert = random(4) === 0 ? '' : random(3) > 0 ? 'abc'[random(3)]! : inserts[random(inserts.length)]!;
+      const start = positionOf(text, at);
+      const end = positionOf(text, Math.min(text.length, at + remove));
+      text = text.slice(0, at) + insert + text.slice(Math.min(text.length, at + remove));
+      await server.client.change(uri, [{ range: { start, end }, text: insert }]);
+      if (i % 3 === 0) {
+        // A completion parses a copy of the document with a placeholder: it must not disturb the next edit.
+        await server.client.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: start });
+      }
+      const typed = await server.client.pullItems(uri);
+      await server.client.open(mirror, text);
+      const fresh = await server.client.pullItems(mirror);
+      await server.client.close(mirror);
+      assert.deepEqual(shape(typed), shape(fresh), `after edit ${i + 1}:\n${text}`);
+    }
+    await server.client.close(uri);
   });
 
   test('never crashes on what a user can type', async () => {

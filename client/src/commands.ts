@@ -70,7 +70,7 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
   register('toolLens.fetchCatalog', (serverArg) =>
     fetchCatalog(context, {
       listServers: () => serverCommand<LiveServerList>(client, SERVER_COMMANDS.liveServers),
-      fetch: (params: FetchCatalogParams) => client.sendRequest<FetchCatalogResult>(FETCH_CATALOG_REQUEST, params),
+      fetch: (params: FetchCatalogParams, token?: vscode.CancellationToken) => client.sendRequest<FetchCatalogResult>(FETCH_CATALOG_REQUEST, params, token),
       onProgress: (token, handler) => client.onProgress(WorkDoneProgress.type, token, handler),
       showOutput: () => client.outputChannel.show(true),
       log: (line) => client.outputChannel.appendLine(line),

@@ -11,7 +11,8 @@ import { consentPrompt, hasConsent, pickRow, recordConsent } from './fetchConsen
 
 export interface FetchDeps {
   listServers(): Promise<LiveServerList>;
-  fetch(params: FetchCatalogParams): Promise<FetchCatalogResult>;
+  /** Cancelling `token` cancels the request; the server then stops the fetch and the MCP server. */
+  fetch(params: FetchCatalogParams, token?: vscode.CancellationToken): Promise<FetchCatalogResult>;
   onProgress(token: string, handler: (value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd) => void): vscode.Disposable;
   showOutput(): void;
   log(line: string): void;
@@ -79,14 +80,19 @@ async function pick(servers: LiveServerItem[]): Promise<LiveServerItem | undefin
 
 function run(deps: FetchDeps, item: LiveServerItem): Thenable<FetchCatalogResult> {
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Tool Lens: fetching the tools of "${item.name}"`, cancellable: false },
-    async (progress) => {
+    { location: vscode.ProgressLocation.Notification, title: `Tool Lens: fetching the tools of "${item.name}"`, cancellable: true },
+    async (progress, cancellation) => {
       const token = `toolLens.fetch.${randomUUID()}`;
       const subscription = deps.onProgress(token, (value) => {
         if (value.kind !== 'end' && value.message) progress.report({ message: value.message });
       });
+      const cancelled: FetchCatalogResult = { ok: false, server: item.name, reason: 'cancelled', message: `the fetch of "${item.name}" was cancelled.` };
       try {
-        return await deps.fetch({ server: item.name, fingerprint: item.fingerprint!, workDoneToken: token });
+        return await deps.fetch({ server: item.name, fingerprint: item.fingerprint!, workDoneToken: token }, cancellation);
+      } catch (error) {
+        // A cancelled request may end as an error rather than as the server's answer.
+        if (cancellation.isCancellationRequested) return cancelled;
+        throw error;
       } finally {
         subscription.dispose();
       }
@@ -104,6 +110,8 @@ async function report(context: vscode.ExtensionContext, deps: FetchDeps, item: L
     if (answer === open) await vscode.window.showTextDocument(vscode.Uri.parse(result.uri));
     return;
   }
+  // The user cancelled it and knows: nothing to say.
+  if (result.reason === 'cancelled') return;
   if (result.reason === 'changed') {
     const again = 'Fetch Again';
     const answer = await vscode.window.showWarningMessage(`Tool Lens: ${result.message}`, again);

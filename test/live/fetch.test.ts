@@ -96,6 +96,8 @@ console.error('starting with token ' + process.env.API_TOKEN);
 process.exit(1);
 `;
 
+const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
+
 let tmp: string;
 let workspace: string;
 let fakeServer: string;
@@ -407,7 +409,41 @@ describe('servers that misbehave', () => {
       assert.ok(gone(child), `its child ${child} is gone`);
       assert.ok(elapsed < 5_000, `stopped in ${elapsed} ms`);
     });
+
+    test(`a fetch cancelled while the server ${mode === 'silent' ? 'starts' : 'lists its tools'} stops it and its child`, async () => {
+      const pidFile = join(tmp, `cancel-${mode}.json`);
+      const server = serversFromConfig('.vscode/mcp.json', JSON.stringify({ servers: { hang: { command: process.execPath, args: [hangingServer, pidFile, mode] } } }), tmp).servers[0]!;
+      const abort = new AbortController();
+      // Cancelled once the server has written its pid file (it is running), long before any timeout.
+      // (In list mode a little later, so that initialize has been answered.)
+      const watcher = setInterval(() => {
+        if (!existsSync(pidFile)) return;
+        clearInterval(watcher);
+        setTimeout(() => abort.abort(), mode === 'list' ? 300 : 0);
+      }, 20);
+      try {
+        await assert.rejects(fetchCatalog(server, { connectTimeoutMs: 60_000, pageTimeoutMs: 60_000, closeGraceMs: 150, signal: abort.signal }), (error: unknown) => {
+          assert.ok(error instanceof FetchError);
+          assert.equal(error.cancelled, true);
+          assert.equal(error.timedOut, false);
+          assert.match(error.message, /cancelled/);
+          return true;
+        });
+      } finally {
+        clearInterval(watcher);
+      }
+      const { pid, child } = JSON.parse(readFileSync(pidFile, 'utf8')) as { pid: number; child: number };
+      assert.ok(gone(pid), `server process ${pid} is gone`);
+      assert.ok(gone(child), `its child ${child} is gone`);
+    });
   }
+
+  test('a fetch whose signal is already aborted starts nothing', async () => {
+    const telltaleFile = join(tmp, 'not-started');
+    const server = serversFromConfig('.vscode/mcp.json', JSON.stringify({ servers: { t: { command: process.execPath, args: [telltale, telltaleFile] } } }), tmp).servers[0]!;
+    await assert.rejects(fetchCatalog(server, { signal: AbortSignal.abort() }), (error: unknown) => error instanceof FetchError && error.cancelled);
+    assert.equal(existsSync(telltaleFile), false);
+  });
 });
 
 describe('the command', () => {
@@ -416,6 +452,29 @@ describe('the command', () => {
     const err: string[] = [];
     return { io: { cwd: workspace, stdout: (s) => out.push(s), stderr: (s) => err.push(s) }, out, err };
   }
+
+  test('Ctrl-C stops the server being fetched, and its child, and exits 130 (the built CLI)', { skip: !existsSync(CLI) && 'dist/cli.js is not built' }, async () => {
+    const folder = join(tmp, 'ws-interrupt');
+    const pidFile = join(tmp, 'interrupt.json');
+    mkdirSync(join(folder, '.vscode'), { recursive: true });
+    writeFileSync(join(folder, '.vscode', 'mcp.json'), JSON.stringify({ servers: { hang: { command: process.execPath, args: [hangingServer, pidFile, 'silent'] } } }));
+    const cli = spawn(process.execPath, [CLI, 'catalog', 'fetch', '--timeout', '60000'], { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => cli.once('exit', (code) => resolve(code)));
+    try {
+      // Interrupted once the server runs (it has written its pid file), long before the timeout.
+      while (!existsSync(pidFile)) await new Promise((resolve) => setTimeout(resolve, 20));
+      cli.kill('SIGINT');
+      assert.equal(await exited, 130, stderr);
+    } finally {
+      if (cli.exitCode === null) cli.kill('SIGKILL');
+    }
+    assert.match(stderr, /interrupted: hang was stopped/);
+    const { pid, child } = JSON.parse(readFileSync(pidFile, 'utf8')) as { pid: number; child: number };
+    assert.ok(gone(pid), `server process ${pid} is gone`);
+    assert.ok(gone(child), `its child ${child} is gone`);
+  });
 
   test('fetches the named servers into catalogs/, refuses the prompted one, and never shows a secret', async () => {
     const run = io();

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
+  CancellationTokenSource,
   ExecuteCommandRequest,
   HoverRequest,
   WorkDoneProgress,
@@ -55,6 +56,8 @@ const MCP_JSON = JSON.stringify(
         args: ['-e', "process.stderr.write('cannot log in with ' + process.env.API_KEY + '\\n'); process.exit(3)"],
         env: { API_KEY: API_SECRET },
       },
+      // Starts and never answers: only a cancel (or the connect timeout) ends its fetch.
+      silent: { type: 'stdio', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] },
     },
   },
   null,
@@ -138,7 +141,7 @@ describe('fetch catalog from an MCP server (in process, real server-memory)', ()
     assert.equal(result.trusted, false);
     assert.deepEqual(result.configFiles, ['.vscode/mcp.json']);
     assert.deepEqual(result.problems, []);
-    assert.deepEqual(result.servers.map((s) => s.name), ['memory', 'needs-token', 'broken']);
+    assert.deepEqual(result.servers.map((s) => s.name), ['memory', 'needs-token', 'broken', 'silent']);
     const [memory, needsToken, broken] = result.servers as [LiveServerItem, LiveServerItem, LiveServerItem];
 
     assert.equal(memory.transport, 'stdio');
@@ -277,6 +280,29 @@ describe('fetch catalog from an MCP server (in process, real server-memory)', ()
     assert.match(state.failures?.broken ?? '', /\*\*\*/);
     assert.equal(values.at(-1)?.kind, 'end');
     assert.equal(existsSync(join(ws.root, 'catalogs', 'broken.catalog.yaml')), false);
+  });
+
+  test('cancelling the request stops the fetch: "cancelled", not a failure, and nothing written', { timeout: 20_000 }, async () => {
+    const silent = await item('silent');
+    const values = watchProgress('fetch-silent');
+    const source = new CancellationTokenSource();
+    const answer = server.client.connection.sendRequest<FetchCatalogResult>(
+      FETCH_CATALOG_REQUEST,
+      { server: 'silent', fingerprint: silent.fingerprint!, workDoneToken: 'fetch-silent' },
+      source.token,
+    );
+    // Cancel once the fetch has begun (the server is started and waited for).
+    await server.client.waitFor(() => values.some((v) => v.kind === 'begin'), 'the fetch to begin');
+    assert.equal((values.find((v) => v.kind === 'begin') as WorkDoneProgressBegin).cancellable, true);
+    source.cancel();
+    const result = await answer;
+    assert.equal(!result.ok && result.reason, 'cancelled');
+    assert.equal(values.at(-1)?.kind, 'end');
+    assert.match((values.at(-1) as WorkDoneProgressEnd).message ?? '', /Cancelled/);
+    const state = lastState();
+    assert.deepEqual(state.pending, []);
+    assert.ok(!state.failed.includes('silent'), 'a cancel is not a failure');
+    assert.equal(existsSync(join(ws.root, 'catalogs', 'silent.catalog.yaml')), false);
   });
 
   test('no secret reached a message, a log line, a progress report or a catalog state', () => {

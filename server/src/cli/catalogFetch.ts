@@ -8,7 +8,7 @@ import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { version as TOOL_VERSION } from '../../../package.json';
 import { closest } from '../core/text/suggest.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PAGE_TIMEOUT_MS, describeLaunch, fetchCatalog, type FetchedCatalog } from '../live/fetch.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PAGE_TIMEOUT_MS, describeLaunch, fetchCatalog, FetchError, type FetchedCatalog } from '../live/fetch.js';
 import { MCP_CONFIG_FILES, readWorkspaceServers, type McpServerEntry } from '../live/servers.js';
 import { writeSnapshot, type SnapshotFormat } from '../live/snapshot.js';
 
@@ -103,37 +103,53 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
     return 0;
   }
 
+  // Ctrl-C stops the server being fetched, and whatever it started, before the command ends.
+  const interrupt = new AbortController();
+  const onInterrupt = () => interrupt.abort();
+  process.once('SIGINT', onInterrupt);
   let fetched = 0;
-  for (const entry of selected) {
-    if (!entry.launch) {
-      say(`skipped ${entry.name} (${where(entry)}): ${entry.blocked?.message ?? 'it cannot be fetched'}`);
-      continue;
+  try {
+    for (const entry of selected) {
+      if (!entry.launch) {
+        say(`skipped ${entry.name} (${where(entry)}): ${entry.blocked?.message ?? 'it cannot be fetched'}`);
+        continue;
+      }
+      say(`${entry.launch.type === 'stdio' ? 'starting' : 'connecting to'} ${entry.name} (${where(entry)}): ${describeLaunch(entry.launch)}`);
+      let catalog: FetchedCatalog;
+      try {
+        catalog = await fetchCatalog(entry, {
+          connectTimeoutMs: timeout,
+          pageTimeoutMs: timeout,
+          log: values.debug ? (line) => say(`debug: ${line}`) : undefined,
+          signal: interrupt.signal,
+        });
+      } catch (error) {
+        if (error instanceof FetchError && error.cancelled) {
+          say(`interrupted: ${entry.name} was stopped; nothing more is fetched`);
+          return INTERRUPTED;
+        }
+        // fetchCatalog's errors are redacted; anything else carries no launch value either.
+        say(`${entry.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        continue;
+      }
+      const path = writeSnapshot(outDir, catalog, format, { file: entry.declared.file, transport: catalog.stats.transport, generator: `Tool Lens ${TOOL_VERSION}` });
+      const shown = relative(io.cwd, path).replace(/\\/g, '/') || path;
+      const { pages, connectMs, listMs } = catalog.stats;
+      const protocol = catalog.fetched.protocolVersion ? `, protocol ${catalog.fetched.protocolVersion}` : '';
+      say(`${entry.name}: ${plural(catalog.tools.length, 'tool')} in ${plural(pages, 'page')} (connect ${connectMs} ms, list ${listMs} ms${protocol}) -> ${shown}`);
+      io.stdout(`${shown}\n`);
+      fetched++;
     }
-    say(`${entry.launch.type === 'stdio' ? 'starting' : 'connecting to'} ${entry.name} (${where(entry)}): ${describeLaunch(entry.launch)}`);
-    let catalog: FetchedCatalog;
-    try {
-      catalog = await fetchCatalog(entry, {
-        connectTimeoutMs: timeout,
-        pageTimeoutMs: timeout,
-        log: values.debug ? (line) => say(`debug: ${line}`) : undefined,
-      });
-    } catch (error) {
-      // fetchCatalog's errors are redacted; anything else carries no launch value either.
-      say(`${entry.name} failed: ${error instanceof Error ? error.message : String(error)}`);
-      continue;
-    }
-    const path = writeSnapshot(outDir, catalog, format, { file: entry.declared.file, transport: catalog.stats.transport, generator: `Tool Lens ${TOOL_VERSION}` });
-    const shown = relative(io.cwd, path).replace(/\\/g, '/') || path;
-    const { pages, connectMs, listMs } = catalog.stats;
-    const protocol = catalog.fetched.protocolVersion ? `, protocol ${catalog.fetched.protocolVersion}` : '';
-    say(`${entry.name}: ${plural(catalog.tools.length, 'tool')} in ${plural(pages, 'page')} (connect ${connectMs} ms, list ${listMs} ms${protocol}) -> ${shown}`);
-    io.stdout(`${shown}\n`);
-    fetched++;
+  } finally {
+    process.off('SIGINT', onInterrupt);
   }
   const failed = selected.length - fetched;
   say(`fetched ${fetched} of ${plural(selected.length, 'server')}${failed ? `; ${failed} could not be fetched` : ''}`);
   return failed > 0 ? 1 : 0;
 }
+
+/** The exit code of a command ended by Ctrl-C, as shells report it (128 + SIGINT). */
+const INTERRUPTED = 130;
 
 /** The servers named on the command line, in that order; every server when none is named. */
 function select(servers: McpServerEntry[], names: string[]): McpServerEntry[] {

@@ -36,6 +36,8 @@ export interface FetchOptions {
   capabilities?: ClientCapabilities;
   /** Redacted notes about the run (SDK errors, shutdown trouble); never values of the launch. */
   log?: (line: string) => void;
+  /** Aborting it stops the fetch at once: the server is stopped as after a timeout. */
+  signal?: AbortSignal;
 }
 
 export interface ServerInfo {
@@ -63,6 +65,8 @@ export class FetchError extends Error {
     readonly phase: FetchPhase,
     message: string,
     readonly timedOut = false,
+    /** Stopped because the caller's signal was aborted. */
+    readonly cancelled = false,
   ) {
     super(message);
     this.name = 'FetchError';
@@ -85,7 +89,9 @@ export async function fetchCatalog(server: McpServerEntry, options: FetchOptions
     connectMs: connectLimit,
     graceMs: options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
     capabilities: options.capabilities ?? {},
+    signal: options.signal,
   };
+  if (options.signal?.aborted) throw cancelledError(server.name, 'start');
 
   const started = Date.now();
   const session = launch.type === 'stdio' ? await openStdio(launch, context) : await openHttp(launch, context);
@@ -141,6 +147,7 @@ async function listPage(session: Session, context: SessionContext, cursor: strin
       pageMs,
       () => new FetchError(context.name, 'list', `${what} got no answer within ${pageMs} ms`, true),
       context.log,
+      { signal: context.signal, onAbort: () => cancelledError(context.name, 'list') },
     );
   } catch (error) {
     if (error instanceof FetchError) throw error;
@@ -182,6 +189,11 @@ interface SessionContext {
   connectMs: number;
   graceMs: number;
   capabilities: ClientCapabilities;
+  signal: AbortSignal | undefined;
+}
+
+function cancelledError(server: string, phase: FetchPhase): FetchError {
+  return new FetchError(server, phase, 'the fetch was cancelled', false, true);
 }
 
 interface Session {
@@ -227,6 +239,7 @@ async function openStdio(launch: StdioLaunch, context: SessionContext): Promise<
       context.connectMs,
       () => new FetchError(context.name, 'connect', `the server did not answer initialize within ${context.connectMs} ms`, true),
       context.log,
+      { signal: context.signal, onAbort: () => cancelledError(context.name, 'connect') },
     );
   } catch (error) {
     const phase: FetchPhase = isSpawnError(error) ? 'start' : 'connect';
@@ -263,11 +276,12 @@ async function openHttp(launch: HttpLaunch, context: SessionContext): Promise<Se
         remaining,
         () => new FetchError(context.name, 'connect', `the server did not answer initialize within ${context.connectMs} ms`, true),
         context.log,
+        { signal: context.signal, onAbort: () => cancelledError(context.name, 'connect') },
       );
       return session;
     } catch (error) {
       await session.close();
-      if (error instanceof FetchError && error.timedOut) throw error;
+      if (error instanceof FetchError && (error.timedOut || error.cancelled)) throw error;
       failures.push(`${kind === 'http' ? 'Streamable HTTP' : 'SSE'}: ${context.clean(describe(error))}`);
     }
   }
@@ -547,20 +561,43 @@ class Tail {
   }
 }
 
-/** Rejects with `onTimeout()` when `promise` takes longer than `ms`; a late failure is only logged. */
-function withDeadline<T>(promise: Promise<T>, ms: number, onTimeout: () => Error, log: (line: string) => void): Promise<T> {
+/**
+ * Rejects with `onTimeout()` when `promise` takes longer than `ms`, or with `abort.onAbort()` as
+ * soon as the signal is aborted; a late failure is only logged.
+ */
+function withDeadline<T>(
+  promise: Promise<T>,
+  ms: number,
+  onTimeout: () => Error,
+  log: (line: string) => void,
+  abort?: { signal: AbortSignal | undefined; onAbort: () => Error },
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  let timedOut = false;
+  let ended = false;
+  let stopListening = () => {};
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      timedOut = true;
-      reject(onTimeout());
-    }, ms);
+    const fail = (error: Error) => {
+      ended = true;
+      reject(error);
+    };
+    timer = setTimeout(() => fail(onTimeout()), ms);
+    const signal = abort?.signal;
+    if (signal) {
+      const onAbort = () => fail(abort.onAbort());
+      if (signal.aborted) onAbort();
+      else {
+        signal.addEventListener('abort', onAbort, { once: true });
+        stopListening = () => signal.removeEventListener('abort', onAbort);
+      }
+    }
   });
   promise.catch((error: unknown) => {
-    if (timedOut) log(`after the timeout: ${describe(error)}`);
+    if (ended) log(`after the fetch was stopped: ${describe(error)}`);
   });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, deadline]).finally(() => {
+    clearTimeout(timer);
+    stopListening();
+  });
 }
 
 async function capped(promise: Promise<unknown>, ms: number, context: SessionContext, what: string): Promise<void> {
@@ -578,7 +615,7 @@ function withStderr(error: FetchError, session: Session, clean: (text: string) =
   const tail = session.stderrTail().trim();
   if (!tail) return error;
   const lines = tail.split(/\r?\n/).slice(-10).map((line) => `  | ${line}`);
-  return new FetchError(error.server, error.phase, `${error.message}\n  the server's last stderr lines:\n${clean(lines.join('\n'))}`, error.timedOut);
+  return new FetchError(error.server, error.phase, `${error.message}\n  the server's last stderr lines:\n${clean(lines.join('\n'))}`, error.timedOut, error.cancelled);
 }
 
 function asFetchError(error: unknown, server: string, phase: FetchPhase, clean: (text: string) => string, prefix?: string): FetchError {

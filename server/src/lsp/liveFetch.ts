@@ -85,7 +85,8 @@ export class LiveFetcher {
     await Promise.allSettled([...this.running.values()]);
   }
 
-  async fetch(params: FetchCatalogParams, _token?: CancellationToken): Promise<FetchCatalogResult> {
+  /** Cancelling `token` (the client cancels the request) stops the fetch and the server it started. */
+  async fetch(params: FetchCatalogParams, token?: CancellationToken): Promise<FetchCatalogResult> {
     const session = this.session;
     await session.ready;
     const server = typeof params?.server === 'string' ? params.server : '';
@@ -110,16 +111,20 @@ export class LiveFetcher {
       return refuse('changed', `the settings of "${server}" in ${declaredIn(entry)} changed since you agreed to run it; run the command again to see, and agree to, the new command line.`);
     }
 
-    const run = this.run(entry, entry.launch, params.workDoneToken);
+    const abort = new AbortController();
+    const cancellation = token?.onCancellationRequested(() => abort.abort());
+    if (token?.isCancellationRequested) abort.abort();
+    const run = this.run(entry, entry.launch, params.workDoneToken, abort.signal);
     this.running.set(server, run);
     try {
       return await run;
     } finally {
+      cancellation?.dispose();
       this.running.delete(server);
     }
   }
 
-  private async run(entry: McpServerEntry, launch: Launch, progressToken: string | number | undefined): Promise<FetchCatalogResult> {
+  private async run(entry: McpServerEntry, launch: Launch, progressToken: string | number | undefined, signal: AbortSignal): Promise<FetchCatalogResult> {
     const session = this.session;
     const root = session.root!;
     const server = entry.name;
@@ -130,14 +135,22 @@ export class LiveFetcher {
     progress.begin(`Fetching the tools of "${server}"`, launch.type === 'stdio' ? `Starting ${commandLine}` : `Connecting to ${commandLine}`);
     session.fetchStarted(server);
     let failure: string | undefined;
+    let cancelled = false;
     try {
       let catalog;
       try {
         catalog = await fetchCatalog(entry, {
           ...this.options.fetch,
           log: (line) => session.log(`fetch of "${server}": ${line}`), // redacted by fetch.ts
+          signal,
         });
       } catch (error) {
+        if (error instanceof FetchError && error.cancelled) {
+          // Not a failure of the server: the status shows no error for it.
+          cancelled = true;
+          session.log(`fetch of "${server}" cancelled; the server was stopped`);
+          return { ok: false, server, reason: 'cancelled', message: `the fetch of "${server}" was cancelled; nothing was written.` };
+        }
         // FetchError messages are redacted; anything else is reported without its text.
         failure = error instanceof FetchError ? error.message : `an unexpected error (${error instanceof Error ? error.name : 'unknown'}); see the Tool Lens output`;
         if (!(error instanceof FetchError)) session.log(`fetch of "${server}" failed unexpectedly: ${error instanceof Error ? error.name : typeof error}`);
@@ -172,7 +185,7 @@ export class LiveFetcher {
       return { ok: false, server, reason: 'failed', message: `could not fetch the catalog of "${server}": ${failure}` };
     } finally {
       session.fetchEnded(server, failure);
-      progress.end(failure === undefined ? `Fetched "${server}"` : `Failed: "${server}"`);
+      progress.end(cancelled ? `Cancelled: "${server}"` : failure === undefined ? `Fetched "${server}"` : `Failed: "${server}"`);
     }
   }
 
@@ -183,7 +196,8 @@ export class LiveFetcher {
       this.connection.sendProgress(WorkDoneProgress.type, token, value).catch((error: unknown) => this.session.log(`progress could not be sent: ${errorText(error)}`));
     };
     return {
-      begin: (title, message) => send({ kind: 'begin', title, message, cancellable: false }),
+      // Cancelled by cancelling the request (the progress belongs to it).
+      begin: (title, message) => send({ kind: 'begin', title, message, cancellable: true }),
       report: (message) => send({ kind: 'report', message }),
       end: (message) => send({ kind: 'end', message }),
     };

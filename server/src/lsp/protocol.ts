@@ -128,6 +128,8 @@ export type FetchRefusal =
   | 'busy'
   /** It was started but the fetch failed (timeout, crash, bad answer). */
   | 'failed'
+  /** The user cancelled it; the server was stopped. */
+  | 'cancelled'
   /** The snapshot could not be written. */
   | 'write-failed';
 

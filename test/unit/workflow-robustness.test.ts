@@ -245,11 +245,12 @@ describe('exact characters through quoting, escapes and line ends', () => {
     assert.ok(fixed.includes('path: "\\"{{.params.path}}\\""'), fixed);
   });
 
-  test('a folded scalar cannot be mapped: the finding covers the whole value, no fix', () => {
+  test('folded scalar: the finding covers exactly the name, and the fix edits it in place', () => {
     const checked = check('a.vmcp.yaml', header + '      - id: s\n        tool: filesystem.read_file\n        arguments:\n          path: >-\n            {{.params.pth}}\n');
     const [finding] = only(checked, 'template/unknown-param');
-    assert.ok(at(checked, finding!).startsWith('>-'));
-    assert.deepEqual(finding!.fixes ?? [], []);
+    assert.equal(at(checked, finding!), 'pth');
+    const fixed = applyEdits(checked.file.source.text, finding!.fixes![0]!.edits);
+    assert.ok(fixed.endsWith('path: >-\n            {{.params.path}}\n'), fixed);
   });
 });
 

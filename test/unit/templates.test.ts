@@ -599,11 +599,188 @@ test('a stray }} in literal text is not an error', () => {
 });
 
 test('error messages are plain and never empty', () => {
-  const samples = ['{{', '{{}}', '{{ ) }}', '{{if}}', '{{end}}', '{{"x', "{{'ab'}}", '{{x}}', '{{ .a == 1 }}', '{{/*'];
+  const samples = ['{{', '{{}}', '{{ ) }}', '{{if}}', '{{end}}', '{{"x', "{{'ab'}}", '{{x}}', '{{ .a == 1 }}', '{{/*', '{{ .a }', '{{ .a } }}', '{{ .a -}'];
   for (const s of samples) {
     const errors = errorsOf(s);
     assert.ok(errors.length > 0, s);
     for (const e of errors) assert.ok(/^[\w"'{(/!&|<>=:,#\\`*)-]/.test(e.message) && e.message.length > 10, e.message);
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// one slip, one error: no echoes of an unclosed action, a lone brace or an open string
+
+/** Errors as [start, end, covered text, message]. */
+function fullErrors(text: string): [number, number, string, string][] {
+  return parseTemplate(text).errors.map((e) => [e.start, e.end, text.slice(e.start, e.end), e.message]);
+}
+
+test('an action one brace short gets one error, at the lone brace', () => {
+  assert.deepEqual(fullErrors('{{ .params.path }'), [
+    [16, 17, '}', 'this action is never closed: a single "}" does not end it, so it runs on to the end of the text; write }}'],
+  ]);
+  assert.deepEqual(fullErrors('{{.a}'), [
+    [4, 5, '}', 'this action is never closed: a single "}" does not end it, so it runs on to the end of the text; write }}'],
+  ]);
+  // The action is read up to the brace: its reference is kept.
+  assert.deepEqual(refs('{{ .params.path }'), ['params.path@3-15']);
+  assert.deepEqual(spans('{{ index .a "x" }'), [[16, 17, '}']]);
+  assert.deepEqual(spans('{{ .a | printf "%s" }'), [[20, 21, '}']]);
+  assert.deepEqual(spans('{{ }'), [[3, 4, '}']]);
+  assert.deepEqual(spans('{{ .a }-}'), [[6, 7, '}']]);
+});
+
+test('the text and actions after a lone brace are read as the user meant them', () => {
+  const text = '{{ .a } and {{ .b }}';
+  assert.deepEqual(fullErrors(text), [
+    [6, 7, '}', 'this action is never closed: a single "}" does not end it, so it runs on into the next {{; write }}'],
+  ]);
+  assert.deepEqual(refs(text), ['a@3-5', 'b@15-17']);
+  assert.deepEqual(
+    parseTemplate(text).nodes.map((n) => [n.kind, n.start, n.end, n.kind === 'text' ? n.value : null]),
+    [
+      ['action', 0, 7, null],
+      ['text', 7, 12, ' and '],
+      ['action', 12, 20, null],
+    ],
+  );
+  // Words after the brace are text, not unknown functions.
+  assert.deepEqual(spans('{{ .a } text here'), [[6, 7, '}']]);
+  assert.deepEqual(spans('{{ .a }\n and {{ .b }}'), [[6, 7, '}']]);
+});
+
+test('a lone brace keeps the block structure: no missing end, no unmatched end', () => {
+  assert.deepEqual(spans('{{ if .a }x{{ end }}'), [[9, 10, '}']]);
+  assert.deepEqual(spans('{{ if .a }}x{{ end }'), [[19, 20, '}']]);
+  assert.deepEqual(spans('{{ range .a }}{{ .b }{{ end }}'), [[20, 21, '}']]);
+  // Two slips, two errors.
+  assert.deepEqual(spans('{{ if .a }x{{ end }'), [
+    [9, 10, '}'],
+    [18, 19, '}'],
+  ]);
+  // The if is open: its body is not read against the root, and no {{end}} is demanded.
+  assert.deepEqual(spans('{{ if .a }x'), [[9, 10, '}']]);
+  assert.deepEqual(refs('{{ with .a }{{ .b }}{{ end }}'), ['a@8-10']);
+  // An {{end}} with nothing to close is its own mistake, and still reported.
+  assert.deepEqual(spans('{{ .a }} {{ end }'), [
+    [12, 15, 'end'],
+    [16, 17, '}'],
+  ]);
+});
+
+test('a trim marker one brace short: one error covering -}, and the trim still applies', () => {
+  assert.deepEqual(fullErrors('{{ .a -}'), [
+    [6, 8, '-}', 'this action is never closed: "-}" does not end it, so it runs on to the end of the text; write -}}'],
+  ]);
+  assert.deepEqual(spans('{{- .a -}'), [[7, 9, '-}']]);
+  const parsed = parseTemplate(' {{ .x -}  y');
+  assert.deepEqual(
+    parsed.nodes.map((n) => (n.kind === 'text' ? n.value : n.kind)),
+    [' ', 'action', 'y'],
+  );
+  // `{{-` alone at the end is an action being typed: no second error for the "-".
+  assert.deepEqual(spans('{{-'), [[0, 2, '{{']]);
+});
+
+test('a lone brace inside an action that }} closes later: one error, nothing after it', () => {
+  const message = 'a single "}" cannot stand inside an action: remove it, or write }} if the action should end there';
+  assert.deepEqual(fullErrors('{{ .a }text}}'), [[6, 7, '}', message]]);
+  assert.deepEqual(spans('{{ .a } } }}'), [[6, 7, '}']]);
+  assert.deepEqual(spans("{{ .a } isn't == }}"), [[6, 7, '}']]);
+  assert.deepEqual(spans('{{ } }}'), [[3, 4, '}']]);
+  assert.deepEqual(spans('{{ .a -} .b }}'), [[6, 8, '-}']]);
+  // A mistake before the brace is still reported.
+  assert.deepEqual(spans('{{ .a == } }}'), [
+    [6, 8, '=='],
+    [9, 10, '}'],
+  ]);
+});
+
+test('an {{end}} being typed at the end does not also report the block it would close', () => {
+  assert.deepEqual(spans('{{ if .a }}yes{{ en'), [[14, 16, '{{']]);
+  assert.deepEqual(spans('{{ range .a }}{{ if .b }}x{{'), [[26, 28, '{{']]);
+  assert.deepEqual(spans('{{- range .l -}}{{ . }}{{- end -'), [[23, 25, '{{']]);
+  assert.deepEqual(spans('{{ .a -'), [[0, 2, '{{']]);
+  // A finished action (even one brace short) is not an {{end}} in progress: the block is reported.
+  assert.deepEqual(spans('{{ if .a }}yes{{ .b }'), [
+    [3, 5, 'if'],
+    [20, 21, '}'],
+  ]);
+});
+
+test('an unclosed action names where it runs to', () => {
+  assert.deepEqual(fullErrors('{{ .a'), [
+    [0, 2, '{{', 'this action is never closed: it runs on to the end of the text; add }} where it should end'],
+  ]);
+  assert.deepEqual(fullErrors('{{ .a {{ .b }}'), [
+    [0, 2, '{{', 'this action is never closed: it runs on into the next {{; add }} where it should end'],
+  ]);
+});
+
+test('an unclosed action ends at its line for our reading: the next lines are text', () => {
+  const text = "{{ .a\nisn't == here {{ .b }}";
+  assert.deepEqual(spans(text), [[0, 2, '{{']]);
+  assert.deepEqual(refs(text), ['a@3-5', 'b@23-25']);
+  assert.deepEqual(
+    parseTemplate(text).nodes.map((n) => [n.kind, n.start, n.end]),
+    [
+      ['action', 0, 5],
+      ['text', 5, 20],
+      ['action', 20, 28],
+    ],
+  );
+  // The block it opens still scopes the lines after it.
+  assert.deepEqual(spans('{{ if .a\n x {{ .b }}{{ end }}'), [[0, 2, '{{']]);
+  // A lone brace on a later line still marks where the action was meant to end.
+  assert.deepEqual(spans('{{\n  .a\n}'), [[8, 9, '}']]);
+});
+
+test('an open string in an unclosed action: one error at the string that says both', () => {
+  assert.deepEqual(fullErrors('{{ "abc'), [
+    [3, 7, '"abc', 'this string is never closed, and neither is its action: add the closing double quote, then }}'],
+  ]);
+  assert.deepEqual(fullErrors('{{ `abc'), [
+    [3, 7, '`abc', 'this raw string is never closed, and neither is its action: add the closing backquote, then }}'],
+  ]);
+  assert.deepEqual(fullErrors("{{ 'a }"), [
+    [
+      3,
+      7,
+      "'a }",
+      'this single-quoted value is never closed, and neither is its action; single-quoted strings are not strings in Go templates; use double quotes, then end the action with }}',
+    ],
+  ]);
+  assert.deepEqual(spans('{{ .a "x }'), [[6, 10, '"x }']]);
+  assert.deepEqual(spans('{{ "abc\nmore'), [[3, 7, '"abc']]);
+  assert.deepEqual(spans('{{"\n"\n"'), [[2, 3, '"']]);
+  // Stopped by the next {{, which still parses.
+  assert.deepEqual(spans('{{ .a "x } {{ .b }}'), [[6, 10, '"x }']]);
+  assert.deepEqual(refs('{{ .a "x } {{ .b }}'), ['a@3-5', 'b@14-16']);
+  assert.match(onlyError('{{ .a /* c').message, /comment must start right after \{\{.*neither does its action/);
+  // Closed strings before a lone brace are fine; the brace is the one slip.
+  assert.deepEqual(spans('{{ "abc" }'), [[9, 10, '}']]);
+  // With }} the action is closed: the string alone is reported, as before.
+  assert.match(onlyError('{{ "abc }}').message, /^this string is never closed: add the closing double quote$/);
+});
+
+test('a comment one brace short ends at that brace, and the next action still parses', () => {
+  assert.deepEqual(spans('{{/* x */} {{ .b }}'), [[7, 9, '*/']]);
+  assert.deepEqual(refs('{{/* x */} {{ .b }}'), ['b@14-16']);
+  assert.deepEqual(refs('{{/* x */ foo {{ .b }}'), ['b@17-19']);
+  const parsed = parseTemplate('{{/* x */ -}  y');
+  assert.deepEqual(
+    parsed.nodes.map((n) => (n.kind === 'text' ? n.value : n.kind)),
+    ['comment', 'y'],
+  );
+});
+
+test('removing any one brace of a valid template gives at most one error', () => {
+  for (const text of VALID) {
+    for (let i = text.indexOf('}'); i >= 0; i = text.indexOf('}', i + 1)) {
+      const broken = text.slice(0, i) + text.slice(i + 1);
+      const errors = errorsOf(broken);
+      assert.ok(errors.length <= 1, `${JSON.stringify(broken)}: ${JSON.stringify(errors)}`);
+    }
   }
 });
 

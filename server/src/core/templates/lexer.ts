@@ -1,6 +1,32 @@
 // Splits a template into literal text and actions, and each action into tokens.
 // The lexer never stops at an error: it records it, emits a `bad` token where a word was expected,
 // and carries on, so that one mistake does not hide the others.
+//
+// One slip gives one error. Go stops at its first error; we go on, so we must not report what is
+// only an echo of that first error. The slips that swallow text are the ones to watch:
+//
+// - An action without `}}`. Go reads it on to the end of the text (or until a lexing error), so
+//   everything after the `{{` belongs to it. For our own reading we end it earlier, at a single
+//   `}` if there is one before the next `{{` (almost always a `}}` missing its second brace), else
+//   at the end of its line (actions seldom span lines, and the lines after it are most likely
+//   meant as text), else at the next `{{` or the end. What follows becomes text again, so its
+//   actions are still read and checked: they are actions whatever the fix turns out to be (add
+//   `}}` where the first action should end), and skipping them would hide their own mistakes.
+//   Tokens cut off this way report nothing, so words meant as text never show up as unknown
+//   functions or bad characters.
+// - With a single `}` (`{{ .params.path }`), the one error is at that brace, where the second one
+//   is missing (Go's own error is there too: a lone `}` is an unexpected operand to it), and the
+//   action before it is read as if it were closed, so its references and its own genuine mistakes
+//   are still found (only its missing `{{end}}`, if it opens a block, is left unsaid, as for any
+//   unclosed action).
+// - Without one, the error is at the `{{`: where the `}}` should go is anyone's guess. When that
+//   action is the last one it may be the `{{end}}` being typed, so the parser then leaves the
+//   blocks still open unreported; a `{{-` or ` -` that ends the text is a trim marker being typed.
+// - A single `}` inside an action that `}}` closes later: reported once; what follows it in the
+//   action is uncertain, so nothing else is reported for that action.
+// - A string, raw string or quoted character never closed: it stops at the next `}}` or `{{` (or
+//   at the end of its line, for quoted ones). When the action then has no `}}` either, the two
+//   are one slip and get one error, at the literal, that says both.
 
 import type { TemplateError } from './ast.js';
 
@@ -58,10 +84,13 @@ export interface LexedAction {
   trimRight: boolean;
   comment: boolean;
   closed: boolean;
+  /** Not closed, but read as if a single `}` (or ` -}`) at its end were `}}`. */
+  endsAtBrace: boolean;
   tokens: Token[];
   /**
-   * Set when a lexer error may have swallowed or split tokens (unterminated string, missing `}}`):
-   * structural errors the parser would find in such an action are only echoes of the first one.
+   * Set when a lexer error may have swallowed or split tokens (unterminated string, missing `}}`,
+   * a stray `}` before the `}}`): structural errors the parser would find in such an action are
+   * only echoes of the first one.
    */
   unreliable: boolean;
 }
@@ -83,6 +112,7 @@ const CH_CR = 0x0d;
 const CH_SPACE = 0x20;
 const CH_DASH = 0x2d;
 const CH_BACKSLASH = 0x5c;
+const CH_RBRACE = 0x7d;
 
 /** Whitespace as Go's template lexer sees it (also what `{{-`/`-}}` trim). */
 export function isSpaceCode(c: number): boolean {
@@ -230,11 +260,48 @@ export function itemReader(text: string): ItemReader {
   return new Lexer(text);
 }
 
+/** The state of an action being lexed, so that reading can be rolled back to that point. */
+interface Checkpoint {
+  /** Where the rolled-back action would end. */
+  at: number;
+  tokens: number;
+  errors: number;
+  unreliable: boolean;
+}
+
+/** A single `}` (or ` -}`) met inside an action. */
+interface StrayBrace {
+  start: number;
+  end: number;
+  /** Written as ` -}`: the user meant to trim. */
+  trim: boolean;
+  /** The action just before the brace. */
+  before: Checkpoint;
+}
+
+/** The error of an unterminated literal, which can also say that its action is never closed. */
+interface OpenLiteral {
+  errorIndex: number;
+  /** The message to use when the action has no `}}` either. */
+  withUnclosedAction: string;
+}
+
+function strayText(stray: StrayBrace): string {
+  return stray.trim ? '"-}"' : 'a single "}"';
+}
+
+const UNCLOSED_TAIL = {
+  end: 'it runs on to the end of the text',
+  next: 'it runs on into the next {{',
+} as const;
+
 class Lexer implements ItemReader {
   readonly errors: TemplateError[] = [];
   private pos = 0;
   private lastTrimRight = false;
   private pendingAction: LexedAction | null = null;
+  /** The unterminated literals of the action being lexed, by their `bad` token. */
+  private readonly openLiterals = new Map<Token, OpenLiteral>();
   private readonly lastFind = new Map<string, { from: number; at: number }>();
 
   constructor(private readonly text: string) {}
@@ -303,8 +370,9 @@ class Lexer implements ItemReader {
     const { text } = this;
     let p = open + 2;
     let trimLeft = false;
-    // `{{-` trims only when a space follows; `{{-3}}` is the number -3.
-    if (text.charCodeAt(p) === CH_DASH && isSpaceCode(text.charCodeAt(p + 1))) {
+    // `{{-` trims only when a space follows; `{{-3}}` is the number -3. At the very end of the text
+    // it is an action being typed: read it as a trim marker rather than report a stray "-" too.
+    if (text.charCodeAt(p) === CH_DASH && (isSpaceCode(text.charCodeAt(p + 1)) || p + 1 === text.length)) {
       trimLeft = true;
       p += 2;
     }
@@ -318,38 +386,122 @@ class Lexer implements ItemReader {
       trimRight: false,
       comment: false,
       closed: false,
+      endsAtBrace: false,
       tokens: [],
       unreliable: false,
     };
+    this.openLiterals.clear();
+    // Where this action could end if it turns out to have no `}}` (see the header).
+    let stray: StrayBrace | null = null;
+    let lineEnd: Checkpoint | null = null;
     for (;;) {
       let space = false;
       while (p < text.length && isSpaceCode(text.charCodeAt(p))) {
         if (text.charCodeAt(p + 1) === CH_DASH && text.startsWith('}}', p + 2)) {
-          action.trimRight = true;
-          action.closed = true;
           action.end = p + 4;
-          return action;
+          action.trimRight = true;
+          return this.closedAction(action, stray);
         }
+        if (!lineEnd && text.charCodeAt(p) === CH_NL) lineEnd = this.checkpoint(action, p);
         p++;
         space = true;
       }
-      if (p >= text.length) return this.unclosed(action, text.length);
+      if (p >= text.length) return this.unclosed(action, text.length, stray, lineEnd);
       if (text.startsWith('}}', p)) {
-        action.closed = true;
         action.end = p + 2;
-        return action;
+        return this.closedAction(action, stray);
       }
       // A new `{{` before any `}}` means the user forgot to close this action.
-      if (text.startsWith('{{', p)) return this.unclosed(action, p);
+      if (text.startsWith('{{', p)) return this.unclosed(action, p, stray, lineEnd);
+      // A ` -` that ends the text is a `-}}` being typed, like `{{-` above.
+      if (space && text.charCodeAt(p) === CH_DASH && p + 1 === text.length) {
+        p++;
+        continue;
+      }
+      // A single `}`, or ` -}` (a trim marker missing its second brace).
+      const trim = space && text.charCodeAt(p) === CH_DASH && text.charCodeAt(p + 1) === CH_RBRACE;
+      if (trim || text.charCodeAt(p) === CH_RBRACE) {
+        const end = trim ? p + 2 : p + 1;
+        stray ??= { start: p, end, trim, before: this.checkpoint(action, p) };
+        // The error is reported once the action's end is known (see closedAction and unclosed).
+        this.push(action, 'bad', p, end, space);
+        p = end;
+        continue;
+      }
       p = this.lexToken(action, p, space);
     }
   }
 
-  private unclosed(action: LexedAction, end: number): LexedAction {
-    action.end = end;
-    action.unreliable = true;
-    this.error('this action is never closed: add }}', action.start, action.start + 2);
+  private checkpoint(action: LexedAction, at: number): Checkpoint {
+    return { at, tokens: action.tokens.length, errors: this.errors.length, unreliable: action.unreliable };
+  }
+
+  private rollBack(action: LexedAction, to: Checkpoint): void {
+    action.tokens.length = to.tokens;
+    this.errors.length = to.errors;
+    action.unreliable = to.unreliable;
+  }
+
+  /** An action closed by `}}` (action.end is set); a single `}` before it is reported here. */
+  private closedAction(action: LexedAction, stray: StrayBrace | null): LexedAction {
+    action.closed = true;
+    if (stray) {
+      // What follows the stray brace is uncertain (text typed into the action? a second action?):
+      // its own lexing errors are dropped and the parser reports nothing for this action.
+      this.errors.length = stray.before.errors;
+      action.unreliable = true;
+      const close = stray.trim ? '-}}' : '}}';
+      this.error(
+        `${strayText(stray)} cannot stand inside an action: remove it, or write ${close} if the action should end there`,
+        stray.start,
+        stray.end,
+      );
+    }
     return action;
+  }
+
+  /**
+   * An action with no `}}` before `stop` (the next `{{` or the end of the text): one error, and
+   * the action ends at the stray brace or the line end before `stop`, if any (see the header).
+   */
+  private unclosed(action: LexedAction, stop: number, stray: StrayBrace | null, lineEnd: Checkpoint | null): LexedAction {
+    const tail = UNCLOSED_TAIL[stop < this.text.length ? 'next' : 'end'];
+    if (stray) {
+      // Read as if the brace were `}}`: the action is sound up to it.
+      this.rollBack(action, stray.before);
+      action.end = stray.end;
+      action.endsAtBrace = true;
+      action.trimRight = stray.trim;
+      const close = stray.trim ? '-}}' : '}}';
+      this.error(
+        `this action is never closed: ${strayText(stray)} does not end it, so ${tail}; write ${close}`,
+        stray.start,
+        stray.end,
+      );
+      return action;
+    }
+    if (lineEnd) {
+      this.rollBack(action, lineEnd);
+      action.end = lineEnd.at;
+    } else {
+      action.end = stop;
+    }
+    action.unreliable = true;
+    const last = action.tokens[action.tokens.length - 1];
+    const literal = last && this.openLiterals.get(last);
+    if (literal) {
+      // The literal swallowed the rest of the action: its error says both.
+      (this.errors[literal.errorIndex] as TemplateError).message = literal.withUnclosedAction;
+      return action;
+    }
+    this.error(`this action is never closed: ${tail}; add }} where it should end`, action.start, action.start + 2);
+    return action;
+  }
+
+  /** Records the unterminated literal just pushed (with its error), for unclosed(). */
+  private literalLeftOpen(action: LexedAction, withUnclosedAction: string): void {
+    const token = action.tokens[action.tokens.length - 1] as Token;
+    this.openLiterals.set(token, { errorIndex: this.errors.length - 1, withUnclosedAction });
   }
 
   private lexComment(open: number, p: number, trimLeft: boolean): LexedAction {
@@ -362,6 +514,7 @@ class Lexer implements ItemReader {
       trimRight: false,
       comment: true,
       closed: false,
+      endsAtBrace: false,
       tokens: [],
       unreliable: false,
     };
@@ -382,9 +535,20 @@ class Lexer implements ItemReader {
       item.end = q + 4;
     } else {
       this.error('a comment must end with */ directly followed by }}', close, q);
+      // `*/}` (or `*/ -}`) is a `}}` missing a brace: the comment ends there. Otherwise it ends at
+      // the next `}}`, but not past the next `{{`, which starts an action of its own.
+      const trimmed = isSpaceCode(text.charCodeAt(q)) && text.charCodeAt(q + 1) === CH_DASH && text.charCodeAt(q + 2) === CH_RBRACE;
       const brace = this.find('}}', q);
-      item.end = brace < 0 ? text.length : brace + 2;
-      item.closed = brace >= 0;
+      const open = this.find('{{', q);
+      if (trimmed || text.charCodeAt(q) === CH_RBRACE) {
+        item.end = q + (trimmed ? 3 : 1);
+        item.trimRight = trimmed;
+      } else if (open >= 0 && (brace < 0 || open < brace)) {
+        item.end = open;
+      } else {
+        item.end = brace < 0 ? text.length : brace + 2;
+        item.closed = brace >= 0;
+      }
     }
     return item;
   }
@@ -488,8 +652,15 @@ class Lexer implements ItemReader {
     this.error('a comment must start right after {{ (or {{- ), as in {{/* note */}}', p, p + 2);
     const close = this.find('*/', p + 2);
     const limit = this.recoveryStop(p + 2, text.length);
-    const end = close >= 0 && close < limit ? close + 2 : this.trimEnd(p, limit);
+    const ended = close >= 0 && close < limit;
+    const end = ended ? close + 2 : this.trimEnd(p, limit);
     this.push(action, 'bad', p, end, space);
+    if (!ended) {
+      this.literalLeftOpen(
+        action,
+        'a comment must start right after {{ (or {{- ), as in {{/* note */}}; this one never ends, and neither does its action',
+      );
+    }
     return end;
   }
 
@@ -618,6 +789,7 @@ class Lexer implements ItemReader {
       const stop = this.recoveryStop(p + 1, scan.end);
       action.unreliable = true;
       this.bad(action, p, this.trimEnd(p, stop), space, 'this string is never closed: add the closing double quote');
+      this.literalLeftOpen(action, 'this string is never closed, and neither is its action: add the closing double quote, then }}');
       return stop;
     }
     const decoded = decodeEscapes(this.text, p + 1, scan.end - 1, '"');
@@ -637,6 +809,7 @@ class Lexer implements ItemReader {
       const stop = this.recoveryStop(p + 1, text.length);
       action.unreliable = true;
       this.bad(action, p, this.trimEnd(p, stop), space, 'this raw string is never closed: add the closing backquote');
+      this.literalLeftOpen(action, 'this raw string is never closed, and neither is its action: add the closing backquote, then }}');
       return stop;
     }
     // Go drops carriage returns from raw strings.
@@ -650,6 +823,10 @@ class Lexer implements ItemReader {
       const stop = this.recoveryStop(p + 1, scan.end);
       action.unreliable = true;
       this.bad(action, p, this.trimEnd(p, stop), space, `this single-quoted value is never closed; ${SINGLE_QUOTE_MESSAGE}`);
+      this.literalLeftOpen(
+        action,
+        `this single-quoted value is never closed, and neither is its action; ${SINGLE_QUOTE_MESSAGE}, then end the action with }}`,
+      );
       return stop;
     }
     const decoded = decodeEscapes(this.text, p + 1, scan.end - 1, "'");

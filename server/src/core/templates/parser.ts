@@ -121,6 +121,7 @@ class TemplateParser {
   run(): ParsedTemplate {
     const reader = itemReader(this.text);
     let hasActions = false;
+    let lastAction: LexedAction | null = null;
     for (let item = reader.next(); item; item = reader.next()) {
       if (item.kind === 'text') {
         const { start, end, valueStart, valueEnd } = item;
@@ -129,13 +130,19 @@ class TemplateParser {
       }
       hasActions = true;
       if (item.comment) this.current().push({ kind: 'comment', start: item.start, end: item.end });
-      else this.handleAction(item);
+      else {
+        this.handleAction(item);
+        lastAction = item;
+      }
     }
+    // When the last action has no `}}`, it may well be the `{{end}}` being typed: blocks still open
+    // then are not reported, as their missing end would only echo the unclosed action.
+    const lastUnclosed = lastAction !== null && !lastAction.closed && !lastAction.endsAtBrace;
     for (const e of reader.errors) this.errors.push(e); // no spread: there may be more errors than a call takes arguments
     while (this.stack.length > 0) {
       const frame = this.stack.pop() as Frame;
       frame.node.end = this.text.length;
-      if (!frame.chained && !frame.openUnclosed && !frame.dropped) {
+      if (!frame.chained && !frame.openUnclosed && !frame.dropped && !lastUnclosed) {
         const kw = frame.node.kind;
         this.errors.push({ message: `{{${kw}}} is never closed: add {{end}}`, ...frame.node.keyword });
       }
@@ -391,7 +398,8 @@ class ActionParser {
   private directive(): Directive {
     const first = this.peek();
     if (!first) {
-      if (this.action.unreliable) return { kind: 'broken' };
+      // Without `}}` the lexer has already reported this action: its emptiness is no news.
+      if (this.action.unreliable || !this.action.closed) return { kind: 'broken' };
       throw this.fail('empty action: put a value or a function call between {{ and }}', this.action.start, this.action.end);
     }
     if (first.kind !== 'keyword') {

@@ -9,33 +9,17 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import Ajv, { type ErrorObject } from 'ajv';
-import faceOverlaySchema from '../../schemas/face-overlay.schema.json';
-import mcpServersSchema from '../../schemas/mcp-servers.schema.json';
-import toolCallsSchema from '../../schemas/tool-calls.schema.json';
-import toolCatalogSchema from '../../schemas/tool-catalog.schema.json';
-import vmcpCommonSchema from '../../schemas/vmcp-common.schema.json';
-import vmcpCompositeSchema from '../../schemas/vmcp-composite.schema.json';
-import vmcpConfigSchema from '../../schemas/vmcp-config.schema.json';
-import vmcpServerSchema from '../../schemas/vmcp-server.schema.json';
 import { toValue } from '../../server/src/core/parse/nodes.js';
 import { createValidators, REFS, SCHEMA_FILES } from '../../server/src/core/rules/schema/generated/validators.js';
-import { CALL_ENTRY, SCHEMA_FOR_KIND } from '../../server/src/core/rules/schema/validate.js';
+import { BUNDLED_SCHEMAS, CALL_ENTRY, SCHEMA_FOR_KIND } from '../../server/src/core/rules/schema/validate.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 
 const ROOT = join(__dirname, '..', '..');
 const GENERATOR = join(ROOT, 'server/src/core/rules/schema/generate-validators.mjs');
 const BASE = 'https://tool-lens.dev/schemas/';
 
-const SCHEMAS: Record<string, object> = {
-  'vmcp-common.schema.json': vmcpCommonSchema,
-  'face-overlay.schema.json': faceOverlaySchema,
-  'vmcp-config.schema.json': vmcpConfigSchema,
-  'vmcp-server.schema.json': vmcpServerSchema,
-  'vmcp-composite.schema.json': vmcpCompositeSchema,
-  'tool-catalog.schema.json': toolCatalogSchema,
-  'mcp-servers.schema.json': mcpServersSchema,
-  'tool-calls.schema.json': toolCallsSchema,
-};
+/** The very objects validate.ts hands to the generated code. */
+const SCHEMAS = BUNDLED_SCHEMAS;
 
 /** What validate.ts compiled at run time before the standalone code. */
 function freshAjv(): Ajv {

@@ -34,8 +34,8 @@ export interface SchemaProblem {
   fixes?: Fix[];
 }
 
-/** The files generate-validators.mjs compiles (its SCHEMA_FILES), by name. */
-const SCHEMA_FILES: Record<string, object> = {
+/** The files generate-validators.mjs compiles (its SCHEMA_FILES), by name, as bundled objects. */
+export const BUNDLED_SCHEMAS: Record<string, object> = {
   'vmcp-common.schema.json': vmcpCommonSchema,
   'face-overlay.schema.json': faceOverlaySchema,
   'vmcp-config.schema.json': vmcpConfigSchema,
@@ -61,7 +61,7 @@ export const SCHEMA_FOR_KIND: Record<DocumentKind, string> = {
 export const CALL_ENTRY = 'tool-calls.schema.json#/definitions/CallEntry';
 
 interface Compiled {
-  /** The validator of each ref, over the objects of SCHEMA_FILES. */
+  /** The validator of each ref, over the objects of BUNDLED_SCHEMAS. */
   validators: Record<string, StandaloneValidator>;
   /** Every subschema object of our files → a readable name (`WorkflowStep`, `CallEntry/then/then`). */
   names: Map<object, string>;
@@ -72,8 +72,8 @@ let compiled: Compiled | undefined;
 function compiledSchemas(): Compiled {
   if (compiled) return compiled;
   const names = new Map<object, string>();
-  for (const [file, schema] of Object.entries(SCHEMA_FILES)) nameSubschemas(schema, file.replace(/\.schema\.json$/, ''), '', names);
-  compiled = { validators: createValidators(SCHEMA_FILES), names };
+  for (const [file, schema] of Object.entries(BUNDLED_SCHEMAS)) nameSubschemas(schema, file.replace(/\.schema\.json$/, ''), '', names);
+  compiled = { validators: createValidators(BUNDLED_SCHEMAS), names };
   return compiled;
 }
 

@@ -196,3 +196,15 @@ test('a consumed parse gives the same result as a copied one, and is never re-pa
   assert.deepEqual(meaning(moved), meaning(full), 'aliases and duplicate keys in a later document move once');
   assert.equal(reparseFile(previous, edited, null), undefined, 'a consumed parse is refused');
 });
+
+test('a comment typed at the end of the document, at an outer entry\'s column, stretches that entry', () => {
+  // Found by the random test: the comment belongs to the outer sequence, whose range then runs
+  // to the end of the text; read alone, an inner entry cannot know that.
+  const before = 'compositeTools:\n  - name: dup\n    steps:\n      - id: a\n        arguments: {path: README.md}\n\n    ';
+  const after = 'compositeTools:\n  - name: dup\n    steps:\n      - id: a\n        arguments: {path: README.md}\n\n  # note   ';
+  const reparsed = reparseFile(parseFile('c.vmcp.yaml', before), after, null);
+  if (reparsed) assert.deepEqual(meaning(reparsed), meaning(parseFile('c.vmcp.yaml', after)));
+  const inner = reparseFile(parseFile('c.vmcp.yaml', before + '\n'), after.replace('  # note', '          # note') + '\n', null);
+  assert.ok(inner, 'a comment inside the innermost entry is still re-parsed in part');
+  assert.deepEqual(meaning(inner), meaning(parseFile('c.vmcp.yaml', after.replace('  # note', '          # note') + '\n')));
+});

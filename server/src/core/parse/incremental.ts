@@ -43,6 +43,8 @@ interface Candidate {
   from: number;
   to: number;
   column: number;
+  /** Where the document ends (before the edit). */
+  documentEnd: number;
 }
 
 export interface ReparseOptions {
@@ -74,7 +76,7 @@ export function reparseFile(previous: ParsedFile, text: string, forcedKind: Docu
     if (!result) continue;
     if (options.consume) consumed.add(previous);
     // Where the entry runs to the end of the document, the document ends where the entry read alone does.
-    const end = candidate.to === doc.span.end ? result.end : doc.span.end + change.delta;
+    const end = candidate.to === candidate.documentEnd ? result.end : doc.span.end + change.delta;
     const documents = previous.documents.map((other, i): ParsedDocument => {
       if (i < index) return { ...other };
       if (i > index) return shiftDocument(other, shift);
@@ -121,7 +123,7 @@ function candidates(doc: ParsedDocument, text: string, change: Change): Candidat
       if (from > change.start || change.oldEnd > to) continue;
       if (!isLineStart(text, to)) return out;
       steps.push({ collection, index: i });
-      out.push({ steps: [...steps], from, to, column: line.column });
+      out.push({ steps: [...steps], from, to, column: line.column, documentEnd: doc.span.end });
       end = to;
       next = collection.type === 'map' ? collection.pairs[i]!.value : collection.items[i]!;
       break;
@@ -160,7 +162,7 @@ function reread(candidate: Candidate, text: string, change: Change, shift: Shift
   if (to < from || !isLineStart(text, to)) return undefined;
   const region = text.slice(from, to);
   const last = steps[steps.length - 1]!;
-  if (!readsAlone(region, column, last.collection.type)) return undefined;
+  if (!readsAlone(region, column, last.collection.type, candidate.to === candidate.documentEnd)) return undefined;
   const docs = parseYaml(region, from);
   const alone = docs[0];
   if (docs.length !== 1 || !alone?.root || !alone.selfContained || alone.problems.length > 0) return undefined;
@@ -186,8 +188,10 @@ function reread(candidate: Candidate, text: string, change: Change, shift: Shift
  * Whether the entry's lines read the same alone as in their file: no tab, no line break but `\n`
  * (and `\r\n`), no document marker or directive, and every line after the first either blank, a
  * comment, or indented deeper than the entry (a key's sequence may also sit at the key's column).
+ * At the end of the document a comment counts like any other line: there, a comment written at an
+ * outer entry's column stretches that entry's range to the end, which reading alone cannot see.
  */
-function readsAlone(region: string, column: number, type: 'map' | 'seq'): boolean {
+function readsAlone(region: string, column: number, type: 'map' | 'seq', atDocumentEnd: boolean): boolean {
   if (region.includes('\t') || /\r(?!\n)/.test(region)) return false;
   if (column === 0 && /^(---|\.\.\.|%)/.test(region)) return false;
   let lineStart = region.indexOf('\n') + 1;
@@ -198,7 +202,7 @@ function readsAlone(region: string, column: number, type: 'map' | 'seq'): boolea
     while (indent < lineEnd && region.charCodeAt(indent) === 32) indent++;
     const first = region[indent];
     const blank = indent === lineEnd || first === '\r';
-    if (!blank && first !== '#' && indent - lineStart <= column) {
+    if (!blank && (first !== '#' || atDocumentEnd) && indent - lineStart <= column) {
       const keysSequence = type === 'map' && indent - lineStart === column && first === '-' && /^-( |\r?$)/.test(region.slice(indent, lineEnd));
       if (!keysSequence) return false;
     }

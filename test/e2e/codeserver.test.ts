@@ -164,10 +164,15 @@ function extensionHostComplaints(logs: string): string[] {
       const full = join(path, name);
       if (statSync(full).isDirectory()) visit(full);
       else if (name === 'remoteexthost.log' || name === 'Tool Lens.log') {
-        for (const line of readFileSync(full, 'utf8').split('\n')) {
+        const lines = readFileSync(full, 'utf8').split('\n');
+        lines.forEach((line, i) => {
           const level = /\[(warning|error)\]/.exec(line);
-          if (level && (name === 'Tool Lens.log' || line.includes(`[${EXTENSION_ID}]`))) found.push(`${name}: ${line}`);
-        }
+          if (!level || (name !== 'Tool Lens.log' && !line.includes(`[${EXTENSION_ID}]`))) return;
+          // When the window closes while a request is on its way, VS Code ends the connection under
+          // it and logs the provider as failed with "Channel has been closed": shutdown, not a fault.
+          if (line.includes('provider FAILED') && lines[i + 1]?.includes('Channel has been closed')) return;
+          found.push(`${name}: ${line}`);
+        });
       }
     }
   };

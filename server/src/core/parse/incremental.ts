@@ -114,23 +114,59 @@ function candidates(doc: ParsedDocument, text: string, change: Change): Candidat
     const starts = node.type === 'map' ? node.pairs.map((pair) => pair.key.span.start) : node.items.map((item) => item.span.start);
     const collection: MapNode | SeqNode = node;
     const lines = starts.map((start) => entryLine(text, start, collection.type));
-    let next: Node | null = null;
+    let child: Node | null = null;
     for (let i = 0; i < starts.length; i++) {
       const line = lines[i];
       const from = line?.from;
-      const to = i + 1 < starts.length ? lines[i + 1]?.from : end;
-      if (line === undefined || from === undefined || to === undefined) continue;
+      const next = i + 1 < starts.length ? lines[i + 1]?.from : end;
+      if (line === undefined || from === undefined || next === undefined) continue;
+      const to = withoutTrailingComments(text, from, next, line.column, doc.span.end);
       if (from > change.start || change.oldEnd > to) continue;
       if (!isLineStart(text, to)) return out;
       steps.push({ collection, index: i });
       out.push({ steps: [...steps], from, to, column: line.column, documentEnd: doc.span.end });
       end = to;
-      next = collection.type === 'map' ? collection.pairs[i]!.value : collection.items[i]!;
+      child = collection.type === 'map' ? collection.pairs[i]!.value : collection.items[i]!;
       break;
     }
-    node = next;
+    node = child;
   }
   return out;
+}
+
+/**
+ * The end of an entry's lines without the comment lines (and blank lines) between its last content
+ * and what follows it, when they sit at the entry's column or outside it and no deeper than the
+ * next line of content: such comments belong to neither the entry nor its collections, and leave
+ * every range the same (a comment written deeper may be counted into the entry's collections,
+ * depending on what follows; those stay in the entry, where `readsAlone` refuses them). Before the
+ * end of the document only: there a comment can stretch an outer collection.
+ */
+function withoutTrailingComments(text: string, from: number, to: number, column: number, documentEnd: number): number {
+  if (to >= documentEnd) return to;
+  const nextIndent = indentAt(text, to);
+  let end = to;
+  // Blank lines before the first of those comments stay: a `|+` block scalar keeps them.
+  let firstComment = to;
+  while (end > from) {
+    const lineStart = text.lastIndexOf('\n', end - 2) + 1;
+    if (lineStart <= from) break;
+    const indent = indentAt(text, lineStart);
+    const first = text[lineStart + indent];
+    const blank = first === '\n' || first === '\r' || first === undefined;
+    if (!blank) {
+      if (first !== '#' || indent > column || indent < nextIndent) break;
+      firstComment = lineStart;
+    }
+    end = lineStart;
+  }
+  return firstComment;
+}
+
+function indentAt(text: string, lineStart: number): number {
+  let i = lineStart;
+  while (text.charCodeAt(i) === 32) i++;
+  return i - lineStart;
 }
 
 /**
@@ -180,21 +216,26 @@ function reread(candidate: Candidate, text: string, change: Change, shift: Shift
     if (entryRoot.items.length !== 1) return undefined;
     entry = entryRoot.items[0]!;
   }
-  if (!spansFollow(steps, change)) return undefined;
+  if (!spansFollow(steps, change) || hasEmptyKey(entry)) return undefined;
   return { root: rebuild(steps, 0, entry, entryRoot.span.end, change, shift), end: alone.span.end };
 }
 
 /**
  * Whether the entry's lines read the same alone as in their file: no tab, no line break but `\n`
- * (and `\r\n`), no document marker or directive, and every line after the first either blank, a
- * comment, or indented deeper than the entry (a key's sequence may also sit at the key's column).
- * At the end of the document a comment counts like any other line: there, a comment written at an
- * outer entry's column stretches that entry's range to the end, which reading alone cannot see.
+ * (and `\r\n`), no document marker or directive, every line after the first either blank, a
+ * comment, or indented deeper than the entry (a key's sequence may also sit at the key's column),
+ * and no comment after the entry's last content, on its line or below it. The YAML library stretches the
+ * range of a collection over comment lines that follow it depending on what comes after them (the
+ * next entry, an outer key, the end of the text), which the entry read alone cannot see. At the
+ * end of the document a comment counts like any other line, for the same reason.
  */
 function readsAlone(region: string, column: number, type: 'map' | 'seq', atDocumentEnd: boolean): boolean {
   if (region.includes('\t') || /\r(?!\n)/.test(region)) return false;
   if (column === 0 && /^(---|\.\.\.|%)/.test(region)) return false;
-  let lineStart = region.indexOf('\n') + 1;
+  const firstBreak = region.indexOf('\n');
+  // A ` #` on the last line of content may start a comment (or sit in a string: reading it all is not worth it here).
+  let trailingComment = region.slice(0, firstBreak < 0 ? region.length : firstBreak).includes(' #');
+  let lineStart = firstBreak + 1;
   while (lineStart > 0 && lineStart < region.length) {
     const nextBreak = region.indexOf('\n', lineStart);
     const lineEnd = nextBreak < 0 ? region.length : nextBreak;
@@ -202,13 +243,32 @@ function readsAlone(region: string, column: number, type: 'map' | 'seq', atDocum
     while (indent < lineEnd && region.charCodeAt(indent) === 32) indent++;
     const first = region[indent];
     const blank = indent === lineEnd || first === '\r';
+    if (!blank) trailingComment = first === '#' || region.slice(indent, lineEnd).includes(' #');
     if (!blank && (first !== '#' || atDocumentEnd) && indent - lineStart <= column) {
       const keysSequence = type === 'map' && indent - lineStart === column && first === '-' && /^-( |\r?$)/.test(region.slice(indent, lineEnd));
       if (!keysSequence) return false;
     }
     lineStart = nextBreak + 1;
   }
-  return true;
+  return !trailingComment;
+}
+
+/**
+ * A key left empty (`: value`) has no text of its own: the YAML library places it after whatever
+ * came before it, which differs when the entry is read alone.
+ */
+function hasEmptyKey(entry: Pair | Node): boolean {
+  const stack: (Pair | Node | null)[] = [entry];
+  while (stack.length) {
+    const current = stack.pop();
+    if (!current) continue;
+    if ('key' in current) {
+      if (current.key.span.start === current.key.span.end) return true;
+      stack.push(current.value);
+    } else if (current.type === 'map') stack.push(...current.pairs);
+    else if (current.type === 'seq') stack.push(...current.items);
+  }
+  return false;
 }
 
 // ---- putting the tree together again ------------------------------------------------------------------

@@ -49,6 +49,11 @@ export function requestCancelled(): ResponseError<void> {
 
 const GONE = 'gone';
 
+/** Open documents first: they are what the user looks at. */
+function openFirst(entries: Entry[]): Entry[] {
+  return entries.sort((a, b) => Number(b.editor !== undefined) - Number(a.editor !== undefined));
+}
+
 /** How often a workspace pull sends what it has so far, when the client takes partial results. */
 const PARTIAL_RESULT_MS = 50;
 
@@ -167,7 +172,7 @@ export class Diagnostics {
         batch = [];
         lastFlush = Date.now();
       };
-      const entries = this.session.checkedEntries().sort((a, b) => Number(b.editor !== undefined) - Number(a.editor !== undefined));
+      const entries = openFirst(this.session.checkedEntries());
       for (const entry of entries) {
         if (!this.workspaceWide && !entry.editor) continue;
         if (Date.now() - lastYield > 8) {
@@ -296,7 +301,7 @@ export class Diagnostics {
     void (async () => {
       await this.session.ready;
       await yieldTurn();
-      const entries = this.session.checkedEntries().sort((a, b) => Number(b.editor !== undefined) - Number(a.editor !== undefined));
+      const entries = openFirst(this.session.checkedEntries());
       let lastYield = Date.now();
       for (const entry of entries) {
         if (run !== this.background || this.disposed) return;

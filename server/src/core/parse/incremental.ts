@@ -23,11 +23,10 @@ import type { MapNode, Node, Pair, SeqNode } from './nodes.js';
 import type { ParseProblem } from './problems.js';
 import { parseYaml } from './yaml.js';
 
-/** The edit as a diff of the two texts: `[start, oldEnd)` of the old text became `[start, newEnd)`. */
+/** The edit as a diff of the two texts: `[start, oldEnd)` of the old text became `[start, oldEnd + delta)`. */
 interface Change {
   start: number;
   oldEnd: number;
-  newEnd: number;
   delta: number;
 }
 
@@ -43,8 +42,6 @@ interface Candidate {
   from: number;
   to: number;
   column: number;
-  /** Where the document ends (before the edit). */
-  documentEnd: number;
 }
 
 export interface ReparseOptions {
@@ -72,11 +69,12 @@ export function reparseFile(previous: ParsedFile, text: string, forcedKind: Docu
   if (!doc?.root || !doc.selfContained || doc.problems.length > 0) return undefined;
   const shift = options.consume ? moveBy(change.delta) : copyBy(change.delta);
   for (const candidate of candidates(doc, oldText, change).reverse()) {
-    const result = reread(candidate, text, change, shift);
+    const atDocumentEnd = candidate.to === doc.span.end;
+    const result = reread(candidate, text, change, shift, atDocumentEnd);
     if (!result) continue;
     if (options.consume) consumed.add(previous);
     // Where the entry runs to the end of the document, the document ends where the entry read alone does.
-    const end = candidate.to === candidate.documentEnd ? result.end : doc.span.end + change.delta;
+    const end = atDocumentEnd ? result.end : doc.span.end + change.delta;
     const documents = previous.documents.map((other, i): ParsedDocument => {
       if (i < index) return { ...other };
       if (i > index) return shiftDocument(other, shift);
@@ -99,7 +97,7 @@ function diff(oldText: string, newText: string): Change {
   while (start < shorter && oldText.charCodeAt(start) === newText.charCodeAt(start)) start++;
   let suffix = 0;
   while (suffix < shorter - start && oldText.charCodeAt(oldText.length - 1 - suffix) === newText.charCodeAt(newText.length - 1 - suffix)) suffix++;
-  return { start, oldEnd: oldText.length - suffix, newEnd: newText.length - suffix, delta: newText.length - oldText.length };
+  return { start, oldEnd: oldText.length - suffix, delta: newText.length - oldText.length };
 }
 
 // ---- finding the entries that hold the edit ---------------------------------------------------------
@@ -124,7 +122,7 @@ function candidates(doc: ParsedDocument, text: string, change: Change): Candidat
       if (from > change.start || change.oldEnd > to) continue;
       if (!isLineStart(text, to)) return out;
       steps.push({ collection, index: i });
-      out.push({ steps: [...steps], from, to, column: line.column, documentEnd: doc.span.end });
+      out.push({ steps: [...steps], from, to, column: line.column });
       end = to;
       child = collection.type === 'map' ? collection.pairs[i]!.value : collection.items[i]!;
       break;
@@ -192,13 +190,13 @@ function isLineStart(text: string, offset: number): boolean {
  * The document's new root with the candidate entry read again, and where the entry read alone
  * ends as a document; undefined when it cannot be read alone.
  */
-function reread(candidate: Candidate, text: string, change: Change, shift: Shifter): { root: Node; end: number } | undefined {
+function reread(candidate: Candidate, text: string, change: Change, shift: Shifter, atDocumentEnd: boolean): { root: Node; end: number } | undefined {
   const { from, column, steps } = candidate;
   const to = candidate.to + change.delta;
   if (to < from || !isLineStart(text, to)) return undefined;
   const region = text.slice(from, to);
   const last = steps[steps.length - 1]!;
-  if (!readsAlone(region, column, last.collection.type, candidate.to === candidate.documentEnd)) return undefined;
+  if (!readsAlone(region, column, last.collection.type, atDocumentEnd)) return undefined;
   const docs = parseYaml(region, from);
   const alone = docs[0];
   if (docs.length !== 1 || !alone?.root || !alone.selfContained || alone.problems.length > 0) return undefined;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { gatewayOf, resolveToolRef, workloadFromPrefixed, type Gateway, type ToolRefResolution } from '../../server/src/core/catalog/gateway.js';
-import { documentContext } from '../../server/src/core/engine.js';
+import { documentContext } from '../../server/src/core/context.js';
 import { floorMarkdown, floorOf } from '../../server/src/core/floor/workflowFloor.js';
 import { coerceLikeToolHive, placeholderFor } from '../../server/src/core/jsonschema/arguments.js';
 import { compileSchema, validateAgainstSchema } from '../../server/src/core/jsonschema/validate.js';

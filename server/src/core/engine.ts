@@ -1,10 +1,10 @@
 // Runs the rules over a parsed file, then applies the configuration (severities, overrides) and
 // inline suppressions. A rule that throws is logged once and the others still run.
 import { configuredSeverity } from './config/config.js';
-import { Memo } from './memo.js';
-import type { ParsedDocument, ParsedFile } from './parse/file.js';
+import type { ParsedFile } from './parse/file.js';
 import { ALL_RULES, RULE_IDS } from './rules/registry.js';
-import type { DocumentContext, Rule, RuleContext } from './rules/rule.js';
+import type { Rule, RuleContext } from './rules/rule.js';
+import { documentContext } from './context.js';
 import { applySuppressions, findDirectives, UNUSED_SUPPRESSION, unusedSuppressionFindings } from './suppressions.js';
 import type { Finding, Severity } from './types.js';
 import type { Workspace } from './workspace.js';
@@ -15,22 +15,6 @@ export interface FileReport {
 }
 
 const loggedFailures = new Set<string>();
-
-/** The context an analysis of one document runs in; the language server builds the same for hovers. */
-export function documentContext(file: ParsedFile, doc: ParsedDocument, workspace: Workspace): DocumentContext {
-  return { file, doc, workspace, memo: memoFor(doc) };
-}
-
-// One memo per document object, so rules and hovers over the same parse share their analyses.
-const memos = new WeakMap<ParsedDocument, Memo>();
-function memoFor(doc: ParsedDocument): Memo {
-  let memo = memos.get(doc);
-  if (!memo) {
-    memo = new Memo();
-    memos.set(doc, memo);
-  }
-  return memo;
-}
 
 export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonly Rule[] = ALL_RULES): FileReport {
   const raw: Finding[] = [];

@@ -63,6 +63,9 @@ export const DOCUMENT_KINDS: readonly DocumentKind[] = [
   'tool-calls',
 ];
 
+/** The three ToolHive dialects that hold composite-tool workflows. */
+export const WORKFLOW_KINDS: readonly DocumentKind[] = ['vmcp-config', 'vmcp-server', 'vmcp-composite'];
+
 /** MCP tool annotations as declared (absent = not declared). */
 export interface ToolAnnotations {
   title?: string;

@@ -1,10 +1,10 @@
 // Code lens above each composite tool: the annotations clients will see (the derived floor with
 // the explicit hints laid over it) and how many tool steps have unknown annotations.
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
-import { documentContext } from '../core/engine.js';
+import { documentContext } from '../core/context.js';
 import { floorOf } from '../core/floor/workflowFloor.js';
 import { workflowsOf } from '../core/model/workflow.js';
-import { WORKFLOW_KINDS } from '../core/rules/rule.js';
+import { WORKFLOW_KINDS } from '../core/types.js';
 import type { ToolAnnotations } from '../core/types.js';
 import { toRange } from './convert.js';
 import type { Session } from './session.js';

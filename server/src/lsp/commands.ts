@@ -5,7 +5,7 @@
 import { stringify } from 'yaml';
 import type { ExecuteCommandParams } from 'vscode-languageserver';
 import { CALL_DYNAMIC_TOOL, type CatalogTool, type DynamicNamespace } from '../core/catalog/model.js';
-import { documentContext } from '../core/engine.js';
+import { documentContext } from '../core/context.js';
 import { floorMarkdown, floorOf, stepIdOf, type FloorStep } from '../core/floor/workflowFloor.js';
 import type { StepEntry } from '../core/floor/floor.js';
 import { placeholderFor } from '../core/jsonschema/arguments.js';
@@ -13,7 +13,7 @@ import { isObject, topLevelProperties } from '../core/jsonschema/properties.js';
 import { MCP_DETAILS_PLACEHOLDER } from '../core/model/calls.js';
 import { workflowsOf, type StepModel, type WorkflowModel } from '../core/model/workflow.js';
 import type { ParsedFile } from '../core/parse/file.js';
-import { WORKFLOW_KINDS } from '../core/rules/rule.js';
+import { WORKFLOW_KINDS } from '../core/types.js';
 import {
   SERVER_COMMANDS,
   type AnnotationClass,

@@ -16,8 +16,8 @@ import { upstreamOf, type StepModel, type WorkflowModel } from '../core/model/wo
 import type { ParsedFile } from '../core/parse/file.js';
 import { getMap, getNode, isMap, isScalar, nodeAtPath, type ScalarNode } from '../core/parse/nodes.js';
 import { valueSpanMapper } from '../core/parse/scalarOffsets.js';
-import type { DocumentContext } from '../core/rules/rule.js';
-import { WORKFLOW_KINDS } from '../core/rules/rule.js';
+import type { DocumentContext } from '../core/context.js';
+import { WORKFLOW_KINDS } from '../core/types.js';
 import type { Span } from '../core/types.js';
 import { toRange } from './convert.js';
 import { contentSpan, contextOf, locate, relativePath, samePath, startsWith, valueIndexAt, workflowAt, type Located } from './cursor.js';

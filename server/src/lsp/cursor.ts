@@ -2,9 +2,9 @@
 // whether it sits on a key, on a scalar value, or in a gap of a mapping or a sequence. Hover,
 // completion and navigation all start here. Spans are half-open; a cursor right after the last
 // character of a token still counts as on it (that is where the user's caret is while typing).
-import type { DocumentContext } from '../core/rules/rule.js';
+import type { DocumentContext } from '../core/context.js';
 import { workflowsOf, type StepModel, type WorkflowModel } from '../core/model/workflow.js';
-import { documentContext } from '../core/engine.js';
+import { documentContext } from '../core/context.js';
 import type { ParsedDocument, ParsedFile } from '../core/parse/file.js';
 import type { MapNode, Node, Pair, ScalarNode, SeqNode } from '../core/parse/nodes.js';
 import { valueSpanMapper } from '../core/parse/scalarOffsets.js';

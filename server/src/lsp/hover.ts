@@ -6,7 +6,7 @@ import { MarkupKind, type Hover, type HoverParams } from 'vscode-languageserver'
 import { floorMarkdown, floorOf } from '../core/floor/workflowFloor.js';
 import { callsOf, type CallSite } from '../core/model/calls.js';
 import { facesOf, faceHoverOf } from '../core/model/faces.js';
-import { WORKFLOW_KINDS } from '../core/rules/rule.js';
+import { WORKFLOW_KINDS } from '../core/types.js';
 import type { Span } from '../core/types.js';
 import { toRange } from './convert.js';
 import { contextOf, locate, relativePath, samePath, workflowAt } from './cursor.js';

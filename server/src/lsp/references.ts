@@ -2,11 +2,11 @@
 // same workflow), a workflow parameter (`.params.X`), and a catalog tool (every step that
 // resolves to it and every face for it, across the workspace).
 import type { CancellationToken, Location, ReferenceParams } from 'vscode-languageserver';
-import { documentContext } from '../core/engine.js';
+import { documentContext } from '../core/context.js';
 import { faceTargetOf, facesOf } from '../core/model/faces.js';
 import { templatesOf } from '../core/model/templates.js';
 import { workflowsOf, type StepModel } from '../core/model/workflow.js';
-import { WORKFLOW_KINDS } from '../core/rules/rule.js';
+import { WORKFLOW_KINDS } from '../core/types.js';
 import { toRange } from './convert.js';
 import { declarationOf, symbolAt, type SymbolAt } from './definition.js';
 import type { Session } from './session.js';

@@ -1,13 +1,13 @@
 // Document symbols (the outline): composite tools and their steps; faces under their server;
 // catalog servers with their tools and dynamic namespaces.
 import { SymbolKind, type DocumentSymbol, type DocumentSymbolParams } from 'vscode-languageserver';
-import { documentContext } from '../core/engine.js';
+import { documentContext } from '../core/context.js';
 import { serverNameFromFile } from '../core/catalog/load.js';
 import { facesOf } from '../core/model/faces.js';
 import { workflowsOf, type StepModel } from '../core/model/workflow.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { getScalar, getSeq, getString, isMap, type MapNode, type Node } from '../core/parse/nodes.js';
-import { WORKFLOW_KINDS } from '../core/rules/rule.js';
+import { WORKFLOW_KINDS } from '../core/types.js';
 import type { Span } from '../core/types.js';
 import { toRange } from './convert.js';
 import type { Session } from './session.js';

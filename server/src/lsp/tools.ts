@@ -6,7 +6,7 @@ import { CALL_DYNAMIC_TOOL, type CatalogTool, type DynamicNamespace } from '../c
 import { topLevelProperties } from '../core/jsonschema/properties.js';
 import type { Envelope } from '../core/model/calls.js';
 import type { StepModel } from '../core/model/workflow.js';
-import type { DocumentContext } from '../core/rules/rule.js';
+import type { DocumentContext } from '../core/context.js';
 import { HINT_NAMES, type ToolAnnotations } from '../core/types.js';
 import { escapeMarkdown } from './convert.js';
 

@@ -8,7 +8,7 @@
 import { memoKey } from '../memo.js';
 import { workflowsOf } from '../model/workflow.js';
 import { getBoolean, getMap, getSeq, getString, isMap, isScalar, keyText, type MapNode, type Pair } from '../parse/nodes.js';
-import type { DocumentContext } from '../rules/rule.js';
+import type { DocumentContext } from '../context.js';
 import { closestN } from '../text/suggest.js';
 import { listWords } from '../text/words.js';
 import type { ToolAnnotations } from '../types.js';

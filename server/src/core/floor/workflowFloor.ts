@@ -5,7 +5,7 @@ import { annotationsFrom } from '../catalog/load.js';
 import { dotForm, gatewayOf, hiddenByText, resolveToolRef, type GatewayTool, type ToolRefResolution } from '../catalog/gateway.js';
 import { memoKey } from '../memo.js';
 import { toolSteps, workflowsOf, type StepModel, type WorkflowModel } from '../model/workflow.js';
-import type { DocumentContext } from '../rules/rule.js';
+import type { DocumentContext } from '../context.js';
 import type { ToolAnnotations } from '../types.js';
 import { floorTable, type FloorTable, type StepEntry } from './floor.js';
 

@@ -25,7 +25,8 @@ import { isObject, topLevelProperties, type TopLevelProperties } from '../jsonsc
 import { relevantIssue, validateAgainstSchema, type SchemaIssue } from '../jsonschema/validate.js';
 import { memoKey } from '../memo.js';
 import { getPair, isMap, isNullScalar, isScalar, keyText, nodeAtPath, toValue, walk, type MapNode, type Node, type Pair } from '../parse/nodes.js';
-import type { DocumentContext, Report, RuleContext } from '../rules/rule.js';
+import type { Report, RuleContext } from '../rules/rule.js';
+import type { DocumentContext } from '../context.js';
 import {
   editContextOf,
   insertPairs,

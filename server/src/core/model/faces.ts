@@ -7,7 +7,7 @@ import type { CatalogServer, CatalogTool } from '../catalog/model.js';
 import { topLevelProperties, type SchemaProperty, type TopLevelProperties } from '../jsonschema/properties.js';
 import { memoKey } from '../memo.js';
 import { getMap, getPair, isMap, isScalar, isSeq, keyText, type MapNode, type Pair, type ScalarNode, type SeqNode } from '../parse/nodes.js';
-import type { DocumentContext } from '../rules/rule.js';
+import type { DocumentContext } from '../context.js';
 
 /** A face field holding a string. */
 export interface FaceString {

@@ -4,7 +4,7 @@
 import { memoKey } from '../memo.js';
 import { getMap, getNode, getScalar, isMap, isScalar, isSeq, type Node, type ScalarNode } from '../parse/nodes.js';
 import { valueSpanMapper, type ValueSpanMapper } from '../parse/scalarOffsets.js';
-import type { DocumentContext } from '../rules/rule.js';
+import type { DocumentContext } from '../context.js';
 import { extractReferences, isTemplate, parseTemplate, type FieldReference, type ParsedTemplate } from '../templates/index.js';
 import type { Span, TextEdit } from '../types.js';
 import { allSteps, workflowsOf, type StepModel, type WorkflowModel } from './workflow.js';

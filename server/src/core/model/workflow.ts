@@ -15,7 +15,7 @@ import {
   type ScalarNode,
   type SeqNode,
 } from '../parse/nodes.js';
-import type { DocumentContext } from '../rules/rule.js';
+import type { DocumentContext } from '../context.js';
 
 export type StepType = 'tool' | 'elicitation' | 'forEach';
 

@@ -1,16 +1,6 @@
 // The shape every rule module has: metadata plus a check over one parsed document.
-import type { ParsedDocument, ParsedFile } from '../parse/file.js';
-import type { Memo } from '../memo.js';
+import type { DocumentContext } from '../context.js';
 import type { DocumentKind, Fix, RelatedInfo, Severity, Span } from '../types.js';
-import type { Workspace } from '../workspace.js';
-
-/** Everything an analysis of one document may read. The same object serves rules and hovers. */
-export interface DocumentContext {
-  file: ParsedFile;
-  doc: ParsedDocument;
-  workspace: Workspace;
-  memo: Memo;
-}
 
 export interface Report {
   message: string;
@@ -42,5 +32,3 @@ export const DOCS_BASE_URL = 'https://github.com/tool-lens/tool-lens/blob/main/d
 export function ruleDocsUrl(id: string): string {
   return `${DOCS_BASE_URL}${id}.md`;
 }
-
-export const WORKFLOW_KINDS: readonly DocumentKind[] = ['vmcp-config', 'vmcp-server', 'vmcp-composite'];

@@ -10,7 +10,7 @@ import { getPair, isScalar, type Pair } from '../../parse/nodes.js';
 import { editContextOf, insertPairs, removePair, replaceValue, type EditContext, type InsertEntry } from '../../text/mappingEdits.js';
 import type { Fix, RelatedInfo, TextEdit } from '../../types.js';
 import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 import { addCatalogAdviceFor } from '../tool/unknown.js';
 
 const UNSAFE: Record<FloorHint, string> = {

@@ -4,7 +4,7 @@
 import { hiddenByText } from '../../catalog/gateway.js';
 import { toolStepsOf, type FloorStep } from '../../floor/workflowFloor.js';
 import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 import { addCatalogAdviceFor } from '../tool/unknown.js';
 
 const TAINT =

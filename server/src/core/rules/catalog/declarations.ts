@@ -5,7 +5,7 @@ import { serverNameFromFile } from '../../catalog/load.js';
 import { memoKey } from '../../memo.js';
 import { getScalar, getSeq, isMap, type MapNode, type Node, type ScalarNode } from '../../parse/nodes.js';
 import { closest } from '../../text/suggest.js';
-import type { DocumentContext } from '../rule.js';
+import type { DocumentContext } from '../../context.js';
 
 export interface ServerDecl {
   name: string;

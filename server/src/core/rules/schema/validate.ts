@@ -22,7 +22,7 @@ import { closest } from '../../text/suggest.js';
 import { capitalize, listOf } from '../../text/words.js';
 import type { DocumentKind, Fix, Span } from '../../types.js';
 import { suggestToolField, TOOL_FIELDS } from '../catalog/declarations.js';
-import type { DocumentContext } from '../rule.js';
+import type { DocumentContext } from '../../context.js';
 import { createValidators, type StandaloneValidator } from './generated/validators.js';
 
 export type SchemaRuleId = 'schema/unknown-key' | 'schema/missing-field' | 'schema/wrong-type' | 'schema/invalid-value';

@@ -9,7 +9,7 @@ import {
 } from '../../templates/index.js';
 import type { Fix } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 // Go's comparison functions refuse to compare a float with an integer ("incompatible types for
 // comparison"), and every number that came from JSON (step output, call arguments) is a float64.

@@ -1,7 +1,7 @@
 import { exactSpan, templatesOf } from '../../model/templates.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 /** `.steps.E.content…` / `.steps.E.action` on an elicitation step E: the answer lives under `.output`. */
 export const rule: Rule = {

@@ -2,7 +2,7 @@ import { renameSegmentEdit, templatesOf } from '../../model/templates.js';
 import { closest } from '../../text/suggest.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 /** `.forEach` outside a forEach inner step, or `.forEach.v` with v neither the itemVar nor `index`. */
 export const rule: Rule = {

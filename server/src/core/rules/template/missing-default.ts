@@ -4,7 +4,7 @@ import { getPair } from '../../parse/nodes.js';
 import { editContextOf, insertPairs, plainEntry } from '../../text/mappingEdits.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 /**
  * A skippable step (a `condition`, or `onError.action: continue`) has its `defaultResults` as

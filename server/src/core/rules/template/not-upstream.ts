@@ -4,7 +4,7 @@ import { getPair } from '../../parse/nodes.js';
 import { appendItems, editContextOf, insertPairs, plainEntry } from '../../text/mappingEdits.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 /**
  * `.steps.X` read by a step that does not (transitively) depend on X: steps without a

@@ -1,6 +1,6 @@
 import { templatesOf, type TemplateString } from '../../model/templates.js';
 import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 export const rule: Rule = {
   id: 'template/syntax',

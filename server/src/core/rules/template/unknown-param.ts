@@ -3,7 +3,7 @@ import { renameSegmentEdit, templatesOf } from '../../model/templates.js';
 import { closest } from '../../text/suggest.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 export const rule: Rule = {
   id: 'template/unknown-param',

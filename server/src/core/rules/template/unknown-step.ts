@@ -2,7 +2,7 @@ import { outerStep, renameSegmentEdit, templatesOf } from '../../model/templates
 import { closest } from '../../text/suggest.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 export const rule: Rule = {
   id: 'template/unknown-step',

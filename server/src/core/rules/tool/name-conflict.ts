@@ -6,7 +6,7 @@ import { floorOf } from '../../floor/workflowFloor.js';
 import { workflowsOf } from '../../model/workflow.js';
 import type { RelatedInfo } from '../../types.js';
 import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 export const rule: Rule = {
   id: 'tool/name-conflict',

@@ -3,7 +3,7 @@ import { workflowsOf } from '../../model/workflow.js';
 import { editContextOf, insertPairs, plainEntry } from '../../text/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 /** A step with both `tool` and `message` and no `type`: ToolHive cannot tell what it is. */
 export const rule: Rule = {

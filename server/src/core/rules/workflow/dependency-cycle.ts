@@ -1,7 +1,7 @@
 import { workflowsOf, type StepModel } from '../../model/workflow.js';
 import type { RelatedInfo } from '../../types.js';
 import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 const WHITE = 0;
 const GREY = 1;

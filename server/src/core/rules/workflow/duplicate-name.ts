@@ -1,7 +1,8 @@
 import { getMap, getSeq, getString, isMap, isScalar, type ScalarNode } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
-import type { DocumentContext, Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import type { Rule } from '../rule.js';
+import type { DocumentContext } from '../../context.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 export const rule: Rule = {
   id: 'workflow/duplicate-name',

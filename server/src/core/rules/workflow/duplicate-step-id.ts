@@ -1,6 +1,6 @@
 import { workflowsOf } from '../../model/workflow.js';
 import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 export const rule: Rule = {
   id: 'workflow/duplicate-step-id',

@@ -1,7 +1,7 @@
 import { getPair, type Pair } from '../../parse/nodes.js';
 import { allSteps, workflowsOf, type StepModel } from '../../model/workflow.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 import { isAmbiguous } from './ambiguous-step.js';
 
 const FOREACH_ONLY = ['collection', 'itemVar', 'maxParallel', 'maxIterations', 'step'];

@@ -1,7 +1,7 @@
 import { getPair, getScalar, type ScalarNode } from '../../parse/nodes.js';
 import { allSteps, workflowsOf, type StepModel } from '../../model/workflow.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 const MAX_STEPS = 100;
 const MAX_RETRY_COUNT = 10;

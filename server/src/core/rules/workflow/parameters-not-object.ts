@@ -2,7 +2,7 @@ import { getPair, isMap, isScalar, isSeq, type Pair } from '../../parse/nodes.js
 import type { Span } from '../../types.js';
 import { workflowsOf } from '../../model/workflow.js';
 import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 // ToolHive advertises `parameters` verbatim as the tool's MCP inputSchema, and its config loader
 // refuses anything but an object schema. A `parameters` that is not a mapping at all is a type

@@ -3,7 +3,7 @@ import { allSteps, workflowsOf, type StepModel } from '../../model/workflow.js';
 import { editContextOf, insertPairs, plainEntry } from '../../text/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 export const rule: Rule = {
   id: 'workflow/retry-needs-count',

@@ -3,7 +3,7 @@ import { editContextOf, replaceScalarText } from '../../text/mappingEdits.js';
 import { closest } from '../../text/suggest.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
 
 export const rule: Rule = {
   id: 'workflow/unknown-dependency',

@@ -1,0 +1,29 @@
+// The context every analysis of one document runs in: the rules, the hovers and the other editor
+// features all get the same object, so what one computes (memoised per document) the others reuse.
+import { Memo } from './memo.js';
+import type { ParsedDocument, ParsedFile } from './parse/file.js';
+import type { Workspace } from './workspace.js';
+
+/** Everything an analysis of one document may read. */
+export interface DocumentContext {
+  file: ParsedFile;
+  doc: ParsedDocument;
+  workspace: Workspace;
+  memo: Memo;
+}
+
+/** The context of one document; every caller over the same parse gets the same memo. */
+export function documentContext(file: ParsedFile, doc: ParsedDocument, workspace: Workspace): DocumentContext {
+  return { file, doc, workspace, memo: memoFor(doc) };
+}
+
+// One memo per document object, so rules and hovers over the same parse share their analyses.
+const memos = new WeakMap<ParsedDocument, Memo>();
+function memoFor(doc: ParsedDocument): Memo {
+  let memo = memos.get(doc);
+  if (!memo) {
+    memo = new Memo();
+    memos.set(doc, memo);
+  }
+  return memo;
+}

@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeValidators } from '../server/src/core/rules/schema/generate-validators.mjs';
+import { writeValidators } from './generate-validators.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -2,7 +2,7 @@
 // resolved as its router resolves them. Plus the per-workflow floor built on it, and the ajv helpers.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { gatewayOf, resolveToolRef, workloadFromPrefixed, type Gateway, type ToolRefResolution } from '../../server/src/core/catalog/gateway.js';
+import { gatewayOf, resolveToolRef, workloadFromPrefixed, type Gateway, type ToolRefResolution } from '../../server/src/core/gateway/gateway.js';
 import { documentContext } from '../../server/src/core/context.js';
 import { floorMarkdown, floorOf } from '../../server/src/core/floor/workflowFloor.js';
 import { coerceLikeToolHive, placeholderFor } from '../../server/src/core/jsonschema/arguments.js';
@@ -10,7 +10,7 @@ import { compileSchema, validateAgainstSchema } from '../../server/src/core/json
 import { workflowsOf } from '../../server/src/core/model/workflow.js';
 import type { MapNode } from '../../server/src/core/parse/nodes.js';
 import { applyEdits } from '../../server/src/core/text/edits.js';
-import { insertPairs, removePair } from '../../server/src/core/text/mappingEdits.js';
+import { insertPairs, removePair } from '../../server/src/core/edit/mappingEdits.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 
 const CATALOG = `

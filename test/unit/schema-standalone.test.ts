@@ -1,5 +1,5 @@
 // The document-kind schemas are validated by ajv's standalone code, generated at build time
-// (server/src/core/rules/schema/generate-validators.mjs, called by scripts/build.mjs). It must be
+// (scripts/generate-validators.mjs, called by scripts/build.mjs). It must be
 // up to date with schemas/*.schema.json, cover every ref validate.ts asks for, and give exactly the
 // errors a freshly compiled ajv gives: same keyword, paths, params, message and, with `verbose`,
 // the very same `schema` and `parentSchema` objects, which validate.ts names by identity.
@@ -10,12 +10,12 @@ import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import Ajv, { type ErrorObject } from 'ajv';
 import { toValue } from '../../server/src/core/parse/nodes.js';
-import { createValidators, REFS, SCHEMA_FILES } from '../../server/src/core/rules/schema/generated/validators.js';
-import { BUNDLED_SCHEMAS, CALL_ENTRY, SCHEMA_FOR_KIND } from '../../server/src/core/rules/schema/validate.js';
+import { createValidators, REFS, SCHEMA_FILES } from '../../server/src/core/schema/generated/validators.js';
+import { BUNDLED_SCHEMAS, CALL_ENTRY, SCHEMA_FOR_KIND } from '../../server/src/core/schema/validate.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 
 const ROOT = join(__dirname, '..', '..');
-const GENERATOR = join(ROOT, 'server/src/core/rules/schema/generate-validators.mjs');
+const GENERATOR = join(ROOT, 'scripts/generate-validators.mjs');
 const BASE = 'https://tool-lens.dev/schemas/';
 
 /** The very objects validate.ts hands to the generated code. */

@@ -10,7 +10,7 @@ import { floorMarkdown, floorOf, stepIdOf, type FloorStep } from '../core/floor/
 import type { StepEntry } from '../core/floor/floor.js';
 import { placeholderFor } from '../core/jsonschema/arguments.js';
 import { isObject, topLevelProperties } from '../core/jsonschema/properties.js';
-import { MCP_DETAILS_PLACEHOLDER } from '../core/model/calls.js';
+import { MCP_DETAILS_PLACEHOLDER } from '../core/calls/calls.js';
 import { workflowsOf, type StepModel, type WorkflowModel } from '../core/model/workflow.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { WORKFLOW_KINDS } from '../core/types.js';

@@ -8,7 +8,7 @@ import {
   type CompletionParams,
   type Range,
 } from 'vscode-languageserver';
-import { dotForm, gatewayOf } from '../core/catalog/gateway.js';
+import { dotForm, gatewayOf } from '../core/gateway/gateway.js';
 import { RESERVED_APPROVAL_CARDS, TOOL_APPROVAL_CARD_NAMES, TOOL_FAMILIES, TOOL_PATH_ABSENCES, TOOL_PATH_ACCESSES, TOOL_PATH_BASES } from '../core/faces/constants.js';
 import { topLevelProperties } from '../core/jsonschema/properties.js';
 import { catalogServerOf, facesOf, type FaceServer } from '../core/model/faces.js';

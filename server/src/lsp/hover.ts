@@ -4,7 +4,7 @@
 // `call_dynamic_tool` envelope (core `callsOf`: the namespace and the dynamic tool it reaches).
 import { MarkupKind, type Hover, type HoverParams } from 'vscode-languageserver';
 import { floorMarkdown, floorOf } from '../core/floor/workflowFloor.js';
-import { callsOf, type CallSite } from '../core/model/calls.js';
+import { callsOf, type CallSite } from '../core/calls/calls.js';
 import { facesOf, faceHoverOf } from '../core/model/faces.js';
 import { WORKFLOW_KINDS } from '../core/types.js';
 import type { Span } from '../core/types.js';

@@ -1,10 +1,10 @@
 // Tool references as the LSP features see them: a step's `tool` resolved through the document's
 // gateway (core `gatewayOf` + `resolveToolRef`), the catalog tool behind it, and its description
 // in Markdown for hovers and completion items.
-import { gatewayOf, resolveToolRef, type ToolRefResolution } from '../core/catalog/gateway.js';
+import { gatewayOf, resolveToolRef, type ToolRefResolution } from '../core/gateway/gateway.js';
 import { CALL_DYNAMIC_TOOL, type CatalogTool, type DynamicNamespace } from '../core/catalog/model.js';
 import { topLevelProperties } from '../core/jsonschema/properties.js';
-import type { Envelope } from '../core/model/calls.js';
+import type { Envelope } from '../core/calls/calls.js';
 import type { StepModel } from '../core/model/workflow.js';
 import type { DocumentContext } from '../core/context.js';
 import { HINT_NAMES, type ToolAnnotations } from '../core/types.js';

@@ -2,7 +2,7 @@
 // through the gateway, its declared annotations (after overrides) or why they are unknown, and
 // the table the hover, the code lens and the annotation rules all read. Memoised per document.
 import { annotationsFrom } from '../catalog/load.js';
-import { dotForm, gatewayOf, hiddenByText, resolveToolRef, type GatewayTool, type ToolRefResolution } from '../catalog/gateway.js';
+import { dotForm, gatewayOf, hiddenByText, resolveToolRef, type GatewayTool, type ToolRefResolution } from '../gateway/gateway.js';
 import { memoKey } from '../memo.js';
 import { toolSteps, workflowsOf, type StepModel, type WorkflowModel } from '../model/workflow.js';
 import type { DocumentContext } from '../context.js';

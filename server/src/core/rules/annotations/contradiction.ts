@@ -7,7 +7,7 @@ import { FLOOR_HINTS, type Floor, type FloorHint, type StepEntry } from '../../f
 import { describeFloorStep, floorOf, type FloorStep } from '../../floor/workflowFloor.js';
 import { workflowsOf, type WorkflowModel } from '../../model/workflow.js';
 import { getPair, isScalar, type Pair } from '../../parse/nodes.js';
-import { editContextOf, insertPairs, removePair, replaceValue, type EditContext, type InsertEntry } from '../../text/mappingEdits.js';
+import { editContextOf, insertPairs, removePair, replaceValue, type EditContext, type InsertEntry } from '../../edit/mappingEdits.js';
 import type { Fix, RelatedInfo, TextEdit } from '../../types.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';

@@ -3,7 +3,7 @@
 // A property with a default is never missing; `null` counts as missing. The fix adds the arguments
 // with a placeholder of the right type. The check itself is model/argumentCheck.ts (shared by the
 // three args rules, for workflow steps, recorded calls and envelopes' inner arguments).
-import { ARGUMENT_KINDS, reportArgumentFindings } from '../../model/argumentCheck.js';
+import { ARGUMENT_KINDS, reportArgumentFindings } from '../../calls/arguments.js';
 import type { Rule } from '../rule.js';
 
 export const rule: Rule = {

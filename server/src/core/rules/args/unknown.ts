@@ -2,7 +2,7 @@
 // arguments without a word, so a typo like `max_lenght` means the value never arrives; a schema
 // with `additionalProperties: false` makes the server reject the call (then: an error). The fix
 // renames the key to a declared argument. The check itself is model/argumentCheck.ts.
-import { ARGUMENT_KINDS, reportArgumentFindings } from '../../model/argumentCheck.js';
+import { ARGUMENT_KINDS, reportArgumentFindings } from '../../calls/arguments.js';
 import type { Rule } from '../rule.js';
 
 export const rule: Rule = {

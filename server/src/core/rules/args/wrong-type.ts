@@ -4,7 +4,7 @@
 // time and skipped; a recorded call's JSON is checked as written. Nulls (they count as absent) and
 // arguments the schema does not declare are other rules' findings. The check itself is
 // model/argumentCheck.ts.
-import { ARGUMENT_KINDS, reportArgumentFindings } from '../../model/argumentCheck.js';
+import { ARGUMENT_KINDS, reportArgumentFindings } from '../../calls/arguments.js';
 import type { Rule } from '../rule.js';
 
 export const rule: Rule = {

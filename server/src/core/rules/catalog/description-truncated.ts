@@ -4,7 +4,7 @@
 // from the first 185 code points.
 import { getPair, isScalar } from '../../parse/nodes.js';
 import type { Rule } from '../rule.js';
-import { catalogDeclarationsOf, describeTool } from './declarations.js';
+import { catalogDeclarationsOf, describeTool } from '../../model/catalogDeclarations.js';
 
 export const CATALOG_DESCRIPTION_MAX = 200;
 const SUFFIX_LENGTH = '... [truncated]'.length;

@@ -6,7 +6,7 @@ import { capitalize } from '../../text/words.js';
 import { getPair, isMap, getNode } from '../../parse/nodes.js';
 import type { Span } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { catalogDeclarationsOf, describeTool, type ToolDecl } from './declarations.js';
+import { catalogDeclarationsOf, describeTool, type ToolDecl } from '../../model/catalogDeclarations.js';
 
 export const rule: Rule = {
   id: 'catalog/duplicate-name',

@@ -3,7 +3,7 @@
 // rule downstream (gateways, model APIs) refuses or renames the tool. A dynamic namespace with a
 // blank name is reported here too: the runtime refuses to register it.
 import type { Rule } from '../rule.js';
-import { catalogDeclarationsOf, describeTool } from './declarations.js';
+import { catalogDeclarationsOf, describeTool } from '../../model/catalogDeclarations.js';
 
 const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 

@@ -5,7 +5,7 @@
 import { getPair, isMap, toValue, type Pair } from '../../parse/nodes.js';
 import { compileSchema } from '../../jsonschema/validate.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { catalogDeclarationsOf, describeTool, type ToolDecl } from './declarations.js';
+import { catalogDeclarationsOf, describeTool, type ToolDecl } from '../../model/catalogDeclarations.js';
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;

@@ -4,7 +4,7 @@
 // on `type: object` and throw away the whole list when one tool breaks it.
 import { getPair, isMap, isScalar } from '../../parse/nodes.js';
 import type { Rule } from '../rule.js';
-import { catalogDeclarationsOf, describeTool } from './declarations.js';
+import { catalogDeclarationsOf, describeTool } from '../../model/catalogDeclarations.js';
 
 export const rule: Rule = {
   id: 'catalog/schema-root',

@@ -2,9 +2,9 @@
 // (servers add keys), so this rule, not schema/unknown-key, reports the others: both SDK clients
 // drop unknown keys while parsing tools/list, so whatever they hold never reaches a client.
 import { getPair } from '../../parse/nodes.js';
-import { editContextOf, replaceScalarText } from '../../text/mappingEdits.js';
+import { editContextOf, replaceScalarText } from '../../edit/mappingEdits.js';
 import type { Rule } from '../rule.js';
-import { catalogDeclarationsOf, describeTool, FOREIGN_TOOL_FIELDS, suggestToolField, TOOL_FIELDS } from './declarations.js';
+import { catalogDeclarationsOf, describeTool, FOREIGN_TOOL_FIELDS, suggestToolField, TOOL_FIELDS } from '../../model/catalogDeclarations.js';
 
 export const rule: Rule = {
   id: 'catalog/unknown-field',

@@ -6,9 +6,9 @@
 // YAML); that is safe, since the value cannot have meant anything else.
 import { describeValue, isTemplateString } from '../../jsonschema/arguments.js';
 import { isObject } from '../../jsonschema/properties.js';
-import { CALL_KINDS, callsOf, type CallSite } from '../../model/calls.js';
+import { CALL_KINDS, callsOf, type CallSite } from '../../calls/calls.js';
 import { isMap, isNullScalar, isScalar, type MapNode, type Node, type Pair } from '../../parse/nodes.js';
-import { editContextOf, flowSeparators, renderString, type EditContext } from '../../text/mappingEdits.js';
+import { editContextOf, flowSeparators, renderString, type EditContext } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 

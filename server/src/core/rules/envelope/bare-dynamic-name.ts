@@ -4,7 +4,7 @@
 // envelope keys are inserted around the original arguments, and those arguments keep their text,
 // comments and layout (in YAML block style their lines only move right by one indentation step).
 import type { DynamicNamespace } from '../../catalog/model.js';
-import { CALL_KINDS, callsOf, MCP_DETAILS_PLACEHOLDER, type CallSite } from '../../model/calls.js';
+import { CALL_KINDS, callsOf, MCP_DETAILS_PLACEHOLDER, type CallSite } from '../../calls/calls.js';
 import { isMap, isScalar, type MapNode, type Node, type Pair, type ScalarNode } from '../../parse/nodes.js';
 import {
   columnOf,
@@ -20,7 +20,7 @@ import {
   replaceValueText,
   type EditContext,
   type InsertEntry,
-} from '../../text/mappingEdits.js';
+} from '../../edit/mappingEdits.js';
 import { quotedList } from '../../text/words.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule } from '../rule.js';

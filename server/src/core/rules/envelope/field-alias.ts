@@ -2,8 +2,8 @@
 // `args` for `arguments`, `ns` for `namespace`...). The runtime reads the fields by their own names
 // only, so it refuses the call as if the field were missing. The fix renames the key, keeping its
 // quoting; it is safe because each alias stands for exactly one field.
-import { CALL_KINDS, callsOf } from '../../model/calls.js';
-import { editContextOf, renameKey } from '../../text/mappingEdits.js';
+import { CALL_KINDS, callsOf } from '../../calls/calls.js';
+import { editContextOf, renameKey } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
 

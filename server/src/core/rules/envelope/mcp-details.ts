@@ -4,9 +4,9 @@
 // external, `mcpDetails` is ignored by the runtime: a hint, whose fix removes it. That fix is a
 // suggestion too: it deletes text the user wrote, and a catalog can lag behind a namespace that
 // has since become external.
-import { CALL_KINDS, callsOf, envelopeNamespace, MCP_DETAILS_PLACEHOLDER } from '../../model/calls.js';
+import { CALL_KINDS, callsOf, envelopeNamespace, MCP_DETAILS_PLACEHOLDER } from '../../calls/calls.js';
 import { getPair, isMap, isScalar } from '../../parse/nodes.js';
-import { appendEntry, editContextOf, flowSeparators, removePair, renderString, replaceValueText, type EditContext } from '../../text/mappingEdits.js';
+import { appendEntry, editContextOf, flowSeparators, removePair, renderString, replaceValueText, type EditContext } from '../../edit/mappingEdits.js';
 import type { MapNode } from '../../parse/nodes.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule } from '../rule.js';

@@ -1,6 +1,6 @@
 // envelope/namespace-not-ready: an envelope into a namespace whose status is not `ready` (it needs
 // authentication, is disabled...). The runtime refuses every call into such a namespace.
-import { CALL_KINDS, callsOf, envelopeNamespace } from '../../model/calls.js';
+import { CALL_KINDS, callsOf, envelopeNamespace } from '../../calls/calls.js';
 import type { Rule } from '../rule.js';
 
 export const rule: Rule = {

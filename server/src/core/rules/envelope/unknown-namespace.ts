@@ -2,9 +2,9 @@
 // namespace the server does not have, or (in a known namespace) no tool or a tool the namespace
 // does not hold. SPEC §7 has no separate id for the unknown tool in a known namespace; it is
 // reported here, since both are the runtime's "not found" refusal of the envelope's address.
-import { CALL_KINDS, callsOf, namedNamespaces } from '../../model/calls.js';
+import { CALL_KINDS, callsOf, namedNamespaces } from '../../calls/calls.js';
 import { isScalar, type Node } from '../../parse/nodes.js';
-import { editContextOf, replaceScalarFixes } from '../../text/mappingEdits.js';
+import { editContextOf, replaceScalarFixes } from '../../edit/mappingEdits.js';
 import { quotedAlternatives, quotedList } from '../../text/words.js';
 import type { Fix, Span } from '../../types.js';
 import type { Rule } from '../rule.js';

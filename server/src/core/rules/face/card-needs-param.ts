@@ -3,7 +3,7 @@
 import { isApprovalCard, TOOL_APPROVAL_CARDS } from '../../faces/constants.js';
 import { facesOf, faceTargetOf } from '../../model/faces.js';
 import type { Rule } from '../rule.js';
-import { editContextOf } from '../../text/mappingEdits.js';
+import { editContextOf } from '../../edit/mappingEdits.js';
 import { listOf } from '../../text/words.js';
 import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
 

@@ -10,7 +10,7 @@ import {
 import { facesOf, type FaceString } from '../../model/faces.js';
 import { closest } from '../../text/suggest.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { editContextOf } from '../../text/mappingEdits.js';
+import { editContextOf } from '../../edit/mappingEdits.js';
 import { listOf } from '../../text/words.js';
 import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
 

@@ -4,7 +4,7 @@ import { facesOf, faceTargetOf, pathTargetNames, type Face, type FaceList } from
 import type { TopLevelProperties } from '../../jsonschema/properties.js';
 import { getPair } from '../../parse/nodes.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { editContextOf } from '../../text/mappingEdits.js';
+import { editContextOf } from '../../edit/mappingEdits.js';
 import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
 
 export const rule: Rule = {

@@ -3,7 +3,7 @@
 import { RESERVED_APPROVAL_CARDS, type ToolApprovalCard } from '../../faces/constants.js';
 import { facesOf } from '../../model/faces.js';
 import type { Rule } from '../rule.js';
-import { editContextOf } from '../../text/mappingEdits.js';
+import { editContextOf } from '../../edit/mappingEdits.js';
 import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
 
 export const rule: Rule = {

@@ -1,7 +1,7 @@
 // What the face rules share: the kinds they read, the sentence that says what the runtime does
 // with a broken face and a fix that rewrites one scalar keeping its quotes.
 import type { ScalarNode } from '../../parse/nodes.js';
-import { replaceScalarFixes, type EditContext } from '../../text/mappingEdits.js';
+import { replaceScalarFixes, type EditContext } from '../../edit/mappingEdits.js';
 import type { DocumentKind, Fix } from '../../types.js';
 
 export const FACE_KINDS: readonly DocumentKind[] = ['mcp-servers', 'face-overlay'];

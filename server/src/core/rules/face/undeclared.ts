@@ -3,7 +3,7 @@
 import { facesOf, faceTargetOf } from '../../model/faces.js';
 import { closest } from '../../text/suggest.js';
 import type { Rule } from '../rule.js';
-import { editContextOf } from '../../text/mappingEdits.js';
+import { editContextOf } from '../../edit/mappingEdits.js';
 import { listOf } from '../../text/words.js';
 import { FACE_KINDS, quote, replaceScalarFix } from './shared.js';
 

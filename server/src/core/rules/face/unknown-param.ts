@@ -8,7 +8,7 @@ import { catalogServerOf, faceTargetOf, facesOf, pathTargetNames, type Face } fr
 import type { ScalarNode } from '../../parse/nodes.js';
 import { closest } from '../../text/suggest.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { editContextOf } from '../../text/mappingEdits.js';
+import { editContextOf } from '../../edit/mappingEdits.js';
 import { listOf } from '../../text/words.js';
 import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
 

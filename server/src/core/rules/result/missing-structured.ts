@@ -2,7 +2,7 @@
 // without structuredContent. MCP requires such a tool to return structured content that fits the
 // schema; clients that validate (the official SDKs do) turn this result into an error. Results with
 // `isError: true` are exempt: their text is for the model, not for validation.
-import { callsOf } from '../../model/calls.js';
+import { callsOf } from '../../calls/calls.js';
 import { isMap } from '../../parse/nodes.js';
 import type { Rule } from '../rule.js';
 

@@ -4,7 +4,7 @@
 // `structuredContent: null` is validated like any other value.
 import { issueWords, pathText } from '../../jsonschema/arguments.js';
 import { relevantIssue, validateAgainstSchema, type SchemaIssue } from '../../jsonschema/validate.js';
-import { callsOf, toolWords } from '../../model/calls.js';
+import { callsOf, toolWords } from '../../calls/calls.js';
 import { getPair, isMap, nodeAtPath, pairAtPath, toValue, type Node, type Pair } from '../../parse/nodes.js';
 import type { Span } from '../../types.js';
 import type { Rule } from '../rule.js';

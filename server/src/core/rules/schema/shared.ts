@@ -1,7 +1,7 @@
 // The four schema/* rules share one validation (validate.ts); each reports its own share.
 import { DOCUMENT_KINDS } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { schemaProblemsOf, type SchemaRuleId } from './validate.js';
+import { schemaProblemsOf, type SchemaRuleId } from '../../schema/validate.js';
 
 export function schemaRule(id: SchemaRuleId, summary: string): Rule {
   return {

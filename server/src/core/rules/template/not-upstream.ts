@@ -1,7 +1,7 @@
 import { outerStep, templatesOf, type SourceSegment } from '../../model/templates.js';
 import type { StepModel, WorkflowModel } from '../../model/workflow.js';
 import { getPair } from '../../parse/nodes.js';
-import { appendItems, editContextOf, insertPairs, plainEntry } from '../../text/mappingEdits.js';
+import { appendItems, editContextOf, insertPairs, plainEntry } from '../../edit/mappingEdits.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';

@@ -1,7 +1,7 @@
 // tool/name-conflict: a composite tool named like a backend tool the gateway advertises. ToolHive
 // checks this per session when it lists tools and, on any clash, leaves out EVERY composite tool
 // of the session (not just the one that clashes).
-import { dotForm, gatewayOf } from '../../catalog/gateway.js';
+import { dotForm, gatewayOf } from '../../gateway/gateway.js';
 import { floorOf } from '../../floor/workflowFloor.js';
 import { workflowsOf } from '../../model/workflow.js';
 import type { RelatedInfo } from '../../types.js';

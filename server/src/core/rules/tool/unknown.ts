@@ -4,11 +4,11 @@
 // info with how to add the catalog. In a calls document: a called name the catalog does not have
 // (`callToolFindings` in model/calls.ts, which also says once when the named server has no catalog).
 import { addCatalogAdvice } from '../../catalog/advice.js';
-import { serverNote, type ToolRefResolution, type UncataloguedWorkload } from '../../catalog/gateway.js';
+import { serverNote, type ToolRefResolution, type UncataloguedWorkload } from '../../gateway/gateway.js';
 import { toolStepsOf } from '../../floor/workflowFloor.js';
-import { CALL_KINDS, callToolFindings } from '../../model/calls.js';
+import { CALL_KINDS, callToolFindings } from '../../calls/calls.js';
 import type { ScalarNode } from '../../parse/nodes.js';
-import { editContextOf, replaceScalarFixes, type EditContext } from '../../text/mappingEdits.js';
+import { editContextOf, replaceScalarFixes, type EditContext } from '../../edit/mappingEdits.js';
 import { listWords, quotedAlternatives } from '../../text/words.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';

@@ -1,6 +1,6 @@
 import { getPair, type MapNode } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
-import { editContextOf, insertPairs, plainEntry } from '../../text/mappingEdits.js';
+import { editContextOf, insertPairs, plainEntry } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';

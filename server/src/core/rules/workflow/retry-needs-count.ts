@@ -1,6 +1,6 @@
 import { getPair, getScalar } from '../../parse/nodes.js';
 import { allSteps, workflowsOf, type StepModel } from '../../model/workflow.js';
-import { editContextOf, insertPairs, plainEntry } from '../../text/mappingEdits.js';
+import { editContextOf, insertPairs, plainEntry } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';

@@ -1,5 +1,5 @@
 import { workflowsOf } from '../../model/workflow.js';
-import { editContextOf, replaceScalarText } from '../../text/mappingEdits.js';
+import { editContextOf, replaceScalarText } from '../../edit/mappingEdits.js';
 import { closest } from '../../text/suggest.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';

@@ -12,9 +12,9 @@ import type { DocumentContext } from '../context.js';
 import { closestN } from '../text/suggest.js';
 import { listWords } from '../text/words.js';
 import type { ToolAnnotations } from '../types.js';
-import type { CatalogIndex } from './index.js';
-import { annotationsFrom } from './load.js';
-import { CALL_DYNAMIC_TOOL, META_TOOLS, type CatalogServer, type CatalogTool, type DynamicNamespace } from './model.js';
+import type { CatalogIndex } from '../catalog/index.js';
+import { annotationsFrom } from '../catalog/load.js';
+import { CALL_DYNAMIC_TOOL, META_TOOLS, type CatalogServer, type CatalogTool, type DynamicNamespace } from '../catalog/model.js';
 
 export type ConflictStrategy = 'prefix' | 'priority' | 'manual';
 export const DEFAULT_PREFIX_FORMAT = '{workload}_';

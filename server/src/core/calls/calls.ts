@@ -7,7 +7,7 @@
 // rules read this (model/argumentCheck.ts checks the arguments of every call site), and tool/unknown
 // reports `callToolFindings` for calls documents.
 import { addCatalogAdvice } from '../catalog/advice.js';
-import { gatewayOf, type Gateway, type ToolRefResolution } from '../catalog/gateway.js';
+import { gatewayOf, type Gateway, type ToolRefResolution } from '../gateway/gateway.js';
 import type { CatalogIndex } from '../catalog/index.js';
 import { CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS, type CatalogServer, type CatalogTool, type DynamicNamespace } from '../catalog/model.js';
 import { toolStepsOf } from '../floor/workflowFloor.js';
@@ -18,7 +18,7 @@ import { getBoolean, getNode, getPair, getSeq, getString, isMap, isScalar, keyTe
 import type { Report } from '../rules/rule.js';
 import type { DocumentContext } from '../context.js';
 import { WORKFLOW_KINDS } from '../types.js';
-import { editContextOf, replaceScalarFixes } from '../text/mappingEdits.js';
+import { editContextOf, replaceScalarFixes } from '../edit/mappingEdits.js';
 import { closestN } from '../text/suggest.js';
 import { quotedAlternatives, quotedList } from '../text/words.js';
 import type { DocumentKind, Fix, Span } from '../types.js';

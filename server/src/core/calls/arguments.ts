@@ -37,7 +37,7 @@ import {
   replaceValueText,
   type EditContext,
   type InsertEntry,
-} from '../text/mappingEdits.js';
+} from '../edit/mappingEdits.js';
 import { closest, closestN } from '../text/suggest.js';
 import { quotedList } from '../text/words.js';
 import type { Fix, Span, TextEdit } from '../types.js';

@@ -1,28 +1,28 @@
 // Structural validation of a document against its kind's JSON Schema (schemas/*.schema.json),
 // mapped onto exact nodes and split between the four schema/* rules. The schemas are bundled (JSON
 // imports, so esbuild puts them in dist/) and compiled by ajv at build time, not here:
-// generated/validators.js is ajv's standalone code for them, which generate-validators.mjs writes
+// generated/validators.js is ajv's standalone code for them, which scripts/generate-validators.mjs writes
 // before every bundle, so no schema is compiled at start-up. Its errors are the ones ajv gives with
 // that script's options (allErrors, verbose), and their `parentSchema` is the very object of the
 // imported JSON, which `nameSubschemas` names. Each document is validated once, through the memo,
 // whichever schema/* rule asks first.
 import type { ErrorObject } from 'ajv';
-import faceOverlaySchema from '../../../../../schemas/face-overlay.schema.json';
-import mcpServersSchema from '../../../../../schemas/mcp-servers.schema.json';
-import toolCallsSchema from '../../../../../schemas/tool-calls.schema.json';
-import toolCatalogSchema from '../../../../../schemas/tool-catalog.schema.json';
-import vmcpCommonSchema from '../../../../../schemas/vmcp-common.schema.json';
-import vmcpCompositeSchema from '../../../../../schemas/vmcp-composite.schema.json';
-import vmcpConfigSchema from '../../../../../schemas/vmcp-config.schema.json';
-import vmcpServerSchema from '../../../../../schemas/vmcp-server.schema.json';
-import { memoKey } from '../../memo.js';
-import { getPair, isMap, isScalar, isSeq, nodeAtPath, toValue, type Node, type Pair, type ScalarNode } from '../../parse/nodes.js';
-import { editContextOf, replaceScalarText, type EditContext } from '../../text/mappingEdits.js';
-import { closest } from '../../text/suggest.js';
-import { capitalize, listOf } from '../../text/words.js';
-import type { DocumentKind, Fix, Span } from '../../types.js';
-import { suggestToolField, TOOL_FIELDS } from '../catalog/declarations.js';
-import type { DocumentContext } from '../../context.js';
+import faceOverlaySchema from '../../../../schemas/face-overlay.schema.json';
+import mcpServersSchema from '../../../../schemas/mcp-servers.schema.json';
+import toolCallsSchema from '../../../../schemas/tool-calls.schema.json';
+import toolCatalogSchema from '../../../../schemas/tool-catalog.schema.json';
+import vmcpCommonSchema from '../../../../schemas/vmcp-common.schema.json';
+import vmcpCompositeSchema from '../../../../schemas/vmcp-composite.schema.json';
+import vmcpConfigSchema from '../../../../schemas/vmcp-config.schema.json';
+import vmcpServerSchema from '../../../../schemas/vmcp-server.schema.json';
+import { memoKey } from '../memo.js';
+import { getPair, isMap, isScalar, isSeq, nodeAtPath, toValue, type Node, type Pair, type ScalarNode } from '../parse/nodes.js';
+import { editContextOf, replaceScalarText, type EditContext } from '../edit/mappingEdits.js';
+import { closest } from '../text/suggest.js';
+import { capitalize, listOf } from '../text/words.js';
+import type { DocumentKind, Fix, Span } from '../types.js';
+import { suggestToolField, TOOL_FIELDS } from '../model/catalogDeclarations.js';
+import type { DocumentContext } from '../context.js';
 import { createValidators, type StandaloneValidator } from './generated/validators.js';
 
 export type SchemaRuleId = 'schema/unknown-key' | 'schema/missing-field' | 'schema/wrong-type' | 'schema/invalid-value';

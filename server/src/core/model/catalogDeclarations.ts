@@ -1,11 +1,11 @@
 // The tool declarations of a `tool-catalog` document as nodes, for the catalog rules: the catalog
 // index keeps values, but these rules report on keys and values where they are written. Covers
 // the three forms (snapshot `catalog: 1`, bare `tools/list` result, capture with `server`).
-import { serverNameFromFile } from '../../catalog/load.js';
-import { memoKey } from '../../memo.js';
-import { getScalar, getSeq, isMap, type MapNode, type Node, type ScalarNode } from '../../parse/nodes.js';
-import { closest } from '../../text/suggest.js';
-import type { DocumentContext } from '../../context.js';
+import { serverNameFromFile } from '../catalog/load.js';
+import { memoKey } from '../memo.js';
+import { getScalar, getSeq, isMap, type MapNode, type Node, type ScalarNode } from '../parse/nodes.js';
+import { closest } from '../text/suggest.js';
+import type { DocumentContext } from '../context.js';
 
 export interface ServerDecl {
   name: string;

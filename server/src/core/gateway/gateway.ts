@@ -1,60 +1,23 @@
-// The gateway's view of its backends for one document, built the way ToolHive aggregates them
-// (toolhive.md §4 and §7): per workload, overrides first (rename, description, annotation patches);
+// The gateway's view of its backends for one document, built from its settings
+// (model/aggregation.ts) and the catalog the way ToolHive aggregates them (docs/toolhive.md): per workload, overrides first (rename, description, annotation patches);
 // then conflict resolution (prefix, priority or manual); then the advertising filter. The routing
 // table holds every backend tool, hidden ones too, keyed by its resolved name; `resolveToolRef`
 // answers a step's `tool` as ToolHive's router does, and says why when it cannot. A workload whose
 // server has dynamic namespaces also serves call_dynamic_tool and get_dynamic_tools, listed in its
 // snapshot or not: references to those resolve either way.
-import { memoKey } from '../memo.js';
-import { workflowsOf } from '../model/workflow.js';
-import { getBoolean, getMap, getSeq, getString, isMap, isScalar, keyText, type MapNode, type Pair } from '../parse/nodes.js';
+import type { CatalogIndex } from '../catalog/index.js';
 import type { DocumentContext } from '../context.js';
+import { memoKey } from '../memo.js';
+import { aggregationOf, DEFAULT_PREFIX_FORMAT, type AggregationConfig, type GatewaySettings, type ToolOverrideConfig, type WorkloadToolConfig } from '../model/aggregation.js';
 import { closestN } from '../text/suggest.js';
 import { listWords } from '../text/words.js';
 import type { ToolAnnotations } from '../types.js';
-import type { CatalogIndex } from '../catalog/index.js';
-import { annotationsFrom } from '../catalog/load.js';
 import { CALL_DYNAMIC_TOOL, META_TOOLS, type CatalogServer, type CatalogTool, type DynamicNamespace } from '../catalog/model.js';
 
-export type ConflictStrategy = 'prefix' | 'priority' | 'manual';
-export const DEFAULT_PREFIX_FORMAT = '{workload}_';
 const WORKLOAD_PLACEHOLDER = '{workload}';
 
 /** Why a backend tool is routable but not advertised to clients. */
 export type HiddenBy = 'excludeAllTools' | 'excludeAll' | 'filter' | 'defaultToolVisibility';
-
-export interface ToolOverrideConfig {
-  /** The backend's own tool name the override is keyed by. */
-  toolName: string;
-  name?: string;
-  description?: string;
-  annotations?: ToolAnnotations;
-  pair: Pair;
-}
-
-export interface WorkloadToolConfig {
-  workload: string;
-  node: MapNode;
-  /** Allow-list of names (after overrides, before the prefix); undefined or empty: no filter. */
-  filter?: string[];
-  excludeAll: boolean;
-  overrides: Map<string, ToolOverrideConfig>;
-  /** Kubernetes MCPToolConfig that replaces the inline filter and overrides (we cannot read it). */
-  toolConfigRef?: string;
-}
-
-export interface AggregationConfig {
-  strategy: ConflictStrategy;
-  /** The configured prefix format (prefix strategy), `{workload}_` by default. */
-  prefixFormat: string;
-  priorityOrder: string[];
-  /** Per-workload settings; the first entry of a workload wins (ToolHive rejects duplicates). */
-  tools: Map<string, WorkloadToolConfig>;
-  excludeAllTools: boolean;
-  defaultToolVisibility: 'allow' | 'deny';
-  /** The `aggregation` mapping, when the document has one. */
-  node?: MapNode;
-}
 
 export interface GatewayWorkload {
   name: string;
@@ -117,21 +80,12 @@ const KEY = memoKey<Gateway>('gateway');
 
 /** The gateway of this document, memoised per document. */
 export function gatewayOf(ctx: DocumentContext): Gateway {
-  return ctx.memo.get(KEY, () => {
-    const doc = workflowsOf(ctx);
-    return buildGateway(ctx.workspace.catalog, { config: doc.config, aggregation: doc.aggregation });
-  });
+  return ctx.memo.get(KEY, () => buildGateway(ctx.workspace.catalog, aggregationOf(ctx)));
 }
 
-export interface GatewayInput {
-  /** The config mapping (root, or `spec.config`); absent for a composite tool definition. */
-  config?: MapNode;
-  aggregation?: MapNode;
-}
-
-export function buildGateway(catalog: CatalogIndex, input: GatewayInput): Gateway {
-  const aggregation = parseAggregation(input.aggregation);
-  const { names, listed } = workloadNames(catalog, input.config, aggregation);
+export function buildGateway(catalog: CatalogIndex, input: GatewaySettings): Gateway {
+  const { aggregation, backends } = input;
+  const { names, listed } = workloadNames(catalog, backends, aggregation);
   const workloads = new Map<string, GatewayWorkload>();
   for (const name of names) {
     const config = aggregation.tools.get(name);
@@ -260,76 +214,12 @@ export function strategyLabel(aggregation: AggregationConfig): string {
   return `the ${aggregation.strategy} strategy`;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Reading the document
-
-function parseAggregation(node: MapNode | undefined): AggregationConfig {
-  const written = getString(node, 'conflictResolution');
-  // An invalid value is the schema rules' business; ToolHive's CRD default is prefix.
-  const strategy: ConflictStrategy = written === 'priority' || written === 'manual' ? written : 'prefix';
-  const resolution = getMap(node, 'conflictResolutionConfig');
-  const prefixFormat = getString(resolution, 'prefixFormat') || DEFAULT_PREFIX_FORMAT;
-  const priorityOrder = stringsOf(getSeq(resolution, 'priorityOrder'));
-  const tools = new Map<string, WorkloadToolConfig>();
-  for (const item of getSeq(node, 'tools')?.items ?? []) {
-    if (!isMap(item)) continue;
-    const workload = getString(item, 'workload');
-    if (!workload || tools.has(workload)) continue;
-    const filterNode = getSeq(item, 'filter');
-    const overrides = new Map<string, ToolOverrideConfig>();
-    const overridesNode = getMap(item, 'overrides');
-    for (const pair of overridesNode?.pairs ?? []) {
-      const toolName = keyText(pair);
-      if (overrides.has(toolName) || !isMap(pair.value)) continue;
-      overrides.set(toolName, {
-        toolName,
-        name: getString(pair.value, 'name') || undefined,
-        description: getString(pair.value, 'description') || undefined,
-        annotations: annotationsFrom(getMap(pair.value, 'annotations')),
-        pair,
-      });
-    }
-    const ref = getMap(item, 'toolConfigRef');
-    tools.set(workload, {
-      workload,
-      node: item,
-      filter: filterNode ? stringsOf(filterNode) : undefined,
-      excludeAll: getBoolean(item, 'excludeAll') === true,
-      overrides,
-      toolConfigRef: ref ? (getString(ref, 'name') ?? '') : undefined,
-    });
-  }
-  return {
-    strategy,
-    prefixFormat,
-    priorityOrder,
-    tools,
-    excludeAllTools: getBoolean(node, 'excludeAllTools') === true,
-    defaultToolVisibility: getString(node, 'defaultToolVisibility') === 'deny' ? 'deny' : 'allow',
-    node,
-  };
-}
-
-function stringsOf(seq: ReturnType<typeof getSeq>): string[] {
-  const out: string[] = [];
-  for (const item of seq?.items ?? []) if (isScalar(item) && typeof item.value === 'string') out.push(item.value);
-  return out;
-}
-
 /**
  * The workloads behind the gateway: its `backends` list when it has one (a closed set); otherwise
  * every catalogued workload plus those the aggregation block names.
  */
-function workloadNames(catalog: CatalogIndex, config: MapNode | undefined, aggregation: AggregationConfig): { names: string[]; listed: boolean } {
-  const backends = getSeq(config, 'backends');
-  if (backends) {
-    const names: string[] = [];
-    for (const item of backends.items) {
-      const name = getString(item, 'name');
-      if (name && !names.includes(name)) names.push(name);
-    }
-    return { names, listed: true };
-  }
+function workloadNames(catalog: CatalogIndex, backends: readonly string[] | undefined, aggregation: AggregationConfig): { names: string[]; listed: boolean } {
+  if (backends) return { names: [...backends], listed: true };
   const names = new Set<string>(catalog.workloadNames);
   for (const name of aggregation.tools.keys()) names.add(name);
   for (const name of aggregation.priorityOrder) names.add(name);

@@ -6,7 +6,8 @@ import { stringify } from 'yaml';
 import type { ExecuteCommandParams } from 'vscode-languageserver';
 import { CALL_DYNAMIC_TOOL, type CatalogTool, type DynamicNamespace } from '../core/catalog/model.js';
 import { documentContext } from '../core/context.js';
-import { floorMarkdown, floorOf, stepIdOf, type FloorStep } from '../core/floor/workflowFloor.js';
+import { floorMarkdown, floorOf } from '../core/floor/workflowFloor.js';
+import { stepIdOf, type ResolvedStep } from '../core/gateway/steps.js';
 import type { StepEntry } from '../core/floor/floor.js';
 import { placeholderFor } from '../core/jsonschema/arguments.js';
 import { isObject, topLevelProperties } from '../core/jsonschema/properties.js';
@@ -144,7 +145,7 @@ export function envelopeValue(namespace: DynamicNamespace, tool: CatalogTool): R
 export function workflowGraphs(session: Session, args: DocumentPositionArgs): WorkflowGraph[] {
   return workflowsAt(session, args).map(({ file, ctx, workflow }) => {
     const floor = floorOf(ctx, workflow);
-    const entries = new Map<StepModel, StepEntry<FloorStep>>(floor.entries.map((e) => [e.step.step, e]));
+    const entries = new Map<StepModel, StepEntry<ResolvedStep>>(floor.entries.map((e) => [e.step.step, e]));
     const nodes: WorkflowGraphNode[] = workflow.steps.map((step) => {
       const toolStep = step.type === 'forEach' ? step.inner : step.type === 'tool' ? step : undefined;
       const entry = toolStep ? entries.get(toolStep) : undefined;
@@ -166,7 +167,7 @@ export function workflowGraphs(session: Session, args: DocumentPositionArgs): Wo
   });
 }
 
-function classify(step: StepModel, entry: StepEntry<FloorStep> | undefined): { annotationClass: AnnotationClass; detail: string } {
+function classify(step: StepModel, entry: StepEntry<ResolvedStep> | undefined): { annotationClass: AnnotationClass; detail: string } {
   if (!entry) {
     return step.type === 'elicitation'
       ? { annotationClass: 'no-tool', detail: 'elicitation: asks the user, calls no tool' }

@@ -10,7 +10,7 @@ import { addCatalogAdvice } from '../catalog/advice.js';
 import { gatewayOf, type Gateway, type ToolRefResolution } from '../gateway/gateway.js';
 import type { CatalogIndex } from '../catalog/index.js';
 import { CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS, type CatalogServer, type CatalogTool, type DynamicNamespace } from '../catalog/model.js';
-import { toolStepsOf } from '../floor/workflowFloor.js';
+import { toolStepsOf } from '../gateway/steps.js';
 import { isTemplateString } from '../jsonschema/arguments.js';
 import { memoKey } from '../memo.js';
 import type { ParsedFile } from '../parse/file.js';
@@ -419,8 +419,8 @@ function serverOfTarget(target: CallTarget): CatalogServer | undefined {
 function stepCalls(ctx: DocumentContext): CallSite[] {
   const gateway = gatewayOf(ctx);
   const calls: CallSite[] = [];
-  for (const { entry } of toolStepsOf(ctx)) {
-    const { step, resolution, stepId } = entry.step;
+  for (const { step: resolved } of toolStepsOf(ctx)) {
+    const { step, resolution, stepId } = resolved;
     if (!step.tool || !resolution || step.toolText === undefined) continue;
     const namePair = getPair(step.node, 'tool');
     const argsPair = getPair(step.node, 'arguments');

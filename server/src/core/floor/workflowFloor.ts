@@ -1,40 +1,22 @@
-// The safety floor of one composite tool in one document (SPEC §3.2): each tool step resolved
-// through the gateway, its declared annotations (after overrides) or why they are unknown, and
+// The safety floor of one composite tool in one document: each tool step as the gateway resolves
+// it (gateway/steps.ts), its declared annotations (after overrides) or why they are unknown, and
 // the table the hover, the code lens and the annotation rules all read. Memoised per document.
 import { annotationsFrom } from '../catalog/load.js';
-import { dotForm, gatewayOf, hiddenByText, resolveToolRef, type GatewayTool, type ToolRefResolution } from '../gateway/gateway.js';
-import { memoKey } from '../memo.js';
-import { toolSteps, workflowsOf, type StepModel, type WorkflowModel } from '../model/workflow.js';
 import type { DocumentContext } from '../context.js';
+import { dotForm, hiddenByText } from '../gateway/gateway.js';
+import { resolvedStepsOf, type ResolvedStep } from '../gateway/steps.js';
+import { memoKey } from '../memo.js';
+import type { WorkflowModel } from '../model/workflow.js';
 import type { ToolAnnotations } from '../types.js';
 import { floorTable, type FloorTable, type StepEntry } from './floor.js';
-
-/** Why a step's annotations are unknown, for rules that word things differently per cause. */
-export type UnknownCause = 'no-tool' | 'no-catalog' | 'unresolved' | 'dynamic' | 'hidden' | 'no-annotations';
-
-/** One tool step as the floor sees it. */
-export interface FloorStep {
-  step: StepModel;
-  /** The step's id, or `#<n>` (1-based position) when it has none. */
-  stepId: string;
-  /** The `tool` value as written. */
-  toolRef?: string;
-  resolution?: ToolRefResolution;
-  /** The resolved backend tool, when the reference resolves (hidden or not). */
-  tool?: GatewayTool;
-  /** The conflict-resolved name the gateway routes the step to (= tool.resolvedName). */
-  resolvedName?: string;
-  /** Set on unknown entries. */
-  cause?: UnknownCause;
-}
 
 export interface WorkflowFloor {
   workflow: WorkflowModel;
   /** One entry per tool step, in step order (forEach inner tool steps in their parent's place). */
-  entries: StepEntry<FloorStep>[];
+  entries: StepEntry<ResolvedStep>[];
   /** The workflow's explicit `annotations`, as declared. */
   explicit: ToolAnnotations | undefined;
-  table: FloorTable<FloorStep>;
+  table: FloorTable<ResolvedStep>;
 }
 
 const KEY = memoKey<Map<WorkflowModel, WorkflowFloor>>('workflow-floor');
@@ -49,92 +31,59 @@ export function floorOf(ctx: DocumentContext, workflow: WorkflowModel): Workflow
   return floor;
 }
 
-/** One tool step of a document, with its workflow and its floor entry. */
-export interface DocumentToolStep {
-  workflow: WorkflowModel;
-  entry: StepEntry<FloorStep>;
-}
-
-/**
- * Every tool step of the document's composite tools (forEach inner tool steps in their parent's
- * place), each with its resolved tool: what the tool, argument and annotation rules walk.
- */
-export function toolStepsOf(ctx: DocumentContext): DocumentToolStep[] {
-  return workflowsOf(ctx).workflows.flatMap((workflow) => floorOf(ctx, workflow).entries.map((entry) => ({ workflow, entry })));
-}
-
 function computeFloor(ctx: DocumentContext, workflow: WorkflowModel): WorkflowFloor {
-  const gateway = gatewayOf(ctx);
-  const entries = toolSteps(workflow).map((step): StepEntry<FloorStep> => {
-    const s: FloorStep = { step, stepId: stepIdOf(step), toolRef: step.toolText };
-    if (step.toolText === undefined || step.toolText === '') {
-      s.cause = 'no-tool';
-      return { known: false, reason: 'step has no tool', step: s };
-    }
-    const resolution = resolveToolRef(gateway, step.toolText);
-    s.resolution = resolution;
-    switch (resolution.kind) {
-      case 'no-catalog': {
-        s.cause = 'no-catalog';
-        return { known: false, reason: noCatalogReason(s.stepId, step.toolText, resolution), step: s };
-      }
+  const entries = resolvedStepsOf(ctx, workflow).map((s): StepEntry<ResolvedStep> => {
+    switch (s.cause) {
+      case undefined:
+        return { known: true, annotations: s.tool!.tool.annotations!, step: s };
+      case 'no-tool':
+        return { known: false, reason: 'step has no tool', step: s };
+      case 'no-catalog':
+        return { known: false, reason: noCatalogReason(s), step: s };
       case 'dynamic':
-        s.cause = 'dynamic';
+        return { known: false, reason: dynamicReason(s), step: s };
+      case 'unresolved':
+        return { known: false, reason: 'not resolved', step: s };
+      case 'hidden':
+        // ToolHive looks annotations up among the advertised tools only (docs/toolhive.md).
         return {
           known: false,
-          reason: `not resolved: "${resolution.toolName}" is a dynamic tool of ${resolution.workload}, in no tool list`,
+          reason: `the tool is hidden from clients (${hiddenByText(s.tool!)}), and ToolHive reads annotations of advertised tools only`,
           step: s,
         };
-      case 'unresolved':
-        s.cause = 'unresolved';
-        return { known: false, reason: 'not resolved', step: s };
-      case 'resolved': {
-        const tool = resolution.tool;
-        s.tool = tool;
-        s.resolvedName = tool.resolvedName;
-        // ToolHive looks annotations up among the advertised tools only (toolhive.md §6).
-        if (!tool.advertised) {
-          s.cause = 'hidden';
-          return {
-            known: false,
-            reason: `the tool is hidden from clients (${hiddenByText(tool)}), and ToolHive reads annotations of advertised tools only`,
-            step: s,
-          };
-        }
-        if (!tool.tool.annotations) {
-          s.cause = 'no-annotations';
-          return { known: false, reason: 'tool declares no annotations', step: s };
-        }
-        return { known: true, annotations: tool.tool.annotations, step: s };
-      }
+      case 'no-annotations':
+        return { known: false, reason: 'tool declares no annotations', step: s };
     }
   });
   const explicit = annotationsFrom(workflow.annotations);
   return { workflow, entries, explicit, table: floorTable(entries, explicit, describeFloorStep) };
 }
 
-function noCatalogReason(stepId: string, ref: string, resolution: Extract<ToolRefResolution, { kind: 'no-catalog' }>): string {
+function dynamicReason(s: ResolvedStep): string {
+  if (s.resolution?.kind !== 'dynamic') return 'not resolved';
+  return `not resolved: "${s.resolution.toolName}" is a dynamic tool of ${s.resolution.workload}, in no tool list`;
+}
+
+function noCatalogReason(s: ResolvedStep): string {
+  if (s.resolution?.kind !== 'no-catalog') return 'not in any catalog';
+  const { resolution } = s;
+  const ref = s.toolRef ?? '';
   const names = resolution.workloads.map((w) => w.serverName);
   const opaque = resolution.workloads.filter((w) => w.reason === 'opaque');
   if (opaque.length > 0 && opaque.length === resolution.workloads.length) {
-    return `step "${stepId}": tool "${ref}" may be a renamed tool of ${opaque.map((w) => w.name).join(', ')}, whose overrides Tool Lens cannot read`;
+    return `step "${s.stepId}": tool "${ref}" may be a renamed tool of ${opaque.map((w) => w.name).join(', ')}, whose overrides Tool Lens cannot read`;
   }
   const servers = names.length > 0 ? `server ${names.join(', ')} has no catalog` : 'no catalog describes its server';
-  return `step "${stepId}": tool "${ref}" is not in any catalog (${servers})`;
-}
-
-export function stepIdOf(step: StepModel): string {
-  if (step.idText !== undefined && step.idText !== '') return step.idText;
-  return `#${step.index + 1}`;
+  return `step "${s.stepId}": tool "${ref}" is not in any catalog (${servers})`;
 }
 
 /** `step "save" (filesystem.write_file)`: the id and the tool as the user wrote it. */
-export function describeFloorStep(s: FloorStep): string {
+export function describeFloorStep(s: ResolvedStep): string {
   return `step "${s.stepId}" (${s.toolRef ?? 'no tool'})`;
 }
 
 /** A longer description for hovers: the reference and what it resolves to. */
-export function describeResolution(s: FloorStep): string {
+export function describeResolution(s: ResolvedStep): string {
   if (s.tool) {
     const names = [s.tool.resolvedName, dotForm(s.tool)].filter((n) => n !== s.toolRef);
     const also = names.length ? ` → ${[...new Set(names)].join(' / ')}` : '';

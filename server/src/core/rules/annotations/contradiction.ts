@@ -4,7 +4,8 @@
 // that decide the floor. When only servers without a catalog decide it: a warning, since those
 // tools may declare the hint after all.
 import { FLOOR_HINTS, type Floor, type FloorHint, type StepEntry } from '../../floor/floor.js';
-import { describeFloorStep, floorOf, type FloorStep } from '../../floor/workflowFloor.js';
+import { describeFloorStep, floorOf } from '../../floor/workflowFloor.js';
+import type { ResolvedStep } from '../../gateway/steps.js';
 import { workflowsOf, type WorkflowModel } from '../../model/workflow.js';
 import { getPair, isScalar, type Pair } from '../../parse/nodes.js';
 import { editContextOf, insertPairs, removePair, replaceValue, type EditContext, type InsertEntry } from '../../edit/mappingEdits.js';
@@ -60,7 +61,7 @@ export const rule: Rule = {
 };
 
 /** What one deciding step does to the hint, in words (for related information). */
-function entryText(entry: StepEntry<FloorStep>, hint: FloorHint): string {
+function entryText(entry: StepEntry<ResolvedStep>, hint: FloorHint): string {
   const who = describeFloorStep(entry.step);
   if (!entry.known) return `${who} has unknown annotations (${shortReason(entry)})`;
   if (entry.annotations[hint] === undefined) return `${who} omits ${hint}, ${COUNTS_AS[hint]}`;
@@ -68,7 +69,7 @@ function entryText(entry: StepEntry<FloorStep>, hint: FloorHint): string {
 }
 
 /** Why an entry is unknown, without repeating the step (the floor's reason names it for hovers). */
-function shortReason(entry: StepEntry<FloorStep>): string {
+function shortReason(entry: StepEntry<ResolvedStep>): string {
   if (entry.known) return '';
   const resolution = entry.step.resolution;
   if (entry.step.cause === 'no-catalog' && resolution?.kind === 'no-catalog') {
@@ -79,11 +80,11 @@ function shortReason(entry: StepEntry<FloorStep>): string {
 }
 
 /** `"save" (filesystem.write_file)` */
-function stepName(entry: StepEntry<FloorStep>): string {
+function stepName(entry: StepEntry<ResolvedStep>): string {
   return `"${entry.step.stepId}" (${entry.step.toolRef ?? 'no tool'})`;
 }
 
-function steps(entries: readonly StepEntry<FloorStep>[]): string {
+function steps(entries: readonly StepEntry<ResolvedStep>[]): string {
   const names = entries.slice(0, 4).map(stepName);
   if (entries.length > 4) names.push(`${entries.length - 4} more`);
   const joined = names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
@@ -91,9 +92,9 @@ function steps(entries: readonly StepEntry<FloorStep>[]): string {
 }
 
 /** The deciding steps grouped by what they do to the hint: declare it unsafe, omit it, unknown. */
-function listed(entries: readonly StepEntry<FloorStep>[], hint: FloorHint): string {
+function listed(entries: readonly StepEntry<ResolvedStep>[], hint: FloorHint): string {
   const unsafe = entries.filter((e) => e.known && e.annotations[hint] !== undefined);
-  const omitted = entries.filter((e): e is Extract<StepEntry<FloorStep>, { known: true }> => e.known && e.annotations[hint] === undefined);
+  const omitted = entries.filter((e): e is Extract<StepEntry<ResolvedStep>, { known: true }> => e.known && e.annotations[hint] === undefined);
   const unknown = entries.filter((e) => !e.known);
   const parts: string[] = [];
   if (unsafe.length) parts.push(`${steps(unsafe)} ${unsafe.length === 1 ? UNSAFE[hint] : UNSAFE[hint].replace(/^is /, 'are ')}`);
@@ -106,7 +107,7 @@ function listed(entries: readonly StepEntry<FloorStep>[], hint: FloorHint): stri
   return parts.join('; ');
 }
 
-function errorMessage(hint: FloorHint, floor: Floor, deciding: readonly StepEntry<FloorStep>[]): string {
+function errorMessage(hint: FloorHint, floor: Floor, deciding: readonly StepEntry<ResolvedStep>[]): string {
   const omitted = deciding.some((e) => e.known && e.annotations[hint] === undefined);
   const advice = omitted
     ? ` A step tool that omits the hint can declare it, or get it from an annotation override in aggregation.tools[].overrides.`
@@ -118,7 +119,7 @@ function errorMessage(hint: FloorHint, floor: Floor, deciding: readonly StepEntr
   );
 }
 
-function warningMessage(hint: FloorHint, deciding: readonly StepEntry<FloorStep>[]): string {
+function warningMessage(hint: FloorHint, deciding: readonly StepEntry<ResolvedStep>[]): string {
   const tools = [...new Set(deciding.map((e) => `${e.step.toolRef ?? ''} (step "${e.step.stepId}")`))];
   const workloads = deciding.flatMap((e) => (e.step.resolution?.kind === 'no-catalog' ? e.step.resolution.workloads : []));
   const unique = [...new Map(workloads.map((w) => [w.name, w])).values()];

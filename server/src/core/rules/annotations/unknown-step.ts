@@ -2,7 +2,7 @@
 // worst for it, so the composite can never be advertised as read-only, non-destructive or
 // closed-world. Only reported when the composite declares `annotations` (otherwise it is noise).
 import { hiddenByText } from '../../gateway/gateway.js';
-import { toolStepsOf, type FloorStep } from '../../floor/workflowFloor.js';
+import { toolStepsOf, type ResolvedStep } from '../../gateway/steps.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 import { addCatalogAdviceFor } from '../tool/unknown.js';
@@ -16,16 +16,14 @@ export const rule: Rule = {
   summary: 'A step whose tool has no known annotations, tainting the floor.',
   kinds: WORKFLOW_KINDS,
   check(ctx) {
-    for (const { workflow, entry } of toolStepsOf(ctx)) {
-      if (!workflow.annotations || entry.known) continue;
-      const s = entry.step;
-      if (!s.step.tool || s.cause === 'no-tool') continue;
+    for (const { workflow, step: s } of toolStepsOf(ctx)) {
+      if (!workflow.annotations || s.cause === undefined || s.cause === 'no-tool' || !s.step.tool) continue;
       ctx.report({ message: message(s), span: s.step.tool.span });
     }
   },
 };
 
-function message(s: FloorStep): string {
+function message(s: ResolvedStep): string {
   const head = `Step "${s.stepId}": the annotations of "${s.toolRef}" are unknown`;
   switch (s.cause) {
     case 'no-catalog': {

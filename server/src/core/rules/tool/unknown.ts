@@ -5,7 +5,7 @@
 // (`callToolFindings` in model/calls.ts, which also says once when the named server has no catalog).
 import { addCatalogAdvice } from '../../catalog/advice.js';
 import { serverNote, type ToolRefResolution, type UncataloguedWorkload } from '../../gateway/gateway.js';
-import { toolStepsOf } from '../../floor/workflowFloor.js';
+import { toolStepsOf } from '../../gateway/steps.js';
 import { CALL_KINDS, callToolFindings } from '../../calls/calls.js';
 import type { ScalarNode } from '../../parse/nodes.js';
 import { editContextOf, replaceScalarFixes, type EditContext } from '../../edit/mappingEdits.js';
@@ -24,8 +24,8 @@ export const rule: Rule = {
       return;
     }
     const edit = editContextOf(ctx.file);
-    for (const { workflow, entry } of toolStepsOf(ctx)) {
-      const { resolution, step, stepId } = entry.step;
+    for (const { workflow, step: resolved } of toolStepsOf(ctx)) {
+      const { resolution, step, stepId } = resolved;
       const scalar = step.tool;
       if (!resolution || !scalar) continue;
       if (resolution.kind === 'unresolved') {

@@ -4,11 +4,15 @@
 // Each output is written to a temporary name and renamed, so a test or a user running
 // dist/cli.js while another build runs never sees half a file.
 // First, every build regenerates the document-kind schema validators (ajv standalone code, git-
-// ignored) from schemas/*.schema.json, so the bundles and the tests never use stale ones.
+// ignored) from schemas/*.schema.json, so the bundles and the tests never use stale ones. Then it
+// refreshes the committed files that list every rule (docs/rules/README.md's tables, the rules: keys
+// of schemas/toollens-config.schema.json) from the rule registry: scripts/generate-rule-files.ts,
+// loaded through tsx since the registry is TypeScript (and imports those validators).
 import { build } from 'esbuild';
 import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { require as tsxRequire } from 'tsx/cjs/api';
 import { writeValidators } from './generate-validators.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -60,11 +64,16 @@ async function bundle(entry) {
 const present = ENTRIES.filter((entry) => existsSync(join(ROOT, entry.in)));
 try {
   writeValidators();
-  const built = await Promise.all(present.map(bundle));
+  const bundles = Promise.all(present.map(bundle));
+  // The rule files are written while esbuild bundles (in its own process); the bundles read neither.
+  const { writeRuleFiles } = tsxRequire('./generate-rule-files.ts', import.meta.url);
+  for (const file of writeRuleFiles()) console.log(`${file} regenerated from the rule registry`);
+  const built = await bundles;
   for (const { out, size } of built) console.log(`${out.padEnd(20)} ${(size / 1024).toFixed(0).padStart(6)} KB`);
 } catch (error) {
   // esbuild has already printed the located errors; the message alone is enough here (a schema
-  // the generator cannot compile throws before esbuild runs: say which).
+  // the generator cannot compile, or a rules index without its family title, throws without
+  // esbuild's help: say which).
   console.error(`build failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   process.exit(1);
 }

@@ -66,6 +66,9 @@ export const DOCUMENT_KINDS: readonly DocumentKind[] = [
 /** The three ToolHive dialects that hold composite-tool workflows. */
 export const WORKFLOW_KINDS: readonly DocumentKind[] = ['vmcp-config', 'vmcp-server', 'vmcp-composite'];
 
+/** The documents that hold tool faces. */
+export const FACE_KINDS: readonly DocumentKind[] = ['mcp-servers', 'face-overlay'];
+
 /** MCP tool annotations as declared (absent = not declared). */
 export interface ToolAnnotations {
   title?: string;

@@ -6,7 +6,7 @@
 // the runtime does not accept) and the dynamic tool they reach. The envelope, result and argument
 // rules read this (model/argumentCheck.ts checks the arguments of every call site), and tool/unknown
 // reports `callToolFindings` for calls documents.
-import { addCatalogAdvice } from '../catalog/advice.js';
+import { addCatalogAdvice } from '../wording/catalogAdvice.js';
 import { gatewayOf, type Gateway, type ToolRefResolution } from '../gateway/gateway.js';
 import type { CatalogIndex } from '../catalog/index.js';
 import { CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS, type CatalogServer, type CatalogTool, type DynamicNamespace } from '../catalog/model.js';

@@ -12,7 +12,7 @@ import { editContextOf, insertPairs, removePair, replaceValue, type EditContext,
 import type { Fix, RelatedInfo, TextEdit } from '../../types.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
-import { addCatalogAdviceFor } from '../tool/unknown.js';
+import { addCatalogAdviceFor } from '../../wording/catalogAdvice.js';
 
 const UNSAFE: Record<FloorHint, string> = {
   readOnlyHint: 'is not read-only',

@@ -5,7 +5,7 @@ import { hiddenByText } from '../../gateway/gateway.js';
 import { toolStepsOf, type ResolvedStep } from '../../gateway/steps.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
-import { addCatalogAdviceFor } from '../tool/unknown.js';
+import { addCatalogAdviceFor } from '../../wording/catalogAdvice.js';
 
 const TAINT =
   'so the floor assumes the worst for it: this composite tool cannot be advertised as read-only, non-destructive or closed-world';

@@ -5,7 +5,8 @@ import { facesOf, faceTargetOf } from '../../model/faces.js';
 import type { Rule } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
 import { listOf } from '../../text/words.js';
-import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
+import { quote, refusesToMount, replaceScalarFix } from '../../wording/faces.js';
+import { FACE_KINDS } from '../../types.js';
 
 export const rule: Rule = {
   id: 'face/card-needs-param',

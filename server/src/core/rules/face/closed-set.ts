@@ -12,7 +12,8 @@ import { closest } from '../../text/suggest.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
 import { listOf } from '../../text/words.js';
-import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
+import { quote, refusesToMount, replaceScalarFix } from '../../wording/faces.js';
+import { FACE_KINDS } from '../../types.js';
 
 // Words people write for a member of each set that no edit distance would find.
 const FAMILY_SYNONYMS: Record<string, string> = {

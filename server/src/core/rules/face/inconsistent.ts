@@ -5,7 +5,8 @@ import type { TopLevelProperties } from '../../jsonschema/properties.js';
 import { getPair } from '../../parse/nodes.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
-import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
+import { quote, refusesToMount, replaceScalarFix } from '../../wording/faces.js';
+import { FACE_KINDS } from '../../types.js';
 
 export const rule: Rule = {
   id: 'face/inconsistent',

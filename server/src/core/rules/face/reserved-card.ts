@@ -4,7 +4,8 @@ import { RESERVED_APPROVAL_CARDS, type ToolApprovalCard } from '../../faces/cons
 import { facesOf } from '../../model/faces.js';
 import type { Rule } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
-import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
+import { quote, refusesToMount, replaceScalarFix } from '../../wording/faces.js';
+import { FACE_KINDS } from '../../types.js';
 
 export const rule: Rule = {
   id: 'face/reserved-card',

@@ -9,7 +9,8 @@ import {
 } from '../../faces/constants.js';
 import { facesOf, namedParams, type Face, type FaceList, type FaceString } from '../../model/faces.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { FACE_KINDS, refusesToMount } from './shared.js';
+import { refusesToMount } from '../../wording/faces.js';
+import { FACE_KINDS } from '../../types.js';
 
 export const rule: Rule = {
   id: 'face/too-long',

@@ -5,7 +5,8 @@ import { closest } from '../../text/suggest.js';
 import type { Rule } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
 import { listOf } from '../../text/words.js';
-import { FACE_KINDS, quote, replaceScalarFix } from './shared.js';
+import { quote, replaceScalarFix } from '../../wording/faces.js';
+import { FACE_KINDS } from '../../types.js';
 
 export const rule: Rule = {
   id: 'face/undeclared',

@@ -2,7 +2,7 @@
 // ruleFace entries) that is not a top-level property of the tool's input schema. Aliases are
 // other names the runtime accepts for the path, so they need not be properties.
 // Also, once per server without a catalog, the `info` that says which checks wait for one.
-import { addCatalogAdvice } from '../../catalog/advice.js';
+import { addCatalogAdvice } from '../../wording/catalogAdvice.js';
 import type { TopLevelProperties } from '../../jsonschema/properties.js';
 import { catalogServerOf, faceTargetOf, facesOf, pathTargetNames, type Face } from '../../model/faces.js';
 import type { ScalarNode } from '../../parse/nodes.js';
@@ -10,7 +10,8 @@ import { closest } from '../../text/suggest.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
 import { listOf } from '../../text/words.js';
-import { FACE_KINDS, quote, refusesToMount, replaceScalarFix } from './shared.js';
+import { quote, refusesToMount, replaceScalarFix } from '../../wording/faces.js';
+import { FACE_KINDS } from '../../types.js';
 
 export const rule: Rule = {
   id: 'face/unknown-param',

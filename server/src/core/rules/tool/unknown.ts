@@ -3,8 +3,8 @@
 // composite tool out. A reference to a workload without a catalog is unknown, not wrong: reported at
 // info with how to add the catalog. In a calls document: a called name the catalog does not have
 // (`callToolFindings` in model/calls.ts, which also says once when the named server has no catalog).
-import { addCatalogAdvice } from '../../catalog/advice.js';
-import { serverNote, type ToolRefResolution, type UncataloguedWorkload } from '../../gateway/gateway.js';
+import { addCatalogAdviceFor } from '../../wording/catalogAdvice.js';
+import { serverNote, type ToolRefResolution } from '../../gateway/gateway.js';
 import { toolStepsOf } from '../../gateway/steps.js';
 import { CALL_KINDS, callToolFindings } from '../../calls/calls.js';
 import type { ScalarNode } from '../../parse/nodes.js';
@@ -76,11 +76,6 @@ function noCatalogMessage(stepId: string, resolution: Extract<ToolRefResolution,
     addCatalogAdviceFor(missing) +
     suggestionSentence(resolution.suggestions)
   );
-}
-
-/** How to add a catalog, naming the server when there is one to name. */
-export function addCatalogAdviceFor(workloads: readonly UncataloguedWorkload[]): string {
-  return addCatalogAdvice(workloads.length === 1 ? workloads[0]!.serverName : undefined);
 }
 
 function suggestionSentence(suggestions: readonly string[]): string {

@@ -1,10 +1,8 @@
-// What the face rules share: the kinds they read, the sentence that says what the runtime does
-// with a broken face and a fix that rewrites one scalar keeping its quotes.
-import type { ScalarNode } from '../../parse/nodes.js';
-import { replaceScalarFixes, type EditContext } from '../../edit/mappingEdits.js';
-import type { DocumentKind, Fix } from '../../types.js';
-
-export const FACE_KINDS: readonly DocumentKind[] = ['mcp-servers', 'face-overlay'];
+// What the face rules share: the sentence that says what the runtime does with a broken face,
+// and a fix that rewrites one scalar keeping its quotes.
+import type { ScalarNode } from '../parse/nodes.js';
+import { replaceScalarFixes, type EditContext } from '../edit/mappingEdits.js';
+import type { Fix } from '../types.js';
 
 /** What the runtime does with a face it cannot accept. */
 export function refusesToMount(toolName: string): string {

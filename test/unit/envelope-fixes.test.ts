@@ -13,8 +13,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { checkFile } from '../../server/src/core/engine.js';
 import { documentContext } from '../../server/src/core/context.js';
-import { argumentFindingsOf } from '../../server/src/core/calls/arguments.js';
-import { callsOf, callToolFindings, type CallsDocument } from '../../server/src/core/calls/calls.js';
+import { callsOf, type CallsDocument } from '../../server/src/core/calls/calls.js';
 import type { ParsedFile } from '../../server/src/core/parse/file.js';
 import { walk, type Node } from '../../server/src/core/parse/nodes.js';
 import { applyEdits, chooseCompatibleFixes } from '../../server/src/core/text/edits.js';
@@ -231,8 +230,7 @@ describe('the calls model', () => {
     const doc = calls(checked);
     assert.equal(doc.calls[0]!.target.kind, 'ambiguous');
     assert.equal(doc.calls[1]!.target.kind, 'tool');
-    const ctx = documentContext(checked.file, checked.file.documents[0]!, checked.workspace);
-    const tool = callToolFindings(ctx);
+    const tool = checked.findings.filter((f) => f.rule === 'tool/unknown');
     assert.equal(tool.length, 1);
     assert.equal(tool[0]!.severity, 'info');
     assert.match(tool[0]!.message, /"agent" and "phone"/);
@@ -330,17 +328,21 @@ describe('broken input: a clear finding, never a crash', () => {
     const { findings } = checkFile(file, ws);
     assert.deepEqual(findings.filter((f) => /^(envelope|result)\//.test(f.rule)), []);
     assert.deepEqual(logs, []);
-    const tool = callToolFindings(documentContext(file, file.documents[0]!, ws));
+    const tool = findings.filter((f) => f.rule === 'tool/unknown');
     assert.equal(tool.length, 1, 'one info says there is no catalog');
     assert.equal(tool[0]!.severity, 'info');
   });
 });
 
 describe('argument and tool findings of calls (for args/* and tool/unknown)', () => {
+  // What the args/* rules and tool/unknown report, in document order.
   function argumentFindings(path: string, text: string) {
     const checked = check(path, text);
-    const ctx = documentContext(checked.file, checked.file.documents[0]!, checked.workspace);
-    return { checked, findings: argumentFindingsOf(ctx), tool: callToolFindings(ctx) };
+    return {
+      checked,
+      findings: checked.findings.filter((f) => f.rule.startsWith('args/')),
+      tool: checked.findings.filter((f) => f.rule === 'tool/unknown'),
+    };
   }
 
   test('a plain call against the listed tool', () => {
@@ -358,12 +360,12 @@ describe('argument and tool findings of calls (for args/* and tool/unknown)', ()
         '',
       ].join('\n'),
     );
-    const summary = findings.map((f) => `${checked.file.source.positionAt(f.report.span.start).line + 1} ${f.rule} ${f.report.severity ?? ''}`.trim());
-    assert.deepEqual(summary, ['4 args/missing-required', '5 args/unknown error', '6 args/wrong-type', '8 args/wrong-type']);
-    const missing = findings[0]!.report.fixes![0]!;
+    const summary = findings.map((f) => `${checked.file.source.positionAt(f.span.start).line + 1} ${f.rule} ${f.severity}`);
+    assert.deepEqual(summary, ['4 args/missing-required error', '5 args/unknown error', '6 args/wrong-type error', '8 args/wrong-type error']);
+    const missing = findings[0]!.fixes![0]!;
     assert.equal(applyEdits(checked.file.source.text, missing.edits).split('\n')[6], '      message: ""');
-    assert.equal(findings[1]!.report.fixes![0]!.title, 'Rename the argument to "message"');
-    assert.equal(findings[2]!.report.fixes![0]!.title, 'Change to "high"');
+    assert.equal(findings[1]!.fixes![0]!.title, 'Rename the argument to "message"');
+    assert.equal(findings[2]!.fixes![0]!.title, 'Change to "high"');
   });
 
   test("an envelope's inner arguments against the dynamic tool, in JSON", () => {
@@ -372,10 +374,10 @@ describe('argument and tool findings of calls (for args/* and tool/unknown)', ()
       '{"server": "agent", "calls": [\n{"name": "call_dynamic_tool", "arguments": {"namespace": "applets", "toolName": "applet_create", "arguments": {"pinned": "yes"}}},\n{"name": "call_dynamic_tool", "arguments": {"namespace": "applets", "toolName": "applet_create"}}\n]}',
     );
     assert.deepEqual(
-      findings.map((f) => `${checked.file.source.positionAt(f.report.span.start).line + 1} ${f.rule}`),
+      findings.map((f) => `${checked.file.source.positionAt(f.span.start).line + 1} ${f.rule}`),
       ['2 args/missing-required', '2 args/wrong-type', '3 args/missing-required'],
     );
-    const added = applyEdits(checked.file.source.text, findings[2]!.report.fixes![0]!.edits);
+    const added = applyEdits(checked.file.source.text, findings[2]!.fixes![0]!.edits);
     assert.match(added, /"toolName": "applet_create", "arguments": \{"value": ""\}\}/);
   });
 
@@ -384,13 +386,13 @@ describe('argument and tool findings of calls (for args/* and tool/unknown)', ()
       .replace('namespace: applet  # want envelope/unknown-namespace "applets"', 'namespace: applets')
       .replace('arguments: {value: "{{.params.what}}"}', 'arguments: {value: "{{.params.what}}", pinned: "{{.params.ns}}", title: 3}');
     const { findings } = argumentFindings('assistant.vmcp.yaml', gateway);
-    assert.deepEqual(findings.map((f) => `${f.rule} ${/argument "([^"]+)"/.exec(f.report.message)?.[1] ?? ''}`), ['args/wrong-type title']);
+    assert.deepEqual(findings.map((f) => `${f.rule} ${/argument "([^"]+)"/.exec(f.message)?.[1] ?? ''}`), ['args/wrong-type title']);
   });
 
   test('an unknown name in a named server is a warning with "did you mean"; a server without a catalog one info', () => {
     const { tool } = argumentFindings('unknown.calls.yaml', 'server: agent\ncalls:\n  - tool: notify_usr\n  - tool: get_dynamic_tools\n');
     assert.equal(tool.length, 1);
-    assert.equal(tool[0]!.severity, undefined);
+    assert.equal(tool[0]!.severity, 'warning');
     assert.equal(tool[0]!.fixes![0]!.title, 'Call "notify_user" instead');
     const none = argumentFindings('nocat.calls.yaml', 'server: mail\ncalls:\n  - tool: send\n  - tool: read\n');
     assert.equal(none.tool.length, 1);

@@ -1,8 +1,9 @@
-// The argument checks of SPEC §3.5, once, for every place arguments are written: a workflow step's
+// The argument checks, once, for every place arguments are written: a workflow step's
 // `arguments` against its backend tool's inputSchema, a recorded call's input against the listed
 // tool's, and the inner `arguments` of a call_dynamic_tool envelope (in a step or a recorded call)
-// against the dynamic tool's. It yields findings with their rule ids (args/missing-required,
-// args/unknown, args/wrong-type), spans and fixes; each args rule reports its own.
+// against the dynamic tool's. It yields typed problems tagged with their rule ids
+// (args/missing-required, args/unknown, args/wrong-type), with their spans and the edits of their
+// fixes; each args rule turns its own into words.
 //
 // What differs between the places, and why:
 // - Coercion. ToolHive renders every string of a step's arguments as a template and then converts
@@ -18,40 +19,73 @@
 //   aliases, JSON-string `arguments` and unknown namespaces are the envelope rules' findings and
 //   would otherwise be reported twice. Only an envelope call with no input at all (which no envelope
 //   rule looks at) is checked against the listed call_dynamic_tool's schema, for what it requires.
-// - Words. A step's failure fails the step (and maybe the workflow); a recorded call is refused.
+// - Consequences. A step's failure fails the step (and maybe the workflow); a recorded call is
+//   refused: `origin` tells the rules which to say.
 import { CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS, type CatalogTool } from '../catalog/model.js';
-import { coerceLikeToolHive, issueWords, isTemplateString, pathText, placeholderFor } from '../jsonschema/arguments.js';
+import { coerceLikeToolHive, isTemplateString, placeholderFor } from '../jsonschema/arguments.js';
 import { isObject, topLevelProperties, type TopLevelProperties } from '../jsonschema/properties.js';
 import { relevantIssue, validateAgainstSchema, type SchemaIssue } from '../jsonschema/validate.js';
 import { memoKey } from '../memo.js';
 import { getPair, isMap, isNullScalar, isScalar, keyText, nodeAtPath, toValue, walk, type MapNode, type Node, type Pair } from '../parse/nodes.js';
-import type { Report, RuleContext } from '../rules/rule.js';
 import type { DocumentContext } from '../context.js';
 import {
   editContextOf,
   insertPairs,
-  renameKey,
   renderInlineValue,
   renderString,
-  replaceScalarFixes,
   replaceValueText,
   type EditContext,
   type InsertEntry,
 } from '../edit/mappingEdits.js';
 import { closest, closestN } from '../text/suggest.js';
-import { quotedList } from '../text/words.js';
-import type { Fix, Span, TextEdit } from '../types.js';
-import { argumentsAnchor, CALL_KINDS, callsOf, listedTool, toolWords, type CallSite } from './calls.js';
+import type { Span, TextEdit } from '../types.js';
+import type { CallSubject } from '../wording/calls.js';
+import { argumentsAnchor, CALL_KINDS, callsOf, listedTool, type CallSite } from './calls.js';
 
 export type ArgumentRuleId = 'args/missing-required' | 'args/unknown' | 'args/wrong-type';
 
 /** The kinds whose arguments are checked: calls documents and workflows. */
 export const ARGUMENT_KINDS = CALL_KINDS;
 
-export interface ArgumentFinding {
-  rule: ArgumentRuleId;
-  report: Report;
+/** Required arguments absent (or null, which counts as absent). */
+export interface MissingArguments {
+  rule: 'args/missing-required';
+  place: ArgumentsPlace;
+  span: Span;
+  /** Every required argument missing, in schema order: the absent and the null ones. */
+  names: string[];
+  /** Those of `names` written as null. */
+  nulls: string[];
+  /** The edits that add every missing argument with a placeholder; undefined where the layout is uncertain. */
+  edits?: TextEdit[];
 }
+
+/** An argument the schema does not declare. */
+export interface UnknownArgument {
+  rule: 'args/unknown';
+  place: ArgumentsPlace;
+  pair: Pair;
+  name: string;
+  /** The declared arguments, in schema order. */
+  declared: string[];
+  /** Declared arguments the name may be a typo of (none already given), best first. */
+  suggestions: string[];
+  /** The schema forbids other properties (`additionalProperties: false`): the server refuses the call. */
+  closed: boolean;
+}
+
+/** A literal value the schema rejects. */
+export interface WrongArgument {
+  rule: 'args/wrong-type';
+  place: ArgumentsPlace;
+  span: Span;
+  node: Node;
+  issue: SchemaIssue;
+  /** For an enum: the allowed value closest to a string written. */
+  closestAllowed?: string;
+}
+
+export type ArgumentProblem = MissingArguments | UnknownArgument | WrongArgument;
 
 /** One place where arguments are written, with everything the checks and their fixes need. */
 export interface ArgumentsPlace {
@@ -65,10 +99,12 @@ export interface ArgumentsPlace {
   after?: Pair;
   /** Where a finding about missing arguments points (the arguments key, else the tool name). */
   anchor?: Span;
-  /** `Step "fetch"`, `Call "notify_user"`: the subject of messages. */
-  label: string;
-  /** The tool as messages name it. */
-  toolName: string;
+  /** Who the arguments belong to. */
+  subject: CallSubject;
+  /** The tool whose inputSchema applies. */
+  tool: CatalogTool;
+  /** A step names its tool as written (`github.create_issue`); undefined elsewhere. */
+  writtenName?: string;
   /** A workflow step fails when its tool refuses; a recorded call is only refused. */
   origin: 'step' | 'calls';
   /** Validate after ToolHive's coercion (a plain workflow step). */
@@ -77,19 +113,14 @@ export interface ArgumentsPlace {
   templated: boolean;
 }
 
-const KEY = memoKey<ArgumentFinding[]>('argument-findings');
+const KEY = memoKey<ArgumentProblem[]>('argument-problems');
 
-/** The args/* findings of every call site of this document (workflow tool steps, or calls). */
-export function argumentFindingsOf(ctx: DocumentContext): ArgumentFinding[] {
+/** The args/* problems of every call site of this document (workflow tool steps, or calls). */
+export function argumentProblemsOf(ctx: DocumentContext): ArgumentProblem[] {
   return ctx.memo.get(KEY, () => {
     const edit = editContextOf(ctx.file);
     return argumentPlacesOf(ctx).flatMap((place) => checkArguments(edit, place));
   });
-}
-
-/** What an args rule's check does: report this document's findings of its own id. */
-export function reportArgumentFindings(ctx: RuleContext, rule: ArgumentRuleId): void {
-  for (const finding of argumentFindingsOf(ctx)) if (finding.rule === rule) ctx.report(finding.report);
 }
 
 /** The places of this document whose arguments a catalogued schema says something about. */
@@ -125,8 +156,8 @@ function placeOf(site: CallSite): ArgumentsPlace | undefined {
           key: 'arguments',
           after: envelope.fields.toolName?.pair ?? envelope.fields.namespace?.pair,
           anchor: field?.pair.key.span ?? envelope.fields.toolName?.value?.span ?? argumentsAnchor(site),
-          label: site.label,
-          toolName: toolWords(tool),
+          subject: site.subject,
+          tool,
           origin: site.origin,
           coerce: false,
           templated: site.templated,
@@ -154,26 +185,27 @@ function callPlace(site: CallSite, tool: CatalogTool): ArgumentsPlace | undefine
     key: site.argsKey,
     after: site.namePair,
     anchor: argumentsAnchor(site),
-    label: site.label,
-    toolName: step && site.nameText !== undefined ? site.nameText : toolWords(tool),
+    subject: site.subject,
+    tool,
+    writtenName: step ? site.nameText : undefined,
     origin: site.origin,
     coerce: step,
     templated: site.templated,
   };
 }
 
-/** The findings of one place: required arguments missing, arguments not declared, literal values the schema rejects. */
-export function checkArguments(edit: EditContext, place: ArgumentsPlace): ArgumentFinding[] {
+/** The problems of one place: required arguments missing, arguments not declared, literal values the schema rejects. */
+export function checkArguments(edit: EditContext, place: ArgumentsPlace): ArgumentProblem[] {
   const node = place.node;
   // Arguments of another type (a template string, a list, JSON text) are the schema and envelope rules' finding.
   if (node !== undefined && !isNullScalar(node) && !isMap(node)) return [];
   const args = isMap(node) ? node : undefined;
   const properties = topLevelProperties(place.schema);
-  const out: ArgumentFinding[] = [];
+  const out: ArgumentProblem[] = [];
   missingRequired(out, edit, place, properties, args);
   if (args) {
-    unknownArguments(out, edit, place, properties, args);
-    wrongTypes(out, edit, place, properties, args);
+    unknownArguments(out, place, properties, args);
+    wrongTypes(out, place, properties, args);
   }
   return out;
 }
@@ -181,7 +213,7 @@ export function checkArguments(edit: EditContext, place: ArgumentsPlace): Argume
 // ---------------------------------------------------------------------------------------------
 // args/missing-required: a property with a default is never missing; null counts as missing.
 
-function missingRequired(out: ArgumentFinding[], edit: EditContext, place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode | undefined): void {
+function missingRequired(out: ArgumentProblem[], edit: EditContext, place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode | undefined): void {
   const absent: string[] = [];
   const nulls: Pair[] = [];
   const names: string[] = [];
@@ -195,10 +227,6 @@ function missingRequired(out: ArgumentFinding[], edit: EditContext, place: Argum
   }
   if (names.length === 0 || !place.anchor) return;
 
-  const nullNote = nulls.length ? ` (${quotedList(nulls.map(keyText))} ${nulls.length === 1 ? 'is' : 'are'} null, which counts as missing)` : '';
-  const consequence = place.origin === 'step' ? 'The backend rejects the call and the step fails.' : 'The tool refuses the call.';
-  const message = `${place.label}: ${place.toolName} requires ${quotedList(names)}, which the arguments lack${nullNote}. ${consequence}`;
-
   const placeholder = (name: string) => renderInlineValue(placeholderFor(properties.properties.get(name)!.schema, place.schema));
   const edits: TextEdit[] = nulls.map((p) => replaceValueText(edit, p.value!, placeholder(keyText(p))));
   const entries: InsertEntry[] = absent.map((name) => ({ key: name, value: { inline: placeholder(name) } }));
@@ -209,22 +237,22 @@ function missingRequired(out: ArgumentFinding[], edit: EditContext, place: Argum
     // `arguments: null`, or `arguments:` and nothing: the mapping takes the null's place.
     else insertion = replaceValueText(edit, place.node, `{${absent.map((name) => `${renderString(edit, name)}: ${placeholder(name)}`).join(', ')}}`);
   }
-  const fixes: Fix[] = [];
-  if (!entries.length || insertion) {
-    fixes.push({
-      title: names.length === 1 ? `Add the required argument "${names[0]}"` : `Add the required arguments ${names.join(', ')}`,
-      safe: false,
-      edits: insertion ? [...edits, insertion] : edits,
-    });
-  }
-  out.push({ rule: 'args/missing-required', report: { message, span: place.anchor, fixes } });
+  const fixable = !entries.length || insertion !== undefined;
+  out.push({
+    rule: 'args/missing-required',
+    place,
+    span: place.anchor,
+    names,
+    nulls: nulls.map(keyText),
+    edits: fixable ? (insertion ? [...edits, insertion] : edits) : undefined,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // args/unknown: most servers drop an argument they do not declare without a word; a schema with
 // `additionalProperties: false` makes the server refuse the call (then: an error).
 
-function unknownArguments(out: ArgumentFinding[], edit: EditContext, place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode): void {
+function unknownArguments(out: ArgumentProblem[], place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode): void {
   const schema = place.schema;
   // A schema that accepts extra properties on purpose, or lists them in a way we cannot enumerate.
   if (isObject(schema.additionalProperties) || schema.additionalProperties === true || properties.open) return;
@@ -235,29 +263,7 @@ function unknownArguments(out: ArgumentFinding[], edit: EditContext, place: Argu
     if (properties.properties.has(name)) continue;
     // Suggest only properties not already given, so a fix never makes a duplicate key.
     const suggestions = closestN(name, declared.filter((d) => !given.has(d)), 3);
-    const fixes: Fix[] = [];
-    for (const suggestion of suggestions) {
-      const change = renameKey(edit, pair, suggestion);
-      if (change) fixes.push({ title: `Rename the argument to "${suggestion}"`, safe: false, edits: [change] });
-    }
-    const known = declared.length ? ` It takes ${declared.map((d) => `"${d}"`).join(', ')}.` : ' It takes no arguments.';
-    const didYouMean = suggestions.length ? ` Did you mean "${suggestions[0]}"?` : known;
-    const subject = `${place.label}: ${place.toolName} has no argument "${name}"`;
-    const report: Report = properties.closed
-      ? {
-          message:
-            `${subject}, and its schema forbids any other (additionalProperties: false): the server rejects the call` +
-            `${place.origin === 'step' ? ' and the step fails' : ''}.${didYouMean}`,
-          span: pair.key.span,
-          severity: 'error',
-          fixes,
-        }
-      : {
-          message: `${subject}; most servers drop unknown arguments without a word, so this value never reaches the tool.${didYouMean}`,
-          span: pair.key.span,
-          fixes,
-        };
-    out.push({ rule: 'args/unknown', report });
+    out.push({ rule: 'args/unknown', place, pair, name, declared, suggestions, closed: properties.closed });
   }
 }
 
@@ -269,13 +275,12 @@ function unknownArguments(out: ArgumentFinding[], edit: EditContext, place: Argu
 // Keywords whose verdict on a mapping or list does not depend on what its templates render to.
 const SHAPE_KEYWORDS = new Set(['type', 'required', 'additionalProperties', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
 
-function wrongTypes(out: ArgumentFinding[], edit: EditContext, place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode): void {
+function wrongTypes(out: ArgumentProblem[], place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode): void {
   const value = toValue(args);
   const result = validateAgainstSchema(place.schema, place.coerce ? coerceLikeToolHive(place.schema, value) : value);
   // A schema that does not compile is catalog/invalid-schema's finding.
   if (!result.compiled) return;
   const declared = properties.properties;
-  const refuses = place.origin === 'step' ? 'rejects the call and the step fails' : 'refuses the call';
   const seen = new Set<string>();
   for (const issue of result.issues) {
     const key = dedupeKey(issue);
@@ -289,14 +294,7 @@ function wrongTypes(out: ArgumentFinding[], edit: EditContext, place: ArgumentsP
       if (!isScalar(node) && hasTemplate(node) && !SHAPE_KEYWORDS.has(issue.keyword)) continue;
     }
     seen.add(key);
-    out.push({
-      rule: 'args/wrong-type',
-      report: {
-        message: `${place.label}: argument "${pathText(issue.path)}" ${issueWords(issue, toValue(node))}; ${place.toolName} ${refuses}.`,
-        span: issueSpan(args, issue, node),
-        fixes: enumFix(edit, issue, node),
-      },
-    });
+    out.push({ rule: 'args/wrong-type', place, span: issueSpan(args, issue, node), node, issue, closestAllowed: closestAllowed(issue, node) });
   }
 }
 
@@ -316,12 +314,10 @@ function issueSpan(args: MapNode, issue: SchemaIssue, node: Node): Span {
   return node.span;
 }
 
-function enumFix(edit: EditContext, issue: SchemaIssue, node: Node): Fix[] | undefined {
+function closestAllowed(issue: SchemaIssue, node: Node): string | undefined {
   if (issue.keyword !== 'enum' || !isScalar(node) || typeof node.value !== 'string') return undefined;
   const allowed = Array.isArray(issue.params.allowedValues) ? issue.params.allowedValues.filter((v): v is string => typeof v === 'string') : [];
-  const best = closest(node.value, allowed);
-  const fixes = best === undefined ? [] : replaceScalarFixes(edit, node, [best], (value) => `Change to "${value}"`);
-  return fixes.length ? fixes : undefined;
+  return closest(node.value, allowed);
 }
 
 function hasTemplate(node: Node): boolean {

@@ -6,7 +6,6 @@
 // the runtime does not accept) and the dynamic tool they reach. The envelope, result and argument
 // rules read this (model/argumentCheck.ts checks the arguments of every call site), and tool/unknown
 // reports `callToolFindings` for calls documents.
-import { addCatalogAdvice } from '../wording/catalogAdvice.js';
 import { gatewayOf, type Gateway, type ToolRefResolution } from '../gateway/gateway.js';
 import type { CatalogIndex } from '../catalog/index.js';
 import { CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS, type CatalogServer, type CatalogTool, type DynamicNamespace } from '../catalog/model.js';
@@ -15,13 +14,10 @@ import { isTemplateString } from '../jsonschema/arguments.js';
 import { memoKey } from '../memo.js';
 import type { ParsedFile } from '../parse/file.js';
 import { getBoolean, getNode, getPair, getSeq, getString, isMap, isScalar, keyText, type MapNode, type Node, type Pair, type ScalarNode } from '../parse/nodes.js';
-import type { Report } from '../rules/rule.js';
 import type { DocumentContext } from '../context.js';
-import { WORKFLOW_KINDS } from '../types.js';
-import { editContextOf, replaceScalarFixes } from '../edit/mappingEdits.js';
+import type { CallSubject } from '../wording/calls.js';
 import { closestN } from '../text/suggest.js';
-import { quotedAlternatives, quotedList } from '../text/words.js';
-import type { DocumentKind, Fix, Span } from '../types.js';
+import { WORKFLOW_KINDS, type DocumentKind, type Span } from '../types.js';
 
 /** What a fix writes where the user must say why an external namespace is called. */
 export const MCP_DETAILS_PLACEHOLDER = '<one sentence saying why you are calling this>';
@@ -155,8 +151,8 @@ export interface CallSite {
   argsPair?: Pair;
   /** The arguments as written, whatever their type. */
   args?: Node;
-  /** `Call "x"` / `Step "y"`, for messages. */
-  label: string;
+  /** Who messages about this site are about (wording/calls.ts says it). */
+  subject: CallSubject;
   target: CallTarget;
   /** Set when the call is `call_dynamic_tool` and its input is a mapping. */
   envelope?: Envelope;
@@ -302,7 +298,7 @@ function callEntry(ctx: DocumentContext, entry: MapNode, place: string, serverNa
     argsKey,
     argsPair,
     args: argsPair?.value ?? undefined,
-    label: nameText !== undefined ? `Call "${nameText}"` : `Call ${place}`,
+    subject: { kind: 'call', name: nameText, place },
     target,
     templated: false,
     result: resultOf(entry, response),
@@ -435,7 +431,7 @@ function stepCalls(ctx: DocumentContext): CallSite[] {
       argsKey: 'arguments',
       argsPair,
       args: argsPair?.value ?? undefined,
-      label: `Step "${stepId}"`,
+      subject: { kind: 'step', stepId },
       target: stepTarget(gateway, resolution),
       templated: true,
     };
@@ -481,7 +477,7 @@ function finishSite(site: CallSite): void {
   if (target.kind === 'envelope' && isMap(site.args)) {
     site.envelope = envelopeOf(site.args, target.servers, site.templated);
     const inner = site.envelope.toolNameText;
-    if (site.origin === 'calls' && inner !== undefined && inner.trim() !== '') site.label = `Call of "${inner}" through ${CALL_DYNAMIC_TOOL}`;
+    if (site.origin === 'calls' && inner !== undefined && inner.trim() !== '') site.subject = { kind: 'dynamic-call', toolName: inner, through: CALL_DYNAMIC_TOOL };
     if (site.envelope.resolution.kind === 'ok') site.tool = site.envelope.resolution.tool;
   }
 }
@@ -554,91 +550,7 @@ export function argumentsAnchor(site: CallSite): Span | undefined {
   return site.argsPair?.key.span ?? site.name?.span ?? site.namePair?.key.span;
 }
 
-/** The tool as messages name it: `applet_create (namespace "applets")` for a dynamic tool. */
-export function toolWords(tool: CatalogTool): string {
-  return tool.namespace !== undefined ? `${tool.name} (namespace "${tool.namespace}")` : tool.name;
-}
-
 /** The tool a server lists under this name (the meta tools are often left out of snapshots). */
 export function listedTool(server: CatalogServer, name: string): CatalogTool | undefined {
   return server.tools.find((t) => t.name === name);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Called names that resolve to nothing certain, in calls documents: tool/unknown reports these for
-// `tool-calls` documents (for workflow steps it reads the gateway's resolution instead).
-
-const TOOL_KEY = memoKey<Report[]>('call-tool-findings');
-
-export function callToolFindings(ctx: DocumentContext): Report[] {
-  return ctx.memo.get(TOOL_KEY, () => {
-    const out: Report[] = [];
-    const edit = editContextOf(ctx.file);
-    const { calls, serverName, serverNode } = callsOf(ctx);
-    if (serverName !== undefined && serverNode && !ctx.workspace.catalog.server(serverName)) {
-      // The named server has no catalog: say so once, on `server:`, rather than on every call.
-      if (calls.length > 0) {
-        out.push({
-          message:
-            `Server "${serverName}" has no catalog, so Tool Lens cannot check the tool names, arguments or results of these calls. ` +
-            addCatalogAdvice(serverName),
-          span: serverNode.span,
-          severity: 'info',
-        });
-      }
-      return out;
-    }
-    for (const site of calls) {
-      if (site.origin !== 'calls' || !site.name || site.nameText === undefined) continue;
-      const target = site.target;
-      const rename = (suggestions: readonly string[]): Fix[] => replaceScalarFixes(edit, site.name!, suggestions.slice(0, 3), (s) => `Call "${s}" instead`);
-      const didYouMean = (suggestions: readonly string[]) => (suggestions.length ? ` Did you mean ${quotedAlternatives(suggestions.slice(0, 3))}?` : '');
-      switch (target.kind) {
-        case 'ambiguous':
-          out.push({
-            message:
-              `${site.label}: ${quotedList(target.servers.map((s) => s.name))} all answer to "${site.nameText}", and this document does not say which ` +
-              `server it calls, so Tool Lens checks the call against none of them. Name the server with a top-level "server:" key.`,
-            span: site.name.span,
-            severity: 'info',
-          });
-          break;
-        case 'unknown':
-          if (target.server) {
-            out.push({
-              message:
-                `${site.label}: server "${target.server.name}" has no tool "${site.nameText}" in its catalog, listed or dynamic, so the call fails ` +
-                `with "Unknown tool".${didYouMean(target.suggestions)}`,
-              span: site.name.span,
-              fixes: rename(target.suggestions),
-            });
-          } else {
-            out.push({
-              message:
-                `${site.label}: no catalogued server has a tool "${site.nameText}"; it may belong to a server Tool Lens has no catalog for, ` +
-                `so the call is not checked. Add that server's catalog, or name the server with "server:".${didYouMean(target.suggestions)}`,
-              span: site.name.span,
-              severity: 'info',
-              fixes: rename(target.suggestions),
-            });
-          }
-          break;
-        case 'no-catalog':
-          // Without any catalog every name is unknown, not wrong: one info on the first call is enough.
-          if (target.serverName === undefined && !out.some((r) => r.message.includes('the workspace has no catalog'))) {
-            out.push({
-              message:
-                `${site.label}: the workspace has no catalog, so Tool Lens cannot check the tool names, arguments or results of these calls. ` +
-                'Add a "catalog: 1" snapshot or a saved tools/list result.',
-              span: site.name.span,
-              severity: 'info',
-            });
-          }
-          break;
-        default:
-          break;
-      }
-    }
-    return out;
-  });
 }

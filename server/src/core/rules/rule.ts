@@ -32,3 +32,8 @@ export const DOCS_BASE_URL = 'https://github.com/tool-lens/tool-lens/blob/main/d
 export function ruleDocsUrl(id: string): string {
   return `${DOCS_BASE_URL}${id}.md`;
 }
+
+/** One rule's share of the problems an analysis tagged with rule ids (the args/* rules share one analysis). */
+export function problemsOf<P extends { rule: string }, Id extends P['rule']>(problems: readonly P[], id: Id): Extract<P, { rule: Id }>[] {
+  return problems.filter((p): p is Extract<P, { rule: Id }> => p.rule === id);
+}

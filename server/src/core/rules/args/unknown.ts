@@ -1,14 +1,46 @@
 // args/unknown: an argument the tool's input schema does not declare. Most servers drop such
 // arguments without a word, so a typo like `max_lenght` means the value never arrives; a schema
 // with `additionalProperties: false` makes the server reject the call (then: an error). The fix
-// renames the key to a declared argument. The check itself is model/argumentCheck.ts.
-import { ARGUMENT_KINDS, reportArgumentFindings } from '../../calls/arguments.js';
-import type { Rule } from '../rule.js';
+// renames the key to a declared argument. The check itself is calls/arguments.ts.
+import { ARGUMENT_KINDS, argumentProblemsOf, type UnknownArgument } from '../../calls/arguments.js';
+import { editContextOf, renameKey } from '../../edit/mappingEdits.js';
+import type { Fix } from '../../types.js';
+import { calledToolWords, subjectWords } from '../../wording/calls.js';
+import { problemsOf, type Rule } from '../rule.js';
 
 export const rule: Rule = {
   id: 'args/unknown',
   defaultSeverity: 'warning',
   summary: "An argument the tool's schema does not declare (error when it forbids extra properties).",
   kinds: ARGUMENT_KINDS,
-  check: (ctx) => reportArgumentFindings(ctx, 'args/unknown'),
+  check(ctx) {
+    const edit = editContextOf(ctx.file);
+    for (const problem of problemsOf(argumentProblemsOf(ctx), 'args/unknown')) {
+      const fixes: Fix[] = [];
+      for (const suggestion of problem.suggestions) {
+        const change = renameKey(edit, problem.pair, suggestion);
+        if (change) fixes.push({ title: `Rename the argument to "${suggestion}"`, safe: false, edits: [change] });
+      }
+      ctx.report({
+        message: message(problem),
+        span: problem.pair.key.span,
+        // A schema that forbids other properties makes the server refuse the call.
+        ...(problem.closed ? { severity: 'error' as const } : {}),
+        fixes,
+      });
+    }
+  },
 };
+
+function message({ place, name, declared, suggestions, closed }: UnknownArgument): string {
+  const known = declared.length ? ` It takes ${declared.map((d) => `"${d}"`).join(', ')}.` : ' It takes no arguments.';
+  const didYouMean = suggestions.length ? ` Did you mean "${suggestions[0]}"?` : known;
+  const subject = `${subjectWords(place.subject)}: ${calledToolWords(place)} has no argument "${name}"`;
+  if (closed) {
+    return (
+      `${subject}, and its schema forbids any other (additionalProperties: false): the server rejects the call` +
+      `${place.origin === 'step' ? ' and the step fails' : ''}.${didYouMean}`
+    );
+  }
+  return `${subject}; most servers drop unknown arguments without a word, so this value never reaches the tool.${didYouMean}`;
+}

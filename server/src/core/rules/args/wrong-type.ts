@@ -3,14 +3,30 @@
 // parses as the declared number or boolean is fine), and its template strings are only known at run
 // time and skipped; a recorded call's JSON is checked as written. Nulls (they count as absent) and
 // arguments the schema does not declare are other rules' findings. The check itself is
-// model/argumentCheck.ts.
-import { ARGUMENT_KINDS, reportArgumentFindings } from '../../calls/arguments.js';
-import type { Rule } from '../rule.js';
+// calls/arguments.ts.
+import { ARGUMENT_KINDS, argumentProblemsOf, type WrongArgument } from '../../calls/arguments.js';
+import { editContextOf, replaceScalarFixes } from '../../edit/mappingEdits.js';
+import { issueWords, pathText } from '../../jsonschema/arguments.js';
+import { isScalar, toValue } from '../../parse/nodes.js';
+import { calledToolWords, subjectWords } from '../../wording/calls.js';
+import { problemsOf, type Rule } from '../rule.js';
 
 export const rule: Rule = {
   id: 'args/wrong-type',
   defaultSeverity: 'error',
   summary: "A literal argument the tool's schema rejects.",
   kinds: ARGUMENT_KINDS,
-  check: (ctx) => reportArgumentFindings(ctx, 'args/wrong-type'),
+  check(ctx) {
+    const edit = editContextOf(ctx.file);
+    for (const problem of problemsOf(argumentProblemsOf(ctx), 'args/wrong-type')) {
+      const { node, closestAllowed } = problem;
+      const fixes = closestAllowed !== undefined && isScalar(node) ? replaceScalarFixes(edit, node, [closestAllowed], (value) => `Change to "${value}"`) : [];
+      ctx.report({ message: message(problem), span: problem.span, ...(fixes.length ? { fixes } : {}) });
+    }
+  },
 };
+
+function message({ place, issue, node }: WrongArgument): string {
+  const refuses = place.origin === 'step' ? 'rejects the call and the step fails' : 'refuses the call';
+  return `${subjectWords(place.subject)}: argument "${pathText(issue.path)}" ${issueWords(issue, toValue(node))}; ${calledToolWords(place)} ${refuses}.`;
+}

@@ -11,6 +11,7 @@ import { isMap, isNullScalar, isScalar, type MapNode, type Node, type Pair } fro
 import { editContextOf, flowSeparators, renderString, type EditContext } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
+import { subjectWords } from '../../wording/calls.js';
 
 export const rule: Rule = {
   id: 'envelope/arguments-not-object',
@@ -49,10 +50,10 @@ function report(ctx: RuleContext, site: CallSite, holder: MapNode, pair: Pair, v
     const trailing = /[\r\n]\s*$/.exec(old)?.[0] ?? '';
     const header = isScalar(value) && (value.style === 'literal' || value.style === 'folded') ? (/^[|>][0-9+-]*([^\r\n]*)/.exec(old)?.[1] ?? '') : '';
     fixes = [{ title: 'Write the arguments as an object', safe: true, edits: [{ span: value.span, newText: render(edit, parsed, colon, comma) + header + trailing }] }];
-    message = `${site.label}: ${what} is JSON text in a string, not an object. The runtime wants the object itself and refuses the call. Write the object instead of the string.`;
+    message = `${subjectWords(site.subject)}: ${what} is JSON text in a string, not an object. The runtime wants the object itself and refuses the call. Write the object instead of the string.`;
   } else {
     const kind = isScalar(value) && value.value === null && value.span.start === value.span.end ? 'empty' : describeValue(isScalar(value) ? value.value : isMap(value) ? {} : []);
-    message = `${site.label}: ${what} is ${kind}, not an object, so the runtime refuses the call. Give the tool's input as a mapping of argument names to values.`;
+    message = `${subjectWords(site.subject)}: ${what} is ${kind}, not an object, so the runtime refuses the call. Give the tool's input as a mapping of argument names to values.`;
   }
   const span = value.span.start < value.span.end ? value.span : pair.key.span;
   ctx.report({ message, span, fixes });

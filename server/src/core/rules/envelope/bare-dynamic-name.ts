@@ -24,6 +24,7 @@ import {
 import { quotedList } from '../../text/words.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule } from '../rule.js';
+import { subjectWords } from '../../wording/calls.js';
 
 export const rule: Rule = {
   id: 'envelope/bare-dynamic-name',
@@ -43,7 +44,7 @@ export const rule: Rule = {
       if (external.length) notes.push(`${quotedList(external.map((n) => n.name))} ${external.length === 1 ? 'is an external namespace' : 'are external namespaces'}, so the envelope must also carry mcpDetails.description saying why the call is made.`);
       for (const ns of namespaces) if (ns.status !== 'ready') notes.push(`Namespace "${ns.name}" is "${ns.status}", so the runtime refuses calls into it until it is ready.`);
       const message =
-        `${site.label}: "${target.toolName}" is a dynamic tool of server "${target.server.name}", kept in ${where} and in no tool list, so the runtime ` +
+        `${subjectWords(site.subject)}: "${target.toolName}" is a dynamic tool of server "${target.server.name}", kept in ${where} and in no tool list, so the runtime ` +
         `answers "Unknown tool" to its bare name. Call it through ${envelope} with the namespace, toolName "${target.toolName}" and its own input under "arguments"` +
         `${namespaces.length > 1 ? ' (pick the namespace you mean)' : ''}.` +
         (notes.length ? ` ${notes.join(' ')}` : '');

@@ -6,6 +6,7 @@ import { CALL_KINDS, callsOf } from '../../calls/calls.js';
 import { editContextOf, renameKey } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
+import { subjectWords } from '../../wording/calls.js';
 
 export const rule: Rule = {
   id: 'envelope/field-alias',
@@ -23,7 +24,7 @@ export const rule: Rule = {
         const fixes: Fix[] = change ? [{ title: `Rename "${field.key}" to "${field.field}"`, safe: true, edits: [change] }] : [];
         ctx.report({
           message:
-            `${site.label}: call_dynamic_tool has no field "${field.key}"; the runtime reads "${field.field}" only, so it refuses this call ` +
+            `${subjectWords(site.subject)}: call_dynamic_tool has no field "${field.key}"; the runtime reads "${field.field}" only, so it refuses this call ` +
             `as if "${field.field}" were missing. Rename the key to "${field.field}".`,
           span: field.pair.key.span,
           fixes,
@@ -33,7 +34,7 @@ export const rule: Rule = {
         const given = envelope.fields[field.field]!;
         ctx.report({
           message:
-            `${site.label}: "${field.key}" is another name for "${field.field}", which this envelope already gives as "${given.key}"; ` +
+            `${subjectWords(site.subject)}: "${field.key}" is another name for "${field.field}", which this envelope already gives as "${given.key}"; ` +
             `the runtime reads only "${field.field}" and drops this value without a word. Keep one of the two.`,
           span: field.pair.key.span,
         });

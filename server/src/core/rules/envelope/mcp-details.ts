@@ -10,6 +10,7 @@ import { appendEntry, editContextOf, flowSeparators, removePair, renderString, r
 import type { MapNode } from '../../parse/nodes.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule } from '../rule.js';
+import { subjectWords } from '../../wording/calls.js';
 
 const PLACEHOLDER = JSON.stringify(MCP_DETAILS_PLACEHOLDER);
 
@@ -34,7 +35,7 @@ export const rule: Rule = {
         const change = removePair(edit, envelope.map, details.pair);
         ctx.report({
           message:
-            `${site.label}: namespace "${namespace.name}" is not external, so the runtime ignores mcpDetails here; it is only noise. ` +
+            `${subjectWords(site.subject)}: namespace "${namespace.name}" is not external, so the runtime ignores mcpDetails here; it is only noise. ` +
             'Remove it.',
           span: details.pair.key.span,
           severity: 'hint',
@@ -47,7 +48,7 @@ export const rule: Rule = {
         const anchor = envelope.fields.namespace?.value;
         if (!anchor) continue;
         ctx.report({
-          message: `${site.label}: the envelope has no mcpDetails, and ${refused}.`,
+          message: `${subjectWords(site.subject)}: the envelope has no mcpDetails, and ${refused}.`,
           span: anchor.span,
           fixes: fix(
             appendEntry(edit, envelope.map, 'mcpDetails', flowDetails(edit, envelope.map), { entries: [{ key: 'description', value: { inline: PLACEHOLDER } }] }),
@@ -59,7 +60,7 @@ export const rule: Rule = {
       if (!isMap(map)) {
         const empty = isScalar(map) && map.value === null;
         ctx.report({
-          message: `${site.label}: mcpDetails ${empty ? 'is empty' : 'is not a mapping'}; it must be a mapping with a "description", and ${refused}.`,
+          message: `${subjectWords(site.subject)}: mcpDetails ${empty ? 'is empty' : 'is not a mapping'}; it must be a mapping with a "description", and ${refused}.`,
           span: map && map.span.start < map.span.end ? map.span : details.pair.key.span,
           fixes: empty && map ? fix(replaceValueText(edit, map, flowDetails(edit, envelope.map))) : [],
         });
@@ -68,7 +69,7 @@ export const rule: Rule = {
       const description = getPair(map, 'description');
       if (!description) {
         ctx.report({
-          message: `${site.label}: mcpDetails has no "description", and ${refused}.`,
+          message: `${subjectWords(site.subject)}: mcpDetails has no "description", and ${refused}.`,
           span: details.pair.key.span,
           fixes: fix(appendEntry(edit, map, 'description', PLACEHOLDER)),
         });
@@ -79,7 +80,7 @@ export const rule: Rule = {
       if (text !== undefined && text.trim() !== '') continue;
       ctx.report({
         message:
-          `${site.label}: mcpDetails.description is ${text !== undefined ? 'blank' : value && isScalar(value) && value.value === null ? 'empty' : 'not a string'}, and ${refused}.`,
+          `${subjectWords(site.subject)}: mcpDetails.description is ${text !== undefined ? 'blank' : value && isScalar(value) && value.value === null ? 'empty' : 'not a string'}, and ${refused}.`,
         span: value && value.span.start < value.span.end ? value.span : description.key.span,
         fixes: value ? fix(replaceValueText(edit, value, PLACEHOLDER)) : [],
       });

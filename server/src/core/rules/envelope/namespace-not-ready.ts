@@ -2,6 +2,7 @@
 // authentication, is disabled...). The runtime refuses every call into such a namespace.
 import { CALL_KINDS, callsOf, envelopeNamespace } from '../../calls/calls.js';
 import type { Rule } from '../rule.js';
+import { subjectWords } from '../../wording/calls.js';
 
 export const rule: Rule = {
   id: 'envelope/namespace-not-ready',
@@ -16,7 +17,7 @@ export const rule: Rule = {
       if (!namespace || !value || namespace.status === 'ready') continue;
       ctx.report({
         message:
-          `${site.label}: namespace "${namespace.name}" of server "${namespace.server}" has status "${namespace.status}", not "ready", ` +
+          `${subjectWords(site.subject)}: namespace "${namespace.name}" of server "${namespace.server}" has status "${namespace.status}", not "ready", ` +
           `so the runtime refuses every call into it. Make the namespace ready first (for example, complete its authentication), ` +
           `or refresh the catalog if its status has changed.`,
         span: value.span,

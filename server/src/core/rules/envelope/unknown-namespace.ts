@@ -8,6 +8,7 @@ import { editContextOf, replaceScalarFixes } from '../../edit/mappingEdits.js';
 import { quotedAlternatives, quotedList } from '../../text/words.js';
 import type { Fix, Span } from '../../types.js';
 import type { Rule } from '../rule.js';
+import { subjectWords } from '../../wording/calls.js';
 
 export const rule: Rule = {
   id: 'envelope/unknown-namespace',
@@ -39,7 +40,7 @@ export const rule: Rule = {
           const known = [...new Set(servers.flatMap((s) => namedNamespaces(s).map((n) => n.name)))];
           ctx.report({
             message:
-              `${site.label}: the envelope ${what}, so the runtime refuses it before looking for the tool.` +
+              `${subjectWords(site.subject)}: the envelope ${what}, so the runtime refuses it before looking for the tool.` +
               (known.length ? ` The known namespaces are ${quotedList(known)}.` : ''),
             span,
           });
@@ -55,7 +56,7 @@ export const rule: Rule = {
           const servers = quotedList(r.servers.map((s) => s.name));
           const typos = r.suggestions.filter((n) => !homes.includes(n));
           const sentences = [
-            `${site.label}: ${r.servers.length === 1 ? 'server' : 'servers'} ${servers} ${r.servers.length === 1 ? 'has' : 'have'} no namespace ` +
+            `${subjectWords(site.subject)}: ${r.servers.length === 1 ? 'server' : 'servers'} ${servers} ${r.servers.length === 1 ? 'has' : 'have'} no namespace ` +
               `"${envelope.namespaceText}", so the runtime answers "namespace not found".`,
           ];
           if (homes.length) sentences.push(`Tool "${envelope.toolNameText}" is in ${homes.length === 1 ? 'namespace' : 'namespaces'} ${quotedList([...new Set(homes)])}.`);
@@ -75,7 +76,7 @@ export const rule: Rule = {
           const what = !toolField ? 'names no tool (toolName)' : isScalar(value) && typeof value.value === 'string' ? 'has an empty toolName' : 'has a toolName that is not a name (it must be a non-empty string)';
           ctx.report({
             message:
-              `${site.label}: the envelope ${what}, so the runtime refuses it. Namespace "${r.namespace.name}" holds ` +
+              `${subjectWords(site.subject)}: the envelope ${what}, so the runtime refuses it. Namespace "${r.namespace.name}" holds ` +
               `${r.namespace.tools.length ? quotedList(r.namespace.tools.map((t) => t.name)) : 'no tools'}.`,
             span,
           });
@@ -91,7 +92,7 @@ export const rule: Rule = {
           else if (!r.elsewhere.length && !r.listed) notes.push(`The namespace holds ${r.namespace.tools.length ? quotedList(r.namespace.tools.map((t) => t.name)) : 'no tools'}.`);
           ctx.report({
             message:
-              `${site.label}: namespace "${r.namespace.name}" has no tool "${envelope.toolNameText}", so the runtime answers "tool not found". ${notes.join(' ')}`.trimEnd(),
+              `${subjectWords(site.subject)}: namespace "${r.namespace.name}" has no tool "${envelope.toolNameText}", so the runtime answers "tool not found". ${notes.join(' ')}`.trimEnd(),
             span: value.span,
             fixes: [
               ...replace(value, r.suggestions, (v) => `Change the tool to "${v}"`),

@@ -5,6 +5,7 @@
 import { callsOf } from '../../calls/calls.js';
 import { isMap } from '../../parse/nodes.js';
 import type { Rule } from '../rule.js';
+import { subjectWords } from '../../wording/calls.js';
 
 export const rule: Rule = {
   id: 'result/missing-structured',
@@ -20,7 +21,7 @@ export const rule: Rule = {
       const who = tool.namespace !== undefined ? `${tool.name} (namespace "${tool.namespace}")` : tool.name;
       ctx.report({
         message:
-          `${site.label}: ${who} declares an outputSchema, so a successful result must carry structuredContent that fits it, ` +
+          `${subjectWords(site.subject)}: ${who} declares an outputSchema, so a successful result must carry structuredContent that fits it, ` +
           'and this one has none. Clients that validate results reject it as an error. Record the structuredContent the tool ' +
           'returned, or mark a failed call with isError: true.',
         span: result.pair.key.span,

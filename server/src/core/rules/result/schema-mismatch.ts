@@ -4,10 +4,11 @@
 // `structuredContent: null` is validated like any other value.
 import { issueWords, pathText } from '../../jsonschema/arguments.js';
 import { relevantIssue, validateAgainstSchema, type SchemaIssue } from '../../jsonschema/validate.js';
-import { callsOf, toolWords } from '../../calls/calls.js';
+import { callsOf } from '../../calls/calls.js';
 import { getPair, isMap, nodeAtPath, pairAtPath, toValue, type Node, type Pair } from '../../parse/nodes.js';
 import type { Span } from '../../types.js';
 import type { Rule } from '../rule.js';
+import { subjectWords, toolWords } from '../../wording/calls.js';
 
 export const rule: Rule = {
   id: 'result/schema-mismatch',
@@ -34,7 +35,7 @@ export const rule: Rule = {
         const where = issue.path.length ? `structuredContent.${pathText(issue.path)}`.replace('structuredContent.[', 'structuredContent[') : 'structuredContent';
         ctx.report({
           message:
-            `${site.label}: ${where} ${issueWords(issue, node ? toValue(node) : null)}, so the result does not fit the outputSchema of ${who}; ` +
+            `${subjectWords(site.subject)}: ${where} ${issueWords(issue, node ? toValue(node) : null)}, so the result does not fit the outputSchema of ${who}; ` +
             'clients that validate results reject it as an error.',
           span: spanOf(structured, issue, node),
         });

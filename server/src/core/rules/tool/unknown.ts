@@ -2,16 +2,18 @@
 // ToolHive says nothing at load time; when a session lists tools it silently leaves the whole
 // composite tool out. A reference to a workload without a catalog is unknown, not wrong: reported at
 // info with how to add the catalog. In a calls document: a called name the catalog does not have
-// (`callToolFindings` in model/calls.ts, which also says once when the named server has no catalog).
-import { addCatalogAdviceFor } from '../../wording/catalogAdvice.js';
+// (resolved in calls/calls.ts; said once, on `server:`, when the named server has no catalog).
+import { CALL_KINDS, callsOf } from '../../calls/calls.js';
+import type { DocumentContext } from '../../context.js';
+import { editContextOf, replaceScalarFixes, type EditContext } from '../../edit/mappingEdits.js';
 import { serverNote, type ToolRefResolution } from '../../gateway/gateway.js';
 import { toolStepsOf } from '../../gateway/steps.js';
-import { CALL_KINDS, callToolFindings } from '../../calls/calls.js';
 import type { ScalarNode } from '../../parse/nodes.js';
-import { editContextOf, replaceScalarFixes, type EditContext } from '../../edit/mappingEdits.js';
-import { listWords, quotedAlternatives } from '../../text/words.js';
+import { listWords, quotedAlternatives, quotedList } from '../../text/words.js';
 import type { Fix } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { addCatalogAdvice, addCatalogAdviceFor } from '../../wording/catalogAdvice.js';
+import { subjectWords } from '../../wording/calls.js';
+import type { Report, Rule } from '../rule.js';
 
 export const rule: Rule = {
   id: 'tool/unknown',
@@ -20,7 +22,7 @@ export const rule: Rule = {
   kinds: CALL_KINDS,
   check(ctx) {
     if (ctx.doc.kind === 'tool-calls') {
-      for (const report of callToolFindings(ctx)) ctx.report(report);
+      for (const report of callsDocumentReports(ctx)) ctx.report(report);
       return;
     }
     const edit = editContextOf(ctx.file);
@@ -84,4 +86,81 @@ function suggestionSentence(suggestions: readonly string[]): string {
 
 function didYouMean(edit: EditContext, scalar: ScalarNode, suggestions: readonly string[]): Fix[] {
   return replaceScalarFixes(edit, scalar, suggestions.slice(0, 4), (s) => `Change the tool to "${s}"`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Called names that resolve to nothing certain, in calls documents (for workflow steps the rule
+// reads the gateway's resolution instead).
+
+function callsDocumentReports(ctx: DocumentContext): Report[] {
+  const out: Report[] = [];
+  let saidNoCatalog = false;
+  const edit = editContextOf(ctx.file);
+  const { calls, serverName, serverNode } = callsOf(ctx);
+  if (serverName !== undefined && serverNode && !ctx.workspace.catalog.server(serverName)) {
+    // The named server has no catalog: say so once, on `server:`, rather than on every call.
+    if (calls.length > 0) {
+      out.push({
+        message:
+          `Server "${serverName}" has no catalog, so Tool Lens cannot check the tool names, arguments or results of these calls. ` +
+          addCatalogAdvice(serverName),
+        span: serverNode.span,
+        severity: 'info',
+      });
+    }
+    return out;
+  }
+  for (const site of calls) {
+    if (site.origin !== 'calls' || !site.name || site.nameText === undefined) continue;
+    const target = site.target;
+    const rename = (suggestions: readonly string[]): Fix[] => replaceScalarFixes(edit, site.name!, suggestions.slice(0, 3), (s) => `Call "${s}" instead`);
+    const didYouMean = (suggestions: readonly string[]) => (suggestions.length ? ` Did you mean ${quotedAlternatives(suggestions.slice(0, 3))}?` : '');
+    switch (target.kind) {
+      case 'ambiguous':
+        out.push({
+          message:
+            `${subjectWords(site.subject)}: ${quotedList(target.servers.map((s) => s.name))} all answer to "${site.nameText}", and this document does not say which ` +
+            `server it calls, so Tool Lens checks the call against none of them. Name the server with a top-level "server:" key.`,
+          span: site.name.span,
+          severity: 'info',
+        });
+        break;
+      case 'unknown':
+        if (target.server) {
+          out.push({
+            message:
+              `${subjectWords(site.subject)}: server "${target.server.name}" has no tool "${site.nameText}" in its catalog, listed or dynamic, so the call fails ` +
+              `with "Unknown tool".${didYouMean(target.suggestions)}`,
+            span: site.name.span,
+            fixes: rename(target.suggestions),
+          });
+        } else {
+          out.push({
+            message:
+              `${subjectWords(site.subject)}: no catalogued server has a tool "${site.nameText}"; it may belong to a server Tool Lens has no catalog for, ` +
+              `so the call is not checked. Add that server's catalog, or name the server with "server:".${didYouMean(target.suggestions)}`,
+            span: site.name.span,
+            severity: 'info',
+            fixes: rename(target.suggestions),
+          });
+        }
+        break;
+      case 'no-catalog':
+        // Without any catalog every name is unknown, not wrong: one info on the first call is enough.
+        if (target.serverName === undefined && !saidNoCatalog) {
+          saidNoCatalog = true;
+          out.push({
+            message:
+              `${subjectWords(site.subject)}: the workspace has no catalog, so Tool Lens cannot check the tool names, arguments or results of these calls. ` +
+              'Add a "catalog: 1" snapshot or a saved tools/list result.',
+            span: site.name.span,
+            severity: 'info',
+          });
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
 }

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { checkFile } from '../server/src/core/engine.js';
 import { ALL_RULES } from '../server/src/core/rules/registry.js';
-import { loadWorkspace } from '../server/src/node/loader.js';
+import { failuresLogged, loadRecording } from './helpers/fixtures.js';
 
 const DOCS = join(__dirname, '..', 'docs', 'rules');
 const CATALOGS = join(DOCS, '_catalogs');
@@ -34,7 +34,9 @@ function examples(markdown: string, heading: string): Example[] {
 function findingsOf(example: Example[], ruleId: string): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'tool-lens-docs-'));
   try {
-    if (existsSync(CATALOGS)) cpSync(CATALOGS, join(dir, '_catalogs'), { recursive: true });
+    // The pages are written against these catalogs: without them a bad example could fire for another reason.
+    assert.ok(existsSync(CATALOGS), `no ${CATALOGS}`);
+    cpSync(CATALOGS, join(dir, '_catalogs'), { recursive: true });
     const written: string[] = [];
     example.forEach((ex, i) => {
       const name = ex.title ?? `example-${i}.${ex.lang === 'jsonc' ? 'json' : ex.lang}`;
@@ -42,12 +44,16 @@ function findingsOf(example: Example[], ruleId: string): string[] {
       writeFileSync(join(dir, name), ex.body);
       written.push(name);
     });
-    const loaded = loadWorkspace({ paths: ['.'], cwd: dir });
-    return loaded.files
+    // A rule that throws is only logged: an example it crashes on would read as clean.
+    const logged: string[] = [];
+    const loaded = loadRecording({ paths: ['.'], cwd: dir }, logged);
+    const messages = loaded.files
       .filter((f) => written.includes(f.path))
       .flatMap((f) => checkFile(f, loaded.workspace).findings)
       .filter((f) => f.rule === ruleId)
       .map((f) => f.message);
+    assert.equal(failuresLogged(logged), undefined);
+    return messages;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

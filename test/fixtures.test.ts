@@ -1,36 +1,45 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { describe, test } from 'node:test';
 import { checkFile } from '../server/src/core/engine.js';
 import { applyEdits, chooseCompatibleFixes } from '../server/src/core/text/edits.js';
 import { Workspace } from '../server/src/core/workspace.js';
-import { loadWorkspace } from '../server/src/node/loader.js';
-import { checkFolder, describeFindings, fixtureFolders, wantsFor } from './helpers/fixtures.js';
+import { CHECKED_EXTENSIONS } from '../server/src/node/loader.js';
+import { checkFolder, describeFindings, failuresLogged, fixtureFolders, loadRecording, matchWants, wantsFor } from './helpers/fixtures.js';
 
 for (const { ruleId, dir } of fixtureFolders()) {
   describe(`fixtures ${ruleId}`, () => {
-    const reports = checkFolder(dir);
+    const { reports, logged } = checkFolder(dir);
+
+    test('no rule failed on the folder', () => {
+      assert.equal(failuresLogged(logged), undefined);
+    });
+
+    test(`the folder's cases want ${ruleId}`, () => {
+      const wanted = reports.some((r) => wantsFor(dir, r.file.path, r.file.source.text).some((w) => w.rule === ruleId));
+      assert.ok(wanted, `no case in test/fixtures/${ruleId} wants ${ruleId}, so none proves it fires`);
+    });
+
+    test('every .wants and .fixed file belongs to a case', () => {
+      const cases = new Set(reports.map((r) => r.file.path));
+      for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+        const path = name.split(sep).join('/');
+        if (path.endsWith('.wants')) {
+          const base = path.slice(0, -'.wants'.length);
+          assert.ok(CHECKED_EXTENSIONS.some((ext) => cases.has(`${base}.${ext}`)), `${path} has no case beside it`);
+        }
+        const fixed = /^(.*)\.fixed(\.[a-z]+)$/.exec(path);
+        if (fixed) assert.ok(cases.has(fixed[1]! + fixed[2]!), `${path} has no case beside it`);
+      }
+    });
+
     for (const report of reports) {
-      if (!report.file.kind) continue;
       test(report.file.path, () => {
         const wants = wantsFor(dir, report.file.path, report.file.source.text);
-        const unmatched = [...report.findings];
-        const missing: string[] = [];
-        for (const want of wants) {
-          const index = unmatched.findIndex(
-            (f) =>
-              f.rule === want.rule &&
-              report.file.source.positionAt(f.span.start).line + 1 === want.line &&
-              (!want.substring || f.message.includes(want.substring)),
-          );
-          if (index < 0) missing.push(`  line ${want.line}: ${want.rule}${want.substring ? ` "${want.substring}"` : ''}`);
-          else unmatched.splice(index, 1);
-        }
-        const unexpected = unmatched.map((f) => {
-          const pos = report.file.source.positionAt(f.span.start);
-          return `  ${pos.line + 1}:${pos.character + 1} ${f.rule} ${f.message}`;
-        });
+        // A file the checker does not recognise gets no finding: its wants could never be met.
+        if (!report.file.kind) assert.deepEqual(wants, [], `${report.file.path} is not recognised as any document kind, but wants findings`);
+        const { missing, unexpected } = matchWants(report, wants);
         assert.ok(
           missing.length === 0 && unexpected.length === 0,
           `${report.file.path}\nmissing:\n${missing.join('\n') || '  none'}\nunexpected:\n${unexpected.join('\n') || '  none'}\nall findings:\n${describeFindings(report)}`,
@@ -48,7 +57,8 @@ for (const { ruleId, dir } of fixtureFolders()) {
     }
 
     test('applying every safe fix at once leaves a file that parses and lacks those findings', () => {
-      const loaded = loadWorkspace({ paths: ['.'], cwd: dir });
+      const relogged: string[] = [];
+      const loaded = loadRecording({ paths: ['.'], cwd: dir }, relogged);
       for (const report of reports) {
         const safe = report.findings.filter((f) => f.fixes?.some((x) => x.safe));
         if (!safe.length) continue;
@@ -66,6 +76,7 @@ for (const { ruleId, dir } of fixtureFolders()) {
           assert.ok(remaining < before || before === 0, `${report.file.path}: ${rule} still offers safe fixes after applying them:\n${describeFindings(after)}`);
         }
       }
+      assert.equal(failuresLogged(relogged), undefined);
     });
   });
 }

@@ -382,9 +382,13 @@ describe('argument and tool findings of calls (for args/* and tool/unknown)', ()
   });
 
   test('a workflow envelope step: templates are not type-checked, literals are', () => {
-    const gateway = readFileSync(join(FIXTURES, 'envelope', 'unknown-namespace', 'assistant.vmcp.yaml'), 'utf8')
-      .replace('namespace: applet  # want envelope/unknown-namespace "applets"', 'namespace: applets')
+    const fixture = readFileSync(join(FIXTURES, 'envelope', 'unknown-namespace', 'assistant.vmcp.yaml'), 'utf8');
+    const typo = /namespace: applet {2}# want envelope\/unknown-namespace(?:@\d+)? "applets"/;
+    assert.match(fixture, typo, 'the fixture still has the namespace typo this test repairs');
+    const gateway = fixture
+      .replace(typo, 'namespace: applets')
       .replace('arguments: {value: "{{.params.what}}"}', 'arguments: {value: "{{.params.what}}", pinned: "{{.params.ns}}", title: 3}');
+    assert.notEqual(gateway.indexOf('title: 3}'), -1, 'the fixture still has the step this test extends');
     const { findings } = argumentFindings('assistant.vmcp.yaml', gateway);
     assert.deepEqual(findings.map((f) => `${f.rule} ${/argument "([^"]+)"/.exec(f.message)?.[1] ?? ''}`), ['args/wrong-type title']);
   });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
-import { mayBeCatalog } from '../../server/src/node/loader.js';
+import { mayBeCatalog } from '../../server/src/node/discovery.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 
 const ROOT = join(__dirname, '..', '..');

@@ -8,7 +8,9 @@ import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { version as TOOL_VERSION } from '../../../package.json';
 import { closest } from '../core/text/suggest.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PAGE_TIMEOUT_MS, describeLaunch, fetchCatalog, FetchError, type FetchedCatalog } from '../live/fetch.js';
+import { FetchError } from '../live/errors.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PAGE_TIMEOUT_MS, fetchCatalog, type FetchedCatalog } from '../live/fetch.js';
+import { describeLaunch } from '../live/redact.js';
 import { MCP_CONFIG_FILES, readWorkspaceServers, type McpServerEntry } from '../live/servers.js';
 import { writeSnapshot, type SnapshotFormat } from '../live/snapshot.js';
 

@@ -6,7 +6,8 @@ import { globSync } from 'tinyglobby';
 import { checkFile } from '../core/engine.js';
 import { SourceText } from '../core/text/source.js';
 import type { Logger } from '../core/workspace.js';
-import { loadWorkspace, toPosix, UsageError } from '../node/loader.js';
+import { loadWorkspace, UsageError } from '../node/loader.js';
+import { toPosix } from '../node/paths.js';
 import type { CheckResult } from './result.js';
 
 export interface CheckOptions {

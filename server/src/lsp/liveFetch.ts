@@ -12,10 +12,12 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { WorkDoneProgress, type CancellationToken, type Connection, type WorkDoneProgressBegin, type WorkDoneProgressEnd, type WorkDoneProgressReport } from 'vscode-languageserver';
 import { version as TOOL_VERSION } from '../../../package.json';
-import { describeLaunch, fetchCatalog, FetchError, type FetchOptions } from '../live/fetch.js';
+import { FetchError } from '../live/errors.js';
+import { fetchCatalog, type FetchOptions } from '../live/fetch.js';
+import { describeLaunch } from '../live/redact.js';
 import { readWorkspaceServers, type Launch, type McpServerEntry } from '../live/servers.js';
 import { writeSnapshot } from '../live/snapshot.js';
-import { toPosix } from '../node/loader.js';
+import { toPosix } from '../node/paths.js';
 import type { FetchCatalogParams, FetchCatalogResult, LiveServerItem, LiveServerList } from './protocol.js';
 import { errorText, type Session } from './session.js';
 

@@ -2,23 +2,26 @@
 // through file-watch events) and from open editors, whose text always wins over the disk.
 //
 // Every file the server knows is an Entry keyed by the path the core uses (relative to the
-// workspace folder, posix separators; absolute outside it; the URI itself for non-file URIs).
+// workspace folder, posix separators; absolute outside it; the URI itself for non-file URIs; the
+// conversions are lsp/paths.ts's). Which files are read and which may be catalogs, and the order
+// catalogs join in, are node/discovery.ts's, the CLI's rules.
 // Each text change bumps the entry's stamp; a change to what other files depend on (a catalog,
 // the configuration) bumps the session's generation, which invalidates every parse (and with it
 // every memoised analysis) so that dependants are re-checked against the new catalog.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { globSync } from 'tinyglobby';
+import { dirname, relative } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CONFIG_FILE_NAME, matchesGlob, parseConfig } from '../core/config/config.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace } from '../core/workspace.js';
-import { CHECKED_EXTENSIONS, discoverWorkspace, mayBeCatalog, rebaseConfig, rebaseGlob, toPosix } from '../node/loader.js';
+import { filesOfCatalogGlobs, isCheckedPath, isIgnoredPath, joinCatalog, mayBeCatalog, type CatalogGlob } from '../node/discovery.js';
+import { discoverWorkspace, rebaseConfig, rebaseGlob } from '../node/loader.js';
+import { toPosix } from '../node/paths.js';
+import { absoluteOf, fileUriOf, folderOfUri, isUnderRoot, pathOfAbsolute, pathOfUri } from './paths.js';
 import { STALE_AFTER_DAYS, type CatalogState, type ToolLensSettings } from './protocol.js';
 
 export type Log = (message: string) => void;
@@ -50,9 +53,6 @@ export interface ChangeEvent {
   /** True when something other files depend on changed (catalog, configuration): every file may change. */
   dependencies: boolean;
 }
-
-const IGNORED_DIRS = ['**/node_modules/**', '**/.git/**'];
-const IGNORED_SEGMENT = /(^|\/)(node_modules|\.git)\//;
 
 export class Session {
   /** Distinguishes result ids of this server run from those of an earlier one. */
@@ -93,44 +93,31 @@ export class Session {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Paths and URIs
+  // Paths and URIs (converted by lsp/paths.ts)
 
   setRoot(folderUri: string | undefined): void {
-    if (!folderUri || !folderUri.startsWith('file:')) {
-      this.root = undefined;
-      return;
-    }
-    this.root = fileURLToPath(folderUri);
-    this.workspace = new Workspace(toPosix(this.root), this.log);
+    this.root = folderOfUri(folderUri);
+    if (this.root !== undefined) this.workspace = new Workspace(toPosix(this.root), this.log);
   }
 
   /** The core path of a URI. */
   pathOf(uri: string): string {
-    if (!uri.startsWith('file:')) return uri;
-    let fsPath: string;
-    try {
-      fsPath = fileURLToPath(uri);
-    } catch (error) {
-      this.log(`cannot read the URI ${uri}: ${String(error)}`);
-      return uri;
-    }
-    return this.workspace.relative(toPosix(fsPath));
+    return pathOfUri(uri, this.workspace, this.log);
   }
 
   uriOf(path: string): string {
     const entry = this.entries.get(path);
     if (entry) return entry.uri;
-    return pathToFileURL(this.absolute(path)).href;
+    return fileUriOf(path, this.root);
   }
 
   absolute(path: string): string {
-    if (isAbsolute(path) || !this.root) return path;
-    return resolve(this.root, path);
+    return absoluteOf(path, this.root);
   }
 
   /** Whether a core path lies inside the workspace folder. */
   private underRoot(path: string): boolean {
-    return this.root !== undefined && !isAbsolute(path) && !path.includes('://') && !path.startsWith('untitled:');
+    return isUnderRoot(path, this.root);
   }
 
   entryOf(uri: string): Entry | undefined {
@@ -170,7 +157,7 @@ export class Session {
   }
 
   private entryPathOfAbsolute(absolute: string): string {
-    return this.workspace.relative(toPosix(absolute));
+    return pathOfAbsolute(absolute, this.workspace);
   }
 
   /** Files whose diagnostics the workspace has: the folder's files and the open editors. */
@@ -271,7 +258,7 @@ export class Session {
   private ensureEntry(path: string, uri?: string): Entry {
     let entry = this.entries.get(path);
     if (!entry) {
-      entry = { path, uri: uri ?? pathToFileURL(this.absolute(path)).href, stamp: 0, onDisk: false, catalogGlobbed: false };
+      entry = { path, uri: uri ?? fileUriOf(path, this.root), stamp: 0, onDisk: false, catalogGlobbed: false };
       this.entries.set(path, entry);
     }
     return entry;
@@ -294,21 +281,13 @@ export class Session {
   private refreshCatalogGlobs(): void {
     const config = this.workspace.config;
     const configRoot = this.configPath ? dirname(this.configPath) : this.root;
-    const globs: { glob: string; base: string }[] = [];
+    const globs: CatalogGlob[] = [];
     if (configRoot) for (const glob of config.catalogs) globs.push({ glob, base: configRoot });
     if (this.root) for (const glob of this.settings.catalogs ?? []) globs.push({ glob, base: this.root });
     this.catalogGlobs = this.root ? globs.map((g) => rebaseGlob(g.glob, g.base, this.root!)) : [];
     const matched = new Set<string>();
-    for (const { glob, base } of globs) {
-      let files: string[];
-      try {
-        files = globSync(glob, { cwd: base, dot: true, ignore: IGNORED_DIRS, absolute: true });
-      } catch (error) {
-        this.log(`bad catalog glob ${glob}: ${errorText(error)}`);
-        continue;
-      }
-      for (const file of files) matched.add(this.entryPathOfAbsolute(resolve(file)));
-    }
+    const files = filesOfCatalogGlobs(globs, (glob, error) => this.log(`bad catalog glob ${glob}: ${errorText(error)}`));
+    for (const file of files) matched.add(this.entryPathOfAbsolute(file));
     for (const entry of this.entries.values()) entry.catalogGlobbed = matched.has(entry.path);
     for (const path of matched) {
       const entry = this.ensureEntry(path);
@@ -336,26 +315,23 @@ export class Session {
   }
 
   /**
-   * Rebuilds the catalog from the current texts, in the CLI's order (catalog globs first, then
-   * the other catalog files, each sorted by path), so that the first server of a name wins the
-   * same way in the editor and in CI.
+   * Rebuilds the catalog from the current texts, with the CLI's rules and order (`joinCatalog`:
+   * the files catalog globs name first, then the other catalog files, each group by absolute
+   * path), so that the first server of a name wins the same way in the editor and in CI.
    */
   private rebuildCatalog(): void {
     const catalog = this.workspace.catalog;
     for (const path of catalog.files) catalog.removeFile(path);
-    const byPath = (a: Entry, b: Entry) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-    const entries = [...this.entries.values()].sort(byPath);
-    for (const entry of entries) {
-      if (!entry.catalogGlobbed) continue;
-      const file = this.fileOf(entry);
-      if (!file) continue;
-      catalog.addFile(file, { named: true });
+    const candidates: { absolute: string; named: boolean; entry: Entry }[] = [];
+    for (const entry of this.entries.values()) {
+      if (entry.catalogGlobbed || this.joinsCatalog(entry)) candidates.push({ absolute: this.absolute(entry.path), named: entry.catalogGlobbed, entry });
     }
-    for (const entry of entries) {
-      if (!this.joinsCatalog(entry) || catalog.hasFile(entry.path) || !this.mayBeCatalogEntry(entry)) continue;
-      const file = this.fileOf(entry);
-      if (file?.kind === 'tool-catalog') catalog.addFile(file);
-    }
+    joinCatalog(
+      catalog,
+      candidates,
+      (candidate) => this.fileOf(candidate.entry),
+      (candidate) => this.mayBeCatalogEntry(candidate.entry),
+    );
   }
 
   /**
@@ -474,15 +450,14 @@ export class Session {
 
   private async applyDiskChange(uri: string, path: string, kind: 'created' | 'changed' | 'deleted'): Promise<void> {
     await this.ready;
-    if (!uri.startsWith('file:') || !this.underRoot(path) || IGNORED_SEGMENT.test(path)) return;
+    if (!uri.startsWith('file:') || !this.underRoot(path) || isIgnoredPath(path)) return;
     const name = path.split('/').pop() ?? path;
     if (name === CONFIG_FILE_NAME) {
       // A configuration appeared, changed or went away: read everything again (rare, and globs may move).
       this.load();
       return;
     }
-    const extension = /\.([a-z]+)$/i.exec(name)?.[1]?.toLowerCase();
-    const checked = extension !== undefined && CHECKED_EXTENSIONS.includes(extension);
+    const checked = isCheckedPath(path);
     const globbed = this.catalogGlobs.some((g) => matchesGlob(g, path));
     if (!checked && !globbed) return;
     const entry = this.entries.get(path);

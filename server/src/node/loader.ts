@@ -1,17 +1,15 @@
-// Node-only: finds the configuration, the files to check and the catalog snapshots on disk, and
-// builds a Workspace from them. The CLI uses it for a run; the language server for its start-up.
+// Node-only: finds the configuration, the files to check and the catalog snapshots on disk (which
+// files, and in which order, is node/discovery.ts's), and builds a Workspace from them. The CLI uses
+// it for a run; the language server for its start-up.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { globSync } from 'tinyglobby';
+import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAME, parseConfig, type LensConfig } from '../core/config/config.js';
 import type { ParsedFile } from '../core/parse/file.js';
-import { kindFromName } from '../core/parse/kinds.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace, type Logger } from '../core/workspace.js';
-
-export const CHECKED_EXTENSIONS = ['yaml', 'yml', 'json', 'jsonc', 'jsonl'];
-const IGNORED_DIRS = ['**/node_modules/**', '**/.git/**'];
+import { checkedFilesUnder, filesOfCatalogGlobs, joinCatalog, type CatalogGlob } from './discovery.js';
+import { toPosix } from './paths.js';
 
 export interface LoadOptions {
   /** Files or folders to check, relative to `cwd`. */
@@ -45,10 +43,6 @@ export function findConfigUpward(start: string): string | undefined {
     if (parent === dir) return undefined;
     dir = parent;
   }
-}
-
-export function toPosix(path: string): string {
-  return path.replace(/\\/g, '/');
 }
 
 /** What a run reads before any file is parsed: the configuration, the files and the catalog globs. */
@@ -91,29 +85,16 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
     const absolute = resolve(cwd, path);
     if (!existsSync(absolute)) throw new UsageError(`no such file or folder: ${path}`);
     if (statSync(absolute).isDirectory()) {
-      for (const file of globSync(`**/*.{${CHECKED_EXTENSIONS.join(',')}}`, { cwd: absolute, dot: true, ignore: IGNORED_DIRS, absolute: true })) {
-        targets.add(resolve(file));
-      }
+      for (const file of checkedFilesUnder(absolute)) targets.add(file);
     } else targets.add(absolute);
   }
   if (configPath) targets.delete(resolve(configPath));
 
-  const catalogOnly = new Set<string>();
-  for (const glob of workspace.config.catalogs) addGlob(glob, configRoot, catalogOnly);
-  for (const glob of options.catalogGlobs ?? []) addGlob(glob, cwd, catalogOnly);
-  return { workspace, targets: [...targets].sort(), catalogOnly: [...catalogOnly].sort(), configPath, configProblems, configText };
-}
-
-/**
- * Whether a file may hold a tool catalog, decided without parsing it: false only when it cannot.
- * A catalog is recognised by its name (`*.tools.json`, `*.catalog.yaml`), by a forced kind, or by
- * its content (`catalog: 1`, or a `tools/list` result, whose every tool has an `inputSchema`), so
- * its text names `catalog` or `inputSchema`, unless a key is spelled with escapes (`\u`, `\x`, an
- * escaped line break in JSON or double-quoted YAML), which we count as a "maybe" too. A false "maybe" only costs a parse.
- */
-export function mayBeCatalog(workspace: Workspace, path: string, text: string): boolean {
-  if (kindFromName(path) === 'tool-catalog' || workspace.forcedKind(path) === 'tool-catalog') return true;
-  return text.includes('catalog') || text.includes('inputSchema') || /\\[xuU\r\n]/.test(text);
+  const catalogGlobs: CatalogGlob[] = [
+    ...workspace.config.catalogs.map((glob) => ({ glob, base: configRoot })),
+    ...(options.catalogGlobs ?? []).map((glob) => ({ glob, base: cwd })),
+  ];
+  return { workspace, targets: [...targets].sort(), catalogOnly: filesOfCatalogGlobs(catalogGlobs), configPath, configProblems, configText };
 }
 
 export function loadWorkspace(options: LoadOptions): LoadedWorkspace {
@@ -140,22 +121,14 @@ export function loadWorkspace(options: LoadOptions): LoadedWorkspace {
     const file = parse(absolute);
     if (file) files.push(file);
   }
-  // Catalogs: explicit globs first (they are what the user asked for), then those found among the files.
-  for (const absolute of catalogOnly) {
-    const file = parse(absolute);
-    if (file) workspace.catalog.addFile(file, { named: true });
-  }
-  for (const file of files) if (file.kind === 'tool-catalog' && !workspace.catalog.hasFile(file.path)) workspace.catalog.addFile(file);
+  // Catalogs: the files the globs name, then those found among the files (discovery.ts's order).
+  const named = new Set(catalogOnly);
+  const candidates = [
+    ...catalogOnly.map((absolute) => ({ absolute, named: true })),
+    ...targets.filter((absolute) => !named.has(absolute)).map((absolute) => ({ absolute, named: false })),
+  ];
+  joinCatalog(workspace.catalog, candidates, (candidate) => parse(candidate.absolute));
   return { workspace, files, configPath, configProblems, configText };
-}
-
-function addGlob(glob: string, base: string, into: Set<string>): void {
-  if (isAbsolute(glob) && existsSync(glob) && statSync(glob).isFile()) {
-    into.add(resolve(glob));
-    return;
-  }
-  const matches = globSync(glob, { cwd: base, dot: true, ignore: IGNORED_DIRS, absolute: true });
-  for (const file of matches) into.add(resolve(file));
 }
 
 /** Config globs are written relative to the config's folder; matching happens on paths relative to `root`. */

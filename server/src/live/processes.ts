@@ -1,0 +1,137 @@
+// Process trees: the environment a server starts with, and stopping it and everything it started, so that nothing a fetch launched outlives it.
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, isRecord } from './errors.js';
+import { sdk } from './sdk.js';
+
+/**
+ * The child's whole environment: PATH and HOME from ours, plus the entry's own `env`. The SDK
+ * always merges its own list of inherited variables, so those we do not pass are set to
+ * undefined, which child_process leaves out. (On Windows the SDK's list is kept: programs there
+ * cannot start without SYSTEMROOT and friends.)
+ */
+export function minimalEnvironment(own: Record<string, string>): Record<string, string> {
+  const env: Record<string, string | undefined> = {};
+  const keep = process.platform === 'win32' ? sdk().DEFAULT_INHERITED_ENV_VARS : ['PATH', 'HOME'];
+  for (const key of sdk().DEFAULT_INHERITED_ENV_VARS) env[key] = undefined;
+  for (const key of keep) {
+    const value = process.env[key];
+    if (value !== undefined && !value.startsWith('()')) env[key] = value;
+  }
+  for (const [key, value] of Object.entries(own)) env[key] = value;
+  return env as Record<string, string>;
+}
+
+/** Whether an error is the command failing to start (not found, not executable...). */
+export function isSpawnError(error: unknown): boolean {
+  return isRecord(error) && typeof error.syscall === 'string' && error.syscall.startsWith('spawn');
+}
+
+/** A server process and its descendants, as they were when the tree was taken. */
+export interface ProcessTree {
+  pid: number;
+  descendants: number[];
+}
+
+/**
+ * The process and every descendant it has now. Taken before the server's input is closed: once
+ * the server exits, its children are re-parented and can no longer be found from its pid.
+ */
+export function processTreeOf(pid: number): ProcessTree {
+  return { pid, descendants: descendantsOf(pid) };
+}
+
+/**
+ * Stops a process tree whose root was asked to end (its input closed): SIGTERM, then SIGKILL,
+ * each after the grace period; whatever it started (an `npx` wrapper starts the real server as a
+ * grandchild) is killed at the end if it is still there. `log` gets notes without the server's name.
+ */
+export async function stopProcessTree(tree: ProcessTree, graceMs: number, log: (line: string) => void): Promise<void> {
+  const { pid } = tree;
+  if (!(await waitGone(pid, graceMs))) {
+    signal(pid, 'SIGTERM', log);
+    if (!(await waitGone(pid, graceMs))) {
+      signal(pid, 'SIGKILL', log);
+      if (!(await waitGone(pid, 2_000))) log(`process ${pid} is still there after SIGKILL`);
+    }
+  }
+  const left = tree.descendants.filter(isAlive);
+  for (const child of left) signal(child, 'SIGKILL', log);
+  for (const child of left) {
+    if (!(await waitGone(child, 2_000))) log(`process ${child}, started by the server, is still there after SIGKILL`);
+  }
+}
+
+function signal(pid: number, name: NodeJS.Signals, log: (line: string) => void): void {
+  try {
+    process.kill(pid, name);
+  } catch (error) {
+    // Gone between the check and the signal: that is the outcome we wanted.
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') log(`cannot send ${name} to process ${pid}: ${describe(error)}`);
+  }
+}
+
+/** Whether a process exists and has not exited (a zombie counts as gone). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    // ESRCH: gone. EPERM: the pid was reused by someone else's process, so ours is gone too.
+    return false;
+  }
+  if (process.platform !== 'linux') return true;
+  const stat = readProcStat(pid);
+  return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X';
+}
+
+async function waitGone(pid: number, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (!isAlive(pid)) return true;
+    if (Date.now() >= until) return false;
+    await sleep(20);
+  }
+}
+
+/** Every descendant of `pid`, from /proc (Linux); elsewhere none are known. */
+export function descendantsOf(pid: number): number[] {
+  if (process.platform !== 'linux') return [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return []; // no /proc mounted: only the direct child can be stopped
+  }
+  const children = new Map<number, number[]>();
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readProcStat(Number(entry));
+    if (!stat) continue;
+    const list = children.get(stat.ppid);
+    if (list) list.push(Number(entry));
+    else children.set(stat.ppid, [Number(entry)]);
+  }
+  const out: number[] = [];
+  const queue = [...(children.get(pid) ?? [])];
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    out.push(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  return out;
+}
+
+function readProcStat(pid: number): { state: string; ppid: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined; // the process ended while we looked: nothing to report
+  }
+  // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ")".
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0] ?? '', ppid: Number(fields[1]) };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,173 @@
+// MCP over any transport: our SDK client, the tap that keeps the raw initialize and tools/list results the SDK would prune, and tools/list paging.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities, JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { version as TOOL_VERSION } from '../../../package.json';
+import { asFetchError, cancelledError, describe, FetchError, isRecord, SDK_TIMEOUT_SLACK_MS, withDeadline } from './errors.js';
+import { sdk } from './sdk.js';
+
+/** What every step of one fetch shares: the server's name, redaction, the log and the limits. */
+export interface SessionContext {
+  name: string;
+  clean: (text: string) => string;
+  log: (line: string) => void;
+  connectMs: number;
+  graceMs: number;
+  capabilities: ClientCapabilities;
+  signal: AbortSignal | undefined;
+}
+
+/** A connected client (transports.ts opens one) with the tap under it. */
+export interface Session {
+  client: Client;
+  tap: RecordingTransport;
+  transport: 'stdio' | 'http' | 'sse';
+  /** The last lines the server wrote on stderr, redacted (stdio only). */
+  stderrTail(): string;
+  /** Ends the session; for stdio, the process and its descendants are gone when this resolves. */
+  close(): Promise<void>;
+}
+
+export interface ServerInfo {
+  name?: string;
+  title?: string;
+  version?: string;
+}
+
+export function newClient(context: SessionContext): Client {
+  const client = new (sdk().Client)({ name: 'tool-lens', version: TOOL_VERSION }, { capabilities: context.capabilities });
+  client.onerror = (error) => context.log(`${context.name}: ${describe(error)}`);
+  return client;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Listing
+
+export async function listAllTools(session: Session, context: SessionContext, pageMs: number, maxPages: number): Promise<{ tools: unknown[]; pages: number }> {
+  const tools: unknown[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 1; ; page++) {
+    if (page > maxPages) throw new FetchError(context.name, 'list', `the server kept returning cursors after ${maxPages} pages of tools; stopped`);
+    const raw = await listPage(session, context, cursor, pageMs);
+    if (!isRecord(raw) || !Array.isArray(raw.tools)) {
+      throw new FetchError(context.name, 'list', `page ${page} of tools/list has no "tools" list`);
+    }
+    tools.push(...raw.tools);
+    const next = raw.nextCursor;
+    // An empty cursor is treated as the end: some servers send "" instead of leaving it out.
+    if (next === undefined || next === null || next === '') return { tools, pages: page };
+    if (typeof next !== 'string') throw new FetchError(context.name, 'list', `page ${page} of tools/list has a nextCursor that is not a string`);
+    if (seen.has(next)) throw new FetchError(context.name, 'list', `the server returned the same cursor twice (page ${page}); stopped to avoid a loop`);
+    seen.add(next);
+    cursor = next;
+  }
+}
+
+async function listPage(session: Session, context: SessionContext, cursor: string | undefined, pageMs: number): Promise<unknown> {
+  session.tap.forget('tools/list');
+  const what = `tools/list${cursor === undefined ? '' : ' (next page)'}`;
+  try {
+    // The schema only checks the envelope; the tools themselves are read from the tap, untouched.
+    await withDeadline(
+      session.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, sdk().ResultSchema, { timeout: pageMs + SDK_TIMEOUT_SLACK_MS }),
+      pageMs,
+      () => new FetchError(context.name, 'list', `${what} got no answer within ${pageMs} ms`, true),
+      context.log,
+      { signal: context.signal, onAbort: () => cancelledError(context.name, 'list') },
+    );
+  } catch (error) {
+    if (error instanceof FetchError) throw error;
+    // A result the SDK refuses to parse is still a result: keep what the server sent.
+    const raw = session.tap.take('tools/list');
+    if (raw !== undefined) {
+      context.log(`${context.name}: the SDK rejected the ${what} result (${describe(error)}); keeping the raw result`);
+      return raw;
+    }
+    throw asFetchError(error, context.name, 'list', context.clean, `${what} failed`);
+  }
+  const raw = session.tap.take('tools/list');
+  if (raw === undefined) throw new FetchError(context.name, 'list', `${what} returned, but its raw result was not seen`);
+  return raw;
+}
+
+/** The protocol version and server info of a raw `initialize` result. */
+export function initializeFacts(init: unknown): { protocolVersion?: string; serverInfo?: ServerInfo } {
+  if (!isRecord(init)) return {};
+  const out: { protocolVersion?: string; serverInfo?: ServerInfo } = {};
+  if (typeof init.protocolVersion === 'string') out.protocolVersion = init.protocolVersion;
+  if (isRecord(init.serverInfo)) {
+    const info: ServerInfo = {};
+    for (const key of ['name', 'title', 'version'] as const) {
+      const value = init.serverInfo[key];
+      if (typeof value === 'string') info[key] = value;
+    }
+    out.serverInfo = info;
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------------
+// The raw tap
+
+const WATCHED_METHODS = new Set(['initialize', 'tools/list']);
+
+/**
+ * Sits between the SDK client and the real transport and keeps the raw `result` of the requests we
+ * care about, before the SDK parses (and prunes) it.
+ */
+export class RecordingTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  private readonly pending = new Map<string | number, string>();
+  private readonly results = new Map<string, unknown>();
+
+  constructor(private readonly inner: Transport) {
+    inner.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+      this.record(message);
+      this.onmessage?.(message, extra);
+    };
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (error) => this.onerror?.(error);
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if ('method' in message && 'id' in message && WATCHED_METHODS.has(message.method)) this.pending.set(message.id, message.method);
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  take(method: string): unknown {
+    const result = this.results.get(method);
+    this.results.delete(method);
+    return result;
+  }
+
+  forget(method: string): void {
+    this.results.delete(method);
+  }
+
+  private record(message: JSONRPCMessage): void {
+    if (!('id' in message) || 'method' in message || message.id === undefined) return;
+    const method = this.pending.get(message.id);
+    if (method === undefined) return;
+    this.pending.delete(message.id);
+    if ('result' in message) this.results.set(method, message.result);
+  }
+}

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { checkFile } from '../server/src/core/engine.js';
 import { applyEdits, chooseCompatibleFixes } from '../server/src/core/text/edits.js';
 import { Workspace } from '../server/src/core/workspace.js';
-import { CHECKED_EXTENSIONS } from '../server/src/node/loader.js';
+import { CHECKED_EXTENSIONS } from '../server/src/node/discovery.js';
 import { checkFolder, describeFindings, failuresLogged, fixtureFolders, loadRecording, matchWants, wantsFor } from './helpers/fixtures.js';
 
 for (const { ruleId, dir } of fixtureFolders()) {

@@ -1,5 +1,5 @@
 // Re-parsing only the edited entry must give exactly what a full parse gives: the same nodes, values,
-// spans, problems and kinds. Random edits (characters, indentation, whole lines, YAML punctuation)
+// spans, problems, kinds and comments. Random edits (characters, indentation, whole lines, YAML punctuation)
 // to every YAML file of the corpus, the fixtures and the examples, in chains so that one edit's
 // result is the next one's starting point, are compared with a full parse of the same text.
 import assert from 'node:assert/strict';
@@ -33,6 +33,7 @@ function meaning(file: ParsedFile): unknown {
     kind: file.kind,
     text: file.source.text,
     documents: file.documents.map((doc) => ({ index: doc.index, root: doc.root, span: doc.span, kind: doc.kind, problems: doc.problems, selfContained: doc.selfContained })),
+    comments: file.comments,
   };
 }
 

@@ -49,7 +49,7 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
   if (!file.kind) return { file, findings: [] };
   const relative = workspace.relative(file.path);
   const configured = applyConfiguredSeverities(raw, workspace, relative, rules);
-  const directives = findDirectives(file.source);
+  const directives = findDirectives(file);
   const kept = applySuppressions(configured, directives, file.source);
   const unusedSeverity = configuredSeverity(workspace.config, UNUSED_SUPPRESSION, relative) ?? 'warning';
   if (unusedSeverity !== 'off') {

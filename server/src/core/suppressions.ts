@@ -1,6 +1,9 @@
 // Inline suppressions: `# tool-lens-disable-next-line RULE[, RULE] -- reason` (and `-line`,
-// `-file`; `//` in JSONC). Each listed rule that silences nothing is itself reported.
-import type { SourceText } from './text/source.js';
+// `-file`; `//` in JSONC). Each listed rule that silences nothing is itself reported. They are read
+// from the comments the parser found (`file.comments`), so text in a string or a key that looks
+// like one is not taken for one. Only line comments hold them: `#` in YAML, `//` in JSON.
+import type { Comment, ParsedFile } from './parse/file.js';
+import { SourceText } from './text/source.js';
 import type { Finding, Fix, Span } from './types.js';
 
 export type DirectiveKind = 'next-line' | 'line' | 'file';
@@ -16,19 +19,29 @@ export interface Directive {
   removalSpan: Span;
 }
 
+/** A directive in a comment's text (the rest of its line): at its start, or after other words of it. */
 const DIRECTIVE = /(^|\s)(#|\/\/)\s*tool-lens-disable-(next-line|line|file)\b([^\n\r]*)$/;
 
-export function findDirectives(source: SourceText): Directive[] {
+/**
+ * The directives of a parsed file, from its comments. Given only a text, every line is read as if
+ * it were a comment (a string that looks like a directive is then taken for one): pass the file.
+ */
+export function findDirectives(from: Pick<ParsedFile, 'source' | 'comments'> | SourceText): Directive[] {
   const directives: Directive[] = [];
-  const text = source.text;
+  const source = from instanceof SourceText ? from : from.source;
   // Cheap pre-check: most files have none.
-  if (!text.includes('tool-lens-disable')) return directives;
-  for (let line = 0; line < source.lineCount; line++) {
-    const lineText = source.lineText(line);
-    const match = DIRECTIVE.exec(lineText);
-    if (!match) continue;
+  if (!source.text.includes('tool-lens-disable')) return directives;
+  for (const comment of from instanceof SourceText ? linesAsComments(source) : from.comments) {
+    // Block comments (`/* */` in JSON) hold none: the rule list would run into the `*/`.
+    if (comment.text.startsWith('/*') || !comment.text.includes('tool-lens-disable')) continue;
+    const { line } = source.positionAt(comment.span.start);
     const lineStart = source.lineStarts[line]!;
-    const markerIndex = match.index + match[1]!.length;
+    const lineText = source.lineText(line);
+    // Where the comment starts in its line; a comment runs to the end of its line.
+    const commentAt = comment.span.start - lineStart;
+    const match = DIRECTIVE.exec(lineText.slice(commentAt));
+    if (!match) continue;
+    const markerIndex = commentAt + match.index + match[1]!.length;
     const commentStart = lineStart + markerIndex;
     const rest = match[4]!;
     const restStart = lineStart + lineText.length - rest.length;
@@ -56,6 +69,17 @@ export function findDirectives(source: SourceText): Directive[] {
     });
   }
   return directives;
+}
+
+/** Each line that mentions a directive, as one comment: how lines were read before comments were parsed. */
+function linesAsComments(source: SourceText): Comment[] {
+  const comments: Comment[] = [];
+  for (let line = 0; line < source.lineCount; line++) {
+    const text = source.lineText(line);
+    const start = source.lineStarts[line]!;
+    if (text.includes('tool-lens-disable')) comments.push({ span: { start, end: start + text.length }, text });
+  }
+  return comments;
 }
 
 /** Drops suppressed findings; marks the directive entries that did the suppressing. */

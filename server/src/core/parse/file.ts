@@ -1,12 +1,12 @@
-// A whole file: its text, its language, and its documents (YAML `---` streams and JSONL lines
-// hold several), each with its kind and the problems met while parsing it.
+// A whole file: its text, its language, its documents (YAML `---` streams and JSONL lines
+// hold several), each with its kind and the problems met while parsing it, and its comments.
 import type { DocumentKind, Span } from '../types.js';
 import { SourceText } from '../text/source.js';
-import { parseJson } from './json.js';
+import { parseJson, type ParsedJsonDocument } from './json.js';
 import { detectKind } from './kinds.js';
 import type { Node } from './nodes.js';
 import type { ParseProblem } from './problems.js';
-import { parseYaml } from './yaml.js';
+import { parseYaml, type ParsedYamlDocument } from './yaml.js';
 
 export type Language = 'yaml' | 'json' | 'jsonl';
 
@@ -20,6 +20,13 @@ export interface ParsedDocument {
   selfContained: boolean;
 }
 
+/** A comment as the parser read it: never text inside a string. Never changed once made. */
+export interface Comment {
+  readonly span: Span;
+  /** As written, marker included (`# ...` in YAML; `// ...` or a block comment in JSON); no line break after it. */
+  readonly text: string;
+}
+
 export interface ParsedFile {
   path: string;
   source: SourceText;
@@ -27,6 +34,8 @@ export interface ParsedFile {
   documents: ParsedDocument[];
   /** The kind of the first recognised document, or null when none is ours. */
   kind: DocumentKind | null;
+  /** Every comment of the file, in order (inline suppressions are read from these). */
+  comments: readonly Comment[];
 }
 
 export function languageOf(path: string): Language {
@@ -39,7 +48,14 @@ export function languageOf(path: string): Language {
 export function parseFile(path: string, text: string, options: { forcedKind?: DocumentKind | null; language?: Language } = {}): ParsedFile {
   const language = options.language ?? languageOf(path);
   const source = new SourceText(text);
-  const raw = language === 'yaml' ? parseYaml(text) : language === 'json' ? [parseJson(text)] : parseJsonLines(text);
+  let raw: (ParsedYamlDocument | ParsedJsonDocument)[];
+  let comments: Comment[];
+  if (language === 'yaml') ({ documents: raw, comments } = parseYaml(text));
+  else {
+    const json = language === 'json' ? [parseJson(text)] : parseJsonLines(text);
+    raw = json;
+    comments = json.flatMap((doc) => doc.comments);
+  }
   const documents: ParsedDocument[] = raw.map((doc, index) => ({
     index,
     root: doc.root,
@@ -55,7 +71,7 @@ export function parseFile(path: string, text: string, options: { forcedKind?: Do
     documents.push({ index: 0, root: null, span: { start: 0, end: text.length }, problems: [], kind: detectKind(path, null, options.forcedKind), selfContained: false });
   }
   const kind = documents.find((d) => d.kind)?.kind ?? null;
-  return { path, source, language, documents, kind };
+  return { path, source, language, documents, kind, comments };
 }
 
 function parseJsonLines(text: string): ReturnType<typeof parseJson>[] {

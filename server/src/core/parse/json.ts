@@ -1,7 +1,9 @@
 // JSON and JSONC (comments, trailing commas) to our node tree, using jsonc-parser, which recovers
-// from errors so that a half-typed file still yields a tree to check.
-import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+// from errors so that a half-typed file still yields a tree to check. The comments are the ones
+// jsonc-parser's scanner finds (the tokens its parser skips), never text inside a string.
+import { createScanner, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError, type SyntaxKind } from 'jsonc-parser';
 import type { Span } from '../types.js';
+import type { Comment } from './file.js';
 import type { MapNode, Node, Pair, ScalarNode } from './nodes.js';
 import { MAX_NESTING, type ParseProblem } from './problems.js';
 
@@ -9,6 +11,8 @@ export interface ParsedJsonDocument {
   root: Node | null;
   span: Span;
   problems: ParseProblem[];
+  /** Line and block comments, in order (also where comments are not allowed: then each is a problem too). */
+  comments: Comment[];
 }
 
 const ERROR_TEXT: Record<string, string> = {
@@ -40,7 +44,7 @@ export function parseJson(text: string, base = 0, options: { comments?: boolean 
   } catch (error) {
     const why = error instanceof RangeError ? 'it nests too deeply to be read' : `it could not be read (${String(error)})`;
     problems.push({ rule: 'yaml/syntax', message: `This document is not checked: ${why}.`, span: { start: base, end: base + 1 } });
-    return { root: null, span: { start: base, end: base + text.length }, problems };
+    return { root: null, span: { start: base, end: base + text.length }, problems, comments: jsonComments(text, base) };
   }
   // An error at the very end (a missing "}") is shown on the last thing written, inside the text.
   const contentEnd = text.trimEnd().length;
@@ -56,7 +60,27 @@ export function parseJson(text: string, base = 0, options: { comments?: boolean 
     });
   }
   const root = tree ? new JsonConverter(text, base, problems).convert(tree, 0) : null;
-  return { root, span: { start: base, end: base + text.length }, problems };
+  return { root, span: { start: base, end: base + text.length }, problems, comments: jsonComments(text, base) };
+}
+
+// jsonc-parser's SyntaxKind is a const enum, which isolated modules cannot read: its values here.
+const LINE_COMMENT = 12 as SyntaxKind.LineCommentTrivia;
+const BLOCK_COMMENT = 13 as SyntaxKind.BlockCommentTrivia;
+const EOF = 17 as SyntaxKind.EOF;
+
+/** The comment tokens of a JSON text, as the parser's own scanner reads them. */
+function jsonComments(text: string, base: number): Comment[] {
+  const comments: Comment[] = [];
+  // Every comment starts with `//` or `/*`: a text with neither needs no second scan.
+  if (!text.includes('//') && !text.includes('/*')) return comments;
+  const scanner = createScanner(text, false);
+  for (let kind = scanner.scan(); kind !== EOF; kind = scanner.scan()) {
+    if (kind !== LINE_COMMENT && kind !== BLOCK_COMMENT) continue;
+    const start = scanner.getTokenOffset();
+    const end = start + scanner.getTokenLength();
+    comments.push({ span: { start: base + start, end: base + end }, text: text.slice(start, end) });
+  }
+  return comments;
 }
 
 class JsonConverter {

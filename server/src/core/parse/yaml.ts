@@ -1,18 +1,23 @@
 // YAML (multi-document) to our node tree, using eemeli/yaml for the syntax. Duplicate keys are
 // detected here rather than by the library, so that the document still gets every other check.
+// The comments of the text are taken from the library's own tokens on the way (`# ...` only where
+// its lexer sees a comment, never inside a scalar).
 import {
   Alias,
+  Composer,
   isAlias,
   isMap,
   isPair,
   isScalar,
   isSeq,
-  parseAllDocuments,
+  Parser,
+  type CST,
   type Document,
   type Node as YamlNode,
   type Scalar,
 } from 'yaml';
 import type { Span } from '../types.js';
+import type { Comment } from './file.js';
 import type { MapNode, Node, Pair, ScalarNode, ScalarStyle, ScalarValue } from './nodes.js';
 import { MAX_NESTING, type ParseProblem } from './problems.js';
 
@@ -35,21 +40,75 @@ const STYLE: Record<string, ScalarStyle> = {
   BLOCK_FOLDED: 'folded',
 };
 
+export interface ParsedYaml {
+  documents: ParsedYamlDocument[];
+  /** Every comment of the text, in order (also those outside any document's content). */
+  comments: Comment[];
+}
+
 /**
- * The documents of a YAML stream. `base` is where `text` starts in its file when it is a part
- * re-parsed alone: every span is shifted by it.
+ * The documents of a YAML stream and its comments. `base` is where `text` starts in its file when
+ * it is a part re-parsed alone: every span is shifted by it.
  */
-export function parseYaml(text: string, base = 0): ParsedYamlDocument[] {
+export function parseYaml(text: string, base = 0): ParsedYaml {
   let docs: Document.Parsed[];
+  const comments: Comment[] = [];
   try {
-    const parsed = parseAllDocuments(text, { uniqueKeys: false, prettyErrors: false, strict: false });
-    docs = Array.isArray(parsed) ? parsed : [];
+    // What parseAllDocuments(text, options) does, with the syntax tokens seen on their way to the composer.
+    const composer = new Composer({ uniqueKeys: false, prettyErrors: false, strict: false });
+    docs = Array.from(composer.compose(withComments(new Parser().parse(text), base, comments)));
   } catch (error) {
-    // The library recurses on nesting; absurd depth can exhaust the stack. Say so, keep the file.
+    // The library recurses on nesting; absurd depth can exhaust the stack. Say so, keep the file
+    // (and the comments of the documents read up to there).
     const span = { start: base, end: base + text.length };
-    return [{ root: null, span, problems: [tooDeep({ start: base, end: base + Math.min(text.length, 1) }, error)], selfContained: false }];
+    const documents = [{ root: null, span, problems: [tooDeep({ start: base, end: base + Math.min(text.length, 1) }, error)], selfContained: false }];
+    return { documents, comments: sortedComments(comments) };
   }
-  return docs.map((doc) => convertDocument(doc, text, base));
+  return { documents: docs.map((doc) => convertDocument(doc, text, base)), comments: sortedComments(comments) };
+}
+
+/** Passes the parser's top-level tokens on, after appending the comments inside each to `out`. */
+function* withComments(tokens: Iterable<CST.Token>, base: number, out: Comment[]): Generator<CST.Token> {
+  for (const token of tokens) {
+    collectComments(token, base, out);
+    yield token;
+  }
+}
+
+type CstPart = CST.Token | CST.CollectionItem;
+
+/**
+ * The comment tokens anywhere in a CST token: they sit in the `start`, `sep` and `end` token lists
+ * of documents, collection items and flow collections, and in a block scalar's header. A loop
+ * rather than recursion: the tree may nest as deep as the text does.
+ */
+function collectComments(token: CST.Token, base: number, out: Comment[]): void {
+  const stack: CstPart[] = [token];
+  const push = (part: CstPart | readonly CstPart[] | null | undefined) => {
+    if (!part) return;
+    if (Array.isArray(part)) for (const p of part) stack.push(p);
+    else stack.push(part as CstPart);
+  };
+  while (stack.length) {
+    const part = stack.pop()!;
+    if ('type' in part && part.type === 'comment') {
+      // A CRLF file's `\r` is not part of the comment.
+      const source = part.source.endsWith('\r') ? part.source.slice(0, -1) : part.source;
+      out.push({ span: { start: base + part.offset, end: base + part.offset + source.length }, text: source });
+      continue;
+    }
+    if ('start' in part) push(part.start);
+    if ('props' in part) push(part.props);
+    if ('key' in part) push(part.key);
+    if ('sep' in part) push(part.sep);
+    if ('value' in part) push(part.value);
+    if ('items' in part) push(part.items);
+    if ('end' in part) push(part.end);
+  }
+}
+
+function sortedComments(comments: Comment[]): Comment[] {
+  return comments.sort((a, b) => a.span.start - b.span.start);
 }
 
 function tooDeep(span: Span, error: unknown): ParseProblem {

@@ -239,6 +239,27 @@ describe('language server in process (pull client)', () => {
     await server.client.replaceAll(workflowUri(), WORKFLOW);
   });
 
+  test('the suppression action takes directive-like text in a string for what it is: text', async () => {
+    // The line above the finding holds a string that reads like a directive; the action must add a
+    // comment of its own, not append the rule to the string.
+    const lookalike = WORKFLOW.replace('path: "{{.params.target}}"', 'path: "{{.params.target}}/# tool-lens-disable-next-line x"');
+    await server.client.replaceAll(workflowUri(), lookalike);
+    const [notUpstream] = byRule(await server.client.pullItems(workflowUri()), 'template/not-upstream');
+    assert.ok(notUpstream);
+    const actions = (await server.client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri: workflowUri() },
+      range: notUpstream.range,
+      context: { diagnostics: [notUpstream] },
+    })) as CodeAction[];
+    const suppress = actions.find((a) => a.title === 'Suppress template/not-upstream on this line');
+    assert.ok(suppress);
+    const lines = applyLspEdits(lookalike, suppress.edit!.changes![workflowUri()]!).split('\n');
+    const line = notUpstream.range.start.line;
+    assert.equal(lines[line - 1], '          path: "{{.params.target}}/# tool-lens-disable-next-line x"');
+    assert.equal(lines[line], '          # tool-lens-disable-next-line template/not-upstream -- ');
+    await server.client.replaceAll(workflowUri(), WORKFLOW);
+  });
+
   test('fix all of one rule, and source.fixAll.toolLens, apply every safe fix at once', async () => {
     const twice = WORKFLOW.replace('content: "{{.steps.read.output.content}}"', 'content: "{{.steps.read.output.content}}"\n          mode: "{{.steps.read.output.content}}"');
     const text = twice + `      - id: log\n        tool: filesystem.write_file\n        arguments:\n          path: log.txt\n          content: "{{.steps.read.output.content}}"\n`;

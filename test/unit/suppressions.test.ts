@@ -334,14 +334,6 @@ describe('real comments', () => {
     assert.equal(text.slice(directive!.removalSpan.start, directive!.removalSpan.end), ' # tool-lens-disable-line yaml/duplicate-key');
   });
 
-  test('a suppression comment for the code action is still found from the text alone', () => {
-    // The language server's "Suppress RULE on this line" action passes only the text (lsp/codeActions.ts).
-    const file = parseFile('real.vmcp.yaml', REAL);
-    assert.deepEqual(
-      findDirectives(file.source).filter((d) => d.kind === 'next-line'),
-      findDirectives(file).filter((d) => d.kind === 'next-line'),
-    );
-  });
 });
 
 describe('comments collected by the parsers', () => {

@@ -2,7 +2,7 @@
 // `-file`; `//` in JSONC). Each listed rule that silences nothing is itself reported. They are read
 // from the comments the parser found (`file.comments`), so text in a string or a key that looks
 // like one is not taken for one. Only line comments hold them: `#` in YAML, `//` in JSON.
-import type { Comment, ParsedFile } from './parse/file.js';
+import type { ParsedFile } from './parse/file.js';
 import { SourceText } from './text/source.js';
 import type { Finding, Fix, Span } from './types.js';
 
@@ -26,12 +26,12 @@ const DIRECTIVE = /(^|\s)(#|\/\/)\s*tool-lens-disable-(next-line|line|file)\b([^
  * The directives of a parsed file, from its comments. Given only a text, every line is read as if
  * it were a comment (a string that looks like a directive is then taken for one): pass the file.
  */
-export function findDirectives(from: Pick<ParsedFile, 'source' | 'comments'> | SourceText): Directive[] {
+export function findDirectives(file: Pick<ParsedFile, 'source' | 'comments'>): Directive[] {
   const directives: Directive[] = [];
-  const source = from instanceof SourceText ? from : from.source;
+  const source = file.source;
   // Cheap pre-check: most files have none.
   if (!source.text.includes('tool-lens-disable')) return directives;
-  for (const comment of from instanceof SourceText ? linesAsComments(source) : from.comments) {
+  for (const comment of file.comments) {
     // Block comments (`/* */` in JSON) hold none: the rule list would run into the `*/`.
     if (comment.text.startsWith('/*') || !comment.text.includes('tool-lens-disable')) continue;
     const { line } = source.positionAt(comment.span.start);
@@ -69,17 +69,6 @@ export function findDirectives(from: Pick<ParsedFile, 'source' | 'comments'> | S
     });
   }
   return directives;
-}
-
-/** Each line that mentions a directive, as one comment: how lines were read before comments were parsed. */
-function linesAsComments(source: SourceText): Comment[] {
-  const comments: Comment[] = [];
-  for (let line = 0; line < source.lineCount; line++) {
-    const text = source.lineText(line);
-    const start = source.lineStarts[line]!;
-    if (text.includes('tool-lens-disable')) comments.push({ span: { start, end: start + text.length }, text });
-  }
-  return comments;
 }
 
 /** Drops suppressed findings; marks the directive entries that did the suppressing. */

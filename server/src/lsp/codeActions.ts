@@ -151,7 +151,7 @@ export function suppressionEdit(file: ParsedFile, rule: string, line: number): T
     });
     if (inside) return undefined;
   }
-  const existing = findDirectives(source).find((d) => d.kind === 'next-line' && d.line === line - 1);
+  const existing = findDirectives(file).find((d) => d.kind === 'next-line' && d.line === line - 1);
   if (existing && existing.rules.length) {
     if (existing.rules.some((r) => r.id === rule)) return undefined;
     const last = existing.rules[existing.rules.length - 1]!;

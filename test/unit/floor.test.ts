@@ -11,7 +11,7 @@ import {
   type Floor,
   type FloorHint,
   type StepEntry,
-} from '../../server/src/core/floor/index.js';
+} from '../../server/src/core/floor/floor.js';
 import { HINT_NAMES, type ToolAnnotations } from '../../server/src/core/types.js';
 
 const known = (step: string, annotations: ToolAnnotations): StepEntry<string> => ({ known: true, annotations, step });

@@ -8,7 +8,7 @@ import { CALL_DYNAMIC_TOOL, type CatalogTool, type DynamicNamespace } from '../c
 import { documentContext } from '../core/context.js';
 import { floorMarkdown, floorOf } from '../core/floor/workflowFloor.js';
 import { stepIdOf, type ResolvedStep } from '../core/gateway/steps.js';
-import type { StepEntry } from '../core/floor/floor.js';
+import { effectiveAnnotations, type StepEntry } from '../core/floor/floor.js';
 import { placeholderFor } from '../core/jsonschema/arguments.js';
 import { isObject, topLevelProperties } from '../core/jsonschema/properties.js';
 import { MCP_DETAILS_PLACEHOLDER } from '../core/calls/calls.js';
@@ -174,11 +174,13 @@ function classify(step: StepModel, entry: StepEntry<ResolvedStep> | undefined): 
       : { annotationClass: 'no-tool', detail: 'calls no tool' };
   }
   if (!entry.known) return { annotationClass: 'unknown', detail: `unknown: ${entry.reason}` };
-  const a = entry.annotations;
-  if (a.readOnlyHint === true) return { annotationClass: 'read-only', detail: 'declares readOnlyHint: true' };
-  if (a.destructiveHint === false) return { annotationClass: 'additive', detail: 'declares destructiveHint: false (changes things, destroys nothing)' };
+  const declared = entry.annotations;
+  // The MCP defaults for absent hints are the floor's (effectiveAnnotations), not ours to repeat.
+  const effective = effectiveAnnotations(declared);
+  if (effective.readOnlyHint) return { annotationClass: 'read-only', detail: 'declares readOnlyHint: true' };
+  if (effective.destructiveHint === false) return { annotationClass: 'additive', detail: 'declares destructiveHint: false (changes things, destroys nothing)' };
   return {
     annotationClass: 'destructive',
-    detail: a.destructiveHint === true ? 'declares destructiveHint: true' : 'omits destructiveHint, which counts as destructive',
+    detail: declared.destructiveHint === true ? 'declares destructiveHint: true' : 'omits destructiveHint, which counts as destructive',
   };
 }

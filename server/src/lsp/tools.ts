@@ -1,7 +1,8 @@
-// Tool references as the LSP features see them: a step's `tool` resolved through the document's
-// gateway (core `gatewayOf` + `resolveToolRef`), the catalog tool behind it, and its description
-// in Markdown for hovers and completion items.
-import { gatewayOf, resolveToolRef, type ToolRefResolution } from '../core/gateway/gateway.js';
+// Tool references as the LSP features see them: a step's `tool` as core resolved it for the rules
+// (gateway/steps.ts, memoised per document), the catalog tool behind it, and its description in
+// Markdown for hovers and completion items.
+import type { ToolRefResolution } from '../core/gateway/gateway.js';
+import { resolvedStepOf } from '../core/gateway/steps.js';
 import { CALL_DYNAMIC_TOOL, type CatalogTool, type DynamicNamespace } from '../core/catalog/model.js';
 import { topLevelProperties } from '../core/jsonschema/properties.js';
 import type { Envelope } from '../core/calls/calls.js';
@@ -11,8 +12,7 @@ import { HINT_NAMES, type ToolAnnotations } from '../core/types.js';
 import { escapeMarkdown } from './convert.js';
 
 export function resolveStepTool(ctx: DocumentContext, step: StepModel): ToolRefResolution | undefined {
-  if (!step.toolText) return undefined;
-  return resolveToolRef(gatewayOf(ctx), step.toolText);
+  return resolvedStepOf(ctx, step)?.resolution;
 }
 
 /** The catalog declaration a resolution points at (a dynamic tool: its first namespace's). */

@@ -50,6 +50,13 @@ export function toolStepsOf(ctx: DocumentContext): DocumentToolStep[] {
   return workflowsOf(ctx).workflows.flatMap((workflow) => resolvedStepsOf(ctx, workflow).map((step) => ({ workflow, step })));
 }
 
+const BY_STEP = memoKey<Map<StepModel, ResolvedStep>>('resolved-step-by-model');
+
+/** The resolution of one tool step of this document; undefined for a step that calls no tool. */
+export function resolvedStepOf(ctx: DocumentContext, step: StepModel): ResolvedStep | undefined {
+  return ctx.memo.get(BY_STEP, () => new Map(toolStepsOf(ctx).map(({ step: resolved }) => [resolved.step, resolved]))).get(step);
+}
+
 export function stepIdOf(step: StepModel): string {
   if (step.idText !== undefined && step.idText !== '') return step.idText;
   return `#${step.index + 1}`;

@@ -4,7 +4,7 @@ import type { DocumentKind, Span } from '../types.js';
 import { SourceText } from '../text/source.js';
 import { parseJson, type ParsedJsonDocument } from './json.js';
 import { detectKind } from './kinds.js';
-import type { Node } from './nodes.js';
+import type { Comment, Node } from './nodes.js';
 import type { ParseProblem } from './problems.js';
 import { parseYaml, type ParsedYamlDocument } from './yaml.js';
 
@@ -18,13 +18,6 @@ export interface ParsedDocument {
   problems: ParseProblem[];
   /** YAML without anchors, aliases or tags, whose parts can be re-parsed alone (incremental.ts). */
   selfContained: boolean;
-}
-
-/** A comment as the parser read it: never text inside a string. Never changed once made. */
-export interface Comment {
-  readonly span: Span;
-  /** As written, marker included (`# ...` in YAML; `// ...` or a block comment in JSON); no line break after it. */
-  readonly text: string;
 }
 
 export interface ParsedFile {

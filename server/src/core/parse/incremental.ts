@@ -18,7 +18,8 @@
 // not be used again; it is marked, and a second re-parse from it is refused.
 import type { DocumentKind, Span } from '../types.js';
 import { SourceText } from '../text/source.js';
-import type { Comment, ParsedDocument, ParsedFile } from './file.js';
+import type { ParsedDocument, ParsedFile } from './file.js';
+import type { Comment } from './nodes.js';
 import { detectKind } from './kinds.js';
 import type { MapNode, Node, Pair, SeqNode } from './nodes.js';
 import type { ParseProblem } from './problems.js';

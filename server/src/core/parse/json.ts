@@ -3,7 +3,7 @@
 // jsonc-parser's scanner finds (the tokens its parser skips), never text inside a string.
 import { createScanner, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError, type SyntaxKind } from 'jsonc-parser';
 import type { Span } from '../types.js';
-import type { Comment } from './file.js';
+import type { Comment } from './nodes.js';
 import type { MapNode, Node, Pair, ScalarNode } from './nodes.js';
 import { MAX_NESTING, type ParseProblem } from './problems.js';
 

@@ -2,6 +2,13 @@
 // care which syntax the user wrote.
 import type { Span } from '../types.js';
 
+/** A comment as the parser read it: never text inside a string. Never changed once made. */
+export interface Comment {
+  readonly span: Span;
+  /** As written, marker included (`# ...` in YAML; `// ...` or a block comment in JSON); no line break after it. */
+  readonly text: string;
+}
+
 export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal' | 'folded' | 'json';
 export type ScalarValue = string | number | boolean | null;
 

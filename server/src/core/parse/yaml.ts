@@ -17,7 +17,7 @@ import {
   type Scalar,
 } from 'yaml';
 import type { Span } from '../types.js';
-import type { Comment } from './file.js';
+import type { Comment } from './nodes.js';
 import type { MapNode, Node, Pair, ScalarNode, ScalarStyle, ScalarValue } from './nodes.js';
 import { MAX_NESTING, type ParseProblem } from './problems.js';
 

@@ -86,7 +86,5 @@ export function rangesIntersect(a: Range, b: Range): boolean {
   return !before(a.end, b.start) && !before(b.end, a.start);
 }
 
-/** Markdown-escapes text for a hover (backslash-escapes the characters Markdown reads). */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/([\\`*_{}[\]()#+\-.!|<>])/g, '\\$1');
-}
+/** Markdown-escapes text for a hover: core's one escape (text/markdown.ts), for the lsp/ modules that take it from here. */
+export { escapeMarkdown } from '../core/text/markdown.js';

@@ -86,7 +86,3 @@ export function rangesIntersect(a: Range, b: Range): boolean {
   return !before(a.end, b.start) && !before(b.end, a.start);
 }
 
-/** Markdown-escapes text for a hover (backslash-escapes the characters Markdown reads). */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/([\\`*_{}[\]()#+\-.!|<>])/g, '\\$1');
-}

@@ -9,7 +9,7 @@ import type { Envelope } from '../core/calls/calls.js';
 import type { StepModel } from '../core/model/workflow.js';
 import type { DocumentContext } from '../core/context.js';
 import { HINT_NAMES, type ToolAnnotations } from '../core/types.js';
-import { escapeMarkdown } from './convert.js';
+import { escapeMarkdown } from '../core/text/markdown.js';
 
 export function resolveStepTool(ctx: DocumentContext, step: StepModel): ToolRefResolution | undefined {
   return resolvedStepOf(ctx, step)?.resolution;

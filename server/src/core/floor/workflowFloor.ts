@@ -6,6 +6,7 @@ import type { DocumentContext } from '../context.js';
 import { dotForm, hiddenByText } from '../gateway/gateway.js';
 import { resolvedStepsOf, type ResolvedStep } from '../gateway/steps.js';
 import { memoKey } from '../memo.js';
+import { escapeMarkdown } from '../text/markdown.js';
 import type { WorkflowModel } from '../model/workflow.js';
 import type { ToolAnnotations } from '../types.js';
 import { floorTable, type FloorTable, type StepEntry } from './floor.js';
@@ -142,8 +143,4 @@ function annotationsText(a: ToolAnnotations): string {
     .filter((h) => a[h] !== undefined)
     .map((h) => `${h}: ${a[h]}`);
   return parts.length ? parts.join(', ') : 'declares no hints';
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/([|*_`\\[\]<>])/g, '\\$1');
 }

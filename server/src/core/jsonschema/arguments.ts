@@ -1,6 +1,8 @@
 // What the argument and result checks need beyond plain validation: the type coercion ToolHive
 // applies to a step's arguments before it calls the backend, placeholders of the right type for
-// fixes, and words for values, types and validation issues in messages.
+// fixes, and words for validation issues in messages (values and types in the words of
+// text/jsonWords.ts, which schema/wrong-type shares).
+import { describeValue, typeWords } from '../text/jsonWords.js';
 import { isObject, resolveLocalRef } from './properties.js';
 import type { SchemaIssue } from './validate.js';
 
@@ -80,42 +82,6 @@ export function placeholderFor(schema: JsonObject, root: JsonObject, depth = 0):
     }
   }
   return '';
-}
-
-/** `the string "abc"`, `the number 5`, `a list`, ... for messages. */
-export function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  switch (typeof value) {
-    case 'string':
-      return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value)}`;
-    case 'number':
-      return `the number ${value}`;
-    case 'boolean':
-      return `the boolean ${value}`;
-    case 'object':
-      return 'a mapping';
-    default:
-      return String(value);
-  }
-}
-
-const TYPE_WORDS: Record<string, string> = {
-  string: 'a string',
-  integer: 'an integer',
-  number: 'a number',
-  boolean: 'a boolean (true or false)',
-  array: 'a list',
-  object: 'a mapping',
-  null: 'null',
-};
-
-/** `an integer`, `a string or null`: the `type` keyword in words. */
-export function typeWords(type: unknown): string {
-  const types = Array.isArray(type) ? type : typeof type === 'string' ? type.split(',') : [];
-  const words = types.map((t) => TYPE_WORDS[String(t)] ?? String(t));
-  if (words.length <= 1) return words.join('');
-  return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 }
 
 /** `entities[0].name` from path segments. */

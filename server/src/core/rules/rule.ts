@@ -37,3 +37,25 @@ export function ruleDocsUrl(id: string): string {
 export function problemsOf<P extends { rule: string }, Id extends P['rule']>(problems: readonly P[], id: Id): Extract<P, { rule: Id }>[] {
   return problems.filter((p): p is Extract<P, { rule: Id }> => p.rule === id);
 }
+
+/**
+ * Reports one rule's share of an analysis that serves several rules (its problems tagged with
+ * their rule id), each problem in that rule's words: `word` turns it into the report. Two problems
+ * that come to the same words at the same span are one finding.
+ */
+export function reportShare<P extends { rule: string }, Id extends P['rule']>(
+  ctx: RuleContext,
+  id: Id,
+  problems: readonly P[],
+  word: (problem: Extract<P, { rule: Id }>) => Report,
+): void {
+  const seen = new Set<string>();
+  for (const problem of problems) {
+    if (problem.rule !== id) continue;
+    const report = word(problem as Extract<P, { rule: Id }>);
+    const key = `${report.span.start}\0${report.span.end}\0${report.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    ctx.report(report);
+  }
+}

@@ -29,3 +29,15 @@ export function listOf(values: readonly string[], max = 12): string {
 export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+// Borrowed text (a schema's `description`) made to fit inside a message.
+
+/** The text with its first character lower-cased, to follow `Expected:` and the like. */
+export function lowerFirst(text: string): string {
+  return text ? text[0]!.toLowerCase() + text.slice(1) : text;
+}
+
+/** The text trimmed, with a period at the end unless it already ends a sentence. */
+export function ensurePeriod(text: string): string {
+  return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
+}

@@ -4,7 +4,8 @@
 // (an MCP tools/call's `arguments` is an object too). When the string parses to an object the fix
 // writes that object in the document's own style (JSON text in JSON and JSONL, a flow mapping in
 // YAML); that is safe, since the value cannot have meant anything else.
-import { describeValue, isTemplateString } from '../../jsonschema/arguments.js';
+import { isTemplateString } from '../../jsonschema/arguments.js';
+import { describeValue } from '../../text/jsonWords.js';
 import { isObject } from '../../jsonschema/properties.js';
 import { CALL_KINDS, callsOf, type CallSite } from '../../calls/calls.js';
 import { isMap, isNullScalar, isScalar, type MapNode, type Node, type Pair } from '../../parse/nodes.js';

@@ -1,3 +1,118 @@
-import { schemaRule } from './shared.js';
+// schema/invalid-value: a value of the right type that the schema refuses: outside an enum, a
+// pattern, a range or a format, too short or too long, or an object of none of the accepted shapes.
+// The validation (schema/validate.ts) says which check failed, with its limit or allowed values and
+// the closest allowed one; the words here say what is wrong, what follows and what is expected.
+import { reportShare, type Rule } from '../rule.js';
+import { isScalar } from '../../parse/nodes.js';
+import { ensurePeriod, lowerFirst } from '../../text/words.js';
+import { capitalize, listOf } from '../../text/words.js';
+import { DOCUMENT_KINDS, type DocumentKind, type Fix } from '../../types.js';
+import { schemaProblemsOf } from '../../schema/validate.js';
+import type { InvalidValueProblem } from '../../schema/problems.js';
 
-export const rule = schemaRule('schema/invalid-value', 'A value outside an enum, pattern, range or format.');
+export const rule: Rule = {
+  id: 'schema/invalid-value',
+  defaultSeverity: 'error',
+  summary: 'A value outside an enum, pattern, range or format.',
+  kinds: DOCUMENT_KINDS,
+  check(ctx) {
+    reportShare(ctx, 'schema/invalid-value', schemaProblemsOf(ctx), (problem) => {
+      const fixes = fixesOf(problem);
+      return { message: messageOf(problem), span: problem.span, ...(fixes ? { fixes } : {}) };
+    });
+  },
+};
+
+/** What a pattern asks for, in words, where the schema's description says something else. */
+const PATTERN_EXPECTED: Record<string, string> = {
+  'WorkflowStep/properties/tool':
+    'a tool reference that starts with a letter or digit and holds only letters, digits, `.`, `_` and `-`, such as `github.create_pr`.',
+  'ForEachInnerStep/properties/tool':
+    'a tool reference that starts with a letter or digit and holds only letters, digits, `.`, `_` and `-`, such as `github.create_pr`.',
+  'WorkflowStep/properties/itemVar': 'a Go identifier (letters, digits and `_`, not starting with a digit) other than `index`, which is taken by the loop index.',
+  'ForEachInnerStep/properties/itemVar': 'a Go identifier (letters, digits and `_`, not starting with a digit) other than `index`.',
+};
+
+const RELATION = { minimum: 'at least', maximum: 'at most', exclusiveMinimum: 'more than', exclusiveMaximum: 'less than' } as const;
+
+function messageOf(problem: InvalidValueProblem): string {
+  const field = problem.field ?? 'the document';
+  const shown = isScalar(problem.node) ? JSON.stringify(problem.node.value) : undefined;
+  const effect = effectOf(problem.kind, problem.inFace);
+  switch (problem.keyword) {
+    case 'enum':
+      return (
+        `${shown ?? 'This value'} is not a valid \`${field}\`: ${effect}. Allowed: ${listOf(problem.allowed.map((a) => `\`${a}\``), 10)}.` +
+        (problem.suggestion ? ` Did you mean \`${problem.suggestion}\`?` : '')
+      );
+    case 'const':
+      return `\`${field}\` must be \`${problem.allowed}\`${shown ? `, not ${shown}` : ''}: ${effect}.`;
+    case 'pattern': {
+      const { schemaName, description } = problem;
+      const known = schemaName !== undefined && Object.hasOwn(PATTERN_EXPECTED, schemaName) ? PATTERN_EXPECTED[schemaName] : undefined;
+      const expected = known ?? (description ? ensurePeriod(lowerFirst(description)) : undefined);
+      return `${shown ?? 'This value'} is not a valid \`${field}\`: ${effect}.${expected ? ` Expected: ${expected}` : ''}`;
+    }
+    case 'format':
+      return `${shown ?? 'This value'} is not a valid ${problem.format} for \`${field}\`: ${effect}.`;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `\`${field}\` must be ${RELATION[problem.keyword]} ${problem.limit}, not ${shown ?? 'this'}: ${effect}.`;
+    case 'minLength':
+      return problem.limit === 1
+        ? `\`${field}\` must not be empty: ${effect}.`
+        : `\`${field}\` must be at least ${problem.limit} characters long: ${effect}.`;
+    case 'maxLength':
+      return `\`${field}\` must be at most ${problem.limit} characters long: ${effect}.`;
+    case 'minItems':
+      return `\`${field}\` must list at least ${problem.limit} item${problem.limit === 1 ? '' : 's'}: ${effect}.`;
+    case 'maxItems':
+      return `\`${field}\` may list at most ${problem.limit} items: ${effect}.`;
+    case 'minProperties':
+      return `\`${field}\` must have at least ${problem.limit} entr${problem.limit === 1 ? 'y' : 'ies'}: ${effect}.`;
+    case 'not':
+    case 'anyOf':
+    case 'oneOf': {
+      const text = problem.description ?? `${capitalize(subjectOf(problem))} does not have any of the accepted shapes.`;
+      return `${ensurePeriod(text)} ${capitalize(effect)}.`;
+    }
+    case 'other':
+      return `${capitalize(subjectOf(problem))}: ${problem.detail ?? 'invalid value'}; ${effect}.`;
+  }
+}
+
+function fixesOf(problem: InvalidValueProblem): Fix[] | undefined {
+  if (problem.keyword === 'enum' && problem.edit && problem.suggestion) {
+    return [{ title: `Change to \`${problem.suggestion}\``, safe: false, edits: [problem.edit] }];
+  }
+  if (problem.keyword === 'const' && problem.edit) return [{ title: `Change to \`${problem.allowed}\``, safe: false, edits: [problem.edit] }];
+  return undefined;
+}
+
+/** The object: its place, or the document (a JSONL line is one call). */
+function subjectOf(problem: InvalidValueProblem): string {
+  if (problem.place !== undefined) return `\`${problem.place}\``;
+  return problem.callLine ? 'this call' : 'the document';
+}
+
+/** What a refused value does at run time, by who reads the document. */
+function effectOf(kind: DocumentKind, inFace: boolean): string {
+  if (inFace) return 'the runtime cannot apply the face as written';
+  switch (kind) {
+    case 'vmcp-config':
+      return 'ToolHive refuses the configuration';
+    case 'vmcp-server':
+    case 'vmcp-composite':
+      return 'the resource is rejected (by the CRD validation or by the operator)';
+    case 'tool-catalog':
+      return 'Tool Lens cannot use it as written';
+    case 'tool-calls':
+      return 'Tool Lens cannot tell what the entry calls, so it checks nothing in it';
+    case 'mcp-servers':
+      return 'the client cannot use this entry as written';
+    default:
+      return 'it cannot be used as written';
+  }
+}

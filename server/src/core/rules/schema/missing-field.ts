@@ -1,3 +1,108 @@
-import { schemaRule } from './shared.js';
+// schema/missing-field: a required field is absent. The validation (schema/validate.ts) says which
+// field, of which object and which subschema requires it; the words here say what its absence
+// costs at run time: per field where we know (MISSING_EFFECT), else by who reads the document.
+import { reportShare, type Rule } from '../rule.js';
+import { ensurePeriod } from '../../text/words.js';
+import { capitalize } from '../../text/words.js';
+import { DOCUMENT_KINDS, type DocumentKind } from '../../types.js';
+import { schemaProblemsOf } from '../../schema/validate.js';
+import type { MissingFieldProblem } from '../../schema/problems.js';
 
-export const rule = schemaRule('schema/missing-field', 'A required field is absent.');
+export const rule: Rule = {
+  id: 'schema/missing-field',
+  defaultSeverity: 'error',
+  summary: 'A required field is absent.',
+  kinds: DOCUMENT_KINDS,
+  check(ctx) {
+    reportShare(ctx, 'schema/missing-field', schemaProblemsOf(ctx), (problem) => ({ message: messageOf(problem), span: problem.span }));
+  },
+};
+
+function messageOf(problem: MissingFieldProblem): string {
+  const { field, schemaName } = problem;
+  const known = schemaName !== undefined && Object.hasOwn(MISSING_EFFECT, `${schemaName}.${field}`) ? MISSING_EFFECT[`${schemaName}.${field}`] : undefined;
+  const branch = problem.branchDescription !== undefined ? ensurePeriod(problem.branchDescription) : undefined;
+  const why = (known !== undefined ? capitalize(known) : undefined) ?? `${branch ? `${branch} ` : ''}${capitalize(effectOf(problem.kind, problem.inFace))}.`;
+  const rename = problem.misspeltAs !== undefined ? ` \`${problem.misspeltAs}\` here is probably meant to be it: rename it.` : '';
+  return `${capitalize(subjectOf(problem))} has no \`${field}\`. ${why}${rename}`;
+}
+
+/** The object: its place, or the document (a JSONL line is one call). */
+function subjectOf(problem: MissingFieldProblem): string {
+  if (problem.place !== undefined) return `\`${problem.place}\``;
+  return problem.callLine ? 'this call' : 'the document';
+}
+
+/** What a missing field costs, by who reads the document, where MISSING_EFFECT does not know better. */
+function effectOf(kind: DocumentKind, inFace: boolean): string {
+  if (inFace) return 'without it the runtime cannot apply the face';
+  switch (kind) {
+    case 'vmcp-config':
+      return 'without it ToolHive refuses to load the configuration';
+    case 'vmcp-server':
+    case 'vmcp-composite':
+      return 'without it the ToolHive operator (or Kubernetes) rejects the resource';
+    case 'tool-catalog':
+      return 'without it Tool Lens cannot read this part of the catalog';
+    case 'tool-calls':
+      return 'without it the entry describes no call Tool Lens can check';
+    case 'mcp-servers':
+      return 'without it the client cannot use this entry';
+    default:
+      return 'it is required here';
+  }
+}
+
+/** What a missing field costs, by `<schema name>.<field>` (schema names: `nameSubschemas` in schema/validate.ts). */
+const MISSING_EFFECT: Record<string, string> = {
+  'vmcp-config/allOf/1/then.name':
+    'A file with server settings (`groupRef`, `backends`, auth) is a whole vMCP configuration, and ToolHive refuses to load one without `name`.',
+  'vmcp-config/allOf/1/then.groupRef':
+    'A file with server settings (`name`, `backends`, auth) is a whole vMCP configuration, and ToolHive refuses to load one ' +
+    'without the group whose workloads are its backends.',
+  'vmcp-config/allOf/1/then.aggregation':
+    'A file with server settings (`name`, `groupRef`, `backends`, auth) is a whole vMCP configuration, and ToolHive refuses to ' +
+    'load one without an `aggregation` block (`conflictResolution: prefix` is the usual choice).',
+  'CompositeTool.name': 'ToolHive refuses a composite tool without a name: it is the name clients call it by.',
+  'CompositeTool.description':
+    "ToolHive's validator refuses a composite tool without a description (clients show it to the model to decide when to call the tool).",
+  'CompositeTool.steps': 'ToolHive refuses a composite tool without steps.',
+  'WorkflowStep.id': 'ToolHive refuses a step without an id: `dependsOn` and `.steps.<id>` templates name steps by it.',
+  'ElicitationResponseHandler.action':
+    "ToolHive's validator refuses a handler without `action` (`abort`, `continue` or `skip_remaining`).",
+  'OutputConfig.properties': 'ToolHive refuses an `output` block without `properties`: they are the fields of the result.',
+  'OutputProperty.type': 'ToolHive refuses an output property without a `type`: it converts the rendered value to it.',
+  'OutputProperty.description': 'ToolHive refuses to start when an output property has no description (it is advertised in the outputSchema).',
+  'WorkloadToolConfig.workload': 'ToolHive refuses the entry: its filter and overrides would apply to no backend.',
+  'WorkloadToolConfig/properties/toolConfigRef.name': 'the operator cannot find the MCPToolConfig without its name.',
+  'CompositeToolRef.name': 'ToolHive refuses a reference without the name of the VirtualMCPCompositeToolDefinition it points at.',
+  'vmcp-server.apiVersion': 'Kubernetes rejects an object without `apiVersion`.',
+  'vmcp-server.kind': 'Kubernetes rejects an object without `kind`.',
+  'vmcp-server.spec': 'the operator has nothing to run without `spec`.',
+  'vmcp-server/properties/spec.groupRef': 'the VirtualMCPServer needs the MCPGroup whose servers are its backends; the operator rejects it without one.',
+  'vmcp-server/properties/spec/properties/groupRef.name': 'the operator cannot find the MCPGroup without its name.',
+  'vmcp-composite.apiVersion': 'Kubernetes rejects an object without `apiVersion`.',
+  'vmcp-composite.kind': 'Kubernetes rejects an object without `kind`.',
+  'vmcp-composite.spec': 'the resource defines no composite tool without `spec`.',
+  'Snapshot.servers': 'a snapshot without `servers` describes no server, so every reference to its tools stays unknown.',
+  'CatalogServer.name':
+    'workflows and calls name servers by it, so Tool Lens ignores a server without a name and its tools stay unknown.',
+  'Namespace.name': 'calls name the namespace in their envelope, so a namespace without a name cannot be called; Tool Lens ignores it.',
+  'Tool.name': 'MCP requires it: clients reject the whole tool list when one tool has no name, and Tool Lens ignores the tool.',
+  'Tool.inputSchema':
+    'MCP requires it (`{"type": "object"}` for a tool without arguments): clients reject the whole tool list when one tool lacks it.',
+  'Tool/properties/icons/items.src': 'an icon without `src` shows nothing; clients may reject it.',
+  'ToolList.tools': 'a tools/list result without `tools` lists no tool.',
+  'face-overlay.server': 'an overlay applies to the tools of one server, named here; without it the faces apply to nothing.',
+  'face-overlay.toolFaces': 'the overlay has no faces to apply.',
+  'PathTarget.param': 'the runtime cannot guard a path without knowing which argument holds it, so it refuses to mount the tool.',
+  'PathTarget.access': 'the runtime must know whether the tool reads or writes the path; it refuses to mount the tool without `access`.',
+  'Server/allOf/0/then.command': 'a stdio server is started from its `command`; without it the client has nothing to run.',
+  'Server/allOf/1/then.url': 'an http or sse server is reached at its `url`; without it the client has nowhere to connect.',
+  'Input.type': 'VS Code cannot prompt for the value without knowing the kind of input.',
+  'Input.id': 'servers read the value as `${input:<id>}`; without an id nothing can use it.',
+  'Input.description': 'VS Code shows the description as the prompt; it refuses an input without one.',
+  'tool-calls.calls': 'a calls file lists its calls under `calls`.',
+  'CallEntry/then/then.params': 'a JSON-RPC tools/call request carries the tool name and its arguments in `params`; the server refuses it without.',
+  'CallEntry/then/then/properties/params.name': 'the server cannot tell which tool to call and answers with an error.',
+};

@@ -1,3 +1,88 @@
-import { schemaRule } from './shared.js';
+// schema/unknown-key: a key the document's format does not have. The validation (schema/validate.ts)
+// says which key, where, and what it probably meant; the words here say what happens to it at run
+// time (which depends on who reads the document) and what to do.
+import { reportShare, type Rule } from '../rule.js';
+import { listOf } from '../../text/words.js';
+import { DOCUMENT_KINDS, type DocumentKind, type Fix } from '../../types.js';
+import { schemaProblemsOf } from '../../schema/validate.js';
+import type { UnknownKeyProblem } from '../../schema/problems.js';
 
-export const rule = schemaRule('schema/unknown-key', 'A key the format does not have (`maxRetries`, `failureMode`, ...), with a "did you mean" fix.');
+export const rule: Rule = {
+  id: 'schema/unknown-key',
+  defaultSeverity: 'error',
+  summary: 'A key the format does not have (`maxRetries`, `failureMode`, ...), with a "did you mean" fix.',
+  kinds: DOCUMENT_KINDS,
+  check(ctx) {
+    reportShare(ctx, 'schema/unknown-key', schemaProblemsOf(ctx), (problem) => {
+      const fixes = fixesOf(problem);
+      return { message: messageOf(problem), span: problem.span, ...(fixes ? { fixes } : {}) };
+    });
+  },
+};
+
+/** Keys that are not misspellings but missing features: what to do instead. */
+const NO_SUCH_FIELD: Record<string, string> = {
+  failureMode:
+    'ToolHive has no `failureMode` field (some of its docs show one): a workflow stops at the first failing step. ' +
+    'To go on or retry, set `onError` on each step that may fail (`action: continue` with `defaultResults`, or ' +
+    '`action: retry` with `retryCount`).',
+  failure_mode:
+    'ToolHive has no `failureMode` field: a workflow stops at the first failing step. Set `onError` on each step ' +
+    'that may fail (`action: continue` or `action: retry` with `retryCount`).',
+};
+
+function messageOf(problem: UnknownKeyProblem): string {
+  const { key } = problem;
+  if (problem.reason === 'misplaced') {
+    return (
+      `\`${problem.place}.${key}\` is not a VirtualMCPServer field (some ToolHive docs put it there): Kubernetes prunes it, so it has no ` +
+      `effect. It belongs under \`${problem.belongsUnder}\`: move it to \`${problem.belongsUnder}.${key}\`.`
+    );
+  }
+  const where = problem.place === undefined ? (problem.callLine ? 'a field of this call' : 'a top-level field') : `a field of \`${problem.place}\``;
+  const base = `\`${key}\` is not ${where}: ${effectOf(problem.kind, problem.inFace)}.`;
+  switch (problem.reason) {
+    case 'no-such-feature':
+      return Object.hasOwn(NO_SUCH_FIELD, key) ? `${base} ${NO_SUCH_FIELD[key]!}` : base;
+    case 'misspelt': {
+      const { suggestion } = problem;
+      const note = problem.docMistake
+        ? ` Some ToolHive docs and examples write \`${key}\`, but the field is \`${suggestion}\`.`
+        : problem.required
+          ? ` \`${suggestion}\` is required and missing here.`
+          : '';
+      return `${base} Did you mean \`${suggestion}\`?${note}`;
+    }
+    case 'second-spelling':
+      return `${base} It looks like a second spelling of \`${problem.suggestion}\`, which is already set here: remove it.`;
+    case 'unknown': {
+      const list = problem.known.length ? ` Fields here: ${listOf(problem.known.map((k) => `\`${k}\``), 10)}.` : '';
+      return `${base}${list}`;
+    }
+  }
+}
+
+function fixesOf(problem: UnknownKeyProblem): Fix[] | undefined {
+  if (problem.reason !== 'misspelt' || !problem.rename) return undefined;
+  return [{ title: `Rename \`${problem.key}\` to \`${problem.suggestion}\``, safe: false, edits: [problem.rename] }];
+}
+
+/** What happens to a key the format does not have, by who reads the document. */
+function effectOf(kind: DocumentKind, inFace: boolean): string {
+  if (inFace) return 'the tool-face format has no such field, so the setting has no effect';
+  switch (kind) {
+    case 'vmcp-config':
+      return "ToolHive's CLI loader refuses a file with a key it does not know, so the whole configuration fails to load";
+    case 'vmcp-server':
+    case 'vmcp-composite':
+      return 'Kubernetes prunes fields the CRD does not declare (or rejects the object under strict field validation), so the setting has no effect';
+    case 'tool-catalog':
+      return 'the catalog snapshot format has no such field, so Tool Lens ignores it';
+    case 'tool-calls':
+      return 'a calls file has no such field, so it is ignored';
+    case 'mcp-servers':
+      return 'the client does not read it, so the setting has no effect';
+    default:
+      return 'it is not part of the format, so it has no effect';
+  }
+}

@@ -13,6 +13,7 @@ import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'nod
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { require as tsxRequire } from 'tsx/cjs/api';
+import { writeRuleModules } from './generate-rule-modules.mjs';
 import { writeValidators } from './generate-validators.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,6 +65,8 @@ async function bundle(entry) {
 const present = ENTRIES.filter((entry) => existsSync(join(ROOT, entry.in)));
 try {
   writeValidators();
+  // The registry imports every rule module through this list; it is written before anything reads it.
+  if (writeRuleModules()) console.log('server/src/core/rules/modules.generated.ts regenerated from the rule modules');
   const bundles = Promise.all(present.map(bundle));
   // The rule files are written while esbuild bundles (in its own process); the bundles read neither.
   const { writeRuleFiles } = tsxRequire('./generate-rule-files.ts', import.meta.url);

@@ -1,7 +1,9 @@
 // The committed files generated from the rule registry (scripts/generate-rule-files.ts, run by
 // `npm run build`) are up to date: docs/rules/README.md's tables and the rules: keys of
-// schemas/toollens-config.schema.json. Rendered here in memory and compared with the files.
+// schemas/toollens-config.schema.json; and the list of rule modules (scripts/generate-rule-modules.mjs).
+// Rendered here in memory and compared with the files.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { test } from 'node:test';
 import { ALL_RULES } from '../server/src/core/rules/registry.js';
@@ -38,4 +40,15 @@ test('the generated files change with the registry, and keep what is written by 
   assert.deepEqual(Object.keys(newSchema.definitions.RuleSeverities.properties), added.map((rule) => rule.id));
   assert.throws(() => renderRulesIndex(index!, [{ id: 'brand-new/rule', defaultSeverity: 'error', summary: 'x' }]), /FAMILY_TITLES in scripts\/generate-rule-files\.ts/);
   assert.throws(() => renderRulesIndex('# Rules\n', ALL_RULES), /generated region/);
+});
+
+test('rules/modules.generated.ts lists every rule module on disk', async () => {
+  const generator = await import('../scripts/generate-rule-modules.mjs');
+  const current = readFileSync(generator.OUTPUT, 'utf8');
+  assert.ok(
+    current === generator.renderRuleModules(),
+    `server/src/core/rules/modules.generated.ts is out of date: run \`npm run build\` and commit it.\n${firstDifference(current, generator.renderRuleModules())}`,
+  );
+  // The list follows the files: one more module, one more entry.
+  assert.match(generator.renderRuleModules(['lens/new-rule']), /import \{ rule as lensNewRule \} from '\.\/lens\/new-rule\.js';[\s\S]*\{ path: 'lens\/new-rule', rule: lensNewRule \}/);
 });

@@ -176,7 +176,7 @@ function dropMissingExplainedByTypos(mapped: Mapped[], renamedTo: Map<string, Se
 // ---- mapping one error to a node and a message ---------------------------------------------------
 
 /**
- * Known doc mistakes (toolhive.md §9) and spellings from other formats, for "did you mean". A
+ * Known doc mistakes (docs/toolhive.md#mistakes-in-toolhives-own-docs) and spellings from other formats, for "did you mean". A
  * synonym only counts where its target is a field of the mapping, so one table serves every place.
  */
 export const KEY_SYNONYMS: Record<string, string> = {
@@ -203,7 +203,7 @@ export const KEY_SYNONYMS: Record<string, string> = {
   prompt: 'message',
 };
 
-/** Keys that ToolHive's own docs use by mistake (toolhive.md §9). */
+/** Keys that ToolHive's own docs use by mistake (docs/toolhive.md#mistakes-in-toolhives-own-docs). */
 const DOC_MISTAKES = new Set(['maxRetries', 'max_retries']);
 
 /** Where one wrong word means different fields: a composite's `params` are its `parameters`. */

@@ -1,4 +1,4 @@
-// The commands of SPEC §10. They ask the server (workspace/executeCommand) and show the result;
+// The commands of docs/behaviour.md#editor-commands. They ask the server (workspace/executeCommand) and show the result;
 // no analysis happens here.
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, WorkDoneProgress, type LanguageClient } from 'vscode-languageclient/node';

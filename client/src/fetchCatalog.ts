@@ -1,4 +1,4 @@
-// "Tool Lens: Fetch Catalog from an MCP Server" (SPEC §8): only in a trusted workspace; the
+// "Tool Lens: Fetch Catalog from an MCP Server" (docs/behaviour.md#live-catalogs): only in a trusted workspace; the
 // server lists what the workspace's MCP configs declare; the user picks one and agrees, in a modal
 // that shows the exact command line (secrets masked), to run it; the answer is remembered for that
 // exact launch. The server does the fetch and reports progress; the snapshot then reaches every

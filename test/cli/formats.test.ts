@@ -1,4 +1,4 @@
-// The machine formats of `tool-lens check`: JSON (SPEC §11, compared field by field), SARIF 2.1.0
+// The machine formats of `tool-lens check`: JSON (docs/behaviour.md#json-output, compared field by field), SARIF 2.1.0
 // (checked structurally) and GitHub Actions workflow commands (exact lines).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

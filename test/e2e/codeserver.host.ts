@@ -215,7 +215,7 @@ export async function run(): Promise<void> {
     // VS Code validates .vscode/mcp.json with its own schema too, and both apply. A valid file with
     // one mistake only our schema knows about (`toolFaces` must be an object) must get that error,
     // and neither schema may complain about anything else. VS Code 1.100's schema does not know
-    // the `toolFaces` key the spec allows on a server entry: what it says about that key is
+    // the `toolFaces` key docs/faces.md allows on a server entry: what it says about that key is
     // reported in the detail, not failed on.
     const probe = vscode.Uri.joinPath(folder, '.vscode', 'mcp.json');
     const text = [

@@ -25,7 +25,7 @@ import { loadWorkspace } from '../../server/src/node/loader.js';
 import { CLI, ensureBuilt } from '../cli/harness.js';
 
 const ROOT = join(__dirname, '..', '..');
-// Byte-identical copies of the captures in shared/catalogs, kept in the repository.
+// Captures of the reference servers' tools/list results, kept unchanged in the repository.
 const CAPTURES = join(ROOT, 'test', 'corpus', 'clean', 'catalogs');
 const SECRET = 'tl-secret-5f1c9a7e';
 

@@ -20,7 +20,7 @@ const fsRead = (step: string) => known(step, { readOnlyHint: true, openWorldHint
 const describe = (s: string) => `step ${s}`;
 
 // ---------------------------------------------------------------------------------------------
-// Examples from toolhive.md §6 and SPEC §3.2
+// Examples from docs/toolhive.md#the-safety-floor
 
 test('no tool steps: no floor, explicit annotations pass through', () => {
   assert.equal(deriveFloor([]), undefined);
@@ -195,7 +195,7 @@ test('floorTable without tool steps', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Property-based: compare against a second formulation written from the spec's sentences.
+// Property-based: compare against a second formulation written from the sentences of docs/toolhive.md#derivation.
 
 const hintValue = fc.option(fc.boolean(), { nil: undefined });
 const annotationsArb: fc.Arbitrary<ToolAnnotations> = fc.record(
@@ -215,7 +215,7 @@ const entryArb: fc.Arbitrary<StepEntry<number>> = fc.oneof(
 const entriesArb = fc.array(entryArb, { maxLength: 6 });
 const explicitArb = fc.option(annotationsArb, { nil: undefined });
 
-// "declares X" per the spec: only an explicit value on a known entry counts.
+// "declares X" per docs/toolhive.md#entries: only an explicit value on a known entry counts.
 const declares = (e: StepEntry<unknown>, hint: FloorHint, value: boolean) =>
   e.known === true && e.annotations[hint] === value;
 
@@ -254,7 +254,7 @@ function oracleMerge(floor: Floor | undefined, explicit: ToolAnnotations | undef
   return Object.fromEntries(pairs) as ToolAnnotations;
 }
 
-test('property: deriveFloor, findContradictions and mergeAnnotations match the spec formulation', () => {
+test('property: deriveFloor, findContradictions and mergeAnnotations match the documented formulation', () => {
   fc.assert(
     fc.property(entriesArb, explicitArb, (entries, explicit) => {
       const floor = deriveFloor(entries);

@@ -1,7 +1,7 @@
 // `mayBeCatalog` decides without parsing whether a file may be a catalog; the language server parses
 // the others lazily, so a "no" for a real catalog would lose it. Every catalog the fixtures, the
-// corpus (which keeps byte-identical copies of the captures in shared/catalogs, outside this
-// repository), the docs' catalogs and the examples hold must get a "maybe".
+// corpus (which keeps real tools/list captures, unchanged), the docs' catalogs and the examples
+// hold must get a "maybe".
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

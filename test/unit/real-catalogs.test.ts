@@ -1,4 +1,4 @@
-// The four catalogs captured from the MCP reference servers (shared/catalogs) are what real
+// The four catalogs captured from the MCP reference servers (test/corpus/clean/catalogs) are what real
 // servers send: every rule must stay silent on them, the catalog and schema rules above all.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { checkFile } from '../../server/src/core/engine.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 
-// Byte-identical copies of shared/catalogs, kept in the repository: missing, the test fails.
+// The captures, kept unchanged in the repository: missing, the test fails.
 const CATALOG_DIR = path.join(__dirname, '../corpus/clean/catalogs');
 
 test('the real catalogs are recognised as tool catalogs and produce no finding', () => {

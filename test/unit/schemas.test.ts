@@ -9,7 +9,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 
 const SCHEMA_DIR = path.join(__dirname, '../../schemas');
-const CATALOG_DIR = path.join(__dirname, '../corpus/clean/catalogs') // byte-identical copies of shared/catalogs;
+const CATALOG_DIR = path.join(__dirname, '../corpus/clean/catalogs') // real tools/list captures, unchanged;
 const BASE = 'https://tool-lens.dev/schemas/';
 
 const SCHEMA_FILES = readdirSync(SCHEMA_DIR)
@@ -53,7 +53,7 @@ function findError(errors: ErrorObject[], instancePath: string, keyword: string)
   return errors.find((e) => e.instancePath === instancePath && e.keyword === keyword);
 }
 
-// ---- example documents (toolhive.md §10) -----------------------------------------------------
+// ---- example documents in both ToolHive dialects (docs/toolhive.md#two-dialects) -------------
 
 const EXAMPLE_10_1 = `
 name: demo-vmcp
@@ -121,7 +121,7 @@ spec:
       arguments: {msg: "{{.steps.release.output.text}}"}
 `;
 
-// §10.3 is a list of steps; it is checked inside a composite tool of a fragment config
+// EXAMPLE_10_3 is a list of steps; it is checked inside a composite tool of a fragment config
 // (only `compositeTools`, which must need nothing else at the root).
 const EXAMPLE_10_3 = `
 compositeTools:
@@ -225,15 +225,15 @@ test('every property the schemas declare has a description (hover text)', () => 
   assert.deepEqual(missing, []);
 });
 
-test('toolhive §10.1: CLI config is valid', () => {
+test('example: CLI config is valid', () => {
   assertValid('vmcp-config.schema.json', parse(EXAMPLE_10_1));
 });
 
-test('toolhive §10.2: VirtualMCPCompositeToolDefinition is valid', () => {
+test('example: VirtualMCPCompositeToolDefinition is valid', () => {
   assertValid('vmcp-composite.schema.json', parse(EXAMPLE_10_2));
 });
 
-test('toolhive §10.3: forEach fan-out in a compositeTools-only fragment is valid', () => {
+test('example: forEach fan-out in a compositeTools-only fragment is valid', () => {
   assertValid('vmcp-config.schema.json', parse(EXAMPLE_10_3));
 });
 
@@ -334,7 +334,7 @@ compositeTools:
   assert.deepEqual(e.params.allowedValues, ['abort', 'continue', 'retry']);
 });
 
-test('toolhive §10.4: the missing description is reported; semantic problems are left to rules', () => {
+test('example: the missing description is reported; semantic problems are left to rules', () => {
   const doc = parse(`
 compositeTools:
   - name: broken
@@ -374,7 +374,7 @@ compositeTools:
   const at = (p: string, k: string) => assert.ok(findError(errors, p, k), `${p} ${k}: ${JSON.stringify(errors)}`);
   at('/compositeTools/0/timeout', 'pattern');
   at('/compositeTools/0/steps/0/itemVar', 'pattern');
-  // Upper bounds belong to workflow/limit (SPEC §7 lists them there), not to the schema.
+  // Upper bounds belong to workflow/limit (docs/rules/workflow/limit.md), not to the schema.
   assert.ok(!findError(errors, '/compositeTools/0/steps/0/maxParallel', 'maximum'));
   at('/compositeTools/0/steps/0/maxIterations', 'minimum');
   at('/compositeTools/0/steps/0/step/type', 'enum');

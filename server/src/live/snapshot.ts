@@ -1,4 +1,4 @@
-// Writes fetched catalogs as `catalog: 1` snapshot files (SPEC §2), the form `tool-lens check`
+// Writes fetched catalogs as `catalog: 1` snapshot files (docs/behaviour.md#catalog-snapshots), the form `tool-lens check`
 // reads back. Our own keys come in a fixed order and the tools exactly as the server sent them, so
 // fetching an unchanged server again gives the same file apart from the time. A snapshot holds
 // what the server said and nothing of how it was started: no command line, env or headers.

@@ -333,7 +333,7 @@ export class Diagnostics {
 }
 
 /**
- * SPEC §8: while a server's live catalog is being fetched, a finding that says it has no catalog
+ * docs/behaviour.md#live-catalogs: while a server's live catalog is being fetched, a finding that says it has no catalog
  * says that one is on its way. Only `tool/unknown` at info (the no-catalog case) names the
  * server; it does so as `"name"` (workload or server) or as the prefix of the reference.
  */

@@ -1,4 +1,4 @@
-// "Fetch catalog from an MCP server" on the server side (SPEC §8): the list of servers the
+// "Fetch catalog from an MCP server" on the server side (docs/behaviour.md#live-catalogs): the list of servers the
 // workspace's MCP client configs declare, and the fetch itself. The client has asked the user; the
 // server still refuses unless the client said the workspace is trusted and the launch is the very
 // one the user agreed to (its fingerprint). The fetch runs as an ordinary promise, so every other

@@ -7,7 +7,7 @@ export const CATALOG_STATE_NOTIFICATION = 'toolLens/catalogState';
 /** Client → server: the workspace's trust state changed (VS Code Workspace Trust). */
 export const TRUST_NOTIFICATION = 'toolLens/trustChanged';
 /**
- * Client → server request: fetch one server's live catalog (SPEC §8). Params: FetchCatalogParams;
+ * Client → server request: fetch one server's live catalog (docs/behaviour.md#live-catalogs). Params: FetchCatalogParams;
  * result: FetchCatalogResult, sent when the fetch is over (other requests keep being answered
  * meanwhile). A request of its own rather than a server command on purpose: vscode-languageclient
  * registers every server command as a VS Code command that anything could run, and this one must

@@ -1,4 +1,4 @@
-// `--format json`: the shape SPEC §11 fixes as a public interface. Lines and columns are 1-based
+// `--format json`: a public interface (docs/behaviour.md#json-output). Lines and columns are 1-based
 // (columns in UTF-16 code units), ranges end exclusive. Every checked file is listed; files that
 // are none of our kinds carry `"kind": null` and no diagnostics.
 import type { SourceText } from '../../core/text/source.js';

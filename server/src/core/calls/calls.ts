@@ -30,8 +30,8 @@ export const ENVELOPE_FIELDS: readonly EnvelopeFieldName[] = ['namespace', 'tool
 
 /**
  * Keys models and people send instead of the envelope's fields. The runtime reads none of them:
- * the field counts as missing. SPEC §5 lists the first ones; the rest are spellings the reference
- * runtime also recognises in its refusal message.
+ * the field counts as missing; the runtime names them in its refusal message
+ * (docs/mcp.md#field-aliases).
  */
 export const ENVELOPE_ALIASES: Readonly<Record<string, EnvelopeFieldName>> = {
   tool: 'toolName',

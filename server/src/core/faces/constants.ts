@@ -1,4 +1,4 @@
-// The closed sets and bounds a tool face must keep to (SPEC §4).
+// The closed sets and bounds a tool face must keep to (docs/faces.md#the-values-tool-lens-checks-against).
 //
 // These are Tool Lens's own values, not the upstream runtime's: the runtime that reads faces has
 // not published its constants, so we chose these, named them once, here, and documented them in

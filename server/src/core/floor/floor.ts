@@ -1,4 +1,4 @@
-// The safety floor of a composite tool (SPEC §3.2, toolhive.md §6), as pure functions over one
+// The safety floor of a composite tool (docs/toolhive.md#the-safety-floor), as pure functions over one
 // entry per tool step. Nothing here knows about documents or catalogs: callers resolve the steps.
 
 import { capitalize } from '../text/words.js';
@@ -51,7 +51,7 @@ export interface FloorTable<S = unknown> {
   contradictions: Contradiction[];
 }
 
-/** SPEC §2: MCP defaults for absent hints; destructive/idempotent mean nothing on a read-only tool. */
+/** MCP defaults for absent hints (docs/mcp.md#tool-annotations); destructive/idempotent mean nothing on a read-only tool. */
 export function effectiveAnnotations(a: ToolAnnotations | undefined): EffectiveAnnotations {
   const readOnly = a?.readOnlyHint ?? false;
   const out: EffectiveAnnotations = {

@@ -46,7 +46,7 @@ function computeFloor(ctx: DocumentContext, workflow: WorkflowModel): WorkflowFl
       case 'unresolved':
         return { known: false, reason: 'not resolved', step: s };
       case 'hidden':
-        // ToolHive looks annotations up among the advertised tools only (docs/toolhive.md).
+        // ToolHive looks annotations up among the advertised tools only (docs/toolhive.md#entries).
         return {
           known: false,
           reason: `the tool is hidden from clients (${hiddenByText(s.tool!)}), and ToolHive reads annotations of advertised tools only`,

@@ -1,5 +1,5 @@
 // The gateway's view of its backends for one document, built from its settings
-// (model/aggregation.ts) and the catalog the way ToolHive aggregates them (docs/toolhive.md): per workload, overrides first (rename, description, annotation patches);
+// (model/aggregation.ts) and the catalog the way ToolHive aggregates them (docs/toolhive.md#building-the-tool-list): per workload, overrides first (rename, description, annotation patches);
 // then conflict resolution (prefix, priority or manual); then the advertising filter. The routing
 // table holds every backend tool, hidden ones too, keyed by its resolved name; `resolveToolRef`
 // answers a step's `tool` as ToolHive's router does, and says why when it cannot. A workload whose

@@ -1,4 +1,4 @@
-// Typed views over tool faces (SPEC §4): the server entries of an `mcp-servers` file (VS Code's
+// Typed views over tool faces (docs/faces.md): the server entries of an `mcp-servers` file (VS Code's
 // `servers` or the `mcpServers` of Cursor, Claude and `.mcp.json`) and the one server of a
 // `face-overlay` file, each with its `toolFaces` and every face's fields with their nodes, so rules
 // report on exact ranges. Values of the wrong type are left out of the typed fields (the schema

@@ -1,5 +1,5 @@
 // Which of our document kinds a parsed document is: content first, file name second. Anything
-// else is left alone: silence on unrelated YAML/JSON is a feature (SPEC §1).
+// else is left alone: silence on unrelated YAML/JSON is a feature (docs/behaviour.md#recognising-files).
 import type { DocumentKind } from '../types.js';
 import { getNode, getScalar, getString, isMap, isSeq, type Node } from './nodes.js';
 

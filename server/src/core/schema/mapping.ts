@@ -1,5 +1,5 @@
 // One ajv error → one typed problem (problems.ts) on the exact node it is about: the span, the
-// rule, and what the rule's words need. Which suggestion a key gets (synonyms, toolhive.md §9's doc
+// rule, and what the rule's words need. Which suggestion a key gets (synonyms, docs/toolhive.md#mistakes-in-toolhives-own-docs's doc
 // mistakes), which value an enum probably meant, whether a quoted `"3"` is a number: these are
 // facts about keys and values, decided here. How they are said is the rules' (rules/schema/*).
 import type { ErrorObject } from 'ajv';
@@ -26,7 +26,7 @@ export interface Mapped {
 }
 
 /**
- * Known doc mistakes (toolhive.md §9) and spellings from other formats, for "did you mean". A
+ * Known doc mistakes (docs/toolhive.md#mistakes-in-toolhives-own-docs) and spellings from other formats, for "did you mean". A
  * synonym only counts where its target is a field of the mapping, so one table serves every place.
  */
 export const KEY_SYNONYMS: Record<string, string> = {
@@ -53,7 +53,7 @@ export const KEY_SYNONYMS: Record<string, string> = {
   prompt: 'message',
 };
 
-/** Keys that ToolHive's own docs use by mistake (toolhive.md §9). */
+/** Keys that ToolHive's own docs use by mistake (docs/toolhive.md#mistakes-in-toolhives-own-docs). */
 const DOC_MISTAKES = new Set(['maxRetries', 'max_retries']);
 
 /** Where one wrong word means different fields: a composite's `params` are its `parameters`. */

@@ -53,7 +53,7 @@ export type UnknownKeyProblem = ProblemBase &
         /** A misspelling or another format's spelling of a field not set here. */
         reason: 'misspelt';
         suggestion: string;
-        /** ToolHive's own docs and examples use this spelling (toolhive.md §9). */
+        /** ToolHive's own docs and examples use this spelling (docs/toolhive.md#mistakes-in-toolhives-own-docs). */
         docMistake: boolean;
         /** The suggested field is required here (and missing: its missing-field problem is dropped). */
         required: boolean;

@@ -1,6 +1,6 @@
 // envelope/unknown-namespace: an envelope that reaches no dynamic tool: it names no namespace, a
 // namespace the server does not have, or (in a known namespace) no tool or a tool the namespace
-// does not hold. SPEC §7 has no separate id for the unknown tool in a known namespace; it is
+// does not hold. There is no separate id for the unknown tool in a known namespace; it is
 // reported here, since both are the runtime's "not found" refusal of the envelope's address.
 import { CALL_KINDS, callsOf, namedNamespaces } from '../../calls/calls.js';
 import { isScalar, type Node } from '../../parse/nodes.js';

@@ -1,6 +1,6 @@
 // One ajv error → one typed problem (problems.ts) on the exact node it is about: the span, the
-// rule, and what the rule's words need. Which suggestion a key gets (synonyms, docs/toolhive.md#mistakes-in-toolhives-own-docs's doc
-// mistakes), which value an enum probably meant, whether a quoted `"3"` is a number: these are
+// rule, and what the rule's words need. Which suggestion a key gets (synonyms, the mistakes of
+// ToolHive's own docs: docs/toolhive.md#mistakes-in-toolhives-own-docs), which value an enum probably meant, whether a quoted `"3"` is a number: these are
 // facts about keys and values, decided here. How they are said is the rules' (rules/schema/*).
 import type { ErrorObject } from 'ajv';
 import { getPair, isMap, isScalar, isSeq, nodeAtPath, type Node, type Pair, type ScalarNode } from '../parse/nodes.js';

@@ -126,7 +126,7 @@ async function listAllTools(session: Session, context: SessionContext, pageMs: n
     if (!isRecord(raw) || !Array.isArray(raw.tools)) {
       throw new FetchError(context.name, 'list', `page ${page} of tools/list has no "tools" list`);
     }
-    tools.push(...raw.tools);
+    tools.push(...(raw.tools as unknown[]));
     const next = raw.nextCursor;
     // An empty cursor is treated as the end: some servers send "" instead of leaving it out.
     if (next === undefined || next === null || next === '') return { tools, pages: page };
@@ -574,7 +574,7 @@ function withDeadline<T>(
 ): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   let ended = false;
-  let stopListening = () => {};
+  let stopListening = () => { /* nothing to stop until a listener is added */ };
   const deadline = new Promise<never>((_, reject) => {
     const fail = (error: Error) => {
       ended = true;

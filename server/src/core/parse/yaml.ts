@@ -71,7 +71,7 @@ function convertDocument(doc: Document.Parsed, text: string, base: number): Pars
   const converter = new Converter(doc, text, base, problems);
   let root: Node | null = null;
   try {
-    root = doc.contents ? converter.convert(doc.contents as YamlNode, 0) : null;
+    root = doc.contents ? converter.convert(doc.contents, 0) : null;
   } catch (error) {
     problems.push(tooDeep({ start: base + docStart, end: base + Math.min(docEnd, docStart + 1) }, error));
   }
@@ -170,7 +170,7 @@ class Converter {
     // The alias stands for its anchor's value, but findings belong where the alias is written.
     this.aliasesInProgress.add(target);
     try {
-      return relocate(this.convert(target as YamlNode, depth + 1, start), { start, end });
+      return relocate(this.convert(target, depth + 1, start), { start, end });
     } finally {
       this.aliasesInProgress.delete(target);
     }
@@ -199,6 +199,7 @@ class Converter {
     else if (typeof raw === 'string' || typeof raw === 'boolean') value = raw;
     else if (typeof raw === 'number') value = raw;
     else if (typeof raw === 'bigint') value = Number(raw);
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only yaml's own YAML 1.1 values are left here, a Date (!!timestamp), a Buffer (!!binary) or the merge key's symbol, each with its own string form; TypeScript calls them {}
     else value = String(raw);
     return { type: 'scalar', value, span, style: STYLE[node.type ?? 'PLAIN'] ?? 'plain' };
   }

@@ -402,7 +402,7 @@ class ErrorMapper {
     // The empty inner-step id is workflow/foreach-inner-id's finding.
     if (schemaName === 'ForEachInnerStep/properties/id') return undefined;
     const parent = asRecord(error.parentSchema);
-    const description = typeof parent?.['description'] === 'string' ? (parent['description'] as string) : undefined;
+    const description = typeof parent?.['description'] === 'string' ? parent['description'] : undefined;
     const shown = isScalar(node) ? JSON.stringify(node.value) : undefined;
     const effect = invalidValueEffect(this.kind, this.inFace(path));
     const scalarSpan = node.span.end > node.span.start ? node.span : (pair?.key.span ?? node.span);

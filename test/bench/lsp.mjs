@@ -114,7 +114,7 @@ class ServerProcess {
     this.pushes = 0;
     this.refreshes = 0;
     this.loadedAt = undefined;
-    this.onLoaded = () => {};
+    this.onLoaded = () => { /* nobody waits until waitLoaded() */ };
     const connection = createProtocolConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
     connection.onRequest('workspace/diagnostic/refresh', () => {
       this.refreshes++;
@@ -134,7 +134,7 @@ class ServerProcess {
     });
     this.closed = false;
     connection.onClose(() => (this.closed = true));
-    connection.onError(() => {});
+    connection.onError(() => { /* a dead server is seen by request(), through this.exit */ });
     connection.listen();
     this.connection = connection;
   }
@@ -199,7 +199,7 @@ class ServerProcess {
     } finally {
       if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
       this.connection.dispose();
-      await withTimeout(this.exit, 5000, 'the killed server to exit').catch(() => {});
+      await withTimeout(this.exit, 5000, 'the killed server to exit').catch(() => { /* SIGKILLed: nothing more to do if it is slow to go */ });
     }
   }
 }
@@ -293,7 +293,7 @@ function workspacePoll(server, maxPolls) {
     async stop() {
       stopped = true;
       if (!server.closed) source?.cancel();
-      await withTimeout(done, 3000, 'the workspace poll to end').catch(() => {});
+      await withTimeout(done, 3000, 'the workspace poll to end').catch(() => { /* cancelled: a poll slow to end is not a result */ });
     },
   };
 }

@@ -163,8 +163,8 @@ describe('--format sarif', () => {
     assert.equal(warning!.level, 'warning');
     assert.deepEqual(warning!.locations[0]!.physicalLocation.region, { startLine: 13, startColumn: 37, endLine: 13, endColumn: 55 });
     assert.equal(warning!.fixes?.length, 1);
-    const change = warning!.fixes![0]!.artifactChanges[0]!;
-    assert.equal(warning!.fixes![0]!.description.text, 'Remove this suppression comment');
+    const change = warning!.fixes[0]!.artifactChanges[0]!;
+    assert.equal(warning!.fixes[0]!.description.text, 'Remove this suppression comment');
     assert.equal(change.artifactLocation.uri, 'warning-only/gateway.vmcp.yaml');
     assert.deepEqual(change.replacements, [
       { deletedRegion: { startLine: 13, startColumn: 1, endLine: 14, endColumn: 1 }, insertedContent: { text: '' } },

@@ -21,7 +21,7 @@ describe('stylish snippet', () => {
   });
 
   test('tabs before the range are kept, so the caret lines up at any tab width', () => {
-    assert.deepEqual(underline('x:\n\t\"a\":\t\"b\"\n', '"b"'), { shown: '\t"a":\t"b"', underline: '\t    \t^~~' });
+    assert.deepEqual(underline('x:\n\t"a":\t"b"\n', '"b"'), { shown: '\t"a":\t"b"', underline: '\t    \t^~~' });
   });
 
   test('an empty range still gets a caret', () => {

@@ -84,7 +84,7 @@ function hoverText(hovers: readonly vscode.Hover[]): string {
 
 export async function run(): Promise<void> {
   const checks: HostCheck[] = [];
-  const check = async (name: string, body: () => Promise<string>): Promise<void> => {
+  const check = async (name: string, body: () => string | Promise<string>): Promise<void> => {
     const started = Date.now();
     try {
       const detail = await body();
@@ -171,7 +171,7 @@ export async function run(): Promise<void> {
     return `offered ${JSON.stringify(titles)}; applied "${wanted}"; the diagnostic went away`;
   });
 
-  await check('the schemas named by jsonValidation and yamlValidation are in the package', async () => {
+  await check('the schemas named by jsonValidation and yamlValidation are in the package', () => {
     const contributes = (extension?.packageJSON as { contributes?: Record<string, { url: string }[] | undefined> }).contributes ?? {};
     const urls = [...(contributes['jsonValidation'] ?? []), ...(contributes['yamlValidation'] ?? [])].map((v) => v.url);
     if (urls.length === 0) fail('no schema contributions');

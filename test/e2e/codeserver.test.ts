@@ -105,7 +105,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitUntil(what: string, probe: () => Promise<boolean>, ms = STEP_MS): Promise<void> {
+async function waitUntil(what: string, probe: () => boolean | Promise<boolean>, ms = STEP_MS): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await probe())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
@@ -241,8 +241,8 @@ else describe(SUITE, () => {
       process.once('exit', onExit);
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
-      started.stdout!.pipe(out);
-      started.stderr!.pipe(out);
+      started.stdout.pipe(out);
+      started.stderr.pipe(out);
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: STEP_MS });
       const candidate: Session = { dir, port, extensionsDir, server: started, log, browser };
       await waitUntil('code-server to answer /healthz', async () => {
@@ -265,7 +265,7 @@ else describe(SUITE, () => {
     const pid = server?.pid;
     if (pid !== undefined) {
       killGroup(pid, 'SIGTERM');
-      await waitUntil('code-server and its children to exit', async () => !groupAlive(pid), 5000).catch(() => killGroup(pid, 'SIGKILL'));
+      await waitUntil('code-server and its children to exit', () => !groupAlive(pid), 5000).catch(() => killGroup(pid, 'SIGKILL'));
     }
     process.removeListener('exit', onExit);
     process.removeListener('SIGINT', onSignal);

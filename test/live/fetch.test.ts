@@ -180,7 +180,7 @@ describe('the workspace config', () => {
     const prompted = listing.servers[4]!;
     assert.equal(prompted.launch, undefined, 'a server needing input gets no launch at all');
     assert.equal(prompted.blocked?.reason, 'needs-input');
-    assert.match(prompted.blocked!.message, /input "token".*cannot be fetched non-interactively/);
+    assert.match(prompted.blocked.message, /input "token".*cannot be fetched non-interactively/);
   });
 
   test('the other config dialects, variables, and what is refused', () => {
@@ -303,7 +303,7 @@ describe('over HTTP', () => {
     children.push(child);
     await new Promise<void>((resolve, reject) => {
       let said = '';
-      child.stderr!.on('data', (chunk: Buffer) => {
+      child.stderr.on('data', (chunk: Buffer) => {
         said += String(chunk);
         if (/listening|running/i.test(said)) resolve();
       });

@@ -315,7 +315,7 @@ describe('fetch catalog from an MCP server (in process, real server-memory)', ()
 describe('fetch consent (client side)', () => {
   const memento = (): MementoLike & { data: Map<string, unknown> } => {
     const data = new Map<string, unknown>();
-    return { data, get: <T>(key: string) => data.get(key) as T | undefined, update: async (key: string, value: unknown) => void data.set(key, value) };
+    return { data, get: <T>(key: string) => data.get(key) as T | undefined, update: (key: string, value: unknown) => Promise.resolve(void data.set(key, value)) };
   };
   const memory: LiveServerItem = {
     name: 'memory',

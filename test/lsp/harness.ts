@@ -195,8 +195,8 @@ export interface Spawned {
 export function startStdio(serverPath: string): Spawned {
   const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new TestClient(createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!)));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new TestClient(createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin)));
   return { client, process: child, stderr: () => stderr };
 }
 

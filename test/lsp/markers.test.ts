@@ -76,7 +76,7 @@ async function openAt(withMarker: string, extension = 'vmcp.yaml'): Promise<{ ur
 
 async function hoverAt(withMarker: string, extension?: string): Promise<string | undefined> {
   const { uri, position } = await openAt(withMarker, extension);
-  const hover = (await server.client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position })) as Hover | null;
+  const hover: Hover | null = await server.client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position });
   await server.client.close(uri);
   return hover ? (hover.contents as { value: string }).value : undefined;
 }

@@ -96,14 +96,14 @@ describe('dist/server.js over stdio', () => {
   });
 
   test('a workspace pull with a partial result token streams the reports and answers empty', async () => {
-    const plain = (await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] })) as WorkspaceDiagnosticReport;
+    const plain = await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] });
     const streamed: WorkspaceDiagnosticReport['items'] = [];
     const token = 'partial-test';
     const progress = server.client.connection.onProgress(WorkspaceDiagnosticRequest.partialResult, token, (partial) => {
       streamed.push(...partial.items);
     });
     try {
-      const final = (await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [], partialResultToken: token })) as WorkspaceDiagnosticReport;
+      const final = await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [], partialResultToken: token });
       assert.deepEqual(final.items, [], 'the final answer is empty once parts were streamed');
       const summary = (items: WorkspaceDiagnosticReport['items']) =>
         items.map((i) => `${i.uri} ${i.kind} ${i.kind === 'full' ? i.items.map((d) => d.code).join(',') : ''}`).sort();
@@ -125,7 +125,7 @@ describe('dist/server.js over stdio', () => {
 
   test('cancelling a request that is waiting answers it with RequestCancelled', async () => {
     // A workspace pull that has nothing new is held until something changes: cancel it.
-    const first = (await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] })) as WorkspaceDiagnosticReport;
+    const first = await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] });
     const previousResultIds = first.items.filter((i) => i.resultId).map((i) => ({ uri: i.uri, value: i.resultId! }));
     const source = new CancellationTokenSource();
     const held = server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds }, source.token);

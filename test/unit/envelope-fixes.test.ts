@@ -216,7 +216,7 @@ describe('the calls model', () => {
     const site = calls(checked).calls[0]!;
     assert.equal(site.target.kind, 'envelope');
     assert.deepEqual(
-      Object.values(site.envelope!.fields).map((f) => `${f!.field}<-${f!.key}`),
+      Object.values(site.envelope!.fields).map((f) => `${f.field}<-${f.key}`),
       ['namespace<-ns', 'toolName<-tool', 'arguments<-args'],
     );
     assert.equal(site.envelope!.resolution.kind, 'ok');

@@ -172,7 +172,7 @@ describe('facesOf and faceHoverOf', () => {
     assert.equal(view.servers[0]!.source, 'overlay');
     const face = faceNamed(ctx, 'search_files');
     assert.equal(face.family?.value, 'search');
-    assert.equal(text.slice(face.family!.node.span.start, face.family!.node.span.end), 'search');
+    assert.equal(text.slice(face.family.node.span.start, face.family.node.span.end), 'search');
     assert.equal(face.pathTarget?.patternParam?.value, 'pattern');
     assert.deepEqual(face.pathTarget?.aliases?.entries.map((e) => [e.value, e.index]), [['dir', 0]]);
     assert.equal(face.renderHints?.approvalCard?.value, 'generic');

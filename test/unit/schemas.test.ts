@@ -286,7 +286,7 @@ test('catalog: missing inputSchema and a wrong snapshot version are reported', (
 // ---- invalid workflow documents -----------------------------------------------------------------
 
 test('maxRetries in onError is an unknown key at the onError mapping', () => {
-  const doc = parse(`
+  const doc: unknown = parse(`
 compositeTools:
   - name: t
     description: d
@@ -306,7 +306,7 @@ compositeTools:
 });
 
 test('failureMode on a composite tool is an unknown key', () => {
-  const doc = parse(`
+  const doc: unknown = parse(`
 compositeTools:
   - name: t
     description: d
@@ -321,7 +321,7 @@ compositeTools:
 });
 
 test('a wrong onError.action is an enum error at the action value', () => {
-  const doc = parse(`
+  const doc: unknown = parse(`
 compositeTools:
   - name: t
     description: d
@@ -335,7 +335,7 @@ compositeTools:
 });
 
 test('example: the missing description is reported; semantic problems are left to rules', () => {
-  const doc = parse(`
+  const doc: unknown = parse(`
 compositeTools:
   - name: broken
     parameters: {type: string}
@@ -355,7 +355,7 @@ compositeTools:
 });
 
 test('hard bounds: negative maxIterations, itemVar, durations, step type, tool pattern', () => {
-  const doc = parse(`
+  const doc: unknown = parse(`
 compositeTools:
   - name: t
     description: d
@@ -409,7 +409,7 @@ name: demo
 compositeTools:
   - {name: t, description: d, steps: [{id: a, tool: be.x}]}
 `));
-  const missing = errors.filter((e) => e.keyword === 'required' && e.instancePath === '').map((e) => e.params.missingProperty);
+  const missing = errors.filter((e) => e.keyword === 'required' && e.instancePath === '').map((e): unknown => e.params.missingProperty);
   assert.deepEqual(missing.sort(), ['aggregation', 'groupRef']);
   assertValid('vmcp-config.schema.json', parse(`
 aggregation: {conflictResolution: prefix}

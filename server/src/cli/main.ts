@@ -66,8 +66,8 @@ Exit codes:
 class CommandLineError extends UsageError {}
 
 export interface Io {
-  out(text: string): void;
-  err(text: string): void;
+  out: (text: string) => void;
+  err: (text: string) => void;
   cwd: string;
   env: NodeJS.ProcessEnv;
   stdoutIsTTY: boolean;
@@ -186,7 +186,7 @@ function checkCommand(values: Values, paths: string[], io: Io): number {
     configPath: values.config,
     catalogGlobs: values.catalog ?? [],
     log: stderrLogger(io, debug),
-    debug: debug ? (message) => io.err(`tool-lens: debug: ${message}\n`) : () => {},
+    debug: debug ? (message) => io.err(`tool-lens: debug: ${message}\n`) : () => { /* no debug output without --debug */ },
   };
   let result = runCheck(options);
   if (values.fix) {

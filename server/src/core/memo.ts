@@ -14,9 +14,9 @@ export class Memo {
   private readonly values = new Map<MemoKey<unknown>, unknown>();
 
   get<T>(key: MemoKey<T>, compute: () => T): T {
-    if (this.values.has(key as MemoKey<unknown>)) return this.values.get(key as MemoKey<unknown>) as T;
+    if (this.values.has(key)) return this.values.get(key) as T;
     const value = compute();
-    this.values.set(key as MemoKey<unknown>, value);
+    this.values.set(key, value);
     return value;
   }
 }

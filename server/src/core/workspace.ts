@@ -15,7 +15,7 @@ export class Workspace {
   constructor(
     /** Folder that relative paths and globs are taken from (posix separators). */
     readonly root: string,
-    readonly log: Logger = () => {},
+    readonly log: Logger = () => { /* no log unless one is given */ },
   ) {}
 
   get config(): LensConfig {

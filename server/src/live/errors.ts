@@ -42,7 +42,9 @@ export function withDeadline<T>(
 ): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   let ended = false;
-  let stopListening = () => {};
+  let stopListening = () => {
+    // nothing to stop until the deadline starts listening
+  };
   const deadline = new Promise<never>((_, reject) => {
     const fail = (error: Error) => {
       ended = true;

@@ -53,7 +53,7 @@ export async function listAllTools(session: Session, context: SessionContext, pa
     if (!isRecord(raw) || !Array.isArray(raw.tools)) {
       throw new FetchError(context.name, 'list', `page ${page} of tools/list has no "tools" list`);
     }
-    tools.push(...raw.tools);
+    tools.push(...(raw.tools as unknown[]));
     const next = raw.nextCursor;
     // An empty cursor is treated as the end: some servers send "" instead of leaving it out.
     if (next === undefined || next === null || next === '') return { tools, pages: page };

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, resolve, sep } from 'node:path';
 import { parseFile } from '../core/parse/file.js';
-import { getNode, getString, isMap, isScalar, isSeq, keyText, type MapNode, type Node } from '../core/parse/nodes.js';
+import { getNode, getString, isMap, isScalar, isSeq, keyText, type Node } from '../core/parse/nodes.js';
 import type { Span } from '../core/types.js';
 
 /** The workspace files that list MCP servers, in the order a name declared twice is taken from. */
@@ -237,7 +237,7 @@ function stringMap(node: Node | undefined): Record<string, string> | undefined {
   if (node === undefined) return {};
   if (!isMap(node)) return undefined;
   const out: Record<string, string> = {};
-  for (const pair of (node as MapNode).pairs) {
+  for (const pair of node.pairs) {
     const value = pair.value;
     // VS Code lets null unset an inherited variable; we inherit nothing, so it means nothing here.
     if (isScalar(value) && value.value === null) continue;

@@ -35,7 +35,7 @@ export const SERVER_COMMAND_IDS: string[] = Object.values(SERVER_COMMANDS);
 
 export async function executeCommand(session: Session, params: ExecuteCommandParams): Promise<unknown> {
   await session.ready;
-  const arg = params.arguments?.[0];
+  const arg: unknown = params.arguments?.[0];
   switch (params.command) {
     case SERVER_COMMANDS.floor:
       return isPositionArgs(arg) ? floorReports(session, arg) : [];

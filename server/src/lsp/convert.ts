@@ -43,8 +43,8 @@ export function toDiagnostic(
   uri: string,
   resultId: string,
   resolveRelated: RelatedResolver,
-): Diagnostic {
-  const diagnostic: Diagnostic = {
+): Diagnostic & { message: string } {
+  const diagnostic: Diagnostic & { message: string } = {
     range: toRange(source, finding.span),
     severity: toLspSeverity(finding.severity),
     code: finding.rule,

@@ -184,7 +184,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
   connection.onExecuteCommand((params) => guard(`command ${params.command}`, null, () => executeCommand(session, params)));
   // Answered when the fetch is over; the fetch is a promise like any other, so every request that
   // arrives meanwhile is answered as usual.
-  connection.onRequest(FETCH_CATALOG_REQUEST, (params: FetchCatalogParams, token) =>
+  connection.onRequest(FETCH_CATALOG_REQUEST, (params: FetchCatalogParams, token: CancellationToken) =>
     guard<FetchCatalogResult>('fetch catalog', { ok: false, server: String(params?.server ?? ''), reason: 'failed', message: 'the fetch failed inside Tool Lens; see the Tool Lens output.' }, () =>
       live.fetch(params, token),
     ),

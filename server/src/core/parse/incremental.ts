@@ -362,8 +362,8 @@ function shiftSpan(span: Span, delta: number): Span {
 /** Moves subtrees past the edit: as copies, or in place when the previous parse is consumed. */
 interface Shifter {
   delta: number;
-  node(node: Node): Node;
-  pair(pair: Pair): Pair;
+  node: (node: Node) => Node;
+  pair: (pair: Pair) => Pair;
 }
 
 function copyBy(delta: number): Shifter {

@@ -82,12 +82,17 @@ type CstPart = CST.Token | CST.CollectionItem;
  * of documents, collection items and flow collections, and in a block scalar's header. A loop
  * rather than recursion: the tree may nest as deep as the text does.
  */
+// Array.isArray does not narrow a readonly array (it says any[]).
+function isPartList(part: CstPart | readonly CstPart[]): part is readonly CstPart[] {
+  return Array.isArray(part);
+}
+
 function collectComments(token: CST.Token, base: number, out: Comment[]): void {
   const stack: CstPart[] = [token];
   const push = (part: CstPart | readonly CstPart[] | null | undefined) => {
     if (!part) return;
-    if (Array.isArray(part)) for (const p of part) stack.push(p);
-    else stack.push(part as CstPart);
+    if (isPartList(part)) for (const p of part) stack.push(p);
+    else stack.push(part);
   };
   while (stack.length) {
     const part = stack.pop()!;
@@ -130,7 +135,7 @@ function convertDocument(doc: Document.Parsed, text: string, base: number): Pars
   const converter = new Converter(doc, text, base, problems);
   let root: Node | null = null;
   try {
-    root = doc.contents ? converter.convert(doc.contents as YamlNode, 0) : null;
+    root = doc.contents ? converter.convert(doc.contents, 0) : null;
   } catch (error) {
     problems.push(tooDeep({ start: base + docStart, end: base + Math.min(docEnd, docStart + 1) }, error));
   }
@@ -229,7 +234,7 @@ class Converter {
     // The alias stands for its anchor's value, but findings belong where the alias is written.
     this.aliasesInProgress.add(target);
     try {
-      return relocate(this.convert(target as YamlNode, depth + 1, start), { start, end });
+      return relocate(this.convert(target, depth + 1, start), { start, end });
     } finally {
       this.aliasesInProgress.delete(target);
     }
@@ -258,6 +263,7 @@ class Converter {
     else if (typeof raw === 'string' || typeof raw === 'boolean') value = raw;
     else if (typeof raw === 'number') value = raw;
     else if (typeof raw === 'bigint') value = Number(raw);
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only yaml's own YAML 1.1 values are left here, a Date (!!timestamp), a Buffer (!!binary) or the merge key's symbol, each with its own string form; TypeScript calls them {}
     else value = String(raw);
     return { type: 'scalar', value, span, style: STYLE[node.type ?? 'PLAIN'] ?? 'plain' };
   }

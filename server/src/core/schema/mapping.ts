@@ -203,7 +203,7 @@ export class ErrorMapper {
     const pair = this.pairOf(path);
     if (pair && pair.value === null) return undefined; // a broken JSON property: yaml/syntax has it
     if (!node) return undefined;
-    const type = error.params['type'];
+    const type: unknown = error.params['type'];
     const expected = Array.isArray(type) ? type.map(String) : String(type).split(',');
     const base = { rule: 'schema/wrong-type', kind: this.kind, inFace: this.inFace(path), expected, node } as const;
     if (path.length === 0) {
@@ -234,7 +234,7 @@ export class ErrorMapper {
     // The empty inner-step id is workflow/foreach-inner-id's finding.
     if (schemaName === 'ForEachInnerStep/properties/id') return undefined;
     const parent = asRecord(error.parentSchema);
-    const description = typeof parent?.['description'] === 'string' ? (parent['description'] as string) : undefined;
+    const description = typeof parent?.['description'] === 'string' ? parent['description'] : undefined;
     const scalarSpan = node.span.end > node.span.start ? node.span : (pair?.key.span ?? node.span);
     // A shape error (anyOf, not) is about the whole object: anchor it like a missing field. A count
     // (minItems) on a one-line `[]` or `{}` goes on that value.

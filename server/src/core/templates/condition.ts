@@ -128,7 +128,7 @@ function alwaysPrintsNonBoolean(nodes: TemplateNode[], depth: number): boolean {
 
 /** A not-ok verdict when the pipeline's last command certainly does not print a bool. */
 function pipelineVerdict(pipeline: Pipeline, depth: number): ConditionVerdict | null {
-  const last = pipeline.commands[pipeline.commands.length - 1] as Command | undefined;
+  const last: Command | undefined = pipeline.commands[pipeline.commands.length - 1];
   const head = last?.args[0];
   if (!last || !head) return null;
   const notOk = (reason: string, at: ExprNode): ConditionVerdict => ({ ok: false, reason, start: at.start, end: at.end });

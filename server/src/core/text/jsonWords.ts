@@ -17,6 +17,7 @@ export function describeValue(value: unknown): string {
     case 'object':
       return 'a mapping';
     default:
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only undefined, a bigint, a symbol or a function is left here, each with its own string form; TypeScript calls that remainder {}
       return String(value);
   }
 }

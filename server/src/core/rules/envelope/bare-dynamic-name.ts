@@ -73,8 +73,8 @@ interface Style {
   colon: string;
   /** Between entries in flow text: `, `, or `,` in compact JSON. */
   comma: string;
-  key(name: string): string;
-  str(value: string): string;
+  key: (name: string) => string;
+  str: (value: string) => string;
 }
 
 function styleOf(edit: EditContext, site: CallSite, name: ScalarNode): Style {
@@ -140,7 +140,7 @@ function argumentEdits(edit: EditContext, style: Style, site: CallSite, args: No
       { span: { start: args.span.end, end: args.span.end }, newText: tail },
     ];
   }
-  return reindentBlock(edit, style, site, args as MapNode, ns, toolName);
+  return reindentBlock(edit, style, site, args, ns, toolName);
 }
 
 /** A call written without arguments: `arguments: {namespace: ..., toolName: ...}` after its name. */

@@ -6,7 +6,7 @@ import type { LiveServerItem } from '../../server/src/lsp/protocol.js';
 export const CONSENT_KEY = 'toolLens.fetchConsent';
 
 /** One consent: what was agreed to, as shown (secrets masked), by fingerprint. */
-export interface ConsentRecord {
+interface ConsentRecord {
   server: string;
   commandLine: string;
   at: string;

@@ -65,7 +65,7 @@ export function layout(graph: WorkflowGraph): { nodes: PlacedNode[]; width: numb
   return { nodes: placed, width, height: MARGIN * 2 + layers * NODE_HEIGHT + (layers - 1) * GAP_Y };
 }
 
-export function escapeXml(text: string): string {
+function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
@@ -73,7 +73,7 @@ function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-export function graphSvg(graph: WorkflowGraph): string {
+function graphSvg(graph: WorkflowGraph): string {
   const { nodes, width, height } = layout(graph);
   const at = new Map(nodes.map((n) => [n.id, n]));
   const parts: string[] = [];
@@ -109,7 +109,7 @@ export function graphSvg(graph: WorkflowGraph): string {
   return parts.join('\n');
 }
 
-export function legendHtml(): string {
+function legendHtml(): string {
   const items = (Object.keys(CLASS_STYLE) as AnnotationClass[]).map((key) => {
     const style = CLASS_STYLE[key];
     return `<li><svg width="14" height="14" aria-hidden="true"><rect width="14" height="14" rx="3" fill="${style.fill}"/></svg> ${escapeXml(style.label)}</li>`;

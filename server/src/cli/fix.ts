@@ -18,7 +18,7 @@ export interface FixedFile {
 }
 
 /** The safe fix of each finding (a finding's fixes are alternatives: at most one is applied). */
-export function safeFixes(file: CheckedFile): Fix[] {
+function safeFixes(file: CheckedFile): Fix[] {
   const out: Fix[] = [];
   for (const finding of file.findings) {
     const fix = finding.fixes?.find((candidate) => candidate.safe);

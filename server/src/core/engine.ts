@@ -77,6 +77,6 @@ function applyConfiguredSeverities(findings: Finding[], workspace: Workspace, re
   return out;
 }
 
-export function sortFindings(findings: Finding[]): Finding[] {
+function sortFindings(findings: Finding[]): Finding[] {
   return findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end || a.rule.localeCompare(b.rule));
 }

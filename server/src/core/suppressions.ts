@@ -6,7 +6,7 @@ import type { ParsedFile } from './parse/file.js';
 import { SourceText } from './text/source.js';
 import type { Finding, Fix, Span } from './types.js';
 
-export type DirectiveKind = 'next-line' | 'line' | 'file';
+type DirectiveKind = 'next-line' | 'line' | 'file';
 
 export interface Directive {
   kind: DirectiveKind;

@@ -71,7 +71,7 @@ function signal(pid: number, name: NodeJS.Signals, log: (line: string) => void):
 }
 
 /** Whether a process exists and has not exited (a zombie counts as gone). */
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch {
@@ -93,7 +93,7 @@ async function waitGone(pid: number, ms: number): Promise<boolean> {
 }
 
 /** Every descendant of `pid`, from /proc (Linux); elsewhere none are known. */
-export function descendantsOf(pid: number): number[] {
+function descendantsOf(pid: number): number[] {
   if (process.platform !== 'linux') return [];
   let entries: string[];
   try {

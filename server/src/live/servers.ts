@@ -37,7 +37,7 @@ export interface HttpLaunch {
 
 export type Launch = StdioLaunch | HttpLaunch;
 
-export interface Declaration {
+interface Declaration {
   /** The config file, relative to the workspace root, with `/` separators. */
   file: string;
   /** The server's name key in that file. */
@@ -46,9 +46,9 @@ export interface Declaration {
   line: number;
 }
 
-export type BlockReason = 'needs-input' | 'unsupported' | 'invalid';
+type BlockReason = 'needs-input' | 'unsupported' | 'invalid';
 
-export interface Blocked {
+interface Blocked {
   reason: BlockReason;
   /** Says why, in a sentence that names no value. */
   message: string;
@@ -252,15 +252,10 @@ interface VariableContext {
 }
 
 /** `${name}` occurrences in a value. */
-export function variablesIn(value: string): string[] {
+function variablesIn(value: string): string[] {
   const out: string[] = [];
   for (const match of value.matchAll(/\$\{([^}]*)\}/g)) out.push(match[1]!);
   return out;
-}
-
-/** Whether any value would need a prompt or the user's environment. */
-export function needsInput(value: string): boolean {
-  return variablesIn(value).some((v) => v.startsWith('input:') || v.startsWith('env:'));
 }
 
 function knownVariables(root: string): Record<string, string> {

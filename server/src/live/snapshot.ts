@@ -20,7 +20,7 @@ export interface SnapshotSource {
 }
 
 /** The snapshot as plain data, keys in their written order. */
-export function snapshotData(catalogs: readonly FetchedCatalog[]): Record<string, unknown> {
+function snapshotData(catalogs: readonly FetchedCatalog[]): Record<string, unknown> {
   return {
     catalog: 1,
     servers: catalogs.map((c) => {
@@ -38,7 +38,7 @@ export function snapshotData(catalogs: readonly FetchedCatalog[]): Record<string
 }
 
 /** The comment at the top of a YAML snapshot: how and when it was made. */
-export function snapshotHeader(catalog: FetchedCatalog, source: SnapshotSource = {}): string[] {
+function snapshotHeader(catalog: FetchedCatalog, source: SnapshotSource = {}): string[] {
   const info = catalog.fetched.serverInfo;
   const said = info?.name ? ` The server called itself ${info.name}${info.version ? ` ${info.version}` : ''}.` : '';
   const from = source.file ? ` from its ${source.transport ?? ''}${source.transport ? ' ' : ''}entry in ${source.file}` : '';
@@ -61,7 +61,7 @@ export function renderSnapshot(catalogs: readonly FetchedCatalog[], format: Snap
 }
 
 /** `fs` → `fs.catalog.yaml`; characters that do not belong in a file name become `_`. */
-export function snapshotFileName(server: string, format: SnapshotFormat): string {
+function snapshotFileName(server: string, format: SnapshotFormat): string {
   let safe = server.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
   if (safe === '') safe = '_';
   return `${safe}.catalog.${format === 'json' ? 'json' : 'yaml'}`;

@@ -18,7 +18,7 @@ import { rangesIntersect, sameRange, SOURCE, toLspEdit } from './convert.js';
 import type { Diagnostics, Report } from './diagnostics.js';
 import type { Session } from './session.js';
 
-export const FIX_ALL_KIND = 'source.fixAll.toolLens';
+const FIX_ALL_KIND = 'source.fixAll.toolLens';
 export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll, FIX_ALL_KIND];
 
 export interface CodeActionOptions {
@@ -139,7 +139,7 @@ function targetFindings(report: Report, params: CodeActionParams): { finding: Fi
  * JSON); when a next-line suppression is already there, the rule joins its list. Undefined where
  * a comment cannot go: JSONL, and lines inside a multi-line string (the comment would become text).
  */
-export function suppressionEdit(file: ParsedFile, rule: string, line: number): TextEdit | undefined {
+function suppressionEdit(file: ParsedFile, rule: string, line: number): TextEdit | undefined {
   if (file.language === 'jsonl') return undefined;
   const source = file.source;
   const lineStart = source.lineStarts[line];

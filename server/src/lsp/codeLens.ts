@@ -10,7 +10,7 @@ import { toRange } from './convert.js';
 import type { Session } from './session.js';
 
 /** The client command a lens runs (registered by the VS Code extension). */
-export const SHOW_FLOOR_COMMAND = 'toolLens.showFloor';
+const SHOW_FLOOR_COMMAND = 'toolLens.showFloor';
 
 export function codeLenses(session: Session, params: CodeLensParams): CodeLens[] {
   const file = session.fileOfUri(params.textDocument.uri);

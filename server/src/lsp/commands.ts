@@ -81,7 +81,7 @@ function workflowsAt(session: Session, args: DocumentPositionArgs): { file: Pars
   return around.length ? around.slice(-1) : out;
 }
 
-export function floorReports(session: Session, args: DocumentPositionArgs): FloorReport[] {
+function floorReports(session: Session, args: DocumentPositionArgs): FloorReport[] {
   return workflowsAt(session, args).map(({ file, ctx, workflow }) => ({
     workflow: workflow.nameText ?? '(unnamed composite tool)',
     line: file.source.positionAt((workflow.name ?? workflow.node).span.start).line,
@@ -89,12 +89,12 @@ export function floorReports(session: Session, args: DocumentPositionArgs): Floo
   }));
 }
 
-export function refreshCatalogs(session: Session): CatalogState {
+function refreshCatalogs(session: Session): CatalogState {
   session.load();
   return session.catalogState();
 }
 
-export function dynamicTools(session: Session): DynamicToolItem[] {
+function dynamicTools(session: Session): DynamicToolItem[] {
   const catalog = session.workspace.catalog;
   const out: DynamicToolItem[] = [];
   for (const name of catalog.serverNames) {
@@ -108,7 +108,7 @@ export function dynamicTools(session: Session): DynamicToolItem[] {
 }
 
 /** The envelope for a dynamic tool, in the document's syntax, indented for the position. */
-export function callEnvelope(session: Session, params: CallEnvelopeParams): CallEnvelopeResult | null {
+function callEnvelope(session: Session, params: CallEnvelopeParams): CallEnvelopeResult | null {
   const namespace = session.workspace.catalog.namespace(params.server, params.namespace);
   const tool = namespace?.tools.find((t) => t.name === params.tool);
   if (!namespace || !tool) return null;
@@ -127,7 +127,7 @@ export function callEnvelope(session: Session, params: CallEnvelopeParams): Call
   return { text: yaml.split('\n').join(`\n${column}`) };
 }
 
-export function envelopeValue(namespace: DynamicNamespace, tool: CatalogTool): Record<string, unknown> {
+function envelopeValue(namespace: DynamicNamespace, tool: CatalogTool): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   const root = isObject(tool.inputSchema) ? tool.inputSchema : {};
   for (const property of topLevelProperties(root).properties.values()) {
@@ -142,7 +142,7 @@ export function envelopeValue(namespace: DynamicNamespace, tool: CatalogTool): R
 // ---------------------------------------------------------------------------------------------
 // Workflow graph
 
-export function workflowGraphs(session: Session, args: DocumentPositionArgs): WorkflowGraph[] {
+function workflowGraphs(session: Session, args: DocumentPositionArgs): WorkflowGraph[] {
   return workflowsAt(session, args).map(({ file, ctx, workflow }) => {
     const floor = floorOf(ctx, workflow);
     const entries = new Map<StepModel, StepEntry<ResolvedStep>>(floor.entries.map((e) => [e.step.step, e]));

@@ -22,12 +22,12 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
-export function toLspSeverity(severity: Severity): DiagnosticSeverity {
+function toLspSeverity(severity: Severity): DiagnosticSeverity {
   return SEVERITY[severity];
 }
 
 /** What a diagnostic's `data` holds: enough for a client to list the fixes without asking again. */
-export interface DiagnosticData {
+interface DiagnosticData {
   rule: string;
   /** The diagnostics report this came from; code actions re-check when it is stale. */
   resultId: string;

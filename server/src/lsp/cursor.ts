@@ -10,7 +10,7 @@ import type { MapNode, Node, Pair, ScalarNode, SeqNode } from '../core/parse/nod
 import { valueSpanMapper } from '../core/parse/scalarOffsets.js';
 import type { Workspace } from '../core/workspace.js';
 
-export type Target =
+type Target =
   | { kind: 'key'; pair: Pair; map: MapNode }
   | { kind: 'value'; node: ScalarNode; pair?: Pair; seq?: SeqNode }
   /** Inside a mapping's span but on none of its pairs (JSON `{ "a": 1, | }`, a flow map). */
@@ -29,7 +29,7 @@ export interface Located {
 
 const within = (offset: number, span: { start: number; end: number }) => offset >= span.start && offset <= span.end;
 
-export function documentAt(file: ParsedFile, offset: number): ParsedDocument | undefined {
+function documentAt(file: ParsedFile, offset: number): ParsedDocument | undefined {
   let best: ParsedDocument | undefined;
   for (const doc of file.documents) {
     if (offset >= doc.span.start && offset <= doc.span.end) best = doc;

@@ -103,7 +103,7 @@ export function declarationOf(session: Session, symbol: SymbolAt): Location | un
   }
 }
 
-export function locationOf(session: Session, path: string, span: Span): Location | undefined {
+function locationOf(session: Session, path: string, span: Span): Location | undefined {
   const entry = session.entries.get(path);
   const file = entry ? session.fileOf(entry) : undefined;
   if (!entry || !file) return undefined;

@@ -39,7 +39,7 @@ export interface DiagnosticsOptions {
 }
 
 /** Yields to the event loop so cancellations and newer edits that already arrived are seen. */
-export function yieldTurn(): Promise<void> {
+function yieldTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
@@ -337,7 +337,7 @@ export class Diagnostics {
  * says that one is on its way. Only `tool/unknown` at info (the no-catalog case) names the
  * server; it does so as `"name"` (workload or server) or as the prefix of the reference.
  */
-export function pendingNote(finding: Finding, pending: readonly string[]): string | undefined {
+function pendingNote(finding: Finding, pending: readonly string[]): string | undefined {
   if (finding.rule !== 'tool/unknown' || finding.severity !== 'info') return undefined;
   const named = pending.filter((name) => finding.message.includes(`"${name}"`) || finding.message.includes(`"${name}.`));
   if (named.length === 0) return undefined;

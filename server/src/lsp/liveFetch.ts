@@ -22,13 +22,13 @@ import type { FetchCatalogParams, FetchCatalogResult, LiveServerItem, LiveServer
 import { errorText, type Session } from './session.js';
 
 /** The folder snapshots are written into, as `tool-lens catalog fetch` does. */
-export const SNAPSHOT_DIR = 'catalogs';
+const SNAPSHOT_DIR = 'catalogs';
 
 /**
  * A stable digest of everything that decides what runs: for stdio the command, args, env and
  * working folder; for HTTP the URL and headers. Secrets go in, but only the digest comes out.
  */
-export function launchFingerprint(launch: Launch): string {
+function launchFingerprint(launch: Launch): string {
   const sorted = (record: Record<string, string>) => Object.keys(record).sort().map((key) => [key, record[key]]);
   const canonical =
     launch.type === 'stdio'

@@ -113,7 +113,7 @@ export interface FetchCatalogParams {
   workDoneToken?: string | number;
 }
 
-export type FetchRefusal =
+type FetchRefusal =
   /** The client has not said that the workspace is trusted. */
   | 'untrusted'
   /** No workspace folder: nothing to read the servers from or write the snapshot into. */
@@ -200,7 +200,7 @@ export interface WorkflowGraphNode {
   line: number;
 }
 
-export interface WorkflowGraphEdge {
+interface WorkflowGraphEdge {
   /** The step that must finish first. */
   from: string;
   to: string;

@@ -13,7 +13,7 @@ import { toRange } from './convert.js';
 import type { Session } from './session.js';
 
 /** The outline stops here, as big generated catalogs would otherwise make it useless and slow. */
-export const MAX_SYMBOLS = 5000;
+const MAX_SYMBOLS = 5000;
 
 export function documentSymbols(session: Session, params: DocumentSymbolParams): DocumentSymbol[] {
   const file = session.fileOfUri(params.textDocument.uri);

@@ -41,7 +41,7 @@ function cell(text: string): string {
   return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
 }
 
-export function annotationsLine(annotations: ToolAnnotations | undefined): string {
+function annotationsLine(annotations: ToolAnnotations | undefined): string {
   if (!annotations) return 'declares no annotations, so the safety floor counts a step calling it as unknown';
   const parts = HINT_NAMES.filter((h) => annotations[h] !== undefined).map((h) => `${h}: \`${annotations[h]}\``);
   return parts.length ? parts.join(', ') : 'declares an empty annotations object (no hints)';

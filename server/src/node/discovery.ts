@@ -17,7 +17,7 @@ export const CHECKED_EXTENSIONS = ['yaml', 'yml', 'json', 'jsonc', 'jsonl'];
 /** The files of a folder that are checked, as a glob relative to the folder. */
 export const CHECKED_GLOB = `**/*.{${CHECKED_EXTENSIONS.join(',')}}`;
 /** Folders never read, at any depth (dependencies and version control). */
-export const IGNORED_DIRS = ['node_modules', '.git'];
+const IGNORED_DIRS = ['node_modules', '.git'];
 const IGNORED_GLOBS = IGNORED_DIRS.map((dir) => `**/${dir}/**`);
 
 // The walk (tinyglobby) and the path tests below both match with picomatch, with the same options.
@@ -96,7 +96,7 @@ export interface CatalogCandidate {
  * The order in which candidates join the catalog: those a catalog glob names first (they are what
  * the user asked for), then the others, each group sorted by absolute path. Give each file once.
  */
-export function catalogOrder<T extends CatalogCandidate>(candidates: Iterable<T>): T[] {
+function catalogOrder<T extends CatalogCandidate>(candidates: Iterable<T>): T[] {
   const byPath = (a: T, b: T) => (a.absolute < b.absolute ? -1 : a.absolute > b.absolute ? 1 : 0);
   const all = [...candidates];
   return [...all.filter((c) => c.named).sort(byPath), ...all.filter((c) => !c.named).sort(byPath)];

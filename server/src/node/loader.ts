@@ -34,7 +34,7 @@ export interface LoadedWorkspace {
 export class UsageError extends Error {}
 
 /** `.toollens.yaml` in `start` or the nearest folder above it. */
-export function findConfigUpward(start: string): string | undefined {
+function findConfigUpward(start: string): string | undefined {
   let dir = resolve(start);
   for (;;) {
     const candidate = join(dir, CONFIG_FILE_NAME);

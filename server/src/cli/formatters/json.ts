@@ -5,18 +5,18 @@ import type { SourceText } from '../../core/text/source.js';
 import type { DocumentKind, Finding, Severity } from '../../core/types.js';
 import { summarize, toRange, type CheckResult, type Range, type Summary } from '../result.js';
 
-export interface JsonEdit {
+interface JsonEdit {
   range: Range;
   newText: string;
 }
 
-export interface JsonFix {
+interface JsonFix {
   title: string;
   safe: boolean;
   edits: JsonEdit[];
 }
 
-export interface JsonDiagnostic {
+interface JsonDiagnostic {
   rule: string;
   severity: Severity;
   message: string;
@@ -24,19 +24,19 @@ export interface JsonDiagnostic {
   fixes: JsonFix[];
 }
 
-export interface JsonFile {
+interface JsonFile {
   path: string;
   kind: DocumentKind | null;
   diagnostics: JsonDiagnostic[];
 }
 
-export interface JsonReport {
+interface JsonReport {
   version: 1;
   files: JsonFile[];
   summary: Summary;
 }
 
-export function toJsonReport(result: CheckResult): JsonReport {
+function toJsonReport(result: CheckResult): JsonReport {
   return {
     version: 1,
     files: result.files.map((file) => ({

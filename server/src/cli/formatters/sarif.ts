@@ -7,35 +7,35 @@ import { ruleDocsUrl } from '../../core/rules/rule.js';
 import type { Finding, Fix, Severity, Span } from '../../core/types.js';
 import { toRange, type CheckResult } from '../result.js';
 
-export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 const SRCROOT = '%SRCROOT%';
 
 type SarifLevel = 'error' | 'warning' | 'note';
 
-export interface SarifRegion {
+interface SarifRegion {
   startLine: number;
   startColumn: number;
   endLine: number;
   endColumn: number;
 }
 
-export interface SarifArtifactLocation {
+interface SarifArtifactLocation {
   uri: string;
   uriBaseId: string;
 }
 
-export interface SarifReplacement {
+interface SarifReplacement {
   deletedRegion: SarifRegion;
   insertedContent: { text: string };
 }
 
-export interface SarifFix {
+interface SarifFix {
   description: { text: string };
   artifactChanges: { artifactLocation: SarifArtifactLocation; replacements: SarifReplacement[] }[];
   properties: { safe: boolean };
 }
 
-export interface SarifResult {
+interface SarifResult {
   ruleId: string;
   ruleIndex?: number;
   level: SarifLevel;
@@ -44,14 +44,14 @@ export interface SarifResult {
   fixes?: SarifFix[];
 }
 
-export interface SarifRule {
+interface SarifRule {
   id: string;
   shortDescription: { text: string };
   helpUri: string;
   defaultConfiguration: { level: SarifLevel };
 }
 
-export interface SarifLog {
+interface SarifLog {
   $schema: string;
   version: '2.1.0';
   runs: {
@@ -69,11 +69,11 @@ export interface SarifOptions {
   cwd: string;
 }
 
-export function sarifLevel(severity: Severity): SarifLevel {
+function sarifLevel(severity: Severity): SarifLevel {
   return severity === 'error' ? 'error' : severity === 'warning' ? 'warning' : 'note';
 }
 
-export function toSarif(result: CheckResult, options: SarifOptions): SarifLog {
+function toSarif(result: CheckResult, options: SarifOptions): SarifLog {
   const ruleIndex = new Map(options.rules.map((rule, index) => [rule.id, index]));
   const results: SarifResult[] = [];
   for (const file of result.files) {

@@ -119,7 +119,7 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-export function summaryLine(summary: Summary, colors: Palette): string {
+function summaryLine(summary: Summary, colors: Palette): string {
   const parts = [
     summary.error ? colors.red(plural(summary.error, 'error')) : plural(0, 'error'),
     summary.warning ? colors.yellow(plural(summary.warning, 'warning')) : plural(0, 'warning'),

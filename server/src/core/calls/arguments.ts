@@ -42,8 +42,6 @@ import type { Span, TextEdit } from '../types.js';
 import type { CallSubject } from '../wording/calls.js';
 import { argumentsAnchor, CALL_KINDS, callsOf, listedTool, type CallSite } from './calls.js';
 
-export type ArgumentRuleId = 'args/missing-required' | 'args/unknown' | 'args/wrong-type';
-
 /** The kinds whose arguments are checked: calls documents and workflows. */
 export const ARGUMENT_KINDS = CALL_KINDS;
 
@@ -88,7 +86,7 @@ export interface WrongArgument {
 export type ArgumentProblem = MissingArguments | UnknownArgument | WrongArgument;
 
 /** One place where arguments are written, with everything the checks and their fixes need. */
-export interface ArgumentsPlace {
+interface ArgumentsPlace {
   /** The JSON Schema the arguments must fit: the tool's inputSchema. */
   schema: Record<string, unknown>;
   /** The arguments as written; undefined when the call gives none. */
@@ -124,7 +122,7 @@ export function argumentProblemsOf(ctx: DocumentContext): ArgumentProblem[] {
 }
 
 /** The places of this document whose arguments a catalogued schema says something about. */
-export function argumentPlacesOf(ctx: DocumentContext): ArgumentsPlace[] {
+function argumentPlacesOf(ctx: DocumentContext): ArgumentsPlace[] {
   const out: ArgumentsPlace[] = [];
   for (const site of callsOf(ctx).calls) {
     const place = placeOf(site);
@@ -195,7 +193,7 @@ function callPlace(site: CallSite, tool: CatalogTool): ArgumentsPlace | undefine
 }
 
 /** The problems of one place: required arguments missing, arguments not declared, literal values the schema rejects. */
-export function checkArguments(edit: EditContext, place: ArgumentsPlace): ArgumentProblem[] {
+function checkArguments(edit: EditContext, place: ArgumentsPlace): ArgumentProblem[] {
   const node = place.node;
   // Arguments of another type (a template string, a list, JSON text) are the schema and envelope rules' finding.
   if (node !== undefined && !isNullScalar(node) && !isMap(node)) return [];

@@ -25,15 +25,15 @@ export const MCP_DETAILS_PLACEHOLDER = '<one sentence saying why you are calling
 /** The kinds whose calls this module reads. */
 export const CALL_KINDS: readonly DocumentKind[] = ['tool-calls', ...WORKFLOW_KINDS];
 
-export type EnvelopeFieldName = 'namespace' | 'toolName' | 'arguments' | 'mcpDetails';
-export const ENVELOPE_FIELDS: readonly EnvelopeFieldName[] = ['namespace', 'toolName', 'arguments', 'mcpDetails'];
+type EnvelopeFieldName = 'namespace' | 'toolName' | 'arguments' | 'mcpDetails';
+const ENVELOPE_FIELDS: readonly EnvelopeFieldName[] = ['namespace', 'toolName', 'arguments', 'mcpDetails'];
 
 /**
  * Keys models and people send instead of the envelope's fields. The runtime reads none of them:
  * the field counts as missing; the runtime names them in its refusal message
  * (docs/mcp.md#field-aliases).
  */
-export const ENVELOPE_ALIASES: Readonly<Record<string, EnvelopeFieldName>> = {
+const ENVELOPE_ALIASES: Readonly<Record<string, EnvelopeFieldName>> = {
   tool: 'toolName',
   name: 'toolName',
   tool_name: 'toolName',
@@ -50,7 +50,7 @@ export const ENVELOPE_ALIASES: Readonly<Record<string, EnvelopeFieldName>> = {
   packageId: 'namespace',
 };
 
-export function aliasTarget(key: string): EnvelopeFieldName | undefined {
+function aliasTarget(key: string): EnvelopeFieldName | undefined {
   return Object.hasOwn(ENVELOPE_ALIASES, key) ? ENVELOPE_ALIASES[key] : undefined;
 }
 
@@ -58,10 +58,10 @@ export function aliasTarget(key: string): EnvelopeFieldName | undefined {
 // The model
 
 /** How an entry is written: `{tool, input}`, a tool_use block, tools/call params, JSON-RPC, or a workflow step. */
-export type CallShape = 'tool-input' | 'tool-use' | 'tools-call' | 'jsonrpc' | 'step';
+type CallShape = 'tool-input' | 'tool-use' | 'tools-call' | 'jsonrpc' | 'step';
 
 /** What the called name is, in the catalog. */
-export type CallTarget =
+type CallTarget =
   /** A listed tool of a server. */
   | { kind: 'tool'; server: CatalogServer; tool: CatalogTool }
   /** `get_dynamic_tools` of a server with namespaces: nothing to check. */
@@ -84,7 +84,7 @@ export type CallTarget =
   | { kind: 'other' }
   | { kind: 'no-name' };
 
-export interface EnvelopeField {
+interface EnvelopeField {
   field: EnvelopeFieldName;
   pair: Pair;
   /** The key as written. */
@@ -94,7 +94,7 @@ export interface EnvelopeField {
   value: Node | null;
 }
 
-export type EnvelopeResolution =
+type EnvelopeResolution =
   | { kind: 'ok'; server: CatalogServer; namespace: DynamicNamespace; tool: CatalogTool }
   /** No usable namespace: absent, empty, or not a string. */
   | { kind: 'no-namespace' }
@@ -128,7 +128,7 @@ export interface Envelope {
   resolution: EnvelopeResolution;
 }
 
-export interface RecordedResult {
+interface RecordedResult {
   /** The `result` pair: of the entry itself, or of the JSON-RPC response with the request's id. */
   pair: Pair;
   isError: boolean;
@@ -327,7 +327,7 @@ export function namedNamespaces(server: CatalogServer): DynamicNamespace[] {
 }
 
 /** A server that runs call_dynamic_tool: it has namespaces, or lists the meta tool itself. */
-export function servesEnvelopes(server: CatalogServer): boolean {
+function servesEnvelopes(server: CatalogServer): boolean {
   return namedNamespaces(server).length > 0 || server.tools.some((t) => t.name === CALL_DYNAMIC_TOOL);
 }
 
@@ -365,7 +365,7 @@ function targetIn(server: CatalogServer, name: string): CallTarget | undefined {
  * A name called in a calls document: in the named server, or else looked up in every catalogued
  * server (found in several: ambiguous).
  */
-export function resolveCallName(catalog: CatalogIndex, serverName: string | undefined, name: string): CallTarget {
+function resolveCallName(catalog: CatalogIndex, serverName: string | undefined, name: string): CallTarget {
   if (serverName !== undefined) {
     const server = catalog.server(serverName);
     if (!server) return { kind: 'no-catalog', serverName };

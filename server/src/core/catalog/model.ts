@@ -7,7 +7,7 @@ export const GET_DYNAMIC_TOOLS = 'get_dynamic_tools';
 export const META_TOOLS = [GET_DYNAMIC_TOOLS, CALL_DYNAMIC_TOOL] as const;
 
 /** Where something was declared, for go-to-definition and related information. */
-export interface Origin {
+interface Origin {
   file: string;
   span: Span;
 }

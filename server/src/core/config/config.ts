@@ -8,7 +8,7 @@ import { DOCUMENT_KINDS } from '../types.js';
 
 export const CONFIG_FILE_NAME = '.toollens.yaml';
 
-export interface RuleOverride {
+interface RuleOverride {
   files: string[];
   rules: Record<string, SeverityOrOff>;
 }

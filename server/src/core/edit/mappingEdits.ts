@@ -52,7 +52,7 @@ export function renderInlineValue(value: unknown): string {
 }
 
 /** One-line rendering of a plain value: JSON, or YAML flow style with plain strings where they read back the same. */
-export function renderInline(ctx: EditContext, value: PlainValue): string {
+function renderInline(ctx: EditContext, value: PlainValue): string {
   if (typeof value === 'string') return renderString(ctx, value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `[${value.map((v) => renderInline(ctx, v)).join(', ')}]`;

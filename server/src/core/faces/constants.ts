@@ -19,19 +19,15 @@ export const TOOL_FAMILIES = [
   'question',
   'other',
 ] as const;
-export type ToolFamily = (typeof TOOL_FAMILIES)[number];
 
 /** What the tool does with the file its path target names (`pathTarget.access`). */
 export const TOOL_PATH_ACCESSES = ['read', 'write'] as const;
-export type ToolPathAccess = (typeof TOOL_PATH_ACCESSES)[number];
 
 /** What a relative path is resolved against (`pathTarget.base`). */
 export const TOOL_PATH_BASES = ['cwd', 'root'] as const;
-export type ToolPathBase = (typeof TOOL_PATH_BASES)[number];
 
 /** What an empty path slot means (`pathTarget.absent`): search from the base, or refuse the call. */
 export const TOOL_PATH_ABSENCES = ['base', 'refuse'] as const;
-export type ToolPathAbsence = (typeof TOOL_PATH_ABSENCES)[number];
 
 /**
  * Approval cards (`renderHints.approvalCard`) and the top-level input properties each card reads:
@@ -64,10 +60,6 @@ export const RENDER_HINT_ACTIVITY_MAX_CHARS = 120;
 
 /** Most entries in `renderHints.summaryParams` and `renderHints.resultCards`. */
 export const RENDER_HINT_MAX_LIST = 8;
-
-export function isToolFamily(value: string): value is ToolFamily {
-  return (TOOL_FAMILIES as readonly string[]).includes(value);
-}
 
 export function isApprovalCard(value: string): value is ToolApprovalCard {
   return Object.prototype.hasOwnProperty.call(TOOL_APPROVAL_CARDS, value);

@@ -34,7 +34,7 @@ export interface EffectiveAnnotations {
   openWorldHint: boolean;
 }
 
-export interface FloorRow<S = unknown> {
+interface FloorRow<S = unknown> {
   hint: HintName;
   /** undefined when there is no floor, and always for idempotentHint (never derived). */
   floor: boolean | undefined;

@@ -84,7 +84,7 @@ export function describeFloorStep(s: ResolvedStep): string {
 }
 
 /** A longer description for hovers: the reference and what it resolves to. */
-export function describeResolution(s: ResolvedStep): string {
+function describeResolution(s: ResolvedStep): string {
   if (s.tool) {
     const names = [s.tool.resolvedName, dotForm(s.tool)].filter((n) => n !== s.toolRef);
     const also = names.length ? ` → ${[...new Set(names)].join(' / ')}` : '';

@@ -17,9 +17,9 @@ import { CALL_DYNAMIC_TOOL, META_TOOLS, type CatalogServer, type CatalogTool, ty
 const WORKLOAD_PLACEHOLDER = '{workload}';
 
 /** Why a backend tool is routable but not advertised to clients. */
-export type HiddenBy = 'excludeAllTools' | 'excludeAll' | 'filter' | 'defaultToolVisibility';
+type HiddenBy = 'excludeAllTools' | 'excludeAll' | 'filter' | 'defaultToolVisibility';
 
-export interface GatewayWorkload {
+interface GatewayWorkload {
   name: string;
   /** The catalog server behind it (the `workloads:` mapping of `.toollens.yaml` may rename). */
   serverName: string;
@@ -47,7 +47,7 @@ export interface GatewayTool {
   conflicted?: boolean;
 }
 
-export interface GatewayConflict {
+interface GatewayConflict {
   /** The name the candidates share (after overrides; for prefix duplicates, after the prefix). */
   name: string;
   candidates: GatewayTool[];
@@ -83,7 +83,7 @@ export function gatewayOf(ctx: DocumentContext): Gateway {
   return ctx.memo.get(KEY, () => buildGateway(ctx.workspace.catalog, aggregationOf(ctx)));
 }
 
-export function buildGateway(catalog: CatalogIndex, input: GatewaySettings): Gateway {
+function buildGateway(catalog: CatalogIndex, input: GatewaySettings): Gateway {
   const { aggregation, backends } = input;
   const { names, listed } = workloadNames(catalog, backends, aggregation);
   const workloads = new Map<string, GatewayWorkload>();
@@ -199,7 +199,7 @@ function adoptWorkload(gateway: Gateway, name: string): { workload: GatewayWorkl
 }
 
 /** `{workload}` replaced by the workload's name, as ToolHive builds prefixes. */
-export function applyPrefix(format: string, workload: string): string {
+function applyPrefix(format: string, workload: string): string {
   return format.split(WORKLOAD_PLACEHOLDER).join(workload);
 }
 
@@ -209,7 +209,7 @@ export function dotForm(tool: GatewayTool): string {
 }
 
 /** "the prefix strategy (prefixFormat "{workload}_")", for messages. */
-export function strategyLabel(aggregation: AggregationConfig): string {
+function strategyLabel(aggregation: AggregationConfig): string {
   if (aggregation.strategy === 'prefix') return `the prefix strategy (prefixFormat "${aggregation.prefixFormat}")`;
   return `the ${aggregation.strategy} strategy`;
 }
@@ -335,14 +335,14 @@ export function hiddenByText(tool: GatewayTool): string {
 // ---------------------------------------------------------------------------------------------
 // Resolving a step's tool reference
 
-export interface UncataloguedWorkload {
+interface UncataloguedWorkload {
   name: string;
   serverName: string;
   /** no-catalog: nothing is known of it; opaque: its catalog is known but not its names after overrides. */
   reason: 'no-catalog' | 'opaque';
 }
 
-export type UnresolvedProblem =
+type UnresolvedProblem =
   /** The name is right but spelt for another strategy (bare `read_file` under prefix). */
   | 'strategy'
   /** `workload.newName`: after the dot ToolHive matches the backend's own name. */

@@ -7,7 +7,7 @@ import { toolSteps, workflowsOf, type StepModel, type WorkflowModel } from '../m
 import { gatewayOf, resolveToolRef, type GatewayTool, type ToolRefResolution } from './gateway.js';
 
 /** Why a step's annotations cannot be known; undefined when they can. */
-export type UnknownCause = 'no-tool' | 'no-catalog' | 'unresolved' | 'dynamic' | 'hidden' | 'no-annotations';
+type UnknownCause = 'no-tool' | 'no-catalog' | 'unresolved' | 'dynamic' | 'hidden' | 'no-annotations';
 
 /** One tool step and what its `tool` reaches. */
 export interface ResolvedStep {

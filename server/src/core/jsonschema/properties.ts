@@ -45,7 +45,7 @@ function isScalarValue(value: unknown): boolean {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value);
 }
 
-export function isScalarSchema(schema: JsonObject, root: JsonObject, depth = 0): boolean {
+function isScalarSchema(schema: JsonObject, root: JsonObject, depth = 0): boolean {
   if (depth > 20) return false;
   if (typeof schema.$ref === 'string') {
     const target = resolveLocalRef(root, schema.$ref);
@@ -62,7 +62,7 @@ export function isScalarSchema(schema: JsonObject, root: JsonObject, depth = 0):
   return false;
 }
 
-export function typeText(schema: JsonObject, root: JsonObject, depth = 0): string {
+function typeText(schema: JsonObject, root: JsonObject, depth = 0): string {
   if (depth > 20) return 'unknown';
   if (typeof schema.$ref === 'string') {
     const target = resolveLocalRef(root, schema.$ref);

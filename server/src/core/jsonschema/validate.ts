@@ -7,7 +7,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { isObject } from './properties.js';
 
-export type SchemaDialect = 'draft-07' | '2020-12';
+type SchemaDialect = 'draft-07' | '2020-12';
 
 /** One validation failure, with the instance path split into keys and indexes. */
 export interface SchemaIssue {
@@ -56,7 +56,7 @@ function instance(dialect: SchemaDialect): Ajv | Ajv2020 {
  * The dialect a schema declares: draft-04/06/07 run on the draft-07 instance (close enough for
  * argument checks), 2019-09 and 2020-12 on the 2020 one; undefined when `$schema` is absent or unknown.
  */
-export function declaredDialect(schema: unknown): SchemaDialect | undefined {
+function declaredDialect(schema: unknown): SchemaDialect | undefined {
   if (!isObject(schema) || typeof schema.$schema !== 'string') return undefined;
   const uri = schema.$schema;
   if (/draft-0[467]\/schema/.test(uri)) return 'draft-07';
@@ -132,7 +132,7 @@ function toIssue(error: ErrorObject): SchemaIssue {
 }
 
 /** `/a/0/b~1c` → ['a', 0, 'b/c']; an all-digit segment is an array index. */
-export function pointerSegments(pointer: string): (string | number)[] {
+function pointerSegments(pointer: string): (string | number)[] {
   if (!pointer) return [];
   return pointer
     .slice(1)

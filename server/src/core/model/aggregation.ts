@@ -9,7 +9,7 @@ import { getBoolean, getMap, getSeq, getString, isMap, isScalar, keyText, type M
 import type { ToolAnnotations } from '../types.js';
 import { workflowsOf } from './workflow.js';
 
-export type ConflictStrategy = 'prefix' | 'priority' | 'manual';
+type ConflictStrategy = 'prefix' | 'priority' | 'manual';
 export const DEFAULT_PREFIX_FORMAT = '{workload}_';
 
 export interface ToolOverrideConfig {
@@ -62,7 +62,7 @@ export function aggregationOf(ctx: DocumentContext): GatewaySettings {
   });
 }
 
-export function parseAggregation(node: MapNode | undefined): AggregationConfig {
+function parseAggregation(node: MapNode | undefined): AggregationConfig {
   const written = getString(node, 'conflictResolution');
   // An invalid value is the schema rules' business; ToolHive's CRD default is prefix.
   const strategy: ConflictStrategy = written === 'priority' || written === 'manual' ? written : 'prefix';
@@ -116,7 +116,7 @@ function stringsOf(seq: ReturnType<typeof getSeq>): string[] {
 }
 
 /** The names the `backends` list gives, in order and without repeats. */
-export function backendNames(config: MapNode | undefined): string[] | undefined {
+function backendNames(config: MapNode | undefined): string[] | undefined {
   const backends = getSeq(config, 'backends');
   if (!backends) return undefined;
   const names: string[] = [];

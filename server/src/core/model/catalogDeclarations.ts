@@ -7,7 +7,7 @@ import { getScalar, getSeq, isMap, type MapNode, type Node, type ScalarNode } fr
 import { closest } from '../text/suggest.js';
 import type { DocumentContext } from '../context.js';
 
-export interface ServerDecl {
+interface ServerDecl {
   name: string;
   /** The `name` (snapshot) or `server` (capture) scalar; absent for a server named after its file. */
   nameNode?: ScalarNode;
@@ -16,7 +16,7 @@ export interface ServerDecl {
   namespaces: NamespaceDecl[];
 }
 
-export interface NamespaceDecl {
+interface NamespaceDecl {
   name?: string;
   nameNode?: ScalarNode;
   node: MapNode;
@@ -115,7 +115,7 @@ export function describeTool(tool: ToolDecl): string {
 export const TOOL_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', 'execution', '_meta'] as const;
 
 /** Other formats' spellings of the same fields: Anthropic's `input_schema`, OpenAI's `parameters`... */
-export const TOOL_FIELD_SYNONYMS: Record<string, string> = {
+const TOOL_FIELD_SYNONYMS: Record<string, string> = {
   input_schema: 'inputSchema',
   parameters: 'inputSchema',
   params: 'inputSchema',

@@ -16,7 +16,7 @@ export interface FaceString {
   pair: Pair;
 }
 
-export interface FaceListEntry {
+interface FaceListEntry {
   value: string;
   node: ScalarNode;
   /** Position in the list, counting entries of any type. */
@@ -30,7 +30,7 @@ export interface FaceList {
   entries: FaceListEntry[];
 }
 
-export interface PathTargetView {
+interface PathTargetView {
   node: MapNode;
   pair: Pair;
   param?: FaceString;
@@ -41,7 +41,7 @@ export interface PathTargetView {
   aliases?: FaceList;
 }
 
-export interface RenderHintsView {
+interface RenderHintsView {
   node: MapNode;
   pair: Pair;
   approvalCard?: FaceString;
@@ -51,7 +51,7 @@ export interface RenderHintsView {
   resultCards?: FaceList;
 }
 
-export interface RuleFaceView {
+interface RuleFaceView {
   node: MapNode;
   pair: Pair;
   params?: FaceList;
@@ -258,14 +258,14 @@ function computeTarget(ctx: DocumentContext, server: FaceServer, face: Face): Fa
 }
 
 /** The name the runtime mounts an MCP tool under. */
-export function mountedToolName(serverName: string, toolName: string): string {
+function mountedToolName(serverName: string, toolName: string): string {
   return `mcp__${serverName}__${toolName}`;
 }
 
 // ------------------------------------------------------------------------------------------------
 // Hover data.
 
-export interface FaceHoverProperty {
+interface FaceHoverProperty {
   name: string;
   typeText: string;
   scalar: boolean;

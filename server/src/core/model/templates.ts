@@ -10,7 +10,7 @@ import type { Span, TextEdit } from '../types.js';
 import { allSteps, workflowsOf, type StepModel, type WorkflowModel } from './workflow.js';
 
 /** The workflow field a string sits under. */
-export type TemplateField = 'arguments' | 'condition' | 'message' | 'collection' | 'output';
+type TemplateField = 'arguments' | 'condition' | 'message' | 'collection' | 'output';
 
 export interface SourceSegment {
   name: string;
@@ -82,7 +82,7 @@ export function templatesOf(ctx: DocumentContext): TemplateIndex {
 const MAX_ARGUMENT_DEPTH = 100;
 const MAX_OUTPUT_DEPTH = 10;
 
-export function buildTemplateIndex(text: string, workflows: readonly WorkflowModel[]): TemplateIndex {
+function buildTemplateIndex(text: string, workflows: readonly WorkflowModel[]): TemplateIndex {
   const strings: TemplateString[] = [];
   const byStep = new Map<StepModel, TemplateString[]>();
   for (const workflow of workflows) {

@@ -4,7 +4,6 @@ import { memoKey } from '../memo.js';
 import {
   getMap,
   getNode,
-  getPair,
   getScalar,
   getSeq,
   getString,
@@ -17,7 +16,7 @@ import {
 } from '../parse/nodes.js';
 import type { DocumentContext } from '../context.js';
 
-export type StepType = 'tool' | 'elicitation' | 'forEach';
+type StepType = 'tool' | 'elicitation' | 'forEach';
 
 export interface StepModel {
   node: MapNode;
@@ -80,7 +79,7 @@ export function workflowsOf(ctx: DocumentContext): WorkflowDocument {
   return ctx.memo.get(KEY, () => buildWorkflowDocument(ctx.doc.root, ctx.doc.kind));
 }
 
-export function buildWorkflowDocument(root: Node | null, kind: string | null): WorkflowDocument {
+function buildWorkflowDocument(root: Node | null, kind: string | null): WorkflowDocument {
   if (!isMap(root)) return { workflows: [] };
   if (kind === 'vmcp-composite') {
     const spec = getMap(root, 'spec');
@@ -199,9 +198,4 @@ export function upstreamOf(workflow: WorkflowModel, step: StepModel): Set<string
     if (dep) for (const next of dep.dependsOn) stack.push(String(next.value));
   }
   return seen;
-}
-
-/** The pair holding a key in a step, for reporting on the key. */
-export function stepKey(step: StepModel, key: string) {
-  return getPair(step.node, key);
 }

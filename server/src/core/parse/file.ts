@@ -31,7 +31,7 @@ export interface ParsedFile {
   comments: readonly Comment[];
 }
 
-export function languageOf(path: string): Language {
+function languageOf(path: string): Language {
   const lower = path.toLowerCase();
   if (lower.endsWith('.jsonl')) return 'jsonl';
   if (lower.endsWith('.json') || lower.endsWith('.jsonc')) return 'json';

@@ -20,7 +20,7 @@ export function kindFromName(path: string): DocumentKind | null {
   return null;
 }
 
-export function kindFromContent(root: Node | null): DocumentKind | null {
+function kindFromContent(root: Node | null): DocumentKind | null {
   if (!isMap(root)) return null;
   const kind = getString(root, 'kind');
   const apiVersion = getString(root, 'apiVersion');

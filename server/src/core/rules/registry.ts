@@ -30,7 +30,3 @@ export const ALL_RULES: readonly Rule[] = RULE_MODULES.map((module) => module.ru
 );
 
 export const RULE_IDS: ReadonlySet<string> = new Set(ALL_RULES.map((r) => r.id));
-
-export function ruleById(id: string): Rule | undefined {
-  return ALL_RULES.find((r) => r.id === id);
-}

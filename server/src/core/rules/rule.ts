@@ -27,7 +27,7 @@ export interface Rule {
   check?(ctx: RuleContext): void;
 }
 
-export const DOCS_BASE_URL = 'https://github.com/tool-lens/tool-lens/blob/main/docs/rules/';
+const DOCS_BASE_URL = 'https://github.com/tool-lens/tool-lens/blob/main/docs/rules/';
 
 export function ruleDocsUrl(id: string): string {
   return `${DOCS_BASE_URL}${id}.md`;

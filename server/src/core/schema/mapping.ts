@@ -29,7 +29,7 @@ export interface Mapped {
  * Known doc mistakes (docs/toolhive.md#mistakes-in-toolhives-own-docs) and spellings from other formats, for "did you mean". A
  * synonym only counts where its target is a field of the mapping, so one table serves every place.
  */
-export const KEY_SYNONYMS: Record<string, string> = {
+const KEY_SYNONYMS: Record<string, string> = {
   maxRetries: 'retryCount',
   max_retries: 'retryCount',
   retries: 'retryCount',

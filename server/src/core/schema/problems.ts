@@ -6,8 +6,6 @@
 import type { Node } from '../parse/nodes.js';
 import type { DocumentKind, Span, TextEdit } from '../types.js';
 
-export type SchemaRuleId = SchemaProblem['rule'];
-
 export type SchemaProblem = UnknownKeyProblem | MissingFieldProblem | WrongTypeProblem | InvalidValueProblem;
 
 /** What every problem carries: where it is, and what decides its consequence at run time. */

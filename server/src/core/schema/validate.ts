@@ -25,7 +25,6 @@ import { createValidators, type StandaloneValidator } from './generated/validato
 import { ErrorMapper, type Mapped } from './mapping.js';
 import type { SchemaProblem } from './problems.js';
 
-export type { SchemaProblem, SchemaRuleId } from './problems.js';
 
 /** The files generate-validators.mjs compiles (its SCHEMA_FILES), by name, as bundled objects. */
 export const BUNDLED_SCHEMAS: Record<string, object> = {

@@ -30,7 +30,7 @@
 
 import type { TemplateError } from './ast.js';
 
-export type TokenKind =
+type TokenKind =
   | 'field' // .name
   | 'variable' // $ or $name
   | 'identifier' // function name
@@ -65,7 +65,7 @@ export interface Token {
   value: string;
 }
 
-export interface LexedText {
+interface LexedText {
   kind: 'text';
   start: number;
   end: number;
@@ -95,7 +95,7 @@ export interface LexedAction {
   unreliable: boolean;
 }
 
-export type LexedItem = LexedText | LexedAction;
+type LexedItem = LexedText | LexedAction;
 
 /** Reads items one at a time, so a large template's tokens never all live at once. */
 export interface ItemReader {
@@ -115,7 +115,7 @@ const CH_BACKSLASH = 0x5c;
 const CH_RBRACE = 0x7d;
 
 /** Whitespace as Go's template lexer sees it (also what `{{-`/`-}}` trim). */
-export function isSpaceCode(c: number): boolean {
+function isSpaceCode(c: number): boolean {
   return c === CH_SPACE || c === CH_TAB || c === CH_NL || c === CH_CR;
 }
 

@@ -26,7 +26,7 @@ export const MAX_PAREN_DEPTH = 100;
  * Blocks nested deeper than this are not kept in the tree (their content is not checked), so that
  * consumers can walk the tree recursively.
  */
-export const MAX_BLOCK_DEPTH = 100;
+const MAX_BLOCK_DEPTH = 100;
 
 export function parseTemplate(text: string): ParsedTemplate {
   return new TemplateParser(text).run();

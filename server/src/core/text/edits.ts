@@ -1,6 +1,6 @@
 import type { Fix, Span, TextEdit } from '../types.js';
 
-export function spansOverlap(a: Span, b: Span): boolean {
+function spansOverlap(a: Span, b: Span): boolean {
   // Two insertions at the same point count as overlapping: their order would be arbitrary.
   if (a.start === a.end && b.start === b.end) return a.start === b.start;
   return a.start < b.end && b.start < a.end;

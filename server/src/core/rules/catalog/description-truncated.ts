@@ -6,7 +6,7 @@ import { getPair, isScalar } from '../../parse/nodes.js';
 import type { Rule } from '../rule.js';
 import { catalogDeclarationsOf, describeTool } from '../../model/catalogDeclarations.js';
 
-export const CATALOG_DESCRIPTION_MAX = 200;
+const CATALOG_DESCRIPTION_MAX = 200;
 const SUFFIX_LENGTH = '... [truncated]'.length;
 
 export const rule: Rule = {

@@ -101,7 +101,7 @@ function mcpDetailsFlow(style: Style): string {
 }
 
 /** The edits that turn the call into the envelope for one namespace; undefined when the layout is uncertain. */
-export function wrapIntoEnvelope(edit: EditContext, site: CallSite, envelopeName: string, ns: DynamicNamespace, toolName: string): TextEdit[] | undefined {
+function wrapIntoEnvelope(edit: EditContext, site: CallSite, envelopeName: string, ns: DynamicNamespace, toolName: string): TextEdit[] | undefined {
   const name = site.name;
   if (!name) return undefined;
   const rename = replaceScalarText(edit, name, envelopeName);

@@ -208,15 +208,20 @@ describe('language server in process (pull client)', () => {
     );
   });
 
+  /** The code actions the server offers for one diagnostic of the workflow. */
+  async function codeActionsFor(diagnostic: Diagnostic): Promise<CodeAction[]> {
+    return (await server.client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri: workflowUri() },
+      range: diagnostic.range,
+      context: { diagnostics: [diagnostic] },
+    })) as CodeAction[];
+  }
+
   test('code actions: the fix as a preferred quick fix, a suppression, fix all', async () => {
     const items = await server.client.pullItems(workflowUri());
     const [notUpstream] = byRule(items, 'template/not-upstream');
     assert.ok(notUpstream);
-    const actions = (await server.client.connection.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri: workflowUri() },
-      range: notUpstream.range,
-      context: { diagnostics: [notUpstream] },
-    })) as CodeAction[];
+    const actions = await codeActionsFor(notUpstream);
     const fix = actions.find((a) => a.isPreferred);
     assert.ok(fix, `a preferred fix among: ${actions.map((a) => a.title).join(', ')}`);
     assert.equal(fix.kind, 'quickfix');
@@ -246,11 +251,7 @@ describe('language server in process (pull client)', () => {
     await server.client.replaceAll(workflowUri(), lookalike);
     const [notUpstream] = byRule(await server.client.pullItems(workflowUri()), 'template/not-upstream');
     assert.ok(notUpstream);
-    const actions = (await server.client.connection.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri: workflowUri() },
-      range: notUpstream.range,
-      context: { diagnostics: [notUpstream] },
-    })) as CodeAction[];
+    const actions = await codeActionsFor(notUpstream);
     const suppress = actions.find((a) => a.title === 'Suppress template/not-upstream on this line');
     assert.ok(suppress);
     const lines = applyLspEdits(lookalike, suppress.edit!.changes![workflowUri()]!).split('\n');

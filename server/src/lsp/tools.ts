@@ -3,6 +3,7 @@
 // Markdown for hovers and completion items.
 import type { ToolRefResolution } from '../core/gateway/gateway.js';
 import { resolvedStepOf } from '../core/gateway/steps.js';
+import { unresolvedWords } from '../core/gateway/words.js';
 import { CALL_DYNAMIC_TOOL, type CatalogTool, type DynamicNamespace } from '../core/catalog/model.js';
 import { topLevelProperties } from '../core/jsonschema/properties.js';
 import type { Envelope } from '../core/calls/calls.js';
@@ -103,7 +104,7 @@ export function toolRefMarkdown(resolution: ToolRefResolution): string {
       break;
     }
     case 'unresolved': {
-      lines.push(`**${code(resolution.ref)}**`, '', `Does not resolve: ${escapeMarkdown(resolution.detail)}.`);
+      lines.push(`**${code(resolution.ref)}**`, '', `Does not resolve: ${escapeMarkdown(unresolvedWords(resolution))}.`);
       if (resolution.suggestions.length) lines.push('', `Did you mean ${resolution.suggestions.map(code).join(', ')}?`);
       break;
     }

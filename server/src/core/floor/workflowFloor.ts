@@ -3,7 +3,8 @@
 // the table the hover, the code lens and the annotation rules all read. Memoised per document.
 import { annotationsFrom } from '../catalog/load.js';
 import type { DocumentContext } from '../context.js';
-import { dotForm, hiddenByText } from '../gateway/gateway.js';
+import { dotForm } from '../gateway/gateway.js';
+import { hiddenByText } from '../gateway/words.js';
 import { resolvedStepsOf, type ResolvedStep } from '../gateway/steps.js';
 import { memoKey } from '../memo.js';
 import { escapeMarkdown } from '../text/markdown.js';

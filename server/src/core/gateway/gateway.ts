@@ -10,7 +10,6 @@ import type { DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
 import { aggregationOf, DEFAULT_PREFIX_FORMAT, type AggregationConfig, type GatewaySettings, type ToolOverrideConfig, type WorkloadToolConfig } from '../model/aggregation.js';
 import { closestN } from '../text/suggest.js';
-import { listWords } from '../text/words.js';
 import type { ToolAnnotations } from '../types.js';
 import { CALL_DYNAMIC_TOOL, META_TOOLS, type CatalogServer, type CatalogTool, type DynamicNamespace } from '../catalog/model.js';
 
@@ -208,12 +207,6 @@ export function dotForm(tool: GatewayTool): string {
   return `${tool.workload}.${tool.originalName}`;
 }
 
-/** "the prefix strategy (prefixFormat "{workload}_")", for messages. */
-function strategyLabel(aggregation: AggregationConfig): string {
-  if (aggregation.strategy === 'prefix') return `the prefix strategy (prefixFormat "${aggregation.prefixFormat}")`;
-  return `the ${aggregation.strategy} strategy`;
-}
-
 /**
  * The workloads behind the gateway: its `backends` list when it has one (a closed set); otherwise
  * every catalogued workload plus those the aggregation block names.
@@ -316,22 +309,6 @@ function hiddenReason(tool: GatewayTool, aggregation: AggregationConfig): Hidden
   return undefined;
 }
 
-/** Why a tool is hidden, in words, for messages. */
-export function hiddenByText(tool: GatewayTool): string {
-  switch (tool.hiddenBy) {
-    case 'excludeAllTools':
-      return 'aggregation.excludeAllTools hides every backend tool';
-    case 'excludeAll':
-      return `excludeAll hides every tool of workload "${tool.workload}"`;
-    case 'filter':
-      return `the filter of workload "${tool.workload}" does not list "${tool.overriddenName}"`;
-    case 'defaultToolVisibility':
-      return `defaultToolVisibility: deny hides workloads without a tools entry, like "${tool.workload}"`;
-    default:
-      return 'it is advertised';
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Resolving a step's tool reference
 
@@ -342,18 +319,20 @@ interface UncataloguedWorkload {
   reason: 'no-catalog' | 'opaque';
 }
 
-type UnresolvedProblem =
+/** Why a reference reaches no tool, with what the words of the rules and the hover need (gateway/words.ts). */
+export type Unresolved =
   /** The name is right but spelt for another strategy (bare `read_file` under prefix). */
-  | 'strategy'
+  | { problem: 'strategy'; respelt: GatewayTool[]; aggregation: AggregationConfig }
   /** `workload.newName`: after the dot ToolHive matches the backend's own name. */
-  | 'override-name-after-dot'
-  | 'no-such-tool'
-  | 'no-such-workload'
+  | { problem: 'override-name-after-dot'; tool: GatewayTool; givenName: string }
+  | { problem: 'no-such-tool'; workload: GatewayWorkload; toolName: string }
+  /** `backends`: the gateway's backends, when the document lists them and the name is in none. */
+  | { problem: 'no-such-workload'; workloadName: string; backends?: string[] }
   /** The tool lost a name conflict and is not routable at all. */
-  | 'dropped'
+  | { problem: 'dropped'; lost: GatewayTool; conflict?: GatewayConflict }
   /** Manual strategy: the name is claimed by several workloads. */
-  | 'conflict'
-  | 'not-found';
+  | { problem: 'conflict'; claimants: string[] }
+  | { problem: 'not-found' };
 
 export type ToolRefResolution =
   | { kind: 'resolved'; ref: string; tool: GatewayTool; via: 'name' | 'dot' }
@@ -361,7 +340,7 @@ export type ToolRefResolution =
   | { kind: 'no-catalog'; ref: string; workloads: UncataloguedWorkload[]; suggestions: string[] }
   /** Not a listed tool, but a dynamic tool in one of the workload's namespaces. */
   | { kind: 'dynamic'; ref: string; workload: string; toolName: string; namespaces: DynamicNamespace[] }
-  | { kind: 'unresolved'; ref: string; problem: UnresolvedProblem; detail: string; suggestions: string[] };
+  | ({ kind: 'unresolved'; ref: string; suggestions: string[] } & Unresolved);
 
 export function resolveToolRef(gateway: Gateway, ref: string): ToolRefResolution {
   // 1. The exact conflict-resolved name.
@@ -373,9 +352,7 @@ export function resolveToolRef(gateway: Gateway, ref: string): ToolRefResolution
       kind: 'unresolved',
       ref,
       problem: 'conflict',
-      detail:
-        `under the manual strategy "${ref}" is claimed by ${listWords(unique(conflicted.map((t) => `"${t.workload}"`)))} and no override ` +
-        'renames all but one of them, so ToolHive refuses to start',
+      claimants: unique(conflicted.map((t) => t.workload)),
       suggestions: conflicted.map(dotForm),
     };
   }
@@ -404,7 +381,8 @@ function resolveDotted(gateway: Gateway, ref: string, workloadName: string, tool
         kind: 'unresolved',
         ref,
         problem: 'override-name-after-dot',
-        detail: `after the dot ToolHive matches the backend's own name ("${renamed.originalName}"), not the name an override gives it ("${toolName}")`,
+        tool: renamed,
+        givenName: toolName,
         suggestions: unique([dotForm(renamed), renamed.resolvedName]),
       };
     }
@@ -419,7 +397,8 @@ function resolveDotted(gateway: Gateway, ref: string, workloadName: string, tool
       kind: 'unresolved',
       ref,
       problem: 'no-such-tool',
-      detail: `the catalog of workload "${workloadName}"${serverNote(workload)} lists no tool "${toolName}"`,
+      workload,
+      toolName,
       suggestions: near,
     };
   }
@@ -435,7 +414,7 @@ function resolveDotted(gateway: Gateway, ref: string, workloadName: string, tool
       kind: 'unresolved',
       ref,
       problem: 'no-such-workload',
-      detail: `the gateway has no backend "${workloadName}"`,
+      workloadName,
       suggestions: [`${nearWorkload}.${toolName}`],
     };
   }
@@ -445,7 +424,8 @@ function resolveDotted(gateway: Gateway, ref: string, workloadName: string, tool
       kind: 'unresolved',
       ref,
       problem: 'no-such-workload',
-      detail: `the gateway has no backend "${workloadName}" (its backends: ${[...gateway.workloads.keys()].join(', ') || 'none'})`,
+      workloadName,
+      backends: [...gateway.workloads.keys()],
       suggestions: near,
     };
   }
@@ -467,10 +447,8 @@ function resolveBare(gateway: Gateway, ref: string): ToolRefResolution {
       kind: 'unresolved',
       ref,
       problem: 'strategy',
-      detail: respelt
-        .slice(0, 3)
-        .map((t) => `under ${strategyLabel(aggregation)} the gateway names ${t.workload}'s ${t.originalName} "${t.resolvedName}"`)
-        .join('; '),
+      respelt,
+      aggregation,
       suggestions: unique(respelt.flatMap((t) => [t.resolvedName, dotForm(t)])).slice(0, 6),
     };
   }
@@ -495,7 +473,7 @@ function resolveBare(gateway: Gateway, ref: string): ToolRefResolution {
 
   // d. A near name is more likely a typo than a workload nobody mentions.
   if (near.length > 0) {
-    return { kind: 'unresolved', ref, problem: 'not-found', detail: 'no backend tool has this name', suggestions: near };
+    return { kind: 'unresolved', ref, problem: 'not-found', suggestions: near };
   }
 
   // e. Without a backends list, an unmentioned workload may serve it.
@@ -512,21 +490,18 @@ function resolveBare(gateway: Gateway, ref: string): ToolRefResolution {
     }
   }
   if (lost) return droppedResult(gateway, ref, lost);
-  return { kind: 'unresolved', ref, problem: 'not-found', detail: 'no backend tool has this name', suggestions: [] };
+  return { kind: 'unresolved', ref, problem: 'not-found', suggestions: [] };
 }
 
 function droppedResult(gateway: Gateway, ref: string, lost: GatewayTool): ToolRefResolution {
   const conflict = gateway.conflicts.find((c) => c.candidates.includes(lost));
   const winner = conflict?.winner;
-  const why =
-    conflict?.outcome === 'priority' && winner
-      ? `"${lost.overriddenName}" is served by ${listWords(unique(conflict.candidates.map((c) => `"${c.workload}"`)))}; under the priority strategy "${winner.workload}" comes first in priorityOrder, so ToolHive drops ${lost.workload}'s tool`
-      : `${lost.workload}'s ${lost.originalName} gets the same name as ${winner ? `${winner.workload}'s ${winner.originalName}` : 'another tool'} ("${lost.resolvedName}") and ToolHive keeps only one of them`;
   return {
     kind: 'unresolved',
     ref,
     problem: 'dropped',
-    detail: `${why}: it is in no routing table, so no reference reaches it`,
+    lost,
+    conflict,
     suggestions: winner ? unique([winner.resolvedName, dotForm(winner)]) : [],
   };
 }
@@ -581,11 +556,6 @@ export function workloadFromPrefixed(format: string, ref: string): string | unde
 
 function uncatalogued(workload: GatewayWorkload): UncataloguedWorkload {
   return { name: workload.name, serverName: workload.serverName, reason: workload.server ? 'opaque' : 'no-catalog' };
-}
-
-/** ` (server "x")` when a workload's catalogued server has another name, for messages. */
-export function serverNote(workload: { name: string; serverName: string }): string {
-  return workload.serverName !== workload.name ? ` (server "${workload.serverName}")` : '';
 }
 
 function unique<T>(items: T[]): T[] {

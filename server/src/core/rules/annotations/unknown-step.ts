@@ -1,7 +1,7 @@
 // annotations/unknown-step: a tool step whose annotations are unknown. The floor then assumes the
 // worst for it, so the composite can never be advertised as read-only, non-destructive or
 // closed-world. Only reported when the composite declares `annotations` (otherwise it is noise).
-import { hiddenByText } from '../../gateway/gateway.js';
+import { hiddenByText } from '../../gateway/words.js';
 import { toolStepsOf, type ResolvedStep } from '../../gateway/steps.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';

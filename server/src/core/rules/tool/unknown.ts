@@ -6,7 +6,8 @@
 import { CALL_KINDS, callsOf } from '../../calls/calls.js';
 import type { DocumentContext } from '../../context.js';
 import { editContextOf, replaceScalarFixes, type EditContext } from '../../edit/mappingEdits.js';
-import { serverNote, type ToolRefResolution } from '../../gateway/gateway.js';
+import type { ToolRefResolution } from '../../gateway/gateway.js';
+import { serverNote, unresolvedWords } from '../../gateway/words.js';
 import { toolStepsOf } from '../../gateway/steps.js';
 import type { ScalarNode } from '../../parse/nodes.js';
 import { listWords, quotedAlternatives, quotedList } from '../../text/words.js';
@@ -50,7 +51,7 @@ export const rule: Rule = {
 };
 
 function unresolvedMessage(stepId: string, resolution: Extract<ToolRefResolution, { kind: 'unresolved' }>, workflowName: string | undefined): string {
-  const subject = `Step "${stepId}": tool "${resolution.ref}" does not resolve: ${resolution.detail}.`;
+  const subject = `Step "${stepId}": tool "${resolution.ref}" does not resolve: ${unresolvedWords(resolution)}.`;
   const consequence =
     resolution.problem === 'conflict'
       ? ''

@@ -2,11 +2,11 @@
 // hold several), each with its kind and the problems met while parsing it, and its comments.
 import type { DocumentKind, Span } from '../types.js';
 import { SourceText } from '../text/source.js';
-import { parseJson, type ParsedJsonDocument } from './json.js';
+import { jsonComments, parseJson, type ParsedJsonDocument } from './json.js';
 import { detectKind } from './kinds.js';
 import type { Comment, Node } from './nodes.js';
 import type { ParseProblem } from './problems.js';
-import { parseYaml, type ParsedYamlDocument } from './yaml.js';
+import { parseYaml, yamlComments, type ParsedYamlDocument } from './yaml.js';
 
 export type Language = 'yaml' | 'json' | 'jsonl';
 
@@ -27,8 +27,34 @@ export interface ParsedFile {
   documents: ParsedDocument[];
   /** The kind of the first recognised document, or null when none is ours. */
   kind: DocumentKind | null;
-  /** Every comment of the file, in order (inline suppressions are read from these). */
-  comments: readonly Comment[];
+  /** Every comment of the file, in order (inline suppressions are read from these); read on first use. */
+  readonly comments: readonly Comment[];
+}
+
+/** A parsed file whose comments are read from its text the first time someone asks. */
+export function fileWithComments(file: Omit<ParsedFile, 'comments'>): ParsedFile {
+  let comments: readonly Comment[] | undefined;
+  return {
+    ...file,
+    get comments() {
+      return (comments ??= commentsOf(file.source.text, file.language));
+    },
+  };
+}
+
+function commentsOf(text: string, language: Language): Comment[] {
+  if (language === 'yaml') return text.includes('#') ? yamlComments(text) : [];
+  if (language === 'json') return jsonComments(text, 0);
+  // JSONL: each line is a document of its own.
+  const out: Comment[] = [];
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    out.push(...jsonComments(text.slice(start, end).replace(/\r$/, ''), start));
+    start = end + 1;
+  }
+  return out;
 }
 
 function languageOf(path: string): Language {
@@ -41,14 +67,8 @@ function languageOf(path: string): Language {
 export function parseFile(path: string, text: string, options: { forcedKind?: DocumentKind | null; language?: Language } = {}): ParsedFile {
   const language = options.language ?? languageOf(path);
   const source = new SourceText(text);
-  let raw: (ParsedYamlDocument | ParsedJsonDocument)[];
-  let comments: Comment[];
-  if (language === 'yaml') ({ documents: raw, comments } = parseYaml(text));
-  else {
-    const json = language === 'json' ? [parseJson(text)] : parseJsonLines(text);
-    raw = json;
-    comments = json.flatMap((doc) => doc.comments);
-  }
+  const raw: (ParsedYamlDocument | ParsedJsonDocument)[] =
+    language === 'yaml' ? parseYaml(text) : language === 'json' ? [parseJson(text)] : parseJsonLines(text);
   const documents: ParsedDocument[] = raw.map((doc, index) => ({
     index,
     root: doc.root,
@@ -64,7 +84,7 @@ export function parseFile(path: string, text: string, options: { forcedKind?: Do
     documents.push({ index: 0, root: null, span: { start: 0, end: text.length }, problems: [], kind: detectKind(path, null, options.forcedKind), selfContained: false });
   }
   const kind = documents.find((d) => d.kind)?.kind ?? null;
-  return { path, source, language, documents, kind, comments };
+  return fileWithComments({ path, source, language, documents, kind });
 }
 
 function parseJsonLines(text: string): ReturnType<typeof parseJson>[] {

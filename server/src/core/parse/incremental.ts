@@ -9,8 +9,8 @@
 // it, tabs, an edit that crosses entries, an entry that no longer parses as one entry) the next
 // larger entry is tried, and in the end `undefined` tells the caller to parse the whole file.
 //
-// Everything after the edit moves by the length the edit added (comments too: those of the entry
-// are the ones its own parse read, the others are kept or shifted). By default those nodes are
+// Everything after the edit moves by the length the edit added (comments are read from the new
+// text on first use, like a full parse's). By default those nodes are
 // copied, so the previous parse stays intact. A caller that drops the previous parse anyway (the
 // language server, on each keystroke) may let it be *consumed*: the nodes after the edit are then
 // moved in place and shared with the new tree, which saves copying half a document and, more,
@@ -18,8 +18,7 @@
 // not be used again; it is marked, and a second re-parse from it is refused.
 import type { DocumentKind, Span } from '../types.js';
 import { SourceText } from '../text/source.js';
-import type { ParsedDocument, ParsedFile } from './file.js';
-import type { Comment } from './nodes.js';
+import { fileWithComments, type ParsedDocument, type ParsedFile } from './file.js';
 import { detectKind } from './kinds.js';
 import type { MapNode, Node, Pair, SeqNode } from './nodes.js';
 import type { ParseProblem } from './problems.js';
@@ -63,7 +62,7 @@ export function reparseFile(previous: ParsedFile, text: string, forcedKind: Docu
   const oldText = previous.source.text;
   if (oldText === text) {
     if (options.consume) consumed.add(previous);
-    return withDocuments(previous, text, previous.documents.map((doc) => ({ ...doc })), previous.comments, forcedKind);
+    return withDocuments(previous, text, previous.documents.map((doc) => ({ ...doc })), forcedKind);
   }
   const change = diff(oldText, text);
   const index = previous.documents.findIndex((doc) => doc.span.start <= change.start && change.oldEnd <= doc.span.end);
@@ -82,35 +81,15 @@ export function reparseFile(previous: ParsedFile, text: string, forcedKind: Docu
       if (i > index) return shiftDocument(other, shift);
       return { ...doc, root: result.root, span: { start: doc.span.start, end } };
     });
-    const comments = replaceComments(previous.comments, candidate, result.comments, change.delta);
-    return withDocuments(previous, text, documents, comments, forcedKind);
+    return withDocuments(previous, text, documents, forcedKind);
   }
   return undefined;
 }
 
-function withDocuments(previous: ParsedFile, text: string, documents: ParsedDocument[], comments: readonly Comment[], forcedKind: DocumentKind | null): ParsedFile {
+function withDocuments(previous: ParsedFile, text: string, documents: ParsedDocument[], forcedKind: DocumentKind | null): ParsedFile {
   for (const doc of documents) doc.kind = detectKind(previous.path, doc.root, forcedKind);
   const kind = documents.find((d) => d.kind)?.kind ?? null;
-  return { path: previous.path, source: new SourceText(text), language: previous.language, documents, kind, comments };
-}
-
-/**
- * The file's comments after the entry `[from, to)` (whole lines, so no comment crosses its ends)
- * was read again: those before it as they were, the entry's own from its new parse, those after
- * it shifted. Comments are never changed in place, so the earlier ones may be shared.
- */
-function replaceComments(comments: readonly Comment[], entry: Candidate, entryComments: readonly Comment[], delta: number): Comment[] {
-  let first = 0;
-  while (first < comments.length && comments[first]!.span.start < entry.from) first++;
-  let after = first;
-  while (after < comments.length && comments[after]!.span.start < entry.to) after++;
-  const out = comments.slice(0, first);
-  for (const comment of entryComments) out.push(comment);
-  for (let i = after; i < comments.length; i++) {
-    const comment = comments[i]!;
-    out.push({ span: shiftSpan(comment.span, delta), text: comment.text });
-  }
-  return out;
+  return fileWithComments({ path: previous.path, source: new SourceText(text), language: previous.language, documents, kind });
 }
 
 function diff(oldText: string, newText: string): Change {
@@ -218,14 +197,14 @@ function reread(
   change: Change,
   shift: Shifter,
   atDocumentEnd: boolean,
-): { root: Node; end: number; comments: Comment[] } | undefined {
+): { root: Node; end: number } | undefined {
   const { from, column, steps } = candidate;
   const to = candidate.to + change.delta;
   if (to < from || !isLineStart(text, to)) return undefined;
   const region = text.slice(from, to);
   const last = steps[steps.length - 1]!;
   if (!readsAlone(region, column, last.collection.type, atDocumentEnd)) return undefined;
-  const { documents: docs, comments } = parseYaml(region, from);
+  const docs = parseYaml(region, from);
   const alone = docs[0];
   if (docs.length !== 1 || !alone?.root || !alone.selfContained || alone.problems.length > 0) return undefined;
   const entryRoot = alone.root;
@@ -243,7 +222,7 @@ function reread(
     entry = entryRoot.items[0]!;
   }
   if (!spansFollow(steps, change) || hasEmptyKey(entry)) return undefined;
-  return { root: rebuild(steps, 0, entry, entryRoot.span.end, change, shift), end: alone.span.end, comments };
+  return { root: rebuild(steps, 0, entry, entryRoot.span.end, change, shift), end: alone.span.end };
 }
 
 /**

@@ -11,8 +11,6 @@ export interface ParsedJsonDocument {
   root: Node | null;
   span: Span;
   problems: ParseProblem[];
-  /** Line and block comments, in order (also where comments are not allowed: then each is a problem too). */
-  comments: Comment[];
 }
 
 const ERROR_TEXT: Record<string, string> = {
@@ -44,7 +42,7 @@ export function parseJson(text: string, base = 0, options: { comments?: boolean 
   } catch (error) {
     const why = error instanceof RangeError ? 'it nests too deeply to be read' : `it could not be read (${String(error)})`;
     problems.push({ rule: 'yaml/syntax', message: `This document is not checked: ${why}.`, span: { start: base, end: base + 1 } });
-    return { root: null, span: { start: base, end: base + text.length }, problems, comments: jsonComments(text, base) };
+    return { root: null, span: { start: base, end: base + text.length }, problems };
   }
   // An error at the very end (a missing "}") is shown on the last thing written, inside the text.
   const contentEnd = text.trimEnd().length;
@@ -60,7 +58,7 @@ export function parseJson(text: string, base = 0, options: { comments?: boolean 
     });
   }
   const root = tree ? new JsonConverter(text, base, problems).convert(tree, 0) : null;
-  return { root, span: { start: base, end: base + text.length }, problems, comments: jsonComments(text, base) };
+  return { root, span: { start: base, end: base + text.length }, problems };
 }
 
 // jsonc-parser's SyntaxKind is a const enum, which isolated modules cannot read: its values here.
@@ -68,8 +66,11 @@ const LINE_COMMENT = 12 as SyntaxKind.LineCommentTrivia;
 const BLOCK_COMMENT = 13 as SyntaxKind.BlockCommentTrivia;
 const EOF = 17 as SyntaxKind.EOF;
 
-/** The comment tokens of a JSON text, as the parser's own scanner reads them. */
-function jsonComments(text: string, base: number): Comment[] {
+/**
+ * The comment tokens of a JSON text, as the parser's own scanner reads them (also where comments
+ * are not allowed: then each is a syntax problem too). `base` is where the text starts in its file.
+ */
+export function jsonComments(text: string, base: number): Comment[] {
   const comments: Comment[] = [];
   // Every comment starts with `//` or `/*`: a text with neither needs no second scan.
   if (!text.includes('//') && !text.includes('/*')) return comments;

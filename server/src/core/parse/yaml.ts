@@ -1,15 +1,15 @@
 // YAML (multi-document) to our node tree, using eemeli/yaml for the syntax. Duplicate keys are
 // detected here rather than by the library, so that the document still gets every other check.
-// The comments of the text are taken from the library's own tokens on the way (`# ...` only where
-// its lexer sees a comment, never inside a scalar).
+// Comments are read from the library's own syntax tokens (`# ...` only where its lexer sees a
+// comment, never inside a scalar), on demand: `yamlComments`.
 import {
   Alias,
-  Composer,
   isAlias,
   isMap,
   isPair,
   isScalar,
   isSeq,
+  parseAllDocuments,
   Parser,
   type CST,
   type Document,
@@ -40,54 +40,51 @@ const STYLE: Record<string, ScalarStyle> = {
   BLOCK_FOLDED: 'folded',
 };
 
-export interface ParsedYaml {
-  documents: ParsedYamlDocument[];
-  /** Every comment of the text, in order (also those outside any document's content). */
-  comments: Comment[];
+/**
+ * The documents of a YAML stream. `base` is where `text` starts in its file when it is a part
+ * re-parsed alone: every span is shifted by it.
+ */
+export function parseYaml(text: string, base = 0): ParsedYamlDocument[] {
+  let docs: Document.Parsed[];
+  try {
+    const parsed = parseAllDocuments(text, { uniqueKeys: false, prettyErrors: false, strict: false });
+    docs = Array.isArray(parsed) ? parsed : [];
+  } catch (error) {
+    // The library recurses on nesting; absurd depth can exhaust the stack. Say so, keep the file.
+    const span = { start: base, end: base + text.length };
+    return [{ root: null, span, problems: [tooDeep({ start: base, end: base + Math.min(text.length, 1) }, error)], selfContained: false }];
+  }
+  return docs.map((doc) => convertDocument(doc, text, base));
 }
 
 /**
- * The documents of a YAML stream and its comments. `base` is where `text` starts in its file when
- * it is a part re-parsed alone: every span is shifted by it.
+ * Every comment of a YAML text, in order (also those outside any document's content). Read on
+ * demand, since only suppressions need them: a second pass of the library's parser, without the
+ * composer.
  */
-export function parseYaml(text: string, base = 0): ParsedYaml {
-  let docs: Document.Parsed[];
+export function yamlComments(text: string): Comment[] {
   const comments: Comment[] = [];
   try {
-    // What parseAllDocuments(text, options) does, with the syntax tokens seen on their way to the composer.
-    const composer = new Composer({ uniqueKeys: false, prettyErrors: false, strict: false });
-    docs = Array.from(composer.compose(withComments(new Parser().parse(text), base, comments)));
-  } catch (error) {
-    // The library recurses on nesting; absurd depth can exhaust the stack. Say so, keep the file
-    // (and the comments of the documents read up to there).
-    const span = { start: base, end: base + text.length };
-    const documents = [{ root: null, span, problems: [tooDeep({ start: base, end: base + Math.min(text.length, 1) }, error)], selfContained: false }];
-    return { documents, comments: sortedComments(comments) };
+    for (const token of new Parser().parse(text)) collectComments(token, comments);
+  } catch {
+    // The parser gave up (it should not: it reads any text); the comments read up to there stand.
   }
-  return { documents: docs.map((doc) => convertDocument(doc, text, base)), comments: sortedComments(comments) };
-}
-
-/** Passes the parser's top-level tokens on, after appending the comments inside each to `out`. */
-function* withComments(tokens: Iterable<CST.Token>, base: number, out: Comment[]): Generator<CST.Token> {
-  for (const token of tokens) {
-    collectComments(token, base, out);
-    yield token;
-  }
+  return comments.sort((a, b) => a.span.start - b.span.start);
 }
 
 type CstPart = CST.Token | CST.CollectionItem;
+
+// Array.isArray does not narrow a readonly array (it says any[]).
+function isPartList(part: CstPart | readonly CstPart[]): part is readonly CstPart[] {
+  return Array.isArray(part);
+}
 
 /**
  * The comment tokens anywhere in a CST token: they sit in the `start`, `sep` and `end` token lists
  * of documents, collection items and flow collections, and in a block scalar's header. A loop
  * rather than recursion: the tree may nest as deep as the text does.
  */
-// Array.isArray does not narrow a readonly array (it says any[]).
-function isPartList(part: CstPart | readonly CstPart[]): part is readonly CstPart[] {
-  return Array.isArray(part);
-}
-
-function collectComments(token: CST.Token, base: number, out: Comment[]): void {
+function collectComments(token: CST.Token, out: Comment[]): void {
   const stack: CstPart[] = [token];
   const push = (part: CstPart | readonly CstPart[] | null | undefined) => {
     if (!part) return;
@@ -99,7 +96,7 @@ function collectComments(token: CST.Token, base: number, out: Comment[]): void {
     if ('type' in part && part.type === 'comment') {
       // A CRLF file's `\r` is not part of the comment.
       const source = part.source.endsWith('\r') ? part.source.slice(0, -1) : part.source;
-      out.push({ span: { start: base + part.offset, end: base + part.offset + source.length }, text: source });
+      out.push({ span: { start: part.offset, end: part.offset + source.length }, text: source });
       continue;
     }
     if ('start' in part) push(part.start);
@@ -110,10 +107,6 @@ function collectComments(token: CST.Token, base: number, out: Comment[]): void {
     if ('items' in part) push(part.items);
     if ('end' in part) push(part.end);
   }
-}
-
-function sortedComments(comments: Comment[]): Comment[] {
-  return comments.sort((a, b) => a.span.start - b.span.start);
 }
 
 function tooDeep(span: Span, error: unknown): ParseProblem {

@@ -7,12 +7,12 @@
 
 /** server/src/core, bottom first. A folder or a top-level file of core per entry. */
 const CORE_LAYERS = [
-  { name: 'base', members: ['types.ts', 'memo.ts'] },
+  { name: 'base', members: ['types.ts', 'memo.ts', 'limits.ts'] },
   { name: 'text', members: ['text'] },
   { name: 'parse', members: ['parse'] },
   { name: 'readers', members: ['edit', 'jsonschema', 'templates', 'faces', 'config', 'wording'] },
   { name: 'catalog', members: ['catalog'] },
-  { name: 'workspace', members: ['workspace.ts', 'context.ts'] },
+  { name: 'workspace', members: ['workspace.ts', 'context.ts', 'declined.ts'] },
   { name: 'model', members: ['model'] },
   { name: 'gateway', members: ['gateway'] },
   { name: 'analyses', members: ['floor', 'calls', 'schema'] },

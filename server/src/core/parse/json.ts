@@ -5,7 +5,7 @@ import { createScanner, parseTree, printParseErrorCode, type Node as JsonNode, t
 import type { Span } from '../types.js';
 import type { Comment } from './nodes.js';
 import type { MapNode, Node, Pair, ScalarNode } from './nodes.js';
-import { MAX_NESTING, type ParseProblem } from './problems.js';
+import { MAX_NESTING, tooDeepToCheck, type ParseProblem } from './problems.js';
 
 export interface ParsedJsonDocument {
   root: Node | null;
@@ -98,7 +98,7 @@ class JsonConverter {
   convert(node: JsonNode, depth: number): Node {
     const span = this.span(node);
     if (depth > MAX_NESTING) {
-      this.problems.push({ rule: 'yaml/syntax', message: `Nesting deeper than ${MAX_NESTING} levels is not checked.`, span });
+      this.problems.push(tooDeepToCheck(span));
       return { type: 'scalar', value: null, span, style: 'json' };
     }
     switch (node.type) {

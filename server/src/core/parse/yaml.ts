@@ -19,7 +19,7 @@ import {
 import type { Span } from '../types.js';
 import type { Comment } from './nodes.js';
 import type { MapNode, Node, Pair, ScalarNode, ScalarStyle, ScalarValue } from './nodes.js';
-import { MAX_NESTING, type ParseProblem } from './problems.js';
+import { MAX_NESTING, tooDeepToCheck, type ParseProblem } from './problems.js';
 
 export interface ParsedYamlDocument {
   root: Node | null;
@@ -167,11 +167,7 @@ class Converter {
     const base = this.base;
     if (depth > MAX_NESTING) {
       const span = node?.range ? { start: base + node.range[0], end: base + node.range[1] } : { start: fallbackAt, end: fallbackAt };
-      this.problems.push({
-        rule: 'yaml/syntax',
-        message: `Nesting deeper than ${MAX_NESTING} levels is not checked.`,
-        span: { start: span.start, end: Math.max(span.end, span.start + 1) },
-      });
+      this.problems.push(tooDeepToCheck({ start: span.start, end: Math.max(span.end, span.start + 1) }));
       return { type: 'scalar', value: null, span, style: 'plain' };
     }
     if (!node) return { type: 'scalar', value: null, span: { start: fallbackAt, end: fallbackAt }, style: 'plain' };

@@ -25,6 +25,7 @@ import { rule as faceReservedCard } from './face/reserved-card.js';
 import { rule as faceTooLong } from './face/too-long.js';
 import { rule as faceUndeclared } from './face/undeclared.js';
 import { rule as faceUnknownParam } from './face/unknown-param.js';
+import { rule as lensDeclined } from './lens/declined.js';
 import { rule as lensUnusedSuppression } from './lens/unused-suppression.js';
 import { rule as resultMissingStructured } from './result/missing-structured.js';
 import { rule as resultSchemaMismatch } from './result/schema-mismatch.js';
@@ -82,6 +83,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'face/too-long', rule: faceTooLong },
   { path: 'face/undeclared', rule: faceUndeclared },
   { path: 'face/unknown-param', rule: faceUnknownParam },
+  { path: 'lens/declined', rule: lensDeclined },
   { path: 'lens/unused-suppression', rule: lensUnusedSuppression },
   { path: 'result/missing-structured', rule: resultMissingStructured },
   { path: 'result/schema-mismatch', rule: resultSchemaMismatch },

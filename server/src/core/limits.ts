@@ -1,0 +1,10 @@
+// Every bound Tool Lens puts on its own work, in one place (docs/limits.md says why each is where it
+// is). Past a bound the work is declined, never cut short in silence: the part not checked gets a
+// `lens/declined` info that says what and why, and everything else is checked as usual.
+
+export const LIMITS = {
+  /** Nesting levels of a document; deeper content is not checked (the library recurses on it). */
+  nesting: 400,
+} as const;
+
+export type LimitName = keyof typeof LIMITS;

@@ -1,5 +1,7 @@
 // Runs the rules over a parsed file, then applies the configuration (severities, overrides) and
-// inline suppressions. A rule that throws is logged once and the others still run.
+// inline suppressions. A rule that throws is logged once and the others still run. With a time
+// budget (the language server's), the rules not yet run once it is spent are declined, and the file
+// gets a lens/declined info that names them: one file never holds the editor for long.
 import { configuredSeverity } from './config/config.js';
 import type { ParsedFile } from './parse/file.js';
 import { ALL_RULES, RULE_IDS } from './rules/registry.js';
@@ -14,15 +16,32 @@ export interface FileReport {
   findings: Finding[];
 }
 
+export interface CheckOptions {
+  /** Milliseconds of rule work after which the remaining rules are declined; absent: no bound (the CLI). */
+  budgetMs?: number;
+  /** The clock the budget is measured with (tests pass their own). */
+  now?: () => number;
+}
+
 const loggedFailures = new Set<string>();
 
-export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonly Rule[] = ALL_RULES): FileReport {
+/** The rule that says what was declined runs whatever the budget: it is what makes a decline visible. */
+const ALWAYS_RUNS = 'lens/declined';
+
+export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonly Rule[] = ALL_RULES, options: CheckOptions = {}): FileReport {
   const raw: Finding[] = [];
+  const now = options.now ?? Date.now;
+  const deadline = options.budgetMs === undefined ? Infinity : now() + options.budgetMs;
+  const skipped = new Set<string>();
   for (const doc of file.documents) {
     if (!doc.kind) continue;
     const base = documentContext(file, doc, workspace);
     for (const rule of rules) {
       if (rule.kinds !== '*' && !rule.kinds.includes(doc.kind)) continue;
+      if (rule.check && rule.id !== ALWAYS_RUNS && now() > deadline) {
+        skipped.add(rule.id);
+        continue;
+      }
       const ctx: RuleContext = {
         ...base,
         report: (report) =>
@@ -47,6 +66,7 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
     }
   }
   if (!file.kind) return { file, findings: [] };
+  if (skipped.size > 0) raw.push(budgetSpent(file, options.budgetMs ?? 0, [...skipped]));
   const relative = workspace.relative(file.path);
   const configured = applyConfiguredSeverities(raw, workspace, relative, rules);
   const directives = findDirectives(file);
@@ -58,6 +78,19 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
     }
   }
   return { file, findings: sortFindings(kept) };
+}
+
+/** The info that says which rules a spent budget kept from running, at the start of the file. */
+function budgetSpent(file: ParsedFile, budgetMs: number, skipped: string[]): Finding {
+  const shown = skipped.slice(0, 5).join(', ') + (skipped.length > 5 ? ` and ${skipped.length - 5} more` : '');
+  return {
+    rule: ALWAYS_RUNS,
+    severity: 'info',
+    message:
+      `Tool Lens stopped checking this file after ${budgetMs} ms, so ${skipped.length === 1 ? 'one rule' : `${skipped.length} rules`} did not run (${shown}). ` +
+      'The findings shown come from the rules that ran; `tool-lens check` runs them all.',
+    span: { start: 0, end: Math.min(1, file.source.text.length) },
+  };
 }
 
 /**

@@ -5,6 +5,8 @@
 export const LIMITS = {
   /** Nesting levels of a document; deeper content is not checked (the library recurses on it). */
   nesting: 400,
+  /** Milliseconds of rule work on one file in the editor before the remaining rules are declined (the CLI has no such bound). */
+  editorCheckMs: 2000,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

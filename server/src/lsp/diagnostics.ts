@@ -17,6 +17,8 @@ import {
   type WorkspaceDocumentDiagnosticReport,
 } from 'vscode-languageserver';
 import { checkFile } from '../core/engine.js';
+import { LIMITS } from '../core/limits.js';
+import { ALL_RULES } from '../core/rules/registry.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import type { Finding } from '../core/types.js';
 import { toDiagnostic } from './convert.js';
@@ -99,7 +101,8 @@ export class Diagnostics {
     if (this.session.isConfig(entry)) findings = this.session.configProblems;
     else if (file.kind) {
       try {
-        findings = checkFile(file, this.session.workspace).findings;
+        // A bound on each file's rule work, so one file never holds every other request for long.
+        findings = checkFile(file, this.session.workspace, ALL_RULES, { budgetMs: LIMITS.editorCheckMs }).findings;
       } catch (error) {
         this.session.log(`checking ${entry.path} failed: ${errorText(error)}`);
       }

@@ -22,6 +22,7 @@ export const rule: Rule = {
 
 const WHY: Record<LimitName, string> = {
   nesting: 'it nests deeper than Tool Lens reads',
+  editorCheckMs: "the editor's time for one file ran out",
 };
 
 function message(declined: Declined): string {

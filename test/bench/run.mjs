@@ -8,7 +8,7 @@
 //   node test/bench/run.mjs [--only SECTION[,SECTION]] [--runs N] [--lines N]
 //                           [--edits N] [--doc-lines N] [--ws-files N] [--starts N]
 //
-//   --only S      run only these sections (comma-separated): cli-check, lsp. With --only, the
+//   --only S      run only these sections (comma-separated): cli-check, lsp, scaling. With --only, the
 //                 other sections' last figures in results.json are kept (each has its own date).
 //   cli-check (tool-lens check against a bare YAML parse, ~100k lines):
 //     --runs N      measured runs of each command after a warm-up (default 7)
@@ -18,6 +18,9 @@
 //     --doc-lines N size of the edited document in lines (default 2,000)
 //     --ws-files N  files of the start-up workspace (default 100)
 //     --starts N    measured start-ups after a warm-up, each paired with a baseline run (default 3)
+//   scaling (scaling.mjs: one file per shape at two sizes against its bare parse; hostile files):
+//     --scaling-lines N,N   the two sizes in lines (default 50,000 and 200,000)
+//     --hostile-limit S     seconds a hostile file may take before it counts as not finishing (default 60)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -25,6 +28,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_LINES, generate } from './generate.mjs';
 import { LSP_DEFAULTS, lspSection } from './lsp.mjs';
+import { scalingSection } from './scaling.mjs';
 import { mb, median, ratio, round, table } from './stats.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -48,7 +52,7 @@ const RSS_REPORTER = join(OUT, 'rss-reporter.cjs');
 const RSS_FILE = join(OUT, 'rss.txt');
 
 function prepareRssReporter() {
-  if (useGnuTime) return;
+  mkdirSync(OUT, { recursive: true });
   writeFileSync(
     RSS_REPORTER,
     `process.on('exit', () => { const u = process.resourceUsage(); ` +
@@ -56,33 +60,40 @@ function prepareRssReporter() {
   );
 }
 
-/** Runs `node ARGS` once: wall time and CPU time (user + system) in ms, peak RSS in KB, stdout. */
-function measure(nodeArgs, { okCodes = [0] } = {}) {
-  const command = useGnuTime ? TIME : process.execPath;
-  const args = useGnuTime ? ['-v', process.execPath, ...nodeArgs] : ['--require', RSS_REPORTER, ...nodeArgs];
-  if (!useGnuTime) rmSync(RSS_FILE, { force: true });
+/**
+ * Runs `node ARGS` once: wall time and CPU time (user + system) in ms, peak RSS in KB, stdout, exit
+ * status. With `timeoutMs` the run is killed past it (node is run directly then, so the kill
+ * reaches it) and comes back with `timedOut`.
+ */
+function measure(nodeArgs, { okCodes = [0], timeoutMs } = {}) {
+  const gnu = useGnuTime && timeoutMs === undefined;
+  const command = gnu ? TIME : process.execPath;
+  const args = gnu ? ['-v', process.execPath, ...nodeArgs] : ['--require', RSS_REPORTER, ...nodeArgs];
+  if (!gnu) rmSync(RSS_FILE, { force: true });
   const started = process.hrtime.bigint();
   const result = spawnSync(command, args, {
     cwd: OUT,
     encoding: 'utf8',
     maxBuffer: 1 << 30,
     env: { ...process.env, NODE_OPTIONS: '', TOOL_LENS_BENCH_RSS_FILE: RSS_FILE },
+    ...(timeoutMs === undefined ? {} : { timeout: timeoutMs, killSignal: 'SIGKILL' }),
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (timeoutMs !== undefined && (result.signal === 'SIGKILL' || result.error?.code === 'ETIMEDOUT')) return { ms, timedOut: true };
   if (result.error) throw result.error;
   if (!okCodes.includes(result.status ?? -1)) {
     throw new Error(`node ${nodeArgs.join(' ')} exited ${result.status}:\n${result.stderr.slice(-2000)}`);
   }
   let rssKb;
   let cpuMs;
-  if (useGnuTime) {
+  if (gnu) {
     const last = (pattern) => Number([...result.stderr.matchAll(pattern)].at(-1)?.[1]);
     rssKb = last(/Maximum resident set size \(kbytes\): (\d+)/g);
     cpuMs = (last(/User time \(seconds\): ([\d.]+)/g) + last(/System time \(seconds\): ([\d.]+)/g)) * 1000;
   } else {
     ({ rssKb, cpuMs } = JSON.parse(readFileSync(RSS_FILE, 'utf8')));
   }
-  return { ms, cpuMs, rssKb, stdout: result.stdout };
+  return { ms, cpuMs, rssKb, stdout: result.stdout, status: result.status };
 }
 
 function stats(samples) {
@@ -165,6 +176,8 @@ const SECTIONS = [
   { id: 'cli-check', run: cliCheckSection },
   // Edit latency and start-up of the language server over stdio, against the bare YAML parse.
   { id: 'lsp', run: () => lspSection({ out: OUT, options }) },
+  // One file of each shape at two sizes against its bare parse, and what hostile files cost.
+  { id: 'scaling', run: () => scalingSection({ out: OUT, options, measure, cli: CLI, baseline: join(HERE, 'baseline.mjs') }) },
 ];
 
 // ------------------------------------------------------------------------------------------------
@@ -186,13 +199,15 @@ function parseOptions(argv) {
     else if (flag === '--doc-lines') out.lsp.docLines = count(flag, value, 100), i++;
     else if (flag === '--ws-files') out.lsp.wsFiles = count(flag, value, 4), i++;
     else if (flag === '--starts') out.lsp.starts = count(flag, value, 1), i++;
+    else if (flag === '--scaling-lines') out.scalingLines = (value ?? '').split(',').map((n) => count(flag, n, 100)), i++;
+    else if (flag === '--hostile-limit') out.hostileLimitMs = count(flag, value, 1) * 1000, i++;
     else usage(`unknown argument ${flag}`);
   }
   return out;
 }
 
 function usage(problem) {
-  console.error(`${problem}; use --only SECTION[,SECTION], --runs N, --lines N, --edits N, --doc-lines N, --ws-files N, --starts N`);
+  console.error(`${problem}; use --only SECTION[,SECTION], --runs N, --lines N, --edits N, --doc-lines N, --ws-files N, --starts N, --scaling-lines N,N, --hostile-limit SECONDS`);
   process.exit(2);
 }
 

@@ -29,6 +29,7 @@ import {
   CancellationTokenSource,
   createProtocolConnection,
   DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
   DocumentDiagnosticRequest,
   ExitNotification,
@@ -181,6 +182,16 @@ class ServerProcess {
       const stat = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The server's resident memory now, in KB; undefined where /proc is missing. */
+  rssKb() {
+    try {
+      const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
     } catch {
       return undefined;
     }
@@ -452,6 +463,35 @@ async function startOnce(ws) {
   }
 }
 
+/**
+ * The server's resident memory over one session of the start-up workspace: once every file is
+ * diagnosed, with every file open in the editor (each pulled), and a second after all are closed.
+ */
+async function memoryOnce(ws) {
+  const server = new ServerProcess();
+  try {
+    await server.initialize(ws.dir);
+    await server.request(WorkspaceDiagnosticRequest.type, { previousResultIds: [], partialResultToken: `bench-memory-${process.pid}` }, 'workspace/diagnostic');
+    const afterStartKb = server.rssKb();
+    const uris = ws.paths.map((path) => pathToFileURL(join(ws.dir, path)).href);
+    for (const [i, uri] of uris.entries()) {
+      const text = readFileSync(join(ws.dir, ws.paths[i]), 'utf8');
+      const languageId = uri.endsWith('.json') ? 'json' : 'yaml';
+      await server.notify(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+      await server.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, `diagnostics of ${ws.paths[i]}`);
+    }
+    const allOpenKb = server.rssKb();
+    for (const uri of uris) await server.notify(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // A request after the closes, so they have all been handled.
+    await server.request(WorkspaceDiagnosticRequest.type, { previousResultIds: [] }, 'workspace/diagnostic after closing');
+    const afterCloseKb = server.rssKb();
+    return { afterStartKb, allOpenKb, afterCloseKb, files: uris.length };
+  } finally {
+    await server.close();
+  }
+}
+
 /** `node baseline.mjs DIR` in a fresh process: node start-up, read and `yaml` parse of every file. */
 function baselineProcess(dir) {
   const started = performance.now();
@@ -509,6 +549,7 @@ export async function lspSection({ out, options }) {
   }
 
   const edit = await editLatency(out, doc, settings);
+  const memory = await memoryOnce(ws);
 
   // Baselines in this process (warm): the edited document, and the start-up workspace's files.
   const docParse = parseTimes([doc.text], 40, 5);
@@ -557,6 +598,7 @@ export async function lspSection({ out, options }) {
   };
 
   const ms = (n) => (n === undefined || Number.isNaN(n) ? '-' : `${n.toFixed(1)} ms`);
+  const kb = (n) => (n === undefined || Number.isNaN(n) ? 'not available' : `${(n / 1024).toFixed(0)} MB`);
   const docLines = edit.document.lines.toLocaleString('en');
   console.log(
     table([
@@ -585,7 +627,9 @@ export async function lspSection({ out, options }) {
       (startup.filesDiagnosed < ws.files ? `\n  only ${startup.filesDiagnosed} of ${ws.files} files came back (missing e.g. ${startup.missing.join(', ')})` : '') +
       `\nratios: edit p50 / parse p50 ${ratios.editP50OverParseP50}x, edit p95 / parse p95 ${ratios.editP95OverParseP95}x, ` +
       `start-up / baseline process ${ratios.startupOverBaselineProcess}x (median of pairs), start-up / in-process parse ${ratios.startupOverWorkspaceParse}x` +
-      (edit.serverLogErrors.length || startup.serverLogErrors ? `\nserver logged errors: ${edit.serverLogErrors.length + startup.serverLogErrors}` : ''),
+      (edit.serverLogErrors.length || startup.serverLogErrors ? `\nserver logged errors: ${edit.serverLogErrors.length + startup.serverLogErrors}` : '') +
+      `\nserver memory (RSS, /proc): ${kb(memory.afterStartKb)} once the ${ws.files} files are diagnosed, ${kb(memory.allOpenKb)} with all ${memory.files} open, ` +
+      `${kb(memory.afterCloseKb)} a second after closing them all`,
   );
-  return { date: new Date().toISOString(), server: 'node dist/server.js --stdio', targets: TARGETS, edit, startup, baseline, ratios };
+  return { date: new Date().toISOString(), server: 'node dist/server.js --stdio', targets: TARGETS, edit, startup, baseline, ratios, memory };
 }

@@ -5,6 +5,10 @@
 export const LIMITS = {
   /** Nesting levels of a document; deeper content is not checked (the library recurses on it). */
   nesting: 400,
+  /** Characters of one glob from the configuration (a match costs up to glob length × path length). */
+  globLength: 256,
+  /** Globs in one configuration (`catalogs`, `overrides[].files`, `kinds`), each matched against every file. */
+  globCount: 100,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -22,6 +22,10 @@ export const rule: Rule = {
 
 const WHY: Record<LimitName, string> = {
   nesting: 'it nests deeper than Tool Lens reads',
+  // The glob limits bound the configuration, whose problems stop a run (config/config.ts); nothing
+  // of a document is declined for them.
+  globLength: 'a glob of the configuration is longer than Tool Lens reads',
+  globCount: 'the configuration has more globs than Tool Lens reads',
 };
 
 function message(declined: Declined): string {

@@ -2,11 +2,13 @@
 // same order, with node/discovery.ts's rules: the files to check, the catalog files in the order
 // they join the catalog, and which file each server comes from (the first of a name wins). Run on
 // examples/, the clean corpus, and a workspace built for the edges: ignored folders at any depth,
-// dot-folders, an upper-case extension, catalog globs naming a file with another extension and
-// files outside the folder, a forced kind, one server name in several files; and once more with
-// the files arriving as file-watch events after the server has read the folder.
+// dot-folders, an upper-case extension, catalog globs naming a file with another extension, a
+// forced kind, one server name in several files, and symbolic links (to `/`, out of the folder, a
+// loop, to a file inside, a catalog glob through a link to a folder inside and one through a link
+// out); and once more with the files arriving as file-watch events after the server has read the
+// folder. With the walk that followed links, the link to `/` made both read the whole machine.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,8 +16,9 @@ import { after, describe, test } from 'node:test';
 import type { Workspace } from '../../server/src/core/workspace.js';
 import { WATCHED_GLOBS } from '../../server/src/lsp/handlers.js';
 import { Session } from '../../server/src/lsp/session.js';
-import { CHECKED_GLOB, checkedFilesUnder, isCheckedPath } from '../../server/src/node/discovery.js';
+import { CHECKED_GLOB, isCheckedPath, walkCheckedFiles } from '../../server/src/node/discovery.js';
 import { loadWorkspace } from '../../server/src/node/loader.js';
+import { linksOutNote } from '../../server/src/node/walk.js';
 import { toPosix } from '../../server/src/node/paths.js';
 
 const ROOT = join(__dirname, '..', '..');
@@ -23,6 +26,8 @@ const ROOT = join(__dirname, '..', '..');
 interface Discovered {
   /** Absolute paths of the files checked, in order. */
   files: string[];
+  /** The note on the links not followed (the CLI's stderr line, the server's log line). */
+  note?: string;
   /** Absolute paths of the catalog files, in the order they joined the catalog. */
   catalogFiles: string[];
   /** Each server with the absolute path of the file it was taken from. */
@@ -38,7 +43,8 @@ function catalogOf(workspace: Workspace, root: string): Omit<Discovered, 'files'
 
 function byCli(folder: string): Discovered {
   const loaded = loadWorkspace({ paths: ['.'], cwd: folder });
-  return { files: loaded.files.map((file) => resolve(folder, file.path)), ...catalogOf(loaded.workspace, folder) };
+  assert.deepEqual(loaded.configProblems, []);
+  return { files: loaded.files.map((file) => resolve(folder, file.path)), note: linksOutNote(loaded.linksOut, folder), ...catalogOf(loaded.workspace, folder) };
 }
 
 function serverSession(folder: string): { session: Session; logs: string[] } {
@@ -77,7 +83,7 @@ const catalogYaml = (server: string, tool: string) => `catalog: 1\nservers:\n  -
 // The edge workspace: `a-ws/` is the folder, `z-outside/` sorts after it and holds a catalog a glob
 // names. Several files describe the server `shared`; which one wins shows the order.
 const EDGE_FILES: Record<string, string> = {
-  'a-ws/.toollens.yaml': "catalogs:\n  - vendor/*.snapshot\n  - ../z-outside/*.yaml\nkinds:\n  tool-catalog: ['forced/**']\n",
+  'a-ws/.toollens.yaml': "catalogs:\n  - vendor/*.snapshot\n  - linked/*.yaml\n  - pinned/*.snapshot\nkinds:\n  tool-catalog: ['forced/**']\n",
   'a-ws/catalogs/alpha.catalog.yaml': catalogYaml('shared', 'from_alpha') + '  - name: alpha\n    tools: []\n',
   'a-ws/catalogs/beta.tools.json': '{"tools": [{"name": "b", "inputSchema": {"type": "object"}}]}\n',
   'a-ws/b/shared.catalog.yaml': catalogYaml('shared', 'from_b'),
@@ -92,8 +98,24 @@ const EDGE_FILES: Record<string, string> = {
   'a-ws/notes.txt': 'catalog: 1\n',
   'a-ws/gateways/gw.vmcp.yaml': 'name: gw\ngroupRef: g\ncompositeTools: []\n',
   'a-ws/calls/session.calls.jsonl': '{"tool": "alpha.x", "arguments": {}}\n',
+  'a-ws/pinned-target/pinned.snapshot': catalogYaml('pinned', 'p'),
   'z-outside/delta.yaml': catalogYaml('shared', 'from_delta') + '  - name: delta\n    tools: []\n',
+  'z-outside/leak.tools.json': '{"tools": [{"name": "leak", "inputSchema": {"type": "object"}}]}\n',
 };
+
+// Symbolic links of the edge workspace: path -> what it points to (relative to the link's folder).
+const EDGE_LINKS: Record<string, string> = {
+  'a-ws/root': '/', // out, to the whole machine
+  'a-ws/linked': '../z-outside', // out, and a catalog glob names files through it
+  'a-ws/leak.tools.json': '../z-outside/leak.tools.json', // a file out
+  'a-ws/b/up': '..', // a loop: every file again under b/up/
+  'a-ws/alias.catalog.yaml': 'b/shared.catalog.yaml', // a second name of a file inside
+  'a-ws/pinned': 'pinned-target', // a folder inside, through which a catalog glob names its files
+};
+
+function writeLinks(base: string, links: Record<string, string>): void {
+  for (const [path, target] of Object.entries(links)) symlinkSync(target, join(base, path));
+}
 
 function writeTree(base: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
@@ -123,11 +145,17 @@ describe('the CLI and the language server discover the same files in the same or
     const base = mkdtempSync(join(tmpdir(), 'tool-lens-discovery-'));
     temporary.push(base);
     writeTree(base, EDGE_FILES);
+    writeLinks(base, EDGE_LINKS);
     const folder = join(base, 'a-ws');
     const cli = byCli(folder);
     const { session, logs } = serverSession(folder);
     assertSame(folder, cli, byServer(session, folder));
-    assert.deepEqual(logs, []);
+    // The links out are said once, by both, and nothing else is logged.
+    assert.deepEqual(logs, [`Tool Lens ${cli.note}`]);
+    assert.equal(
+      cli.note,
+      `did not follow 3 symbolic links that lead out of the folder being read, so nothing behind them is checked: leak.tools.json -> ${toPosix(join(base, 'z-outside/leak.tools.json'))}, linked -> ${toPosix(join(base, 'z-outside'))}, root -> /`,
+    );
 
     // What the rules say, so the comparison above is not between two empty lists.
     const show = (paths: string[]) => paths.map((path) => toPosix(relative(folder, path)));
@@ -140,10 +168,11 @@ describe('the CLI and the language server discover the same files in the same or
       'forced/zeta.yaml',
       'gateways/gw.vmcp.yaml',
     ]);
-    // Named by a glob first (the one inside the folder sorts first), then the catalogs found, by path.
+    // Named by a glob first, by path (the one through the link inside by where it lies), then the
+    // catalogs found, by path; nothing through the links out, nothing twice.
     assert.deepEqual(show(cli.catalogFiles), [
+      'pinned-target/pinned.snapshot',
       'vendor/gamma.snapshot',
-      '../z-outside/delta.yaml',
       '.hidden/epsilon.catalog.yaml',
       'b/shared.catalog.yaml',
       'catalogs/alpha.catalog.yaml',
@@ -151,7 +180,7 @@ describe('the CLI and the language server discover the same files in the same or
       'forced/zeta.yaml',
     ]);
     assert.equal(show([cli.servers.shared!])[0], 'vendor/gamma.snapshot');
-    assert.deepEqual(Object.keys(cli.servers).sort(), ['alpha', 'beta', 'delta', 'epsilon', 'gamma', 'shared', 'zeta']);
+    assert.deepEqual(Object.keys(cli.servers).sort(), ['alpha', 'beta', 'epsilon', 'gamma', 'pinned', 'shared', 'zeta']);
   });
 
   test('files that arrive as file-watch events follow the same rules', async () => {
@@ -166,7 +195,12 @@ describe('the CLI and the language server discover the same files in the same or
       .filter((path) => !(path in initial))
       .reverse();
     writeTree(base, Object.fromEntries(arriving.map((path) => [path, EDGE_FILES[path]!])));
-    for (const path of arriving) await session.diskChanged(pathToFileURL(join(base, path)).href, 'created');
+    writeLinks(base, EDGE_LINKS);
+    // Events for the links too, and for files through them (a watcher may report either).
+    const throughLinks = ['a-ws/linked/delta.yaml', 'a-ws/b/up/b/shared.catalog.yaml', 'a-ws/pinned/pinned.snapshot', 'a-ws/root/etc/hostname'];
+    for (const path of [...arriving, ...Object.keys(EDGE_LINKS), ...throughLinks]) {
+      await session.diskChanged(pathToFileURL(join(base, path)).href, 'created');
+    }
     const server = byServer(session, folder);
     // The server's entries are in the order the events came; its catalog's order is the rule's.
     assertSame(folder, byCli(folder), { ...server, files: [...server.files].sort() });
@@ -177,8 +211,9 @@ describe('the CLI and the language server discover the same files in the same or
     const base = mkdtempSync(join(tmpdir(), 'tool-lens-discovery-'));
     temporary.push(base);
     writeTree(base, { ...EDGE_FILES, 'a-ws/.yaml': 'a: 1\n', 'a-ws/x.json.bak': '{}', 'a-ws/.github/workflows/ci.yml': 'on: push\n' });
+    writeLinks(base, EDGE_LINKS);
     for (const folder of [join(base, 'a-ws'), join(ROOT, 'examples'), join(ROOT, 'test/corpus/clean')]) {
-      const walked = new Set(checkedFilesUnder(folder).map((file) => toPosix(relative(folder, file))));
+      const walked = new Set(walkCheckedFiles(folder).files.map((file) => toPosix(relative(folder, file.path))));
       for (const path of allFilesUnder(folder)) assert.equal(isCheckedPath(path), walked.has(path), path);
     }
     // The editor is asked to watch what the walk finds.

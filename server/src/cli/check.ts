@@ -2,12 +2,12 @@
 // an invalid configuration, and check every file with the shared engine.
 import { existsSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { globSync } from 'tinyglobby';
 import { checkFile } from '../core/engine.js';
 import { SourceText } from '../core/text/source.js';
 import type { Logger } from '../core/workspace.js';
 import { loadWorkspace, UsageError } from '../node/loader.js';
 import { toPosix } from '../node/paths.js';
+import { linksOutNote } from '../node/walk.js';
 import type { CheckResult } from './result.js';
 
 export interface CheckOptions {
@@ -19,6 +19,8 @@ export interface CheckOptions {
   log: Logger;
   /** Details of the run, for --debug; a no-op otherwise. */
   debug: Logger;
+  /** The check after --fix: what the first one said about the run (the notes) is not said again. */
+  again?: boolean;
 }
 
 /** The configuration file has problems: each is a `file:line:col: message (rule)` line. */
@@ -53,11 +55,12 @@ export function runCheck(options: CheckOptions): CheckResult {
       }),
     );
   }
-  for (const glob of options.catalogGlobs) {
+  if (!options.again) {
     // A mistyped --catalog would otherwise look like "no catalog" on every tool reference.
-    if (!existsSync(resolve(options.cwd, glob)) && globSync(glob, { cwd: options.cwd, dot: true }).length === 0) {
-      options.log(`--catalog ${glob} matches no file`);
-    }
+    for (const glob of loaded.unmatchedCatalogGlobs) options.log(`--catalog ${glob} matches no file`);
+    // One note for the run, not a finding: a link is no document's.
+    const note = linksOutNote(loaded.linksOut, options.cwd);
+    if (note !== undefined) options.log(`note: ${note}`);
   }
   const workspace = loaded.workspace;
   options.debug(`configuration: ${loaded.configPath ?? '(none found; defaults)'}`);

@@ -196,7 +196,7 @@ function checkCommand(values: Values, paths: string[], io: Io): number {
       io.err(`tool-lens: fixed ${file.applied} problem${file.applied === 1 ? '' : 's'} in ${file.path}${left}\n`);
     }
     // Report the files as they are now, so the output and the exit code match what is on disk.
-    if (fixed.length > 0) result = runCheck(options);
+    if (fixed.length > 0) result = runCheck({ ...options, again: true });
   }
   if (result.files.length === 0) options.log(`no YAML or JSON file to check in ${paths.length ? paths.join(', ') : '.'}`);
   io.out(render(result, format, io, values));

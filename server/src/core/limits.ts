@@ -7,6 +7,10 @@ export const LIMITS = {
   nesting: 400,
   /** Milliseconds of rule work on one file in the editor before the remaining rules are declined (the CLI has no such bound). */
   editorCheckMs: 2000,
+  /** Characters of one glob from the configuration (a match costs up to glob length × path length). */
+  globLength: 256,
+  /** Globs in one configuration (`catalogs`, `overrides[].files`, `kinds`), each matched against every file. */
+  globCount: 100,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

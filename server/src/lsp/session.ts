@@ -13,14 +13,16 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { CONFIG_FILE_NAME, matchesGlob, parseConfig } from '../core/config/config.js';
+import { CONFIG_FILE_NAME, parseConfig } from '../core/config/config.js';
+import { compileGlob, leavesFolder } from '../core/config/glob.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace } from '../core/workspace.js';
-import { filesOfCatalogGlobs, isCheckedPath, isIgnoredPath, joinCatalog, mayBeCatalog, type CatalogGlob } from '../node/discovery.js';
-import { discoverWorkspace, rebaseConfig, rebaseGlob } from '../node/loader.js';
+import { catalogGlobsName, filesOfCatalogGlobs, isCheckedPath, isIgnoredPath, isWalkedPath, joinCatalog, mayBeCatalog, type CatalogGlob } from '../node/discovery.js';
+import { discoverWorkspace, rebaseConfig } from '../node/loader.js';
 import { toPosix } from '../node/paths.js';
+import { linksOutNote, type LinkOut } from '../node/walk.js';
 import { absoluteOf, fileUriOf, folderOfUri, isUnderRoot, pathOfAbsolute, pathOfUri } from './paths.js';
 import { STALE_AFTER_DAYS, type CatalogState, type ToolLensSettings } from './protocol.js';
 
@@ -81,8 +83,8 @@ export class Session {
   private resolveReady!: () => void;
   private readonly listeners: ((event: ChangeEvent) => void)[] = [];
   private readonly catalogListeners: ((state: CatalogState) => void)[] = [];
-  /** Root-relative globs whose files join the catalog whatever their content. */
-  private catalogGlobs: string[] = [];
+  /** The globs whose files join the catalog whatever their content. */
+  private catalogGlobs: CatalogGlob[] = [];
   private readonly diskQueue = new Map<string, Promise<void>>();
   /** Catalogs found by a lazy parse, waiting for their catalog change (see lateCatalog). */
   private readonly lateCatalogs = new Set<string>();
@@ -202,6 +204,7 @@ export class Session {
   private loadFromDisk(): void {
     this.generation++;
     const seen = new Set<string>();
+    let linksOut: LinkOut[] = [];
     if (this.root && existsSync(this.root) && statSync(this.root).isDirectory()) {
       // Files are read now but parsed when first needed (a check, a hover...): only those that may
       // be catalogs are parsed at once, by rebuildCatalog below, since every check depends on them.
@@ -209,6 +212,7 @@ export class Session {
       this.workspace = loaded.workspace;
       this.configPath = loaded.configPath;
       this.configProblems = loaded.configProblems;
+      linksOut = loaded.linksOut;
       if (loaded.configPath && loaded.configText !== undefined) {
         // The configuration is not a checked file for the core, but its problems are diagnostics.
         const entry = this.ensureEntry(this.entryPathOfAbsolute(loaded.configPath));
@@ -249,10 +253,17 @@ export class Session {
     // An open, edited configuration wins over the one on disk.
     const configEntry = this.configPath ? this.entries.get(this.entryPathOfAbsolute(this.configPath)) : undefined;
     if (configEntry?.editorText !== undefined && configEntry.editorText !== configEntry.diskText) {
-      this.applyConfigText(configEntry.editorText);
+      linksOut = [...linksOut, ...this.applyConfigText(configEntry.editorText, false)];
       this.generation++; // forced kinds may differ from the ones the loader parsed with
-    } else this.refreshCatalogGlobs();
+    } else linksOut = [...linksOut, ...this.refreshCatalogGlobs(false)];
+    this.logLinksOut(linksOut);
     this.rebuildCatalog();
+  }
+
+  /** Symbolic links the walks did not follow: one log line (the CLI's note, node/walk.ts). */
+  private logLinksOut(linksOut: readonly LinkOut[]): void {
+    const note = linksOutNote(linksOut, this.root ?? '');
+    if (note !== undefined) this.log(`Tool Lens ${note}`);
   }
 
   private ensureEntry(path: string, uri?: string): Entry {
@@ -264,9 +275,12 @@ export class Session {
     return entry;
   }
 
-  /** Applies configuration text (from the disk or an editor) without re-reading the folder. */
-  private applyConfigText(text: string): void {
-    if (!this.configPath) return;
+  /**
+   * Applies configuration text (from the disk or an editor) without re-reading the folder. Returns
+   * the links out that the catalog globs met, logged here unless `log` is false.
+   */
+  private applyConfigText(text: string, log = true): LinkOut[] {
+    if (!this.configPath) return [];
     const configRoot = dirname(this.configPath);
     const base = this.root ?? configRoot;
     const rel = toPosix(relative(base, this.configPath));
@@ -274,20 +288,33 @@ export class Session {
     this.configProblems = result.problems;
     const config = rebaseConfig(result.config, configRoot, base);
     this.workspace.config = config;
-    this.refreshCatalogGlobs();
+    return this.refreshCatalogGlobs(log);
   }
 
-  /** Recomputes which files the catalog globs name, reading those not read yet. */
-  private refreshCatalogGlobs(): void {
+  /**
+   * Recomputes which files the catalog globs name, reading those not read yet. Returns the links
+   * out that the globs met, logged here unless `log` is false.
+   */
+  private refreshCatalogGlobs(log = true): LinkOut[] {
     const config = this.workspace.config;
     const configRoot = this.configPath ? dirname(this.configPath) : this.root;
     const globs: CatalogGlob[] = [];
-    if (configRoot) for (const glob of config.catalogs) globs.push({ glob, base: configRoot });
-    if (this.root) for (const glob of this.settings.catalogs ?? []) globs.push({ glob, base: this.root });
-    this.catalogGlobs = this.root ? globs.map((g) => rebaseGlob(g.glob, g.base, this.root!)) : [];
+    // The configuration's globs were checked when it was read (its problems are diagnostics).
+    if (configRoot) for (const glob of config.catalogs) globs.push({ glob, base: configRoot, confined: true });
+    if (this.root) {
+      // The setting may come from the workspace's own settings: it stays inside the folder too.
+      for (const glob of this.settings.catalogs ?? []) {
+        const why = compileGlob(glob).problem ?? leavesFolder(glob, 'the workspace folder');
+        if (why === undefined) globs.push({ glob, base: this.root, confined: true });
+        else this.log(`The toolLens.catalogs glob "${glob}" is not read: ${why}`);
+      }
+    }
     const matched = new Set<string>();
-    const files = filesOfCatalogGlobs(globs, (glob, error) => this.log(`bad catalog glob ${glob}: ${errorText(error)}`));
-    for (const file of files) matched.add(this.entryPathOfAbsolute(file));
+    const found = filesOfCatalogGlobs(globs, (glob, problem) => this.log(`bad catalog glob ${glob}: ${problem}`));
+    this.catalogGlobs = globs;
+    for (const { folder, error } of found.unreadable) this.log(`cannot read the folder ${folder}: ${error}`);
+    if (log) this.logLinksOut(found.linksOut);
+    for (const file of found.files) matched.add(this.entryPathOfAbsolute(file));
     for (const entry of this.entries.values()) entry.catalogGlobbed = matched.has(entry.path);
     for (const path of matched) {
       const entry = this.ensureEntry(path);
@@ -305,6 +332,7 @@ export class Session {
     for (const entry of [...this.entries.values()]) {
       if (!entry.catalogGlobbed && !entry.onDisk && !entry.editor) this.entries.delete(entry.path);
     }
+    return found.linksOut;
   }
 
   /** Whether an entry's catalog documents join the workspace catalog. */
@@ -458,8 +486,11 @@ export class Session {
       return;
     }
     const checked = isCheckedPath(path);
-    const globbed = this.catalogGlobs.some((g) => matchesGlob(g, path));
+    // A file gone is no longer where a glob can find it: what it was is what its entry says.
+    const globbed = kind === 'deleted' ? this.entries.get(path)?.catalogGlobbed === true : catalogGlobsName(this.catalogGlobs, this.absolute(path));
     if (!checked && !globbed) return;
+    // The walk follows no symbolic link (node/walk.ts): nor does a watch event.
+    if (kind !== 'deleted' && this.root !== undefined && !isWalkedPath(this.root, path)) return;
     const entry = this.entries.get(path);
     if (kind === 'deleted') {
       if (!entry) return;

@@ -1,15 +1,16 @@
 // Node-only: finds the configuration, the files to check and the catalog snapshots on disk (which
 // files, and in which order, is node/discovery.ts's), and builds a Workspace from them. The CLI uses
 // it for a run; the language server for its start-up.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAME, parseConfig, type LensConfig } from '../core/config/config.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace, type Logger } from '../core/workspace.js';
-import { checkedFilesUnder, filesOfCatalogGlobs, joinCatalog, type CatalogGlob } from './discovery.js';
+import { filesOfCatalogGlobs, joinCatalog, walkCheckedFiles, type CatalogGlob } from './discovery.js';
 import { toPosix } from './paths.js';
+import type { LinkOut } from './walk.js';
 
 export interface LoadOptions {
   /** Files or folders to check, relative to `cwd`. */
@@ -29,6 +30,10 @@ export interface LoadedWorkspace {
   configPath?: string;
   configProblems: Finding[];
   configText?: string;
+  /** Symbolic links that lead out of a folder being read, not followed (node/walk.ts). */
+  linksOut: LinkOut[];
+  /** `--catalog` globs that name no file. */
+  unmatchedCatalogGlobs: string[];
 }
 
 export class UsageError extends Error {}
@@ -48,10 +53,12 @@ function findConfigUpward(start: string): string | undefined {
 /** What a run reads before any file is parsed: the configuration, the files and the catalog globs. */
 export interface DiscoveredWorkspace {
   workspace: Workspace;
-  /** Absolute paths of the files to check, sorted. */
+  /** Absolute paths of the files to check, sorted, each real file once. */
   targets: string[];
-  /** Absolute paths the catalog globs name (config `catalogs`, `--catalog`), sorted. */
-  catalogOnly: string[];
+  /** The catalog globs (config `catalogs`, `--catalog`); `filesOfCatalogGlobs` finds their files. */
+  catalogGlobs: CatalogGlob[];
+  /** Symbolic links that lead out of a folder being checked, not followed. */
+  linksOut: LinkOut[];
   configPath?: string;
   configProblems: Finding[];
   configText?: string;
@@ -60,6 +67,7 @@ export interface DiscoveredWorkspace {
 /** Finds the configuration and the files of a run without reading or parsing any of them. */
 export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
   const cwd = resolve(options.cwd);
+  const log = options.log ?? (() => { /* no log unless one is given */ });
   const firstPath = options.paths[0] ? resolve(cwd, options.paths[0]) : cwd;
   const startDir = existsSync(firstPath) && statSync(firstPath).isDirectory() ? firstPath : dirname(firstPath);
   let configPath: string | undefined;
@@ -80,26 +88,48 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
     workspace.config = rebaseConfig(result.config, configRoot, cwd);
   }
 
-  const targets = new Set<string>();
+  // Each real file once (a file named on the command line may be a link to one a folder holds):
+  // the first name given for it wins.
+  const targets = new Map<string, string>();
+  const linksOut: LinkOut[] = [];
+  const realOf = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return path;
+    }
+  };
   for (const path of options.paths.length ? options.paths : ['.']) {
     const absolute = resolve(cwd, path);
     if (!existsSync(absolute)) throw new UsageError(`no such file or folder: ${path}`);
     if (statSync(absolute).isDirectory()) {
-      for (const file of checkedFilesUnder(absolute)) targets.add(file);
-    } else targets.add(absolute);
+      const walk = walkCheckedFiles(absolute);
+      for (const file of walk.files) if (!targets.has(file.real)) targets.set(file.real, file.path);
+      linksOut.push(...walk.linksOut);
+      for (const { folder, error } of walk.unreadable) log(`cannot read the folder ${folder}: ${error}`);
+    } else {
+      const real = realOf(absolute);
+      if (!targets.has(real)) targets.set(real, absolute);
+    }
   }
-  if (configPath) targets.delete(resolve(configPath));
+  if (configPath) targets.delete(realOf(configPath));
 
   const catalogGlobs: CatalogGlob[] = [
-    ...workspace.config.catalogs.map((glob) => ({ glob, base: configRoot })),
-    ...(options.catalogGlobs ?? []).map((glob) => ({ glob, base: cwd })),
+    ...workspace.config.catalogs.map((glob) => ({ glob, base: configRoot, confined: true })),
+    ...(options.catalogGlobs ?? []).map((glob) => ({ glob, base: cwd, confined: false })),
   ];
-  return { workspace, targets: [...targets].sort(), catalogOnly: filesOfCatalogGlobs(catalogGlobs), configPath, configProblems, configText };
+  return { workspace, targets: [...targets.values()].sort(), catalogGlobs, linksOut, configPath, configProblems, configText };
 }
 
 export function loadWorkspace(options: LoadOptions): LoadedWorkspace {
   const cwd = resolve(options.cwd);
-  const { workspace, targets, catalogOnly, configPath, configProblems, configText } = discoverWorkspace(options);
+  const { workspace, targets, catalogGlobs, linksOut, configPath, configProblems, configText } = discoverWorkspace(options);
+  const globbed = filesOfCatalogGlobs(catalogGlobs, (glob, problem) => {
+    throw new UsageError(`--catalog ${glob}: ${problem}`);
+  });
+  for (const { folder, error } of globbed.unreadable) workspace.log(`cannot read the folder ${folder}: ${error}`);
+  const catalogOnly = globbed.files;
+  const cliGlobs = new Set(options.catalogGlobs ?? []);
 
   const parsed = new Map<string, ParsedFile>();
   const parse = (absolute: string): ParsedFile | undefined => {
@@ -128,7 +158,15 @@ export function loadWorkspace(options: LoadOptions): LoadedWorkspace {
     ...targets.filter((absolute) => !named.has(absolute)).map((absolute) => ({ absolute, named: false })),
   ];
   joinCatalog(workspace.catalog, candidates, (candidate) => parse(candidate.absolute));
-  return { workspace, files, configPath, configProblems, configText };
+  return {
+    workspace,
+    files,
+    configPath,
+    configProblems,
+    configText,
+    linksOut: [...linksOut, ...globbed.linksOut],
+    unmatchedCatalogGlobs: globbed.unmatched.filter((glob) => cliGlobs.has(glob)),
+  };
 }
 
 /** Config globs are written relative to the config's folder; matching happens on paths relative to `root`. */

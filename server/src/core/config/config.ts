@@ -1,10 +1,13 @@
 // `.toollens.yaml`: extra catalogs, workload → server names, rule severities, per-glob overrides,
-// and globs that force a document kind. Problems in the file are findings on the file itself.
-import picomatch from 'picomatch';
+// and globs that force a document kind. Problems in the file are findings on the file itself; a
+// glob is a problem when Tool Lens cannot read it (config/glob.ts), when it is too long or one too
+// many (limits.ts), or when it reaches outside the folder of the file.
+import { LIMITS } from '../limits.js';
 import { parseFile } from '../parse/file.js';
 import { getMap, getNode, isMap, isScalar, isSeq, keyText, type Node } from '../parse/nodes.js';
 import type { DocumentKind, Finding, SeverityOrOff } from '../types.js';
 import { DOCUMENT_KINDS } from '../types.js';
+import { compileGlob, leavesFolder, matchesGlob } from './glob.js';
 
 export const CONFIG_FILE_NAME = '.toollens.yaml';
 
@@ -43,6 +46,20 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
   const root = file.documents[0]?.root ?? null;
   const problem = (node: Node, message: string) =>
     problems.push({ rule: 'schema/invalid-value', severity: 'error', message, span: node.span });
+  let globs = 0;
+  /** The usable globs of a list; each other one is a problem on its entry. */
+  const globList = (node: Node, what: string): string[] =>
+    stringList(node, problem, what, (glob, item) => {
+      const why = compileGlob(glob).problem ?? leavesFolder(glob, `the folder of ${CONFIG_FILE_NAME}`);
+      if (why !== undefined) {
+        problem(item, why);
+        return false;
+      }
+      if (++globs === LIMITS.globCount + 1) {
+        problem(item, `This is glob number ${globs} of the configuration, and Tool Lens reads at most ${LIMITS.globCount}, each matched against every file; merge globs with {a,b} or **.`);
+      }
+      return globs <= LIMITS.globCount;
+    });
   if (root === null || (isScalar(root) && root.value === null)) return { config, problems };
   if (!isMap(root)) {
     problem(root, 'The configuration must be a mapping (catalogs, workloads, rules, overrides, kinds).');
@@ -54,7 +71,7 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
     if (!value) continue;
     switch (key) {
       case 'catalogs':
-        config.catalogs = stringList(value, problem, 'catalogs');
+        config.catalogs = globList(value, 'catalogs');
         break;
       case 'workloads':
         if (!isMap(value)) problem(value, '`workloads` maps a workload name to a catalog server name.');
@@ -78,7 +95,7 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
             const files = getNode(item, 'files');
             const rules = getMap(item, 'rules');
             config.overrides.push({
-              files: files ? stringList(files, problem, 'files') : [],
+              files: files ? globList(files, 'files') : [],
               rules: rules ? ruleSeverities(rules, problem, knownRules) : {},
             });
           }
@@ -97,7 +114,7 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
               });
               continue;
             }
-            if (entry.value) config.kinds[kind] = stringList(entry.value, problem, kind);
+            if (entry.value) config.kinds[kind] = globList(entry.value, kind);
           }
         break;
       default:
@@ -112,16 +129,23 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
   return { config, problems };
 }
 
-function stringList(node: Node, problem: (node: Node, message: string) => void, what: string): string[] {
-  if (isScalar(node) && typeof node.value === 'string') return [node.value];
+/** The strings of a list (or a lone string); `keep` may drop one, having said why. */
+function stringList(
+  node: Node,
+  problem: (node: Node, message: string) => void,
+  what: string,
+  keep: (value: string, item: Node) => boolean,
+): string[] {
+  if (isScalar(node) && typeof node.value === 'string') return keep(node.value, node) ? [node.value] : [];
   if (!isSeq(node)) {
     problem(node, `\`${what}\` is a list of strings.`);
     return [];
   }
   const out: string[] = [];
   for (const item of node.items) {
-    if (isScalar(item) && typeof item.value === 'string') out.push(item.value);
-    else problem(item, `Each entry of \`${what}\` must be a string.`);
+    if (isScalar(item) && typeof item.value === 'string') {
+      if (keep(item.value, item)) out.push(item.value);
+    } else problem(item, `Each entry of \`${what}\` must be a string.`);
   }
   return out;
 }
@@ -147,17 +171,6 @@ function ruleSeverities(
     else problem(pair.value ?? pair.key, `The severity of ${id} must be one of ${SEVERITIES.join(', ')}.`);
   }
   return out;
-}
-
-const matcherCache = new Map<string, (path: string) => boolean>();
-
-export function matchesGlob(glob: string, relativePath: string): boolean {
-  let matcher = matcherCache.get(glob);
-  if (!matcher) {
-    matcher = picomatch(glob, { dot: true });
-    matcherCache.set(glob, matcher);
-  }
-  return matcher(relativePath);
 }
 
 /** The configured severity of a rule for a file, overrides (later ones win) over `rules`. */

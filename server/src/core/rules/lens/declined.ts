@@ -23,6 +23,10 @@ export const rule: Rule = {
 const WHY: Record<LimitName, string> = {
   nesting: 'it nests deeper than Tool Lens reads',
   editorCheckMs: "the editor's time for one file ran out",
+  // The glob limits bound the configuration, whose problems stop a run (config/config.ts); nothing
+  // of a document is declined for them.
+  globLength: 'a glob of the configuration is longer than Tool Lens reads',
+  globCount: 'the configuration has more globs than Tool Lens reads',
 };
 
 function message(declined: Declined): string {

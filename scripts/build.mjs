@@ -43,8 +43,8 @@ async function bundle(entry) {
     // requires a bundler cannot follow.
     mainFields: ['module', 'main'],
     external: entry.external ?? [],
-    // Some dependencies ship only ESM that calls createRequire(import.meta.url) (fdir, under
-    // tinyglobby); in a CommonJS bundle import.meta is empty, so give it this file's URL.
+    // A dependency that ships only ESM calling createRequire(import.meta.url) would find
+    // import.meta empty in a CommonJS bundle: give it this file's URL.
     define: { 'import.meta.url': '__bundleUrl' },
     banner: { js: [entry.bin ? '#!/usr/bin/env node' : '', IMPORT_META_URL].filter(Boolean).join('\n') },
     logLevel: 'warning',

@@ -81,11 +81,15 @@ describe('what a glob matches', () => {
     const path = fc.array(name, { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
     fc.assert(
       fc.property(glob, path, (g, p) => {
-        // `dir/**` matches `dir` itself, whatever `dir` is; picomatch only when `dir` has no `*`.
-        fc.pre(!(g.endsWith('/**') && matches(g.slice(0, -3), p)));
+        // `dir/**` (and `dir/**/**`) matches `dir` itself, whatever `dir` is; picomatch only when
+        // `dir` has no `*` or class.
+        let base = g;
+        while (base.endsWith('/**')) base = base.slice(0, -3);
+        fc.pre(!(base !== g && matches(base, p)));
         assert.equal(matches(g, p), picomatch(g, { dot: true })(p), `${g} against ${p}`);
       }),
-      { numRuns: 3000 },
+      // A fixed seed: the same cases on every run (npm run fuzz explores further).
+      { numRuns: 3000, seed: 0x61b },
     );
   });
 

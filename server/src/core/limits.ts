@@ -11,6 +11,12 @@ export const LIMITS = {
   globLength: 256,
   /** Globs in one configuration (`catalogs`, `overrides[].files`, `kinds`), each matched against every file. */
   globCount: 100,
+  /** The one engine tool-schema patterns run on (linear time); a pattern it cannot run is not evaluated. */
+  regexEngine: 'RE2',
+  /** RE2 instructions one tool-schema pattern may compile to (estimated before compiling); a larger one is not evaluated. */
+  regexProgram: 10_000,
+  /** Pattern work on one document: instructions × characters of every string a tool-schema pattern runs over. */
+  regexWork: 50_000_000,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

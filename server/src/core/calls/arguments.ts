@@ -39,8 +39,9 @@ import {
 } from '../edit/mappingEdits.js';
 import { closest, closestN } from '../text/suggest.js';
 import type { Span, TextEdit } from '../types.js';
-import type { CallSubject } from '../wording/calls.js';
+import { calledToolWords, subjectWords, type CallSubject } from '../wording/calls.js';
 import { argumentsAnchor, CALL_KINDS, callsOf, listedTool, type CallSite } from './calls.js';
+import { declineUnchecked, patternBudgetOf } from './patterns.js';
 
 /** The kinds whose arguments are checked: calls documents and workflows. */
 export const ARGUMENT_KINDS = CALL_KINDS;
@@ -117,7 +118,7 @@ const KEY = memoKey<ArgumentProblem[]>('argument-problems');
 export function argumentProblemsOf(ctx: DocumentContext): ArgumentProblem[] {
   return ctx.memo.get(KEY, () => {
     const edit = editContextOf(ctx.file);
-    return argumentPlacesOf(ctx).flatMap((place) => checkArguments(edit, place));
+    return argumentPlacesOf(ctx).flatMap((place) => checkArguments(ctx, edit, place));
   });
 }
 
@@ -193,7 +194,7 @@ function callPlace(site: CallSite, tool: CatalogTool): ArgumentsPlace | undefine
 }
 
 /** The problems of one place: required arguments missing, arguments not declared, literal values the schema rejects. */
-function checkArguments(edit: EditContext, place: ArgumentsPlace): ArgumentProblem[] {
+function checkArguments(ctx: DocumentContext, edit: EditContext, place: ArgumentsPlace): ArgumentProblem[] {
   const node = place.node;
   // Arguments of another type (a template string, a list, JSON text) are the schema and envelope rules' finding.
   if (node !== undefined && !isNullScalar(node) && !isMap(node)) return [];
@@ -203,7 +204,7 @@ function checkArguments(edit: EditContext, place: ArgumentsPlace): ArgumentProbl
   missingRequired(out, edit, place, properties, args);
   if (args) {
     unknownArguments(out, place, properties, args);
-    wrongTypes(out, place, properties, args);
+    wrongTypes(ctx, out, place, properties, args);
   }
   return out;
 }
@@ -273,11 +274,22 @@ function unknownArguments(out: ArgumentProblem[], place: ArgumentsPlace, propert
 // Keywords whose verdict on a mapping or list does not depend on what its templates render to.
 const SHAPE_KEYWORDS = new Set(['type', 'required', 'additionalProperties', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
 
-function wrongTypes(out: ArgumentProblem[], place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode): void {
+function wrongTypes(ctx: DocumentContext, out: ArgumentProblem[], place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode): void {
   const value = toValue(args);
-  const result = validateAgainstSchema(place.schema, place.coerce ? coerceLikeToolHive(place.schema, value) : value);
+  const result = validateAgainstSchema(place.schema, place.coerce ? coerceLikeToolHive(place.schema, value) : value, patternBudgetOf(ctx));
   // A schema that does not compile is catalog/invalid-schema's finding.
   if (!result.compiled) return;
+  declineUnchecked(
+    ctx,
+    {
+      node: args,
+      words: `the arguments of ${subjectWords(place.subject).replace(/^Step/, 'step').replace(/^Call/, 'call')}`,
+      schema: `the inputSchema of ${calledToolWords(place)}`,
+      // A template string is not checked at all; its pattern is no news.
+      skip: place.templated ? isTemplateString : undefined,
+    },
+    result.unchecked,
+  );
   const declared = properties.properties;
   const seen = new Set<string>();
   for (const issue of result.issues) {

@@ -49,12 +49,16 @@ export function coerceLikeToolHive(schema: unknown, value: unknown): unknown {
   }
 }
 
-/** A value of the right type for a fix to insert: the first enum value, the const, or an empty one. */
-export function placeholderFor(schema: JsonObject, root: JsonObject, depth = 0): unknown {
-  if (depth > 20) return '';
+/**
+ * A value of the right type for a fix to insert: the first enum value, the const, or an empty one.
+ * Each schema is looked at once, so a `$ref` or first branch that leads back (a → b → a) ends.
+ */
+export function placeholderFor(schema: JsonObject, root: JsonObject, seen = new Set<JsonObject>()): unknown {
+  if (seen.has(schema)) return '';
+  seen.add(schema);
   if (typeof schema.$ref === 'string') {
     const target = resolveLocalRef(root, schema.$ref);
-    if (target) return placeholderFor(target, root, depth + 1);
+    if (target) return placeholderFor(target, root, seen);
   }
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   if ('const' in schema) return schema.const;
@@ -78,7 +82,7 @@ export function placeholderFor(schema: JsonObject, root: JsonObject, depth = 0):
     const branches = schema[key];
     if (Array.isArray(branches)) {
       const first = branches.find(isObject);
-      if (first) return placeholderFor(first, root, depth + 1);
+      if (first) return placeholderFor(first, root, seen);
     }
   }
   return '';

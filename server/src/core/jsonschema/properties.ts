@@ -27,14 +27,23 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Resolves `#/...` JSON pointers inside the same schema; undefined for anything else. */
+/**
+ * Resolves `#` and `#/...` JSON pointers inside the same schema; undefined for anything else (a
+ * remote reference, an anchor like `#node`, a pointer to nothing or to a value that is no object).
+ */
 export function resolveLocalRef(root: JsonObject, ref: string): JsonObject | undefined {
-  if (!ref.startsWith('#')) return undefined;
+  if (ref !== '#' && !ref.startsWith('#/')) return undefined;
   let node: unknown = root;
-  for (const raw of ref.slice(1).split('/').filter(Boolean)) {
-    const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isObject(node) || !Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
-    node = node[segment];
+  for (const raw of ref === '#' ? [] : ref.slice(2).split('/')) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined; // a malformed %-escape names nothing
+    }
+    if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(segment) && Number(segment) < node.length) node = node[Number(segment)];
+    else if (isObject(node) && Object.prototype.hasOwnProperty.call(node, segment)) node = node[segment];
+    else return undefined;
   }
   return isObject(node) ? node : undefined;
 }
@@ -45,11 +54,26 @@ function isScalarValue(value: unknown): boolean {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value);
 }
 
-function isScalarSchema(schema: JsonObject, root: JsonObject, depth = 0): boolean {
-  if (depth > 20) return false;
+/**
+ * Where a chain of `$ref`s ends: the first schema on it without a `$ref`; undefined when a reference
+ * is not local or names nothing, or when the chain comes back to a schema it passed (a → b → a).
+ */
+export function followRefs(schema: JsonObject, root: JsonObject): JsonObject | undefined {
+  const passed = new Set<JsonObject>();
+  let current = schema;
+  while (typeof current.$ref === 'string') {
+    passed.add(current);
+    const target = resolveLocalRef(root, current.$ref);
+    if (!target || passed.has(target)) return undefined;
+    current = target;
+  }
+  return current;
+}
+
+function isScalarSchema(schema: JsonObject, root: JsonObject): boolean {
   if (typeof schema.$ref === 'string') {
-    const target = resolveLocalRef(root, schema.$ref);
-    return target ? isScalarSchema(target, root, depth + 1) : false;
+    const target = followRefs(schema, root);
+    return target ? isScalarSchema(target, root) : false;
   }
   if (Array.isArray(schema.enum)) return schema.enum.length > 0 && schema.enum.every(isScalarValue);
   if ('const' in schema) return isScalarValue(schema.const);
@@ -62,36 +86,60 @@ function isScalarSchema(schema: JsonObject, root: JsonObject, depth = 0): boolea
   return false;
 }
 
-function typeText(schema: JsonObject, root: JsonObject, depth = 0): string {
-  if (depth > 20) return 'unknown';
+/**
+ * Each `$ref` is spelled out the first time this type text meets it; after that (a schema that
+ * contains itself, or one definition used in many branches) it is said by its name (`node` for
+ * `#/$defs/node`) unless its text is one word (`string`), so the text grows with the schema, never
+ * with the ways through it.
+ */
+function typeText(schema: JsonObject, root: JsonObject, met = new Map<string, string | undefined>()): string {
   if (typeof schema.$ref === 'string') {
-    const target = resolveLocalRef(root, schema.$ref);
-    return target ? typeText(target, root, depth + 1) : 'unknown';
+    const ref = schema.$ref;
+    const target = followRefs(schema, root);
+    if (!target) return 'unknown';
+    if (met.has(ref)) {
+      const text = met.get(ref); // undefined while it is being spelled out: a schema inside itself
+      return text !== undefined && /^[a-z]+$/.test(text) ? text : refName(ref);
+    }
+    met.set(ref, undefined);
+    const text = typeText(target, root, met);
+    met.set(ref, text);
+    return text;
   }
   if (Array.isArray(schema.enum)) return `enum (${schema.enum.map((v) => JSON.stringify(v)).join(', ')})`;
   if ('const' in schema) return `const ${JSON.stringify(schema.const)}`;
   const type = schema.type;
   if (typeof type === 'string') {
-    if (type === 'array' && isObject(schema.items)) return `array of ${typeText(schema.items, root, depth + 1)}`;
+    if (type === 'array' && isObject(schema.items)) return `array of ${typeText(schema.items, root, met)}`;
     return type;
   }
   if (Array.isArray(type)) return type.join(' | ');
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = schema[key];
-    if (Array.isArray(branches)) return branches.filter(isObject).map((b) => typeText(b, root, depth + 1)).join(' | ');
+    if (Array.isArray(branches)) return branches.filter(isObject).map((b) => typeText(b, root, met)).join(' | ');
   }
   return 'any';
+}
+
+/** `node` for `#/$defs/node`; `the whole schema` for `#`. */
+function refName(ref: string): string {
+  if (ref === '#') return 'the whole schema';
+  const last = ref.slice(ref.lastIndexOf('/') + 1);
+  return last.replace(/~1/g, '/').replace(/~0/g, '~') || ref;
 }
 
 export function topLevelProperties(inputSchema: unknown): TopLevelProperties {
   const result: TopLevelProperties = { properties: new Map(), closed: false, open: false };
   if (!isObject(inputSchema)) return result;
   const root = inputSchema;
-  const visit = (schema: JsonObject, depth: number): void => {
-    if (depth > 20) return;
+  // Each schema is read once: a `$ref` or allOf branch back to one already read adds nothing.
+  const read = new Set<JsonObject>();
+  const visit = (schema: JsonObject): void => {
+    if (read.has(schema)) return;
+    read.add(schema);
     if (typeof schema.$ref === 'string') {
       const target = resolveLocalRef(root, schema.$ref);
-      if (target) visit(target, depth + 1);
+      if (target) visit(target);
       else result.open = true;
     }
     const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
@@ -117,10 +165,10 @@ export function topLevelProperties(inputSchema: unknown): TopLevelProperties {
       const existing = result.properties.get(name);
       if (existing) existing.required = true;
     }
-    if (Array.isArray(schema.allOf)) for (const branch of schema.allOf) if (isObject(branch)) visit(branch, depth + 1);
+    if (Array.isArray(schema.allOf)) for (const branch of schema.allOf) if (isObject(branch)) visit(branch);
     if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf) || isObject(schema.patternProperties)) result.open = true;
-    if (depth === 0 && schema.additionalProperties === false) result.closed = true;
+    if (schema === root && schema.additionalProperties === false) result.closed = true;
   };
-  visit(root, 0);
+  visit(root);
   return result;
 }

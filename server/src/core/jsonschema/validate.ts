@@ -2,9 +2,11 @@
 // dialect the schema asks for. Tool schemas come from servers we do not control, so nothing here
 // throws: a schema that does not compile is reported as such and the caller skips its checks
 // (`catalog/invalid-schema` is the rule that reports the schema itself).
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { type CodeOptions, type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { inPlaceLoop } from './loops.js';
+import { compilePattern, decidingPatterns, type PatternBudget } from './patterns.js';
 import { isObject } from './properties.js';
 
 type SchemaDialect = 'draft-07' | '2020-12';
@@ -23,17 +25,82 @@ export interface SchemaIssue {
   message: string;
 }
 
+/** A pattern of the schema that is never evaluated (patterns.ts says why). */
+export interface UnevaluatedPattern {
+  pattern: string;
+  limit: 'regexEngine' | 'regexProgram';
+  reason: string;
+}
+
+/** A string a pattern was not matched against while validating: the value passed that keyword. */
+export interface UncheckedString {
+  /** The string: a value, or a property name (`patternProperties`, `propertyNames`). */
+  text: string;
+  pattern: string;
+  limit: 'regexEngine' | 'regexProgram' | 'regexWork';
+  /** For regexEngine and regexProgram, why the pattern is not evaluated. */
+  reason?: string;
+  /**
+   * The pattern sits where passing it could turn other verdicts around (under not, anyOf, oneOf,
+   * if or contains, or as a patternProperties name): the validation then reports no issue at all.
+   */
+  deciding: boolean;
+}
+
 export type CompiledSchema =
-  | { ok: true; dialect: SchemaDialect; validate(value: unknown): SchemaIssue[] }
+  | {
+      ok: true;
+      dialect: SchemaDialect;
+      /** The schema's patterns that are never evaluated, each once. */
+      unevaluated: UnevaluatedPattern[];
+      validate(value: unknown, budget?: PatternBudget): { issues: SchemaIssue[]; unchecked: UncheckedString[] };
+    }
   | { ok: false; dialect: SchemaDialect; error: string };
 
 export type ValidationResult =
-  | { compiled: true; dialect: SchemaDialect; issues: SchemaIssue[] }
+  | { compiled: true; dialect: SchemaDialect; issues: SchemaIssue[]; unchecked: UncheckedString[] }
   | { compiled: false; dialect: SchemaDialect; error: string };
 
-// Two instances, one per dialect. `addUsedSchema: false` keeps a schema's `$id` out of the
-// instance's registry, so two servers that reuse one `$id` do not clash.
-const OPTIONS = { strict: false, allErrors: true, addUsedSchema: false, validateFormats: true } as const;
+// Patterns run on RE2 (patterns.ts). ajv asks `regExp` for each pattern of a schema while it
+// compiles it (and for its meta-schemas' own), and calls `test` on what it returns while it
+// validates. `compiling` and `validating` are set around those two calls, which are synchronous.
+let compiling: Map<string, UnevaluatedPattern> | undefined;
+let validating: { budget?: PatternBudget; unchecked: UncheckedString[] } | undefined;
+
+type RegExpEngine = NonNullable<CodeOptions['regExp']>;
+
+const regExp: RegExpEngine = Object.assign(
+  (pattern: string, flags: string): { test(text: string): boolean; toString(): string } => {
+    // A JSON Schema pattern is an ECMA-262 one: RegExp says whether it is (and throws, failing the
+    // compile as ajv always did, when it is not). It compiles the pattern; it never runs it.
+    new RegExp(pattern, flags);
+    const verdict = compilePattern(pattern);
+    if (!verdict.ok) compiling?.set(pattern, { pattern, limit: verdict.limit, reason: verdict.reason });
+    return {
+      test(text: string): boolean {
+        if (!verdict.ok) {
+          validating?.unchecked.push({ text, pattern, limit: verdict.limit, reason: verdict.reason, deciding: false });
+          return true;
+        }
+        if (validating?.budget && !validating.budget.take(verdict.program, text)) {
+          validating.unchecked.push({ text, pattern, limit: 'regexWork', deciding: false });
+          return true;
+        }
+        return verdict.regex.test(text);
+      },
+      // ajv keeps one compiled pattern per distinct `toString()`.
+      toString: () => `/${pattern}/${flags} (RE2)`,
+    };
+  },
+  // Only standalone code would print this; tool schemas are compiled at run time.
+  { code: 'toolLensRE2' },
+);
+
+// Two instances, one per dialect. ajv finds the schema a `$ref` of `#` names (the whole schema, as
+// in `properties: {child: {$ref: "#"}}`) only in its registry, so a schema is registered while it
+// compiles and forgotten right after (`compileAlone`): two servers that reuse one `$id` never meet,
+// and the instances keep no tool schema.
+const OPTIONS = { strict: false, allErrors: true, addUsedSchema: true, validateFormats: true, code: { regExp } } as const;
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
@@ -91,33 +158,87 @@ export function compileSchema(schema: unknown): CompiledSchema {
   return result;
 }
 
-/** Validates a value; never throws. */
-export function validateAgainstSchema(schema: unknown, value: unknown): ValidationResult {
+/**
+ * Validates a value; never throws. Pattern work is taken from `budget` (one per document); without
+ * one, patterns run unbounded (each still in linear time).
+ */
+export function validateAgainstSchema(schema: unknown, value: unknown, budget?: PatternBudget): ValidationResult {
   const compiled = compileSchema(schema);
   if (!compiled.ok) return { compiled: false, dialect: compiled.dialect, error: compiled.error };
-  return { compiled: true, dialect: compiled.dialect, issues: compiled.validate(value) };
+  return { compiled: true, dialect: compiled.dialect, ...compiled.validate(value, budget) };
 }
 
+/** The error of a schema that applies itself to the same value without end (jsonschema/loops.ts). */
+export const IN_PLACE_LOOP = 'in-place loop: ';
+
 function compileFor(schema: object | boolean, dialect: SchemaDialect): CompiledSchema {
+  // Before ajv, which would recurse until the stack runs out, at compile time or on every value.
+  const loop = isObject(schema) ? inPlaceLoop(schema) : undefined;
+  if (loop) return { ok: false, dialect, error: IN_PLACE_LOOP + loop.join(' -> ') };
   let fn: ValidateFunction;
+  const unevaluated = new Map<string, UnevaluatedPattern>();
+  const outer = compiling;
+  compiling = unevaluated;
   try {
-    fn = instance(dialect).compile(schema);
+    fn = compileAlone(instance(dialect), schema);
   } catch (error) {
     return { ok: false, dialect, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    compiling = outer;
   }
+  let deciding: Set<string> | undefined | null = null;
+  /** Marks the strings whose pattern could decide other verdicts; true when there is one. */
+  const decide = (unchecked: UncheckedString[]): boolean => {
+    if (unchecked.length === 0) return false;
+    if (deciding === null) deciding = isObject(schema) ? decidingPatterns(schema) : new Set<string>();
+    for (const item of unchecked) item.deciding = deciding === undefined || deciding.has(item.pattern);
+    return unchecked.some((item) => item.deciding);
+  };
   return {
     ok: true,
     dialect,
-    validate(value: unknown): SchemaIssue[] {
+    unevaluated: [...unevaluated.values()],
+    validate(value: unknown, budget?: PatternBudget) {
+      const outerRun = validating;
+      const run = { budget, unchecked: [] as UncheckedString[] };
+      validating = run;
+      let issues: SchemaIssue[];
       try {
-        if (fn(value)) return [];
+        issues = fn(value) ? [] : (fn.errors ?? []).map(toIssue);
       } catch (error) {
         // A schema can still fail while validating (a recursive $ref on cyclic data): say so as an issue.
-        return [{ instancePath: '', path: [], keyword: 'error', schemaPath: '#', params: {}, message: `the schema could not be applied (${String(error)})` }];
+        issues = [{ instancePath: '', path: [], keyword: 'error', schemaPath: '#', params: {}, message: `the schema could not be applied (${String(error)})` }];
+      } finally {
+        validating = outerRun;
       }
-      return (fn.errors ?? []).map(toIssue);
+      return { issues: decide(run.unchecked) ? [] : issues, unchecked: run.unchecked };
     },
   };
+}
+
+/**
+ * Compiles with the schema in the instance's registry, and leaves the registry as it found it. A
+ * root `$id` the registry already holds (a meta-schema's) is not the tool's to take: that schema
+ * compiles without it, as it did before registration.
+ */
+function compileAlone(ajv: Ajv | Ajv2020, schema: object | boolean): ValidateFunction {
+  const id = isObject(schema) ? schema.$id : undefined;
+  if (typeof id === 'string' && isObject(schema) && registered(ajv, id)) schema = withoutKey(schema, '$id');
+  const refs = new Set(Object.keys(ajv.refs));
+  const schemas = new Set(Object.keys(ajv.schemas));
+  try {
+    return ajv.compile(schema);
+  } finally {
+    // An `$id` that is not a string fails before ajv keeps anything (and removeSchema would throw on it).
+    if (isObject(schema) && (id === undefined || typeof id === 'string')) ajv.removeSchema(schema);
+    for (const key of Object.keys(ajv.refs)) if (!refs.has(key)) delete ajv.refs[key];
+    for (const key of Object.keys(ajv.schemas)) if (!schemas.has(key)) delete ajv.schemas[key];
+  }
+}
+
+function registered(ajv: Ajv | Ajv2020, id: string): boolean {
+  const key = id.replace(/#\/?$/, '');
+  return ajv.refs[key] !== undefined || ajv.schemas[key] !== undefined;
 }
 
 function toIssue(error: ErrorObject): SchemaIssue {

@@ -2,8 +2,10 @@
 // Compiling is left to jsonschema/validate.ts, which the argument and result checks share; this
 // rule only decides the dialect strictly (no fallback to draft-07 for a schema without
 // `$schema`) and says in plain words what does not compile.
-import { getPair, isMap, toValue, type Pair } from '../../parse/nodes.js';
-import { compileSchema } from '../../jsonschema/validate.js';
+import { decline } from '../../declined.js';
+import { getPair, isMap, isScalar, keyText, toValue, walk, type Pair } from '../../parse/nodes.js';
+import { compileSchema, IN_PLACE_LOOP, type UnevaluatedPattern } from '../../jsonschema/validate.js';
+import type { Span } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { catalogDeclarationsOf, describeTool, type ToolDecl } from '../../model/catalogDeclarations.js';
 
@@ -45,7 +47,10 @@ function checkSchema(ctx: RuleContext, tool: ToolDecl, key: string, pair: Pair):
     return;
   }
   const compiled = compileOnce(dialect.declared ? schema : { $schema: DEFAULT_2020, ...schema });
-  if (compiled.ok) return;
+  if (compiled.ok) {
+    for (const pattern of compiled.unevaluated) declinePattern(ctx, tool, key, pair, pattern);
+    return;
+  }
   const which = dialect.kind === '2020-12' ? 'JSON Schema 2020-12' : 'JSON Schema draft-07';
   const why = dialect.declared ? '' : ' (it has no `$schema`, and MCP then reads it as 2020-12)';
   ctx.report({
@@ -57,17 +62,37 @@ function checkSchema(ctx: RuleContext, tool: ToolDecl, key: string, pair: Pair):
   });
 }
 
+/**
+ * A pattern Tool Lens never runs (jsonschema/patterns.ts), said once at the pattern itself: no
+ * argument or result is held to it. The checks of arguments and results say it again at each value.
+ */
+function declinePattern(ctx: RuleContext, tool: ToolDecl, key: string, pair: Pair, pattern: UnevaluatedPattern): void {
+  const spans: Span[] = [];
+  walk(pair.value, (node) => {
+    if (!isMap(node)) return;
+    const value = getPair(node, 'pattern')?.value;
+    if (isScalar(value) && value.value === pattern.pattern) spans.push(value.span);
+    const named = getPair(node, 'patternProperties')?.value;
+    if (isMap(named)) for (const p of named.pairs) if (keyText(p) === pattern.pattern) spans.push(p.key.span);
+  });
+  const shown = pattern.pattern.length > 80 ? `${pattern.pattern.slice(0, 77)}...` : pattern.pattern;
+  const what = `any value against the pattern ${JSON.stringify(shown)} of the ${key} of ${describeTool(tool)} (${pattern.reason})`;
+  for (const span of spans.length ? spans : [pair.key.span]) decline(ctx, { limit: pattern.limit, span, what });
+}
+
+type Verdict = { ok: true; unevaluated: UnevaluatedPattern[] } | { ok: false; error: string };
+
 // Compiling is the slow part (milliseconds per schema) and a catalog is re-checked on every edit,
 // each time as new objects: remember the verdict per schema text, for a bounded number of schemas.
-const verdicts = new Map<string, { ok: true } | { ok: false; error: string }>();
+const verdicts = new Map<string, Verdict>();
 const MAX_VERDICTS = 2000;
 
-function compileOnce(schema: Record<string, unknown>): { ok: true } | { ok: false; error: string } {
+function compileOnce(schema: Record<string, unknown>): Verdict {
   const key = JSON.stringify(schema);
   const known = verdicts.get(key);
   if (known) return known;
   const compiled = compileSchema(schema);
-  const verdict = compiled.ok ? ({ ok: true } as const) : { ok: false as const, error: compiled.error };
+  const verdict: Verdict = compiled.ok ? { ok: true, unevaluated: compiled.unevaluated } : { ok: false, error: compiled.error };
   if (verdicts.size >= MAX_VERDICTS) verdicts.delete(verdicts.keys().next().value!);
   verdicts.set(key, verdict);
   return verdict;
@@ -105,6 +130,15 @@ function plainWords(error: string, dialect: Dialect): string {
       ? `its \`$ref\` to ${JSON.stringify(target)} points outside the schema, and MCP clients must not fetch remote schemas`
       : `its \`$ref\` ${JSON.stringify(target)} points at nothing in the schema`;
   }
+  if (error.startsWith(IN_PLACE_LOOP)) {
+    const loop = error.slice(IN_PLACE_LOOP.length).split(' -> ');
+    const through = loop.length > 2 ? ` (through ${loop.slice(1, -1).map((p) => `\`${p}\``).join(', ')})` : '';
+    return (
+      `\`${loop[0]}\` applies itself to the same value again${through} before it looks at any part of it, ` +
+      'so validating never ends (JSON Schema leaves such a schema undefined); a `$ref` inside `properties` or `items` recurses safely'
+    );
+  }
+  if (/maximum call stack size exceeded/i.test(error)) return 'its references go deeper than a validator can follow';
   const regex = /^Invalid regular expression: \/(.*)\/[a-z]*: (.*)$/s.exec(error);
   if (regex) return `the \`pattern\` ${JSON.stringify(regex[1])} is not a valid regular expression (${regex[2]!.toLowerCase()})`;
   return error.replace(/\s+/g, ' ').trim();

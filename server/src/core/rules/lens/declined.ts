@@ -4,7 +4,7 @@
 // document was checked. Runs after every other rule (its family is listed last), so it sees what
 // the analyses those rules ran declined.
 import { declinedOf, type Declined } from '../../declined.js';
-import type { LimitName } from '../../limits.js';
+import { LIMITS, type LimitName } from '../../limits.js';
 import type { Rule } from '../rule.js';
 
 export const rule: Rule = {
@@ -27,6 +27,13 @@ const WHY: Record<LimitName, string> = {
   // of a document is declined for them.
   globLength: 'a glob of the configuration is longer than Tool Lens reads',
   globCount: 'the configuration has more globs than Tool Lens reads',
+  regexEngine:
+    'Tool Lens runs the patterns of tool schemas only on RE2, a linear-time engine, so that no pattern can stall a check, ' +
+    'and RE2 cannot run this one (a validator with a backtracking engine still applies it)',
+  regexProgram: `the pattern is larger than Tool Lens compiles (${LIMITS.regexProgram.toLocaleString('en-US')} RE2 instructions)`,
+  regexWork:
+    `this document's share of pattern work is spent (${LIMITS.regexWork.toLocaleString('en-US')} instructions times characters), ` +
+    'so neither this string nor any later one in the document was matched against a pattern',
 };
 
 function message(declined: Declined): string {

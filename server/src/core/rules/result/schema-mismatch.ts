@@ -5,6 +5,7 @@
 import { issueWords, pathText } from '../../jsonschema/arguments.js';
 import { relevantIssue, validateAgainstSchema, type SchemaIssue } from '../../jsonschema/validate.js';
 import { callsOf } from '../../calls/calls.js';
+import { declineUnchecked, patternBudgetOf } from '../../calls/patterns.js';
 import { getPair, isMap, nodeAtPath, pairAtPath, toValue, type Node, type Pair } from '../../parse/nodes.js';
 import type { Span } from '../../types.js';
 import type { Rule } from '../rule.js';
@@ -21,10 +22,14 @@ export const rule: Rule = {
       const tool = site.tool;
       const structured = result?.structured;
       if (!result || !structured || !tool || tool.outputSchema === undefined || result.isError) continue;
-      const validation = validateAgainstSchema(tool.outputSchema, toValue(structured.value));
+      const validation = validateAgainstSchema(tool.outputSchema, toValue(structured.value), patternBudgetOf(ctx));
       // A schema that does not compile is catalog/invalid-schema's finding.
       if (!validation.compiled) continue;
       const who = toolWords(tool);
+      if (structured.value) {
+        const words = `the structuredContent of ${subjectWords(site.subject).replace(/^Call/, 'call')}`;
+        declineUnchecked(ctx, { node: structured.value, words, schema: `the outputSchema of ${who}` }, validation.unchecked);
+      }
       const seen = new Set<string>();
       for (const issue of validation.issues) {
         if (!relevantIssue(issue)) continue;

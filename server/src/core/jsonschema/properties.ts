@@ -1,6 +1,8 @@
 // The properties a tool's input schema declares at its top level, as faces and argument checks
 // see them: the root `properties`, after following a local root `$ref`, plus those of root `allOf`
 // branches. "Scalar" means string, number, integer or boolean, or an enum/const of scalars.
+import { LIMITS } from '../limits.js';
+import { firstItems, listOf } from '../text/words.js';
 
 export interface SchemaProperty {
   name: string;
@@ -62,33 +64,59 @@ function isScalarSchema(schema: JsonObject, root: JsonObject, depth = 0): boolea
   return false;
 }
 
-function typeText(schema: JsonObject, root: JsonObject, depth = 0): string {
-  if (depth > 20) return 'unknown';
+/**
+ * How many schemas one type text may look at: `anyOf` branches that `$ref` the same definitions
+ * make a text that doubles at each level (2^20 schemas for 20 levels), which is no type text.
+ */
+const TYPE_TEXT_SCHEMAS = 100;
+
+function typeText(schema: JsonObject, root: JsonObject, depth = 0, budget = { left: TYPE_TEXT_SCHEMAS }): string {
+  if (depth > 20 || budget.left-- <= 0) return 'unknown';
   if (typeof schema.$ref === 'string') {
     const target = resolveLocalRef(root, schema.$ref);
-    return target ? typeText(target, root, depth + 1) : 'unknown';
+    return target ? typeText(target, root, depth + 1, budget) : 'unknown';
   }
-  if (Array.isArray(schema.enum)) return `enum (${schema.enum.map((v) => JSON.stringify(v)).join(', ')})`;
+  if (Array.isArray(schema.enum)) return `enum (${listOf(schema.enum.slice(0, LIMITS.messageItems).map((v) => JSON.stringify(v)), LIMITS.messageItems, schema.enum.length)})`;
   if ('const' in schema) return `const ${JSON.stringify(schema.const)}`;
   const type = schema.type;
   if (typeof type === 'string') {
-    if (type === 'array' && isObject(schema.items)) return `array of ${typeText(schema.items, root, depth + 1)}`;
+    if (type === 'array' && isObject(schema.items)) return `array of ${typeText(schema.items, root, depth + 1, budget)}`;
     return type;
   }
-  if (Array.isArray(type)) return type.join(' | ');
+  if (Array.isArray(type)) return firstItems(type.map(String)).shown.join(' | ');
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = schema[key];
-    if (Array.isArray(branches)) return branches.filter(isObject).map((b) => typeText(b, root, depth + 1)).join(' | ');
+    if (Array.isArray(branches)) {
+      return firstItems(branches.filter(isObject))
+        .shown.map((b) => typeText(b, root, depth + 1, budget))
+        .join(' | ');
+    }
   }
   return 'any';
 }
 
+const propertiesOf = new WeakMap<JsonObject, TopLevelProperties>();
+
+/**
+ * The top-level properties of a tool's input schema, read once per schema object (every step and
+ * call of the tool asks). Treat the result as read-only.
+ */
 export function topLevelProperties(inputSchema: unknown): TopLevelProperties {
+  if (!isObject(inputSchema)) return { properties: new Map(), closed: false, open: false };
+  let result = propertiesOf.get(inputSchema);
+  if (!result) propertiesOf.set(inputSchema, (result = readTopLevelProperties(inputSchema)));
+  return result;
+}
+
+function readTopLevelProperties(inputSchema: JsonObject): TopLevelProperties {
   const result: TopLevelProperties = { properties: new Map(), closed: false, open: false };
-  if (!isObject(inputSchema)) return result;
   const root = inputSchema;
+  // A schema reached twice (two `allOf` branches that `$ref` one definition) adds nothing the
+  // first visit did not: visiting it again made `allOf` chains of references cost 2^depth.
+  const visited = new Map<JsonObject, number>();
   const visit = (schema: JsonObject, depth: number): void => {
-    if (depth > 20) return;
+    if (depth > 20 || (visited.get(schema) ?? Infinity) <= depth) return;
+    visited.set(schema, depth);
     if (typeof schema.$ref === 'string') {
       const target = resolveLocalRef(root, schema.$ref);
       if (target) visit(target, depth + 1);

@@ -8,6 +8,8 @@ import { topLevelProperties, type SchemaProperty, type TopLevelProperties } from
 import { memoKey } from '../memo.js';
 import { getMap, getPair, isMap, isScalar, isSeq, keyText, type MapNode, type Pair, type ScalarNode, type SeqNode } from '../parse/nodes.js';
 import type { DocumentContext } from '../context.js';
+import { LIMITS } from '../limits.js';
+import { listOf } from '../text/words.js';
 
 /** A face field holding a string. */
 export interface FaceString {
@@ -321,7 +323,7 @@ function hoverMarkdown(hover: FaceHover, target: FaceTarget): string {
       break;
     case 'undeclared':
       lines.push('', `Server ${code(target.serverName)} does not list this tool: the face is inert.`);
-      if (target.dynamicIn.length) lines.push(`It is served only through the dynamic namespace(s) ${target.dynamicIn.map(code).join(', ')}.`);
+      if (target.dynamicIn.length) lines.push(`It is served only through the dynamic namespace(s) ${listOf(target.dynamicIn.map(code), LIMITS.messageItems)}.`);
       break;
     case 'listed': {
       if (hover.description) lines.push('', hover.description);

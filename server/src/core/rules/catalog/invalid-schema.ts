@@ -3,7 +3,7 @@
 // rule only decides the dialect strictly (no fallback to draft-07 for a schema without
 // `$schema`) and says in plain words what does not compile.
 import { getPair, isMap, toValue, type Pair } from '../../parse/nodes.js';
-import { compileSchema } from '../../jsonschema/validate.js';
+import { compileSchema, plainlyValid } from '../../jsonschema/validate.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { catalogDeclarationsOf, describeTool, type ToolDecl } from '../../model/catalogDeclarations.js';
 
@@ -44,6 +44,7 @@ function checkSchema(ctx: RuleContext, tool: ToolDecl, key: string, pair: Pair):
     });
     return;
   }
+  if (plainlyValid(schema)) return;
   const compiled = compileOnce(dialect.declared ? schema : { $schema: DEFAULT_2020, ...schema });
   if (compiled.ok) return;
   const which = dialect.kind === '2020-12' ? 'JSON Schema 2020-12' : 'JSON Schema draft-07';

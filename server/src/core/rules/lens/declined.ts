@@ -22,6 +22,9 @@ export const rule: Rule = {
 
 const WHY: Record<LimitName, string> = {
   nesting: 'it nests deeper than Tool Lens reads',
+  // Neither declines a check: past them a message lists fewer names, or offers no "did you mean".
+  suggestionCandidates: 'its "did you mean" searches would compare more names than Tool Lens compares in one document',
+  messageItems: 'it lists more entries than Tool Lens writes in one message',
 };
 
 function message(declined: Declined): string {

@@ -157,6 +157,15 @@ export function listedToolOf(server: CatalogServer, name: string): CatalogTool |
   return lookupsOf(server).tools.get(name);
 }
 
+const toolNames = new WeakMap<CatalogServer, string[]>();
+
+/** The names of a server's listed tools, in order (made once per server). */
+export function toolNamesOf(server: CatalogServer): readonly string[] {
+  let names = toolNames.get(server);
+  if (!names) toolNames.set(server, (names = server.tools.map((t) => t.name)));
+  return names;
+}
+
 /** Whether a server has a namespace with a non-blank name (so its runtime serves the meta tools). */
 export function hasNamedNamespace(server: CatalogServer): boolean {
   return lookupsOf(server).named.length > 0;

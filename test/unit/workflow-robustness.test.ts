@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { checkFile } from '../../server/src/core/engine.js';
 import { documentContext } from '../../server/src/core/context.js';
+import { LIMITS } from '../../server/src/core/limits.js';
 import { templatesOf } from '../../server/src/core/model/templates.js';
 import type { ParsedFile } from '../../server/src/core/parse/file.js';
 import { parseGoDuration } from '../../server/src/core/rules/workflow/limit.js';
@@ -74,7 +75,10 @@ describe('odd shapes: a clean finding or a clean pass', () => {
     const checked = check('ring.vmcp.yaml', lines.join('\n') + '\n');
     const cycles = only(checked, 'workflow/dependency-cycle');
     assert.equal(cycles.length, 1);
-    assert.equal(cycles[0]!.related?.length, 10_000);
+    // Named by its first steps: the message and the related places stay a few lines long.
+    assert.equal(cycles[0]!.related?.length, LIMITS.messageItems);
+    assert.match(cycles[0]!.message, /and so on through 9,980 more steps back to "s0"/);
+    assert.ok(cycles[0]!.message.length < 2_000);
   });
 
   test('deeply nested arguments', () => {

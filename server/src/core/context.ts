@@ -1,7 +1,8 @@
 // The context every analysis of one document runs in: the rules, the hovers and the other editor
 // features all get the same object, so what one computes (memoised per document) the others reuse.
-import { Memo } from './memo.js';
+import { Memo, memoKey } from './memo.js';
 import type { ParsedDocument, ParsedFile } from './parse/file.js';
+import { SuggestionBudget } from './text/suggest.js';
 import type { Workspace } from './workspace.js';
 
 /** Everything an analysis of one document may read. */
@@ -26,4 +27,11 @@ function memoFor(doc: ParsedDocument): Memo {
     memos.set(doc, memo);
   }
   return memo;
+}
+
+const SUGGESTIONS = memoKey<SuggestionBudget>('suggestion-budget');
+
+/** What the "did you mean" searches over this document may still compare (text/suggest.ts). */
+export function suggestionBudgetOf(ctx: DocumentContext): SuggestionBudget {
+  return ctx.memo.get(SUGGESTIONS, () => new SuggestionBudget());
 }

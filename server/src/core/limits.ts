@@ -17,6 +17,13 @@ export const LIMITS = {
   regexProgram: 10_000,
   /** Pattern work on one document: instructions × characters of every string a tool-schema pattern runs over. */
   regexWork: 50_000_000,
+  /**
+   * Candidates one "did you mean" search compares with the misspelt word; a search among more
+   * suggests nothing (suggestions are a courtesy: the finding is the same without one).
+   */
+  suggestionCandidates: 1_000_000,
+  /** Entries a message lists (allowed values, known fields, step ids, ...): the first ones, then `and N more`. */
+  messageItems: 20,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -10,15 +10,16 @@ import { sdk } from './sdk.js';
  * cannot start without SYSTEMROOT and friends.)
  */
 export function minimalEnvironment(own: Record<string, string>): Record<string, string> {
-  const env: Record<string, string | undefined> = {};
+  // A Map, then own properties: a variable the user names `__proto__` stays a variable.
+  const env = new Map<string, string | undefined>();
   const keep = process.platform === 'win32' ? sdk().DEFAULT_INHERITED_ENV_VARS : ['PATH', 'HOME'];
-  for (const key of sdk().DEFAULT_INHERITED_ENV_VARS) env[key] = undefined;
+  for (const key of sdk().DEFAULT_INHERITED_ENV_VARS) env.set(key, undefined);
   for (const key of keep) {
     const value = process.env[key];
-    if (value !== undefined && !value.startsWith('()')) env[key] = value;
+    if (value !== undefined && !value.startsWith('()')) env.set(key, value);
   }
-  for (const [key, value] of Object.entries(own)) env[key] = value;
-  return env as Record<string, string>;
+  for (const [key, value] of Object.entries(own)) env.set(key, value);
+  return Object.fromEntries(env) as Record<string, string>;
 }
 
 /** Whether an error is the command failing to start (not found, not executable...). */

@@ -146,7 +146,7 @@ function launchOf(node: Node | null, context: VariableContext): { launch: Launch
   const command = getString(node, 'command');
   const url = getString(node, 'url');
   const isStdio = type === 'stdio' || (type === undefined && command !== undefined);
-  const httpType = type === undefined ? (url !== undefined && command === undefined ? 'http' : undefined) : HTTP_TYPES[type];
+  const httpType = type === undefined ? (url !== undefined && command === undefined ? 'http' : undefined) : (Object.hasOwn(HTTP_TYPES, type) ? HTTP_TYPES[type] : undefined);
   if (type !== undefined && type !== 'stdio' && httpType === undefined) {
     return { blocked: { reason: 'unsupported', message: `its type "${type}" is not one Tool Lens can connect to (stdio, http, sse)` } };
   }
@@ -177,8 +177,8 @@ function launchOf(node: Node | null, context: VariableContext): { launch: Launch
     if (refusal) return { blocked: refusal };
     const expand = (value: string): string => expandVariables(value, context);
     const resolvedCwd = cwd === undefined ? context.root : resolve(context.root, expand(cwd));
-    const resolvedEnv: Record<string, string> = {};
-    for (const [key, value] of Object.entries(env)) resolvedEnv[key] = expand(value);
+    // fromEntries defines own properties: a variable named `__proto__` stays a variable.
+    const resolvedEnv: Record<string, string> = Object.fromEntries(Object.entries(env).map(([key, value]) => [key, expand(value)]));
     return { launch: { type: 'stdio', command: expand(command), args: args.map(expand), env: resolvedEnv, cwd: resolvedCwd } };
   }
 
@@ -198,8 +198,7 @@ function launchOf(node: Node | null, context: VariableContext): { launch: Launch
   if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') {
     return { blocked: { reason: 'unsupported', message: `its url uses ${parsedUrl.protocol}, and Tool Lens connects over http: and https: only` } };
   }
-  const resolvedHeaders: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers)) resolvedHeaders[key] = expandVariables(value, context);
+  const resolvedHeaders: Record<string, string> = Object.fromEntries(Object.entries(headers).map(([key, value]) => [key, expandVariables(value, context)]));
   return { launch: { type: httpType, url: expandedUrl, headers: resolvedHeaders } };
 }
 

@@ -128,12 +128,14 @@ function callEnvelope(session: Session, params: CallEnvelopeParams): CallEnvelop
 }
 
 function envelopeValue(namespace: DynamicNamespace, tool: CatalogTool): Record<string, unknown> {
-  const args: Record<string, unknown> = {};
   const root = isObject(tool.inputSchema) ? tool.inputSchema : {};
-  for (const property of topLevelProperties(root).properties.values()) {
-    // A required property's default is what the user most likely wants; else a value of its type.
-    if (property.required) args[property.name] = 'default' in property.schema ? property.schema.default : placeholderFor(property.schema, root);
-  }
+  // fromEntries defines own properties: an argument named `__proto__` stays an argument.
+  const args: Record<string, unknown> = Object.fromEntries(
+    [...topLevelProperties(root).properties.values()]
+      .filter((property) => property.required)
+      // A required property's default is what the user most likely wants; else a value of its type.
+      .map((property) => [property.name, 'default' in property.schema ? property.schema.default : placeholderFor(property.schema, root)]),
+  );
   const input: Record<string, unknown> = { namespace: namespace.name, toolName: tool.name, arguments: args };
   if (namespace.external) input.mcpDetails = { description: MCP_DETAILS_PLACEHOLDER };
   return { tool: CALL_DYNAMIC_TOOL, input };

@@ -27,7 +27,7 @@ import { isObject, topLevelProperties, type TopLevelProperties } from '../jsonsc
 import { relevantIssue, validateAgainstSchema, type SchemaIssue } from '../jsonschema/validate.js';
 import { memoKey } from '../memo.js';
 import { getPair, isMap, isNullScalar, isScalar, keyText, nodeAtPath, toValue, walk, type MapNode, type Node, type Pair } from '../parse/nodes.js';
-import type { DocumentContext } from '../context.js';
+import { suggestionBudgetOf, type DocumentContext } from '../context.js';
 import {
   editContextOf,
   insertPairs,
@@ -37,7 +37,7 @@ import {
   type EditContext,
   type InsertEntry,
 } from '../edit/mappingEdits.js';
-import { closest, closestN } from '../text/suggest.js';
+import { closest, closestN, type SuggestionBudget } from '../text/suggest.js';
 import type { Span, TextEdit } from '../types.js';
 import { calledToolWords, subjectWords, type CallSubject } from '../wording/calls.js';
 import { argumentsAnchor, CALL_KINDS, callsOf, listedTool, type CallSite } from './calls.js';
@@ -118,7 +118,8 @@ const KEY = memoKey<ArgumentProblem[]>('argument-problems');
 export function argumentProblemsOf(ctx: DocumentContext): ArgumentProblem[] {
   return ctx.memo.get(KEY, () => {
     const edit = editContextOf(ctx.file);
-    return argumentPlacesOf(ctx).flatMap((place) => checkArguments(ctx, edit, place));
+    const budget = suggestionBudgetOf(ctx);
+    return argumentPlacesOf(ctx).flatMap((place) => checkArguments(ctx, edit, place, budget));
   });
 }
 
@@ -194,7 +195,7 @@ function callPlace(site: CallSite, tool: CatalogTool): ArgumentsPlace | undefine
 }
 
 /** The problems of one place: required arguments missing, arguments not declared, literal values the schema rejects. */
-function checkArguments(ctx: DocumentContext, edit: EditContext, place: ArgumentsPlace): ArgumentProblem[] {
+function checkArguments(ctx: DocumentContext, edit: EditContext, place: ArgumentsPlace, budget: SuggestionBudget): ArgumentProblem[] {
   const node = place.node;
   // Arguments of another type (a template string, a list, JSON text) are the schema and envelope rules' finding.
   if (node !== undefined && !isNullScalar(node) && !isMap(node)) return [];
@@ -203,8 +204,8 @@ function checkArguments(ctx: DocumentContext, edit: EditContext, place: Argument
   const out: ArgumentProblem[] = [];
   missingRequired(out, edit, place, properties, args);
   if (args) {
-    unknownArguments(out, place, properties, args);
-    wrongTypes(ctx, out, place, properties, args);
+    unknownArguments(out, place, properties, args, budget);
+    wrongTypes(ctx, out, place, properties, args, budget);
   }
   return out;
 }
@@ -216,9 +217,12 @@ function missingRequired(out: ArgumentProblem[], edit: EditContext, place: Argum
   const absent: string[] = [];
   const nulls: Pair[] = [];
   const names: string[] = [];
+  // The first pair of each key, like getPair, looked up once per required property.
+  const given = new Map<string, Pair>();
+  for (const pair of args?.pairs ?? []) if (!given.has(keyText(pair))) given.set(keyText(pair), pair);
   for (const property of properties.properties.values()) {
     if (!property.required || 'default' in property.schema) continue;
-    const pair = getPair(args, property.name);
+    const pair = given.get(property.name);
     if (!pair) absent.push(property.name);
     else if (isNullScalar(pair.value)) nulls.push(pair);
     else continue;
@@ -251,17 +255,19 @@ function missingRequired(out: ArgumentProblem[], edit: EditContext, place: Argum
 // args/unknown: most servers drop an argument they do not declare without a word; a schema with
 // `additionalProperties: false` makes the server refuse the call (then: an error).
 
-function unknownArguments(out: ArgumentProblem[], place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode): void {
+function unknownArguments(out: ArgumentProblem[], place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode, budget: SuggestionBudget): void {
   const schema = place.schema;
   // A schema that accepts extra properties on purpose, or lists them in a way we cannot enumerate.
   if (isObject(schema.additionalProperties) || schema.additionalProperties === true || properties.open) return;
   const declared = [...properties.properties.keys()];
   const given = new Set(args.pairs.map(keyText));
+  // Suggest only properties not already given, so a fix never makes a duplicate key.
+  let candidates: string[] | undefined;
   for (const pair of args.pairs) {
     const name = keyText(pair);
     if (properties.properties.has(name)) continue;
-    // Suggest only properties not already given, so a fix never makes a duplicate key.
-    const suggestions = closestN(name, declared.filter((d) => !given.has(d)), 3);
+    candidates ??= declared.filter((d) => !given.has(d));
+    const suggestions = closestN(name, candidates, 3, { budget });
     out.push({ rule: 'args/unknown', place, pair, name, declared, suggestions, closed: properties.closed });
   }
 }
@@ -274,7 +280,7 @@ function unknownArguments(out: ArgumentProblem[], place: ArgumentsPlace, propert
 // Keywords whose verdict on a mapping or list does not depend on what its templates render to.
 const SHAPE_KEYWORDS = new Set(['type', 'required', 'additionalProperties', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
 
-function wrongTypes(ctx: DocumentContext, out: ArgumentProblem[], place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode): void {
+function wrongTypes(ctx: DocumentContext, out: ArgumentProblem[], place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode, budget: SuggestionBudget): void {
   const value = toValue(args);
   const result = validateAgainstSchema(place.schema, place.coerce ? coerceLikeToolHive(place.schema, value) : value, patternBudgetOf(ctx));
   // A schema that does not compile is catalog/invalid-schema's finding.
@@ -304,7 +310,7 @@ function wrongTypes(ctx: DocumentContext, out: ArgumentProblem[], place: Argumen
       if (!isScalar(node) && hasTemplate(node) && !SHAPE_KEYWORDS.has(issue.keyword)) continue;
     }
     seen.add(key);
-    out.push({ rule: 'args/wrong-type', place, span: issueSpan(args, issue, node), node, issue, closestAllowed: closestAllowed(issue, node) });
+    out.push({ rule: 'args/wrong-type', place, span: issueSpan(args, issue, node), node, issue, closestAllowed: closestAllowed(issue, node, budget) });
   }
 }
 
@@ -324,10 +330,12 @@ function issueSpan(args: MapNode, issue: SchemaIssue, node: Node): Span {
   return node.span;
 }
 
-function closestAllowed(issue: SchemaIssue, node: Node): string | undefined {
+function closestAllowed(issue: SchemaIssue, node: Node, budget: SuggestionBudget): string | undefined {
   if (issue.keyword !== 'enum' || !isScalar(node) || typeof node.value !== 'string') return undefined;
-  const allowed = Array.isArray(issue.params.allowedValues) ? issue.params.allowedValues.filter((v): v is string => typeof v === 'string') : [];
-  return closest(node.value, allowed);
+  const values = issue.params.allowedValues;
+  // Not even the strings picked out when the search could not run.
+  if (!Array.isArray(values) || values.length > budget.left) return undefined;
+  return closest(node.value, values.filter((v): v is string => typeof v === 'string'), { budget });
 }
 
 function hasTemplate(node: Node): boolean {

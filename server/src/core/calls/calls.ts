@@ -7,16 +7,16 @@
 // rules read this (model/argumentCheck.ts checks the arguments of every call site), and tool/unknown
 // reports `callToolFindings` for calls documents.
 import { gatewayOf, type Gateway, type ToolRefResolution } from '../gateway/gateway.js';
-import type { CatalogIndex } from '../catalog/index.js';
+import { homesOf, listedToolOf, namedNamespacesOf, namespaceOf, namespaceTool, qualifiedDynamicTool, type CatalogIndex } from '../catalog/index.js';
 import { CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS, type CatalogServer, type CatalogTool, type DynamicNamespace } from '../catalog/model.js';
 import { toolStepsOf } from '../gateway/steps.js';
 import { isTemplateString } from '../jsonschema/arguments.js';
 import { memoKey } from '../memo.js';
 import type { ParsedFile } from '../parse/file.js';
 import { getBoolean, getNode, getPair, getSeq, getString, isMap, isScalar, keyText, type MapNode, type Node, type Pair, type ScalarNode } from '../parse/nodes.js';
-import type { DocumentContext } from '../context.js';
+import { suggestionBudgetOf, type DocumentContext } from '../context.js';
 import type { CallSubject } from '../wording/calls.js';
-import { closestN } from '../text/suggest.js';
+import { closestN, type SuggestionBudget } from '../text/suggest.js';
 import { WORKFLOW_KINDS, type DocumentKind, type Span } from '../types.js';
 
 /** What a fix writes where the user must say why an external namespace is called. */
@@ -286,7 +286,7 @@ function callEntry(ctx: DocumentContext, entry: MapNode, place: string, serverNa
   const name = isScalar(namePair?.value) ? namePair.value : undefined;
   const nameText = typeof name?.value === 'string' && name.value.trim() !== '' ? name.value : undefined;
   const argsPair = getPair(container, argsKey);
-  const target: CallTarget = nameText === undefined ? { kind: 'no-name' } : resolveCallName(ctx.workspace.catalog, serverName, nameText);
+  const target: CallTarget = nameText === undefined ? { kind: 'no-name' } : resolveCallName(ctx.workspace.catalog, serverName, nameText, suggestionBudgetOf(ctx));
   const site: CallSite = {
     origin: 'calls',
     shape,
@@ -303,7 +303,7 @@ function callEntry(ctx: DocumentContext, entry: MapNode, place: string, serverNa
     templated: false,
     result: resultOf(entry, response),
   };
-  finishSite(site);
+  finishSite(site, suggestionBudgetOf(ctx));
   return site;
 }
 
@@ -322,42 +322,75 @@ function resultOf(entry: MapNode, response: MapNode | undefined): RecordedResult
 // Resolving a called name against the catalog
 
 /** Namespaces with a usable name (an empty one is catalog/*'s finding and can never be called). */
-export function namedNamespaces(server: CatalogServer): DynamicNamespace[] {
-  return server.namespaces.filter((ns) => ns.name.trim() !== '');
+export function namedNamespaces(server: CatalogServer): readonly DynamicNamespace[] {
+  return namedNamespacesOf(server);
 }
 
 /** A server that runs call_dynamic_tool: it has namespaces, or lists the meta tool itself. */
 function servesEnvelopes(server: CatalogServer): boolean {
-  return namedNamespaces(server).length > 0 || server.tools.some((t) => t.name === CALL_DYNAMIC_TOOL);
+  return namedNamespaces(server).length > 0 || listedToolOf(server, CALL_DYNAMIC_TOOL) !== undefined;
 }
 
-function catalogServers(catalog: CatalogIndex): CatalogServer[] {
-  const out: CatalogServer[] = [];
-  for (const name of catalog.serverNames) {
-    const server = catalog.server(name);
-    if (server && !out.includes(server)) out.push(server);
-  }
-  return out;
+/**
+ * The catalog's servers (each once, by name), and which of them may answer a name: one index per
+ * catalog, so a calls document of thousands of entries does not walk every server per entry.
+ */
+interface CallIndex {
+  servers: CatalogServer[];
+  /** The servers that run call_dynamic_tool. */
+  runtimes: CatalogServer[];
+  /** Every name `targetIn` may answer for some server → those servers, in order. */
+  byName: Map<string, CatalogServer[]>;
+  /** What may be called somewhere, for "did you mean". */
+  callable: string[];
+}
+
+const CALL_INDEX = {};
+
+function callIndexOf(catalog: CatalogIndex): CallIndex {
+  return catalog.derived(CALL_INDEX, () => {
+    const servers: CatalogServer[] = [];
+    const known = new Set<CatalogServer>();
+    for (const name of catalog.serverNames) {
+      const server = catalog.server(name);
+      if (server && !known.has(server)) {
+        known.add(server);
+        servers.push(server);
+      }
+    }
+    const byName = new Map<string, CatalogServer[]>();
+    const add = (name: string, server: CatalogServer) => {
+      const list = byName.get(name);
+      if (!list) byName.set(name, [server]);
+      else if (list[list.length - 1] !== server) list.push(server);
+    };
+    for (const server of servers) {
+      if (servesEnvelopes(server)) for (const meta of [CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS]) add(meta, server);
+      for (const tool of server.tools) add(tool.name, server);
+      for (const ns of namedNamespaces(server)) {
+        for (const tool of ns.tools) {
+          add(tool.name, server);
+          add(`${ns.name}/${tool.name}`, server);
+          add(`${ns.name}.${tool.name}`, server);
+        }
+      }
+    }
+    return { servers, runtimes: servers.filter(servesEnvelopes), byName, callable: servers.flatMap(callableNames) };
+  });
 }
 
 /** What `name` is in one server, or undefined when the server has nothing of that name. */
 function targetIn(server: CatalogServer, name: string): CallTarget | undefined {
   if (name === CALL_DYNAMIC_TOOL && servesEnvelopes(server)) return { kind: 'envelope', servers: [server] };
   if (name === GET_DYNAMIC_TOOLS && servesEnvelopes(server)) return { kind: 'meta', server };
-  const tool = server.tools.find((t) => t.name === name);
+  const tool = listedToolOf(server, name);
   if (tool) return { kind: 'tool', server, tool };
-  const homes = namedNamespaces(server).filter((ns) => ns.tools.some((t) => t.name === name));
+  const homes = homesOf(server, name).filter((ns) => ns.name.trim() !== '');
   if (homes.length > 0) return { kind: 'dynamic', server, toolName: name, namespaces: homes, envelopeName: CALL_DYNAMIC_TOOL };
   // `applets/applet_create` (the runtime's own identity of a dynamic tool) or `applets.applet_create`:
   // still a bare name to the dispatcher.
-  for (const ns of namedNamespaces(server)) {
-    for (const separator of ['/', '.']) {
-      const prefix = ns.name + separator;
-      if (!name.startsWith(prefix)) continue;
-      const toolName = name.slice(prefix.length);
-      if (ns.tools.some((t) => t.name === toolName)) return { kind: 'dynamic', server, toolName, namespaces: [ns], envelopeName: CALL_DYNAMIC_TOOL };
-    }
-  }
+  const qualified = qualifiedDynamicTool(server, name);
+  if (qualified) return { kind: 'dynamic', server, toolName: qualified.toolName, namespaces: [qualified.namespace], envelopeName: CALL_DYNAMIC_TOOL };
   return undefined;
 }
 
@@ -365,20 +398,21 @@ function targetIn(server: CatalogServer, name: string): CallTarget | undefined {
  * A name called in a calls document: in the named server, or else looked up in every catalogued
  * server (found in several: ambiguous).
  */
-function resolveCallName(catalog: CatalogIndex, serverName: string | undefined, name: string): CallTarget {
+function resolveCallName(catalog: CatalogIndex, serverName: string | undefined, name: string, budget: SuggestionBudget): CallTarget {
   if (serverName !== undefined) {
     const server = catalog.server(serverName);
     if (!server) return { kind: 'no-catalog', serverName };
-    return targetIn(server, name) ?? { kind: 'unknown', server, suggestions: closestN(name, callableNames(server), 3) };
+    return targetIn(server, name) ?? { kind: 'unknown', server, suggestions: closestN(name, callableNames(server), 3, { budget }) };
   }
-  const servers = catalogServers(catalog);
+  const index = callIndexOf(catalog);
+  const servers = index.servers;
   if (servers.length === 0) return { kind: 'no-catalog' };
   if (name === CALL_DYNAMIC_TOOL) {
-    const runtimes = servers.filter(servesEnvelopes);
+    const runtimes = index.runtimes;
     return runtimes.length > 0 ? { kind: 'envelope', servers: runtimes } : { kind: 'unknown', suggestions: [] };
   }
   const hits: CallTarget[] = [];
-  for (const server of servers) {
+  for (const server of index.byName.get(name) ?? []) {
     const hit = targetIn(server, name);
     if (hit) hits.push(hit);
   }
@@ -387,13 +421,19 @@ function resolveCallName(catalog: CatalogIndex, serverName: string | undefined, 
     if (hits.every((h) => h.kind === 'meta')) return hits[0]!;
     return { kind: 'ambiguous', servers: hits.map(serverOfTarget).filter((s): s is CatalogServer => s !== undefined) };
   }
-  return { kind: 'unknown', suggestions: closestN(name, servers.flatMap(callableNames), 3) };
+  return { kind: 'unknown', suggestions: closestN(name, index.callable, 3, { budget }) };
 }
 
+const callable = new WeakMap<CatalogServer, string[]>();
+
 function callableNames(server: CatalogServer): string[] {
-  const names = server.tools.map((t) => t.name);
-  if (servesEnvelopes(server)) names.push(CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS);
-  return [...new Set(names)];
+  let names = callable.get(server);
+  if (!names) {
+    const all = server.tools.map((t) => t.name);
+    if (servesEnvelopes(server)) all.push(CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS);
+    callable.set(server, (names = [...new Set(all)]));
+  }
+  return names;
 }
 
 function serverOfTarget(target: CallTarget): CatalogServer | undefined {
@@ -435,7 +475,7 @@ function stepCalls(ctx: DocumentContext): CallSite[] {
       target: stepTarget(gateway, resolution),
       templated: true,
     };
-    finishSite(site);
+    finishSite(site, suggestionBudgetOf(ctx));
     calls.push(site);
   }
   return calls;
@@ -471,18 +511,18 @@ function stepTarget(gateway: Gateway, resolution: ToolRefResolution): CallTarget
 // ---------------------------------------------------------------------------------------------
 // Envelopes
 
-function finishSite(site: CallSite): void {
+function finishSite(site: CallSite, budget: SuggestionBudget): void {
   const target = site.target;
   if (target.kind === 'tool') site.tool = target.tool;
   if (target.kind === 'envelope' && isMap(site.args)) {
-    site.envelope = envelopeOf(site.args, target.servers, site.templated);
+    site.envelope = envelopeOf(site.args, target.servers, site.templated, budget);
     const inner = site.envelope.toolNameText;
     if (site.origin === 'calls' && inner !== undefined && inner.trim() !== '') site.subject = { kind: 'dynamic-call', toolName: inner, through: CALL_DYNAMIC_TOOL };
     if (site.envelope.resolution.kind === 'ok') site.tool = site.envelope.resolution.tool;
   }
 }
 
-function envelopeOf(map: MapNode, servers: CatalogServer[], templated: boolean): Envelope {
+function envelopeOf(map: MapNode, servers: CatalogServer[], templated: boolean, budget: SuggestionBudget): Envelope {
   const fields: Partial<Record<EnvelopeFieldName, EnvelopeField>> = {};
   const shadowed: EnvelopeField[] = [];
   for (const pair of map.pairs) {
@@ -501,7 +541,7 @@ function envelopeOf(map: MapNode, servers: CatalogServer[], templated: boolean):
   const namespaceText = stringOf(fields.namespace?.value);
   const toolNameText = stringOf(fields.toolName?.value);
   const envelope: Envelope = { map, fields, shadowed, namespaceText, toolNameText, resolution: { kind: 'unknowable' } };
-  envelope.resolution = resolveEnvelope(envelope, servers, templated);
+  envelope.resolution = resolveEnvelope(envelope, servers, templated, budget);
   return envelope;
 }
 
@@ -509,31 +549,47 @@ function stringOf(node: Node | null | undefined): string | undefined {
   return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
 }
 
-function resolveEnvelope(envelope: Envelope, servers: CatalogServer[], templated: boolean): EnvelopeResolution {
+function resolveEnvelope(envelope: Envelope, servers: CatalogServer[], templated: boolean, budget: SuggestionBudget): EnvelopeResolution {
   const ns = envelope.namespaceText;
   if (templated && (isTemplateString(ns) || isTemplateString(envelope.toolNameText))) return { kind: 'unknowable' };
   if (ns === undefined || ns.trim() === '') return { kind: 'no-namespace' };
   if (servers.length === 0) return { kind: 'unknowable' };
-  const holders = servers.filter((s) => namedNamespaces(s).some((n) => n.name === ns));
-  if (holders.length === 0) {
-    const names = [...new Set(servers.flatMap((s) => namedNamespaces(s).map((n) => n.name)))];
-    return { kind: 'unknown-namespace', servers, suggestions: closestN(ns, names, 3) };
-  }
+  // `ns` is not blank, so a namespace of that name is a named one.
+  const holders = servers.filter((s) => namespaceOf(s, ns) !== undefined);
+  if (holders.length === 0) return { kind: 'unknown-namespace', servers, suggestions: closestN(ns, namespaceNames(servers), 3, { budget }) };
   if (holders.length > 1) return { kind: 'ambiguous', servers: holders };
   const server = holders[0]!;
-  const namespace = namedNamespaces(server).find((n) => n.name === ns)!;
+  const namespace = namespaceOf(server, ns)!;
   const toolName = envelope.toolNameText;
   if (toolName === undefined || toolName.trim() === '') return { kind: 'no-tool', server, namespace };
-  const tool = namespace.tools.find((t) => t.name === toolName);
+  const tool = namespaceTool(namespace, toolName);
   if (tool) return { kind: 'ok', server, namespace, tool };
   return {
     kind: 'unknown-tool',
     server,
     namespace,
-    suggestions: closestN(toolName, namespace.tools.map((t) => t.name), 3),
-    elsewhere: namedNamespaces(server).filter((n) => n !== namespace && n.tools.some((t) => t.name === toolName)),
-    listed: server.tools.some((t) => t.name === toolName),
+    suggestions: closestN(toolName, namespaceToolNames(namespace), 3, { budget }),
+    elsewhere: homesOf(server, toolName).filter((n) => n !== namespace && n.name.trim() !== ''),
+    listed: listedToolOf(server, toolName) !== undefined,
   };
+}
+
+const namesOfServers = new WeakMap<readonly CatalogServer[], string[]>();
+
+/** The names of the named namespaces of these servers, each once (made once per list of servers). */
+export function namespaceNames(servers: readonly CatalogServer[]): string[] {
+  let names = namesOfServers.get(servers);
+  if (!names) namesOfServers.set(servers, (names = [...new Set(servers.flatMap((s) => namedNamespaces(s).map((n) => n.name)))]));
+  return names;
+}
+
+const toolNamesOfNamespace = new WeakMap<DynamicNamespace, string[]>();
+
+/** The names of a namespace's tools, in order (made once per namespace). */
+export function namespaceToolNames(namespace: DynamicNamespace): string[] {
+  let names = toolNamesOfNamespace.get(namespace);
+  if (!names) toolNamesOfNamespace.set(namespace, (names = namespace.tools.map((t) => t.name)));
+  return names;
 }
 
 /** The namespace an envelope reaches, when it names a known one (whatever its tool). */
@@ -552,5 +608,5 @@ export function argumentsAnchor(site: CallSite): Span | undefined {
 
 /** The tool a server lists under this name (the meta tools are often left out of snapshots). */
 export function listedTool(server: CatalogServer, name: string): CatalogTool | undefined {
-  return server.tools.find((t) => t.name === name);
+  return listedToolOf(server, name);
 }

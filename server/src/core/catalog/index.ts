@@ -8,11 +8,23 @@ import type { CatalogServer, CatalogTool, DynamicNamespace } from './model.js';
 export class CatalogIndex {
   private readonly servers = new Map<string, CatalogServer>();
   private readonly byFile = new Map<string, string[]>();
-  /** Workload name (as workflows write it) → catalog server name, from `.toollens.yaml`. */
-  private workloads: Record<string, string> = {};
+  /** Workload name (as workflows write it) → catalog server name, from `.toollens.yaml`. A Map: a workload may be called `constructor`. */
+  private workloads = new Map<string, string>();
+
+  /** What `derived` computed from the catalog as it is now; emptied by every change. */
+  private readonly cache = new Map<object, unknown>();
 
   setWorkloads(workloads: Record<string, string>): void {
-    this.workloads = { ...workloads };
+    this.workloads = new Map(Object.entries(workloads));
+    this.cache.clear();
+  }
+
+  /** A value computed from this catalog once, until the catalog changes (a file is added or removed, the workloads mapping is set). */
+  derived<T>(key: object, compute: (catalog: CatalogIndex) => T): T {
+    if (this.cache.has(key)) return this.cache.get(key) as T;
+    const value = compute(this);
+    this.cache.set(key, value);
+    return value;
   }
 
   /**
@@ -31,11 +43,13 @@ export class CatalogIndex {
       }
     }
     this.byFile.set(file.path, names);
+    this.cache.clear();
   }
 
   removeFile(path: string): void {
     for (const name of this.byFile.get(path) ?? []) this.servers.delete(name);
     this.byFile.delete(path);
+    this.cache.clear();
   }
 
   hasFile(path: string): boolean {
@@ -56,31 +70,136 @@ export class CatalogIndex {
 
   /** The server behind a workload name (through the `workloads` mapping when one is given). */
   server(workload: string): CatalogServer | undefined {
-    return this.servers.get(this.workloads[workload] ?? workload);
+    return this.servers.get(this.workloads.get(workload) ?? workload);
   }
 
   serverName(workload: string): string {
-    return this.workloads[workload] ?? workload;
+    return this.workloads.get(workload) ?? workload;
   }
 
   /** Workload names to consider when no gateway lists its backends: every catalogued server, plus mapped aliases. */
   get workloadNames(): string[] {
-    const mappedServers = new Set(Object.values(this.workloads));
-    const names = new Set<string>(Object.keys(this.workloads).filter((w) => this.servers.has(this.workloads[w]!)));
+    const mappedServers = new Set(this.workloads.values());
+    const names = new Set<string>([...this.workloads].filter(([, server]) => this.servers.has(server)).map(([w]) => w));
     for (const name of this.servers.keys()) if (!mappedServers.has(name)) names.add(name);
     return [...names].sort();
   }
 
   tool(workload: string, name: string): CatalogTool | undefined {
-    return this.server(workload)?.tools.find((t) => t.name === name);
+    const server = this.server(workload);
+    return server && listedToolOf(server, name);
   }
 
   namespace(workload: string, name: string): DynamicNamespace | undefined {
-    return this.server(workload)?.namespaces.find((n) => n.name === name);
+    const server = this.server(workload);
+    return server && lookupsOf(server).namespaces.get(name);
   }
 
   /** The namespaces of a server that hold a dynamic tool of this name. */
   dynamicHomes(workload: string, toolName: string): DynamicNamespace[] {
-    return (this.server(workload)?.namespaces ?? []).filter((ns) => ns.tools.some((t) => t.name === toolName));
+    const server = this.server(workload);
+    return (server && lookupsOf(server).homes.get(toolName)) ?? [];
   }
 }
+
+/**
+ * A server's tools and namespaces by name, made on first use: a reference is a look-up, not a
+ * walk over a catalog that may list thousands of tools (every step or call asks).
+ */
+interface ServerLookups {
+  /** The first listed tool of each name. */
+  tools: Map<string, CatalogTool>;
+  /** The first namespace of each name. */
+  namespaces: Map<string, DynamicNamespace>;
+  /** The namespaces that hold a dynamic tool of each name, in order. */
+  homes: Map<string, DynamicNamespace[]>;
+  /** The namespaces with a non-blank name. */
+  named: DynamicNamespace[];
+  /** `ns/tool` and `ns.tool` (the runtime's own identity of a dynamic tool) → the first namespace and tool they name. */
+  qualified: Map<string, { namespace: DynamicNamespace; toolName: string }>;
+}
+
+const serverLookups = new WeakMap<CatalogServer, ServerLookups>();
+
+function lookupsOf(server: CatalogServer): ServerLookups {
+  let lookups = serverLookups.get(server);
+  if (lookups) return lookups;
+  const tools = new Map<string, CatalogTool>();
+  for (const tool of server.tools) if (!tools.has(tool.name)) tools.set(tool.name, tool);
+  const namespaces = new Map<string, DynamicNamespace>();
+  const homes = new Map<string, DynamicNamespace[]>();
+  for (const ns of server.namespaces) {
+    if (!namespaces.has(ns.name)) namespaces.set(ns.name, ns);
+    const names = new Set(ns.tools.map((t) => t.name));
+    for (const name of names) {
+      const list = homes.get(name);
+      if (list) list.push(ns);
+      else homes.set(name, [ns]);
+    }
+  }
+  const named = server.namespaces.filter((ns) => ns.name.trim() !== '');
+  const qualified = new Map<string, { namespace: DynamicNamespace; toolName: string }>();
+  for (const namespace of named) {
+    for (const separator of ['/', '.']) {
+      for (const tool of namespace.tools) {
+        const key = namespace.name + separator + tool.name;
+        if (!qualified.has(key)) qualified.set(key, { namespace, toolName: tool.name });
+      }
+    }
+  }
+  lookups = { tools, namespaces, homes, named, qualified };
+  serverLookups.set(server, lookups);
+  return lookups;
+}
+
+/** The tool a server lists under this name (the first, when a snapshot lists a name twice). */
+export function listedToolOf(server: CatalogServer, name: string): CatalogTool | undefined {
+  return lookupsOf(server).tools.get(name);
+}
+
+const toolNames = new WeakMap<CatalogServer, string[]>();
+
+/** The names of a server's listed tools, in order (made once per server). */
+export function toolNamesOf(server: CatalogServer): readonly string[] {
+  let names = toolNames.get(server);
+  if (!names) toolNames.set(server, (names = server.tools.map((t) => t.name)));
+  return names;
+}
+
+/** Whether a server has a namespace with a non-blank name (so its runtime serves the meta tools). */
+export function hasNamedNamespace(server: CatalogServer): boolean {
+  return lookupsOf(server).named.length > 0;
+}
+
+/** A server's namespaces with a non-blank name, in order. */
+export function namedNamespacesOf(server: CatalogServer): readonly DynamicNamespace[] {
+  return lookupsOf(server).named;
+}
+
+/** The namespace of this (non-blank) name, the first when a server lists a name twice. */
+export function namespaceOf(server: CatalogServer, name: string): DynamicNamespace | undefined {
+  return lookupsOf(server).namespaces.get(name);
+}
+
+/** The namespaces of a server that hold a dynamic tool of this name, in order (blank-named ones too). */
+export function homesOf(server: CatalogServer, toolName: string): readonly DynamicNamespace[] {
+  return lookupsOf(server).homes.get(toolName) ?? [];
+}
+
+/** `applets/applet_create` or `applets.applet_create`: the namespace and the dynamic tool they name. */
+export function qualifiedDynamicTool(server: CatalogServer, name: string): { namespace: DynamicNamespace; toolName: string } | undefined {
+  return lookupsOf(server).qualified.get(name);
+}
+
+/** The dynamic tool of this name in a namespace (the first, when it lists a name twice). */
+export function namespaceTool(namespace: DynamicNamespace, name: string): CatalogTool | undefined {
+  let tools = namespaceTools.get(namespace);
+  if (!tools) {
+    tools = new Map();
+    for (const tool of namespace.tools) if (!tools.has(tool.name)) tools.set(tool.name, tool);
+    namespaceTools.set(namespace, tools);
+  }
+  return tools.get(name);
+}
+
+const namespaceTools = new WeakMap<DynamicNamespace, Map<string, CatalogTool>>();

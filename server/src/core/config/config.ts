@@ -75,11 +75,15 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
         break;
       case 'workloads':
         if (!isMap(value)) problem(value, '`workloads` maps a workload name to a catalog server name.');
-        else
+        else {
+          // Entries, then own properties: a workload named `__proto__` stays a workload.
+          const workloads: [string, string][] = [];
           for (const entry of value.pairs) {
-            if (isScalar(entry.value) && typeof entry.value.value === 'string') config.workloads[keyText(entry)] = entry.value.value;
+            if (isScalar(entry.value) && typeof entry.value.value === 'string') workloads.push([keyText(entry), entry.value.value]);
             else problem(entry.value ?? entry.key, `The server for workload "${keyText(entry)}" must be a string.`);
           }
+          config.workloads = Object.fromEntries(workloads);
+        }
         break;
       case 'rules':
         config.rules = ruleSeverities(value, problem, knownRules);
@@ -155,10 +159,10 @@ function ruleSeverities(
   problem: (node: Node, message: string) => void,
   knownRules: ReadonlySet<string>,
 ): Record<string, SeverityOrOff> {
-  const out: Record<string, SeverityOrOff> = {};
+  const out: [string, SeverityOrOff][] = [];
   if (!isMap(node)) {
     problem(node, '`rules` maps a rule id to error, warning, info, hint or off.');
-    return out;
+    return {};
   }
   for (const pair of node.pairs) {
     const id = keyText(pair);
@@ -167,17 +171,17 @@ function ruleSeverities(
       continue;
     }
     const value = isScalar(pair.value) ? pair.value.value : undefined;
-    if (typeof value === 'string' && (SEVERITIES as readonly string[]).includes(value)) out[id] = value as SeverityOrOff;
+    if (typeof value === 'string' && (SEVERITIES as readonly string[]).includes(value)) out.push([id, value as SeverityOrOff]);
     else problem(pair.value ?? pair.key, `The severity of ${id} must be one of ${SEVERITIES.join(', ')}.`);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /** The configured severity of a rule for a file, overrides (later ones win) over `rules`. */
 export function configuredSeverity(config: LensConfig, ruleId: string, relativePath: string): SeverityOrOff | undefined {
-  let severity = config.rules[ruleId];
+  let severity = Object.hasOwn(config.rules, ruleId) ? config.rules[ruleId] : undefined;
   for (const override of config.overrides) {
-    if (override.rules[ruleId] !== undefined && override.files.some((glob) => matchesGlob(glob, relativePath))) {
+    if (Object.hasOwn(override.rules, ruleId) && override.rules[ruleId] !== undefined && override.files.some((glob) => matchesGlob(glob, relativePath))) {
       severity = override.rules[ruleId];
     }
   }

@@ -5,11 +5,11 @@
 // answers a step's `tool` as ToolHive's router does, and says why when it cannot. A workload whose
 // server has dynamic namespaces also serves call_dynamic_tool and get_dynamic_tools, listed in its
 // snapshot or not: references to those resolve either way.
-import type { CatalogIndex } from '../catalog/index.js';
-import type { DocumentContext } from '../context.js';
+import { hasNamedNamespace, listedToolOf, type CatalogIndex } from '../catalog/index.js';
+import { suggestionBudgetOf, type DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
 import { aggregationOf, DEFAULT_PREFIX_FORMAT, type AggregationConfig, type GatewaySettings, type ToolOverrideConfig, type WorkloadToolConfig } from '../model/aggregation.js';
-import { closestN } from '../text/suggest.js';
+import { closestN, type SuggestionBudget } from '../text/suggest.js';
 import type { ToolAnnotations } from '../types.js';
 import { CALL_DYNAMIC_TOOL, META_TOOLS, type CatalogServer, type CatalogTool, type DynamicNamespace } from '../catalog/model.js';
 
@@ -73,16 +73,61 @@ export interface Gateway {
   catalog: CatalogIndex;
   /** Catalogued servers a dot reference named outside the workload set (see adoptWorkload). */
   adopted: Map<string, { workload: GatewayWorkload; tools: GatewayTool[] }>;
+  /** What the document's "did you mean" searches may still compare. */
+  budget: SuggestionBudget;
+  /** Lookups by name, built on first use (see lookupsOf). */
+  lookups?: GatewayLookups;
+}
+
+/**
+ * The gateway's tools by the names references use, built once per gateway: resolving a reference
+ * looks names up here rather than walking every tool (which made a workflow of thousands of steps
+ * against a catalog of thousands of tools cost their product).
+ */
+interface GatewayLookups {
+  /** Per workload (adopted ones too, once adopted): its tools by backend name and more. */
+  workloads: Map<string, WorkloadLookups>;
+  /** The routable tools of each workload, in order, and those each one lost. */
+  toolsOf: Map<string, GatewayTool[]>;
+  droppedOf: Map<string, GatewayTool[]>;
+  /** Manual-strategy tools that share a name, by that name. */
+  conflicted: Map<string, GatewayTool[]>;
+  /** Tools that lost a conflict, by resolved and by overridden name (the first in `dropped` order). */
+  dropped: Map<string, GatewayTool>;
+  /** The conflict each dropped or conflicting tool took part in. */
+  conflictOf: Map<GatewayTool, GatewayConflict>;
+  /** Names users write for a tool under another strategy (`otherSpellings`) → those tools. */
+  respelt: Map<string, GatewayTool[]>;
+  /** Unlisted meta tools by their conflict-resolved name. */
+  metaByName: Map<string, GatewayTool[]>;
+  /** The names that resolve, for "did you mean". */
+  valid: string[];
+  /** Catalogued workloads, in order. */
+  catalogued: string[];
+  /** The first advertised tool of each resolved name whose workload's names are known. */
+  advertised: Map<string, GatewayTool>;
+  /** Workloads whose servers have dynamic tools, and the workloads without a catalog (or opaque), in order. */
+  dynamic: GatewayWorkload[];
+  uncatalogued: GatewayWorkload[];
+}
+
+interface WorkloadLookups {
+  byOriginal: Map<string, GatewayTool>;
+  /** By the name an override gives, for tools it renames (the first of each name). */
+  renamed: Map<string, GatewayTool>;
+  dropped: Map<string, GatewayTool>;
+  /** Backend names callable after the dot, unlisted meta tools included. */
+  callable: string[];
 }
 
 const KEY = memoKey<Gateway>('gateway');
 
 /** The gateway of this document, memoised per document. */
 export function gatewayOf(ctx: DocumentContext): Gateway {
-  return ctx.memo.get(KEY, () => buildGateway(ctx.workspace.catalog, aggregationOf(ctx)));
+  return ctx.memo.get(KEY, () => buildGateway(ctx.workspace.catalog, aggregationOf(ctx), suggestionBudgetOf(ctx)));
 }
 
-function buildGateway(catalog: CatalogIndex, input: GatewaySettings): Gateway {
+function buildGateway(catalog: CatalogIndex, input: GatewaySettings, budget: SuggestionBudget): Gateway {
   const { aggregation, backends } = input;
   const { names, listed } = workloadNames(catalog, backends, aggregation);
   const workloads = new Map<string, GatewayWorkload>();
@@ -113,7 +158,7 @@ function buildGateway(catalog: CatalogIndex, input: GatewaySettings): Gateway {
   const routing = new Map<string, GatewayTool>();
   for (const tool of tools) if (!tool.conflicted && !routing.has(tool.resolvedName)) routing.set(tool.resolvedName, tool);
   const advertised = tools.filter((t) => t.advertised && !t.conflicted);
-  return { aggregation, workloads, backendsListed: listed, routing, tools, dropped, conflicts, advertised, catalog, adopted: new Map() };
+  return { aggregation, workloads, backendsListed: listed, routing, tools, dropped, conflicts, advertised, catalog, adopted: new Map(), budget };
 }
 
 function overriddenTools(workload: GatewayWorkload): GatewayTool[] {
@@ -156,7 +201,18 @@ function unlistedMetaTool(gateway: Gateway, workload: GatewayWorkload, name: str
   const server = workload.server;
   if (!server || !(META_TOOLS as readonly string[]).includes(name)) return undefined;
   // A listed one is a tool like any other (it may even have lost a name conflict).
-  if (server.tools.some((t) => t.name === name) || !server.namespaces.some((ns) => ns.name.trim() !== '')) return undefined;
+  if (listedToolOf(server, name) || !hasNamedNamespace(server)) return undefined;
+  let made = unlistedMetas.get(workload);
+  if (!made) unlistedMetas.set(workload, (made = new Map<string, GatewayTool>()));
+  let tool = made.get(name);
+  if (!tool) made.set(name, (tool = makeUnlistedMetaTool(gateway, workload, server, name)));
+  return tool;
+}
+
+/** The unlisted meta tools made so far, per workload (each workload belongs to one gateway). */
+const unlistedMetas = new WeakMap<GatewayWorkload, Map<string, GatewayTool>>();
+
+function makeUnlistedMetaTool(gateway: Gateway, workload: GatewayWorkload, server: CatalogServer, name: string): GatewayTool {
   const tool: CatalogTool = {
     name,
     server: server.name,
@@ -168,14 +224,86 @@ function unlistedMetaTool(gateway: Gateway, workload: GatewayWorkload, name: str
 
 /** An unlisted meta tool called by its name after conflict resolution (`agent_call_dynamic_tool` under prefix), when one workload serves it. */
 function unlistedMetaByName(gateway: Gateway, ref: string): GatewayTool | undefined {
-  const hits: GatewayTool[] = [];
+  const hits = lookupsOf(gateway).metaByName.get(ref);
+  return hits?.length === 1 ? hits[0] : undefined;
+}
+
+function lookupsOf(gateway: Gateway): GatewayLookups {
+  if (gateway.lookups) return gateway.lookups;
+  const { aggregation } = gateway;
+  const conflicted = new Map<string, GatewayTool[]>();
+  const respelt = new Map<string, GatewayTool[]>();
+  const valid = new Set<string>();
+  for (const tool of gateway.tools) {
+    if (tool.conflicted) push(conflicted, tool.resolvedName, tool);
+    else {
+      valid.add(tool.resolvedName);
+      for (const spelling of otherSpellings(tool, aggregation)) push(respelt, spelling, tool);
+    }
+    valid.add(dotForm(tool));
+  }
+  const dropped = new Map<string, GatewayTool>();
+  for (const tool of gateway.dropped) {
+    if (!dropped.has(tool.resolvedName)) dropped.set(tool.resolvedName, tool);
+    if (!dropped.has(tool.overriddenName)) dropped.set(tool.overriddenName, tool);
+  }
+  const conflictOf = new Map<GatewayTool, GatewayConflict>();
+  for (const conflict of gateway.conflicts) for (const tool of conflict.candidates) if (!conflictOf.has(tool)) conflictOf.set(tool, conflict);
+  const metaByName = new Map<string, GatewayTool[]>();
+  const dynamic: GatewayWorkload[] = [];
+  const uncatalogued: GatewayWorkload[] = [];
+  const catalogued: string[] = [];
   for (const workload of gateway.workloads.values()) {
     for (const name of META_TOOLS) {
       const tool = unlistedMetaTool(gateway, workload, name);
-      if (tool?.resolvedName === ref) hits.push(tool);
+      if (tool) push(metaByName, tool.resolvedName, tool);
     }
+    if (workload.server) catalogued.push(workload.name);
+    if (workload.server && workload.server.namespaces.length > 0) dynamic.push(workload);
+    if (!workload.server || workload.opaque) uncatalogued.push(workload);
   }
-  return hits.length === 1 ? hits[0] : undefined;
+  const advertised = new Map<string, GatewayTool>();
+  for (const tool of gateway.advertised) {
+    if (!advertised.has(tool.resolvedName) && !gateway.workloads.get(tool.workload)?.opaque) advertised.set(tool.resolvedName, tool);
+  }
+  const workloads = new Map<string, WorkloadLookups>();
+  const toolsOf = new Map<string, GatewayTool[]>();
+  for (const tool of gateway.tools) push(toolsOf, tool.workload, tool);
+  const droppedOf = new Map<string, GatewayTool[]>();
+  for (const tool of gateway.dropped) push(droppedOf, tool.workload, tool);
+  gateway.lookups = { workloads, toolsOf, droppedOf, conflicted, dropped, conflictOf, respelt, metaByName, valid: [...valid], catalogued, advertised, dynamic, uncatalogued };
+  return gateway.lookups;
+}
+
+/** The lookups of one workload's tools (its routable ones, or an adopted workload's own), built on first use. */
+function workloadLookups(gateway: Gateway, workload: GatewayWorkload, adopted: GatewayTool[] | undefined): WorkloadLookups {
+  const lookups = lookupsOf(gateway);
+  let found = lookups.workloads.get(workload.name);
+  if (found) return found;
+  const byOriginal = new Map<string, GatewayTool>();
+  const renamed = new Map<string, GatewayTool>();
+  for (const tool of adopted ?? lookups.toolsOf.get(workload.name) ?? []) {
+    if (!byOriginal.has(tool.originalName)) byOriginal.set(tool.originalName, tool);
+    if (tool.overriddenName !== tool.originalName && !renamed.has(tool.overriddenName)) renamed.set(tool.overriddenName, tool);
+  }
+  const dropped = new Map<string, GatewayTool>();
+  for (const tool of lookups.droppedOf.get(workload.name) ?? []) if (!dropped.has(tool.originalName)) dropped.set(tool.originalName, tool);
+  const callable = [...byOriginal.keys()];
+  for (const meta of META_TOOLS) if (!byOriginal.has(meta) && unlistedMetaTool(gateway, workload, meta)) callable.push(meta);
+  found = { byOriginal, renamed, dropped, callable };
+  lookups.workloads.set(workload.name, found);
+  return found;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** The advertised tool a composite tool of this name would clash with (tool/name-conflict). */
+export function advertisedNamed(gateway: Gateway, name: string): GatewayTool | undefined {
+  return lookupsOf(gateway).advertised.get(name);
 }
 
 /**
@@ -249,6 +377,11 @@ function resolveConflicts(
     return { tools, dropped, conflicts };
   }
 
+  // The first place of each workload in priorityOrder.
+  const priority = new Map<string, number>();
+  aggregation.priorityOrder.forEach((name, index) => {
+    if (!priority.has(name)) priority.set(name, index);
+  });
   for (const group of groupBy(candidates, (t) => t.overriddenName).values()) {
     const workloads = new Set(group.map((t) => t.workload));
     if (workloads.size === 1) {
@@ -268,7 +401,7 @@ function resolveConflicts(
     let winner: GatewayTool | undefined;
     let best = Infinity;
     for (const tool of group) {
-      const index = aggregation.priorityOrder.indexOf(tool.workload);
+      const index = priority.get(tool.workload) ?? -1;
       if (index >= 0 && index < best) {
         best = index;
         winner = tool;
@@ -299,12 +432,20 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   return groups;
 }
 
+/** A filter as a set, made once per filter: a long allow-list is asked once per tool. */
+const filterSets = new WeakMap<readonly string[], Set<string>>();
+function filterSet(filter: readonly string[]): Set<string> {
+  let set = filterSets.get(filter);
+  if (!set) filterSets.set(filter, (set = new Set(filter)));
+  return set;
+}
+
 function hiddenReason(tool: GatewayTool, aggregation: AggregationConfig): HiddenBy | undefined {
   if (aggregation.excludeAllTools) return 'excludeAllTools';
   const config = aggregation.tools.get(tool.workload);
   if (config?.toolConfigRef !== undefined) return undefined; // its filter is not ours to read
   if (config?.excludeAll) return 'excludeAll';
-  if (config?.filter && config.filter.length > 0 && !config.filter.includes(tool.overriddenName)) return 'filter';
+  if (config?.filter && config.filter.length > 0 && !filterSet(config.filter).has(tool.overriddenName)) return 'filter';
   if (!config && aggregation.defaultToolVisibility === 'deny') return 'defaultToolVisibility';
   return undefined;
 }
@@ -346,7 +487,7 @@ export function resolveToolRef(gateway: Gateway, ref: string): ToolRefResolution
   // 1. The exact conflict-resolved name.
   const exact = gateway.routing.get(ref);
   if (exact) return { kind: 'resolved', ref, tool: exact, via: 'name' };
-  const conflicted = gateway.tools.filter((t) => t.conflicted && t.resolvedName === ref);
+  const conflicted = lookupsOf(gateway).conflicted.get(ref) ?? [];
   if (conflicted.length > 0) {
     return {
       kind: 'unresolved',
@@ -372,10 +513,10 @@ function resolveDotted(gateway: Gateway, ref: string, workloadName: string, tool
   const adopted = gateway.workloads.has(workloadName) ? undefined : adoptWorkload(gateway, workloadName);
   const workload = gateway.workloads.get(workloadName) ?? adopted?.workload;
   if (workload?.server) {
-    const own = adopted ? adopted.tools : gateway.tools.filter((t) => t.workload === workloadName);
-    const hit = own.find((t) => t.originalName === toolName) ?? unlistedMetaTool(gateway, workload, toolName);
+    const own = workloadLookups(gateway, workload, adopted?.tools);
+    const hit = own.byOriginal.get(toolName) ?? unlistedMetaTool(gateway, workload, toolName);
     if (hit) return { kind: 'resolved', ref, tool: hit, via: 'dot' };
-    const renamed = own.find((t) => t.overriddenName === toolName && t.originalName !== toolName);
+    const renamed = own.renamed.get(toolName);
     if (renamed) {
       return {
         kind: 'unresolved',
@@ -386,13 +527,11 @@ function resolveDotted(gateway: Gateway, ref: string, workloadName: string, tool
         suggestions: unique([dotForm(renamed), renamed.resolvedName]),
       };
     }
-    const lost = gateway.dropped.find((t) => t.workload === workloadName && t.originalName === toolName);
+    const lost = own.dropped.get(toolName);
     if (lost) return droppedResult(gateway, ref, lost);
     const namespaces = gateway.catalog.dynamicHomes(workloadName, toolName);
     if (namespaces.length > 0) return { kind: 'dynamic', ref, workload: workloadName, toolName, namespaces };
-    const callable = own.map((t) => t.originalName);
-    for (const meta of META_TOOLS) if (!callable.includes(meta) && unlistedMetaTool(gateway, workload, meta)) callable.push(meta);
-    const near = closestN(toolName, callable, 3).map((n) => `${workloadName}.${n}`);
+    const near = closestN(toolName, own.callable, 3, { budget: gateway.budget }).map((n) => `${workloadName}.${n}`);
     return {
       kind: 'unresolved',
       ref,
@@ -407,9 +546,8 @@ function resolveDotted(gateway: Gateway, ref: string, workloadName: string, tool
   // tool's own name spelt for another strategy.
   const bare = resolveBare(gateway, ref);
   if (bare.kind === 'unresolved' && bare.problem === 'strategy') return bare;
-  const catalogued = [...gateway.workloads.values()].filter((w) => w.server).map((w) => w.name);
-  const nearWorkload = closestN(workloadName, catalogued, 1)[0];
-  if (nearWorkload && gateway.tools.some((t) => t.workload === nearWorkload && t.originalName === toolName)) {
+  const nearWorkload = closestN(workloadName, lookupsOf(gateway).catalogued, 1, { budget: gateway.budget })[0];
+  if (nearWorkload && lookupsOf(gateway).toolsOf.get(nearWorkload)?.some((t) => t.originalName === toolName)) {
     return {
       kind: 'unresolved',
       ref,
@@ -441,7 +579,8 @@ function resolveDotted(gateway: Gateway, ref: string, workloadName: string, tool
 function resolveBare(gateway: Gateway, ref: string): ToolRefResolution {
   const { aggregation } = gateway;
   // a. The right tool under another spelling: suggest the active strategy's name and the dot form.
-  const respelt = gateway.tools.filter((t) => !t.conflicted && otherSpellings(t, aggregation).includes(ref));
+  const lookups = lookupsOf(gateway);
+  const respelt = lookups.respelt.get(ref) ?? [];
   if (respelt.length > 0) {
     return {
       kind: 'unresolved',
@@ -452,12 +591,11 @@ function resolveBare(gateway: Gateway, ref: string): ToolRefResolution {
       suggestions: unique(respelt.flatMap((t) => [t.resolvedName, dotForm(t)])).slice(0, 6),
     };
   }
-  const lost = gateway.dropped.find((t) => t.resolvedName === ref || t.overriddenName === ref);
+  const lost = lookups.dropped.get(ref);
   if (lost && aggregation.strategy === 'prefix') return droppedResult(gateway, ref, lost);
 
   // b. A dynamic tool behind one of the workloads.
-  for (const workload of gateway.workloads.values()) {
-    if (!workload.server) continue;
+  for (const workload of lookups.dynamic) {
     const toolName = bareToolName(aggregation, workload.name, ref);
     if (toolName === undefined) continue;
     const namespaces = gateway.catalog.dynamicHomes(workload.name, toolName);
@@ -466,9 +604,7 @@ function resolveBare(gateway: Gateway, ref: string): ToolRefResolution {
 
   // c. A workload the gateway names but Tool Lens has no catalog (or no overrides) for could serve it.
   const near = nearNames(gateway, ref);
-  const unknown = [...gateway.workloads.values()].filter(
-    (w) => (!w.server || w.opaque) && bareToolName(aggregation, w.name, ref) !== undefined,
-  );
+  const unknown = lookups.uncatalogued.filter((w) => bareToolName(aggregation, w.name, ref) !== undefined);
   if (unknown.length > 0) return { kind: 'no-catalog', ref, workloads: unknown.map(uncatalogued), suggestions: near };
 
   // d. A near name is more likely a typo than a workload nobody mentions.
@@ -494,7 +630,7 @@ function resolveBare(gateway: Gateway, ref: string): ToolRefResolution {
 }
 
 function droppedResult(gateway: Gateway, ref: string, lost: GatewayTool): ToolRefResolution {
-  const conflict = gateway.conflicts.find((c) => c.candidates.includes(lost));
+  const conflict = lookupsOf(gateway).conflictOf.get(lost);
   const winner = conflict?.winner;
   return {
     kind: 'unresolved',
@@ -533,12 +669,7 @@ function otherSpellings(tool: GatewayTool, aggregation: AggregationConfig): stri
 
 /** Names that resolve and are close to `ref`, best first. */
 function nearNames(gateway: Gateway, ref: string): string[] {
-  const valid = new Set<string>();
-  for (const tool of gateway.tools) {
-    if (!tool.conflicted) valid.add(tool.resolvedName);
-    valid.add(dotForm(tool));
-  }
-  return closestN(ref, valid, 3);
+  return closestN(ref, lookupsOf(gateway).valid, 3, { budget: gateway.budget });
 }
 
 /** `{workload}_` applied to `gh_create_issue` → `gh`; undefined when the format cannot tell. */

@@ -1,9 +1,10 @@
 // How the gateway's decisions are said: why a tool is hidden, which strategy named a tool, why a
 // reference reaches nothing. The gateway returns the data (gateway.ts); the rules, the floor's
 // table and the hovers say it in these words, so each is said once.
-import { listWords } from '../text/words.js';
+import { listOf, listWords } from '../text/words.js';
 import type { AggregationConfig } from '../model/aggregation.js';
 import type { GatewayTool, ToolRefResolution } from './gateway.js';
+import { LIMITS } from '../limits.js';
 
 /** Why a tool is hidden, in words. */
 export function hiddenByText(tool: GatewayTool): string {
@@ -46,7 +47,7 @@ export function unresolvedWords(resolution: Extract<ToolRefResolution, { kind: '
       return `the catalog of workload "${resolution.workload.name}"${serverNote(resolution.workload)} lists no tool "${resolution.toolName}"`;
     case 'no-such-workload':
       return resolution.backends
-        ? `the gateway has no backend "${resolution.workloadName}" (its backends: ${resolution.backends.join(', ') || 'none'})`
+        ? `the gateway has no backend "${resolution.workloadName}" (its backends: ${listOf(resolution.backends, LIMITS.messageItems) || 'none'})`
         : `the gateway has no backend "${resolution.workloadName}"`;
     case 'strategy':
       return resolution.respelt

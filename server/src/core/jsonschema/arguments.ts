@@ -2,7 +2,9 @@
 // applies to a step's arguments before it calls the backend, placeholders of the right type for
 // fixes, and words for validation issues in messages (values and types in the words of
 // text/jsonWords.ts, which schema/wrong-type shares).
+import { LIMITS } from '../limits.js';
 import { describeValue, typeWords } from '../text/jsonWords.js';
+import { listOf } from '../text/words.js';
 import { isObject, resolveLocalRef } from './properties.js';
 import type { SchemaIssue } from './validate.js';
 
@@ -108,7 +110,7 @@ export function issueWords(issue: SchemaIssue, value: unknown): string {
     case 'type':
       return `is ${describeValue(value)}, but the schema wants ${typeWords(p.type)}`;
     case 'enum': {
-      const allowed = Array.isArray(p.allowedValues) ? p.allowedValues.map((v) => JSON.stringify(v)).join(', ') : '';
+      const allowed = Array.isArray(p.allowedValues) ? listOf((p.allowedValues as unknown[]).slice(0, LIMITS.messageItems + 1).map((v) => JSON.stringify(v)), LIMITS.messageItems, p.allowedValues.length) : '';
       return `is ${describeValue(value)}, which is not one of ${allowed}`;
     }
     case 'const':

@@ -1,6 +1,8 @@
 // The properties a tool's input schema declares at its top level, as faces and argument checks
 // see them: the root `properties`, after following a local root `$ref`, plus those of root `allOf`
 // branches. "Scalar" means string, number, integer or boolean, or an enum/const of scalars.
+import { LIMITS } from '../limits.js';
+import { firstItems, listOf } from '../text/words.js';
 
 export interface SchemaProperty {
   name: string;
@@ -106,17 +108,21 @@ function typeText(schema: JsonObject, root: JsonObject, met = new Map<string, st
     met.set(ref, text);
     return text;
   }
-  if (Array.isArray(schema.enum)) return `enum (${schema.enum.map((v) => JSON.stringify(v)).join(', ')})`;
+  if (Array.isArray(schema.enum)) return `enum (${listOf(schema.enum.slice(0, LIMITS.messageItems).map((v) => JSON.stringify(v)), LIMITS.messageItems, schema.enum.length)})`;
   if ('const' in schema) return `const ${JSON.stringify(schema.const)}`;
   const type = schema.type;
   if (typeof type === 'string') {
     if (type === 'array' && isObject(schema.items)) return `array of ${typeText(schema.items, root, met)}`;
     return type;
   }
-  if (Array.isArray(type)) return type.join(' | ');
+  if (Array.isArray(type)) return firstItems(type.map(String)).shown.join(' | ');
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = schema[key];
-    if (Array.isArray(branches)) return branches.filter(isObject).map((b) => typeText(b, root, met)).join(' | ');
+    if (Array.isArray(branches)) {
+      return firstItems(branches.filter(isObject))
+        .shown.map((b) => typeText(b, root, met))
+        .join(' | ');
+    }
   }
   return 'any';
 }
@@ -128,9 +134,21 @@ function refName(ref: string): string {
   return last.replace(/~1/g, '/').replace(/~0/g, '~') || ref;
 }
 
+const propertiesOf = new WeakMap<JsonObject, TopLevelProperties>();
+
+/**
+ * The top-level properties of a tool's input schema, read once per schema object (every step and
+ * call of the tool asks). Treat the result as read-only.
+ */
 export function topLevelProperties(inputSchema: unknown): TopLevelProperties {
+  if (!isObject(inputSchema)) return { properties: new Map(), closed: false, open: false };
+  let result = propertiesOf.get(inputSchema);
+  if (!result) propertiesOf.set(inputSchema, (result = readTopLevelProperties(inputSchema)));
+  return result;
+}
+
+function readTopLevelProperties(inputSchema: JsonObject): TopLevelProperties {
   const result: TopLevelProperties = { properties: new Map(), closed: false, open: false };
-  if (!isObject(inputSchema)) return result;
   const root = inputSchema;
   // Each schema is read once: a `$ref` or allOf branch back to one already read adds nothing.
   const read = new Set<JsonObject>();

@@ -265,9 +265,69 @@ function pointerSegments(pointer: string): (string | number)[] {
 }
 
 function withoutKey(schema: Record<string, unknown>, key: string): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema)) if (k !== key) copy[k] = v;
-  return copy;
+  // fromEntries defines own properties: a `__proto__` key stays a key.
+  return Object.fromEntries(Object.entries(schema).filter(([k]) => k !== key));
+}
+
+// A schema every dialect accepts, told without compiling it. Compiling generates and evaluates
+// code, about a millisecond a schema: a catalog of 20,000 tools spent most of its check there. Most
+// tool schemas only use the plain keywords below with values of the right shape, and for those
+// the compiler has nothing to refuse; anything else (a `$ref`, a `pattern`, a combinator, an
+// unknown keyword or format, a value of an odd shape) is left to the compiler.
+const SIMPLE_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
+const KNOWN_FORMATS = new Set(['date', 'time', 'date-time', 'duration', 'uri', 'uri-reference', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
+const COUNTS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
+const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
+const TEXTS = new Set(['title', 'description', '$comment']);
+const ANY_VALUE = new Set(['default', 'const']);
+
+function isScalarJson(value: unknown): boolean {
+  return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/**
+ * True when `schema` is built only of plain keywords with values of the right shape, so that both
+ * dialects' meta-schemas accept it and the compiler has nothing to refuse; false means "compile it
+ * to know" (not "invalid"). `$schema` is the caller's business (the root's is read for the dialect).
+ */
+export function plainlyValid(schema: unknown, root = true): boolean {
+  if (typeof schema === 'boolean') return true;
+  if (!isObject(schema)) return false;
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === '$schema' && root && typeof value === 'string') continue;
+    if (TEXTS.has(key)) {
+      if (typeof value !== 'string') return false;
+    } else if (ANY_VALUE.has(key)) continue;
+    else if (key === 'type') {
+      if (typeof value === 'string') {
+        if (!SIMPLE_TYPES.has(value)) return false;
+      } else if (!Array.isArray(value) || value.length === 0 || new Set(value).size !== value.length || !value.every((t) => typeof t === 'string' && SIMPLE_TYPES.has(t))) return false;
+    } else if (key === 'enum') {
+      // draft-07 wants the values unique: told here for scalars only (objects would need deep equality).
+      if (!Array.isArray(value) || value.length === 0 || !value.every(isScalarJson)) return false;
+      if (new Set(value.map((v) => `${typeof v}:${String(v)}`)).size !== value.length) return false;
+    } else if (key === 'examples') {
+      if (!Array.isArray(value)) return false;
+    } else if (key === 'required') {
+      if (!Array.isArray(value) || !value.every((r) => typeof r === 'string') || new Set(value).size !== value.length) return false;
+    } else if (key === 'properties') {
+      if (!isObject(value)) return false;
+      for (const property of Object.values(value)) if (!plainlyValid(property, false)) return false;
+    } else if (key === 'items' || key === 'additionalProperties') {
+      if (!plainlyValid(value, false)) return false;
+    } else if (key === 'uniqueItems') {
+      if (typeof value !== 'boolean') return false;
+    } else if (COUNTS.has(key)) {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return false;
+    } else if (BOUNDS.has(key)) {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+    } else if (key === 'multipleOf') {
+      if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) return false;
+    } else if (key === 'format') {
+      if (typeof value !== 'string' || !KNOWN_FORMATS.has(value)) return false;
+    } else return false;
+  }
+  return true;
 }
 
 /** Branch errors of anyOf/oneOf repeat the summary error; `if` only wraps its branch's errors. */

@@ -119,10 +119,10 @@ function stringsOf(seq: ReturnType<typeof getSeq>): string[] {
 function backendNames(config: MapNode | undefined): string[] | undefined {
   const backends = getSeq(config, 'backends');
   if (!backends) return undefined;
-  const names: string[] = [];
+  const names = new Set<string>();
   for (const item of backends.items) {
     const name = getString(item, 'name');
-    if (name && !names.includes(name)) names.push(name);
+    if (name) names.add(name);
   }
-  return names;
+  return [...names];
 }

@@ -3,11 +3,14 @@
 // `face-overlay` file, each with its `toolFaces` and every face's fields with their nodes, so rules
 // report on exact ranges. Values of the wrong type are left out of the typed fields (the schema
 // rules report those); the pairs stay reachable through `node`.
+import { homesOf, listedToolOf } from '../catalog/index.js';
 import type { CatalogServer, CatalogTool } from '../catalog/model.js';
 import { topLevelProperties, type SchemaProperty, type TopLevelProperties } from '../jsonschema/properties.js';
 import { memoKey } from '../memo.js';
 import { getMap, getPair, isMap, isScalar, isSeq, keyText, type MapNode, type Pair, type ScalarNode, type SeqNode } from '../parse/nodes.js';
 import type { DocumentContext } from '../context.js';
+import { LIMITS } from '../limits.js';
+import { listOf } from '../text/words.js';
 
 /** A face field holding a string. */
 export interface FaceString {
@@ -249,9 +252,9 @@ function computeTarget(ctx: DocumentContext, server: FaceServer, face: Face): Fa
   if (server.name === undefined) return { state: 'no-server' };
   const catalogServer = catalogServerOf(ctx, server);
   if (!catalogServer) return { state: 'no-catalog', serverName: server.name };
-  const tool = catalogServer.tools.find((t) => t.name === face.toolName);
+  const tool = listedToolOf(catalogServer, face.toolName);
   if (!tool) {
-    const dynamicIn = catalogServer.namespaces.filter((ns) => ns.tools.some((t) => t.name === face.toolName)).map((ns) => ns.name);
+    const dynamicIn = homesOf(catalogServer, face.toolName).map((ns) => ns.name);
     return { state: 'undeclared', serverName: server.name, server: catalogServer, dynamicIn };
   }
   return { state: 'listed', serverName: server.name, server: catalogServer, tool, properties: topLevelProperties(tool.inputSchema) };
@@ -321,7 +324,7 @@ function hoverMarkdown(hover: FaceHover, target: FaceTarget): string {
       break;
     case 'undeclared':
       lines.push('', `Server ${code(target.serverName)} does not list this tool: the face is inert.`);
-      if (target.dynamicIn.length) lines.push(`It is served only through the dynamic namespace(s) ${target.dynamicIn.map(code).join(', ')}.`);
+      if (target.dynamicIn.length) lines.push(`It is served only through the dynamic namespace(s) ${listOf(target.dynamicIn.map(code), LIMITS.messageItems)}.`);
       break;
     case 'listed': {
       if (hover.description) lines.push('', hover.description);

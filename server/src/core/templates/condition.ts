@@ -134,7 +134,7 @@ function pipelineVerdict(pipeline: Pipeline, depth: number): ConditionVerdict | 
   const notOk = (reason: string, at: ExprNode): ConditionVerdict => ({ ok: false, reason, start: at.start, end: at.end });
   switch (head.kind) {
     case 'identifier': {
-      const why = NEVER_BOOLEAN[head.name];
+      const why = Object.hasOwn(NEVER_BOOLEAN, head.name) ? NEVER_BOOLEAN[head.name] : undefined;
       if (why) return notOk(`${why}, so the condition can never be exactly true or false`, head);
       if (head.name === 'printf') {
         const format = last.args[1];

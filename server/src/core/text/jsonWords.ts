@@ -2,6 +2,7 @@
 // `a mapping`, `a list`; `an integer`, `a string or null`. One vocabulary, so that schema/wrong-type
 // (a document against its format) and the args/result checks (a value against a tool's schema)
 // name a value or a type the same way.
+import { LIMITS } from '../limits.js';
 
 /** `the string "abc"`, `the number 5`, `the boolean true`, `a list`, `a mapping`, `null`. */
 export function describeValue(value: unknown): string {
@@ -36,7 +37,7 @@ const TYPE_WORDS: Record<string, string> = {
 /** `an integer`, `a string or null`: the `type` keyword (a type, a list of them, or ajv's `a,b`) in words. */
 export function typeWords(type: unknown): string {
   const types = Array.isArray(type) ? type : typeof type === 'string' ? type.split(',') : [];
-  const words = types.map((t) => (Object.hasOwn(TYPE_WORDS, String(t)) ? TYPE_WORDS[String(t)]! : String(t)));
+  const words = (types as unknown[]).slice(0, LIMITS.messageItems).map((t) => (Object.hasOwn(TYPE_WORDS, String(t)) ? TYPE_WORDS[String(t)]! : String(t)));
   if (words.length <= 1) return words.join('');
   return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 }

@@ -1,28 +1,53 @@
 // Words in messages: lists (`a, b and c`, `"a", "b" and "c"`, `"a" or "b"`, a long list cut short)
 // and a capital at the start of a sentence. One place, so that every rule words them the same way.
+import { LIMITS } from '../limits.js';
 
-/** `a`, `a and b`, `a, b and c`. */
+/**
+ * The first `max` items (LIMITS.messageItems by default) and how many are left out: a message
+ * lists what fits in a sentence, never a whole 200,000-value enum.
+ */
+export function firstItems<T>(items: readonly T[], max: number = LIMITS.messageItems): { shown: T[]; more: number } {
+  return items.length <= max ? { shown: [...items], more: 0 } : { shown: items.slice(0, max), more: items.length - max };
+}
+
+/** `4 more`, `1,234 more`. */
+function moreWords(more: number): string {
+  return `${more.toLocaleString('en-US')} more`;
+}
+
+/** `a`, `a and b`, `a, b and c`; past LIMITS.messageItems, `a, b, ... and 12 more`. */
 export function listWords(items: readonly string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+  const { shown, more } = firstItems(items);
+  if (more > 0) return `${shown.join(', ')} and ${moreWords(more)}`;
+  if (shown.length <= 1) return shown.join('');
+  return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
 }
 
-/** `"a"`, `"a" and "b"`, `"a", "b" and "c"`. */
+/** `"a"`, `"a" and "b"`, `"a", "b" and "c"` (bounded like listWords). */
 export function quotedList(items: readonly string[]): string {
-  return listWords(items.map((i) => `"${i}"`));
+  const { shown, more } = firstItems(items);
+  const quoted = shown.map((i) => `"${i}"`);
+  return more > 0 ? `${quoted.join(', ')} and ${moreWords(more)}` : listWords(quoted);
 }
 
-/** `"a"`, `"a" or "b"`, `"a", "b" or "c"`: for "did you mean". */
+/** `"a"`, `"a" or "b"`, `"a", "b" or "c"`: for "did you mean" (bounded like listWords). */
 export function quotedAlternatives(items: readonly string[]): string {
-  const quoted = items.map((i) => `"${i}"`);
+  const { shown, more } = firstItems(items);
+  const quoted = shown.map((i) => `"${i}"`);
+  if (more > 0) return `${quoted.join(', ')} or one of ${moreWords(more)}`;
   if (quoted.length <= 1) return quoted.join('');
   return `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
 }
 
-/** `a, b, c`, cut after `max` entries (`… and 4 more`) so a big schema does not flood the message. */
-export function listOf(values: readonly string[], max = 12): string {
-  if (values.length <= max) return values.join(', ');
-  return `${values.slice(0, max).join(', ')} and ${values.length - max} more`;
+/**
+ * `a, b, c`, cut after `max` entries (`… and 4 more`) so a big schema does not flood the message.
+ * `total`: how many there are when `values` holds only the first of them (a caller that need not
+ * stringify 200,000 values to list 20).
+ */
+export function listOf(values: readonly string[], max = 12, total = values.length): string {
+  const { shown } = firstItems(values, Math.min(max, LIMITS.messageItems));
+  const more = total - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${moreWords(more)}` : shown.join(', ');
 }
 
 /** The text with its first character upper-cased, to start a sentence. */

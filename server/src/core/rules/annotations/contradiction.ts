@@ -13,6 +13,8 @@ import type { Fix, RelatedInfo, TextEdit } from '../../types.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 import { addCatalogAdviceFor } from '../../wording/catalogAdvice.js';
+import { LIMITS } from '../../limits.js';
+import { listOf, listWords } from '../../text/words.js';
 
 const UNSAFE: Record<FloorHint, string> = {
   readOnlyHint: 'is not read-only',
@@ -74,7 +76,7 @@ function shortReason(entry: StepEntry<ResolvedStep>): string {
   const resolution = entry.step.resolution;
   if (entry.step.cause === 'no-catalog' && resolution?.kind === 'no-catalog') {
     const servers = resolution.workloads.map((w) => w.serverName);
-    return servers.length ? `no catalog for server ${servers.join(', ')}` : 'it is in no catalog';
+    return servers.length ? `no catalog for server ${listOf(servers, LIMITS.messageItems)}` : 'it is in no catalog';
   }
   return entry.reason;
 }
@@ -123,8 +125,8 @@ function warningMessage(hint: FloorHint, deciding: readonly StepEntry<ResolvedSt
   const tools = [...new Set(deciding.map((e) => `${e.step.toolRef ?? ''} (step "${e.step.stepId}")`))];
   const workloads = deciding.flatMap((e) => (e.step.resolution?.kind === 'no-catalog' ? e.step.resolution.workloads : []));
   const unique = [...new Map(workloads.map((w) => [w.name, w])).values()];
-  const servers = unique.length ? unique.map((w) => w.serverName).join(', ') : 'their servers';
-  const list = tools.length <= 1 ? tools.join('') : `${tools.slice(0, -1).join(', ')} and ${tools[tools.length - 1]}`;
+  const servers = unique.length ? listOf(unique.map((w) => w.serverName), LIMITS.messageItems) : 'their servers';
+  const list = listWords(tools);
   return (
     `${hint}: ${SAFE_VALUE[hint]}: this composite tool will be dropped unless ${list} ` +
     `declare${tools.length === 1 ? 's' : ''} ${hint}: ${SAFE_VALUE[hint]} (the gateway checks when it lists tools). ` +

@@ -6,6 +6,8 @@ import { toolStepsOf, type ResolvedStep } from '../../gateway/steps.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 import { addCatalogAdviceFor } from '../../wording/catalogAdvice.js';
+import { LIMITS } from '../../limits.js';
+import { listOf } from '../../text/words.js';
 
 const TAINT =
   'so the floor assumes the worst for it: this composite tool cannot be advertised as read-only, non-destructive or closed-world';
@@ -28,7 +30,7 @@ function message(s: ResolvedStep): string {
   switch (s.cause) {
     case 'no-catalog': {
       const workloads = s.resolution?.kind === 'no-catalog' ? s.resolution.workloads : [];
-      const servers = workloads.length ? ` (no catalog for ${workloads.map((w) => w.serverName).join(', ')})` : ' (it is in no catalog)';
+      const servers = workloads.length ? ` (no catalog for ${listOf(workloads.map((w) => w.serverName), LIMITS.messageItems)})` : ' (it is in no catalog)';
       return (
         `${head}${servers}, ${TAINT}. ${addCatalogAdviceFor(workloads)} Or declare the hints in an annotation override ` +
         `(aggregation.tools[].overrides.<tool>.annotations), which the gateway lays over the backend's.`

@@ -4,10 +4,11 @@
 // with a placeholder of the right type. The check itself is calls/arguments.ts (shared by the
 // three args rules, for workflow steps, recorded calls and envelopes' inner arguments).
 import { ARGUMENT_KINDS, argumentProblemsOf, type MissingArguments } from '../../calls/arguments.js';
-import { quotedList } from '../../text/words.js';
+import { listOf, quotedList } from '../../text/words.js';
 import type { Fix } from '../../types.js';
 import { calledToolWords, subjectWords } from '../../wording/calls.js';
 import { problemsOf, type Rule } from '../rule.js';
+import { LIMITS } from '../../limits.js';
 
 export const rule: Rule = {
   id: 'args/missing-required',
@@ -29,6 +30,6 @@ function message({ place, names, nulls }: MissingArguments): string {
 
 function fixes({ names, edits }: MissingArguments): Fix[] {
   if (!edits) return [];
-  const title = names.length === 1 ? `Add the required argument "${names[0]}"` : `Add the required arguments ${names.join(', ')}`;
+  const title = names.length === 1 ? `Add the required argument "${names[0]}"` : `Add the required arguments ${listOf(names, LIMITS.messageItems)}`;
   return [{ title, safe: false, edits }];
 }

@@ -7,6 +7,8 @@ import { editContextOf, renameKey } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import { calledToolWords, subjectWords } from '../../wording/calls.js';
 import { problemsOf, type Rule } from '../rule.js';
+import { LIMITS } from '../../limits.js';
+import { listOf } from '../../text/words.js';
 
 export const rule: Rule = {
   id: 'args/unknown',
@@ -33,7 +35,9 @@ export const rule: Rule = {
 };
 
 function message({ place, name, declared, suggestions, closed }: UnknownArgument): string {
-  const known = declared.length ? ` It takes ${declared.map((d) => `"${d}"`).join(', ')}.` : ' It takes no arguments.';
+  const known = declared.length
+    ? ` It takes ${listOf(declared.slice(0, LIMITS.messageItems).map((d) => `"${d}"`), LIMITS.messageItems, declared.length)}.`
+    : ' It takes no arguments.';
   const didYouMean = suggestions.length ? ` Did you mean "${suggestions[0]}"?` : known;
   const subject = `${subjectWords(place.subject)}: ${calledToolWords(place)} has no argument "${name}"`;
   if (closed) {

@@ -4,7 +4,7 @@
 // `$schema`) and says in plain words what does not compile.
 import { decline } from '../../declined.js';
 import { getPair, isMap, isScalar, keyText, toValue, walk, type Pair } from '../../parse/nodes.js';
-import { compileSchema, IN_PLACE_LOOP, type UnevaluatedPattern } from '../../jsonschema/validate.js';
+import { compileSchema, IN_PLACE_LOOP, plainlyValid, type UnevaluatedPattern } from '../../jsonschema/validate.js';
 import type { Span } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { catalogDeclarationsOf, describeTool, type ToolDecl } from '../../model/catalogDeclarations.js';
@@ -46,6 +46,7 @@ function checkSchema(ctx: RuleContext, tool: ToolDecl, key: string, pair: Pair):
     });
     return;
   }
+  if (plainlyValid(schema)) return;
   const compiled = compileOnce(dialect.declared ? schema : { $schema: DEFAULT_2020, ...schema });
   if (compiled.ok) {
     for (const pattern of compiled.unevaluated) declinePattern(ctx, tool, key, pair, pattern);

@@ -2,7 +2,8 @@
 // namespace the server does not have, or (in a known namespace) no tool or a tool the namespace
 // does not hold. There is no separate id for the unknown tool in a known namespace; it is
 // reported here, since both are the runtime's "not found" refusal of the envelope's address.
-import { CALL_KINDS, callsOf, namedNamespaces } from '../../calls/calls.js';
+import { CALL_KINDS, callsOf, namespaceNames, namespaceToolNames } from '../../calls/calls.js';
+import { homesOf } from '../../catalog/index.js';
 import { isScalar, type Node } from '../../parse/nodes.js';
 import { editContextOf, replaceScalarFixes } from '../../edit/mappingEdits.js';
 import { quotedAlternatives, quotedList } from '../../text/words.js';
@@ -37,7 +38,7 @@ export const rule: Rule = {
               ? 'has an empty namespace'
               : `has a namespace that is not a name (it must be a non-empty string)`;
           const servers = site.target.kind === 'envelope' ? site.target.servers : [];
-          const known = [...new Set(servers.flatMap((s) => namedNamespaces(s).map((n) => n.name)))];
+          const known = namespaceNames(servers);
           ctx.report({
             message:
               `${subjectWords(site.subject)}: the envelope ${what}, so the runtime refuses it before looking for the tool.` +
@@ -49,9 +50,10 @@ export const rule: Rule = {
         case 'unknown-namespace': {
           const value = nsField?.value;
           if (!value) break;
-          const known = [...new Set(r.servers.flatMap((s) => namedNamespaces(s).map((n) => n.name)))];
+          const known = namespaceNames(r.servers);
           // The namespace that holds the named tool is the likeliest meant, before near spellings.
-          const homes = envelope.toolNameText === undefined ? [] : r.servers.flatMap((s) => namedNamespaces(s).filter((n) => n.tools.some((t) => t.name === envelope.toolNameText)).map((n) => n.name));
+          const toolName = envelope.toolNameText;
+          const homes = toolName === undefined ? [] : r.servers.flatMap((s) => homesOf(s, toolName).filter((n) => n.name.trim() !== '').map((n) => n.name));
           const choices = [...new Set([...homes, ...r.suggestions])];
           const servers = quotedList(r.servers.map((s) => s.name));
           const typos = r.suggestions.filter((n) => !homes.includes(n));
@@ -77,7 +79,7 @@ export const rule: Rule = {
           ctx.report({
             message:
               `${subjectWords(site.subject)}: the envelope ${what}, so the runtime refuses it. Namespace "${r.namespace.name}" holds ` +
-              `${r.namespace.tools.length ? quotedList(r.namespace.tools.map((t) => t.name)) : 'no tools'}.`,
+              `${r.namespace.tools.length ? quotedList(namespaceToolNames(r.namespace)) : 'no tools'}.`,
             span,
           });
           break;
@@ -89,7 +91,7 @@ export const rule: Rule = {
           if (r.elsewhere.length) notes.push(`It is in ${r.elsewhere.length === 1 ? 'namespace' : 'namespaces'} ${quotedList(r.elsewhere.map((n) => n.name))}.`);
           if (r.listed) notes.push(`"${envelope.toolNameText}" is a listed tool of server "${r.server.name}": call it directly, not through call_dynamic_tool.`);
           if (r.suggestions.length) notes.push(`Did you mean ${quotedAlternatives(r.suggestions)}?`);
-          else if (!r.elsewhere.length && !r.listed) notes.push(`The namespace holds ${r.namespace.tools.length ? quotedList(r.namespace.tools.map((t) => t.name)) : 'no tools'}.`);
+          else if (!r.elsewhere.length && !r.listed) notes.push(`The namespace holds ${r.namespace.tools.length ? quotedList(namespaceToolNames(r.namespace)) : 'no tools'}.`);
           ctx.report({
             message:
               `${subjectWords(site.subject)}: namespace "${r.namespace.name}" has no tool "${envelope.toolNameText}", so the runtime answers "tool not found". ${notes.join(' ')}`.trimEnd(),

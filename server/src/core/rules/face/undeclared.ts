@@ -1,6 +1,8 @@
 // face/undeclared: a face for a tool the server does not list. The runtime only applies faces to
 // listed tools, so such a face does nothing: inert, not fatal, hence a warning.
 import { facesOf, faceTargetOf } from '../../model/faces.js';
+import { toolNamesOf } from '../../catalog/index.js';
+import { suggestionBudgetOf } from '../../context.js';
 import { closest } from '../../text/suggest.js';
 import type { Rule } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
@@ -19,8 +21,8 @@ export const rule: Rule = {
       for (const face of server.faces) {
         const target = faceTargetOf(ctx, server, face);
         if (target.state !== 'undeclared') continue;
-        const names = target.server.tools.map((t) => t.name);
-        const guess = face.toolName === '' ? undefined : closest(face.toolName, names);
+        const names = toolNamesOf(target.server);
+        const guess = face.toolName === '' ? undefined : closest(face.toolName, names, { budget: suggestionBudgetOf(ctx) });
         // Renaming the key to a tool that already has a face would make a duplicate key: say so, no fix.
         const fixable = guess !== undefined && !faced.has(guess);
         const serverName = quote(target.serverName);

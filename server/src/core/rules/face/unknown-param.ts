@@ -6,6 +6,7 @@ import { addCatalogAdvice } from '../../wording/catalogAdvice.js';
 import type { TopLevelProperties } from '../../jsonschema/properties.js';
 import { catalogServerOf, faceTargetOf, facesOf, pathTargetNames, type Face } from '../../model/faces.js';
 import type { ScalarNode } from '../../parse/nodes.js';
+import { suggestionBudgetOf } from '../../context.js';
 import { closest } from '../../text/suggest.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
@@ -54,9 +55,13 @@ function checkFace(ctx: RuleContext, face: Face, properties: TopLevelProperties)
   for (const entry of face.ruleFace?.primaryParams?.entries ?? []) one('ruleFace.primaryParams', entry.node, entry.value, true);
 }
 
+/** The property names of a schema, made once per schema (a face may name many unknown ones). */
+const propertyNames = new WeakMap<TopLevelProperties, string[]>();
+
 function report(ctx: RuleContext, face: Face, field: string, node: ScalarNode, value: string, properties: TopLevelProperties, pathOk: boolean): void {
-  const names = [...properties.properties.keys()];
-  const guess = closest(value, names);
+  let names = propertyNames.get(properties);
+  if (!names) propertyNames.set(properties, (names = [...properties.properties.keys()]));
+  const guess = closest(value, names, { budget: suggestionBudgetOf(ctx) });
   const known = names.length ? `its top-level properties are ${listOf(names)}` : 'its input schema declares no top-level properties';
   const tool = quote(face.toolName);
   if (properties.open) {

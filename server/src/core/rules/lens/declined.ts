@@ -34,6 +34,9 @@ const WHY: Record<LimitName, string> = {
   regexWork:
     `this document's share of pattern work is spent (${LIMITS.regexWork.toLocaleString('en-US')} instructions times characters), ` +
     'so neither this string nor any later one in the document was matched against a pattern',
+  // Neither declines a check: past them a message lists fewer names, or offers no "did you mean".
+  suggestionCandidates: 'its "did you mean" searches would compare more names than Tool Lens compares in one document',
+  messageItems: 'it lists more entries than Tool Lens writes in one message',
 };
 
 function message(declined: Declined): string {

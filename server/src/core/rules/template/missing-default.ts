@@ -5,6 +5,8 @@ import { editContextOf, insertPairs, plainEntry } from '../../edit/mappingEdits.
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
+import { LIMITS } from '../../limits.js';
+import { listOf } from '../../text/words.js';
 
 /**
  * A skippable step (a `condition`, or `onError.action: continue`) has its `defaultResults` as
@@ -72,7 +74,7 @@ function defaultsFix(ctx: RuleContext, step: StepModel, fields: string[]): Fix |
   else edit = insertPairs(target, step.node, [plainEntry(target, 'defaultResults', Object.fromEntries(fields.map((f) => [f, ''])))]);
   if (!edit) return undefined;
   return {
-    title: `Add ${fields.map((f) => `"${f}"`).join(', ')} to defaultResults (fill in the value)`,
+    title: `Add ${listOf(fields.slice(0, LIMITS.messageItems).map((f) => `"${f}"`), LIMITS.messageItems, fields.length)} to defaultResults (fill in the value)`,
     safe: false,
     edits: [edit],
   };

@@ -1,10 +1,12 @@
 import { outerStep, templatesOf, type SourceSegment } from '../../model/templates.js';
-import type { StepModel, WorkflowModel } from '../../model/workflow.js';
+import { waitsForEach, type StepModel, type WaitQuestion, type WorkflowModel } from '../../model/workflow.js';
 import { getPair } from '../../parse/nodes.js';
 import { appendItems, editContextOf, insertPairs, plainEntry } from '../../edit/mappingEdits.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
+import { LIMITS } from '../../limits.js';
+import { listOf } from '../../text/words.js';
 
 /**
  * `.steps.X` read by a step that does not (transitively) depend on X: steps without a
@@ -18,11 +20,12 @@ export const rule: Rule = {
   kinds: WORKFLOW_KINDS,
   check(ctx) {
     const index = templatesOf(ctx);
-    // Per step: the ids to add and the places that read them, so one fix adds them all.
-    const missing = new Map<StepModel, { workflow: WorkflowModel; ids: string[]; reads: { id: string; segment: SourceSegment; downstream: boolean }[] }>();
+    // Every `.steps.X` read by a step, then the graph questions about all of them at once
+    // (model/workflow.ts): one walk per read was steps x reads on a long chain.
+    const reads: { workflow: WorkflowModel; step: StepModel & { idText: string }; target: StepModel; segment: SourceSegment }[] = [];
     for (const template of index.strings) {
       const step = outerStep(template);
-      if (!step || !step.idText) continue;
+      if (!step || step.idText === undefined || step.idText === '') continue;
       const { workflow } = template;
       for (const reference of template.references) {
         if (reference.root !== 'steps') continue;
@@ -30,17 +33,26 @@ export const rule: Rule = {
         if (!segment) continue;
         const target = workflow.byId.get(segment.name);
         if (!target || target === step) continue; // template/unknown-step
-        if (waitsFor(workflow, step, segment.name)) continue;
-        // If X already waits for this step, adding the dependency would make a cycle.
-        const downstream = waitsFor(workflow, target, step.idText);
-        let entry = missing.get(step);
-        if (!entry) missing.set(step, (entry = { workflow, ids: [], reads: [] }));
-        if (!downstream && !entry.ids.includes(segment.name)) entry.ids.push(segment.name);
-        entry.reads.push({ id: segment.name, segment, downstream });
+        reads.push({ workflow, step: step as StepModel & { idText: string }, target, segment });
       }
     }
+    // Does the reader wait for X? For those that do not: does X wait for the reader (then adding
+    // the dependency would make a cycle)? Asked in two rounds, each of one kind of question, so
+    // that many steps reading one step stays one pass over the graph.
+    const upstream = answersFor(reads.map((r) => ({ workflow: r.workflow, question: [r.step, r.target] })));
+    const races = reads.filter((_, i) => !upstream[i]);
+    const downstream = answersFor(races.map((r) => ({ workflow: r.workflow, question: [r.target, r.workflow.byId.get(r.step.idText)!] })));
+    // Per step: the ids to add and the places that read them, so one fix adds them all.
+    const missing = new Map<StepModel, { workflow: WorkflowModel; ids: Set<string>; reads: { id: string; segment: SourceSegment; downstream: boolean }[] }>();
+    races.forEach(({ workflow, step, segment }, i) => {
+      const cycle = downstream[i]!;
+      let entry = missing.get(step);
+      if (!entry) missing.set(step, (entry = { workflow, ids: new Set(), reads: [] }));
+      if (!cycle) entry.ids.add(segment.name);
+      entry.reads.push({ id: segment.name, segment, downstream: cycle });
+    });
     for (const [step, entry] of missing) {
-      const fix = dependsOnFix(ctx, step, entry.ids);
+      const fix = dependsOnFix(ctx, step, [...entry.ids]);
       for (const read of entry.reads) {
         if (read.downstream) {
           ctx.report({
@@ -64,6 +76,22 @@ export const rule: Rule = {
   },
 };
 
+/** The answers to questions about several workflows, in the order asked: one batch per workflow. */
+function answersFor(asked: readonly { workflow: WorkflowModel; question: WaitQuestion }[]): boolean[] {
+  const byWorkflow = new Map<WorkflowModel, number[]>();
+  asked.forEach(({ workflow }, i) => {
+    const list = byWorkflow.get(workflow);
+    if (list) list.push(i);
+    else byWorkflow.set(workflow, [i]);
+  });
+  const answers = new Array<boolean>(asked.length).fill(false);
+  for (const [workflow, indexes] of byWorkflow) {
+    const batch = waitsForEach(workflow, indexes.map((i) => asked[i]!.question));
+    indexes.forEach((i, k) => (answers[i] = batch[k]!));
+  }
+  return answers;
+}
+
 function dependsOnFix(ctx: RuleContext, step: StepModel, ids: string[]): Fix | undefined {
   if (!ids.length) return undefined;
   const target = editContextOf(ctx.file);
@@ -79,23 +107,5 @@ function dependsOnFix(ctx: RuleContext, step: StepModel, ids: string[]): Fix | u
     edits = edit ? [edit] : undefined;
   }
   if (!edits) return undefined;
-  return { title: `Add ${ids.map((id) => `"${id}"`).join(', ')} to dependsOn`, safe: true, edits };
-}
-
-/**
- * Whether `from` waits for step `id` through dependsOn, breadth first so that the usual case (a
- * direct dependency) is answered at once even in a workflow of thousands of steps.
- */
-function waitsFor(workflow: WorkflowModel, from: StepModel, id: string): boolean {
-  const queue = from.dependsOn.map((d) => String(d.value));
-  const seen = new Set<string>();
-  for (let i = 0; i < queue.length; i++) {
-    const current = queue[i]!;
-    if (current === id) return true;
-    if (seen.has(current)) continue;
-    seen.add(current);
-    const dep = workflow.byId.get(current);
-    if (dep) for (const next of dep.dependsOn) queue.push(String(next.value));
-  }
-  return false;
+  return { title: `Add ${listOf(ids.slice(0, LIMITS.messageItems).map((id) => `"${id}"`), LIMITS.messageItems, ids.length)} to dependsOn`, safe: true, edits };
 }

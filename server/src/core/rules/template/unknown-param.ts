@@ -1,6 +1,9 @@
 import { getMap, getNode, isMap, isScalar, type Node } from '../../parse/nodes.js';
 import { renameSegmentEdit, templatesOf } from '../../model/templates.js';
+import { suggestionBudgetOf } from '../../context.js';
 import { closest } from '../../text/suggest.js';
+import { LIMITS } from '../../limits.js';
+import { listOf } from '../../text/words.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
@@ -12,18 +15,27 @@ export const rule: Rule = {
   kinds: WORKFLOW_KINDS,
   check(ctx) {
     const source = ctx.file.source.text;
+    // Per workflow, once: a workflow has many templates.
+    const declaredOf = new Map<Node | undefined, Set<string> | undefined>();
     for (const template of templatesOf(ctx).strings) {
-      const declared = declaredParameters(template.workflow.parameters);
+      const parameters = template.workflow.parameters;
+      if (!declaredOf.has(parameters)) declaredOf.set(parameters, declaredParameters(parameters));
+      const declared = declaredOf.get(parameters);
       if (!declared) continue;
       for (const reference of template.references) {
         if (reference.root !== 'params') continue;
         const param = reference.segments[1];
         if (!param || declared.has(param.name)) continue;
-        const guess = closest(param.name, declared);
+        const guess = closest(param.name, declared, { budget: suggestionBudgetOf(ctx) });
         const fixes: Fix[] = [];
         const edit = guess !== undefined ? renameSegmentEdit(source, template, reference, 1, guess) : undefined;
         if (edit) fixes.push({ title: `Change to .params.${guess}`, safe: false, edits: [edit] });
-        const list = [...declared].map((p) => `"${p}"`).join(', ');
+        const shown: string[] = [];
+        for (const name of declared) {
+          if (shown.length >= LIMITS.messageItems) break;
+          shown.push(`"${name}"`);
+        }
+        const list = listOf(shown, LIMITS.messageItems, declared.size);
         ctx.report({
           message:
             `The workflow declares no parameter "${param.name}": clients only send declared parameters, so at run time this renders the text ` +

@@ -1,8 +1,16 @@
 import { outerStep, renameSegmentEdit, templatesOf } from '../../model/templates.js';
-import { closest } from '../../text/suggest.js';
+import { suggestionBudgetOf } from '../../context.js';
+import { LIMITS } from '../../limits.js';
+import { closestStepId, otherStepIds, type StepModel, type WorkflowModel } from '../../model/workflow.js';
+import { listOf } from '../../text/words.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
+
+function idList(workflow: WorkflowModel, self: string | undefined): string {
+  const { shown, total } = otherStepIds(workflow, self, LIMITS.messageItems);
+  return listOf(shown, LIMITS.messageItems, total);
+}
 
 export const rule: Rule = {
   id: 'template/unknown-step',
@@ -11,6 +19,17 @@ export const rule: Rule = {
   kinds: WORKFLOW_KINDS,
   check(ctx) {
     const source = ctx.file.source.text;
+    // forEach inner step ids, per workflow: the step each belongs to (the first).
+    const innerIds = new Map<WorkflowModel, Map<string, StepModel>>();
+    const innerStep = (workflow: WorkflowModel, id: string) => {
+      let ids = innerIds.get(workflow);
+      if (!ids) {
+        ids = new Map();
+        for (const s of workflow.steps) if (s.inner?.idText !== undefined && !ids.has(s.inner.idText)) ids.set(s.inner.idText, s);
+        innerIds.set(workflow, ids);
+      }
+      return ids.get(id);
+    };
     for (const template of templatesOf(ctx).strings) {
       const { workflow } = template;
       const self = outerStep(template);
@@ -30,12 +49,11 @@ export const rule: Rule = {
           });
           continue;
         }
-        const candidates = [...workflow.byId.keys()].filter((id) => id !== self?.idText);
-        const guess = closest(segment.name, candidates);
+        const guess = closestStepId(workflow, segment.name, self?.idText, suggestionBudgetOf(ctx));
         const fixes: Fix[] = [];
         const edit = guess !== undefined ? renameSegmentEdit(source, template, reference, 1, guess) : undefined;
         if (edit) fixes.push({ title: `Change to .steps.${guess}`, safe: false, edits: [edit] });
-        const inner = workflow.steps.find((s) => s.inner?.idText === segment.name);
+        const inner = innerStep(workflow, segment.name);
         ctx.report({
           message:
             `No step has the id "${segment.name}": ToolHive does not check this, and at run time the template renders the text ` +
@@ -44,7 +62,7 @@ export const rule: Rule = {
               ? `"${segment.name}" is the inner step of forEach "${inner.idText ?? '?'}"; its results are under \`.steps.${inner.idText ?? '?'}.output.iterations\`.`
               : guess !== undefined
                 ? `Did you mean "${guess}"?`
-                : `The step ids are ${candidates.map((c) => `"${c}"`).join(', ') || 'none'}.`),
+                : `The step ids are ${idList(workflow, self?.idText) || 'none'}.`),
           span: segment.span,
           fixes,
         });

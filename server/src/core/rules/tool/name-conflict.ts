@@ -1,7 +1,7 @@
 // tool/name-conflict: a composite tool named like a backend tool the gateway advertises. ToolHive
 // checks this per session when it lists tools and, on any clash, leaves out EVERY composite tool
 // of the session (not just the one that clashes).
-import { dotForm, gatewayOf } from '../../gateway/gateway.js';
+import { advertisedNamed, dotForm, gatewayOf } from '../../gateway/gateway.js';
 import { floorOf } from '../../floor/workflowFloor.js';
 import { workflowsOf } from '../../model/workflow.js';
 import type { RelatedInfo } from '../../types.js';
@@ -18,7 +18,7 @@ export const rule: Rule = {
     for (const workflow of workflowsOf(ctx).workflows) {
       const name = workflow.nameText;
       if (!name || !workflow.name) continue;
-      const clash = gateway.advertised.find((t) => t.resolvedName === name && !gateway.workloads.get(t.workload)?.opaque);
+      const clash = advertisedNamed(gateway, name);
       if (!clash) continue;
       // ToolHive first leaves out composites with a step it cannot route; those take no part in the check.
       const unroutable = floorOf(ctx, workflow).entries.some(

@@ -1,4 +1,5 @@
 import { workflowsOf, type StepModel } from '../../model/workflow.js';
+import { LIMITS } from '../../limits.js';
 import type { RelatedInfo } from '../../types.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
@@ -20,6 +21,8 @@ export const rule: Rule = {
       for (const root of workflow.steps) {
         if ((colour.get(root) ?? WHITE) !== WHITE) continue;
         const path: StepModel[] = [root];
+        // Where each step of the path is on it: finding a cycle's start is then no walk along the path.
+        const position = new Map<StepModel, number>([[root, 0]]);
         const next: number[] = [0];
         colour.set(root, GREY);
         while (path.length) {
@@ -28,6 +31,7 @@ export const rule: Rule = {
           if (i >= step.dependsOn.length) {
             colour.set(step, BLACK);
             path.pop();
+            position.delete(step);
             next.pop();
             continue;
           }
@@ -39,26 +43,35 @@ export const rule: Rule = {
           const state = colour.get(target) ?? WHITE;
           if (state === WHITE) {
             colour.set(target, GREY);
+            position.set(target, path.length);
             path.push(target);
             next.push(0);
             continue;
           }
           if (state !== GREY) continue;
           // A back edge: the cycle is the path from the target to this step, closed by `entry`.
-          const members = path.slice(path.indexOf(target));
+          const start = position.get(target)!;
           const key = `${step.index}>${target.index}`;
           if (reported.has(key)) continue;
           reported.add(key);
+          // A cycle of thousands of steps is named by its first ones: the message and the related
+          // places stay a few lines long, however many back edges a long path has.
+          const length = path.length - start;
+          const members = path.slice(start, start + Math.min(length, LIMITS.messageItems));
           const names = members.map((m) => m.idText ?? '?');
-          const chain = [...names, names[0]].map((n, k) => (k === 0 ? `"${n}" waits for` : k === 1 ? ` "${n}"` : `, which waits for "${n}"`)).join('');
+          const cut = length - members.length;
+          const links = cut > 0 ? names : [...names, names[0]!];
+          const chain =
+            links.map((n, k) => (k === 0 ? `"${n}" waits for` : k === 1 ? ` "${n}"` : `, which waits for "${n}"`)).join('') +
+            (cut > 0 ? `, and so on through ${cut.toLocaleString('en-US')} more steps back to "${names[0]}"` : '');
           const related: RelatedInfo[] = [];
           for (const [k, member] of members.entries()) {
-            const waitsFor = k + 1 < members.length ? members[k + 1]! : members[0]!;
+            const waitsFor = path[start + ((k + 1) % length)]!;
             if (member.id) related.push({ span: member.id.span, message: `"${member.idText}" is in the cycle: it waits for "${waitsFor.idText}"` });
           }
           ctx.report({
             message:
-              members.length === 1
+              length === 1
                 ? `Step "${names[0]}" depends on itself, so it can never start: ToolHive refuses to load the workflow. Remove "${names[0]}" from its own \`dependsOn\`.`
                 : `This dependency closes a cycle: ${chain}. None of these steps can ever start, so ToolHive refuses to load the workflow. ` +
                   'Remove the dependency that is not real (a step that needs data from another should only depend on it, not the other way round).',

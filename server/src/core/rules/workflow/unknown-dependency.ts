@@ -1,9 +1,16 @@
-import { workflowsOf } from '../../model/workflow.js';
+import { closestStepId, otherStepIds, workflowsOf, type WorkflowModel } from '../../model/workflow.js';
+import { suggestionBudgetOf } from '../../context.js';
+import { LIMITS } from '../../limits.js';
+import { listOf } from '../../text/words.js';
 import { editContextOf, replaceScalarText } from '../../edit/mappingEdits.js';
-import { closest } from '../../text/suggest.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
+
+function idList(workflow: WorkflowModel, self: string | undefined): string {
+  const { shown, total } = otherStepIds(workflow, self, LIMITS.messageItems);
+  return listOf(shown, LIMITS.messageItems, total);
+}
 
 export const rule: Rule = {
   id: 'workflow/unknown-dependency',
@@ -18,15 +25,14 @@ export const rule: Rule = {
           if (entry.value === null) continue;
           const name = String(entry.value);
           if (workflow.byId.has(name)) continue;
-          const candidates = [...workflow.byId.keys()].filter((id) => id !== step.idText);
-          const guess = closest(name, candidates);
+          const guess = closestStepId(workflow, name, step.idText, suggestionBudgetOf(ctx));
           const fixes: Fix[] = [];
           const edit = guess !== undefined ? replaceScalarText(target, entry, guess) : undefined;
           if (guess !== undefined && edit) fixes.push({ title: `Change to "${guess}"`, safe: false, edits: [edit] });
           ctx.report({
             message:
               `No step has the id "${name}", so this step would wait for something that never runs: ToolHive refuses to load the workflow. ` +
-              (guess !== undefined ? `Did you mean "${guess}"?` : `The step ids are: ${candidates.map((c) => `"${c}"`).join(', ') || 'none'}.`),
+              (guess !== undefined ? `Did you mean "${guess}"?` : `The step ids are: ${idList(workflow, step.idText) || 'none'}.`),
             span: entry.span,
             fixes,
           });

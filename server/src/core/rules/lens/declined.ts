@@ -22,6 +22,9 @@ export const rule: Rule = {
 
 const WHY: Record<LimitName, string> = {
   nesting: 'it nests deeper than Tool Lens reads',
+  aliasNodes: 'its aliases stand for more values than Tool Lens builds from aliases in one file',
+  fileBytes: 'the file is larger than Tool Lens reads',
+  fileValues: 'the file holds more values than Tool Lens reads',
 };
 
 function message(declined: Declined): string {

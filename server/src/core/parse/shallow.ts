@@ -24,6 +24,8 @@ export type Cut = 'auto' | 'never' | 'always';
 export interface Shallow {
   text: string;
   regions: Regions;
+  /** The text could nest past the limit (it was read for regions to cut). */
+  deep?: boolean;
 }
 
 /** Regions cut off, `[start, end)` offsets in the text, never overlapping. */
@@ -80,7 +82,6 @@ export class Regions {
   }
 }
 
-
 // jsonc-parser's SyntaxKind is a const enum, which isolated modules cannot read: its values here.
 const OPEN_BRACE = 1 as SyntaxKind.OpenBraceToken;
 const CLOSE_BRACE = 2 as SyntaxKind.CloseBraceToken;
@@ -122,7 +123,7 @@ export function shallowJson(text: string): Shallow {
  * and every compact block collection (`- - - x`, `? ? x`) started past the MAX_NESTING-th
  * indicator of its line, cut off. Read with the yaml library's own lexer, so quotes, comments and
  * block scalars are what the parser will see; and only when the text could nest that deep at all
- * (more `[`/`{` than the limit, or a line with that many indicator characters), which a
+ * (brackets open past the limit, or a line with that many indicator characters), which a
  * hand-written file never does. Deep nesting by indentation is left to the parser: each level
  * costs a line of its own and one more column, so a file under LIMITS.fileBytes holds only a few
  * thousand of them, which the parser reads at its usual speed.
@@ -214,13 +215,13 @@ export function shallowYaml(text: string, cut: Cut = 'auto'): Shallow {
  * the collection it was in, which a decline could then only partly cover). Only where the text
  * could nest that deep; the tokens pass through untouched otherwise.
  */
-export function* shallowTokens(tokens: Iterable<CST.Token>, text: string, regions: Regions, cut: Cut = 'auto'): Generator<CST.Token> {
-  if (cut === 'never' || (cut === 'auto' && !mayNestBlocksDeep(text))) {
+export function* shallowTokens(tokens: Iterable<CST.Token>, shallow: Shallow, cut: Cut = 'auto'): Generator<CST.Token> {
+  if (cut === 'never' || (cut === 'auto' && !shallow.deep && !mayNestBlocksDeep(shallow.text))) {
     yield* tokens;
     return;
   }
   for (const token of tokens) {
-    if (token.type === 'document') cutDeepCollections(token, regions);
+    if (token.type === 'document') cutDeepCollections(token, shallow.regions);
     yield token;
   }
 }
@@ -301,15 +302,14 @@ function extentEnd(token: CST.Token): number {
 }
 
 /**
- * Whether block collections could nest deeper than MAX_NESTING, flow ones within them included: a
- * block level takes at least one more column of a line's leading run (its indentation and its
- * `- `, `? `, `: ` indicators), and the flow levels within are at most MAX_NESTING once cut
- * (`shallowYaml`), so a leading run of more than 150 characters, or a text that may nest flow
- * collections past the limit, is worth the walk. The library's composer runs out of stack near a
- * thousand levels: whatever this lets through stays well below that.
+ * Whether block collections could nest deeper than MAX_NESTING, in a text whose flow collections
+ * do not (`mayNestTooDeep` said no): a block level takes at least one more column of a line's
+ * leading run (its indentation and its `- `, `? `, `: ` indicators), so a leading run of more than
+ * 150 characters is worth the walk. The library's composer runs out of stack near a thousand
+ * levels: what this lets through stays well below that in any honest text, and in one made to slip
+ * past, the library catches its own overflow, which is declined too (convertDocument, yaml.ts).
  */
 function mayNestBlocksDeep(text: string): boolean {
-  if (mayNestTooDeep(text)) return true;
   for (let start = 0; start < text.length; ) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
@@ -327,14 +327,20 @@ function mayNestBlocksDeep(text: string): boolean {
 }
 
 /**
- * Whether a YAML text could hold a region `shallowYaml` cuts: a flow region needs more `[`/`{`
- * than the limit, a compact one a line with more indicator characters than the limit.
+ * Whether a YAML text could hold a region `shallowYaml` cuts: flow brackets open more than the
+ * limit deep, counted over the raw text (brackets in strings and comments too, which a hand-written
+ * file balances), or a line with more indicator characters than the limit. A text made to slip past
+ * the bracket count (closers hidden in strings) only reaches the parser uncut, which is bounded by
+ * LIMITS.fileValues, reads it more slowly and still declines what nests too deep.
  */
 function mayNestTooDeep(text: string): boolean {
-  let openers = 0;
-  for (let at = text.indexOf('['); at >= 0; at = text.indexOf('[', at + 1)) openers++;
-  for (let at = text.indexOf('{'); at >= 0 && openers <= MAX_NESTING; at = text.indexOf('{', at + 1)) openers++;
-  if (openers > MAX_NESTING) return true;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 91 || c === 123) {
+      if (++depth > MAX_NESTING) return true;
+    } else if ((c === 93 || c === 125) && depth > 0) depth--;
+  }
   // Each compact indicator takes two characters (itself and a space).
   const longLine = 2 * (MAX_NESTING + 1);
   for (let start = 0; start < text.length; ) {

@@ -55,7 +55,7 @@ export function parseYaml(text: string, base = 0, options: { cut?: Cut } = {}): 
   try {
     // parseAllDocuments, with the collections nested too deep for the composer cut from its CST.
     const composer = new Composer({ uniqueKeys: false, prettyErrors: false, strict: false });
-    docs = Array.from(composer.compose(shallowTokens(new Parser().parse(shallow.text), shallow.text, shallow.regions, options.cut)));
+    docs = Array.from(composer.compose(shallowTokens(new Parser().parse(shallow.text), shallow, options.cut)));
   } catch (error) {
     // The library gave up on the whole text (it should not: it catches its own stack overflows). Say so, keep the file.
     const span = { start: base, end: base + text.length };

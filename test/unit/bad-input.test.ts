@@ -6,7 +6,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { checkFile } from '../../server/src/core/engine.js';
+import { checkFile, type FileReport } from '../../server/src/core/engine.js';
+import { getMap, getNode, getSeq, isSeq } from '../../server/src/core/parse/nodes.js';
 import type { Workspace } from '../../server/src/core/workspace.js';
 import { loadWorkspace } from '../../server/src/node/loader.js';
 
@@ -29,7 +30,7 @@ function workspaceWithLog(): { workspace: Workspace; logs: string[] } {
 }
 
 /** Checks a text as if it were the file at `path`; asserts the invariants every answer keeps. */
-function assertSane(workspace: Workspace, logs: string[], path: string, text: string): void {
+function assertSane(workspace: Workspace, logs: string[], path: string, text: string): FileReport {
   const file = workspace.parse(path, text);
   const report = checkFile(file, workspace);
   for (const finding of report.findings) {
@@ -39,6 +40,7 @@ function assertSane(workspace: Workspace, logs: string[], path: string, text: st
     }
   }
   assert.deepEqual(logs, [], `${path}: a rule failed on this input:\n${text.slice(0, 400)}`);
+  return report;
 }
 
 test('every corpus file cut off at 40 points', () => {
@@ -99,19 +101,61 @@ test('tabs, CRLF, a BOM and non-mapping roots', () => {
 
 test('absurdly deep nesting in YAML flow, YAML block and JSON', () => {
   const { workspace, logs } = workspaceWithLog();
-  const depth = 3000;
-  assertSane(workspace, logs, 'flow.vmcp.yaml', `compositeTools: ${'['.repeat(depth)}${']'.repeat(depth)}\n`);
+  // 6,000 levels: past where the libraries run out of stack (yaml's composer near 1,000 levels,
+  // jsonc-parser's parseTree a few thousand). The old code reported yaml's overflow as a yaml/syntax
+  // error and lost a deep JSON document whole; each deep value is now one lens/declined, nothing else.
+  const depth = 6000;
+  const oneDecline = (path: string, text: string) => {
+    const { findings } = assertSane(workspace, logs, path, text);
+    assert.deepEqual(findings.filter((f) => f.rule === 'yaml/syntax'), [], `${path}: no syntax error`);
+    assert.equal(findings.filter((f) => f.rule === 'lens/declined').length, 1, `${path}: one decline`);
+  };
+  oneDecline('flow.vmcp.yaml', `compositeTools: ${'['.repeat(depth)}${']'.repeat(depth)}\n`);
+  oneDecline('flow-map.vmcp.yaml', `compositeTools: [${'{a: '.repeat(depth)}1${'}'.repeat(depth)}]\n`);
+  oneDecline('compact.vmcp.yaml', `compositeTools:\n  - ${'- '.repeat(depth)}x\n`);
   let block = 'compositeTools:\n  - name: deep\n    description: d\n    parameters:\n';
   for (let i = 0; i < 600; i++) block += `${'  '.repeat(i + 3)}k${i}:\n`;
-  assertSane(workspace, logs, 'block.vmcp.yaml', block);
-  assertSane(workspace, logs, 'deep.tools.json', `{"tools": ${'['.repeat(depth)}${']'.repeat(depth)}}`);
-  assertSane(workspace, logs, 'deep-obj.calls.json', `{"calls": [${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}]}`);
+  oneDecline('block.vmcp.yaml', block);
+  oneDecline('deep.tools.json', `{"tools": ${'['.repeat(depth)}${']'.repeat(depth)}}`);
+  oneDecline('deep-obj.calls.json', `{"calls": [${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}]}`);
+  oneDecline('deep.calls.jsonl', `{"calls": [${'['.repeat(depth)}${']'.repeat(depth)}]}\n`);
 });
 
-test('a billion-laughs alias bomb is bounded', () => {
+test('a billion-laughs alias bomb is bounded, and said once', () => {
   const { workspace, logs } = workspaceWithLog();
   let text = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
   for (let i = 1; i < 9; i++) text += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`;
   text += 'compositeTools: *a8\n';
-  assertSane(workspace, logs, 'bomb.vmcp.yaml', text);
+  const declined = assertSane(workspace, logs, 'bomb.vmcp.yaml', text).findings.filter((f) => f.rule === 'lens/declined');
+  assert.equal(declined.length, 1);
+  assert.match(declined[0]!.message, /not expanded/);
+});
+
+test('a wide alias bomb (9,000 aliases of one 5,000-item anchor, 37 KB) is bounded, and said once', () => {
+  // The old alias budget counted expansions (10,000), not what they produced: this file asked for
+  // 45 million nodes and the checker died of memory (4.3 GB, after a minute), in the CLI and in the
+  // language server alike. Now the aliases past 100,000 values are left unexpanded.
+  const { workspace, logs } = workspaceWithLog();
+  const text = [
+    'compositeTools:',
+    '  - name: grids',
+    '    description: d',
+    '    parameters:',
+    '      type: object',
+    '      properties:',
+    `        grid: {type: array, default: &grid [${Array(5000).fill('0').join(',')}]}`,
+    `        grids: {type: array, default: [${Array(9000).fill('*grid').join(',')}]}`,
+    '    steps: []',
+    '',
+  ].join('\n');
+  const { file, findings } = assertSane(workspace, logs, 'wide.vmcp.yaml', text);
+  const declined = findings.filter((f) => f.rule === 'lens/declined');
+  assert.equal(declined.length, 1, 'one finding for one cause');
+  assert.match(declined[0]!.message, /^This alias and the 8,980 after it in this document are not expanded/);
+  assert.equal(declined[0]!.span.start, text.indexOf('*grid') + 19 * '*grid,'.length, 'at the first alias left unexpanded');
+  const tool = getSeq(file.documents[0]!.root, 'compositeTools')?.items[0];
+  const grids = getNode(getMap(getMap(getMap(tool, 'parameters'), 'properties'), 'grids'), 'default');
+  assert.ok(isSeq(grids));
+  // The 19 aliases that fit are expanded; the one that would go past the budget, and those after, are not.
+  assert.deepEqual(grids.items.slice(18, 21).map((item) => item.type), ['seq', 'scalar', 'scalar']);
 });

@@ -24,6 +24,12 @@ export const LIMITS = {
   suggestionCandidates: 1_000_000,
   /** Entries a message lists (allowed values, known fields, step ids, ...): the first ones, then `and N more`. */
   messageItems: 20,
+  /** Nodes YAML alias expansion may add in one file; aliases past it are not expanded. */
+  aliasNodes: 100_000,
+  /** Bytes (UTF-8) of the largest file read; a larger one is declined whole, unparsed. */
+  fileBytes: 8 * 1024 * 1024,
+  /** Values (scalars, collections, aliases) of the largest file read; one with more is declined whole, unparsed. */
+  fileValues: 500_000,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

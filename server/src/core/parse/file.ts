@@ -3,9 +3,10 @@
 import type { DocumentKind, Span } from '../types.js';
 import { SourceText } from '../text/source.js';
 import { jsonComments, parseJson, type ParsedJsonDocument } from './json.js';
-import { detectKind } from './kinds.js';
+import { detectKind, kindFromText } from './kinds.js';
 import type { Comment, Node } from './nodes.js';
-import type { ParseProblem } from './problems.js';
+import { fileTooLarge, fileTooManyValues, type ParseProblem } from './problems.js';
+import { tooLarge, tooManyValues } from './size.js';
 import { parseYaml, yamlComments, type ParsedYamlDocument } from './yaml.js';
 
 export type Language = 'yaml' | 'json' | 'jsonl';
@@ -31,9 +32,12 @@ export interface ParsedFile {
   readonly comments: readonly Comment[];
 }
 
-/** A parsed file whose comments are read from its text the first time someone asks. */
-export function fileWithComments(file: Omit<ParsedFile, 'comments'>): ParsedFile {
-  let comments: readonly Comment[] | undefined;
+/**
+ * A parsed file whose comments are read from its text the first time someone asks (never, for a
+ * file declined whole: `read` false).
+ */
+export function fileWithComments(file: Omit<ParsedFile, 'comments'>, read = true): ParsedFile {
+  let comments: readonly Comment[] | undefined = read ? undefined : [];
   return {
     ...file,
     get comments() {
@@ -67,6 +71,13 @@ function languageOf(path: string): Language {
 export function parseFile(path: string, text: string, options: { forcedKind?: DocumentKind | null; language?: Language } = {}): ParsedFile {
   const language = options.language ?? languageOf(path);
   const source = new SourceText(text);
+  const declined = declineWhole(text, language);
+  if (declined) {
+    // Declined whole, before any parser sees it: one info at its start, and nothing else.
+    const problems = [declined];
+    const kind = detectKind(path, null, options.forcedKind) ?? kindFromText(text);
+    return fileWithComments({ path, source, language, documents: [{ index: 0, root: null, span: { start: 0, end: text.length }, problems, kind, selfContained: false }], kind }, false);
+  }
   const raw: (ParsedYamlDocument | ParsedJsonDocument)[] =
     language === 'yaml' ? parseYaml(text) : language === 'json' ? [parseJson(text)] : parseJsonLines(text);
   const documents: ParsedDocument[] = raw.map((doc, index) => ({
@@ -79,12 +90,25 @@ export function parseFile(path: string, text: string, options: { forcedKind?: Do
   }));
   // A JSONL file is one document kind as a whole (a calls log); its lines have no kind of their own.
   const fileKind = language === 'jsonl' ? detectKind(path, null, options.forcedKind) : null;
-  for (const doc of documents) doc.kind = fileKind ?? detectKind(path, doc.root, options.forcedKind);
+  for (const doc of documents) {
+    doc.kind = fileKind ?? detectKind(path, doc.root, options.forcedKind);
+    // A document no parser could read has no content to tell its kind: its text may, so that what
+    // declined it is said rather than the file passed over as someone else's.
+    if (!doc.kind && !doc.root && doc.problems.some((p) => p.rule === 'lens/declined')) doc.kind = kindFromText(text.slice(doc.span.start, doc.span.end));
+  }
   if (language === 'yaml' && documents.length === 0) {
     documents.push({ index: 0, root: null, span: { start: 0, end: text.length }, problems: [], kind: detectKind(path, null, options.forcedKind), selfContained: false });
   }
   const kind = documents.find((d) => d.kind)?.kind ?? null;
   return fileWithComments({ path, source, language, documents, kind });
+}
+
+/** Why a file is declined whole before any parser sees it (LIMITS.fileBytes, LIMITS.fileValues), if it is. */
+function declineWhole(text: string, language: Language): ParseProblem | undefined {
+  const start = { start: 0, end: Math.min(text.length, 1) };
+  const bytes = tooLarge(text);
+  if (bytes !== undefined) return fileTooLarge(start, bytes);
+  return tooManyValues(text, language) ? fileTooManyValues(start) : undefined;
 }
 
 function parseJsonLines(text: string): ReturnType<typeof parseJson>[] {

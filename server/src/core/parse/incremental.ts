@@ -16,12 +16,14 @@
 // moved in place and shared with the new tree, which saves copying half a document and, more,
 // the garbage collection of it. A consumed parse, and any other parse that shares its nodes, must
 // not be used again; it is marked, and a second re-parse from it is refused.
+import { LIMITS } from '../limits.js';
 import type { DocumentKind, Span } from '../types.js';
 import { SourceText } from '../text/source.js';
 import { fileWithComments, type ParsedDocument, type ParsedFile } from './file.js';
 import { detectKind } from './kinds.js';
 import type { MapNode, Node, Pair, SeqNode } from './nodes.js';
 import type { ParseProblem } from './problems.js';
+import { tooLarge, valueStarts } from './size.js';
 import { parseYaml } from './yaml.js';
 
 /** The edit as a diff of the two texts: `[start, oldEnd)` of the old text became `[start, oldEnd + delta)`. */
@@ -65,6 +67,10 @@ export function reparseFile(previous: ParsedFile, text: string, forcedKind: Docu
     return withDocuments(previous, text, previous.documents.map((doc) => ({ ...doc })), forcedKind);
   }
   const change = diff(oldText, text);
+  // A file grown past LIMITS.fileBytes, or by an insertion that may hold many values (a paste),
+  // goes through the full parse, which declines it whole when it is past LIMITS.fileValues.
+  const inserted = text.slice(change.start, change.oldEnd + change.delta);
+  if (tooLarge(text) !== undefined || valueStarts(inserted, true) > LIMITS.fileValues / 4) return undefined;
   const index = previous.documents.findIndex((doc) => doc.span.start <= change.start && change.oldEnd <= doc.span.end);
   const doc = previous.documents[index];
   if (!doc?.root || !doc.selfContained || doc.problems.length > 0) return undefined;

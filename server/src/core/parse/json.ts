@@ -5,7 +5,8 @@ import { createScanner, parseTree, printParseErrorCode, type Node as JsonNode, t
 import type { Span } from '../types.js';
 import type { Comment } from './nodes.js';
 import type { MapNode, Node, Pair, ScalarNode } from './nodes.js';
-import { MAX_NESTING, tooDeepToCheck, type ParseProblem } from './problems.js';
+import { declineUncovered, MAX_NESTING, tooDeepToCheck, unreadable, type ParseProblem } from './problems.js';
+import { shallowJson, type Cut, type Regions } from './shallow.js';
 
 export interface ParsedJsonDocument {
   root: Node | null;
@@ -33,16 +34,31 @@ const ERROR_TEXT: Record<string, string> = {
 };
 
 /** Parses one JSON text starting at `base` in the file (JSONL lines pass their offset). */
-export function parseJson(text: string, base = 0, options: { comments?: boolean } = {}): ParsedJsonDocument {
+export function parseJson(text: string, base = 0, options: { comments?: boolean; cut?: Cut } = {}): ParsedJsonDocument {
   const errors: ParseError[] = [];
   const problems: ParseProblem[] = [];
+  const parseOptions = { allowTrailingComma: true, disallowComments: options.comments === false, allowEmptyContent: true };
   let tree: JsonNode | undefined;
+  let regions: Regions | undefined;
   try {
-    tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: options.comments === false, allowEmptyContent: true });
+    if (options.cut === 'always') throw new RangeError('cut');
+    tree = parseTree(text, errors, parseOptions);
   } catch (error) {
-    const why = error instanceof RangeError ? 'it nests too deeply to be read' : `it could not be read (${String(error)})`;
-    problems.push({ rule: 'yaml/syntax', message: `This document is not checked: ${why}.`, span: { start: base, end: base + 1 } });
-    return { root: null, span: { start: base, end: base + text.length }, problems };
+    // parseTree recurses once per level and ran out of stack: cut off what nests past the limit
+    // (shallow.ts, offsets unchanged) and read the rest. Only here: a text that parses needs no scan.
+    if (options.cut === 'never') {
+      problems.push(unreadable({ start: base, end: base + Math.min(text.length, 1) }, error));
+      return { root: null, span: { start: base, end: base + text.length }, problems };
+    }
+    const shallow = shallowJson(text);
+    regions = shallow.regions;
+    errors.length = 0;
+    try {
+      tree = parseTree(shallow.text, errors, parseOptions);
+    } catch (error) {
+      problems.push(unreadable({ start: base, end: base + Math.min(text.length, 1) }, error));
+      return { root: null, span: { start: base, end: base + text.length }, problems };
+    }
   }
   // An error at the very end (a missing "}") is shown on the last thing written, inside the text.
   const contentEnd = text.trimEnd().length;
@@ -57,7 +73,8 @@ export function parseJson(text: string, base = 0, options: { comments?: boolean 
       span: { start: base + start, end: base + Math.min(end, text.length) },
     });
   }
-  const root = tree ? new JsonConverter(text, base, problems).convert(tree, 0) : null;
+  const root = tree ? new JsonConverter(text, base, problems, regions).convert(tree, 0) : null;
+  if (regions) declineUncovered(regions.within(0, text.length + 1).map(([start, end]) => ({ start: base + start, end: base + end })), problems);
   return { root, span: { start: base, end: base + text.length }, problems };
 }
 
@@ -89,6 +106,8 @@ class JsonConverter {
     private readonly text: string,
     private readonly base: number,
     private readonly problems: ParseProblem[],
+    /** The regions cut off before parsing, if any: each is one placeholder `0` there. */
+    private readonly regions: Regions | undefined,
   ) {}
 
   private span(node: JsonNode): Span {
@@ -98,6 +117,9 @@ class JsonConverter {
   convert(node: JsonNode, depth: number): Node {
     const span = this.span(node);
     if (depth > MAX_NESTING) {
+      // A region's placeholder stands for the whole region.
+      const regionEnd = this.regions?.endAt(node.offset);
+      if (regionEnd !== undefined) span.end = this.base + regionEnd;
       this.problems.push(tooDeepToCheck(span));
       return { type: 'scalar', value: null, span, style: 'json' };
     }

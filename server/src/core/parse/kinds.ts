@@ -44,6 +44,35 @@ function isToolsListResult(tools: Node | undefined): boolean {
   return isSeq(tools) && tools.items.length > 0 && tools.items.every((t) => isMap(t) && getNode(t, 'name') && getNode(t, 'inputSchema'));
 }
 
+/**
+ * A root key of ours as the text of a document writes it, with what must follow it: in YAML at
+ * the start of a line (a root key), in JSON quoted (where nesting cannot be seen without parsing).
+ */
+const rootKey = (name: string, yamlValue: string, jsonValue: string) =>
+  new RegExp(`(?:^${name}\\s*:\\s*${yamlValue})|(?:"${name}"\\s*:\\s*${jsonValue})`, 'm');
+
+/** What the text of a document no parser read says of its kind (in kindFromContent's order). */
+const TEXT_MARKERS: [RegExp, DocumentKind][] = [
+  [rootKey('kind', 'VirtualMCPServer\\b', '"VirtualMCPServer"'), 'vmcp-server'],
+  [rootKey('kind', 'VirtualMCPCompositeToolDefinition\\b', '"VirtualMCPCompositeToolDefinition"'), 'vmcp-composite'],
+  [rootKey('compositeTools', '', ''), 'vmcp-config'],
+  [rootKey('catalog', '1\\b', '1\\b'), 'tool-catalog'],
+  [rootKey('toolFaces', '', ''), 'face-overlay'],
+  [rootKey('calls', '', '\\['), 'tool-calls'],
+  [rootKey('mcpServers', '', '\\{'), 'mcp-servers'],
+];
+
+/**
+ * The kind the text of a document suggests when it could not be parsed (declined whole, or
+ * unreadable): one that writes a root key of ours is taken as ours, so that what was not checked
+ * in it is said; anything else stays someone else's file, left alone
+ * (docs/behaviour.md#recognising-files).
+ */
+export function kindFromText(text: string): DocumentKind | null {
+  for (const [pattern, kind] of TEXT_MARKERS) if (pattern.test(text)) return kind;
+  return null;
+}
+
 export function detectKind(path: string, root: Node | null, forced?: DocumentKind | null): DocumentKind | null {
   if (forced) return forced;
   return kindFromContent(root) ?? kindFromName(path);

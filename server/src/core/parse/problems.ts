@@ -21,3 +21,68 @@ export function tooDeepToCheck(span: Span): ParseProblem {
     span,
   };
 }
+
+/**
+ * The parse-time decline of YAML aliases past the document's expansion budget, once per document:
+ * at the first alias left unexpanded, with how many more there are.
+ */
+export function aliasesNotExpanded(span: Span, more: number): ParseProblem {
+  const which = more > 0 ? `This alias and the ${more.toLocaleString('en-US')} after it in this document are` : 'This alias is';
+  const they = more > 0 ? 'they stand' : 'it stands';
+  const them = more > 0 ? 'them' : 'it';
+  return {
+    rule: 'lens/declined',
+    message: `${which} not expanded, so what ${they} for is not checked where used: Tool Lens builds at most ${LIMITS.aliasNodes.toLocaleString('en-US')} values from aliases in one file, and ${more > 0 ? 'these' : 'this one'} would go past that. To have ${them} checked, write large repeated content out or alias smaller anchors; the rest of the document is checked.`,
+    span,
+  };
+}
+
+/** The decline of a whole file larger than LIMITS.fileBytes: nothing in it is read. */
+export function fileTooLarge(span: Span, bytes: number): ParseProblem {
+  // Rounded up, so that a file just past the limit does not read as the limit itself.
+  const size = `${(Math.ceil((bytes / (1024 * 1024)) * 10) / 10).toFixed(1)} MB`;
+  return {
+    rule: 'lens/declined',
+    message: `This file is ${size}, more than the ${LIMITS.fileBytes / (1024 * 1024)} MB Tool Lens reads, so none of it is checked; split it into smaller files to have them checked.`,
+    span,
+  };
+}
+
+/** The decline of a whole file holding more than LIMITS.fileValues values: nothing in it is read. */
+export function fileTooManyValues(span: Span): ParseProblem {
+  return {
+    rule: 'lens/declined',
+    message: `This file holds more than the ${LIMITS.fileValues.toLocaleString('en-US')} values Tool Lens reads in one file, so none of it is checked; split it into smaller files to have them checked.`,
+    span,
+  };
+}
+
+/** The decline of a document a parser could not read at all (it ran out of stack, or threw). */
+export function unreadable(span: Span, error: unknown): ParseProblem {
+  const why = error instanceof RangeError ? 'it nests too deeply to be read' : `it could not be read (${String(error)})`;
+  return { rule: 'lens/declined', message: `This document is not checked: ${why}.`, span };
+}
+
+/**
+ * After a converter ran: each span of content not read (a region cut off before parsing, see
+ * shallow.ts; a value the library ran out of stack on) that no decline covers, because it fell
+ * inside a key (kept as text) or inside a scalar, is declined on its own: nothing cut is unsaid.
+ */
+export function declineUncovered(spans: readonly Span[], problems: ParseProblem[]): void {
+  if (spans.length === 0) return;
+  const declined = problems.filter((p) => p.rule === 'lens/declined').map((p) => p.span).sort((a, b) => a.start - b.start);
+  // Declines may overlap (an alias's expansion declines inside its anchor): a region is covered
+  // when one starting at or before it ends at or after it, so the furthest end of each prefix decides.
+  const furthest: number[] = [];
+  for (const span of declined) furthest.push(Math.max(span.end, furthest[furthest.length - 1] ?? -1));
+  for (const at of spans) {
+    let low = 0;
+    let high = declined.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (declined[mid]!.start <= at.start) low = mid + 1;
+      else high = mid;
+    }
+    if (low === 0 || furthest[low - 1]! < at.end) problems.push(tooDeepToCheck(at));
+  }
+}

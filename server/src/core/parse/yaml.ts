@@ -1,25 +1,28 @@
 // YAML (multi-document) to our node tree, using eemeli/yaml for the syntax. Duplicate keys are
 // detected here rather than by the library, so that the document still gets every other check.
-// Comments are read from the library's own syntax tokens (`# ...` only where its lexer sees a
+// Comments are read from the library's own lexer tokens (`# ...` only where its lexer sees a
 // comment, never inside a scalar), on demand: `yamlComments`.
 import {
   Alias,
+  Composer,
+  CST,
   isAlias,
   isMap,
   isPair,
   isScalar,
   isSeq,
-  parseAllDocuments,
+  Lexer,
   Parser,
-  type CST,
   type Document,
   type Node as YamlNode,
   type Scalar,
 } from 'yaml';
+import { LIMITS } from '../limits.js';
 import type { Span } from '../types.js';
 import type { Comment } from './nodes.js';
 import type { MapNode, Node, Pair, ScalarNode, ScalarStyle, ScalarValue } from './nodes.js';
-import { MAX_NESTING, tooDeepToCheck, type ParseProblem } from './problems.js';
+import { aliasesNotExpanded, declineUncovered, MAX_NESTING, tooDeepToCheck, unreadable, type ParseProblem } from './problems.js';
+import { shallowTokens, shallowYaml, type Cut, type Regions } from './shallow.js';
 
 export interface ParsedYamlDocument {
   root: Node | null;
@@ -44,94 +47,92 @@ const STYLE: Record<string, ScalarStyle> = {
  * The documents of a YAML stream. `base` is where `text` starts in its file when it is a part
  * re-parsed alone: every span is shifted by it.
  */
-export function parseYaml(text: string, base = 0): ParsedYamlDocument[] {
+export function parseYaml(text: string, base = 0, options: { cut?: Cut } = {}): ParsedYamlDocument[] {
+  // Flow collections and compact block ones nested past the limit are cut off first (shallow.ts):
+  // the library would spend seconds and gigabytes on them before anything is checked.
+  const shallow = shallowYaml(text, options.cut);
   let docs: Document.Parsed[];
   try {
-    const parsed = parseAllDocuments(text, { uniqueKeys: false, prettyErrors: false, strict: false });
-    docs = Array.isArray(parsed) ? parsed : [];
+    // parseAllDocuments, with the collections nested too deep for the composer cut from its CST.
+    const composer = new Composer({ uniqueKeys: false, prettyErrors: false, strict: false });
+    docs = Array.from(composer.compose(shallowTokens(new Parser().parse(shallow.text), shallow, options.cut)));
   } catch (error) {
-    // The library recurses on nesting; absurd depth can exhaust the stack. Say so, keep the file.
+    // The library gave up on the whole text (it should not: it catches its own stack overflows). Say so, keep the file.
     const span = { start: base, end: base + text.length };
-    return [{ root: null, span, problems: [tooDeep({ start: base, end: base + Math.min(text.length, 1) }, error)], selfContained: false }];
+    return [{ root: null, span, problems: [unreadable({ start: base, end: base + Math.min(text.length, 1) }, error)], selfContained: false }];
   }
-  return docs.map((doc) => convertDocument(doc, text, base));
+  // One alias budget for the whole file: a stream of many documents must not multiply it.
+  const budget = { left: LIMITS.aliasNodes };
+  return docs.map((doc) => convertDocument(doc, text, base, shallow.regions, budget));
 }
 
 /**
  * Every comment of a YAML text, in order (also those outside any document's content). Read on
- * demand, since only suppressions need them: a second pass of the library's parser, without the
- * composer.
+ * demand, since only suppressions need them: a pass of the library's lexer, whose `#` tokens are
+ * exactly the comments its parser keeps, and which builds no tree, so no nesting costs it more.
  */
 export function yamlComments(text: string): Comment[] {
   const comments: Comment[] = [];
-  try {
-    for (const token of new Parser().parse(text)) collectComments(token, comments);
-  } catch {
-    // The parser gave up (it should not: it reads any text); the comments read up to there stand.
-  }
-  return comments.sort((a, b) => a.span.start - b.span.start);
-}
-
-type CstPart = CST.Token | CST.CollectionItem;
-
-// Array.isArray does not narrow a readonly array (it says any[]).
-function isPartList(part: CstPart | readonly CstPart[]): part is readonly CstPart[] {
-  return Array.isArray(part);
-}
-
-/**
- * The comment tokens anywhere in a CST token: they sit in the `start`, `sep` and `end` token lists
- * of documents, collection items and flow collections, and in a block scalar's header. A loop
- * rather than recursion: the tree may nest as deep as the text does.
- */
-function collectComments(token: CST.Token, out: Comment[]): void {
-  const stack: CstPart[] = [token];
-  const push = (part: CstPart | readonly CstPart[] | null | undefined) => {
-    if (!part) return;
-    if (isPartList(part)) for (const p of part) stack.push(p);
-    else stack.push(part);
-  };
-  while (stack.length) {
-    const part = stack.pop()!;
-    if ('type' in part && part.type === 'comment') {
-      // A CRLF file's `\r` is not part of the comment.
-      const source = part.source.endsWith('\r') ? part.source.slice(0, -1) : part.source;
-      out.push({ span: { start: part.offset, end: part.offset + source.length }, text: source });
+  let offset = 0;
+  let scalarNext = false;
+  for (const lexeme of new Lexer().lex(text)) {
+    // Offsets advance as the library's parser advances them: control lexemes take no room, and
+    // the lexeme after a scalar marker is the scalar's source, whatever its first character.
+    if (scalarNext) {
+      scalarNext = false;
+      offset += lexeme.length;
       continue;
     }
-    if ('start' in part) push(part.start);
-    if ('props' in part) push(part.props);
-    if ('key' in part) push(part.key);
-    if ('sep' in part) push(part.sep);
-    if ('value' in part) push(part.value);
-    if ('items' in part) push(part.items);
-    if ('end' in part) push(part.end);
+    const type = CST.tokenType(lexeme);
+    if (type === 'scalar') scalarNext = true;
+    if (type === 'scalar' || type === 'doc-mode' || type === 'flow-error-end') continue;
+    if (type === 'comment') {
+      // A CRLF file's `\r` is not part of the comment.
+      const source = lexeme.endsWith('\r') ? lexeme.slice(0, -1) : lexeme;
+      comments.push({ span: { start: offset, end: offset + source.length }, text: source });
+    }
+    offset += lexeme.length;
   }
+  return comments;
 }
 
-function tooDeep(span: Span, error: unknown): ParseProblem {
-  const why = error instanceof RangeError ? 'it nests too deeply to be read' : `it could not be read (${String(error)})`;
-  return { rule: 'yaml/syntax', message: `This document is not checked: ${why}.`, span };
+/** What alias expansion may still add in this file (LIMITS.aliasNodes), shared by its documents. */
+interface AliasBudget {
+  left: number;
 }
 
-function convertDocument(doc: Document.Parsed, text: string, base: number): ParsedYamlDocument {
+function convertDocument(doc: Document.Parsed, text: string, base: number, regions: Regions, budget: AliasBudget): ParsedYamlDocument {
   const problems: ParseProblem[] = [];
+  /** Values not read: the regions cut off in this document, and where the library ran out of stack. */
+  const unread: Span[] = [];
+  const [docStart, , docEnd] = doc.range;
+  for (const [start, end] of regions.within(docStart, docEnd)) unread.push({ start: base + start, end: base + end });
   // An error at the very end (an unclosed bracket) is shown on the last thing written, not on an empty line.
   const contentEnd = text.trimEnd().length;
   for (const error of doc.errors) {
     let [start, end] = error.pos;
+    if (error.code === 'RESOURCE_EXHAUSTION') {
+      // The library ran out of stack composing a collection nested too deep (by indentation) and
+      // left it empty: not a syntax error, a value not read, which the nesting limit mostly covers already.
+      unread.push({ start: base + start, end: base + Math.max(end, start + 1) });
+      continue;
+    }
+    // What the parser says inside a region cut off is about our placeholder, not the user's text.
+    if (regions.contains(start)) continue;
     if (start >= contentEnd) [start, end] = contentEnd > 0 ? [contentEnd - 1, contentEnd] : [0, 0];
     end = Math.min(Math.max(end, start + 1), text.length);
     problems.push({ rule: 'yaml/syntax', message: yamlMessage(error.message), span: { start: base + start, end: base + end } });
   }
-  const [docStart, , docEnd] = doc.range;
-  const converter = new Converter(doc, text, base, problems);
+  const converter = new Converter(doc, text, base, problems, regions, budget);
   let root: Node | null = null;
   try {
     root = doc.contents ? converter.convert(doc.contents, 0) : null;
   } catch (error) {
-    problems.push(tooDeep({ start: base + docStart, end: base + Math.min(docEnd, docStart + 1) }, error));
+    problems.push(unreadable({ start: base + docStart, end: base + Math.min(docEnd, docStart + 1) }, error));
   }
+  declineUncovered(unread, problems);
+  const notExpanded = converter.notExpanded;
+  if (notExpanded.length > 0) problems.push(aliasesNotExpanded({ ...notExpanded[0]! }, notExpanded.length - 1));
   const selfContained = !converter.sawReferenceOrTag && doc.directives.yaml.explicit !== true && !hasTagDirective(doc);
   return { root, span: { start: base + docStart, end: base + docEnd }, problems, selfContained };
 }
@@ -148,37 +149,53 @@ function yamlMessage(message: string): string {
   return first.endsWith('.') ? first : `${first}.`;
 }
 
+/** Thrown inside an alias's expansion when the file's alias budget runs out: the outermost alias then stays unexpanded. */
+class OverBudget extends Error {}
+const OVER_BUDGET = new OverBudget('the alias budget ran out');
+
 class Converter {
   private readonly aliasesInProgress = new Set<unknown>();
-  /** Aliases of aliases can expand exponentially ("billion laughs"): bound the work. */
-  private aliasBudget = 10_000;
+  /** Aliases being expanded, outermost first: nodes made meanwhile count against the alias budget. */
+  private readonly expanding: Span[] = [];
+  /** The problems already pushed, so an anchor's problems are not pushed again for each of its aliases. */
+  private readonly seen = new Set<string>();
   /** An anchor, an alias or an explicit tag was met (see `selfContained`). */
   sawReferenceOrTag = false;
+  /** The outermost aliases left unexpanded for the budget, in document order. */
+  readonly notExpanded: Span[] = [];
+  /** The anchored nodes of the document by anchor name, in document order (read on the first alias). */
+  private anchors: Map<string, { start: number; node: YamlNode }[]> | undefined;
 
   constructor(
     private readonly doc: Document.Parsed,
+    /** The file's text (the library parsed it with deep regions cut off: shallow.ts). */
     private readonly text: string,
     /** Offset of `text` in its file: added to every span. */
     private readonly base: number,
     private readonly problems: ParseProblem[],
+    private readonly regions: Regions,
+    /** What alias expansion may still add (aliases of aliases can expand exponentially: "billion laughs"). */
+    private readonly budget: AliasBudget,
   ) {}
 
   convert(node: YamlNode | Alias | null | undefined, depth: number, fallbackAt = this.base): Node {
     const base = this.base;
+    if (this.expanding.length > 0 && --this.budget.left < 0) throw OVER_BUDGET;
     if (depth > MAX_NESTING) {
-      const span = node?.range ? { start: base + node.range[0], end: base + node.range[1] } : { start: fallbackAt, end: fallbackAt };
-      this.problems.push(tooDeepToCheck({ start: span.start, end: Math.max(span.end, span.start + 1) }));
+      const span = node?.range ? this.rangeSpan(node.range) : { start: fallbackAt, end: fallbackAt };
+      this.report(tooDeepToCheck({ start: span.start, end: Math.max(span.end, span.start + 1) }));
       return { type: 'scalar', value: null, span, style: 'plain' };
     }
     if (!node) return { type: 'scalar', value: null, span: { start: fallbackAt, end: fallbackAt }, style: 'plain' };
     if (isAlias(node)) return this.convertAlias(node, depth);
     if (node.anchor || node.tag) this.sawReferenceOrTag = true;
-    const span = node.range ? { start: base + node.range[0], end: base + node.range[1] } : { start: fallbackAt, end: fallbackAt };
+    const span = !node.range ? { start: fallbackAt, end: fallbackAt } : this.regions.size ? this.rangeSpan(node.range) : { start: base + node.range[0], end: base + node.range[1] };
     const start = span.start;
     if (isScalar(node)) return this.scalar(node, span);
     if (isMap(node)) {
       const map: MapNode = { type: 'map', pairs: [], span, flow: Boolean(node.flow) };
       const seen = new Map<string, ScalarNode>();
+      if (this.expanding.length > 0 && (this.budget.left -= node.items.length) < 0) throw OVER_BUDGET;
       for (const item of node.items) {
         if (!isPair(item)) continue;
         const key = this.key(item.key as YamlNode | null, start);
@@ -187,7 +204,7 @@ class Converter {
         const name = String(key.value);
         const earlier = seen.get(name);
         if (earlier) {
-          this.problems.push({
+          this.report({
             rule: 'yaml/duplicate-key',
             message: `The key "${name}" appears twice in this mapping; most readers keep only one of the two values, so one of them is silently lost.`,
             // Own copies: a re-parse may move node spans in place (incremental.ts).
@@ -210,28 +227,85 @@ class Converter {
     return { type: 'scalar', value: null, span, style: 'plain' };
   }
 
+  /**
+   * A problem, once: an alias's expansion converts its anchor again, whose problems were pushed
+   * where the anchor is written.
+   */
+  private report(problem: ParseProblem): void {
+    const key = `${problem.rule}\0${problem.span.start}\0${problem.span.end}\0${problem.message}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.problems.push(problem);
+  }
+
   private convertAlias(alias: Alias, depth: number): Node {
     this.sawReferenceOrTag = true;
     const [start, end] = alias.range ? [this.base + alias.range[0], this.base + alias.range[1]] : [this.base, this.base];
-    const target = alias.resolve(this.doc);
-    if (this.aliasBudget-- === 0) {
-      this.problems.push({ rule: 'yaml/syntax', message: 'Aliases expand to too much data; the rest of them are not followed.', span: { start, end: Math.max(end, start + 1) } });
+    const unexpanded = (): Node => ({ type: 'scalar', value: null, span: { start, end }, style: 'plain' });
+    const target = this.resolve(alias);
+    if (!target || this.aliasesInProgress.has(target)) return unexpanded();
+    const outermost = this.expanding.length === 0;
+    if (this.budget.left <= 0) {
+      // Said once per document, at the outermost alias: the one the user sees used.
+      const at = outermost ? { start, end: Math.max(end, start + 1) } : this.expanding[0]!;
+      if (this.notExpanded[this.notExpanded.length - 1] !== at) this.notExpanded.push(at);
+      return unexpanded();
     }
-    if (!target || this.aliasesInProgress.has(target) || this.aliasBudget < 0) {
-      return { type: 'scalar', value: null, span: { start, end }, style: 'plain' };
-    }
-    // The alias stands for its anchor's value, but findings belong where the alias is written.
+    const problemsBefore = this.problems.length;
     this.aliasesInProgress.add(target);
+    this.expanding.push({ start, end: Math.max(end, start + 1) });
     try {
+      // The alias stands for its anchor's value, but findings belong where the alias is written.
       return relocate(this.convert(target, depth + 1, start), { start, end });
+    } catch (error) {
+      if (error !== OVER_BUDGET || !outermost) throw error;
+      // The budget ran out inside this expansion: the alias stays unexpanded, and what its partial
+      // expansion found goes with it.
+      for (const problem of this.problems.splice(problemsBefore)) {
+        this.seen.delete(`${problem.rule}\0${problem.span.start}\0${problem.span.end}\0${problem.message}`);
+      }
+      if (this.notExpanded[this.notExpanded.length - 1] !== this.expanding[0]) this.notExpanded.push(this.expanding[0]!);
+      return unexpanded();
     } finally {
       this.aliasesInProgress.delete(target);
+      this.expanding.pop();
     }
+  }
+
+  /**
+   * The node an alias stands for: the last node before it anchored with its name. Not the
+   * library's `Alias.resolve`, which walks the whole document for each alias (9,000 aliases of a
+   * 37 KB file took seconds): every anchor is indexed once, on the first alias.
+   */
+  private resolve(alias: Alias): YamlNode | undefined {
+    this.anchors ??= anchorsOf(this.doc);
+    const candidates = this.anchors.get(alias.source);
+    const at = alias.range?.[0] ?? 0;
+    if (!candidates) return undefined;
+    let low = 0;
+    let high = candidates.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (candidates[mid]!.start < at) low = mid + 1;
+      else high = mid;
+    }
+    return candidates[low - 1]?.node;
+  }
+
+  /**
+   * A node's span, over the regions cut off before parsing that start in it: a region is a
+   * placeholder there (at the node's start, or after the indicators of a compact collection),
+   * and what it stands for belongs to the node.
+   */
+  private rangeSpan(range: readonly [number, number, number]): Span {
+    let end = range[1];
+    for (const [, regionEnd] of this.regions.within(range[0], Math.max(range[1], range[0] + 1))) end = Math.max(end, regionEnd);
+    return { start: this.base + range[0], end: this.base + end };
   }
 
   private key(key: YamlNode | null, fallbackAt: number): ScalarNode {
     const base = this.base;
-    if (key && isScalar(key)) {
+    if (key && isScalar(key) && !(key.range && this.regions.endAt(key.range[0]) !== undefined)) {
       if (key.anchor || key.tag) this.sawReferenceOrTag = true;
       const span = key.range ? { start: base + key.range[0], end: base + key.range[1] } : { start: fallbackAt, end: fallbackAt };
       return this.scalar(key, span);
@@ -239,8 +313,8 @@ class Converter {
     if (key?.range) {
       // A collection or an alias as a key: kept as its text (rules compare keys as strings).
       this.sawReferenceOrTag = true;
-      const [start, end] = key.range;
-      return { type: 'scalar', value: this.text.slice(start, end), span: { start: base + start, end: base + end }, style: 'plain' };
+      const span = this.rangeSpan(key.range);
+      return { type: 'scalar', value: this.text.slice(span.start - base, span.end - base), span, style: 'plain' };
     }
     return { type: 'scalar', value: '', span: { start: fallbackAt, end: fallbackAt }, style: 'plain' };
   }
@@ -256,6 +330,31 @@ class Converter {
     else value = String(raw);
     return { type: 'scalar', value, span, style: STYLE[node.type ?? 'PLAIN'] ?? 'plain' };
   }
+}
+
+/**
+ * Every anchored node of a document by anchor name, sorted by where each starts. A loop rather
+ * than recursion: the tree may nest as deep as the library read it.
+ */
+function anchorsOf(doc: Document.Parsed): Map<string, { start: number; node: YamlNode }[]> {
+  const anchors = new Map<string, { start: number; node: YamlNode }[]>();
+  const stack: unknown[] = [doc.contents];
+  while (stack.length) {
+    const node = stack.pop();
+    if (isPair(node)) {
+      stack.push(node.key, node.value);
+      continue;
+    }
+    if (!isScalar(node) && !isMap(node) && !isSeq(node)) continue;
+    if (node.anchor) {
+      const list = anchors.get(node.anchor) ?? [];
+      list.push({ start: node.range?.[0] ?? 0, node });
+      anchors.set(node.anchor, list);
+    }
+    if (isMap(node) || isSeq(node)) for (const item of node.items) stack.push(item);
+  }
+  for (const list of anchors.values()) list.sort((a, b) => a.start - b.start);
+  return anchors;
 }
 
 /**

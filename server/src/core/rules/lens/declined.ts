@@ -37,6 +37,9 @@ const WHY: Record<LimitName, string> = {
   // Neither declines a check: past them a message lists fewer names, or offers no "did you mean".
   suggestionCandidates: 'its "did you mean" searches would compare more names than Tool Lens compares in one document',
   messageItems: 'it lists more entries than Tool Lens writes in one message',
+  aliasNodes: 'its aliases stand for more values than Tool Lens builds from aliases in one file',
+  fileBytes: 'the file is larger than Tool Lens reads',
+  fileValues: 'the file holds more values than Tool Lens reads',
 };
 
 function message(declined: Declined): string {

@@ -216,13 +216,33 @@ function checkParsed(workspace: Workspace, logs: string[], where: string, file: 
   thrown.length = 0;
   logs.length = 0;
   let report: FileReport;
-  try {
-    report = checkFile(file, workspace, RULES);
-  } catch (error) {
-    throw new FuzzFailure(`the check threw: ${stack(error)}`, where, file.source.text);
-  }
+  const printed = consoleOutputOf(() => {
+    try {
+      report = checkFile(file, workspace, RULES);
+    } catch (error) {
+      throw new FuzzFailure(`the check threw: ${stack(error)}`, where, file.source.text);
+    }
+  });
   if (thrown.length || logs.length) throw new FuzzFailure(`a rule failed:\n${[...thrown, ...logs].join('\n')}`, where, file.source.text);
-  return report;
+  // The core says what it has to say through findings and the workspace's log, never the console
+  // (the language server's stdout is the protocol).
+  if (printed.length) throw new FuzzFailure(`the check wrote to the console:\n${printed.slice(0, 5).join('\n')}`, where, file.source.text);
+  return report!;
+}
+
+const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const;
+
+/** What `run` writes through the console, which is kept from printing meanwhile. */
+export function consoleOutputOf(run: () => void): string[] {
+  const printed: string[] = [];
+  const saved = CONSOLE_METHODS.map((name) => Object.getOwnPropertyDescriptor(console, name)!);
+  for (const name of CONSOLE_METHODS) console[name] = (...args: unknown[]) => printed.push(`console.${name}: ${args.map(String).join(' ')}`);
+  try {
+    run();
+  } finally {
+    CONSOLE_METHODS.forEach((name, i) => Object.defineProperty(console, name, saved[i]!));
+  }
+  return printed;
 }
 
 function stack(error: unknown): string {

@@ -17,9 +17,10 @@ export interface KnownBug {
   name: string;
   /** What happens and what should: the todo's reason. */
   todo: string;
-  /** The smallest input found, checked alone (no catalog); `seed` says where the fuzzer met it. */
+  /** The smallest input found, checked alone (with `catalog`, if any, as its one catalog); `seed` says where the fuzzer met it. */
   path: string;
   text: string;
+  catalog?: { path: string; text: string };
   seed: string;
   /** Whether a failure is this bug. */
   is(failure: FuzzFailure): boolean;
@@ -99,11 +100,25 @@ export const KNOWN_BUGS: readonly KnownBug[] = [
     seed: '1658756245, "damaged catalog", test/fixtures (a format name damaged to "date-tim~e")',
     is: (failure) => /wrote to the console/.test(failure.what) && /unknown format .* ignored in schema/.test(failure.what),
   },
+  {
+    name: 'args/missing-required: for a key written without a colon (`{path}`), the fix writes `{path ""}`',
+    todo: 'in a flow mapping, `arguments: {path}` holds the key `path` with no value; the suggestion "Add the required arguments path, content" inserts ` ""` right after the key and `, content: ""` at the same offset, giving `{path "", content: ""}`: a key named `path ""`, so "path" is still missing (and args/unknown says so); it should insert `: ""`, and no two of its edits should insert at one place',
+    path: 'save.vmcp.yaml',
+    text: 'compositeTools:\n  - name: t\n    description: d\n    steps:\n      - {id: save, tool: filesystem.write_file, arguments: {path}}\n',
+    catalog: {
+      path: 'fs.catalog.yaml',
+      text:
+        'catalog: 1\nservers:\n  - name: filesystem\n    tools:\n      - name: write_file\n        description: Write a file.\n' +
+        '        inputSchema: {type: object, properties: {path: {type: string}, content: {type: string}}, required: [path, content]}\n',
+    },
+    seed: '747593361, "any damage", test/fixtures/annotations/contradiction/uncatalogued.yaml (51 characters deleted, leaving `arguments: {path}}`)',
+    is: (failure) => failure.detail.finding?.rule === 'args/missing-required' && /has edits that overlap one another/.test(failure.what),
+  },
 ];
 
 /** The known bugs whose input still fails the way they describe (the others are fixed: no mask). */
 export const ACTIVE_BUGS: readonly KnownBug[] = KNOWN_BUGS.filter((bug) => {
-  const failure = failureAlone(bug.path, bug.text);
+  const failure = failureAlone(bug.path, bug.text, bug.catalog);
   return failure !== undefined && bug.is(failure);
 });
 
@@ -181,7 +196,7 @@ const selfReference = (arrays: number) => {
 export const KNOWN_HANGS: readonly KnownHang[] = [
   {
     name: 'catalog/invalid-schema: a tool schema with a $ref and arrays nested in a value costs 2^(arrays)',
-    todo: "ajv's hasRef walks every array twice (through .some and again as an object) before it meets the $ref, so each level of arrays nested in a value before the $ref doubles the work: 26 levels take 7 s, 30 about two minutes, the 200 of a 400-level value never end (the editor's time budget cannot stop one rule); the core should bound what it gives ajv",
+    todo: "ajv's hasRef walks every array twice (through .some and again as an object) before it meets the $ref, so each level of arrays nested in a value before the $ref doubles the work: 24 levels in a 288-character catalog take 1.4 s, 26 take 5.4 s, 30 about a minute and a half, and the 200 of a 400-level value never end (the editor's time budget cannot stop a rule that is running); the core should bound what it gives ajv",
     path: 'tree.catalog.yaml',
     get text() {
       return selfReference(18);

@@ -97,9 +97,10 @@ export function corpusFolders(): Folder[] {
 
 /**
  * Each folder's files parsed once for the fresh workspaces (never checked, so no check leaves
- * anything in them), per set of kinds a configuration forces on them (the only way it changes a parse).
+ * anything in them), under the kinds its own configuration forces on them (the only way a
+ * configuration changes a parse); under other kinds (a damaged configuration's), parsed anew.
  */
-const pristine = new WeakMap<Folder, Map<string, Map<string, ParsedFile>>>();
+const pristine = new WeakMap<Folder, { forced: string; files: Map<string, ParsedFile> }>();
 
 /**
  * A new Workspace and CatalogIndex, as the loader builds them: the folder's configuration (or
@@ -112,12 +113,10 @@ export function freshWorkspace(folder: Folder, logs: string[], replace?: { path:
   const workspace = new Workspace(folder.workspace.root, (message) => logs.push(message));
   workspace.config = config ?? folder.workspace.config;
   const pathOf = (absolute: string) => toPosix(relative(folder.cwd, absolute));
-  const forced = folder.candidates.map((c) => workspace.forcedKind(pathOf(c.absolute)) ?? '').join(',');
-  let byKinds = pristine.get(folder);
-  if (!byKinds) pristine.set(folder, (byKinds = new Map<string, Map<string, ParsedFile>>()));
-  let parsed = byKinds.get(forced);
-  if (!parsed) byKinds.set(forced, (parsed = new Map<string, ParsedFile>()));
-  const cache = parsed;
+  const forcedBy = (w: Workspace) => folder.candidates.map((c) => w.forcedKind(pathOf(c.absolute)) ?? '').join(',');
+  let kept = pristine.get(folder);
+  if (!kept) pristine.set(folder, (kept = { forced: forcedBy(folder.workspace), files: new Map<string, ParsedFile>() }));
+  const cache = kept.forced === forcedBy(workspace) ? kept.files : new Map<string, ParsedFile>();
   joinCatalog(workspace.catalog, folder.candidates, ({ absolute }) => {
     const path = pathOf(absolute);
     if (replace?.path === path) return workspace.parse(path, replace.text);
@@ -216,13 +215,33 @@ function checkParsed(workspace: Workspace, logs: string[], where: string, file: 
   thrown.length = 0;
   logs.length = 0;
   let report: FileReport;
-  try {
-    report = checkFile(file, workspace, RULES);
-  } catch (error) {
-    throw new FuzzFailure(`the check threw: ${stack(error)}`, where, file.source.text);
-  }
+  const printed = consoleOutputOf(() => {
+    try {
+      report = checkFile(file, workspace, RULES);
+    } catch (error) {
+      throw new FuzzFailure(`the check threw: ${stack(error)}`, where, file.source.text);
+    }
+  });
   if (thrown.length || logs.length) throw new FuzzFailure(`a rule failed:\n${[...thrown, ...logs].join('\n')}`, where, file.source.text);
-  return report;
+  // The core says what it has to say through findings and the workspace's log, never the console
+  // (the language server's stdout is the protocol).
+  if (printed.length) throw new FuzzFailure(`the check wrote to the console:\n${printed.slice(0, 5).join('\n')}`, where, file.source.text);
+  return report!;
+}
+
+const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const;
+
+/** What `run` writes through the console, which is kept from printing meanwhile. */
+export function consoleOutputOf(run: () => void): string[] {
+  const printed: string[] = [];
+  const saved = CONSOLE_METHODS.map((name) => Object.getOwnPropertyDescriptor(console, name)!);
+  for (const name of CONSOLE_METHODS) console[name] = (...args: unknown[]) => printed.push(`console.${name}: ${args.map(String).join(' ')}`);
+  try {
+    run();
+  } finally {
+    CONSOLE_METHODS.forEach((name, i) => Object.defineProperty(console, name, saved[i]!));
+  }
+  return printed;
 }
 
 function stack(error: unknown): string {
@@ -436,9 +455,13 @@ function inFreshWorkspace(text: string): boolean {
   return (hash >>> 0) % 4 === 0;
 }
 
-/** The invariants on one text alone, in a workspace of its own with no catalog: the first that breaks, if any. */
-export function failureAlone(path: string, text: string): FuzzFailure | undefined {
-  const workspace = (logs: string[]) => new Workspace('/fuzz', (message) => logs.push(message));
+/** The invariants on one text alone, in a workspace of its own (with `catalog` as its one catalog file): the first that breaks, if any. */
+export function failureAlone(path: string, text: string, catalog?: { path: string; text: string }): FuzzFailure | undefined {
+  const workspace = (logs: string[]) => {
+    const created = new Workspace('/fuzz', (message) => logs.push(message));
+    if (catalog) created.catalog.addFile(created.parse(catalog.path, catalog.text));
+    return created;
+  };
   const logs: string[] = [];
   try {
     assertInvariantsIn(workspace(logs), logs, path, path, text, () => {

@@ -16,6 +16,10 @@
 //    (the client sends a partial result token, as VS Code does), and to the end of that answer,
 //    when every file has been reported; paired with the bare `yaml` parse of the same files in a
 //    fresh node process.
+// 3. Memory: the server's resident memory with the start-up workspace diagnosed, with every file
+//    open, and after all are closed.
+// 4. Capacity: the largest realistic gateway document whose first diagnostics come back within
+//    100 ms and within 1 s of opening it, found by trying documents of doubling size.
 //
 // The bare `yaml` parse of the edited document (in this process, warm) is the edit baseline.
 // Timings are printed and returned, never asserted. Every wait is bounded, and every server
@@ -522,6 +526,67 @@ function readAll(dir) {
 }
 
 // ------------------------------------------------------------------------------------------------
+// Capacity
+
+/** Document sizes tried, in lines, smallest first; the search stops after the first over the larger budget. */
+const CAPACITY_SIZES = [250, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000];
+const CAPACITY_BUDGETS_MS = [100, 1000];
+
+/**
+ * The largest realistic gateway document the editor checks within 100 ms and within 1 s: documents
+ * of growing size (generateDocument, a fresh seed each run so nothing is reused) are opened one at
+ * a time in a server holding the filesystem and memory catalogs, and the time from didOpen to the
+ * first diagnostic report is taken, three runs per size (median). Each size's bare yaml parse is
+ * measured beside it. The answer is the largest size whose median is within each budget.
+ */
+export async function capacity(out) {
+  const dir = join(out, 'lsp-capacity');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'catalogs'), { recursive: true });
+  for (const name of ['filesystem.json', 'memory.json']) copyFileSync(join(SHARED_CATALOGS, name), join(dir, 'catalogs', name));
+  const sizes = [];
+  const server = new ServerProcess();
+  try {
+    await server.initialize(dir);
+    await server.waitLoaded();
+    let opened = 0;
+    for (const lines of CAPACITY_SIZES) {
+      const samples = [];
+      let doc;
+      for (let run = 0; run < 3; run++) {
+        doc = generateDocument(lines, 0x3000 + opened);
+        const uri = pathToFileURL(join(dir, `capacity-${opened++}.vmcp.yaml`)).href;
+        const started = performance.now();
+        await server.notify(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'yaml', version: 1, text: doc.text } });
+        await pullFresh(server, uri, undefined, { retriggers: 0 });
+        samples.push(performance.now() - started);
+        await server.notify(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+      }
+      const parse = parseTimes([doc.text], 5, 1);
+      const steps = (doc.text.match(/^\s+- id: /gm) ?? []).length;
+      const checkMs = median(samples);
+      sizes.push({ lines: doc.lines, compositeTools: doc.tools, steps, bytes: doc.bytes, checkMedianMs: round(checkMs), samplesMs: samples.map(round), parseMedianMs: round(median(parse)), checkOverParse: ratio(checkMs / median(parse)) });
+      if (checkMs > CAPACITY_BUDGETS_MS[CAPACITY_BUDGETS_MS.length - 1]) break;
+    }
+  } finally {
+    await server.close();
+  }
+  const within = Object.fromEntries(
+    CAPACITY_BUDGETS_MS.map((budget) => {
+      const fits = sizes.filter((s) => s.checkMedianMs <= budget);
+      const largest = fits[fits.length - 1];
+      const beyond = sizes.find((s) => s.checkMedianMs > budget);
+      return [`${budget}ms`, largest ? { lines: largest.lines, compositeTools: largest.compositeTools, steps: largest.steps, checkMedianMs: largest.checkMedianMs, nextSizeMs: beyond?.checkMedianMs } : null];
+    }),
+  );
+  return {
+    measure: 'didOpen of a new document to its first textDocument/diagnostic report (client-observed round trip over stdio), median of 3 runs per size, each a fresh document',
+    sizes,
+    within,
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
 // The section
 
 export async function lspSection({ out, options }) {
@@ -550,6 +615,7 @@ export async function lspSection({ out, options }) {
 
   const edit = await editLatency(out, doc, settings);
   const memory = await memoryOnce(ws);
+  const capacityResult = await capacity(out);
 
   // Baselines in this process (warm): the edited document, and the start-up workspace's files.
   const docParse = parseTimes([doc.text], 40, 5);
@@ -631,5 +697,17 @@ export async function lspSection({ out, options }) {
       `\nserver memory (RSS, /proc): ${kb(memory.afterStartKb)} once the ${ws.files} files are diagnosed, ${kb(memory.allOpenKb)} with all ${memory.files} open, ` +
       `${kb(memory.afterCloseKb)} a second after closing them all`,
   );
-  return { date: new Date().toISOString(), server: 'node dist/server.js --stdio', targets: TARGETS, edit, startup, baseline, ratios, memory };
+  const fit = (budget) => {
+    const w = capacityResult.within[`${budget}ms`];
+    return w ? `${w.lines.toLocaleString('en')} lines (${w.compositeTools} composite tools, ${w.steps} steps) in ${w.checkMedianMs} ms` + (w.nextSizeMs ? `; the next size took ${w.nextSizeMs} ms` : '') : 'not even the smallest size';
+  };
+  console.log(
+    `\ncapacity (didOpen → first diagnostics, median of 3 fresh documents per size):\n` +
+      table([
+        ['lines', 'composite tools', 'steps', 'check', 'yaml parse', 'check / parse'],
+        ...capacityResult.sizes.map((s) => [s.lines.toLocaleString('en'), s.compositeTools, s.steps, ms(s.checkMedianMs), ms(s.parseMedianMs), `${s.checkOverParse}x`]),
+      ]) +
+      `\nlargest document checked within 100 ms: ${fit(100)}\nlargest document checked within 1 s: ${fit(1000)}`,
+  );
+  return { date: new Date().toISOString(), server: 'node dist/server.js --stdio', targets: TARGETS, edit, startup, baseline, ratios, memory, capacity: capacityResult };
 }

@@ -10,6 +10,7 @@ import { parseFile } from '../../server/src/core/parse/file.js';
 import { kindFromText } from '../../server/src/core/parse/kinds.js';
 import { reparseFile } from '../../server/src/core/parse/incremental.js';
 import { Workspace } from '../../server/src/core/workspace.js';
+import { locate } from '../../server/src/lsp/cursor.js';
 import { loadRecording, describeFindings, failuresLogged } from '../helpers/fixtures.js';
 
 const UNRELATED = join(__dirname, '..', 'corpus', 'unrelated');
@@ -233,4 +234,30 @@ test('the clean corpus holds each new shape, recognised as such (so its silence 
       ['vmcp-composite', 'assert', true],
     ],
   );
+});
+
+test('a JSON List (kubectl get -o json) embeds its items too', () => {
+  const text = JSON.stringify(
+    {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [{ apiVersion: 'toolhive.stacklok.dev/v1beta1', kind: 'VirtualMCPCompositeToolDefinition', metadata: { name: 'd' }, spec: { name: 'x', steps: [{ id: 'a', tool: 'fs.read' }, { id: 'a', tool: 'fs.read' }] } }],
+    },
+    null,
+    2,
+  );
+  const file = parseFile('list.json', text);
+  assert.equal(file.documents[1]?.kind, 'vmcp-composite');
+  const findings = checkFile(file, new Workspace('/ws')).findings.filter((f) => f.rule === 'workflow/duplicate-step-id');
+  assert.equal(findings.length, 1);
+  assert.equal(text.slice(findings[0]!.span.start, findings[0]!.span.end), '"a"');
+  assert.ok(findings[0]!.span.start > text.lastIndexOf('"id"') - 1, 'on the second step');
+});
+
+test("the editor's cursor inside an embedded resource is in that resource's document", () => {
+  const file = parseFile('list.yaml', LIST);
+  const located = locate(file, LIST.indexOf('prefixed'));
+  assert.equal(located?.doc.embedded?.host, 0);
+  assert.deepEqual(located?.path, ['spec', 'config', 'aggregation', 'conflictResolution']);
+  assert.equal(locate(file, LIST.indexOf('ConfigMap'))?.doc.embedded, undefined);
 });

@@ -107,7 +107,7 @@ export function parseFile(path: string, text: string, options: { forcedKind?: Do
   if (language === 'yaml' && documents.length === 0) {
     documents.push({ index: 0, root: null, span: { start: 0, end: text.length }, problems: [], kind: detectKind(path, null, options.forcedKind), selfContained: false });
   }
-  if (language === 'yaml') documents.push(...embeddedDocuments(documents));
+  if (language !== 'jsonl') documents.push(...embeddedDocuments(documents));
   const kind = documents.find((d) => d.kind)?.kind ?? null;
   return fileWithComments({ path, source, language, documents, kind });
 }

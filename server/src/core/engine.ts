@@ -28,6 +28,13 @@ const loggedFailures = new Set<string>();
 /** The rule that says what was declined runs whatever the budget: it is what makes a decline visible. */
 const ALWAYS_RUNS = 'lens/declined';
 
+/**
+ * The rules that run over a partial resource (a Chainsaw assertion or patch: parse/embedded.ts):
+ * those about what is written (a wrong-typed, unknown or refused value, a duplicate key), never
+ * one that needs the fields such a fragment leaves out (docs/behaviour.md#resources-inside-other-yaml).
+ */
+const PARTIAL_RULES = new Set(['schema/unknown-key', 'schema/wrong-type', 'schema/invalid-value', 'yaml/duplicate-key', 'yaml/syntax', ALWAYS_RUNS]);
+
 export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonly Rule[] = ALL_RULES, options: CheckOptions = {}): FileReport {
   const raw: Finding[] = [];
   const now = options.now ?? Date.now;
@@ -36,15 +43,19 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
   for (const doc of file.documents) {
     if (!doc.kind) continue;
     const base = documentContext(file, doc, workspace);
+    const expressions = doc.embedded?.expressions ?? [];
     for (const rule of rules) {
       if (rule.kinds !== '*' && !rule.kinds.includes(doc.kind)) continue;
+      if (doc.embedded?.partial && !PARTIAL_RULES.has(rule.id)) continue;
       if (rule.check && rule.id !== ALWAYS_RUNS && now() > deadline) {
         skipped.add(rule.id);
         continue;
       }
       const ctx: RuleContext = {
         ...base,
-        report: (report) =>
+        report: (report) => {
+          // What Chainsaw evaluates is not what it applies: no finding starts inside an expression.
+          if (expressions.some((e) => report.span.start >= e.start && report.span.start < e.end)) return;
           raw.push({
             rule: rule.id,
             severity: report.severity ?? rule.defaultSeverity,
@@ -52,7 +63,8 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
             span: report.span,
             ...(report.fixes?.length ? { fixes: report.fixes } : {}),
             ...(report.related?.length ? { related: report.related } : {}),
-          }),
+          });
+        },
       };
       try {
         rule.check?.(ctx);

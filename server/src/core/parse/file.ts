@@ -1,8 +1,11 @@
 // A whole file: its text, its language, its documents (YAML `---` streams and JSONL lines
 // hold several), each with its kind and the problems met while parsing it, and its comments.
+// The file's own documents come first; the resources found inside those that are none of ours
+// (a `kind: List`'s items, a Chainsaw test's resources: embedded.ts) follow, one document each.
 import type { DocumentKind, Span } from '../types.js';
 import { SourceText } from '../text/source.js';
 import { jsonComments, parseJson, type ParsedJsonDocument } from './json.js';
+import { embeddedDocuments, type Embedding } from './embedded.js';
 import { detectKind, kindFromText } from './kinds.js';
 import type { Comment, Node } from './nodes.js';
 import { fileTooLarge, fileTooManyValues, type ParseProblem } from './problems.js';
@@ -19,6 +22,11 @@ export interface ParsedDocument {
   problems: ParseProblem[];
   /** YAML without anchors, aliases or tags, whose parts can be re-parsed alone (incremental.ts). */
   selfContained: boolean;
+  /**
+   * Set on a resource found inside one of the file's own documents (embedded.ts): its root is the
+   * embedded node, its span that node's, its problems the parse problems inside it.
+   */
+  embedded?: Embedding;
 }
 
 export interface ParsedFile {
@@ -99,6 +107,7 @@ export function parseFile(path: string, text: string, options: { forcedKind?: Do
   if (language === 'yaml' && documents.length === 0) {
     documents.push({ index: 0, root: null, span: { start: 0, end: text.length }, problems: [], kind: detectKind(path, null, options.forcedKind), selfContained: false });
   }
+  if (language !== 'jsonl') documents.push(...embeddedDocuments(documents));
   const kind = documents.find((d) => d.kind)?.kind ?? null;
   return fileWithComments({ path, source, language, documents, kind });
 }

@@ -20,6 +20,7 @@ import { LIMITS } from '../limits.js';
 import type { DocumentKind, Span } from '../types.js';
 import { SourceText } from '../text/source.js';
 import { fileWithComments, type ParsedDocument, type ParsedFile } from './file.js';
+import { embeddedDocuments } from './embedded.js';
 import { detectKind } from './kinds.js';
 import type { MapNode, Node, Pair, SeqNode } from './nodes.js';
 import type { ParseProblem } from './problems.js';
@@ -64,15 +65,16 @@ export function reparseFile(previous: ParsedFile, text: string, forcedKind: Docu
   const oldText = previous.source.text;
   if (oldText === text) {
     if (options.consume) consumed.add(previous);
-    return withDocuments(previous, text, previous.documents.map((doc) => ({ ...doc })), forcedKind);
+    return withDocuments(previous, text, ownDocuments(previous).map((doc) => ({ ...doc })), forcedKind);
   }
   const change = diff(oldText, text);
   // A file grown past LIMITS.fileBytes, or by an insertion that may hold many values (a paste),
   // goes through the full parse, which declines it whole when it is past LIMITS.fileValues.
   const inserted = text.slice(change.start, change.oldEnd + change.delta);
   if (tooLarge(text) !== undefined || valueStarts(inserted, true) > LIMITS.fileValues / 4) return undefined;
-  const index = previous.documents.findIndex((doc) => doc.span.start <= change.start && change.oldEnd <= doc.span.end);
-  const doc = previous.documents[index];
+  const own = ownDocuments(previous);
+  const index = own.findIndex((doc) => doc.span.start <= change.start && change.oldEnd <= doc.span.end);
+  const doc = own[index];
   if (!doc?.root || !doc.selfContained || doc.problems.length > 0) return undefined;
   const shift = options.consume ? moveBy(change.delta) : copyBy(change.delta);
   for (const candidate of candidates(doc, oldText, change).reverse()) {
@@ -82,7 +84,7 @@ export function reparseFile(previous: ParsedFile, text: string, forcedKind: Docu
     if (options.consume) consumed.add(previous);
     // Where the entry runs to the end of the document, the document ends where the entry read alone does.
     const end = atDocumentEnd ? result.end : doc.span.end + change.delta;
-    const documents = previous.documents.map((other, i): ParsedDocument => {
+    const documents = own.map((other, i): ParsedDocument => {
       if (i < index) return { ...other };
       if (i > index) return shiftDocument(other, shift);
       return { ...doc, root: result.root, span: { start: doc.span.start, end } };
@@ -92,8 +94,14 @@ export function reparseFile(previous: ParsedFile, text: string, forcedKind: Docu
   return undefined;
 }
 
+/** The file's own documents, without those embedded in them (they are found again in the new tree). */
+function ownDocuments(file: ParsedFile): ParsedDocument[] {
+  return file.documents.filter((doc) => !doc.embedded);
+}
+
 function withDocuments(previous: ParsedFile, text: string, documents: ParsedDocument[], forcedKind: DocumentKind | null): ParsedFile {
   for (const doc of documents) doc.kind = detectKind(previous.path, doc.root, forcedKind);
+  documents.push(...embeddedDocuments(documents));
   const kind = documents.find((d) => d.kind)?.kind ?? null;
   return fileWithComments({ path: previous.path, source: new SourceText(text), language: previous.language, documents, kind });
 }

@@ -1,7 +1,7 @@
 // Which of our document kinds a parsed document is: content first, file name second. Anything
 // else is left alone: silence on unrelated YAML/JSON is a feature (docs/behaviour.md#recognising-files).
 import type { DocumentKind } from '../types.js';
-import { getNode, getScalar, getString, isMap, isSeq, type Node } from './nodes.js';
+import { getNode, getScalar, getString, isMap, isScalar, isSeq, type MapNode, type Node } from './nodes.js';
 
 export function baseName(path: string): string {
   const parts = path.split(/[\\/]/);
@@ -20,7 +20,7 @@ export function kindFromName(path: string): DocumentKind | null {
   return null;
 }
 
-function kindFromContent(root: Node | null): DocumentKind | null {
+export function kindFromContent(root: Node | null): DocumentKind | null {
   if (!isMap(root)) return null;
   const kind = getString(root, 'kind');
   const apiVersion = getString(root, 'apiVersion');
@@ -28,6 +28,7 @@ function kindFromContent(root: Node | null): DocumentKind | null {
   if (kind === 'VirtualMCPServer' && toolhiveApi) return 'vmcp-server';
   if (kind === 'VirtualMCPCompositeToolDefinition' && toolhiveApi) return 'vmcp-composite';
   if (getNode(root, 'compositeTools') !== undefined) return 'vmcp-config';
+  if (isCliConfig(root)) return 'vmcp-config';
   if (getScalar(root, 'catalog')?.value === 1) return 'tool-catalog';
   if (isToolsListResult(getNode(root, 'tools'))) return 'tool-catalog';
   if (getNode(root, 'toolFaces') !== undefined && getString(root, 'server') !== undefined) return 'face-overlay';
@@ -37,6 +38,65 @@ function kindFromContent(root: Node | null): DocumentKind | null {
     return mcpServers.pairs.length > 0 ? 'mcp-servers' : null;
   }
   return null;
+}
+
+/**
+ * The root keys of ToolHive's vMCP CLI config (pkg/vmcp/config/config.go `Config`; the loader
+ * refuses any other, so a real config is made of these).
+ */
+const CLI_CONFIG_KEYS = new Set([
+  'name',
+  'groupRef',
+  'backends',
+  'incomingAuth',
+  'outgoingAuth',
+  'aggregation',
+  'compositeTools',
+  'compositeToolRefs',
+  'operational',
+  'metadata',
+  'telemetry',
+  'audit',
+  'optimizer',
+  'codeMode',
+  'sessionStorage',
+  'rateLimiting',
+  'passthroughHeaders',
+]);
+
+/**
+ * A vMCP CLI config without composite tools, by its server settings. Each setting counts only in
+ * ToolHive's own shape: `groupRef` a string, `incomingAuth` a mapping with a `type`, `outgoingAuth`
+ * a mapping with `source`, `default` or `backends`, `aggregation` a mapping with one of its keys
+ * (tools entries carry a `workload`), `backends` a list of mappings each with a `name` and a `url`.
+ * Two of them must be there, the document must not be a Kubernetes object (no `apiVersion` or
+ * `kind`: the config has neither), and at least half its root keys must be the config's. One
+ * setting alone (a `name` with `backends`, a `groupRef`, an `aggregation` of metrics) is what
+ * other YAML says too; two in ToolHive's shapes under ToolHive's keys is not
+ * (docs/behaviour.md#recognising-files).
+ */
+function isCliConfig(root: MapNode): boolean {
+  if (getNode(root, 'apiVersion') !== undefined || getNode(root, 'kind') !== undefined) return false;
+  let settings = 0;
+  if (getString(root, 'groupRef') !== undefined) settings++;
+  const incoming = getNode(root, 'incomingAuth');
+  if (isMap(incoming) && isScalar(getNode(incoming, 'type'))) settings++;
+  const outgoing = getNode(root, 'outgoingAuth');
+  if (isMap(outgoing) && ['source', 'default', 'backends'].some((k) => getNode(outgoing, k) !== undefined)) settings++;
+  if (isAggregation(getNode(root, 'aggregation'))) settings++;
+  const backends = getNode(root, 'backends');
+  if (isSeq(backends) && backends.items.length > 0 && backends.items.every((b) => isMap(b) && isScalar(getNode(b, 'name')) && isScalar(getNode(b, 'url')))) settings++;
+  if (settings < 2) return false;
+  const known = root.pairs.filter((p) => CLI_CONFIG_KEYS.has(String(p.key.value))).length;
+  return known * 2 >= root.pairs.length;
+}
+
+/** `aggregation` in ToolHive's shape (`AggregationConfig`): tools entries that name a workload, or its other keys. */
+function isAggregation(node: Node | undefined): boolean {
+  if (!isMap(node)) return false;
+  const tools = getNode(node, 'tools');
+  if (isSeq(tools) && tools.items.length > 0 && tools.items.every((t) => isMap(t) && getNode(t, 'workload') !== undefined)) return true;
+  return isScalar(getNode(node, 'conflictResolution')) || isMap(getNode(node, 'conflictResolutionConfig')) || isScalar(getNode(node, 'excludeAllTools')) || isScalar(getNode(node, 'defaultToolVisibility'));
 }
 
 /** `{tools: [...]}` where every tool has a name and an inputSchema: a tools/list result. */
@@ -51,15 +111,49 @@ function isToolsListResult(tools: Node | undefined): boolean {
 const rootKey = (name: string, yamlValue: string, jsonValue: string) =>
   new RegExp(`(?:^${name}\\s*:\\s*${yamlValue})|(?:"${name}"\\s*:\\s*${jsonValue})`, 'm');
 
+/** A root key of ours written with any value. */
+const anyRootKey = (name: string) => rootKey(name, '', '');
+
+/** The settings isCliConfig counts. */
+const CLI_SETTINGS = ['groupRef', 'incomingAuth', 'outgoingAuth', 'aggregation', 'backends'];
+const YAML_ROOT_KEY = /^([A-Za-z_$][\w$.-]*)[ \t]*:(?:[ \t]|$)/gm;
+
+/**
+ * The CLI config without composite tools as text (isCliConfig without the shapes, which text
+ * does not show): in YAML, two of its settings as root keys and no root key that is not the
+ * config's (a Kubernetes object's `apiVersion` and `kind` are not); in JSON, where nesting cannot
+ * be seen, `groupRef` with `incomingAuth` or `outgoingAuth`, and neither `apiVersion` nor `kind`.
+ */
+function cliConfigText(text: string): boolean {
+  if (/^\s*[{[]/.test(text)) {
+    const has = (key: string) => text.includes(`"${key}"`);
+    return has('groupRef') && (has('incomingAuth') || has('outgoingAuth')) && !has('apiVersion') && !has('kind');
+  }
+  const keys = [...text.matchAll(YAML_ROOT_KEY)].map((m) => m[1] ?? '');
+  return keys.every((k) => CLI_CONFIG_KEYS.has(k)) && CLI_SETTINGS.filter((k) => keys.includes(k)).length >= 2;
+}
+
+const matches = (pattern: RegExp) => (text: string) => pattern.test(text);
+
+const ANY_API_VERSION = anyRootKey('apiVersion');
+const TOOLHIVE_API_VERSION = rootKey('apiVersion', `["']?toolhive\\.stacklok\\.dev/`, '"toolhive\\.stacklok\\.dev/');
+
+/** A ToolHive resource's kind as text, with no `apiVersion` of another API group (as kindFromContent). */
+const toolhiveKind = (kind: string) => {
+  const pattern = rootKey('kind', `["']?${kind}\\b`, `"${kind}"`);
+  return (text: string) => pattern.test(text) && (!ANY_API_VERSION.test(text) || TOOLHIVE_API_VERSION.test(text));
+};
+
 /** What the text of a document no parser read says of its kind (in kindFromContent's order). */
-const TEXT_MARKERS: [RegExp, DocumentKind][] = [
-  [rootKey('kind', 'VirtualMCPServer\\b', '"VirtualMCPServer"'), 'vmcp-server'],
-  [rootKey('kind', 'VirtualMCPCompositeToolDefinition\\b', '"VirtualMCPCompositeToolDefinition"'), 'vmcp-composite'],
-  [rootKey('compositeTools', '', ''), 'vmcp-config'],
-  [rootKey('catalog', '1\\b', '1\\b'), 'tool-catalog'],
-  [rootKey('toolFaces', '', ''), 'face-overlay'],
-  [rootKey('calls', '', '\\['), 'tool-calls'],
-  [rootKey('mcpServers', '', '\\{'), 'mcp-servers'],
+const TEXT_MARKERS: [(text: string) => boolean, DocumentKind][] = [
+  [toolhiveKind('VirtualMCPServer'), 'vmcp-server'],
+  [toolhiveKind('VirtualMCPCompositeToolDefinition'), 'vmcp-composite'],
+  [matches(anyRootKey('compositeTools')), 'vmcp-config'],
+  [cliConfigText, 'vmcp-config'],
+  [matches(rootKey('catalog', '1\\b', '1\\b')), 'tool-catalog'],
+  [matches(anyRootKey('toolFaces')), 'face-overlay'],
+  [matches(rootKey('calls', '', '\\[')), 'tool-calls'],
+  [matches(rootKey('mcpServers', '', '\\{')), 'mcp-servers'],
 ];
 
 /**
@@ -69,7 +163,7 @@ const TEXT_MARKERS: [RegExp, DocumentKind][] = [
  * (docs/behaviour.md#recognising-files).
  */
 export function kindFromText(text: string): DocumentKind | null {
-  for (const [pattern, kind] of TEXT_MARKERS) if (pattern.test(text)) return kind;
+  for (const [marks, kind] of TEXT_MARKERS) if (marks(text)) return kind;
   return null;
 }
 

@@ -99,7 +99,7 @@ function computeProblems(ctx: DocumentContext): SchemaProblem[] {
   const ref = file.language === 'jsonl' && doc.kind === 'tool-calls' ? CALL_ENTRY : SCHEMA_FOR_KIND[doc.kind];
   const validate = validatorFor(ref);
   validate(toValue(doc.root));
-  const errors = selectErrors(validate.errors ?? []);
+  const errors = selectErrors(validate.errors ?? []).filter((e) => !doc.embedded?.partial || !LEFT_OUT_KEYWORDS.has(e.keyword));
   const mapper = new ErrorMapper(ctx, doc.kind, doc.root, compiledSchemas().names);
   const broken = doc.problems.filter((p) => p.rule === 'yaml/syntax').map((p) => p.span.start);
   const mapped: Mapped[] = [];
@@ -117,6 +117,12 @@ function computeProblems(ctx: DocumentContext): SchemaProblem[] {
 // ---- choosing the errors worth a finding --------------------------------------------------------
 
 const IGNORED_KEYWORDS = new Set(['if', 'then', 'else', 'allOf', '$ref']);
+
+/**
+ * What a partial resource (a Chainsaw assertion or patch: parse/embedded.ts) may leave out: a
+ * required field, and the shapes (alternatives, exclusions) that need fields it does not state.
+ */
+const LEFT_OUT_KEYWORDS = new Set(['required', 'anyOf', 'oneOf', 'not', 'dependentRequired', 'dependencies', 'minProperties']);
 
 /**
  * Keeps one error per problem: drops `if` bookkeeping, the branch errors an anyOf/oneOf failure

@@ -72,7 +72,8 @@ function definitionInFile(
   namespace: string | undefined,
 ): { toolName: string; nameNode: ScalarNode } | undefined {
   for (const doc of ctx.file.documents) {
-    if (doc.kind !== 'vmcp-composite') continue;
+    // An assertion or patch of a definition (in a Chainsaw test) defines nothing.
+    if (doc.kind !== 'vmcp-composite' || doc.embedded?.partial) continue;
     const metadata = getMap(doc.root, 'metadata');
     if (getString(metadata, 'name') !== name) continue;
     const ns = getString(metadata, 'namespace');

@@ -32,6 +32,7 @@ export const FAMILY_TITLES: Readonly<Record<string, string>> = {
   yaml: 'Syntax',
   workflow: 'Workflows',
   template: 'Templates',
+  aggregation: 'Gateway settings',
   tool: 'Tool references',
   args: 'Arguments',
   annotations: 'The safety floor',

@@ -141,6 +141,41 @@ ${STEP}`;
     assert.ok(graph.kind === 'resolved');
     assert.deepEqual(graph.tool.tool.annotations, { readOnlyHint: true });
   });
+
+  test('an override ToolHive refuses (annotations only, no name or description) does not count, for the floor either', () => {
+    const composite = `compositeTools:
+  - name: c
+    description: d
+    annotations: {readOnlyHint: true, destructiveHint: false, openWorldHint: false}
+    steps: [{id: a, tool: filesystem_read_file}]
+`;
+    const overrideOf = (fields: string) => `aggregation:\n  tools:\n    - workload: filesystem\n      overrides:\n        read_file: {${fields}}\n${composite}`;
+    const accepted = contextOf(overrideOf('description: Read, annotations: {destructiveHint: false}'));
+    const refused = contextOf(overrideOf('annotations: {destructiveHint: false}'));
+    const emptyDescription = contextOf(overrideOf('description: "", annotations: {destructiveHint: false}'));
+
+    const tool = (ctx: ReturnType<typeof contextOf>) => {
+      const r = resolveToolRef(gatewayOf(ctx), 'filesystem_read_file');
+      assert.ok(r.kind === 'resolved');
+      return r.tool;
+    };
+    assert.deepEqual(tool(accepted).tool.annotations, { readOnlyHint: true, openWorldHint: false, destructiveHint: false });
+    assert.equal(tool(accepted).override?.refused, false);
+    for (const ctx of [refused, emptyDescription]) {
+      assert.equal(tool(ctx).override, undefined, 'a refused override is not applied');
+      assert.deepEqual(tool(ctx).tool.annotations, { readOnlyHint: true, openWorldHint: false }, "the backend's own annotations");
+    }
+
+    // The floor: with the accepted patch the read-only composite is honest; without it the missing
+    // destructiveHint counts as destructive and contradicts the composite's destructiveHint: false.
+    const floorOfDoc = (ctx: ReturnType<typeof contextOf>) => floorOf(ctx, workflowsOf(ctx).workflows[0]!).table;
+    assert.equal(floorOfDoc(accepted).floor?.destructiveHint, false);
+    assert.deepEqual(floorOfDoc(accepted).contradictions, []);
+    for (const ctx of [refused, emptyDescription]) {
+      assert.equal(floorOfDoc(ctx).floor?.destructiveHint, true);
+      assert.deepEqual(floorOfDoc(ctx).contradictions.map((c) => c.hint), ['destructiveHint']);
+    }
+  });
 });
 
 describe('advertising filter', () => {

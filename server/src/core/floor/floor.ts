@@ -257,7 +257,7 @@ function omittedPart<S>(
   return (
     `${who} ${one ? 'omits' : 'omit'} ${hint}, and an absent ${hint} counts as ${counted}${despite}; ` +
     `to lower it, declare ${hint}: ${safe} on ${one ? 'that tool' : 'those tools'}, or add an annotation ` +
-    `override in the gateway's aggregation.tools[].overrides`
+    `override in the gateway's aggregation.tools[].overrides (with a description: ToolHive refuses one without a name or description)`
   );
 }
 

@@ -168,7 +168,10 @@ function overriddenTools(workload: GatewayWorkload): GatewayTool[] {
 /** A backend tool after its workload's override (if any): renamed, described and annotated as the override says. */
 function overriddenTool(workload: GatewayWorkload, tool: CatalogTool): GatewayTool {
   const overrides = workload.config && workload.config.toolConfigRef === undefined ? workload.config.overrides : undefined;
-  const override = overrides?.get(tool.name);
+  // An override ToolHive refuses (no name, no description) does not count: the configuration it is
+  // in does not load, so its annotations must not move the floor either.
+  const found = overrides?.get(tool.name);
+  const override = found && !found.refused ? found : undefined;
   const overriddenName = override?.name || tool.name;
   const patched: CatalogTool = {
     ...tool,

@@ -10,6 +10,7 @@ export const FAMILY_ORDER: readonly string[] = [
   'yaml',
   'workflow',
   'template',
+  'aggregation',
   'tool',
   'args',
   'annotations',

@@ -33,7 +33,7 @@ function message(s: ResolvedStep): string {
       const servers = workloads.length ? ` (no catalog for ${listOf(workloads.map((w) => w.serverName), LIMITS.messageItems)})` : ' (it is in no catalog)';
       return (
         `${head}${servers}, ${TAINT}. ${addCatalogAdviceFor(workloads)} Or declare the hints in an annotation override ` +
-        `(aggregation.tools[].overrides.<tool>.annotations), which the gateway lays over the backend's.`
+        `(aggregation.tools[].overrides.<tool>.annotations, beside a \`description\`: ToolHive refuses an override without a name or description), which the gateway lays over the backend's.`
       );
     }
     case 'no-annotations': {
@@ -41,7 +41,7 @@ function message(s: ResolvedStep): string {
       const name = s.tool?.originalName ?? '<tool>';
       return (
         `${head}: the tool declares none, ${TAINT}. Declare them in the server, or patch them in the gateway with ` +
-        `aggregation.tools[{workload: ${workload}}].overrides.${name}.annotations.`
+        `aggregation.tools[{workload: ${workload}}].overrides.${name}.annotations (beside a \`description\`: ToolHive refuses an override without a name or description).`
       );
     }
     case 'hidden':

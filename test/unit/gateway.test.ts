@@ -72,7 +72,7 @@ function resolvedName(r: ToolRefResolution): string | undefined {
 const STEP = 'compositeTools:\n  - name: c\n    description: d\n    steps: [{id: a, tool: filesystem.read_file}]\n';
 
 describe('prefix strategy', () => {
-  test('default {workload}_: exact names and the dot form resolve; a bare name suggests both spellings', () => {
+  test('default {workload}_: exact names and the dot form resolve; a bare name suggests the routing name', () => {
     const g = gateway(STEP);
     assert.equal(g.aggregation.strategy, 'prefix');
     assert.equal(resolvedName(resolve(g, 'filesystem_read_file')), 'filesystem:read_file');
@@ -80,7 +80,17 @@ describe('prefix strategy', () => {
     const bare = resolve(g, 'read_file');
     assert.equal(bare.kind, 'unresolved');
     assert.ok(bare.kind === 'unresolved' && bare.problem === 'strategy');
-    assert.deepEqual(bare.kind === 'unresolved' && bare.suggestions, ['filesystem_read_file', 'filesystem.read_file']);
+    // One spelling per tool, the one the step chose: a reference without a dot asks for the routing name.
+    assert.deepEqual(bare.kind === 'unresolved' && bare.suggestions, ['filesystem_read_file']);
+  });
+
+  test('"did you mean" names each near tool once, in the spelling of the reference', () => {
+    const g = gateway(STEP);
+    const prefixed = resolve(g, 'filesystem_read_fil');
+    // Before: filesystem_read_file, filesystem.read_file, filesystem_write_file (one tool twice).
+    assert.deepEqual(prefixed.kind === 'unresolved' && prefixed.suggestions, ['filesystem_read_file', 'filesystem_write_file', 'filesystem_search']);
+    const dotted = resolve(g, 'filesystem.read_fil');
+    assert.deepEqual(dotted.kind === 'unresolved' && dotted.suggestions, ['filesystem.read_file']);
   });
 
   test('a configured prefixFormat is used; the same tool name in two workloads does not clash', () => {
@@ -126,7 +136,7 @@ ${STEP}`;
     assert.equal(resolve(g, 'filesystem_read_file').kind, 'unresolved');
     const after = resolve(g, 'filesystem.cat');
     assert.ok(after.kind === 'unresolved' && after.problem === 'override-name-after-dot');
-    assert.deepEqual(after.kind === 'unresolved' && after.suggestions, ['filesystem.read_file', 'filesystem_cat']);
+    assert.deepEqual(after.kind === 'unresolved' && after.suggestions, ['filesystem.read_file']);
   });
 
   test('description and annotation patches are what later readers see', () => {
@@ -221,7 +231,7 @@ ${STEP}`;
     assert.equal(resolvedName(resolve(g, 'search')), 'memory:search');
     const lost = resolve(g, 'filesystem.search');
     assert.ok(lost.kind === 'unresolved' && lost.problem === 'dropped');
-    assert.deepEqual(lost.kind === 'unresolved' && lost.suggestions, ['search', 'memory.search']);
+    assert.deepEqual(lost.kind === 'unresolved' && lost.suggestions, ['memory.search']);
     const prefixed = resolve(g, 'filesystem_read_file');
     assert.ok(prefixed.kind === 'unresolved' && prefixed.problem === 'strategy');
   });

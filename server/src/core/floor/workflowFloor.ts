@@ -40,6 +40,8 @@ function computeFloor(ctx: DocumentContext, workflow: WorkflowModel): WorkflowFl
         return { known: true, annotations: s.tool!.tool.annotations!, step: s };
       case 'no-tool':
         return { known: false, reason: 'step has no tool', step: s };
+      case 'malformed':
+        return { known: false, reason: 'the reference is not a valid tool name', step: s };
       case 'no-catalog':
         return { known: false, reason: noCatalogReason(s), step: s };
       case 'dynamic':

@@ -102,6 +102,8 @@ interface GatewayLookups {
   metaByName: Map<string, GatewayTool[]>;
   /** The names that resolve, for "did you mean". */
   valid: string[];
+  /** The tool each of `valid` names (its routing name or its dot form). */
+  toolOfValid: Map<string, GatewayTool>;
   /** Catalogued workloads, in order. */
   catalogued: string[];
   /** The first advertised tool of each resolved name whose workload's names are known. */
@@ -237,13 +239,18 @@ function lookupsOf(gateway: Gateway): GatewayLookups {
   const conflicted = new Map<string, GatewayTool[]>();
   const respelt = new Map<string, GatewayTool[]>();
   const valid = new Set<string>();
+  const toolOfValid = new Map<string, GatewayTool>();
+  const addValid = (name: string, tool: GatewayTool) => {
+    valid.add(name);
+    if (!toolOfValid.has(name)) toolOfValid.set(name, tool);
+  };
   for (const tool of gateway.tools) {
     if (tool.conflicted) push(conflicted, tool.resolvedName, tool);
     else {
-      valid.add(tool.resolvedName);
+      addValid(tool.resolvedName, tool);
       for (const spelling of otherSpellings(tool, aggregation)) push(respelt, spelling, tool);
     }
-    valid.add(dotForm(tool));
+    addValid(dotForm(tool), tool);
   }
   const dropped = new Map<string, GatewayTool>();
   for (const tool of gateway.dropped) {
@@ -274,7 +281,7 @@ function lookupsOf(gateway: Gateway): GatewayLookups {
   for (const tool of gateway.tools) push(toolsOf, tool.workload, tool);
   const droppedOf = new Map<string, GatewayTool[]>();
   for (const tool of gateway.dropped) push(droppedOf, tool.workload, tool);
-  gateway.lookups = { workloads, toolsOf, droppedOf, conflicted, dropped, conflictOf, respelt, metaByName, valid: [...valid], catalogued, advertised, dynamic, uncatalogued };
+  gateway.lookups = { workloads, toolsOf, droppedOf, conflicted, dropped, conflictOf, respelt, metaByName, valid: [...valid], toolOfValid, catalogued, advertised, dynamic, uncatalogued };
   return gateway.lookups;
 }
 
@@ -336,6 +343,29 @@ function applyPrefix(format: string, workload: string): string {
 /** The strategy-independent reference to a tool: `workload.originalName`. */
 export function dotForm(tool: GatewayTool): string {
   return `${tool.workload}.${tool.originalName}`;
+}
+
+/**
+ * A tool as "did you mean" names it for a reference written as `ref`: one spelling per tool, the one
+ * the author chose. A reference with a dot asks for `workload.tool` (unless the routing name has a dot
+ * too, as under `{workload}.`); any other asks for the routing name, the name after conflict
+ * resolution. A tool whose routing name is claimed by several workloads (manual) has only its dot form.
+ */
+function spelledLike(ref: string, tool: GatewayTool): string {
+  if (tool.conflicted) return dotForm(tool);
+  if (ref.includes('.') && !tool.resolvedName.includes('.')) return dotForm(tool);
+  return tool.resolvedName;
+}
+
+/**
+ * ToolHive's `IsValidToolReference` (pkg/vmcp/config/composite_validation.go): a step's `tool` must
+ * start with a letter or digit and hold only letters, digits, `.`, `_` and `-`. The validator refuses
+ * any other at load time, before anything is resolved, so such a reference is not looked up at all.
+ */
+const TOOL_REFERENCE = /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/;
+
+export function isValidToolReference(ref: string): boolean {
+  return TOOL_REFERENCE.test(ref);
 }
 
 /**
@@ -527,7 +557,7 @@ function resolveDotted(gateway: Gateway, ref: string, workloadName: string, tool
         problem: 'override-name-after-dot',
         tool: renamed,
         givenName: toolName,
-        suggestions: unique([dotForm(renamed), renamed.resolvedName]),
+        suggestions: [spelledLike(ref, renamed)],
       };
     }
     const lost = own.dropped.get(toolName);
@@ -591,7 +621,7 @@ function resolveBare(gateway: Gateway, ref: string): ToolRefResolution {
       problem: 'strategy',
       respelt,
       aggregation,
-      suggestions: unique(respelt.flatMap((t) => [t.resolvedName, dotForm(t)])).slice(0, 6),
+      suggestions: unique(respelt.map((t) => spelledLike(ref, t))).slice(0, 6),
     };
   }
   const lost = lookups.dropped.get(ref);
@@ -641,7 +671,7 @@ function droppedResult(gateway: Gateway, ref: string, lost: GatewayTool): ToolRe
     problem: 'dropped',
     lost,
     conflict,
-    suggestions: winner ? unique([winner.resolvedName, dotForm(winner)]) : [],
+    suggestions: winner ? [spelledLike(ref, winner)] : [],
   };
 }
 
@@ -670,9 +700,15 @@ function otherSpellings(tool: GatewayTool, aggregation: AggregationConfig): stri
   return unique(out).filter((s) => !valid.has(s));
 }
 
-/** Names that resolve and are close to `ref`, best first. */
+/** Tools that resolve and are close to `ref`, best first, each once, in the spelling `ref` chose. */
 function nearNames(gateway: Gateway, ref: string): string[] {
-  return closestN(ref, lookupsOf(gateway).valid, 3, { budget: gateway.budget });
+  const { valid, toolOfValid } = lookupsOf(gateway);
+  // Each tool is in `valid` twice (routing name and dot form): ask for twice as many, then keep one each.
+  const near = closestN(ref, valid, 6, { budget: gateway.budget });
+  return unique(near.map((name) => {
+    const tool = toolOfValid.get(name);
+    return tool ? spelledLike(ref, tool) : name;
+  })).slice(0, 3);
 }
 
 /** `{workload}_` applied to `gh_create_issue` → `gh`; undefined when the format cannot tell. */

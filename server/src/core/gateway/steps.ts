@@ -4,10 +4,13 @@
 import type { DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
 import { toolSteps, workflowsOf, type StepModel, type WorkflowModel } from '../model/workflow.js';
-import { gatewayOf, resolveToolRef, type GatewayTool, type ToolRefResolution } from './gateway.js';
+import { gatewayOf, isValidToolReference, resolveToolRef, type GatewayTool, type ToolRefResolution } from './gateway.js';
 
-/** Why a step's annotations cannot be known; undefined when they can. */
-type UnknownCause = 'no-tool' | 'no-catalog' | 'unresolved' | 'dynamic' | 'hidden' | 'no-annotations';
+/**
+ * Why a step's annotations cannot be known; undefined when they can. `malformed`: ToolHive refuses
+ * the reference's form at load time (schema/invalid-value says so), so it is not resolved at all.
+ */
+type UnknownCause = 'no-tool' | 'malformed' | 'no-catalog' | 'unresolved' | 'dynamic' | 'hidden' | 'no-annotations';
 
 /** One tool step and what its `tool` reaches. */
 export interface ResolvedStep {
@@ -16,6 +19,7 @@ export interface ResolvedStep {
   stepId: string;
   /** The `tool` value as written. */
   toolRef?: string;
+  /** What the gateway makes of the reference; absent when there is none, or it is malformed. */
   resolution?: ToolRefResolution;
   /** The resolved backend tool, when the reference resolves (hidden or not). */
   tool?: GatewayTool;
@@ -66,6 +70,12 @@ function resolveStep(gateway: ReturnType<typeof gatewayOf>, step: StepModel): Re
   const s: ResolvedStep = { step, stepId: stepIdOf(step), toolRef: step.toolText };
   if (step.toolText === undefined || step.toolText === '') {
     s.cause = 'no-tool';
+    return s;
+  }
+  // One root cause, one finding: a reference of a form ToolHive refuses is the validator's error
+  // (the schema's pattern), not also an unknown tool, its arguments or its annotations.
+  if (!isValidToolReference(step.toolText)) {
+    s.cause = 'malformed';
     return s;
   }
   const resolution = resolveToolRef(gateway, step.toolText);

@@ -1,13 +1,14 @@
 // annotations/unknown-step: a tool step whose annotations are unknown. The floor then assumes the
 // worst for it, so the composite can never be advertised as read-only, non-destructive or
-// closed-world. Only reported when the composite declares `annotations` (otherwise it is noise).
+// closed-world. Only reported when the composite declares `annotations` (otherwise it is noise), and
+// only for a reference that reaches a tool: one that does not resolve, or whose server has no
+// catalog, is tool/unknown's finding on the same range (one root cause, one finding), and a
+// malformed one is schema/invalid-value's; the contradiction, when there is one, names such a step
+// as deciding.
 import { hiddenByText } from '../../gateway/words.js';
 import { toolStepsOf, type ResolvedStep } from '../../gateway/steps.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
-import { addCatalogAdviceFor } from '../../wording/catalogAdvice.js';
-import { LIMITS } from '../../limits.js';
-import { listOf } from '../../text/words.js';
 
 const TAINT =
   'so the floor assumes the worst for it: this composite tool cannot be advertised as read-only, non-destructive or closed-world';
@@ -19,23 +20,20 @@ export const rule: Rule = {
   kinds: WORKFLOW_KINDS,
   check(ctx) {
     for (const { workflow, step: s } of toolStepsOf(ctx)) {
-      if (!workflow.annotations || s.cause === undefined || s.cause === 'no-tool' || !s.step.tool) continue;
+      if (!workflow.annotations || !s.step.tool || !reachesATool(s)) continue;
       ctx.report({ message: message(s), span: s.step.tool.span });
     }
   },
 };
 
+/** The causes this rule owns: the reference reaches a tool, whose annotations still do not count. */
+function reachesATool(s: ResolvedStep): boolean {
+  return s.cause === 'hidden' || s.cause === 'no-annotations';
+}
+
 function message(s: ResolvedStep): string {
   const head = `Step "${s.stepId}": the annotations of "${s.toolRef}" are unknown`;
   switch (s.cause) {
-    case 'no-catalog': {
-      const workloads = s.resolution?.kind === 'no-catalog' ? s.resolution.workloads : [];
-      const servers = workloads.length ? ` (no catalog for ${listOf(workloads.map((w) => w.serverName), LIMITS.messageItems)})` : ' (it is in no catalog)';
-      return (
-        `${head}${servers}, ${TAINT}. ${addCatalogAdviceFor(workloads)} Or declare the hints in an annotation override ` +
-        `(aggregation.tools[].overrides.<tool>.annotations, beside a \`description\`: ToolHive refuses an override without a name or description), which the gateway lays over the backend's.`
-      );
-    }
     case 'no-annotations': {
       const workload = s.tool?.workload ?? '<workload>';
       const name = s.tool?.originalName ?? '<tool>';
@@ -45,13 +43,10 @@ function message(s: ResolvedStep): string {
       );
     }
     case 'hidden':
+    default:
       return (
         `${head}: the tool is hidden from clients (${s.tool ? hiddenByText(s.tool) : 'by the advertising filter'}), and ToolHive reads the annotations of advertised ` +
         `tools only, ${TAINT}. Advertising the tool (adding it to the filter) makes its annotations count.`
       );
-    case 'dynamic':
-    case 'unresolved':
-    default:
-      return `${head}: the reference does not resolve to a listed backend tool, ${TAINT}. Fix the reference (see tool/unknown).`;
   }
 }

@@ -68,6 +68,15 @@ const MISSING_EFFECT: Record<string, string> = {
     "ToolHive's validator refuses a composite tool without a description (clients show it to the model to decide when to call the tool).",
   'CompositeTool.steps': 'ToolHive refuses a composite tool without steps.',
   'WorkflowStep.id': 'ToolHive refuses a step without an id: `dependsOn` and `.steps.<id>` templates name steps by it.',
+  // ValidateStepType and ValidateForEachStep (config/composite_validation.go), at load in both dialects.
+  'WorkflowStep/allOf/0/then.tool':
+    'A step is a tool call unless its `type` says otherwise, and ToolHive refuses to load a tool step that names no tool. ' +
+    'Add the `tool` to call, or set `type` (`elicitation` to ask the user, `forEach` to loop).',
+  'WorkflowStep/allOf/1/then.message': 'ToolHive refuses to load an elicitation step without the `message` it shows the user.',
+  'WorkflowStep/allOf/2/then.collection':
+    'ToolHive refuses to load a forEach step without the `collection` it loops over (a template that renders a JSON array).',
+  'WorkflowStep/allOf/2/then.step': 'ToolHive refuses to load a forEach step without the inner `step` it runs for each item (a tool step).',
+  'ForEachInnerStep.tool': 'An inner step can only call a tool, and ToolHive refuses to load one that names no `tool`.',
   'ElicitationResponseHandler.action':
     "ToolHive's validator refuses a handler without `action` (`abort`, `continue` or `skip_remaining`).",
   'OutputConfig.properties': 'ToolHive refuses an `output` block without `properties`: they are the fields of the result.',

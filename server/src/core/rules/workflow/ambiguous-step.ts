@@ -5,11 +5,17 @@ import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
-/** A step with both `tool` and `message` and no `type`: ToolHive cannot tell what it is. */
+/**
+ * A step with both `tool` and `message` and no `type`. ToolHive's validator would refuse it as
+ * ambiguous (ValidateStepType), but it never sees such a step: the CLI loader sets `type: tool` on
+ * every step that names a tool first (YAMLLoader.processWorkflowStep), and the CRDs default `type`
+ * to `tool` before the operator reads the resource. So the step runs as a tool call and its message
+ * is never shown: a warning, since the author may have meant a question.
+ */
 export const rule: Rule = {
   id: 'workflow/ambiguous-step',
-  defaultSeverity: 'error',
-  summary: '`tool` and `message` without an explicit `type`.',
+  defaultSeverity: 'warning',
+  summary: '`tool` and `message` without an explicit `type`: a tool call whose message is ignored.',
   kinds: WORKFLOW_KINDS,
   check(ctx) {
     const target = editContextOf(ctx.file);
@@ -26,11 +32,15 @@ export const rule: Rule = {
           const edit = insertPairs(target, step.node, [plainEntry(target, 'type', type)], anchor);
           if (edit) fixes.push({ title: `Add \`type: ${type}\``, safe: false, edits: [edit] });
         }
+        const defaulted =
+          ctx.doc.kind === 'vmcp-config'
+            ? "ToolHive's loader makes every step that names a tool a `type: tool` step"
+            : 'the CRD sets `type: tool` on a step that leaves it out';
         ctx.report({
           message:
-            'This step has both `tool` and `message` but no `type`, so it could be a tool call or an elicitation: ToolHive refuses ' +
-            'to load the workflow. Add `type: tool` (the message is then ignored) or `type: elicitation` (the tool is then ignored), ' +
-            'and remove the field you do not need.',
+            'This step has `tool` and `message` but no `type`, so it runs as a tool call and its message is never shown: ' +
+            `${defaulted}, before any check could call it ambiguous. If it should ask the user, add \`type: elicitation\` ` +
+            '(the tool is then ignored); otherwise add `type: tool` and remove `message`.',
           span: later.key.span,
           related: [{ span: earlier.key.span, message: `\`${earlier.key.value}\` is here` }],
           fixes,

@@ -1,25 +1,43 @@
-import { getPair } from '../../parse/nodes.js';
+import { getPair, isMap } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
+/**
+ * An elicitation step without a schema, or with an empty one: ToolHive's start-up conversion
+ * (convertElicitation in pkg/vmcp/server/workflow_converter.go) refuses both, since an empty
+ * mapping counts as no schema there (thvjson.Map.IsEmpty). The load-time validator does not look.
+ */
 export const rule: Rule = {
   id: 'workflow/elicitation-needs-schema',
   defaultSeverity: 'error',
-  summary: 'An elicitation step without `schema`.',
+  summary: 'An elicitation step without `schema`, or with an empty one.',
   kinds: WORKFLOW_KINDS,
   check(ctx) {
+    const accepted =
+      ctx.doc.kind === 'vmcp-config'
+        ? '`thv vmcp validate` lets it pass, but `vmcp serve` refuses to start'
+        : 'The operator accepts the resource, but the vMCP server refuses to start';
     for (const workflow of workflowsOf(ctx).workflows) {
       for (const step of workflow.steps) {
         if (step.type !== 'elicitation' || !step.typeNode) continue;
+        const schema = getPair(step.node, 'schema');
+        if (!schema) {
+          ctx.report({
+            message:
+              `Elicitation step "${step.idText ?? '?'}" has no \`schema\`. ${accepted}: it needs the schema to know what to ask the ` +
+              'user. Add a `schema` of `type: object` with a property per answer.',
+            span: step.typeNode.span,
+          });
+        } else if (isMap(schema.value) && schema.value.pairs.length === 0) {
+          ctx.report({
+            message:
+              `Elicitation step "${step.idText ?? '?'}" has an empty \`schema\`, which ToolHive counts as none. ${accepted}. ` +
+              'Write a `schema` of `type: object` with a property per answer.',
+            span: schema.value.span,
+          });
+        }
         // An empty `schema:` is there but not a mapping: schema/wrong-type says so.
-        if (getPair(step.node, 'schema')) continue;
-        ctx.report({
-          message:
-            `Elicitation step "${step.idText ?? '?'}" has no \`schema\`. \`thv vmcp validate\` lets it pass, but the server refuses to ` +
-            'start: it needs the schema to know what to ask the user. Add a `schema` of `type: object` with a property per answer.',
-          span: step.typeNode.span,
-        });
       }
     }
   },

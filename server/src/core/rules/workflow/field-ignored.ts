@@ -27,6 +27,9 @@ export const rule: Rule = {
 function checkStep(ctx: RuleContext, step: StepModel): void {
   if (step.type === 'invalid' || isAmbiguous(step.node)) return;
   if (step.parent && step.type !== 'tool') return; // inner steps must be tool steps: schema/invalid-value
+  // No `type` and no `tool`: ToolHive refuses it as a tool step without a tool (schema/missing-field,
+  // which says to set `type`); what it ignores as a tool step is not yet known.
+  if (!step.parent && !step.typeNode && !getPair(step.node, 'tool')) return;
   const where = step.parent ? 'the inner step of a forEach' : `this ${step.type} step`;
   const ignored = (pair: Pair | undefined, why: string) => {
     if (pair) ctx.report({ message: `\`${pair.key.value}\` ${why}`, span: pair.key.span });

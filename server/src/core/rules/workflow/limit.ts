@@ -1,7 +1,7 @@
 import { getPair, getScalar, type ScalarNode } from '../../parse/nodes.js';
 import { allSteps, workflowsOf, type StepModel } from '../../model/workflow.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { WORKFLOW_KINDS } from '../../types.js';
+import { WORKFLOW_KINDS, type DocumentKind } from '../../types.js';
 
 const MAX_STEPS = 100;
 const MAX_RETRY_COUNT = 10;
@@ -9,10 +9,17 @@ const MAX_PARALLEL = 50;
 const MAX_ITERATIONS = 1000;
 const MAX_ELICITATION_TIMEOUT_NS = 10 * 60 * 1e9;
 
+/**
+ * Values over ToolHive's limits. Where ToolHive refuses them the finding is an error: `maxParallel`
+ * and `maxIterations` at load (validateForEachLimits, config/composite_validation.go), more than
+ * 100 steps when the server starts (ValidateWorkflow, composer/workflow_engine.go). Where it only
+ * caps them at run time with a log line (retries in getRetryConfig, the elicitation
+ * timeout in elicitation_handler.go) the finding is a warning, as the rule's page says.
+ */
 export const rule: Rule = {
   id: 'workflow/limit',
-  defaultSeverity: 'warning',
-  summary: 'A value over a run-time limit or cap.',
+  defaultSeverity: 'error',
+  summary: 'A value over a limit ToolHive refuses (error) or caps at run time (warning).',
   kinds: WORKFLOW_KINDS,
   check(ctx) {
     for (const workflow of workflowsOf(ctx).workflows) {
@@ -20,7 +27,7 @@ export const rule: Rule = {
       if (stepsNode && stepsNode.items.length > MAX_STEPS) {
         ctx.report({
           message:
-            `This workflow has ${stepsNode.items.length} steps; ToolHive refuses more than ${MAX_STEPS} and the server does not start. ` +
+            `This workflow has ${stepsNode.items.length} steps, over ToolHive's limit of ${MAX_STEPS}: ${refusedAtStart(ctx.doc.kind)}. ` +
             'Split it into several composite tools.',
           span: getPair(workflow.node, 'steps')!.key.span,
         });
@@ -38,13 +45,14 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
         `\`retryCount\` ${retryCount.value} is over ToolHive's cap: it makes at most ${MAX_RETRY_COUNT} retries and logs a warning. ` +
         `Set it to ${MAX_RETRY_COUNT} or less so the file says what happens.`,
       span: retryCount.node.span,
+      severity: 'warning',
     });
   }
   if (step.type === 'forEach') {
     const maxParallel = numberAt(getScalar(step.node, 'maxParallel'));
     if (maxParallel && maxParallel.value > MAX_PARALLEL) {
       ctx.report({
-        message: `\`maxParallel\` ${maxParallel.value} is over ToolHive's limit of ${MAX_PARALLEL}: it refuses to load the workflow. Use ${MAX_PARALLEL} or less.`,
+        message: `\`maxParallel\` ${maxParallel.value} is over ToolHive's limit of ${MAX_PARALLEL}: ${refusedAtLoad(ctx.doc.kind)}. Use ${MAX_PARALLEL} or less.`,
         span: maxParallel.node.span,
       });
     }
@@ -52,7 +60,7 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
     if (maxIterations && maxIterations.value > MAX_ITERATIONS) {
       ctx.report({
         message:
-          `\`maxIterations\` ${maxIterations.value} is over ToolHive's limit of ${MAX_ITERATIONS}: it refuses to load the workflow. ` +
+          `\`maxIterations\` ${maxIterations.value} is over ToolHive's limit of ${MAX_ITERATIONS}: ${refusedAtLoad(ctx.doc.kind)}. ` +
           `Use ${MAX_ITERATIONS} or less, or split the collection.`,
         span: maxIterations.node.span,
       });
@@ -67,9 +75,24 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
           `ToolHive waits at most 10m for an answer to an elicitation: a \`timeout\` of ${String(timeout.value)} is cut to 10m at run time ` +
           '(with a warning in the log), and then the step is handled as cancelled. Use 10m or less.',
         span: timeout.span,
+        severity: 'warning',
       });
     }
   }
+}
+
+/** The load-time refusal, in the words of the document's dialect. */
+function refusedAtLoad(kind: DocumentKind | null): string {
+  return kind === 'vmcp-config'
+    ? 'ToolHive refuses to load the configuration (`thv vmcp validate` fails too)'
+    : 'the operator refuses the resource and says why in its status';
+}
+
+/** The start-time refusal: the validators let it pass, the server does not start. */
+function refusedAtStart(kind: DocumentKind | null): string {
+  return kind === 'vmcp-config'
+    ? '`thv vmcp validate` lets it pass, but `vmcp serve` refuses to start'
+    : 'the operator accepts the resource, but the vMCP server refuses to start';
 }
 
 function numberAt(node: ScalarNode | undefined): { node: ScalarNode; value: number } | undefined {

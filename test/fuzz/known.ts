@@ -33,26 +33,7 @@ export interface KnownBug {
  */
 let looks = 0;
 
-/** The text just before an offset ends with an alias (`*name`). */
-const afterAlias = (text: string, offset: number) => /\*[^\s,[\]{}]+[ \t]*$/.test(text.slice(Math.max(0, offset - 200), offset));
-
 export const KNOWN_BUGS: readonly KnownBug[] = [
-  {
-    name: 'yaml/syntax: a range that ends between the CR and the LF of a line break',
-    todo: 'the YAML library points "A block sequence may not be used as an implicit map key" at the CR of a CRLF line break; the range should end before the CR (or after the LF)',
-    path: 'notes.catalog.yaml',
-    text: 'catalog: 1\r\nservers:\r\n  - name: notes\r\n    tools:\r\n\t    - name: list_notes\r\n',
-    seed: '20261201, "damaged catalog", test/fixtures/schema/wrong-type/notes.catalog.yaml',
-    is: (failure) => failure.detail.finding?.rule === 'yaml/syntax' && /splits a CRLF pair/.test(failure.what),
-  },
-  {
-    name: 'yaml/syntax: a one-character range that splits an astral character',
-    todo: 'for `x: 😀` followed by a more indented `b: c`, "Nested mappings are not allowed in compact mappings" gets the range [start, start + 1), half of the emoji\'s surrogate pair; the range should cover the whole character',
-    path: 'emoji.catalog.yaml',
-    text: 'catalog: 1\nx: 😀\n  b: c\n',
-    seed: '20261201, "hostile values", test/fixtures/annotations/contradiction/filesystem.catalog.yaml (`inputSchema: 𐀀` above its mapping)',
-    is: (failure) => failure.detail.finding?.rule === 'yaml/syntax' && /splits a surrogate pair/.test(failure.what),
-  },
   {
     name: 'yaml/syntax: valid YAML nested 3,000 levels deep in flow style reports "Maximum call stack size exceeded."',
     todo: 'the YAML library overflows the stack on deep flow nesting and the parse reports the RangeError as a yaml/syntax error on a valid file (how deep depends on the stack in use, so the findings differ between runs); the file should get only the lens/declined info of LIMITS.nesting',
@@ -60,34 +41,6 @@ export const KNOWN_BUGS: readonly KnownBug[] = [
     text: `compositeTools: []\nx: ${'['.repeat(3000)}${']'.repeat(3000)}\n`,
     seed: '20261201, "hostile values", test/fixtures/template/condition-not-boolean/block.yaml (35,611 characters of "{{")',
     is: (failure) => /Maximum call stack size exceeded/.test(failure.message),
-  },
-  {
-    name: 'schema/wrong-type: the first line of a document that is not a mapping, with the CR of its CRLF',
-    todo: 'schema/mapping.ts ends the first line at the "\\n" it finds, so in a CRLF file the range of "The document must be a mapping" ends between the CR and the LF; it should end before the CR',
-    path: 'lab.faces.yaml',
-    text: '- a\r\n- b\r\n',
-    seed: '20261201, "any damage", test/fixtures/face/too-long/lab.faces.yaml (CRLF, with a `...` in it)',
-    is: (failure) => failure.detail.finding?.rule === 'schema/wrong-type' && /splits a CRLF pair/.test(failure.what),
-  },
-  {
-    name: 'template/not-upstream: the safe fix appends to a dependsOn written as an alias and breaks the YAML',
-    todo: 'with `dependsOn: *deps` the fix "Add "first" to dependsOn" writes `dependsOn: *deps, first`, a syntax error; the edit layer should give no safe fix for an alias (it cannot know what else shares the anchored list)',
-    path: 'alias.vmcp.yaml',
-    text:
-      'compositeTools:\n  - name: t\n    description: d\n    steps:\n      - id: zero\n        tool: fs.read\n      - id: first\n        tool: fs.read\n' +
-      '        dependsOn: &deps [zero]\n      - id: second\n        tool: fs.read\n        dependsOn: *deps\n        arguments: {path: "{{.steps.first.output}}"}\n',
-    seed: '20261201, "hostile values", examples/gateways/docs-release.k8s.yaml',
-    is: (failure) =>
-      /added a yaml\/syntax error/.test(failure.what) && (failure.detail.fixes ?? []).some(({ fix }) => fix.edits.some((edit) => afterAlias(failure.input, edit.span.start))),
-  },
-  {
-    name: 'lens/unused-suppression: with lone CR line breaks, the safe fix joins two lines and breaks the YAML',
-    todo: 'Tool Lens counts a lone CR as a line break (SourceText), the YAML library does not: to it, the comment runs on over the CR and swallows `description: b`, so the directive "silences nothing on the next line"; its safe fix removes the comment line and leaves `c\\r    description: b`, a syntax error in a file that had none; where a CR alone ends a line, the fix should not be safe (or both should agree on lines)',
-    path: 'cr.vmcp.yaml',
-    text: 'compositeTools:\n  - name: c\r    # tool-lens-disable-next-line yaml/duplicate-key\r    description: b\n',
-    seed: '7, "any damage", test/fixtures/lens/unused-suppression/comments.yaml (mixed line breaks)',
-    is: (failure) =>
-      /added a yaml\/syntax error/.test(failure.what) && /\r(?!\n)/.test(failure.input) && (failure.detail.fixes ?? []).some(({ rule }) => rule === 'lens/unused-suppression'),
   },
   {
     name: 'catalog/invalid-schema: ajv writes "unknown format ... ignored" to the console',
@@ -99,20 +52,6 @@ export const KNOWN_BUGS: readonly KnownBug[] = [
     },
     seed: '1658756245, "damaged catalog", test/fixtures (a format name damaged to "date-tim~e")',
     is: (failure) => /wrote to the console/.test(failure.what) && /unknown format .* ignored in schema/.test(failure.what),
-  },
-  {
-    name: 'args/missing-required: for a key written without a colon (`{path}`), the fix writes `{path ""}`',
-    todo: 'in a flow mapping, `arguments: {path}` holds the key `path` with no value; the suggestion "Add the required arguments path, content" inserts ` ""` right after the key and `, content: ""` at the same offset, giving `{path "", content: ""}`: a key named `path ""`, so "path" is still missing (and args/unknown says so); it should insert `: ""`, and no two of its edits should insert at one place',
-    path: 'save.vmcp.yaml',
-    text: 'compositeTools:\n  - name: t\n    description: d\n    steps:\n      - {id: save, tool: filesystem.write_file, arguments: {path}}\n',
-    catalog: {
-      path: 'fs.catalog.yaml',
-      text:
-        'catalog: 1\nservers:\n  - name: filesystem\n    tools:\n      - name: write_file\n        description: Write a file.\n' +
-        '        inputSchema: {type: object, properties: {path: {type: string}, content: {type: string}}, required: [path, content]}\n',
-    },
-    seed: '747593361, "any damage", test/fixtures/annotations/contradiction/uncatalogued.yaml (51 characters deleted, leaving `arguments: {path}}`)',
-    is: (failure) => failure.detail.finding?.rule === 'args/missing-required' && /has edits that overlap one another/.test(failure.what),
   },
 ];
 

@@ -8,6 +8,7 @@ import { ALL_RULES, RULE_IDS } from './rules/registry.js';
 import type { Rule, RuleContext } from './rules/rule.js';
 import { documentContext } from './context.js';
 import { applySuppressions, findDirectives, UNUSED_SUPPRESSION, unusedSuppressionFindings } from './suppressions.js';
+import { wholeCharacters } from './text/source.js';
 import type { Finding, Severity } from './types.js';
 import type { Workspace } from './workspace.js';
 
@@ -89,7 +90,22 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
       kept.push({ ...finding, severity: unusedSeverity });
     }
   }
-  return { file, findings: sortFindings(kept) };
+  return { file, findings: sortFindings(kept.map((finding) => onWholeCharacters(finding, file.source.text))) };
+}
+
+/**
+ * A finding whose range and related places (in this file) lie on whole characters and line breaks
+ * (`wholeCharacters`): the one place every finding passes, so no rule, parser position or
+ * directive can show a range that splits a CRLF pair or an astral character, or lies outside the
+ * text. Its fixes are left as they are: an edit is the rule's to get right, not to be moved.
+ */
+function onWholeCharacters(finding: Finding, text: string): Finding {
+  const span = wholeCharacters(text, finding.span);
+  let related = finding.related;
+  if (related?.some((r) => r.file === undefined && wholeCharacters(text, r.span) !== r.span)) {
+    related = related.map((r) => (r.file === undefined ? { ...r, span: wholeCharacters(text, r.span) } : r));
+  }
+  return span === finding.span && related === finding.related ? finding : { ...finding, span, ...(related ? { related } : {}) };
 }
 
 /** The info that says which rules a spent budget kept from running, at the start of the file. */

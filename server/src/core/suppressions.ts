@@ -17,6 +17,14 @@ export interface Directive {
   commentSpan: Span;
   /** What to delete to remove the whole comment (its line when it stands alone). */
   removalSpan: Span;
+  /**
+   * How certain removing it is: `safe`; `unsafe` where a lone CR ends its line or the one before
+   * (a line break to Tool Lens and the editor, not to the YAML library, whose comment runs on over
+   * it: removing the line would join or uncover what the library reads as one line); `none` in a
+   * document with a syntax error, where what is a comment is the library's guess while it recovers
+   * (past an unclosed `[`, a `#` inside a quoted key reads as one).
+   */
+  removal: 'safe' | 'unsafe' | 'none';
 }
 
 /** A directive in a comment's text (the rest of its line): at its start, or after other words of it. */
@@ -26,11 +34,14 @@ const DIRECTIVE = /(^|\s)(#|\/\/)\s*tool-lens-disable-(next-line|line|file)\b([^
  * The directives of a parsed file, from its comments. Given only a text, every line is read as if
  * it were a comment (a string that looks like a directive is then taken for one): pass the file.
  */
-export function findDirectives(file: Pick<ParsedFile, 'source' | 'comments'>): Directive[] {
+export function findDirectives(file: Pick<ParsedFile, 'source' | 'comments'> & Partial<Pick<ParsedFile, 'documents'>>): Directive[] {
   const directives: Directive[] = [];
   const source = file.source;
+  const text = source.text;
   // Cheap pre-check: most files have none.
-  if (!source.text.includes('tool-lens-disable')) return directives;
+  if (!text.includes('tool-lens-disable')) return directives;
+  const broken = (file.documents ?? []).filter((doc) => doc.problems.some((p) => p.rule === 'yaml/syntax')).map((doc) => doc.span);
+  const loneCrEnds = (line: number) => line >= 0 && line + 1 < source.lineCount && text.charCodeAt(source.lineEnd(line)) === 13 && text.charCodeAt(source.lineEnd(line) + 1) !== 10;
   for (const comment of file.comments) {
     // Block comments (`/* */` in JSON) hold none: the rule list would run into the `*/`.
     if (comment.text.startsWith('/*') || !comment.text.includes('tool-lens-disable')) continue;
@@ -60,12 +71,18 @@ export function findDirectives(file: Pick<ParsedFile, 'source' | 'comments'>): D
     const removalSpan = standsAlone
       ? { start: lineStart, end: nextLineStart }
       : { start: lineStart + before.replace(/\s+$/, '').length, end: lineEnd };
+    const removal = broken.some((doc) => doc.start <= commentStart && commentStart < doc.end)
+      ? 'none'
+      : loneCrEnds(line) || loneCrEnds(line - 1)
+        ? 'unsafe'
+        : 'safe';
     directives.push({
       kind: match[3] as DirectiveKind,
       line,
       rules,
       commentSpan: { start: commentStart, end: lineEnd },
       removalSpan,
+      removal,
     });
   }
   return directives;
@@ -106,7 +123,7 @@ export function unusedSuppressionFindings(directives: Directive[], source: Sourc
         severity: 'warning',
         message: 'This suppression names no rule, so it silences nothing; list the rule ids it is meant for.',
         span: directive.commentSpan,
-        fixes: [{ title: 'Remove this suppression comment', safe: true, edits: [{ span: directive.removalSpan, newText: '' }] }],
+        ...(directive.removal === 'none' ? {} : { fixes: [{ title: 'Remove this suppression comment', safe: directive.removal === 'safe', edits: [{ span: directive.removalSpan, newText: '' }] }] }),
       });
       continue;
     }
@@ -120,7 +137,7 @@ export function unusedSuppressionFindings(directives: Directive[], source: Sourc
         severity: 'warning',
         message: `This suppression silences nothing: ${why}. Remove it so it does not hide a future finding.`,
         span: rule.span,
-        fixes: [removalFix(directive, rule, source)],
+        ...(directive.removal === 'none' ? {} : { fixes: [removalFix(directive, rule, source)] }),
       });
     }
   }
@@ -129,9 +146,9 @@ export function unusedSuppressionFindings(directives: Directive[], source: Sourc
 
 function removalFix(directive: Directive, rule: Directive['rules'][number], source: SourceText): Fix {
   if (directive.rules.length === 1 || directive.rules.every((r) => !r.used)) {
-    return { title: 'Remove this suppression comment', safe: true, edits: [{ span: directive.removalSpan, newText: '' }] };
+    return { title: 'Remove this suppression comment', safe: directive.removal === 'safe', edits: [{ span: directive.removalSpan, newText: '' }] };
   }
-  // Remove the id and the comma that joins it to its neighbour.
+  // Remove the id and the comma that joins it to its neighbour (inside the comment: safe wherever its line ends).
   const text = source.text;
   let { start, end } = rule.span;
   const after = /^\s*,\s*/.exec(text.slice(end));

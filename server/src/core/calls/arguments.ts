@@ -31,6 +31,7 @@ import { suggestionBudgetOf, type DocumentContext } from '../context.js';
 import {
   editContextOf,
   insertPairs,
+  joinInsertions,
   renderInlineValue,
   renderString,
   replaceValueText,
@@ -231,7 +232,7 @@ function missingRequired(out: ArgumentProblem[], edit: EditContext, place: Argum
   if (names.length === 0 || !place.anchor) return;
 
   const placeholder = (name: string) => renderInlineValue(placeholderFor(properties.properties.get(name)!.schema, place.schema));
-  const edits: TextEdit[] = nulls.map((p) => replaceValueText(edit, p.value!, placeholder(keyText(p))));
+  const replacements = nulls.map((p) => replaceValueText(edit, p.value!, placeholder(keyText(p))));
   const entries: InsertEntry[] = absent.map((name) => ({ key: name, value: { inline: placeholder(name) } }));
   let insertion: TextEdit | undefined;
   if (entries.length) {
@@ -240,14 +241,16 @@ function missingRequired(out: ArgumentProblem[], edit: EditContext, place: Argum
     // `arguments: null`, or `arguments:` and nothing: the mapping takes the null's place.
     else insertion = replaceValueText(edit, place.node, `{${absent.map((name) => `${renderString(edit, name)}: ${placeholder(name)}`).join(', ')}}`);
   }
-  const fixable = !entries.length || insertion !== undefined;
+  const edits = replacements.filter((r): r is TextEdit => r !== undefined);
+  const fixable = edits.length === replacements.length && (!entries.length || insertion !== undefined);
   out.push({
     rule: 'args/missing-required',
     place,
     span: place.anchor,
     names,
     nulls: nulls.map(keyText),
-    edits: fixable ? (insertion ? [...edits, insertion] : edits) : undefined,
+    // The last null's value and the new pairs after it may go at one place (`{path}`): one edit there.
+    edits: fixable ? joinInsertions(insertion ? [...edits, insertion] : edits) : undefined,
   });
 }
 

@@ -5,6 +5,11 @@
 // append items to a sequence, remove a pair cleanly (its whole line in block style, the entry and
 // one comma in flow). Every function returns undefined when the layout is one it cannot edit with
 // certainty: no fix beats a wrong one. The one module of such edits; rules never splice text themselves.
+//
+// None edits through a YAML anchor or alias (`Shared`): an anchored node is also what every alias
+// of it stands for, and nothing here can know what else shares it (a fix for one step would change
+// them all); an alias's nodes have no text of their own (`*deps, first` is a syntax error). Nor
+// does any removal or replacement take an anchor with it, which would leave its aliases unresolved.
 import type { MapNode, Node, Pair, ScalarNode, ScalarStyle, SeqNode } from '../parse/nodes.js';
 import type { Fix, Span, TextEdit } from '../types.js';
 
@@ -68,12 +73,35 @@ export function plainEntry(ctx: EditContext, key: string, value: PlainValue): In
   return { key, value: { inline: renderInline(ctx, value) } };
 }
 
+/** Whether a node is shared through an anchor or an alias (see above): no edit goes inside it. */
+function shared(node: Node): boolean {
+  return node.shared !== undefined;
+}
+
+/** Whether a subtree holds an anchor (itself or any node or key in it): removing or replacing it would orphan the aliases. */
+function holdsAnchor(node: Node | null): boolean {
+  if (!node) return false;
+  const stack: Node[] = [node];
+  while (stack.length) {
+    const current = stack.pop()!;
+    if (current.shared === 'anchor') return true;
+    if (current.type === 'map') {
+      for (const pair of current.pairs) {
+        if (pair.key.shared === 'anchor') return true;
+        if (pair.value) stack.push(pair.value);
+      }
+    } else if (current.type === 'seq') for (const item of current.items) stack.push(item);
+  }
+  return false;
+}
+
 /**
  * Replaces a scalar (a key or a value) with a string written in the scalar's own quoting style.
  * Undefined when the source does not hold the scalar as its style says (an alias, a plain scalar
- * whose text is not its value, a block scalar): no edit beats a wrong one.
+ * whose text is not its value, a block scalar), or the scalar is anchored: no edit beats a wrong one.
  */
 export function replaceScalarText(ctx: EditContext, scalar: ScalarNode, value: string): TextEdit | undefined {
+  if (shared(scalar)) return undefined;
   const raw = ctx.text.slice(scalar.span.start, scalar.span.end);
   switch (scalar.style) {
     case 'plain':
@@ -108,26 +136,49 @@ export function renameKey(ctx: EditContext, pair: Pair, newKey: string): TextEdi
   return replaceScalarText(ctx, pair.key, newKey);
 }
 
-/** Replaces any value node with inline text (`true`, `0`, `""`...). */
-export function replaceValue(node: Node, newText: string): TextEdit {
+/** Replaces any value node with inline text (`true`, `0`, `""`...); undefined for a node shared through an anchor or alias. */
+export function replaceValue(node: Node, newText: string): TextEdit | undefined {
+  if (shared(node) || holdsAnchor(node)) return undefined;
   return { span: node.span, newText };
 }
 
 /**
  * Replaces a value node with inline text, also where `replaceValue` would be wrong: an empty YAML
  * value (`key:` and nothing) has a zero-width span right after the colon, so the text goes after a
- * space; a block scalar's span may end with its line break, which stays.
+ * space; a key written without a colon in a flow mapping (`{path}`, `{path, b: 1}`) gets the colon
+ * too; a block scalar's span may end with its line break, which stays. Undefined where an empty
+ * value has no colon and is not such a flow entry (an explicit `? key` in block style).
  */
-export function replaceValueText(ctx: EditContext, node: Node, newText: string): TextEdit {
+export function replaceValueText(ctx: EditContext, node: Node, newText: string): TextEdit | undefined {
+  if (shared(node) || holdsAnchor(node)) return undefined;
   if (node.span.start === node.span.end) {
     // Right after the colon, so that spaces and a comment that follow stay where they are.
-    const before = ctx.text.slice(0, node.span.start);
-    const colon = before.trimEnd().endsWith(':') ? before.trimEnd().length : node.span.start;
-    return { span: { start: colon, end: colon }, newText: ` ${newText}` };
+    const before = ctx.text.slice(0, node.span.start).trimEnd();
+    if (before.endsWith(':')) return { span: { start: before.length, end: before.length }, newText: ` ${newText}` };
+    // No colon: a flow entry that is a key alone, ended by `,` or `}` (a JSON document has no such entry).
+    if (ctx.json || !/^[ \t]*[,}]/.test(ctx.text.slice(node.span.start))) return undefined;
+    return { span: { start: node.span.start, end: node.span.start }, newText: `: ${newText}` };
   }
   const old = ctx.text.slice(node.span.start, node.span.end);
   const trailing = /[\r\n][\s]*$/.exec(old)?.[0] ?? '';
-  return replaceValue(node, newText + trailing);
+  return { span: node.span, newText: newText + trailing };
+}
+
+/**
+ * One fix's edits with the insertions at one offset joined into one, their texts in the order
+ * given: no two edits of a fix may insert at one place (which goes first would be arbitrary).
+ */
+export function joinInsertions(edits: readonly TextEdit[]): TextEdit[] {
+  const out: TextEdit[] = [];
+  const at = new Map<number, number>();
+  for (const edit of edits) {
+    const index = edit.span.start === edit.span.end ? at.get(edit.span.start) : undefined;
+    if (index === undefined) {
+      if (edit.span.start === edit.span.end) at.set(edit.span.start, out.length);
+      out.push(edit);
+    } else out[index] = { span: out[index]!.span, newText: out[index]!.newText + edit.newText };
+  }
+  return out;
 }
 
 export function eolOf(text: string): string {
@@ -214,7 +265,7 @@ function blockLines(ctx: EditContext, entries: InsertEntry[], column: number, un
  * mappings and JSON objects (on new lines when the object already puts its entries on separate lines).
  */
 export function insertPairs(ctx: EditContext, map: MapNode, entries: InsertEntry[], after?: Pair): TextEdit | undefined {
-  if (entries.length === 0) return undefined;
+  if (entries.length === 0 || shared(map)) return undefined;
   const { text } = ctx;
   const eol = eolOf(text);
   const anchor = after ?? map.pairs[map.pairs.length - 1];
@@ -244,7 +295,7 @@ export function insertPairs(ctx: EditContext, map: MapNode, entries: InsertEntry
 export function appendItems(ctx: EditContext, seq: SeqNode, values: PlainValue[]): TextEdit | undefined {
   const { text } = ctx;
   const eol = eolOf(text);
-  if (!values.length) return undefined;
+  if (!values.length || shared(seq)) return undefined;
   const rendered = values.map((v) => renderInline(ctx, v));
   const last: Node | undefined = seq.items[seq.items.length - 1];
   if (seq.flow || ctx.json) {
@@ -274,7 +325,7 @@ export function appendItems(ctx: EditContext, seq: SeqNode, values: PlainValue[]
 export function removePair(ctx: EditContext, map: MapNode, pair: Pair): TextEdit | undefined {
   const { text } = ctx;
   const index = map.pairs.indexOf(pair);
-  if (index < 0) return undefined;
+  if (index < 0 || shared(map) || pair.key.shared === 'anchor' || holdsAnchor(pair.value)) return undefined;
   if (map.flow || ctx.json) {
     const next = map.pairs[index + 1];
     const previous = map.pairs[index - 1];
@@ -332,6 +383,7 @@ const REST_OF_LINE = /^[ \t]*(,)?[ \t]*(\/\/.*|\/\*.*\*\/[ \t]*|#.*)?$/;
  */
 export function ownLineInsertion(ctx: EditContext, container: MapNode, after: Pair, entry: string): TextEdit[] | undefined {
   const { text } = ctx;
+  if (shared(container)) return undefined;
   const end = valueEnd(after);
   const lineStart = lineStartOf(text, after.key.span.start);
   const indent = text.slice(lineStart, after.key.span.start);
@@ -357,6 +409,7 @@ export function ownLineInsertion(ctx: EditContext, container: MapNode, after: Pa
  */
 export function appendEntry(ctx: EditContext, map: MapNode, key: string, flowValue: string, blockValue?: InsertValue): TextEdit[] | undefined {
   const { text } = ctx;
+  if (shared(map)) return undefined;
   const last = map.pairs[map.pairs.length - 1];
   if (!map.flow && !ctx.json) {
     const insertion = insertPairs(ctx, map, [{ key, value: blockValue ?? { inline: flowValue } }]);

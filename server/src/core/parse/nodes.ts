@@ -10,6 +10,14 @@ export interface Comment {
 }
 
 export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal' | 'folded' | 'json';
+
+/**
+ * Set on a node other places share (YAML only): `anchor` on an anchored node and everything in it
+ * (its text is also what every alias of it stands for, so an edit there changes those places too),
+ * `alias` on the nodes an alias stands for (their spans are the alias's `*name`: there is no text
+ * of theirs to edit). Absent on every other node. The edit layer gives no edit through either.
+ */
+export type Shared = 'anchor' | 'alias';
 export type ScalarValue = string | number | boolean | null;
 
 export interface ScalarNode {
@@ -18,6 +26,7 @@ export interface ScalarNode {
   /** Span of the whole scalar token, quotes and block header included. */
   span: Span;
   style: ScalarStyle;
+  shared?: Shared;
 }
 
 export interface Pair {
@@ -33,6 +42,7 @@ export interface MapNode {
   pairs: Pair[];
   span: Span;
   flow: boolean;
+  shared?: Shared;
 }
 
 export interface SeqNode {
@@ -40,6 +50,7 @@ export interface SeqNode {
   items: Node[];
   span: Span;
   flow: boolean;
+  shared?: Shared;
 }
 
 export type Node = MapNode | SeqNode | ScalarNode;

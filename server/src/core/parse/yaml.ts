@@ -18,9 +18,10 @@ import {
   type Scalar,
 } from 'yaml';
 import { LIMITS } from '../limits.js';
+import { wholeCharacters } from '../text/source.js';
 import type { Span } from '../types.js';
 import type { Comment } from './nodes.js';
-import type { MapNode, Node, Pair, ScalarNode, ScalarStyle, ScalarValue } from './nodes.js';
+import type { MapNode, Node, Pair, ScalarNode, ScalarStyle, ScalarValue, Shared } from './nodes.js';
 import { aliasesNotExpanded, declineUncovered, MAX_NESTING, tooDeepToCheck, unreadable, type ParseProblem } from './problems.js';
 import { shallowTokens, shallowYaml, type Cut, type Regions } from './shallow.js';
 
@@ -121,7 +122,9 @@ function convertDocument(doc: Document.Parsed, text: string, base: number, regio
     if (regions.contains(start)) continue;
     if (start >= contentEnd) [start, end] = contentEnd > 0 ? [contentEnd - 1, contentEnd] : [0, 0];
     end = Math.min(Math.max(end, start + 1), text.length);
-    problems.push({ rule: 'yaml/syntax', message: yamlMessage(error.message), span: { start: base + start, end: base + end } });
+    // The library's position may be the CR of a CRLF, or half of an astral character.
+    const at = wholeCharacters(text, { start, end });
+    problems.push({ rule: 'yaml/syntax', message: yamlMessage(error.message), span: { start: base + at.start, end: base + at.end } });
   }
   const converter = new Converter(doc, text, base, problems, regions, budget);
   let root: Node | null = null;
@@ -163,6 +166,8 @@ class Converter {
   sawReferenceOrTag = false;
   /** The outermost aliases left unexpanded for the budget, in document order. */
   readonly notExpanded: Span[] = [];
+  /** How many anchored nodes hold the node being converted. */
+  private anchored = 0;
   /** The anchored nodes of the document by anchor name, in document order (read on the first alias). */
   private anchors: Map<string, { start: number; node: YamlNode }[]> | undefined;
 
@@ -178,7 +183,25 @@ class Converter {
     private readonly budget: AliasBudget,
   ) {}
 
+  /**
+   * Our node for a library node. An anchored node and everything in it are marked `anchor` (once,
+   * by the outermost anchored node: nested anchors add no walk), the nodes an alias stands for
+   * `alias` (`relocate`), so that no fix edits through them (see `Shared`).
+   */
   convert(node: YamlNode | Alias | null | undefined, depth: number, fallbackAt = this.base): Node {
+    if (!node || isAlias(node) || !node.anchor) return this.convertNode(node, depth, fallbackAt);
+    this.anchored++;
+    let converted: Node;
+    try {
+      converted = this.convertNode(node, depth, fallbackAt);
+    } finally {
+      this.anchored--;
+    }
+    if (this.anchored === 0) markShared(converted, 'anchor');
+    return converted;
+  }
+
+  private convertNode(node: YamlNode | Alias | null | undefined, depth: number, fallbackAt: number): Node {
     const base = this.base;
     if (this.expanding.length > 0 && --this.budget.left < 0) throw OVER_BUDGET;
     if (depth > MAX_NESTING) {
@@ -241,7 +264,7 @@ class Converter {
   private convertAlias(alias: Alias, depth: number): Node {
     this.sawReferenceOrTag = true;
     const [start, end] = alias.range ? [this.base + alias.range[0], this.base + alias.range[1]] : [this.base, this.base];
-    const unexpanded = (): Node => ({ type: 'scalar', value: null, span: { start, end }, style: 'plain' });
+    const unexpanded = (): Node => ({ type: 'scalar', value: null, span: { start, end }, style: 'plain', shared: 'alias' });
     const target = this.resolve(alias);
     if (!target || this.aliasesInProgress.has(target)) return unexpanded();
     const outermost = this.expanding.length === 0;
@@ -308,13 +331,17 @@ class Converter {
     if (key && isScalar(key) && !(key.range && this.regions.endAt(key.range[0]) !== undefined)) {
       if (key.anchor || key.tag) this.sawReferenceOrTag = true;
       const span = key.range ? { start: base + key.range[0], end: base + key.range[1] } : { start: fallbackAt, end: fallbackAt };
-      return this.scalar(key, span);
+      const scalar = this.scalar(key, span);
+      if (key.anchor) scalar.shared = 'anchor';
+      return scalar;
     }
     if (key?.range) {
       // A collection or an alias as a key: kept as its text (rules compare keys as strings).
       this.sawReferenceOrTag = true;
       const span = this.rangeSpan(key.range);
-      return { type: 'scalar', value: this.text.slice(span.start - base, span.end - base), span, style: 'plain' };
+      const scalar: ScalarNode = { type: 'scalar', value: this.text.slice(span.start - base, span.end - base), span, style: 'plain' };
+      if (isAlias(key) || key.anchor) scalar.shared = isAlias(key) ? 'alias' : 'anchor';
+      return scalar;
     }
     return { type: 'scalar', value: '', span: { start: fallbackAt, end: fallbackAt }, style: 'plain' };
   }
@@ -364,18 +391,34 @@ function anchorsOf(doc: Document.Parsed): Map<string, { start: number; node: Yam
 function relocate(node: Node, span: Span): Node {
   switch (node.type) {
     case 'scalar':
-      return { ...node, span: { ...span } };
+      return { ...node, span: { ...span }, shared: 'alias' };
     case 'seq':
-      return { ...node, span: { ...span }, items: node.items.map((item) => relocate(item, span)) };
+      return { ...node, span: { ...span }, items: node.items.map((item) => relocate(item, span)), shared: 'alias' };
     case 'map':
       return {
         ...node,
         span: { ...span },
         pairs: node.pairs.map((pair) => ({
-          key: { ...pair.key, span: { ...span } },
+          key: { ...pair.key, span: { ...span }, shared: 'alias' },
           value: pair.value ? relocate(pair.value, span) : null,
           span: { ...span },
         })),
+        shared: 'alias',
       };
+  }
+}
+
+/** Marks a subtree (its keys too) shared, where it is not marked yet. A loop: the tree may nest deep. */
+function markShared(node: Node, mark: Shared): void {
+  const stack: Node[] = [node];
+  while (stack.length) {
+    const current = stack.pop()!;
+    current.shared ??= mark;
+    if (current.type === 'map') {
+      for (const pair of current.pairs) {
+        pair.key.shared ??= mark;
+        if (pair.value) stack.push(pair.value);
+      }
+    } else if (current.type === 'seq') for (const item of current.items) stack.push(item);
   }
 }

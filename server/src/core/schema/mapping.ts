@@ -5,6 +5,7 @@
 import type { ErrorObject } from 'ajv';
 import { getPair, isMap, isScalar, isSeq, nodeAtPath, type Node, type Pair, type ScalarNode } from '../parse/nodes.js';
 import { editContextOf, replaceScalarText, type EditContext } from '../edit/mappingEdits.js';
+import type { SourceText } from '../text/source.js';
 import { closest } from '../text/suggest.js';
 import type { DocumentKind, Span } from '../types.js';
 import { suggestToolField, TOOL_FIELDS } from '../model/catalogDeclarations.js';
@@ -90,6 +91,7 @@ export class ErrorMapper {
   /** Object path → required fields an unknown key there will be renamed to. */
   readonly renamedTo = new Map<string, Set<string>>();
   private readonly text: string;
+  private readonly source: SourceText;
   private readonly edit: EditContext;
 
   constructor(
@@ -100,6 +102,7 @@ export class ErrorMapper {
     private readonly names: Map<object, string>,
   ) {
     this.text = ctx.file.source.text;
+    this.source = ctx.file.source;
     this.edit = editContextOf(ctx.file);
   }
 
@@ -207,9 +210,9 @@ export class ErrorMapper {
     const expected = Array.isArray(type) ? type.map(String) : String(type).split(',');
     const base = { rule: 'schema/wrong-type', kind: this.kind, inFace: this.inFace(path), expected, node } as const;
     if (path.length === 0) {
-      // Point at the document's first line, not the whole document.
-      const firstLine = this.text.indexOf('\n', node.span.start);
-      const end = firstLine < 0 || firstLine > node.span.end ? node.span.end : firstLine;
+      // Point at the document's first line, not the whole document (before its line break, CR included).
+      const firstLine = this.source.lineEnd(this.source.positionAt(node.span.start).line);
+      const end = Math.min(firstLine, node.span.end);
       return { ...base, at: 'document', span: { start: node.span.start, end: Math.max(end, node.span.start + 1) } };
     }
     const empty = isScalar(node) && node.value === null && node.span.end === node.span.start;

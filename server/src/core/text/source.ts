@@ -1,5 +1,6 @@
 // Source text with a lazily built line index. Offsets are UTF-16 indexes (what JS strings and
 // LSP's default encoding use); lines and characters are 0-based here and converted at the edges.
+import type { Span } from '../types.js';
 
 export interface Position {
   line: number;
@@ -79,4 +80,37 @@ export class SourceText {
     const line = this.lineText(this.positionAt(offset).line);
     return /^[ \t]*/.exec(line)![0];
   }
+}
+
+const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+/** Whether an offset falls between the CR and the LF of a CRLF line break. */
+function splitsCrlf(text: string, offset: number): boolean {
+  return offset > 0 && text.charCodeAt(offset - 1) === 13 && text.charCodeAt(offset) === 10;
+}
+
+/** Whether an offset falls between the two halves of a surrogate pair (one astral character). */
+function splitsPair(text: string, offset: number): boolean {
+  return offset > 0 && isHighSurrogate(text.charCodeAt(offset - 1)) && isLowSurrogate(text.charCodeAt(offset));
+}
+
+/**
+ * A span of `text` on whole characters and line breaks: its bounds inside the text and in order, a
+ * start inside an astral character or a CRLF pair moved back to the character's (or the break's)
+ * start, an end inside an astral character moved past it; an end between the CR and the LF moved
+ * before the CR, or past the LF where that would empty the range (a range on the line break
+ * itself); an empty range stays empty. The same span object when nothing changes. A parser's
+ * error position, or any range a rule computes, may fall inside a character: no finding shows one.
+ */
+export function wholeCharacters(text: string, span: Span): Span {
+  const bound = (offset: number) => (Number.isFinite(offset) ? Math.min(Math.max(Math.trunc(offset), 0), text.length) : 0);
+  let start = bound(span.start);
+  let end = Math.max(bound(span.end), start);
+  const empty = start === end;
+  if (splitsCrlf(text, start) || splitsPair(text, start)) start--;
+  if (empty) end = start;
+  else if (splitsPair(text, end)) end++;
+  else if (splitsCrlf(text, end)) end = end - 1 > start ? end - 1 : end + 1;
+  return start === span.start && end === span.end ? span : { start, end };
 }

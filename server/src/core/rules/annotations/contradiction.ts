@@ -143,25 +143,30 @@ function fixes(edit: EditContext, workflow: WorkflowModel, pair: Pair, hint: Flo
     const annotationsPair = getPair(workflow.node, 'annotations');
     removal = annotationsPair ? removePair(edit, workflow.node, annotationsPair) : undefined;
     // `- annotations:` opening a list item cannot lose its line: leave an empty mapping instead.
-    if (!removal && annotationsPair) removal = { span: { start: annotationsPair.key.span.end, end: pair.value!.span.end }, newText: ': {}' };
+    // Not through an anchor or alias (removePair refuses those too).
+    if (!removal && annotationsPair && !annotations.shared && !annotationsPair.key.shared) removal = { span: { start: annotationsPair.key.span.end, end: pair.value!.span.end }, newText: ': {}' };
   } else removal = removePair(edit, annotations, pair);
   if (removal) out.push({ title: `Remove ${hint}`, safe: false, edits: [removal] });
 
-  out.push({ title: `Set ${hint} to ${derived[hint]} (the floor)`, safe: false, edits: [replaceValue(pair.value!, String(derived[hint]))] });
+  const set = replaceValue(pair.value!, String(derived[hint]));
+  if (set) out.push({ title: `Set ${hint} to ${derived[hint]} (the floor)`, safe: false, edits: [set] });
 
   // Every derived hint to the floor's value; title and idempotentHint stay as written.
   const edits: TextEdit[] = [];
   const missing: InsertEntry[] = [];
+  let every = true;
   for (const h of FLOOR_HINTS) {
     const existing = getPair(annotations, h);
     if (!existing) missing.push({ key: h, value: { inline: String(derived[h]) } });
     else if (existing.value && !(isScalar(existing.value) && existing.value.value === derived[h])) {
-      edits.push(replaceValue(existing.value, String(derived[h])));
+      const change = replaceValue(existing.value, String(derived[h]));
+      if (change) edits.push(change);
+      else every = false;
     }
   }
   const insertion = missing.length ? insertPairs(edit, annotations, missing) : undefined;
   if (insertion) edits.push(insertion);
-  if (edits.length > 1 && (!missing.length || insertion)) {
+  if (every && edits.length > 1 && (!missing.length || insertion)) {
     out.push({
       title: `Set all annotations to the floor (readOnlyHint: ${derived.readOnlyHint}, destructiveHint: ${derived.destructiveHint}, openWorldHint: ${derived.openWorldHint})`,
       safe: false,

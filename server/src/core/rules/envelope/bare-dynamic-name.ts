@@ -123,7 +123,10 @@ function argumentEdits(edit: EditContext, style: Style, site: CallSite, args: No
     return addArgumentsKey(edit, style, site, `${head}${tail}`, ns, toolName);
   }
   // `input: null` / `"arguments": null` / `input:` and nothing: the envelope takes the null's place.
-  if (isScalar(args) && args.value === null) return [replaceValueText(edit, args, `${head}${tail}`)];
+  if (isScalar(args) && args.value === null) {
+    const replacement = replaceValueText(edit, args, `${head}${tail}`);
+    return replacement ? [replacement] : undefined;
+  }
   // An anchor or tag on the arguments would move to the envelope and change what its aliases mean.
   if (site.argsPair && /[&!]/.test(withoutComments(text.slice(site.argsPair.key.span.end, args.span.start)))) return undefined;
   const source = text.slice(args.span.start, args.span.end);

@@ -261,3 +261,30 @@ test("the editor's cursor inside an embedded resource is in that resource's docu
   assert.deepEqual(located?.path, ['spec', 'config', 'aggregation', 'conflictResolution']);
   assert.equal(locate(file, LIST.indexOf('ConfigMap'))?.doc.embedded, undefined);
 });
+
+test('suppressions and declined content inside an embedded resource are said once', () => {
+  const suppressed = LIST.replace('conflictResolution: prefixed', 'conflictResolution: prefixed # tool-lens-disable-line schema/invalid-value');
+  assert.deepEqual(checkFile(parseFile('list.yaml', suppressed), new Workspace('/ws')).findings, []);
+  const unused = LIST.replace('name: gw', 'name: gw # tool-lens-disable-line schema/unknown-key');
+  assert.deepEqual(
+    checkFile(parseFile('list.yaml', unused), new Workspace('/ws')).findings.map((f) => f.rule),
+    ['lens/unused-suppression', 'schema/invalid-value'],
+  );
+  // A value nested deeper than Tool Lens reads (LIMITS.nesting), inside the listed resource.
+  const deep = LIST.replace('          conflictResolution: prefixed\n', `          conflictResolution: prefix\n      metadataExtra: ${'['.repeat(450)}${']'.repeat(450)}\n`);
+  const declined = checkFile(parseFile('list.yaml', deep), new Workspace('/ws')).findings.filter((f) => f.rule === 'lens/declined');
+  assert.equal(declined.length, 1, declined.map((f) => f.message).join('\n'));
+});
+
+test('Lists inside Lists are followed as deep as the parser reads', () => {
+  const item = "{apiVersion: toolhive.stacklok.dev/v1beta1, kind: VirtualMCPCompositeToolDefinition, metadata: {name: d}, spec: {name: x, description: One read., steps: [{id: a, tool: fs.read}]}}";
+  let node = item;
+  for (let i = 0; i < 150; i++) node = `{apiVersion: v1, kind: List, items: [${node}]}`;
+  const file = parseFile('deep.yaml', node);
+  assert.equal(file.documents.filter((d) => d.embedded).length, 1);
+  // The innermost definition is checked: its step's tool has no catalog here, said at its place.
+  assert.deepEqual(
+    checkFile(file, new Workspace('/ws')).findings.map((f) => [f.rule, node.slice(f.span.start, f.span.end)]),
+    [['tool/unknown', 'fs.read']],
+  );
+});

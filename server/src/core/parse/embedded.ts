@@ -42,9 +42,6 @@ const STEP_BLOCKS = ['try', 'catch', 'finally', 'cleanup'];
 /** The kinds an embedded resource may be: the Kubernetes ones. */
 const EMBEDDED_KINDS: readonly DocumentKind[] = ['vmcp-server', 'vmcp-composite'];
 
-/** How deep Lists inside Lists (or inside a Chainsaw resource) are followed. */
-const LIST_DEPTH = 4;
-
 /** What is read of the file's own documents (file.ts's ParsedDocument, which this module may not import). */
 interface OwnDocument {
   index: number;
@@ -79,7 +76,7 @@ export function embeddedDocuments(documents: readonly OwnDocument[]): EmbeddedDo
   for (const host of documents) {
     if (host.kind || host.embedded || !isMap(host.root)) continue;
     const chainsaw = isChainsaw(host.root);
-    const found = chainsaw ? chainsawResources(host.root) : isList(host.root) ? listItems(host.root, 'list', false, 0) : [];
+    const found = chainsaw ? chainsawResources(host.root) : isList(host.root) ? listItems(host.root, 'list', false) : [];
     for (const { root, kind, via, partial } of found) {
       const span = { start: root.span.start, end: root.span.end };
       out.push({
@@ -107,17 +104,19 @@ function isChainsaw(node: MapNode): boolean {
   return (getString(node, 'apiVersion')?.startsWith('chainsaw.kyverno.io/') ?? false) && (kind === 'Test' || kind === 'StepTemplate');
 }
 
-/** A resource of ours, or the resources of ours a List holds. */
-function resourcesIn(node: Node | undefined, via: Embedding['via'], partial: boolean, depth: number): Found[] {
+/**
+ * A resource of ours, or the resources of ours a List holds (Lists inside Lists as deep as the
+ * parser reads: LIMITS.nesting bounds them, and each node is visited once).
+ */
+function resourcesIn(node: Node | undefined, via: Embedding['via'], partial: boolean): Found[] {
   if (!isMap(node)) return [];
   const kind = kindFromContent(node);
   if (kind && EMBEDDED_KINDS.includes(kind)) return [{ root: node, kind, via, partial }];
-  return isList(node) ? listItems(node, via, partial, depth) : [];
+  return isList(node) ? listItems(node, via, partial) : [];
 }
 
-function listItems(list: MapNode, via: Embedding['via'], partial: boolean, depth: number): Found[] {
-  if (depth >= LIST_DEPTH) return [];
-  return (getSeq(list, 'items')?.items ?? []).flatMap((item) => resourcesIn(item, via, partial, depth + 1));
+function listItems(list: MapNode, via: Embedding['via'], partial: boolean): Found[] {
+  return (getSeq(list, 'items')?.items ?? []).flatMap((item) => resourcesIn(item, via, partial));
 }
 
 /**
@@ -137,7 +136,7 @@ function chainsawResources(root: MapNode): Found[] {
         for (const name of OPERATION_NAMES) {
           const body = getMap(operation, name);
           if (!body || getNode(body, 'expect') !== undefined) continue;
-          out.push(...resourcesIn(getNode(body, 'resource'), name, OPERATIONS[name], 0));
+          out.push(...resourcesIn(getNode(body, 'resource'), name, OPERATIONS[name]));
         }
       }
     }

@@ -73,7 +73,7 @@ const CLI_CONFIG_KEYS = new Set([
  * `kind`: the config has neither), and at least half its root keys must be the config's. One
  * setting alone (a `name` with `backends`, a `groupRef`, an `aggregation` of metrics) is what
  * other YAML says too; two in ToolHive's shapes under ToolHive's keys is not
- * (docs/behaviour.md#recognising-files).
+ * (docs/behaviour.md#the-cli-config-without-composite-tools).
  */
 function isCliConfig(root: MapNode): boolean {
   if (getNode(root, 'apiVersion') !== undefined || getNode(root, 'kind') !== undefined) return false;

@@ -16,6 +16,7 @@ import { upstreamOf, type StepModel, type WorkflowModel } from '../core/model/wo
 import type { ParsedFile } from '../core/parse/file.js';
 import { getMap, getNode, isMap, isScalar, nodeAtPath, type ScalarNode } from '../core/parse/nodes.js';
 import { valueSpanMapper } from '../core/parse/scalarOffsets.js';
+import { WORKFLOW_FIELDS } from '../core/templates/index.js';
 import type { DocumentContext } from '../core/context.js';
 import { WORKFLOW_KINDS } from '../core/types.js';
 import type { Span } from '../core/types.js';
@@ -255,7 +256,6 @@ function keyItems(
 // ---------------------------------------------------------------------------------------------
 // Templates
 
-const WORKFLOW_FIELDS = ['id', 'duration_ms', 'step_count', 'status', 'start_time'];
 const STEP_FIELDS: [string, string][] = [
   ['output', "the step's result"],
   ['status', 'pending, running, completed, failed or skipped'],

@@ -45,6 +45,7 @@ import { rule as templateMissingDefault } from './template/missing-default.js';
 import { rule as templateNotUpstream } from './template/not-upstream.js';
 import { rule as templateSyntax } from './template/syntax.js';
 import { rule as templateUnknownParam } from './template/unknown-param.js';
+import { rule as templateUnknownRoot } from './template/unknown-root.js';
 import { rule as templateUnknownStep } from './template/unknown-step.js';
 import { rule as toolNameConflict } from './tool/name-conflict.js';
 import { rule as toolUnknown } from './tool/unknown.js';
@@ -56,8 +57,10 @@ import { rule as workflowElicitationNeedsSchema } from './workflow/elicitation-n
 import { rule as workflowFieldIgnored } from './workflow/field-ignored.js';
 import { rule as workflowForeachInnerId } from './workflow/foreach-inner-id.js';
 import { rule as workflowLimit } from './workflow/limit.js';
+import { rule as workflowOutputRequired } from './workflow/output-required.js';
 import { rule as workflowParametersNotObject } from './workflow/parameters-not-object.js';
 import { rule as workflowRetryNeedsCount } from './workflow/retry-needs-count.js';
+import { rule as workflowSkipRemaining } from './workflow/skip-remaining.js';
 import { rule as workflowUnknownDependency } from './workflow/unknown-dependency.js';
 import { rule as yamlDuplicateKey } from './yaml/duplicate-key.js';
 import { rule as yamlSyntax } from './yaml/syntax.js';
@@ -108,6 +111,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'template/not-upstream', rule: templateNotUpstream },
   { path: 'template/syntax', rule: templateSyntax },
   { path: 'template/unknown-param', rule: templateUnknownParam },
+  { path: 'template/unknown-root', rule: templateUnknownRoot },
   { path: 'template/unknown-step', rule: templateUnknownStep },
   { path: 'tool/name-conflict', rule: toolNameConflict },
   { path: 'tool/unknown', rule: toolUnknown },
@@ -119,8 +123,10 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'workflow/field-ignored', rule: workflowFieldIgnored },
   { path: 'workflow/foreach-inner-id', rule: workflowForeachInnerId },
   { path: 'workflow/limit', rule: workflowLimit },
+  { path: 'workflow/output-required', rule: workflowOutputRequired },
   { path: 'workflow/parameters-not-object', rule: workflowParametersNotObject },
   { path: 'workflow/retry-needs-count', rule: workflowRetryNeedsCount },
+  { path: 'workflow/skip-remaining', rule: workflowSkipRemaining },
   { path: 'workflow/unknown-dependency', rule: workflowUnknownDependency },
   { path: 'yaml/duplicate-key', rule: yamlDuplicateKey },
   { path: 'yaml/syntax', rule: yamlSyntax },

@@ -2,6 +2,8 @@ import { getPair, isMap } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
+import { capitalize } from '../../text/words.js';
+import { refusedAtStart } from '../../wording/moments.js';
 
 /**
  * An elicitation step without a schema, or with an empty one: ToolHive's start-up conversion
@@ -14,10 +16,7 @@ export const rule: Rule = {
   summary: 'An elicitation step without `schema`, or with an empty one.',
   kinds: WORKFLOW_KINDS,
   check(ctx) {
-    const accepted =
-      ctx.doc.kind === 'vmcp-config'
-        ? '`thv vmcp validate` lets it pass, but `vmcp serve` refuses to start'
-        : 'The operator accepts the resource, but the vMCP server refuses to start';
+    const accepted = capitalize(refusedAtStart(ctx.doc.kind));
     for (const workflow of workflowsOf(ctx).workflows) {
       for (const step of workflow.steps) {
         if (step.type !== 'elicitation' || !step.typeNode) continue;

@@ -2,6 +2,7 @@ import { getPair, getScalar } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
+import { refusedAtStart } from '../../wording/moments.js';
 
 export const rule: Rule = {
   id: 'workflow/foreach-inner-id',
@@ -17,8 +18,8 @@ export const rule: Rule = {
         const key = getPair(step.node, 'step')!.key;
         ctx.report({
           message:
-            `The inner \`step\` of forEach "${step.idText ?? '?'}" has no \`id\`. \`thv vmcp validate\` lets it pass, but the server ` +
-            'refuses to start without it ("step ID is required"). Give the inner step an `id`.',
+            `The inner \`step\` of forEach "${step.idText ?? '?'}" has no \`id\`: ${refusedAtStart(ctx.doc.kind)}, since it converts ` +
+            'the inner step like any other and every step needs an id. Give the inner step an `id`.',
           span: (id ?? key).span.end > (id ?? key).span.start ? (id ?? key).span : key.span,
         });
       }

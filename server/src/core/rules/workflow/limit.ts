@@ -1,7 +1,8 @@
 import { getPair, getScalar, type ScalarNode } from '../../parse/nodes.js';
 import { allSteps, workflowsOf, type StepModel } from '../../model/workflow.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { WORKFLOW_KINDS, type DocumentKind } from '../../types.js';
+import { WORKFLOW_KINDS } from '../../types.js';
+import { refusedAtLoad, refusedAtStart } from '../../wording/moments.js';
 
 const MAX_STEPS = 100;
 const MAX_RETRY_COUNT = 10;
@@ -79,20 +80,6 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
       });
     }
   }
-}
-
-/** The load-time refusal, in the words of the document's dialect. */
-function refusedAtLoad(kind: DocumentKind | null): string {
-  return kind === 'vmcp-config'
-    ? 'ToolHive refuses to load the configuration (`thv vmcp validate` fails too)'
-    : 'the operator refuses the resource and says why in its status';
-}
-
-/** The start-time refusal: the validators let it pass, the server does not start. */
-function refusedAtStart(kind: DocumentKind | null): string {
-  return kind === 'vmcp-config'
-    ? '`thv vmcp validate` lets it pass, but `vmcp serve` refuses to start'
-    : 'the operator accepts the resource, but the vMCP server refuses to start';
 }
 
 function numberAt(node: ScalarNode | undefined): { node: ScalarNode; value: number } | undefined {

@@ -3,7 +3,7 @@ import { workflowsOf } from '../../model/workflow.js';
 import { editContextOf, insertPairs, plainEntry } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../../types.js';
+import { WORKFLOW_KINDS, type DocumentKind } from '../../types.js';
 
 /** A step with both `tool` and `message` and no `type`: ToolHive cannot tell what it is. */
 export const rule: Rule = {
@@ -15,7 +15,7 @@ export const rule: Rule = {
     const target = editContextOf(ctx.file);
     for (const workflow of workflowsOf(ctx).workflows) {
       for (const step of workflow.steps) {
-        if (!isAmbiguous(step.node)) continue;
+        if (!isAmbiguous(step.node, ctx.doc.kind)) continue;
         const tool = getPair(step.node, 'tool')!;
         const message = getPair(step.node, 'message')!;
         const [later, earlier] = tool.key.span.start > message.key.span.start ? [tool, message] : [message, tool];
@@ -40,8 +40,15 @@ export const rule: Rule = {
   },
 };
 
-/** `tool` and `message` both set and `type` absent or empty. Shared with workflow/field-ignored. */
-export function isAmbiguous(node: MapNode): boolean {
+/**
+ * `tool` and `message` both set and `type` absent or empty, in a CLI configuration (ValidateStepType
+ * refuses it). Not in a Kubernetes resource: the CRD defaults a step's `type` to `tool`
+ * (+kubebuilder:default=tool on WorkflowStepConfig.Type), and the API server fills it before the
+ * operator validates, so such a step is a tool step whose `message` does nothing (workflow/field-ignored
+ * says so). Shared with workflow/field-ignored.
+ */
+export function isAmbiguous(node: MapNode, kind: DocumentKind | null | undefined): boolean {
+  if (kind !== 'vmcp-config') return false;
   const type = getPair(node, 'type');
   const typeValue = type?.value?.type === 'scalar' ? type.value.value : undefined;
   if (type && typeValue !== null && typeValue !== '' && typeValue !== undefined) return false;

@@ -25,7 +25,7 @@ export const rule: Rule = {
 };
 
 function checkStep(ctx: RuleContext, step: StepModel): void {
-  if (step.type === 'invalid' || isAmbiguous(step.node)) return;
+  if (step.type === 'invalid' || (!step.parent && isAmbiguous(step.node, ctx.doc.kind))) return;
   if (step.parent && step.type !== 'tool') return; // inner steps must be tool steps: schema/invalid-value
   const where = step.parent ? 'the inner step of a forEach' : `this ${step.type} step`;
   const ignored = (pair: Pair | undefined, why: string) => {

@@ -140,7 +140,7 @@ export class ErrorMapper {
     if (!pair) return undefined;
     const parentSchema = asRecord(error.parentSchema);
     const known = Object.keys(asRecord(parentSchema?.['properties']) ?? {}).filter((k) => k !== '$schema');
-    const base = { rule: 'schema/unknown-key', span: pair.key.span, ...this.where(path), key, path } as const;
+    const base = { rule: 'schema/unknown-key', span: pair.key.span, ...this.where(path), key, path, preserved: this.preservedByCrd(path) } as const;
 
     if (this.kind === 'vmcp-server' && path.length === 1 && path[0] === 'spec' && SPEC_CONFIG_KEYS.has(key)) {
       return { ...base, reason: 'misplaced', belongsUnder: 'spec.config' };
@@ -168,6 +168,32 @@ export class ErrorMapper {
     }
     if (suggestion && present.has(suggestion)) return { ...base, reason: 'second-spelling', suggestion };
     return { ...base, reason: 'unknown', known };
+  }
+
+  /**
+   * Whether the object at `path` of a Kubernetes resource lies where the CRD keeps unknown fields
+   * (x-kubernetes-preserve-unknown-fields in deploy/charts/operator-crds): a VirtualMCPServer's
+   * `spec.config` itself (the Config type's +kubebuilder:pruning:PreserveUnknownFields), anything
+   * under a forEach inner `step` (WorkflowStepConfig.InnerStep), and anything under a nested output
+   * property (OutputProperty.Properties). Typed objects below `spec.config` prune as usual.
+   */
+  private preservedByCrd(path: Segment[]): boolean {
+    if (this.kind !== 'vmcp-server' && this.kind !== 'vmcp-composite') return false;
+    if (this.kind === 'vmcp-server' && path.length === 2 && path[0] === 'spec' && path[1] === 'config') return true;
+    for (let i = 2; i < path.length; i++) {
+      if (path[i] === 'step' && path[i - 2] === 'steps' && /^\d+$/.test(path[i - 1]!)) return true;
+    }
+    const output = path.indexOf('output');
+    if (output >= 0) {
+      // output.properties.<name>.properties.<name>...: the second `properties` level is schemaless.
+      let level = 0;
+      for (let i = output + 1; i < path.length; i += 2) {
+        if (path[i] !== 'properties') break;
+        level++;
+        if (level >= 2 && i + 1 < path.length) return true;
+      }
+    }
+    return false;
   }
 
   // -- schema/missing-field -----------------------------------------------------------------------

@@ -37,6 +37,13 @@ export type UnknownKeyProblem = ProblemBase &
     key: string;
     /** The path of the object that holds it (decoded JSON pointer segments). */
     path: string[];
+    /**
+     * In a Kubernetes resource, the key sits where the CRD keeps unknown fields
+     * (x-kubernetes-preserve-unknown-fields: `spec.config` itself, a forEach inner `step`, a nested
+     * output property): the API server neither prunes nor refuses it, and the operator's Go
+     * decoding drops it. Never set for a CLI configuration, whose loader refuses every unknown key.
+     */
+    preserved: boolean;
   } & (
     | {
         /** A VirtualMCPServer key written directly under `spec` that belongs under `spec.config`. */

@@ -99,8 +99,11 @@ function computeProblems(ctx: DocumentContext): SchemaProblem[] {
   const ref = file.language === 'jsonl' && doc.kind === 'tool-calls' ? CALL_ENTRY : SCHEMA_FOR_KIND[doc.kind];
   const validate = validatorFor(ref);
   validate(toValue(doc.root));
-  const errors = selectErrors(validate.errors ?? []).filter((e) => !doc.embedded?.partial || !LEFT_OUT_KEYWORDS.has(e.keyword));
-  const mapper = new ErrorMapper(ctx, doc.kind, doc.root, compiledSchemas().names);
+  const { names } = compiledSchemas();
+  const errors = selectErrors(validate.errors ?? []).filter(
+    (e) => !emptyMeansDefault(doc.kind!, e, names) && (!doc.embedded?.partial || !LEFT_OUT_KEYWORDS.has(e.keyword)),
+  );
+  const mapper = new ErrorMapper(ctx, doc.kind, doc.root, names);
   const broken = doc.problems.filter((p) => p.rule === 'yaml/syntax').map((p) => p.span.start);
   const mapped: Mapped[] = [];
   for (const error of errors) {
@@ -115,6 +118,25 @@ function computeProblems(ctx: DocumentContext): SchemaProblem[] {
 }
 
 // ---- choosing the errors worth a finding --------------------------------------------------------
+
+/**
+ * Enum fields whose empty value ToolHive reads as the default, by dialect (docs/toolhive.md#defaults).
+ * A CLI file's `type: ""` is a tool step (ValidateStepType) and its `onError.action: ""` is abort
+ * (ValidateStepErrorHandling). In a resource the CRD's enum refuses "" on the typed steps (its
+ * default fills only an absent field), but a forEach inner step is schemaless in the CRD and is a
+ * tool step when its type is empty, in both dialects (validateForEachInnerStep).
+ */
+const EMPTY_MEANS_DEFAULT: Partial<Record<DocumentKind, ReadonlySet<string>>> = {
+  'vmcp-config': new Set(['WorkflowStep/properties/type', 'StepErrorHandling/properties/action', 'ForEachInnerStep/properties/type']),
+  'vmcp-server': new Set(['ForEachInnerStep/properties/type']),
+  'vmcp-composite': new Set(['ForEachInnerStep/properties/type']),
+};
+
+function emptyMeansDefault(kind: DocumentKind, error: ErrorObject, names: Map<object, string>): boolean {
+  if (error.keyword !== 'enum' || error.data !== '') return false;
+  const name = typeof error.parentSchema === 'object' ? names.get(error.parentSchema) : undefined;
+  return name !== undefined && (EMPTY_MEANS_DEFAULT[kind]?.has(name) ?? false);
+}
 
 const IGNORED_KEYWORDS = new Set(['if', 'then', 'else', 'allOf', '$ref']);
 

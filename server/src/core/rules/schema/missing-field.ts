@@ -77,8 +77,9 @@ const MISSING_EFFECT: Record<string, string> = {
     'ToolHive refuses to load a forEach step without the `collection` it loops over (a template that renders a JSON array).',
   'WorkflowStep/allOf/2/then.step': 'ToolHive refuses to load a forEach step without the inner `step` it runs for each item (a tool step).',
   'ForEachInnerStep.tool': 'An inner step can only call a tool, and ToolHive refuses to load one that names no `tool`.',
-  'ElicitationResponseHandler.action':
-    "ToolHive's validator refuses a handler without `action` (`abort`, `continue` or `skip_remaining`).",
+  'CliElicitationResponseHandler/then.action':
+    "ToolHive's CLI validator refuses an elicitation step's handler without `action` (`abort`, `continue` or `skip_remaining`): " +
+    'nothing fills it in a CLI configuration (only a Kubernetes resource gets `abort` from the CRD).',
   'OutputConfig.properties': 'ToolHive refuses an `output` block without `properties`: they are the fields of the result.',
   'OutputProperty.type': 'ToolHive refuses an output property without a `type`: it converts the rendered value to it.',
   'OutputProperty.description': 'ToolHive refuses to start when an output property has no description (it is advertised in the outputSchema).',
@@ -90,6 +91,10 @@ const MISSING_EFFECT: Record<string, string> = {
   'vmcp-server.spec': 'the operator has nothing to run without `spec`.',
   'vmcp-server/properties/spec.groupRef': 'the VirtualMCPServer needs the MCPGroup whose servers are its backends; the operator rejects it without one.',
   'vmcp-server/properties/spec/properties/groupRef.name': 'the operator cannot find the MCPGroup without its name.',
+  'vmcp-server/properties/spec.incomingAuth':
+    'The CRD requires it, so the API server refuses the VirtualMCPServer without one: add `incomingAuth: {type: anonymous}` ' +
+    'when clients need no authentication (the operator fills no default for it).',
+  'vmcp-server/properties/spec/properties/incomingAuth.type': 'The CRD requires it (`anonymous` or `oidc`), so the API server refuses the VirtualMCPServer.',
   'vmcp-composite.apiVersion': 'Kubernetes rejects an object without `apiVersion`.',
   'vmcp-composite.kind': 'Kubernetes rejects an object without `kind`.',
   'vmcp-composite.spec': 'the resource defines no composite tool without `spec`.',

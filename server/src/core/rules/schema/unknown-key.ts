@@ -40,7 +40,7 @@ function messageOf(problem: UnknownKeyProblem): string {
     );
   }
   const where = problem.place === undefined ? (problem.callLine ? 'a field of this call' : 'a top-level field') : `a field of \`${problem.place}\``;
-  const base = `\`${key}\` is not ${where}: ${effectOf(problem.kind, problem.inFace)}.`;
+  const base = `\`${key}\` is not ${where}: ${problem.preserved ? PRESERVED : effectOf(problem.kind, problem.inFace)}.`;
   switch (problem.reason) {
     case 'no-such-feature':
       return Object.hasOwn(NO_SUCH_FIELD, key) ? `${base} ${NO_SUCH_FIELD[key]!}` : base;
@@ -66,6 +66,10 @@ function fixesOf(problem: UnknownKeyProblem): Fix[] | undefined {
   if (problem.reason !== 'misspelt' || !problem.rename) return undefined;
   return [{ title: `Rename \`${problem.key}\` to \`${problem.suggestion}\``, safe: false, edits: [problem.rename] }];
 }
+
+/** A key where the CRD keeps unknown fields (UnknownKeyProblem.preserved): kept, then dropped without a word. */
+const PRESERVED =
+  'the CRD keeps unknown fields here, so Kubernetes accepts it, but the operator drops it when it reads the resource, so the setting has no effect';
 
 /** What happens to a key the format does not have, by who reads the document. */
 function effectOf(kind: DocumentKind, inFace: boolean): string {

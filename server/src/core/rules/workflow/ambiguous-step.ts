@@ -50,7 +50,11 @@ export const rule: Rule = {
   },
 };
 
-/** `tool` and `message` both set and `type` absent or empty. Shared with workflow/field-ignored. */
+/**
+ * `tool` and `message` both set and `type` absent or empty, in either dialect (the loader and the
+ * CRD both make it a tool step). Shared with workflow/field-ignored, which leaves such a step's
+ * `message` to this rule.
+ */
 export function isAmbiguous(node: MapNode): boolean {
   const type = getPair(node, 'type');
   const typeValue = type?.value?.type === 'scalar' ? type.value.value : undefined;

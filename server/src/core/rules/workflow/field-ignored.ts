@@ -25,7 +25,7 @@ export const rule: Rule = {
 };
 
 function checkStep(ctx: RuleContext, step: StepModel): void {
-  if (step.type === 'invalid' || isAmbiguous(step.node)) return;
+  if (step.type === 'invalid' || (!step.parent && isAmbiguous(step.node))) return;
   if (step.parent && step.type !== 'tool') return; // inner steps must be tool steps: schema/invalid-value
   // No `type` and no `tool`: ToolHive refuses it as a tool step without a tool (schema/missing-field,
   // which says to set `type`); what it ignores as a tool step is not yet known.

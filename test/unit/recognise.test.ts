@@ -288,3 +288,36 @@ test('Lists inside Lists are followed as deep as the parser reads', () => {
     [['tool/unknown', 'fs.read']],
   );
 });
+
+// A Chainsaw test's `assert: {file: ...}` names a file of its own, such as ToolHive's
+// assert-vmcp-status-ready.yaml: a resource stating only its status. Before, it was checked as an
+// object to apply and got "The document has no `spec`".
+const STATUS_ONLY = `apiVersion: toolhive.stacklok.dev/v1beta1
+kind: VirtualMCPServer
+metadata:
+  name: gw
+status:
+  phase: Ready
+`;
+
+test('a resource that states a status and no spec is an assertion: nothing it leaves out is missing', () => {
+  const file = parseFile('assert-ready.yaml', STATUS_ONLY);
+  assert.equal(file.documents[0]!.kind, 'vmcp-server');
+  assert.equal(file.documents[0]!.partial, true);
+  assert.deepEqual(checkFile(file, new Workspace('/ws')).findings, []);
+  // What it does state is still checked.
+  const typo = parseFile('assert-ready.yaml', STATUS_ONLY.replace('metadata:', 'metdata:'));
+  assert.deepEqual(
+    checkFile(typo, new Workspace('/ws')).findings.map((f) => f.rule),
+    ['schema/unknown-key'],
+  );
+});
+
+test('a resource with a spec is an object, status or not; an edit that adds the spec makes it one', () => {
+  const withSpec = STATUS_ONLY.replace('status:', 'spec:\n  groupRef: g\nstatus:');
+  const file = parseFile('gw.yaml', withSpec);
+  assert.equal(file.documents[0]!.partial, false);
+  assert.ok(checkFile(file, new Workspace('/ws')).findings.some((f) => f.rule === 'schema/missing-field'), 'a spec without incomingAuth is incomplete');
+  const again = reparseFile(parseFile('gw.yaml', STATUS_ONLY), withSpec, null) ?? parseFile('gw.yaml', withSpec);
+  assert.equal(again.documents[0]!.partial, false);
+});

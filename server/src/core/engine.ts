@@ -47,7 +47,7 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
     const expressions = doc.embedded?.expressions ?? [];
     for (const rule of rules) {
       if (rule.kinds !== '*' && !rule.kinds.includes(doc.kind)) continue;
-      if (doc.embedded?.partial && !PARTIAL_RULES.has(rule.id)) continue;
+      if (doc.partial && !PARTIAL_RULES.has(rule.id)) continue;
       if (rule.check && rule.id !== ALWAYS_RUNS && now() > deadline) {
         skipped.add(rule.id);
         continue;

@@ -7,7 +7,7 @@ import { SourceText } from '../text/source.js';
 import { jsonComments, parseJson, type ParsedJsonDocument } from './json.js';
 import { embeddedDocuments, type Embedding } from './embedded.js';
 import { detectKind, kindFromText } from './kinds.js';
-import type { Comment, Node } from './nodes.js';
+import { getNode, type Comment, type Node } from './nodes.js';
 import { fileTooLarge, fileTooManyValues, type ParseProblem } from './problems.js';
 import { tooLarge, tooManyValues } from './size.js';
 import { parseYaml, yamlComments, type ParsedYamlDocument } from './yaml.js';
@@ -27,6 +27,13 @@ export interface ParsedDocument {
    * embedded node, its span that node's, its problems the parse problems inside it.
    */
   embedded?: Embedding;
+  /**
+   * Only part of an object, checked for what it says and never for what it leaves out: an embedded
+   * assertion or patch (`embedded.partial`), or a resource file that states a `status` and no
+   * `spec`, which only an assertion does (a Chainsaw `assert: {file: ...}` file: an object to
+   * apply has a spec, and one read back from the cluster has both).
+   */
+  partial?: boolean;
 }
 
 export interface ParsedFile {
@@ -108,8 +115,19 @@ export function parseFile(path: string, text: string, options: { forcedKind?: Do
     documents.push({ index: 0, root: null, span: { start: 0, end: text.length }, problems: [], kind: detectKind(path, null, options.forcedKind), selfContained: false });
   }
   if (language !== 'jsonl') documents.push(...embeddedDocuments(documents));
+  markPartial(documents);
   const kind = documents.find((d) => d.kind)?.kind ?? null;
   return fileWithComments({ path, source, language, documents, kind });
+}
+
+/** Sets `partial` on every document, once kinds and embedded documents are known. */
+export function markPartial(documents: ParsedDocument[]): void {
+  for (const doc of documents) doc.partial = doc.embedded?.partial === true || isStatusAssertion(doc);
+}
+
+/** A Kubernetes resource of ours that states its `status` and no `spec`: what an assertion file holds. */
+function isStatusAssertion(doc: ParsedDocument): boolean {
+  return (doc.kind === 'vmcp-server' || doc.kind === 'vmcp-composite') && getNode(doc.root, 'status') !== undefined && getNode(doc.root, 'spec') === undefined;
 }
 
 /** Why a file is declined whole before any parser sees it (LIMITS.fileBytes, LIMITS.fileValues), if it is. */

@@ -19,7 +19,7 @@
 import { LIMITS } from '../limits.js';
 import type { DocumentKind, Span } from '../types.js';
 import { SourceText } from '../text/source.js';
-import { fileWithComments, type ParsedDocument, type ParsedFile } from './file.js';
+import { fileWithComments, markPartial, type ParsedDocument, type ParsedFile } from './file.js';
 import { embeddedDocuments } from './embedded.js';
 import { detectKind } from './kinds.js';
 import type { MapNode, Node, Pair, SeqNode } from './nodes.js';
@@ -102,6 +102,7 @@ function ownDocuments(file: ParsedFile): ParsedDocument[] {
 function withDocuments(previous: ParsedFile, text: string, documents: ParsedDocument[], forcedKind: DocumentKind | null): ParsedFile {
   for (const doc of documents) doc.kind = detectKind(previous.path, doc.root, forcedKind);
   documents.push(...embeddedDocuments(documents));
+  markPartial(documents);
   const kind = documents.find((d) => d.kind)?.kind ?? null;
   return fileWithComments({ path: previous.path, source: new SourceText(text), language: previous.language, documents, kind });
 }

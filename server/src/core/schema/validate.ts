@@ -101,7 +101,7 @@ function computeProblems(ctx: DocumentContext): SchemaProblem[] {
   validate(toValue(doc.root));
   const { names } = compiledSchemas();
   const errors = selectErrors(validate.errors ?? []).filter(
-    (e) => !emptyMeansDefault(doc.kind!, e, names) && (!doc.embedded?.partial || !LEFT_OUT_KEYWORDS.has(e.keyword)),
+    (e) => !emptyMeansDefault(doc.kind!, e, names) && (!doc.partial || !LEFT_OUT_KEYWORDS.has(e.keyword)),
   );
   const mapper = new ErrorMapper(ctx, doc.kind, doc.root, names);
   const broken = doc.problems.filter((p) => p.rule === 'yaml/syntax').map((p) => p.span.start);

@@ -73,7 +73,7 @@ function definitionInFile(
 ): { toolName: string; nameNode: ScalarNode } | undefined {
   for (const doc of ctx.file.documents) {
     // An assertion or patch of a definition (in a Chainsaw test) defines nothing.
-    if (doc.kind !== 'vmcp-composite' || doc.embedded?.partial) continue;
+    if (doc.kind !== 'vmcp-composite' || doc.partial) continue;
     const metadata = getMap(doc.root, 'metadata');
     if (getString(metadata, 'name') !== name) continue;
     const ns = getString(metadata, 'namespace');

@@ -4,7 +4,9 @@
 //   docs/rules/README.md                  the tables between the GENERATED markers (one section per
 //                                         family, in registry order); the prose around them is kept
 //   schemas/toollens-config.schema.json   definitions.RuleSeverities.properties (one severity key per
-//                                         rule id, with its summary as hover text); the rest is kept
+//                                         rule id, with its summary as hover text) and
+//                                         properties.limits (one key per configurable limit, with
+//                                         its bounds and default, from core/limits.ts); the rest is kept
 //
 // scripts/build.mjs runs it on every build (after the schema validators, which the registry
 // imports), through tsx because the registry is TypeScript. test/rule-files.test.ts renders both in
@@ -12,6 +14,7 @@
 // By hand: `node --import tsx scripts/generate-rule-files.ts [--check]`.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { DEFAULT_LIMITS, LIMIT_BOUNDS, type ConfigurableLimit } from '../server/src/core/limits.js';
 import { ALL_RULES } from '../server/src/core/rules/registry.js';
 import { ruleDocsUrl, type Rule } from '../server/src/core/rules/rule.js';
 
@@ -89,9 +92,41 @@ export function renderRulesIndex(current: string, rules: readonly RuleInfo[]): s
 
 const SEVERITY_REF = 'toollens-config.schema.json#/definitions/Severity';
 
-/** schemas/toollens-config.schema.json with one severity key per rule. */
+const LIMITS_DOCS_URL = 'https://github.com/tool-lens/tool-lens/blob/main/docs/limits.md';
+
+/** The `limits:` mapping of the configuration: each configurable limit, its bounds and default. */
+function limitsSchema(): unknown {
+  const number = (value: number) => value.toLocaleString('en-US');
+  return {
+    type: 'object',
+    description: "Bounds on Tool Lens's own work, each settable within its range (docs/limits.md); the others are fixed.",
+    markdownDescription: `Bounds on Tool Lens's own work, each settable within its range; the others are fixed. [Limits](${LIMITS_DOCS_URL})`,
+    additionalProperties: false,
+    properties: Object.fromEntries(
+      (Object.keys(LIMIT_BOUNDS) as ConfigurableLimit[]).map((name) => {
+        const bound = LIMIT_BOUNDS[name];
+        const range = `Default: ${number(DEFAULT_LIMITS[name])}; from ${number(bound.min)} to ${number(bound.max)}.`;
+        return [
+          name,
+          {
+            type: 'integer',
+            minimum: bound.min,
+            maximum: bound.max,
+            default: DEFAULT_LIMITS[name],
+            description: `${bound.summary} ${range}`,
+            markdownDescription: `${bound.summary}\n\n${range} [${name}](${LIMITS_DOCS_URL}#${name.toLowerCase()})`,
+          },
+        ];
+      }),
+    ),
+  };
+}
+
+/** schemas/toollens-config.schema.json with one severity key per rule, and the configurable limits. */
 export function renderConfigSchema(current: string, rules: readonly RuleInfo[]): string {
-  const schema = JSON.parse(current) as { definitions?: { RuleSeverities?: { properties?: unknown } } };
+  const schema = JSON.parse(current) as { properties?: Record<string, unknown>; definitions?: { RuleSeverities?: { properties?: unknown } } };
+  if (!schema.properties) throw new Error(`${relative(ROOT, CONFIG_SCHEMA)} has no properties`);
+  schema.properties.limits = limitsSchema();
   const severities = schema.definitions?.RuleSeverities;
   if (!severities) throw new Error(`${relative(ROOT, CONFIG_SCHEMA)} has no definitions.RuleSeverities to fill`);
   severities.properties = Object.fromEntries(

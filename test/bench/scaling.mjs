@@ -68,6 +68,9 @@ const HOSTILE = {
       Array.from({ length: 20000 }, (_, i) => `      - {name: tool_number_${i}, inputSchema: {type: object}}\n`).join(''),
     'calls.calls.yaml': `server: big\ncalls:\n${Array.from({ length: 20 }, (_, i) => `  - tool: tool_nunber_${i * 997}\n`).join('')}`,
   }),
+  'a gateway mapping of 20,000 unknown keys': () => ({
+    'wide.vmcp.yaml': `compositeTools: []\n${Array.from({ length: 20000 }, (_, i) => `key_${i}: v\n`).join('')}`,
+  }),
 };
 
 const SCALING_SHAPES = ['chain', 'cycle', 'fan-in', 'wide'];

@@ -66,7 +66,7 @@ describe('tool-lens check', () => {
     assert.equal(
       run.stderr,
       [
-        'bad-config/.toollens.yaml:2:1: "catalog" is not a configuration key; the keys are catalogs, workloads, rules, overrides and kinds. (schema/unknown-key)',
+        'bad-config/.toollens.yaml:2:1: "catalog" is not a configuration key; the keys are catalogs, workloads, rules, overrides, kinds and limits. (schema/unknown-key)',
         'bad-config/.toollens.yaml:4:23: The severity of yaml/duplicate-key must be one of error, warning, info, hint, off. (schema/invalid-value)',
         '',
       ].join('\n'),

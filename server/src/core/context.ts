@@ -31,7 +31,7 @@ function memoFor(doc: ParsedDocument): Memo {
 
 const SUGGESTIONS = memoKey<SuggestionBudget>('suggestion-budget');
 
-/** What the "did you mean" searches over this document may still compare (text/suggest.ts). */
+/** What the "did you mean" searches over this document may still compare (text/suggest.ts), from the workspace's suggestionCandidates. */
 export function suggestionBudgetOf(ctx: DocumentContext): SuggestionBudget {
-  return ctx.memo.get(SUGGESTIONS, () => new SuggestionBudget());
+  return ctx.memo.get(SUGGESTIONS, () => new SuggestionBudget(ctx.workspace.limits.suggestionCandidates));
 }

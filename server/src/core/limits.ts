@@ -33,3 +33,56 @@ export const LIMITS = {
 } as const;
 
 export type LimitName = keyof typeof LIMITS;
+
+/** A bound a project may set in `.toollens.yaml`, and the range it may be set within. */
+export interface LimitBound {
+  min: number;
+  max: number;
+  /** What the limit bounds, in a line (the configuration schema's hover). */
+  summary: string;
+  /** How a value is written in words: a count, bytes, milliseconds. */
+  unit: 'count' | 'bytes' | 'ms';
+}
+
+/**
+ * The limits a project may set under `limits:` in `.toollens.yaml`, and the range each may take
+ * (docs/limits.md says why each end is where it is). A project may raise one for a big repository
+ * and lower one for a slow machine, but even at its maximum the worst file a hostile repository can
+ * hold is checked in bounded time and memory: the configuration may come with that repository.
+ * The other limits are fixed (FIXED_LIMITS says why).
+ */
+export const LIMIT_BOUNDS = {
+  fileBytes: { min: 256 * 1024, max: 16 * 1024 * 1024, unit: 'bytes', summary: 'Bytes (UTF-8) of the largest file read; a larger one is declined whole.' },
+  fileValues: { min: 10_000, max: 1_000_000, unit: 'count', summary: 'Values (scalars, collections, aliases) of the largest file read; a file with more is declined whole.' },
+  aliasNodes: { min: 1_000, max: 1_000_000, unit: 'count', summary: 'Values YAML alias expansion may add in one file; aliases past it are not expanded.' },
+  regexWork: { min: 1_000_000, max: 250_000_000, unit: 'count', summary: 'Pattern work on one document (RE2 instructions times characters); strings past it are not matched.' },
+  suggestionCandidates: { min: 0, max: 10_000_000, unit: 'count', summary: 'Names the "did you mean" searches of one document compare; past it nothing more is suggested.' },
+  editorCheckMs: { min: 200, max: 10_000, unit: 'ms', summary: 'Milliseconds of rule work on one file in the editor before the remaining rules are declined.' },
+} as const satisfies Partial<Record<LimitName, LimitBound>>;
+
+export type ConfigurableLimit = keyof typeof LIMIT_BOUNDS;
+
+/** The value of every configurable limit that one workspace works under. */
+export type Limits = { readonly [K in ConfigurableLimit]: number };
+
+export const DEFAULT_LIMITS: Limits = {
+  fileBytes: LIMITS.fileBytes,
+  fileValues: LIMITS.fileValues,
+  aliasNodes: LIMITS.aliasNodes,
+  regexWork: LIMITS.regexWork,
+  suggestionCandidates: LIMITS.suggestionCandidates,
+  editorCheckMs: LIMITS.editorCheckMs,
+};
+
+/** The limits no configuration sets, and why, for the configuration problem that names one. */
+export const FIXED_LIMITS: Readonly<Record<Exclude<LimitName, ConfigurableLimit>, string>> = {
+  nesting: 'it is set by the stack the parsers recurse on, not by the size of a repository',
+  globLength: 'it bounds the configuration itself',
+  globCount: 'it bounds the configuration itself',
+  regexEngine: 'patterns always run on RE2, so that no pattern can stall a check',
+  regexProgram: 'a pattern is compiled once for every workspace of the process that reads its catalog',
+  messageItems: 'messages read the same in every project',
+};
+
+/** The limits that decide how a file is parsed (the others apply once it is). */
+export type ParseLimits = Pick<Limits, 'fileBytes' | 'fileValues' | 'aliasNodes'>;

@@ -2,7 +2,8 @@
 // project configuration. The CLI builds one per run; the language server keeps one and updates it.
 import { CatalogIndex } from './catalog/index.js';
 import { DEFAULT_CONFIG, forcedKind, type LensConfig } from './config/config.js';
-import { parseFile, type ParsedFile } from './parse/file.js';
+import type { Limits, ParseLimits } from './limits.js';
+import { parseFile, parseTooLarge, type ParsedFile } from './parse/file.js';
 import { reparseFile, type ReparseOptions } from './parse/incremental.js';
 import type { DocumentKind } from './types.js';
 
@@ -35,6 +36,11 @@ export class Workspace {
     return normalized.replace(/^\.\//, '');
   }
 
+  /** The limits this workspace works under: LIMITS, and what `.toollens.yaml` sets (`limits:`). */
+  get limits(): Limits {
+    return this.configValue.limits;
+  }
+
   forcedKind(path: string): DocumentKind | null {
     return forcedKind(this.configValue, this.relative(path));
   }
@@ -43,10 +49,42 @@ export class Workspace {
    * The parsed file. With `previous` (the same file before an edit), only the part of it that the
    * edit touched is parsed again where that gives the same result as a full parse. With
    * `consume`, `previous` must not be used afterwards (its nodes may move into the new tree).
+   * A previous parse made under other limits is not re-used: the same text may read differently.
    */
-  parse(path: string, text: string, previous?: ParsedFile, options?: ReparseOptions): ParsedFile {
+  parse(path: string, text: string, previous?: ParsedFile, options?: Omit<ReparseOptions, 'limits'>): ParsedFile {
     const forcedKind = this.forcedKind(path);
-    const reparsed = previous && previous.path === path ? reparseFile(previous, text, forcedKind, options) : undefined;
-    return reparsed ?? parseFile(path, text, { forcedKind });
+    const limits = parseLimitsOf(this.limits);
+    const reusable = previous !== undefined && previous.path === path && parsedUnder.get(previous) === limits;
+    const reparsed = reusable ? reparseFile(previous, text, forcedKind, { ...options, limits }) : undefined;
+    const file = reparsed ?? parseFile(path, text, { forcedKind, limits });
+    parsedUnder.set(file, limits);
+    return file;
   }
+
+  /**
+   * A file of `bytes` bytes on disk, past this workspace's fileBytes, declined without reading
+   * more of it than `head` (its first HEAD_BYTES, decoded): what `parse` gives for its whole text.
+   */
+  parseTooLarge(path: string, bytes: number, head: string): ParsedFile {
+    const limits = parseLimitsOf(this.limits);
+    const file = parseTooLarge(path, bytes, head, { forcedKind: this.forcedKind(path), limits });
+    parsedUnder.set(file, limits);
+    return file;
+  }
+}
+
+/** The limits each parse was made under, as one shared object per distinct set of values. */
+const parsedUnder = new WeakMap<ParsedFile, ParseLimits>();
+const parseLimitsByKey = new Map<string, ParseLimits>();
+
+function parseLimitsOf(limits: Limits): ParseLimits {
+  const key = `${limits.fileBytes}/${limits.fileValues}/${limits.aliasNodes}`;
+  let shared = parseLimitsByKey.get(key);
+  if (!shared) {
+    shared = { fileBytes: limits.fileBytes, fileValues: limits.fileValues, aliasNodes: limits.aliasNodes };
+    // A handful of configurations in a process's life; never more than a few entries.
+    if (parseLimitsByKey.size > 64) parseLimitsByKey.clear();
+    parseLimitsByKey.set(key, shared);
+  }
+  return shared;
 }

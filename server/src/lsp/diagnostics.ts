@@ -17,7 +17,6 @@ import {
   type WorkspaceDocumentDiagnosticReport,
 } from 'vscode-languageserver';
 import { checkFile } from '../core/engine.js';
-import { LIMITS } from '../core/limits.js';
 import { ALL_RULES } from '../core/rules/registry.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import type { Finding } from '../core/types.js';
@@ -102,7 +101,7 @@ export class Diagnostics {
     else if (file.kind) {
       try {
         // A bound on each file's rule work, so one file never holds every other request for long.
-        findings = checkFile(file, this.session.workspace, ALL_RULES, { budgetMs: LIMITS.editorCheckMs }).findings;
+        findings = checkFile(file, this.session.workspace, ALL_RULES, { budgetMs: this.session.workspace.limits.editorCheckMs }).findings;
       } catch (error) {
         this.session.log(`checking ${entry.path} failed: ${errorText(error)}`);
       }

@@ -8,9 +8,10 @@
 // Each text change bumps the entry's stamp; a change to what other files depend on (a catalog,
 // the configuration) bumps the session's generation, which invalidates every parse (and with it
 // every memoised analysis) so that dependants are re-checked against the new catalog.
+// A file larger on disk than the workspace's fileBytes is never read whole: the entry keeps its
+// head and its size (node/loader.ts readWithin), which is all its decline needs.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CONFIG_FILE_NAME, parseConfig } from '../core/config/config.js';
@@ -20,7 +21,7 @@ import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace } from '../core/workspace.js';
 import { catalogGlobsName, filesOfCatalogGlobs, isCheckedPath, isIgnoredPath, isWalkedPath, joinCatalog, mayBeCatalog, type CatalogGlob } from '../node/discovery.js';
-import { discoverWorkspace, rebaseConfig } from '../node/loader.js';
+import { discoverWorkspace, readWithin, readWithinAsync, rebaseConfig, type DiskText } from '../node/loader.js';
 import { toPosix } from '../node/paths.js';
 import { linksOutNote, type LinkOut } from '../node/walk.js';
 import { absoluteOf, fileUriOf, folderOfUri, isUnderRoot, pathOfAbsolute, pathOfUri } from './paths.js';
@@ -33,6 +34,11 @@ export interface Entry {
   uri: string;
   /** Text on disk when last read; undefined when the file is not on disk (or not read). */
   diskText?: string;
+  /**
+   * Set when the file on disk was larger than the workspace's fileBytes when last read: its size
+   * in bytes, and `diskText` is only its head (never checked as its text).
+   */
+  diskBytes?: number;
   /** The open editor's document (for its URI and version). */
   editor?: TextDocument;
   /**
@@ -138,7 +144,10 @@ export class Session {
     if (cached && cached.stamp === entry.stamp && cached.generation === this.generation) return cached.file;
     // The previous parse, even of an older text, lets an edit re-parse only what it touched. It is
     // replaced here and nothing else keeps it, so its nodes may move into the new parse.
-    const file = this.workspace.parse(entry.path, text, cached?.file, { consume: true });
+    const file =
+      entry.editorText === undefined && entry.diskBytes !== undefined
+        ? this.workspace.parseTooLarge(entry.path, entry.diskBytes, text)
+        : this.workspace.parse(entry.path, text, cached?.file, { consume: true });
     entry.parsed = { file, stamp: entry.stamp, generation: this.generation };
     if (file.kind === 'tool-catalog' && this.loaded && !this.workspace.catalog.hasFile(entry.path) && this.joinsCatalog(entry)) this.lateCatalog(entry);
     return file;
@@ -222,9 +231,9 @@ export class Session {
         seen.add(entry.path);
       }
       for (const absolute of loaded.targets) {
-        let text: string;
+        let read: DiskText;
         try {
-          text = readFileSync(absolute, 'utf8');
+          read = readWithin(absolute, this.workspace.limits.fileBytes);
         } catch (error) {
           this.log(`cannot read ${absolute}: ${errorText(error)}`);
           continue;
@@ -232,10 +241,8 @@ export class Session {
         const path = this.entryPathOfAbsolute(absolute);
         seen.add(path);
         const entry = this.ensureEntry(path);
-        const previous = this.textOf(entry);
-        entry.diskText = text;
         entry.onDisk = true;
-        if (previous !== this.textOf(entry)) entry.stamp++;
+        if (this.setDisk(entry, read)) entry.stamp++;
       }
     } else {
       this.workspace = new Workspace(this.root ? toPosix(this.root) : '', this.log);
@@ -246,7 +253,7 @@ export class Session {
     for (const entry of [...this.entries.values()]) {
       if (seen.has(entry.path) || !entry.onDisk) continue;
       entry.onDisk = false;
-      entry.diskText = undefined;
+      this.setDisk(entry, undefined);
       entry.stamp++;
       if (!entry.editor) this.entries.delete(entry.path);
     }
@@ -264,6 +271,36 @@ export class Session {
   private logLinksOut(linksOut: readonly LinkOut[]): void {
     const note = linksOutNote(linksOut, this.root ?? '');
     if (note !== undefined) this.log(`Tool Lens ${note}`);
+  }
+
+  /**
+   * Records what was read from disk for an entry (undefined: nothing); true when the entry's
+   * effective text (the editor's wins) or how it is read changed.
+   */
+  private setDisk(entry: Entry, read: DiskText | undefined): boolean {
+    const before = this.textOf(entry);
+    const bytesBefore = entry.editorText === undefined ? entry.diskBytes : undefined;
+    entry.diskText = read?.text;
+    entry.diskBytes = read?.bytes;
+    return before !== this.textOf(entry) || bytesBefore !== (entry.editorText === undefined ? entry.diskBytes : undefined);
+  }
+
+  /**
+   * After the workspace's fileBytes changed: files declined by their size on disk that it now
+   * admits are read whole, and files read whole that it no longer admits keep only their head.
+   */
+  private rereadForFileBytes(): void {
+    const limit = this.workspace.limits.fileBytes;
+    for (const entry of this.entries.values()) {
+      if (entry.diskText === undefined) continue;
+      const over = entry.diskBytes !== undefined ? entry.diskBytes > limit : Buffer.byteLength(entry.diskText, 'utf8') > limit;
+      if (over === (entry.diskBytes !== undefined)) continue;
+      try {
+        if (this.setDisk(entry, readWithin(this.absolute(entry.path), limit))) entry.stamp++;
+      } catch (error) {
+        this.log(`cannot read ${entry.path}: ${errorText(error)}`);
+      }
+    }
   }
 
   private ensureEntry(path: string, uri?: string): Entry {
@@ -287,7 +324,9 @@ export class Session {
     const result = parseConfig(rel, text, RULE_IDS);
     this.configProblems = result.problems;
     const config = rebaseConfig(result.config, configRoot, base);
+    const fileBytes = this.workspace.limits.fileBytes;
     this.workspace.config = config;
+    if (config.limits.fileBytes !== fileBytes) this.rereadForFileBytes();
     return this.refreshCatalogGlobs(log);
   }
 
@@ -321,7 +360,7 @@ export class Session {
       entry.catalogGlobbed = true;
       if (entry.diskText === undefined && !entry.editor) {
         try {
-          entry.diskText = readFileSync(this.absolute(path), 'utf8');
+          this.setDisk(entry, readWithin(this.absolute(path), this.workspace.limits.fileBytes));
           entry.stamp++;
         } catch (error) {
           this.log(`cannot read the catalog ${path}: ${errorText(error)}`);
@@ -457,7 +496,7 @@ export class Session {
       } else this.emit({ paths: [entry.path], dependencies: false });
       return;
     }
-    if (before === entry.diskText) return;
+    if (before === entry.diskText && entry.diskBytes === undefined) return;
     entry.stamp++;
     this.changed(entry, wasCatalog);
   }
@@ -497,7 +536,7 @@ export class Session {
       const wasCatalog = this.workspace.catalog.hasFile(path);
       const before = this.textOf(entry);
       entry.onDisk = false;
-      entry.diskText = undefined;
+      this.setDisk(entry, undefined);
       entry.catalogGlobbed = false;
       if (!entry.editor) this.entries.delete(path);
       if (before !== this.textOf(entry)) entry.stamp++;
@@ -509,22 +548,21 @@ export class Session {
       } else this.emit({ paths: [path], dependencies: false });
       return;
     }
-    let text: string;
+    let read: DiskText;
     try {
-      text = await readFile(this.absolute(path), 'utf8');
+      read = await readWithinAsync(this.absolute(path), this.workspace.limits.fileBytes);
     } catch (error) {
       this.log(`cannot read ${path}: ${errorText(error)}`);
       return;
     }
     const target = this.ensureEntry(path, uri);
-    const before = this.textOf(target);
     const wasCatalog = this.workspace.catalog.hasFile(path);
     const membershipChanged = target.onDisk !== checked || target.catalogGlobbed !== globbed;
     target.onDisk = checked;
     target.catalogGlobbed = globbed;
-    target.diskText = text;
-    if (before === this.textOf(target) && !membershipChanged) return;
-    if (before !== this.textOf(target)) target.stamp++;
+    const textChanged = this.setDisk(target, read);
+    if (!textChanged && !membershipChanged) return;
+    if (textChanged) target.stamp++;
     this.changed(target, wasCatalog);
   }
 

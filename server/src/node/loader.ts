@@ -1,10 +1,13 @@
 // Node-only: finds the configuration, the files to check and the catalog snapshots on disk (which
 // files, and in which order, is node/discovery.ts's), and builds a Workspace from them. The CLI uses
 // it for a run; the language server for its start-up.
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAME, parseConfig, type LensConfig } from '../core/config/config.js';
-import type { ParsedFile } from '../core/parse/file.js';
+import { LIMITS } from '../core/limits.js';
+import { HEAD_BYTES, type ParsedFile } from '../core/parse/file.js';
+import { fileTooLarge } from '../core/parse/problems.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace, type Logger } from '../core/workspace.js';
@@ -82,10 +85,18 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
   let configText: string | undefined;
   const configRoot = configPath ? dirname(configPath) : cwd;
   if (configPath) {
-    configText = readFileSync(configPath, 'utf8');
-    const result = parseConfig(toPosix(relative(cwd, configPath)), configText, RULE_IDS);
-    configProblems = result.problems;
-    workspace.config = rebaseConfig(result.config, configRoot, cwd);
+    // The configuration sets the limits, so its own size is bounded by the default: a larger one
+    // is not read (its head is kept for the message's place) and is one problem.
+    const read = readWithin(configPath, LIMITS.fileBytes);
+    configText = read.text;
+    if (read.bytes === undefined) {
+      const result = parseConfig(toPosix(relative(cwd, configPath)), configText, RULE_IDS);
+      configProblems = result.problems;
+      workspace.config = rebaseConfig(result.config, configRoot, cwd);
+    } else {
+      const problem = fileTooLarge({ start: 0, end: Math.min(read.text.length, 1) }, read.bytes);
+      configProblems = [{ rule: problem.rule, severity: 'error', message: problem.message, span: problem.span }];
+    }
   }
 
   // Each real file once (a file named on the command line may be a link to one a folder holds):
@@ -134,14 +145,15 @@ export function loadWorkspace(options: LoadOptions): LoadedWorkspace {
   const parsed = new Map<string, ParsedFile>();
   const parse = (absolute: string): ParsedFile | undefined => {
     if (parsed.has(absolute)) return parsed.get(absolute);
-    let text: string;
+    let read: DiskText;
     try {
-      text = readFileSync(absolute, 'utf8');
+      read = readWithin(absolute, workspace.limits.fileBytes);
     } catch (error) {
       workspace.log(`cannot read ${absolute}: ${String(error)}`);
       return undefined;
     }
-    const file = workspace.parse(toPosix(relative(cwd, absolute)), text);
+    const path = toPosix(relative(cwd, absolute));
+    const file = read.bytes === undefined ? workspace.parse(path, read.text) : workspace.parseTooLarge(path, read.bytes, read.text);
     parsed.set(absolute, file);
     return file;
   };
@@ -167,6 +179,41 @@ export function loadWorkspace(options: LoadOptions): LoadedWorkspace {
     linksOut: [...linksOut, ...globbed.linksOut],
     unmatchedCatalogGlobs: globbed.unmatched.filter((glob) => cliGlobs.has(glob)),
   };
+}
+
+/**
+ * A file as read from disk: its whole text, or, for a file larger on disk than the workspace's
+ * fileBytes, only its first HEAD_BYTES (decoded) with its size in `bytes`: that is all the decline
+ * of it needs (`Workspace.parseTooLarge`), so a file of gigabytes in a cloned repository costs a
+ * stat and one small read.
+ */
+export type DiskText = { text: string; bytes?: undefined } | { text: string; bytes: number };
+
+/** The file's text, or its head when it is larger than `fileBytes` (see DiskText). */
+export function readWithin(absolute: string, fileBytes: number): DiskText {
+  const bytes = statSync(absolute).size;
+  if (bytes <= fileBytes) return { text: readFileSync(absolute, 'utf8') };
+  const head = Buffer.alloc(HEAD_BYTES);
+  const fd = openSync(absolute, 'r');
+  try {
+    const read = readSync(fd, head, 0, HEAD_BYTES, 0);
+    return { text: head.subarray(0, read).toString('utf8'), bytes };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `readWithin`, without blocking (the language server's file-watch events). */
+export async function readWithinAsync(absolute: string, fileBytes: number): Promise<DiskText> {
+  const bytes = (await stat(absolute)).size;
+  if (bytes <= fileBytes) return { text: await readFile(absolute, 'utf8') };
+  const handle = await open(absolute, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
+    return { text: buffer.subarray(0, bytesRead).toString('utf8'), bytes };
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Config globs are written relative to the config's folder; matching happens on paths relative to `root`. */

@@ -13,9 +13,9 @@ import type { Span } from '../types.js';
 
 const BUDGET = memoKey<PatternBudget>('pattern-budget');
 
-/** The pattern work this document may still do (LIMITS.regexWork), shared by every check of it. */
+/** The pattern work this document may still do (the workspace's regexWork), shared by every check of it. */
 export function patternBudgetOf(ctx: DocumentContext): PatternBudget {
-  return ctx.memo.get(BUDGET, () => new PatternBudget());
+  return ctx.memo.get(BUDGET, () => new PatternBudget(ctx.workspace.limits.regexWork));
 }
 
 export interface CheckedValue {

@@ -1,8 +1,10 @@
 // `.toollens.yaml`: extra catalogs, workload → server names, rule severities, per-glob overrides,
 // and globs that force a document kind. Problems in the file are findings on the file itself; a
 // glob is a problem when Tool Lens cannot read it (config/glob.ts), when it is too long or one too
-// many (limits.ts), or when it reaches outside the folder of the file.
-import { LIMITS } from '../limits.js';
+// many (limits.ts), or when it reaches outside the folder of the file. `limits:` sets some of the
+// bounds of limits.ts, each within its LIMIT_BOUNDS; a value outside them is a problem, and the
+// default applies.
+import { DEFAULT_LIMITS, FIXED_LIMITS, LIMIT_BOUNDS, LIMITS, type ConfigurableLimit, type LimitBound, type Limits } from '../limits.js';
 import { parseFile } from '../parse/file.js';
 import { getMap, getNode, isMap, isScalar, isSeq, keyText, type Node } from '../parse/nodes.js';
 import type { DocumentKind, Finding, SeverityOrOff } from '../types.js';
@@ -24,9 +26,11 @@ export interface LensConfig {
   rules: Record<string, SeverityOrOff>;
   overrides: RuleOverride[];
   kinds: Partial<Record<DocumentKind, string[]>>;
+  /** Every configurable limit: its default unless `limits:` sets it. */
+  limits: Limits;
 }
 
-export const DEFAULT_CONFIG: LensConfig = { catalogs: [], workloads: {}, rules: {}, overrides: [], kinds: {} };
+export const DEFAULT_CONFIG: LensConfig = { catalogs: [], workloads: {}, rules: {}, overrides: [], kinds: {}, limits: DEFAULT_LIMITS };
 
 const SEVERITIES: readonly SeverityOrOff[] = ['error', 'warning', 'info', 'hint', 'off'];
 
@@ -39,7 +43,7 @@ export interface ConfigResult {
 export function parseConfig(path: string, text: string, knownRules: ReadonlySet<string>): ConfigResult {
   const file = parseFile(path, text, { language: 'yaml' });
   const problems: Finding[] = [];
-  const config: LensConfig = { path, catalogs: [], workloads: {}, rules: {}, overrides: [], kinds: {} };
+  const config: LensConfig = { path, catalogs: [], workloads: {}, rules: {}, overrides: [], kinds: {}, limits: DEFAULT_LIMITS };
   for (const doc of file.documents) {
     for (const p of doc.problems) problems.push({ rule: p.rule, severity: 'error', message: p.message, span: p.span });
   }
@@ -62,7 +66,7 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
     });
   if (root === null || (isScalar(root) && root.value === null)) return { config, problems };
   if (!isMap(root)) {
-    problem(root, 'The configuration must be a mapping (catalogs, workloads, rules, overrides, kinds).');
+    problem(root, 'The configuration must be a mapping (catalogs, workloads, rules, overrides, kinds, limits).');
     return { config, problems };
   }
   for (const pair of root.pairs) {
@@ -121,11 +125,14 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
             if (entry.value) config.kinds[kind] = globList(entry.value, kind);
           }
         break;
+      case 'limits':
+        config.limits = limitValues(value, problem, (node, message) => problems.push({ rule: 'schema/unknown-key', severity: 'error', message, span: node.span }));
+        break;
       default:
         problems.push({
           rule: 'schema/unknown-key',
           severity: 'error',
-          message: `"${key}" is not a configuration key; the keys are catalogs, workloads, rules, overrides and kinds.`,
+          message: `"${key}" is not a configuration key; the keys are catalogs, workloads, rules, overrides, kinds and limits.`,
           span: pair.key.span,
         });
     }
@@ -175,6 +182,66 @@ function ruleSeverities(
     else problem(pair.value ?? pair.key, `The severity of ${id} must be one of ${SEVERITIES.join(', ')}.`);
   }
   return Object.fromEntries(out);
+}
+
+const CONFIGURABLE = Object.keys(LIMIT_BOUNDS) as ConfigurableLimit[];
+const CONFIGURABLE_WORDS = `${CONFIGURABLE.slice(0, -1).join(', ')} and ${CONFIGURABLE[CONFIGURABLE.length - 1]!}`;
+
+/**
+ * The limits `limits:` sets, over the defaults. A value that is not a whole number within its
+ * bounds is a problem on the value, and the default applies; a name that is no configurable limit
+ * is a problem on the key.
+ */
+function limitValues(
+  node: Node,
+  problem: (node: Node, message: string) => void,
+  unknown: (node: Node, message: string) => void,
+): Limits {
+  if (!isMap(node)) {
+    problem(node, `\`limits\` maps a limit (${CONFIGURABLE_WORDS}) to a number; docs/limits.md says what each bounds.`);
+    return DEFAULT_LIMITS;
+  }
+  const out: Record<string, number> = { ...DEFAULT_LIMITS };
+  const seen = new Set<string>();
+  for (const pair of node.pairs) {
+    const name = keyText(pair);
+    if (!Object.hasOwn(LIMIT_BOUNDS, name)) {
+      const fixed = Object.hasOwn(FIXED_LIMITS, name) ? FIXED_LIMITS[name as keyof typeof FIXED_LIMITS] : undefined;
+      unknown(
+        pair.key,
+        fixed !== undefined
+          ? `The limit ${name} cannot be set: ${fixed}. The limits a configuration sets are ${CONFIGURABLE_WORDS}.`
+          : `"${name}" is not a limit a configuration sets; those are ${CONFIGURABLE_WORDS} (docs/limits.md).`,
+      );
+      continue;
+    }
+    if (seen.has(name)) continue; // the parser reports the duplicate key; the first one wins
+    seen.add(name);
+    const limit = name as ConfigurableLimit;
+    const bound: LimitBound = LIMIT_BOUNDS[limit];
+    const value = isScalar(pair.value) ? pair.value.value : undefined;
+    const range = `from ${amount(bound.min, bound)} to ${amount(bound.max, bound)}`;
+    const fallback = `the default, ${amount(DEFAULT_LIMITS[limit], bound)}, applies meanwhile`;
+    if (typeof value !== 'number' || !Number.isInteger(value)) {
+      problem(pair.value ?? pair.key, `The limit ${limit} must be a whole number ${range}; ${fallback}.`);
+    } else if (value > bound.max) {
+      problem(pair.value!, `${limit} is ${amount(value, bound)}, more than the ${amount(bound.max, bound)} Tool Lens lets a configuration set: past that, one hostile file could cost the checker more time or memory than it may spend. Set it ${range}; ${fallback}.`);
+    } else if (value < bound.min) {
+      problem(pair.value!, `${limit} is ${amount(value, bound)}, less than the ${amount(bound.min, bound)} Tool Lens lets a configuration set: below that, ordinary files would be declined. Set it ${range}; ${fallback}.`);
+    } else out[limit] = value;
+  }
+  return out as unknown as Limits;
+}
+
+/** A limit's value in words: `8,388,608 bytes (8 MB)`, `2,000 ms`, `500,000`. */
+function amount(value: number, bound: LimitBound): string {
+  const count = value.toLocaleString('en-US');
+  if (bound.unit === 'ms') return `${count} ms`;
+  if (bound.unit !== 'bytes') return count;
+  const mb = value / (1024 * 1024);
+  const kb = value / 1024;
+  const short = Number.isInteger(mb) && mb > 0 ? `${mb} MB` : Number.isInteger(kb) && kb > 0 ? `${kb} KB` : undefined;
+  return short ? `${count} bytes (${short})` : `${count} bytes`;
 }
 
 /** The configured severity of a rule for a file, overrides (later ones win) over `rules`. */

@@ -62,9 +62,9 @@ function compileFresh(source: string): PatternVerdict {
   }
 }
 
-/** Checks that need a whole document's share of the work (LIMITS.regexWork): one per document. */
+/** Checks that need a whole document's share of the work (LIMITS.regexWork, or the workspace's): one per document. */
 export class PatternBudget {
-  remaining: number = LIMITS.regexWork;
+  constructor(public remaining: number = LIMITS.regexWork) {}
   /** Once one evaluation did not fit, none after it runs: what was skipped is said once. */
   spent = false;
   /** The caller has said that the budget ran out. */

@@ -2,6 +2,7 @@
 // hold several), each with its kind and the problems met while parsing it, and its comments.
 // The file's own documents come first; the resources found inside those that are none of ours
 // (a `kind: List`'s items, a Chainsaw test's resources: embedded.ts) follow, one document each.
+import { DEFAULT_LIMITS, type ParseLimits } from '../limits.js';
 import type { DocumentKind, Span } from '../types.js';
 import { SourceText } from '../text/source.js';
 import { jsonComments, parseJson, type ParsedJsonDocument } from './json.js';
@@ -83,18 +84,21 @@ function languageOf(path: string): Language {
   return 'yaml';
 }
 
-export function parseFile(path: string, text: string, options: { forcedKind?: DocumentKind | null; language?: Language } = {}): ParsedFile {
+export interface ParseOptions {
+  forcedKind?: DocumentKind | null;
+  language?: Language;
+  /** The workspace's limits (`.toollens.yaml` `limits:`); LIMITS by default. */
+  limits?: ParseLimits;
+}
+
+export function parseFile(path: string, text: string, options: ParseOptions = {}): ParsedFile {
   const language = options.language ?? languageOf(path);
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const declined = declineWhole(text, language, limits);
+  if (declined) return declinedWhole(path, text, declined, options);
   const source = new SourceText(text);
-  const declined = declineWhole(text, language);
-  if (declined) {
-    // Declined whole, before any parser sees it: one info at its start, and nothing else.
-    const problems = [declined];
-    const kind = detectKind(path, null, options.forcedKind) ?? kindFromText(text);
-    return fileWithComments({ path, source, language, documents: [{ index: 0, root: null, span: { start: 0, end: text.length }, problems, kind, selfContained: false }], kind }, false);
-  }
   const raw: (ParsedYamlDocument | ParsedJsonDocument)[] =
-    language === 'yaml' ? parseYaml(text) : language === 'json' ? [parseJson(text)] : parseJsonLines(text);
+    language === 'yaml' ? parseYaml(text, 0, { aliasNodes: limits.aliasNodes }) : language === 'json' ? [parseJson(text)] : parseJsonLines(text);
   const documents: ParsedDocument[] = raw.map((doc, index) => ({
     index,
     root: doc.root,
@@ -131,11 +135,35 @@ function isStatusAssertion(doc: ParsedDocument): boolean {
 }
 
 /** Why a file is declined whole before any parser sees it (LIMITS.fileBytes, LIMITS.fileValues), if it is. */
-function declineWhole(text: string, language: Language): ParseProblem | undefined {
+function declineWhole(text: string, language: Language, limits: ParseLimits): ParseProblem | undefined {
   const start = { start: 0, end: Math.min(text.length, 1) };
-  const bytes = tooLarge(text);
-  if (bytes !== undefined) return fileTooLarge(start, bytes);
-  return tooManyValues(text, language) ? fileTooManyValues(start) : undefined;
+  const bytes = tooLarge(text, limits.fileBytes);
+  if (bytes !== undefined) return fileTooLarge(start, bytes, limits.fileBytes);
+  return tooManyValues(text, language, limits.fileValues) ? fileTooManyValues(start, limits.fileValues) : undefined;
+}
+
+/** A file declined whole, before any parser saw it: one info at its start, and nothing else. */
+function declinedWhole(path: string, text: string, declined: ParseProblem, options: ParseOptions): ParsedFile {
+  const language = options.language ?? languageOf(path);
+  const kind = detectKind(path, null, options.forcedKind) ?? kindFromText(text);
+  const documents = [{ index: 0, root: null, span: { start: 0, end: text.length }, problems: [declined], kind, selfContained: false }];
+  return fileWithComments({ path, source: new SourceText(text), language, documents, kind }, false);
+}
+
+/**
+ * How much of a file too large to read is read anyway, to tell its kind: enough for the root keys
+ * a document of ours starts with (kindFromText).
+ */
+export const HEAD_BYTES = 64 * 1024;
+
+/**
+ * A file of `bytes` bytes on disk, more than the workspace's fileBytes, declined as `parseFile`
+ * declines its text, from only its first HEAD_BYTES (`head`, decoded): so a file of gigabytes is
+ * never read into memory. The file's text is its head, which no finding goes past.
+ */
+export function parseTooLarge(path: string, bytes: number, head: string, options: ParseOptions = {}): ParsedFile {
+  const limit = (options.limits ?? DEFAULT_LIMITS).fileBytes;
+  return declinedWhole(path, head, fileTooLarge({ start: 0, end: Math.min(head.length, 1) }, bytes, limit), options);
 }
 
 function parseJsonLines(text: string): ReturnType<typeof parseJson>[] {

@@ -16,7 +16,7 @@
 // moved in place and shared with the new tree, which saves copying half a document and, more,
 // the garbage collection of it. A consumed parse, and any other parse that shares its nodes, must
 // not be used again; it is marked, and a second re-parse from it is refused.
-import { LIMITS } from '../limits.js';
+import { DEFAULT_LIMITS, type ParseLimits } from '../limits.js';
 import type { DocumentKind, Span } from '../types.js';
 import { SourceText } from '../text/source.js';
 import { fileWithComments, markPartial, type ParsedDocument, type ParsedFile } from './file.js';
@@ -51,6 +51,8 @@ interface Candidate {
 export interface ReparseOptions {
   /** The caller never uses `previous` again: its nodes may be moved into the new tree. */
   consume?: boolean;
+  /** The workspace's limits, which `previous` must have been parsed under too; LIMITS by default. */
+  limits?: ParseLimits;
 }
 
 /** Parses whose nodes were moved into a newer tree (see above). */
@@ -71,7 +73,8 @@ export function reparseFile(previous: ParsedFile, text: string, forcedKind: Docu
   // A file grown past LIMITS.fileBytes, or by an insertion that may hold many values (a paste),
   // goes through the full parse, which declines it whole when it is past LIMITS.fileValues.
   const inserted = text.slice(change.start, change.oldEnd + change.delta);
-  if (tooLarge(text) !== undefined || valueStarts(inserted, true) > LIMITS.fileValues / 4) return undefined;
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  if (tooLarge(text, limits.fileBytes) !== undefined || valueStarts(inserted, true) > limits.fileValues / 4) return undefined;
   const own = ownDocuments(previous);
   const index = own.findIndex((doc) => doc.span.start <= change.start && change.oldEnd <= doc.span.end);
   const doc = own[index];

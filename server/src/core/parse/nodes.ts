@@ -75,8 +75,51 @@ export function isNullScalar(node: Node | null | undefined): boolean {
 /** The first pair with this key (duplicates are reported by the parser; the first one wins). */
 export function getPair(map: Node | null | undefined, key: string): Pair | undefined {
   if (!isMap(map)) return undefined;
-  for (const pair of map.pairs) if (pair.key.value === key) return pair;
-  return undefined;
+  const pairs = map.pairs;
+  if (pairs.length < INDEXED_FROM) {
+    for (const pair of pairs) if (pair.key.value === key) return pair;
+    return undefined;
+  }
+  return keyIndexOf(map).get(key);
+}
+
+/**
+ * Mappings with this many pairs or more are looked up through an index of their keys, built on
+ * the first lookup: a rule that looks up every argument of a wide mapping would otherwise cost
+ * the square of its width. Smaller ones are scanned, which is as fast and keeps nothing.
+ */
+const INDEXED_FROM = 16;
+
+/**
+ * The first pair of each string key, per mapping, and the `pairs` array it was built from and how
+ * many of its pairs it holds. A node's keys never change once parsed, but a node may move into a
+ * newer tree (the incremental re-parse consumes the previous one, shifting spans in place), which
+ * keeps it and its pairs, so the index stays right; a re-parse that changes a mapping's pairs
+ * builds a new node or a new array, and pairs added at the end are read on the next lookup. An
+ * index whose array is not the node's any more, or holds more pairs than it, is built again.
+ */
+interface KeyIndex {
+  pairs: Pair[];
+  read: number;
+  byKey: Map<string, Pair>;
+}
+
+const keyIndexes = new WeakMap<MapNode, KeyIndex>();
+
+function keyIndexOf(map: MapNode): Map<string, Pair> {
+  let index = keyIndexes.get(map);
+  if (!index || index.pairs !== map.pairs || index.read > map.pairs.length) {
+    index = { pairs: map.pairs, read: 0, byKey: new Map() };
+    keyIndexes.set(map, index);
+  }
+  const { pairs, byKey } = index;
+  for (; index.read < pairs.length; index.read++) {
+    const pair = pairs[index.read]!;
+    const key = pair.key.value;
+    // Only string keys: `getPair(map, '1')` does not find the number key `1:`, as the scan does not.
+    if (typeof key === 'string' && !byKey.has(key)) byKey.set(key, pair);
+  }
+  return byKey;
 }
 
 export function getNode(map: Node | null | undefined, key: string): Node | undefined {

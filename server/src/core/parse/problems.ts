@@ -26,33 +26,38 @@ export function tooDeepToCheck(span: Span): ParseProblem {
  * The parse-time decline of YAML aliases past the document's expansion budget, once per document:
  * at the first alias left unexpanded, with how many more there are.
  */
-export function aliasesNotExpanded(span: Span, more: number): ParseProblem {
+export function aliasesNotExpanded(span: Span, more: number, limit: number = LIMITS.aliasNodes): ParseProblem {
   const which = more > 0 ? `This alias and the ${more.toLocaleString('en-US')} after it in this document are` : 'This alias is';
   const they = more > 0 ? 'they stand' : 'it stands';
   const them = more > 0 ? 'them' : 'it';
   return {
     rule: 'lens/declined',
-    message: `${which} not expanded, so what ${they} for is not checked where used: Tool Lens builds at most ${LIMITS.aliasNodes.toLocaleString('en-US')} values from aliases in one file, and ${more > 0 ? 'these' : 'this one'} would go past that. To have ${them} checked, write large repeated content out or alias smaller anchors; the rest of the document is checked.`,
+    message: `${which} not expanded, so what ${they} for is not checked where used: Tool Lens builds at most ${limit.toLocaleString('en-US')} values from aliases in one file, and ${more > 0 ? 'these' : 'this one'} would go past that. To have ${them} checked, write large repeated content out or alias smaller anchors; the rest of the document is checked.`,
     span,
   };
 }
 
-/** The decline of a whole file larger than LIMITS.fileBytes: nothing in it is read. */
-export function fileTooLarge(span: Span, bytes: number): ParseProblem {
+const MB = 1024 * 1024;
+const GB = 1024 * MB;
+
+/** The decline of a whole file larger than LIMITS.fileBytes (or the workspace's `limit`): nothing in it is read. */
+export function fileTooLarge(span: Span, bytes: number, limit: number = LIMITS.fileBytes): ParseProblem {
   // Rounded up, so that a file just past the limit does not read as the limit itself.
-  const size = `${(Math.ceil((bytes / (1024 * 1024)) * 10) / 10).toFixed(1)} MB`;
+  const unit = bytes >= GB ? { size: GB, name: 'GB' } : bytes >= MB ? { size: MB, name: 'MB' } : { size: 1024, name: 'KB' };
+  const size = `${(Math.ceil((bytes / unit.size) * 10) / 10).toFixed(1)} ${unit.name}`;
+  const most = limit % MB === 0 ? `${limit / MB} MB` : limit % 1024 === 0 ? `${limit / 1024} KB` : `${limit.toLocaleString('en-US')} bytes`;
   return {
     rule: 'lens/declined',
-    message: `This file is ${size}, more than the ${LIMITS.fileBytes / (1024 * 1024)} MB Tool Lens reads, so none of it is checked; split it into smaller files to have them checked.`,
+    message: `This file is ${size}, more than the ${most} Tool Lens reads, so none of it is checked; split it into smaller files to have them checked.`,
     span,
   };
 }
 
-/** The decline of a whole file holding more than LIMITS.fileValues values: nothing in it is read. */
-export function fileTooManyValues(span: Span): ParseProblem {
+/** The decline of a whole file holding more than LIMITS.fileValues (or the workspace's `limit`) values: nothing in it is read. */
+export function fileTooManyValues(span: Span, limit: number = LIMITS.fileValues): ParseProblem {
   return {
     rule: 'lens/declined',
-    message: `This file holds more than the ${LIMITS.fileValues.toLocaleString('en-US')} values Tool Lens reads in one file, so none of it is checked; split it into smaller files to have them checked.`,
+    message: `This file holds more than the ${limit.toLocaleString('en-US')} values Tool Lens reads in one file, so none of it is checked; split it into smaller files to have them checked.`,
     span,
   };
 }

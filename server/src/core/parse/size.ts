@@ -8,13 +8,14 @@ import { Lexer } from 'yaml';
 import { LIMITS } from '../limits.js';
 
 /**
- * The size in UTF-8 bytes of a text larger than LIMITS.fileBytes, or undefined when it is not.
+ * The size in UTF-8 bytes of a text larger than `limit` (LIMITS.fileBytes unless the workspace
+ * sets it), or undefined when it is not.
  * Counted only where the length cannot decide: a UTF-16 unit is one to three bytes.
  */
-export function tooLarge(text: string): number | undefined {
-  if (text.length * 3 <= LIMITS.fileBytes) return undefined;
+export function tooLarge(text: string, limit: number = LIMITS.fileBytes): number | undefined {
+  if (text.length * 3 <= limit) return undefined;
   const bytes = utf8Length(text);
-  return bytes > LIMITS.fileBytes ? bytes : undefined;
+  return bytes > limit ? bytes : undefined;
 }
 
 function utf8Length(text: string): number {
@@ -60,15 +61,15 @@ const JSON_VALUE_TOKENS = new Set<number>([
 const EOF = 17 as SyntaxKind.EOF;
 
 /**
- * Whether a text holds more than LIMITS.fileValues values. The cheap bound decides for almost
+ * Whether a text holds more than `limit` values (LIMITS.fileValues unless the workspace sets it). The cheap bound decides for almost
  * every file; past it, the values are counted on the library's own tokens (no tree built), up to
  * the limit and no further: in YAML the scalars, aliases, flow collections and the collections a
  * compact `- - x` opens, a lower bound, so a file is declined only when it surely holds more.
  */
-export function tooManyValues(text: string, language: 'yaml' | 'json' | 'jsonl'): boolean {
+export function tooManyValues(text: string, language: 'yaml' | 'json' | 'jsonl', limit: number = LIMITS.fileValues): boolean {
   const yaml = language === 'yaml';
-  if (valueStarts(text, yaml) <= LIMITS.fileValues) return false;
-  return yaml ? yamlValuesOver(text, LIMITS.fileValues) : jsonValuesOver(text, LIMITS.fileValues);
+  if (valueStarts(text, yaml) <= limit) return false;
+  return yaml ? yamlValuesOver(text, limit) : jsonValuesOver(text, limit);
 }
 
 function yamlValuesOver(text: string, limit: number): boolean {

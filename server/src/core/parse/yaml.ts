@@ -48,7 +48,7 @@ const STYLE: Record<string, ScalarStyle> = {
  * The documents of a YAML stream. `base` is where `text` starts in its file when it is a part
  * re-parsed alone: every span is shifted by it.
  */
-export function parseYaml(text: string, base = 0, options: { cut?: Cut } = {}): ParsedYamlDocument[] {
+export function parseYaml(text: string, base = 0, options: { cut?: Cut; /** LIMITS.aliasNodes unless the workspace sets it. */ aliasNodes?: number } = {}): ParsedYamlDocument[] {
   // Flow collections and compact block ones nested past the limit are cut off first (shallow.ts):
   // the library would spend seconds and gigabytes on them before anything is checked.
   const shallow = shallowYaml(text, options.cut);
@@ -63,7 +63,8 @@ export function parseYaml(text: string, base = 0, options: { cut?: Cut } = {}): 
     return [{ root: null, span, problems: [unreadable({ start: base, end: base + Math.min(text.length, 1) }, error)], selfContained: false }];
   }
   // One alias budget for the whole file: a stream of many documents must not multiply it.
-  const budget = { left: LIMITS.aliasNodes };
+  const limit = options.aliasNodes ?? LIMITS.aliasNodes;
+  const budget = { left: limit, limit };
   return docs.map((doc) => convertDocument(doc, text, base, shallow.regions, budget));
 }
 
@@ -100,6 +101,8 @@ export function yamlComments(text: string): Comment[] {
 /** What alias expansion may still add in this file (LIMITS.aliasNodes), shared by its documents. */
 interface AliasBudget {
   left: number;
+  /** What it started with, for the message. */
+  readonly limit: number;
 }
 
 function convertDocument(doc: Document.Parsed, text: string, base: number, regions: Regions, budget: AliasBudget): ParsedYamlDocument {
@@ -135,7 +138,7 @@ function convertDocument(doc: Document.Parsed, text: string, base: number, regio
   }
   declineUncovered(unread, problems);
   const notExpanded = converter.notExpanded;
-  if (notExpanded.length > 0) problems.push(aliasesNotExpanded({ ...notExpanded[0]! }, notExpanded.length - 1));
+  if (notExpanded.length > 0) problems.push(aliasesNotExpanded({ ...notExpanded[0]! }, notExpanded.length - 1, budget.limit));
   const selfContained = !converter.sawReferenceOrTag && doc.directives.yaml.explicit !== true && !hasTagDirective(doc);
   return { root, span: { start: base + docStart, end: base + docEnd }, problems, selfContained };
 }

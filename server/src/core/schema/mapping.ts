@@ -90,6 +90,8 @@ type Segment = string;
 export class ErrorMapper {
   /** Object path → required fields an unknown key there will be renamed to. */
   readonly renamedTo = new Map<string, Set<string>>();
+  /** The keys of each mapping that has an unknown key, read once: a mapping of thousands of unknown keys is one pass, not one per key. */
+  private readonly keysOf = new Map<Node | undefined, Set<string>>();
   private readonly text: string;
   private readonly source: SourceText;
   private readonly edit: EditContext;
@@ -148,7 +150,8 @@ export class ErrorMapper {
     if (NO_SUCH_FEATURE.has(key)) return { ...base, reason: 'no-such-feature' };
 
     const object = nodeAtPath(this.root, path);
-    const present = new Set(isMap(object) ? object.pairs.map((p) => String(p.key.value)) : []);
+    let present = this.keysOf.get(object);
+    if (!present) this.keysOf.set(object, (present = new Set(isMap(object) ? object.pairs.map((p) => String(p.key.value)) : [])));
     const synonyms = { ...KEY_SYNONYMS, ...CONTEXT_SYNONYMS[this.schemaName(error.parentSchema) ?? ''] };
     const suggestion = closest(key, known, { synonyms });
     if (suggestion && !present.has(suggestion)) {

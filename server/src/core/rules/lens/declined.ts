@@ -4,7 +4,7 @@
 // document was checked. Runs after every other rule (its family is listed last), so it sees what
 // the analyses those rules ran declined.
 import { declinedOf, type Declined } from '../../declined.js';
-import { LIMITS, type LimitName } from '../../limits.js';
+import { LIMITS, type LimitName, type Limits } from '../../limits.js';
 import type { Rule } from '../rule.js';
 
 export const rule: Rule = {
@@ -16,11 +16,13 @@ export const rule: Rule = {
     for (const problem of ctx.doc.problems) {
       if (problem.rule === 'lens/declined') ctx.report({ message: problem.message, span: problem.span });
     }
-    for (const declined of declinedOf(ctx)) ctx.report({ message: message(declined), span: declined.span });
+    const why = WHY(ctx.workspace.limits);
+    for (const declined of declinedOf(ctx)) ctx.report({ message: message(declined, why), span: declined.span });
   },
 };
 
-const WHY: Record<LimitName, string> = {
+/** Why each limit declines, in the words of the workspace's values (`.toollens.yaml` may set some). */
+const WHY = (limits: Limits): Record<LimitName, string> => ({
   nesting: 'it nests deeper than Tool Lens reads',
   editorCheckMs: "the editor's time for one file ran out",
   // The glob limits bound the configuration, whose problems stop a run (config/config.ts); nothing
@@ -32,7 +34,7 @@ const WHY: Record<LimitName, string> = {
     'and RE2 cannot run this one (a validator with a backtracking engine still applies it)',
   regexProgram: `the pattern is larger than Tool Lens compiles (${LIMITS.regexProgram.toLocaleString('en-US')} RE2 instructions)`,
   regexWork:
-    `this document's share of pattern work is spent (${LIMITS.regexWork.toLocaleString('en-US')} instructions times characters), ` +
+    `this document's share of pattern work is spent (${limits.regexWork.toLocaleString('en-US')} instructions times characters), ` +
     'so neither this string nor any later one in the document was matched against a pattern',
   // Neither declines a check: past them a message lists fewer names, or offers no "did you mean".
   suggestionCandidates: 'its "did you mean" searches would compare more names than Tool Lens compares in one document',
@@ -40,8 +42,8 @@ const WHY: Record<LimitName, string> = {
   aliasNodes: 'its aliases stand for more values than Tool Lens builds from aliases in one file',
   fileBytes: 'the file is larger than Tool Lens reads',
   fileValues: 'the file holds more values than Tool Lens reads',
-};
+});
 
-function message(declined: Declined): string {
-  return `Tool Lens did not check ${declined.what}: ${WHY[declined.limit]}. The rest of the document is checked.`;
+function message(declined: Declined, why: Record<LimitName, string>): string {
+  return `Tool Lens did not check ${declined.what}: ${why[declined.limit]}. The rest of the document is checked.`;
 }

@@ -100,7 +100,24 @@ const regExp: RegExpEngine = Object.assign(
 // in `properties: {child: {$ref: "#"}}`) only in its registry, so a schema is registered while it
 // compiles and forgotten right after (`compileAlone`): two servers that reuse one `$id` never meet,
 // and the instances keep no tool schema.
-const OPTIONS = { strict: false, allErrors: true, addUsedSchema: true, validateFormats: true, code: { regExp } } as const;
+//
+// `logger: false`: ajv's default logger is the console, where it warns of a format it does not
+// know (`format: phone`) and ignores it. That is what JSON Schema asks (an unknown format is an
+// annotation, and the clients that check formats skip it too), so it is no finding either.
+//
+// `inlineRefs: false`: to decide whether a `$ref`'s target can be inlined, ajv walks the target for
+// a `$ref` and visits every array twice on the way (once per item, once as an object), so each
+// level of arrays nested anywhere in it, in any value, doubles the walk: 30 levels in a 300-byte
+// schema took a minute and a half, 200 never ended. Compiled apart, a target is never walked that way.
+const OPTIONS = {
+  strict: false,
+  allErrors: true,
+  addUsedSchema: true,
+  validateFormats: true,
+  logger: false,
+  inlineRefs: false,
+  code: { regExp },
+} as const;
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
@@ -226,13 +243,59 @@ function compileAlone(ajv: Ajv | Ajv2020, schema: object | boolean): ValidateFun
   if (typeof id === 'string' && isObject(schema) && registered(ajv, id)) schema = withoutKey(schema, '$id');
   const refs = new Set(Object.keys(ajv.refs));
   const schemas = new Set(Object.keys(ajv.schemas));
+  const scope = scopeSizes(ajv);
   try {
     return ajv.compile(schema);
   } finally {
+    trimScope(ajv, scope);
     // An `$id` that is not a string fails before ajv keeps anything (and removeSchema would throw on it).
     if (isObject(schema) && (id === undefined || typeof id === 'string')) ajv.removeSchema(schema);
     for (const key of Object.keys(ajv.refs)) if (!refs.has(key)) delete ajv.refs[key];
     for (const key of Object.keys(ajv.schemas)) if (!schemas.has(key)) delete ajv.schemas[key];
+  }
+}
+
+// ajv's code-generation scope keeps every value a validator it generated refers to (the schema
+// objects, patterns, formats, the validators of references) for the life of the instance, and the
+// catalog is compiled again at every rebuild (every edit of a catalog file in the editor): the
+// instance would grow for as long as the editor runs. A generated validator reads those values
+// once, when it is made (its code begins by copying each into a local), so what one compile added
+// is dropped right after it; a later compile that needs a value again adds it again. The scope's
+// fields are ajv's own (8.x): when they are not there, nothing is trimmed.
+interface ScopeStore {
+  _values?: Record<string, Map<unknown, unknown> | undefined>;
+  _scope?: Record<string, unknown[] | undefined>;
+}
+
+function scopeOf(ajv: Ajv | Ajv2020): ScopeStore | undefined {
+  const scope = (ajv as unknown as { scope?: ScopeStore }).scope;
+  return scope && isObject(scope._values) && isObject(scope._scope) ? scope : undefined;
+}
+
+/** How many values the scope holds under each prefix. */
+function scopeSizes(ajv: Ajv | Ajv2020): Map<string, { values: number; store: number }> {
+  const sizes = new Map<string, { values: number; store: number }>();
+  const scope = scopeOf(ajv);
+  if (!scope) return sizes;
+  for (const prefix of Object.keys(scope._values!)) {
+    sizes.set(prefix, { values: scope._values![prefix]?.size ?? 0, store: scope._scope![prefix]?.length ?? 0 });
+  }
+  return sizes;
+}
+
+/** Drops what the scope gained since `sizes` (values are only ever appended: the newest are last). */
+function trimScope(ajv: Ajv | Ajv2020, sizes: Map<string, { values: number; store: number }>): void {
+  const scope = scopeOf(ajv);
+  if (!scope) return;
+  for (const prefix of Object.keys(scope._values!)) {
+    const values = scope._values![prefix];
+    const before = sizes.get(prefix) ?? { values: 0, store: 0 };
+    if (values instanceof Map && values.size > before.values) {
+      let index = 0;
+      for (const key of [...values.keys()]) if (index++ >= before.values) values.delete(key);
+    }
+    const store = scope._scope![prefix];
+    if (Array.isArray(store) && store.length > before.store) store.length = before.store;
   }
 }
 

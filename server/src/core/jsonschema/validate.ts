@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import { inPlaceLoop } from './loops.js';
 import { compilePattern, decidingPatterns, type PatternBudget } from './patterns.js';
 import { isObject } from './properties.js';
+import { uniqueItems } from './uniqueItems.js';
 
 type SchemaDialect = 'draft-07' | '2020-12';
 
@@ -126,12 +127,14 @@ function instance(dialect: SchemaDialect): Ajv | Ajv2020 {
     if (!draft07) {
       draft07 = new Ajv(OPTIONS);
       addFormats(draft07);
+      draft07.removeKeyword('uniqueItems').addKeyword(uniqueItems);
     }
     return draft07;
   }
   if (!draft2020) {
     draft2020 = new Ajv2020(OPTIONS);
     addFormats(draft2020);
+    draft2020.removeKeyword('uniqueItems').addKeyword(uniqueItems);
   }
   return draft2020;
 }

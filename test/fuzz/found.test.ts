@@ -238,3 +238,21 @@ test('validating a value against references that fan out does bounded work', { t
   assert.ok(result.compiled);
   assert.ok(result.issues.length <= 1000, `one value got ${result.issues.length} issues from a schema of ${levels + 1} definitions`);
 });
+
+// After a key, a line of compact `: : : ...` went uncut (shallow.ts counted a run of indicators only
+// from the line's start), so yaml's composer nested it as deep as the line is long and ran out of
+// stack somewhere in it: where depended on the stack in use, and a second check of the same text
+// gave other findings. Found with seed 2100737994, "any damage", test/fixtures/schema/unknown-key/session.calls.yaml.
+test('a line of compact mappings after a key is cut at the nesting limit, whatever the stack', () => {
+  const text = `server: ${': '.repeat(12_000)}x\nrecordedAt: 2026-11-28\ncalls: action\n - name: list_directory\n   arguments: {path: notes}\n`;
+  const failure = failureAlone('session.calls.yaml', text);
+  if (failure) throw failure;
+  const findings = () => {
+    const workspace = new Workspace('/fuzz');
+    return checkFile(workspace.parse('session.calls.yaml', text), workspace).findings.map((f) => `${f.rule}@${f.span.start}-${f.span.end}`);
+  };
+  const deeper = (frames: number): string[] => (frames === 0 ? findings() : [...deeper(frames - 1)]);
+  const shallow = findings();
+  assert.ok(shallow.some((f) => f.startsWith('lens/declined@')), 'the part past the limit is declined');
+  assert.deepEqual(deeper(2000), shallow);
+});

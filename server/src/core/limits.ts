@@ -30,6 +30,8 @@ export const LIMITS = {
   fileBytes: 8 * 1024 * 1024,
   /** Values (scalars, collections, aliases) of the largest file read; one with more is declined whole, unparsed. */
   fileValues: 500_000,
+  /** Calls of a tool schema's generated validators (the schema and each `$ref`) while validating one value; past it the value is not checked against the schema. */
+  schemaWork: 200_000,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

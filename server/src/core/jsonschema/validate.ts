@@ -5,6 +5,7 @@
 import Ajv, { type CodeOptions, type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { LIMITS } from '../limits.js';
 import { inPlaceLoop } from './loops.js';
 import { compilePattern, decidingPatterns, type PatternBudget } from './patterns.js';
 import { isObject } from './properties.js';
@@ -54,12 +55,19 @@ export type CompiledSchema =
       dialect: SchemaDialect;
       /** The schema's patterns that are never evaluated, each once. */
       unevaluated: UnevaluatedPattern[];
-      validate(value: unknown, budget?: PatternBudget): { issues: SchemaIssue[]; unchecked: UncheckedString[] };
+      validate(value: unknown, budget?: PatternBudget): Validation;
     }
   | { ok: false; dialect: SchemaDialect; error: string };
 
+/** What validating one value found; `tooMuchWork` when it stopped at LIMITS.schemaWork (then no issue is known). */
+export interface Validation {
+  issues: SchemaIssue[];
+  unchecked: UncheckedString[];
+  tooMuchWork?: true;
+}
+
 export type ValidationResult =
-  | { compiled: true; dialect: SchemaDialect; issues: SchemaIssue[]; unchecked: UncheckedString[] }
+  | ({ compiled: true; dialect: SchemaDialect } & Validation)
   | { compiled: false; dialect: SchemaDialect; error: string };
 
 // Patterns run on RE2 (patterns.ts). ajv asks `regExp` for each pattern of a schema while it
@@ -117,8 +125,30 @@ const OPTIONS = {
   validateFormats: true,
   logger: false,
   inlineRefs: false,
-  code: { regExp },
+  code: { regExp, process: countingCalls },
 } as const;
+// Validation work is counted in calls of generated validators: with references compiled apart, a
+// validator's own code is as long as its part of the schema, so the calls bound the whole work.
+// References that fan out (`d0: {anyOf: [{$ref: d1}, {$ref: d1}]}`, `d1: ...`) apply 2^levels
+// schemas to one value, a few hundred bytes of schema for hours of work: past LIMITS.schemaWork
+// calls the validation stops, and the value is declined. Each generated validator starts by
+// counting itself on its instance (`self` in ajv's generated code), where `validate` below puts
+// the count; outside a validation (the meta-schemas' at compile time) nothing is counted.
+interface WorkCount {
+  calls: number;
+  stop: Error;
+}
+type Counted = { toolLensWork?: WorkCount };
+const TOO_MUCH_WORK = new Error('LIMITS.schemaWork');
+const COUNT = `if(self.toolLensWork!==undefined&&++self.toolLensWork.calls>${LIMITS.schemaWork})throw self.toolLensWork.stop;`;
+
+/** ajv's generated source with the count at the start of its validator; unchanged when its head is not found. */
+function countingCalls(source: string): string {
+  const start = source.indexOf('return function ');
+  const head = start < 0 ? -1 : source.indexOf('={}){', start);
+  return head < 0 ? source : source.slice(0, head + 5) + COUNT + source.slice(head + 5);
+}
+
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
@@ -199,8 +229,9 @@ function compileFor(schema: object | boolean, dialect: SchemaDialect): CompiledS
   const unevaluated = new Map<string, UnevaluatedPattern>();
   const outer = compiling;
   compiling = unevaluated;
+  const ajv = instance(dialect);
   try {
-    fn = compileAlone(instance(dialect), schema);
+    fn = compileAlone(ajv, schema);
   } catch (error) {
     return { ok: false, dialect, error: error instanceof Error ? error.message : String(error) };
   } finally {
@@ -218,18 +249,23 @@ function compileFor(schema: object | boolean, dialect: SchemaDialect): CompiledS
     ok: true,
     dialect,
     unevaluated: [...unevaluated.values()],
-    validate(value: unknown, budget?: PatternBudget) {
+    validate(value: unknown, budget?: PatternBudget): Validation {
       const outerRun = validating;
       const run = { budget, unchecked: [] as UncheckedString[] };
       validating = run;
+      const counted = ajv as unknown as Counted;
+      const outerWork = counted.toolLensWork;
+      counted.toolLensWork = { calls: 0, stop: TOO_MUCH_WORK };
       let issues: SchemaIssue[];
       try {
         issues = fn(value) ? [] : (fn.errors ?? []).map(toIssue);
       } catch (error) {
+        if (error === TOO_MUCH_WORK) return { issues: [], unchecked: [], tooMuchWork: true };
         // A schema can still fail while validating (a recursive $ref on cyclic data): say so as an issue.
         issues = [{ instancePath: '', path: [], keyword: 'error', schemaPath: '#', params: {}, message: `the schema could not be applied (${String(error)})` }];
       } finally {
         validating = outerRun;
+        counted.toolLensWork = outerWork;
       }
       return { issues: decide(run.unchecked) ? [] : issues, unchecked: run.unchecked };
     },

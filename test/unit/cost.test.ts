@@ -4,12 +4,13 @@
 // before it did at that size; nothing here measures time (the benchmark does). Each also checks
 // that the answers are the ones the slow code gave.
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { documentContext } from '../../server/src/core/context.js';
 import { checkFile } from '../../server/src/core/engine.js';
 import { topLevelProperties } from '../../server/src/core/jsonschema/properties.js';
-import { compileSchema, plainlyValid } from '../../server/src/core/jsonschema/validate.js';
+import { compileSchema, plainlyValid, validateAgainstSchema } from '../../server/src/core/jsonschema/validate.js';
 import { LIMITS } from '../../server/src/core/limits.js';
 import { waitsForEach, workflowsOf, type StepModel, type WaitQuestion, type WorkflowModel } from '../../server/src/core/model/workflow.js';
 import { closest, closestN, editDistance, editDistanceWithin, SuggestionBudget } from '../../server/src/core/text/suggest.js';
@@ -353,5 +354,62 @@ describe('wide mappings', () => {
     assert.equal(unknown.length, 10_001);
     assert.match(unknown[0]!.message, /^`key_0` is not a top-level field/);
     assert.match(unknown[10_000]!.message, /groupRef/, 'the misspelling is still told apart');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// uniqueItems
+
+describe('uniqueItems', () => {
+  // ajv compares every pair of items (fast-deep-equal) unless they are plain scalars: 2,000 objects
+  // took 0.5 s, 16,000 took 18 s, and the 250,000 values a file may hold would take hours, in the
+  // arguments of a step or a recorded result alike. jsonschema/uniqueItems.ts keys each item by a
+  // canonical text instead.
+  test('is one pass over the items, not a comparison of every pair', () => {
+    const equalModule = createRequire(__filename)('ajv/dist/runtime/equal') as { default: ((a: unknown, b: unknown) => boolean) & { code: string } };
+    const equal = equalModule.default;
+    let calls = 0;
+    equalModule.default = Object.assign((a: unknown, b: unknown) => (calls++, equal(a, b)), { code: equal.code });
+    try {
+      const items = Array.from({ length: 2_000 }, (_, i) => ({ id: i, tags: [String(i)] }));
+      const schema = { type: 'array', description: 'counted', uniqueItems: true };
+      const result = validateAgainstSchema(schema, [...items, { tags: ['7'], id: 7 }]);
+      assert.ok(result.compiled);
+      assert.deepEqual(result.issues.map((i) => [i.keyword, i.params]), [['uniqueItems', { i: 7, j: 2_000 }]]);
+    } finally {
+      equalModule.default = equal;
+    }
+    assert.ok(calls <= 2_000, `fast-deep-equal was called ${calls} times for 2,001 items`);
+  });
+
+  test('equal as JSON Schema says: keys in any order, arrays in order, types apart', () => {
+    const dup = (...items: unknown[]) => {
+      const result = validateAgainstSchema({ uniqueItems: true }, items);
+      assert.ok(result.compiled);
+      return result.issues.length > 0;
+    };
+    assert.equal(dup({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 }), true);
+    assert.equal(dup([1, 2], [2, 1]), false);
+    assert.equal(dup(1, '1'), false);
+    assert.equal(dup(1, 1.0), true);
+    assert.equal(dup(null, 'null', false, 0, ''), false);
+    assert.equal(dup({ a: null }, {}), false);
+    assert.equal(dup({ a: '1' }, { a: 1 }), false);
+    assert.equal(dup([[{ x: 'y' }]], [[{ x: 'y' }]]), true);
+    // Scalar items keep ajv's own path: an item of the wrong type is left to `items`.
+    const typed = validateAgainstSchema({ uniqueItems: true, items: { type: 'string' } }, [1, 1, 'a']);
+    assert.ok(typed.compiled);
+    assert.deepEqual(typed.issues.map((i) => i.keyword), ['type', 'type']);
+  });
+
+  test('through the checker: 5,000 objects in a step argument, one duplicate', () => {
+    const catalog =
+      'catalog: 1\nservers:\n  - name: store\n    tools:\n      - name: put\n        description: Store records.\n' +
+      '        inputSchema: {type: object, properties: {records: {type: array, uniqueItems: true}}, required: [records]}\n';
+    const records = Array.from({ length: 5_000 }, (_, i) => `{n: ${i}, k: r${i}}`).join(', ');
+    const gateway = `compositeTools:\n  - name: load\n    description: Load the records.\n    steps:\n      - id: put\n        tool: store.put\n        arguments: {records: [${records}, {k: r5, n: 5}]}\n`;
+    const found = check('load.vmcp.yaml', gateway, { 'store.catalog.yaml': catalog });
+    assert.deepEqual(found.map((f) => f.rule), ['args/wrong-type']);
+    assert.match(found[0]!.message, /duplicate items \(items ## 5000 and 5 are identical\)/);
   });
 });

@@ -1,7 +1,8 @@
 // Tool schemas that refer to themselves, as servers nobody here wrote publish them: recursion
 // through `#` compiles and validates, schemas that share an `$id` never meet, a loop of in-place
 // keywords is said rather than recursed into, and every walk over `$ref`s ends however the
-// references fan out or come back.
+// references fan out or come back; the ajv instances write nothing to the console, walk no
+// reference's target in exponential time, and keep nothing of a schema once it is compiled.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { placeholderFor } from '../../server/src/core/jsonschema/arguments.js';
@@ -144,5 +145,75 @@ describe('walks over `$ref` end', () => {
     // Before: decodeURIComponent threw a URIError out of every analysis that read the schema.
     assert.equal(resolveLocalRef(root, '#/%E0%A4%A'), undefined);
     assert.deepEqual([...topLevelProperties({ type: 'object', properties: { q: { $ref: '#/%' } } }).properties.keys()], ['q']);
+  });
+});
+
+// What the ajv instances are given and what they keep (jsonschema/validate.ts): they run for the
+// life of the editor, over schemas nobody here wrote.
+describe('the ajv instances', () => {
+  test('a format ajv does not know is ignored, as JSON Schema asks, and nothing is written to the console', () => {
+    const warn = console.warn;
+    const log = console.log;
+    const error = console.error;
+    const written: unknown[][] = [];
+    console.warn = console.log = console.error = (...args: unknown[]) => void written.push(args);
+    try {
+      const schema = { type: 'object', description: 'unknown format', properties: { d: { type: 'string', format: 'date-tim~e' }, t: { type: 'string', format: 'date-time' } } };
+      assert.deepEqual(issuesOf(validateAgainstSchema(schema, { d: 'not a date', t: 'not a date' })), ['/t format']);
+    } finally {
+      console.warn = warn;
+      console.log = log;
+      console.error = error;
+    }
+    assert.deepEqual(written, []);
+  });
+
+  // ajv's walk of a `$ref`'s target (to decide whether to inline it) doubled per level of arrays in
+  // any value: 190 levels would never end. Compiled apart, the target is not walked that way.
+  test('arrays nested deep in a value beside a `$ref` cost nothing more, and the reference still works', () => {
+    const schemaWith = (levels: number) => {
+      let value: unknown = 1;
+      for (let i = 0; i < levels; i++) value = { k: [value] };
+      return { type: 'object', description: `deep value ${levels}`, examples: [value], properties: { n: { type: 'string' }, child: { $ref: '#' } } };
+    };
+    // Counted at 18 levels first (the old walk called Array.prototype.some 2^18 times there), so
+    // that it fails in a moment rather than running for ever at 190.
+    const some = Array.prototype.some;
+    let calls = 0;
+    Array.prototype.some = function (this: unknown[], ...args: Parameters<typeof some>) {
+      calls++;
+      return some.apply(this, args);
+    };
+    try {
+      assert.ok(compileSchema(schemaWith(18)).ok);
+    } finally {
+      Array.prototype.some = some;
+    }
+    assert.ok(calls < 1000, `compiling called Array.prototype.some ${calls} times`);
+    const started = performance.now();
+    assert.deepEqual(issuesOf(validateAgainstSchema(schemaWith(190), { child: { child: { n: 3 } } })), ['/child/child/n type']);
+    assert.ok(performance.now() - started < 1000, `compiling took ${Math.round(performance.now() - started)} ms`);
+  });
+
+  // After each compile, what it added to ajv's code-generation scope is dropped (the instance would
+  // otherwise keep every schema of every catalog rebuild). A validator reads its values when it is
+  // made, so the ones compiled before go on working, whatever was compiled and dropped since.
+  test('validators compiled earlier still validate after many compiles since', () => {
+    const first = {
+      type: 'object',
+      description: 'first',
+      properties: { id: { type: 'string', pattern: '^[a-z]+$', format: 'uuid' }, kind: { enum: [{ a: 1 }, 'b'] }, child: { $ref: '#' }, name: { $ref: '#/$defs/name' } },
+      $defs: { name: { type: 'string', maxLength: 3 } },
+    };
+    const compiled = compileSchema(first);
+    assert.ok(compiled.ok);
+    const issues = () => compiled.validate({ id: 'X', kind: { a: 2 }, child: { name: 'long' }, name: 'ok' }).issues.map((i) => `${i.instancePath} ${i.keyword}`);
+    const before = issues();
+    assert.deepEqual(before, ['/id pattern', '/id format', '/kind enum', '/child/name maxLength']);
+    for (let i = 0; i < 50; i++) {
+      const other = { type: 'object', description: `other ${i}`, properties: { id: { type: 'string', pattern: `^[0-9]{${i}}$`, format: 'uuid' }, kind: { enum: [{ a: i }] }, child: { $ref: '#' } } };
+      assert.ok(compileSchema(other).ok);
+    }
+    assert.deepEqual(issues(), before);
   });
 });

@@ -30,6 +30,8 @@ export const LIMITS = {
   fileBytes: 8 * 1024 * 1024,
   /** Values (scalars, collections, aliases) of the largest file read; one with more is declined whole, unparsed. */
   fileValues: 500_000,
+  /** Calls of a tool schema's generated validators (the schema and each `$ref`) while validating one value; past it the value is not checked against the schema. */
+  schemaWork: 200_000,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;
@@ -82,6 +84,7 @@ export const FIXED_LIMITS: Readonly<Record<Exclude<LimitName, ConfigurableLimit>
   regexEngine: 'patterns always run on RE2, so that no pattern can stall a check',
   regexProgram: 'a pattern is compiled once for every workspace of the process that reads its catalog',
   messageItems: 'messages read the same in every project',
+  schemaWork: 'ordinary schemas stay far below it whatever the size of the value, so only references that fan out reach it',
 };
 
 /** The limits that decide how a file is parsed (the others apply once it is). */

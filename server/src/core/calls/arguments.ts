@@ -28,6 +28,7 @@ import { relevantIssue, validateAgainstSchema, type SchemaIssue } from '../jsons
 import { memoKey } from '../memo.js';
 import { getPair, isMap, isNullScalar, isScalar, keyText, nodeAtPath, toValue, walk, type MapNode, type Node, type Pair } from '../parse/nodes.js';
 import { suggestionBudgetOf, type DocumentContext } from '../context.js';
+import { decline } from '../declined.js';
 import {
   editContextOf,
   insertPairs,
@@ -288,6 +289,11 @@ function wrongTypes(ctx: DocumentContext, out: ArgumentProblem[], place: Argumen
   const result = validateAgainstSchema(place.schema, place.coerce ? coerceLikeToolHive(place.schema, value) : value, patternBudgetOf(ctx));
   // A schema that does not compile is catalog/invalid-schema's finding.
   if (!result.compiled) return;
+  if (result.tooMuchWork) {
+    const words = subjectWords(place.subject).replace(/^Step/, 'step').replace(/^Call/, 'call');
+    decline(ctx, { limit: 'schemaWork', span: args.span, what: `the arguments of ${words} against the inputSchema of ${calledToolWords(place)}` });
+    return;
+  }
   declineUnchecked(
     ctx,
     {

@@ -5,9 +5,11 @@
 import Ajv, { type CodeOptions, type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { LIMITS } from '../limits.js';
 import { inPlaceLoop } from './loops.js';
 import { compilePattern, decidingPatterns, type PatternBudget } from './patterns.js';
 import { isObject } from './properties.js';
+import { uniqueItems } from './uniqueItems.js';
 
 type SchemaDialect = 'draft-07' | '2020-12';
 
@@ -53,12 +55,19 @@ export type CompiledSchema =
       dialect: SchemaDialect;
       /** The schema's patterns that are never evaluated, each once. */
       unevaluated: UnevaluatedPattern[];
-      validate(value: unknown, budget?: PatternBudget): { issues: SchemaIssue[]; unchecked: UncheckedString[] };
+      validate(value: unknown, budget?: PatternBudget): Validation;
     }
   | { ok: false; dialect: SchemaDialect; error: string };
 
+/** What validating one value found; `tooMuchWork` when it stopped at LIMITS.schemaWork (then no issue is known). */
+export interface Validation {
+  issues: SchemaIssue[];
+  unchecked: UncheckedString[];
+  tooMuchWork?: true;
+}
+
 export type ValidationResult =
-  | { compiled: true; dialect: SchemaDialect; issues: SchemaIssue[]; unchecked: UncheckedString[] }
+  | ({ compiled: true; dialect: SchemaDialect } & Validation)
   | { compiled: false; dialect: SchemaDialect; error: string };
 
 // Patterns run on RE2 (patterns.ts). ajv asks `regExp` for each pattern of a schema while it
@@ -100,7 +109,46 @@ const regExp: RegExpEngine = Object.assign(
 // in `properties: {child: {$ref: "#"}}`) only in its registry, so a schema is registered while it
 // compiles and forgotten right after (`compileAlone`): two servers that reuse one `$id` never meet,
 // and the instances keep no tool schema.
-const OPTIONS = { strict: false, allErrors: true, addUsedSchema: true, validateFormats: true, code: { regExp } } as const;
+//
+// `logger: false`: ajv's default logger is the console, where it warns of a format it does not
+// know (`format: phone`) and ignores it. That is what JSON Schema asks (an unknown format is an
+// annotation, and the clients that check formats skip it too), so it is no finding either.
+//
+// `inlineRefs: false`: to decide whether a `$ref`'s target can be inlined, ajv walks the target for
+// a `$ref` and visits every array twice on the way (once per item, once as an object), so each
+// level of arrays nested anywhere in it, in any value, doubles the walk: 30 levels in a 300-byte
+// schema took a minute and a half, 200 never ended. Compiled apart, a target is never walked that way.
+const OPTIONS = {
+  strict: false,
+  allErrors: true,
+  addUsedSchema: true,
+  validateFormats: true,
+  logger: false,
+  inlineRefs: false,
+  code: { regExp, process: countingCalls },
+} as const;
+// Validation work is counted in calls of generated validators: with references compiled apart, a
+// validator's own code is as long as its part of the schema, so the calls bound the whole work.
+// References that fan out (`d0: {anyOf: [{$ref: d1}, {$ref: d1}]}`, `d1: ...`) apply 2^levels
+// schemas to one value, a few hundred bytes of schema for hours of work: past LIMITS.schemaWork
+// calls the validation stops, and the value is declined. Each generated validator starts by
+// counting itself on its instance (`self` in ajv's generated code), where `validate` below puts
+// the count; outside a validation (the meta-schemas' at compile time) nothing is counted.
+interface WorkCount {
+  calls: number;
+  stop: Error;
+}
+type Counted = { toolLensWork?: WorkCount };
+const TOO_MUCH_WORK = new Error('LIMITS.schemaWork');
+const COUNT = `if(self.toolLensWork!==undefined&&++self.toolLensWork.calls>${LIMITS.schemaWork})throw self.toolLensWork.stop;`;
+
+/** ajv's generated source with the count at the start of its validator; unchanged when its head is not found. */
+function countingCalls(source: string): string {
+  const start = source.indexOf('return function ');
+  const head = start < 0 ? -1 : source.indexOf('={}){', start);
+  return head < 0 ? source : source.slice(0, head + 5) + COUNT + source.slice(head + 5);
+}
+
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
@@ -109,12 +157,14 @@ function instance(dialect: SchemaDialect): Ajv | Ajv2020 {
     if (!draft07) {
       draft07 = new Ajv(OPTIONS);
       addFormats(draft07);
+      draft07.removeKeyword('uniqueItems').addKeyword(uniqueItems);
     }
     return draft07;
   }
   if (!draft2020) {
     draft2020 = new Ajv2020(OPTIONS);
     addFormats(draft2020);
+    draft2020.removeKeyword('uniqueItems').addKeyword(uniqueItems);
   }
   return draft2020;
 }
@@ -179,8 +229,9 @@ function compileFor(schema: object | boolean, dialect: SchemaDialect): CompiledS
   const unevaluated = new Map<string, UnevaluatedPattern>();
   const outer = compiling;
   compiling = unevaluated;
+  const ajv = instance(dialect);
   try {
-    fn = compileAlone(instance(dialect), schema);
+    fn = compileAlone(ajv, schema);
   } catch (error) {
     return { ok: false, dialect, error: error instanceof Error ? error.message : String(error) };
   } finally {
@@ -198,18 +249,23 @@ function compileFor(schema: object | boolean, dialect: SchemaDialect): CompiledS
     ok: true,
     dialect,
     unevaluated: [...unevaluated.values()],
-    validate(value: unknown, budget?: PatternBudget) {
+    validate(value: unknown, budget?: PatternBudget): Validation {
       const outerRun = validating;
       const run = { budget, unchecked: [] as UncheckedString[] };
       validating = run;
+      const counted = ajv as unknown as Counted;
+      const outerWork = counted.toolLensWork;
+      counted.toolLensWork = { calls: 0, stop: TOO_MUCH_WORK };
       let issues: SchemaIssue[];
       try {
         issues = fn(value) ? [] : (fn.errors ?? []).map(toIssue);
       } catch (error) {
+        if (error === TOO_MUCH_WORK) return { issues: [], unchecked: [], tooMuchWork: true };
         // A schema can still fail while validating (a recursive $ref on cyclic data): say so as an issue.
         issues = [{ instancePath: '', path: [], keyword: 'error', schemaPath: '#', params: {}, message: `the schema could not be applied (${String(error)})` }];
       } finally {
         validating = outerRun;
+        counted.toolLensWork = outerWork;
       }
       return { issues: decide(run.unchecked) ? [] : issues, unchecked: run.unchecked };
     },
@@ -226,13 +282,59 @@ function compileAlone(ajv: Ajv | Ajv2020, schema: object | boolean): ValidateFun
   if (typeof id === 'string' && isObject(schema) && registered(ajv, id)) schema = withoutKey(schema, '$id');
   const refs = new Set(Object.keys(ajv.refs));
   const schemas = new Set(Object.keys(ajv.schemas));
+  const scope = scopeSizes(ajv);
   try {
     return ajv.compile(schema);
   } finally {
+    trimScope(ajv, scope);
     // An `$id` that is not a string fails before ajv keeps anything (and removeSchema would throw on it).
     if (isObject(schema) && (id === undefined || typeof id === 'string')) ajv.removeSchema(schema);
     for (const key of Object.keys(ajv.refs)) if (!refs.has(key)) delete ajv.refs[key];
     for (const key of Object.keys(ajv.schemas)) if (!schemas.has(key)) delete ajv.schemas[key];
+  }
+}
+
+// ajv's code-generation scope keeps every value a validator it generated refers to (the schema
+// objects, patterns, formats, the validators of references) for the life of the instance, and the
+// catalog is compiled again at every rebuild (every edit of a catalog file in the editor): the
+// instance would grow for as long as the editor runs. A generated validator reads those values
+// once, when it is made (its code begins by copying each into a local), so what one compile added
+// is dropped right after it; a later compile that needs a value again adds it again. The scope's
+// fields are ajv's own (8.x): when they are not there, nothing is trimmed.
+interface ScopeStore {
+  _values?: Record<string, Map<unknown, unknown> | undefined>;
+  _scope?: Record<string, unknown[] | undefined>;
+}
+
+function scopeOf(ajv: Ajv | Ajv2020): ScopeStore | undefined {
+  const scope = (ajv as unknown as { scope?: ScopeStore }).scope;
+  return scope && isObject(scope._values) && isObject(scope._scope) ? scope : undefined;
+}
+
+/** How many values the scope holds under each prefix. */
+function scopeSizes(ajv: Ajv | Ajv2020): Map<string, { values: number; store: number }> {
+  const sizes = new Map<string, { values: number; store: number }>();
+  const scope = scopeOf(ajv);
+  if (!scope) return sizes;
+  for (const prefix of Object.keys(scope._values!)) {
+    sizes.set(prefix, { values: scope._values![prefix]?.size ?? 0, store: scope._scope![prefix]?.length ?? 0 });
+  }
+  return sizes;
+}
+
+/** Drops what the scope gained since `sizes` (values are only ever appended: the newest are last). */
+function trimScope(ajv: Ajv | Ajv2020, sizes: Map<string, { values: number; store: number }>): void {
+  const scope = scopeOf(ajv);
+  if (!scope) return;
+  for (const prefix of Object.keys(scope._values!)) {
+    const values = scope._values![prefix];
+    const before = sizes.get(prefix) ?? { values: 0, store: 0 };
+    if (values instanceof Map && values.size > before.values) {
+      let index = 0;
+      for (const key of [...values.keys()]) if (index++ >= before.values) values.delete(key);
+    }
+    const store = scope._scope![prefix];
+    if (Array.isArray(store) && store.length > before.store) store.length = before.store;
   }
 }
 

@@ -136,7 +136,7 @@ export function shallowYaml(text: string, cut: Cut = 'auto'): Shallow {
   let depth = 0;
   /** Offset of the current line's start. */
   let lineStart = 0;
-  /** Compact indicators (`-`, `?`, `:`) in the line so far, while nothing else but properties came. */
+  /** Compact indicators (`-`, `?`, `:`) in the line so far, while nothing else but properties and plain keys came. */
   let run = 0;
   let inRun = true;
   /** Nothing but spaces since the line's start. */
@@ -177,6 +177,10 @@ export function shallowYaml(text: string, cut: Cut = 'auto'): Shallow {
       case 'anchor':
       case 'tag':
       case 'comment':
+        break;
+      case 'scalar-source':
+        // A key does not end the run: in `a: : : x` each `:` after the first opens one more
+        // (empty-keyed) mapping, as deep as a line of `: : :` alone.
         break;
       case 'flow-seq-start':
       case 'flow-map-start':

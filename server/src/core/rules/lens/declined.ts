@@ -42,6 +42,9 @@ const WHY = (limits: Limits): Record<LimitName, string> => ({
   aliasNodes: 'its aliases stand for more values than Tool Lens builds from aliases in one file',
   fileBytes: 'the file is larger than Tool Lens reads',
   fileValues: 'the file holds more values than Tool Lens reads',
+  schemaWork:
+    `the schema's references fan out (each branch leads to more), so validating would apply parts of it more than ${LIMITS.schemaWork.toLocaleString('en-US')} times, ` +
+    'past what Tool Lens validates at once; no issue of that schema is reported there',
 });
 
 function message(declined: Declined, why: Record<LimitName, string>): string {

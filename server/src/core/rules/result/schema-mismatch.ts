@@ -5,6 +5,7 @@
 import { issueWords, pathText } from '../../jsonschema/arguments.js';
 import { relevantIssue, validateAgainstSchema, type SchemaIssue } from '../../jsonschema/validate.js';
 import { callsOf } from '../../calls/calls.js';
+import { decline } from '../../declined.js';
 import { declineUnchecked, patternBudgetOf } from '../../calls/patterns.js';
 import { getPair, isMap, nodeAtPath, pairAtPath, toValue, type Node, type Pair } from '../../parse/nodes.js';
 import type { Span } from '../../types.js';
@@ -26,6 +27,11 @@ export const rule: Rule = {
       // A schema that does not compile is catalog/invalid-schema's finding.
       if (!validation.compiled) continue;
       const who = toolWords(tool);
+      if (validation.tooMuchWork) {
+        const words = `the structuredContent of ${subjectWords(site.subject).replace(/^Call/, 'call')}`;
+        decline(ctx, { limit: 'schemaWork', span: (structured.value ?? structured.key).span, what: `${words} against the outputSchema of ${who}` });
+        continue;
+      }
       if (structured.value) {
         const words = `the structuredContent of ${subjectWords(site.subject).replace(/^Call/, 'call')}`;
         declineUnchecked(ctx, { node: structured.value, words, schema: `the outputSchema of ${who}` }, validation.unchecked);

@@ -18,6 +18,8 @@ const LARGE = 'gateways/large.vmcp.yaml';
 const bombText = [
   'name: docs-gateway',
   'groupRef: docs',
+  'incomingAuth: {type: anonymous}',
+  'outgoingAuth: {source: inline}',
   'aggregation: {conflictResolution: prefix, conflictResolutionConfig: {prefixFormat: "{workload}_"}}',
   'compositeTools:',
   '  - name: publish',
@@ -33,7 +35,7 @@ const bombText = [
   '',
 ].join('\n');
 // The same composite in JSON, beside a 6,000-deep array.
-const deepText = `{"name": "docs-gateway", "groupRef": "docs", "aggregation": {"conflictResolution": "prefix", "conflictResolutionConfig": {"prefixFormat": "{workload}_"}}, "compositeTools": [{"name": "publish", "description": "Write the index.", "parameters": {"type": "object", "properties": {"shape": {"type": "array", "default": ${'['.repeat(6000)}${']'.repeat(6000)}}}}, "annotations": {"readOnlyHint": true}, "steps": [{"id": "write", "tool": "filesystem.write_file", "arguments": {"path": "index.md", "content": "x"}}]}]}\n`;
+const deepText = `{"name": "docs-gateway", "groupRef": "docs", "incomingAuth": {"type": "anonymous"}, "outgoingAuth": {"source": "inline"}, "aggregation": {"conflictResolution": "prefix", "conflictResolutionConfig": {"prefixFormat": "{workload}_"}}, "compositeTools": [{"name": "publish", "description": "Write the index.", "parameters": {"type": "object", "properties": {"shape": {"type": "array", "default": ${'['.repeat(6000)}${']'.repeat(6000)}}}}, "annotations": {"readOnlyHint": true}, "steps": [{"id": "write", "tool": "filesystem.write_file", "arguments": {"path": "index.md", "content": "x"}}]}]}\n`;
 const largeText = `compositeTools: []\n# ${'x'.repeat(LIMITS.fileBytes)}\n`;
 
 const rules = (items: Diagnostic[]) => items.map((d) => String(d.code)).sort();

@@ -403,14 +403,14 @@ test('soft caps and rule-owned checks are not schema errors', () => {
   assertValid('vmcp-config.schema.json', doc);
 });
 
-test('a whole CLI config needs name, groupRef and aggregation; a fragment does not', () => {
+test('a whole CLI config needs name, groupRef, incomingAuth, outgoingAuth and aggregation; a fragment does not', () => {
   const errors = errorsOf('vmcp-config.schema.json', parse(`
 name: demo
 compositeTools:
   - {name: t, description: d, steps: [{id: a, tool: be.x}]}
 `));
   const missing = errors.filter((e) => e.keyword === 'required' && e.instancePath === '').map((e): unknown => e.params.missingProperty);
-  assert.deepEqual(missing.sort(), ['aggregation', 'groupRef']);
+  assert.deepEqual(missing.sort(), ['aggregation', 'groupRef', 'incomingAuth', 'outgoingAuth']);
   assertValid('vmcp-config.schema.json', parse(`
 aggregation: {conflictResolution: prefix}
 compositeTools:

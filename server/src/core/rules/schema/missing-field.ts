@@ -63,6 +63,12 @@ const MISSING_EFFECT: Record<string, string> = {
   'vmcp-config/allOf/1/then.aggregation':
     'A file with server settings (`name`, `groupRef`, `backends`, auth) is a whole vMCP configuration, and ToolHive refuses to ' +
     'load one without an `aggregation` block (`conflictResolution: prefix` is the usual choice).',
+  'vmcp-config/allOf/1/then.incomingAuth':
+    'A file with server settings is a whole vMCP configuration, and ToolHive refuses to load one without `incomingAuth` ' +
+    '(`{type: anonymous}` lets every client in, `oidc` checks their tokens).',
+  'vmcp-config/allOf/1/then.outgoingAuth':
+    'A file with server settings is a whole vMCP configuration, and ToolHive refuses to load one without `outgoingAuth` ' +
+    '(`{source: inline, default: {type: unauthenticated}}` when the backends need no credentials).',
   'CompositeTool.name': 'ToolHive refuses a composite tool without a name: it is the name clients call it by.',
   'CompositeTool.description':
     "ToolHive's validator refuses a composite tool without a description (clients show it to the model to decide when to call the tool).",

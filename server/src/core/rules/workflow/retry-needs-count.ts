@@ -1,9 +1,10 @@
-import { getPair, getScalar } from '../../parse/nodes.js';
+import { getPair, getScalar, type MapNode } from '../../parse/nodes.js';
 import { allSteps, workflowsOf, type StepModel } from '../../model/workflow.js';
 import { editContextOf, insertPairs, plainEntry } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
+import { schemaProblemsOf } from '../../schema/validate.js';
 
 export const rule: Rule = {
   id: 'workflow/retry-needs-count',
@@ -25,6 +26,9 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
   const count = getScalar(onError, 'retryCount');
   // How many retries the user wants is theirs to say: 1 is only the smallest that works.
   if (!countPair || (count && count.value === null)) {
+    // A count written under another spelling (`maxRetries`, as some of ToolHive's own examples
+    // write it) is one mistake: schema/unknown-key's "did you mean `retryCount`" says it.
+    if (!countPair && countMisspelt(ctx, onError)) return;
     const action = getPair(onError, 'action')!;
     const edit = countPair ? undefined : insertPairs(target, onError, [plainEntry(target, 'retryCount', 1)], action);
     const fixes: Fix[] = edit ? [{ title: 'Add `retryCount: 1`', safe: false, edits: [edit] }] : [];
@@ -45,4 +49,12 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
       fixes,
     });
   }
+}
+
+/** The onError mapping has a key schema/unknown-key takes for a misspelt `retryCount`. */
+function countMisspelt(ctx: RuleContext, onError: MapNode): boolean {
+  const keys = new Set(onError.pairs.map((pair) => pair.key.span.start));
+  return schemaProblemsOf(ctx).some(
+    (p) => p.rule === 'schema/unknown-key' && p.reason === 'misspelt' && p.suggestion === 'retryCount' && keys.has(p.span.start),
+  );
 }

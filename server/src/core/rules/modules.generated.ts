@@ -57,6 +57,7 @@ import { rule as workflowElicitationNeedsSchema } from './workflow/elicitation-n
 import { rule as workflowFieldIgnored } from './workflow/field-ignored.js';
 import { rule as workflowForeachInnerId } from './workflow/foreach-inner-id.js';
 import { rule as workflowLimit } from './workflow/limit.js';
+import { rule as workflowOutputProperty } from './workflow/output-property.js';
 import { rule as workflowOutputRequired } from './workflow/output-required.js';
 import { rule as workflowParametersNotObject } from './workflow/parameters-not-object.js';
 import { rule as workflowRetryNeedsCount } from './workflow/retry-needs-count.js';
@@ -123,6 +124,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'workflow/field-ignored', rule: workflowFieldIgnored },
   { path: 'workflow/foreach-inner-id', rule: workflowForeachInnerId },
   { path: 'workflow/limit', rule: workflowLimit },
+  { path: 'workflow/output-property', rule: workflowOutputProperty },
   { path: 'workflow/output-required', rule: workflowOutputRequired },
   { path: 'workflow/parameters-not-object', rule: workflowParametersNotObject },
   { path: 'workflow/retry-needs-count', rule: workflowRetryNeedsCount },

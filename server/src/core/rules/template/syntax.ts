@@ -1,5 +1,6 @@
 import { templatesOf, type TemplateString } from '../../model/templates.js';
 import type { Rule } from '../rule.js';
+import { delimiterProblem } from '../../templates/delimiters.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
 export const rule: Rule = {
@@ -24,26 +25,9 @@ function capitalize(text: string): string {
 function consequence(template: TemplateString): string {
   if (template.checkedAtLoad) return 'ToolHive parses this template when it loads the workflow and refuses the configuration.';
   if (template.field === 'output') {
-    if (!delimitersBalance(template.text)) return 'ToolHive checks that the braces of output values pair up when the server starts, and refuses to start.';
+    if (delimiterProblem(template.text) !== undefined) return 'ToolHive checks that the braces of output values pair up when the server starts, and refuses to start.';
     return 'ToolHive does not parse output values when it loads the workflow; rendering this one fails after every step has run, so the property falls back to its `default` or the call fails.';
   }
   return 'ToolHive only parses nested argument strings when the step runs, so the workflow loads and then this step fails on every call.';
 }
 
-/** ToolHive's start-up check of output values: `{{` and `}}` alternate, nothing more. */
-function delimitersBalance(text: string): boolean {
-  let open = false;
-  for (let i = 0; i < text.length - 1; i++) {
-    const pair = text.slice(i, i + 2);
-    if (pair === '{{') {
-      if (open) return false;
-      open = true;
-      i++;
-    } else if (pair === '}}') {
-      if (!open) return false;
-      open = false;
-      i++;
-    }
-  }
-  return !open;
-}

@@ -1,0 +1,107 @@
+import { getMap, getNode, getPair, getString, isMap, isScalar, isSeq, type MapNode, type Node } from '../../parse/nodes.js';
+import { workflowsOf } from '../../model/workflow.js';
+import { templatesOf } from '../../model/templates.js';
+import { refusedAtStart } from '../../wording/moments.js';
+import { delimiterProblem } from '../../templates/delimiters.js';
+import type { RuleContext, Rule } from '../rule.js';
+import { WORKFLOW_KINDS } from '../../types.js';
+
+/** ToolHive's maxOutputPropertyDepth: the top-level properties are at depth 0. */
+const MAX_DEPTH = 10;
+
+/**
+ * What ToolHive's start-up check of output properties refuses beyond their fields (which the
+ * schema rules check): nesting deeper than ten levels, a value whose `{{` and `}}` do not pair up
+ * by its own count, and a `default` the property's type does not take. All three are
+ * validateOutputProperty (composer/output_validator.go), run from ValidateWorkflow when the server
+ * starts: the load-time validator and the operator let them pass.
+ */
+export const rule: Rule = {
+  id: 'workflow/output-property',
+  defaultSeverity: 'error',
+  summary: 'An output property ToolHive refuses at start: nested too deep, unpaired `{{`/`}}`, or a `default` its type does not take.',
+  kinds: WORKFLOW_KINDS,
+  check(ctx) {
+    // Values our template parser already refuses are template/syntax's: one mistake, one finding.
+    const unparsable = new Set(templatesOf(ctx).strings.filter((t) => t.owner === 'output' && t.errors.length > 0).map((t) => t.scalar));
+    for (const workflow of workflowsOf(ctx).workflows) {
+      const properties = getMap(workflow.output, 'properties');
+      if (properties) checkProperties(ctx, properties, 0, unparsable);
+    }
+  },
+};
+
+function checkProperties(ctx: RuleContext, properties: MapNode, depth: number, unparsable: ReadonlySet<Node>): void {
+  for (const pair of properties.pairs) {
+    const property = pair.value;
+    if (!isMap(property)) continue;
+    const name = String(pair.key.value);
+    if (depth > MAX_DEPTH) {
+      ctx.report({
+        message:
+          `Output property "${name}" is nested ${depth + 1} levels deep, more than the ${MAX_DEPTH + 1} ToolHive allows: ${refusedAtStart(ctx.doc.kind)}. ` +
+          'Flatten the output, or return the deeper part as one `object` value rendered with `json`.',
+        span: pair.key.span,
+      });
+      continue; // one finding for the branch, not one per level below it
+    }
+    checkValue(ctx, property, unparsable);
+    checkDefault(ctx, property);
+    const nested = getMap(property, 'properties');
+    if (nested) checkProperties(ctx, nested, depth + 1, unparsable);
+  }
+}
+
+function checkValue(ctx: RuleContext, property: MapNode, unparsable: ReadonlySet<Node>): void {
+  const value = getNode(property, 'value');
+  if (!isScalar(value) || typeof value.value !== 'string' || unparsable.has(value)) return;
+  const problem = delimiterProblem(value.value);
+  if (!problem) return;
+  ctx.report({
+    message:
+      `This value's template delimiters do not pair up (${DELIMITER_WORDS[problem]}): ${refusedAtStart(ctx.doc.kind)}. ` +
+      'ToolHive counts `{{` and `}}` in output values, each `{{` closed by a `}}` before the next; write a literal brace pair some other way, for example `{{"}}"}}`.',
+    span: value.span,
+  });
+}
+
+const DELIMITER_WORDS = { nested: 'a `{{` inside another', unopened: 'a `}}` that no `{{` opened', unclosed: 'a `{{` never closed' } as const;
+
+/** The JSON types each output type's `default` may have (validateDefaultValueType; JSON numbers are floats there). */
+const DEFAULT_TAKES: Record<string, readonly string[]> = {
+  integer: ['number', 'string'],
+  number: ['number', 'string'],
+  boolean: ['boolean', 'string'],
+  object: ['object', 'string'],
+  array: ['array', 'string'],
+};
+
+function checkDefault(ctx: RuleContext, property: MapNode): void {
+  const pair = getPair(property, 'default');
+  const type = getString(property, 'type');
+  const takes = type === undefined ? undefined : DEFAULT_TAKES[type];
+  if (!pair?.value || !takes) return;
+  const given = jsonType(pair.value);
+  if (given === undefined || given === 'null' || takes.includes(given)) return;
+  ctx.report({
+    message:
+      `${capitalised(article(type))} \`${type}\` property cannot have ${article(given)} ${given} \`default\`: ${refusedAtStart(ctx.doc.kind)}. ` +
+      `Give ${takes.filter((t) => t !== 'string').map((t) => `${article(t)} ${t}`).join(' or ')} (or a string ToolHive converts when it is used).`,
+    span: pair.value.span,
+  });
+}
+
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
+const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** The JSON type of a node, as ToolHive decodes the raw `default`; undefined when unsure. */
+function jsonType(node: Node): string | undefined {
+  if (isMap(node)) return 'object';
+  if (isSeq(node)) return 'array';
+  if (!isScalar(node)) return undefined;
+  if (node.value === null) return 'null';
+  if (typeof node.value === 'boolean') return 'boolean';
+  if (typeof node.value === 'number') return 'number';
+  if (typeof node.value === 'string') return 'string';
+  return undefined;
+}

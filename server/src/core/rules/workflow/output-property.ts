@@ -80,7 +80,7 @@ function checkDefault(ctx: RuleContext, property: MapNode): void {
   const pair = getPair(property, 'default');
   const type = getString(property, 'type');
   const takes = type === undefined ? undefined : DEFAULT_TAKES[type];
-  if (!pair?.value || !takes) return;
+  if (!pair?.value || !takes || type === undefined) return;
   const given = jsonType(pair.value);
   if (given === undefined || given === 'null' || takes.includes(given)) return;
   ctx.report({

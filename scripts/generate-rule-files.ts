@@ -36,6 +36,7 @@ export const FAMILY_TITLES: Readonly<Record<string, string>> = {
   workflow: 'Workflows',
   template: 'Templates',
   aggregation: 'Gateway settings',
+  operational: 'Operational settings',
   tool: 'Tool references',
   args: 'Arguments',
   annotations: 'The safety floor',

@@ -32,6 +32,10 @@ import { rule as faceUndeclared } from './face/undeclared.js';
 import { rule as faceUnknownParam } from './face/unknown-param.js';
 import { rule as lensDeclined } from './lens/declined.js';
 import { rule as lensUnusedSuppression } from './lens/unused-suppression.js';
+import { rule as operationalAuditLimits } from './operational/audit-limits.js';
+import { rule as operationalDurations } from './operational/durations.js';
+import { rule as operationalOptimizerSettings } from './operational/optimizer-settings.js';
+import { rule as operationalTelemetryEndpoint } from './operational/telemetry-endpoint.js';
 import { rule as resultMissingStructured } from './result/missing-structured.js';
 import { rule as resultSchemaMismatch } from './result/schema-mismatch.js';
 import { rule as schemaInvalidValue } from './schema/invalid-value.js';
@@ -99,6 +103,10 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'face/unknown-param', rule: faceUnknownParam },
   { path: 'lens/declined', rule: lensDeclined },
   { path: 'lens/unused-suppression', rule: lensUnusedSuppression },
+  { path: 'operational/audit-limits', rule: operationalAuditLimits },
+  { path: 'operational/durations', rule: operationalDurations },
+  { path: 'operational/optimizer-settings', rule: operationalOptimizerSettings },
+  { path: 'operational/telemetry-endpoint', rule: operationalTelemetryEndpoint },
   { path: 'result/missing-structured', rule: resultMissingStructured },
   { path: 'result/schema-mismatch', rule: resultSchemaMismatch },
   { path: 'schema/invalid-value', rule: schemaInvalidValue },

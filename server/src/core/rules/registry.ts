@@ -11,6 +11,7 @@ export const FAMILY_ORDER: readonly string[] = [
   'workflow',
   'template',
   'aggregation',
+  'operational',
   'tool',
   'args',
   'annotations',

@@ -1,0 +1,27 @@
+// operational/telemetry-endpoint: a CLI file's `telemetry` with an OTLP `endpoint` but neither
+// `tracingEnabled` nor `metricsEnabled`. `vmcp serve` builds the telemetry provider when it starts
+// (pkg/vmcp/cli/serve.go, telemetry.NewProvider), and validateOtelConfig in
+// pkg/telemetry/config.go refuses that combination; `thv vmcp validate` does not look at telemetry.
+import { getBoolean, getMap, getPair, getString } from '../../parse/nodes.js';
+import { workflowsOf } from '../../model/workflow.js';
+import { refusedAtStart } from '../../wording/moments.js';
+import type { Rule } from '../rule.js';
+
+export const rule: Rule = {
+  id: 'operational/telemetry-endpoint',
+  defaultSeverity: 'error',
+  summary: 'Telemetry with an OTLP `endpoint` but neither tracing nor metrics enabled.',
+  kinds: ['vmcp-config'],
+  check(ctx) {
+    const telemetry = getMap(workflowsOf(ctx).config, 'telemetry');
+    const endpoint = getString(telemetry, 'endpoint');
+    if (!telemetry || !endpoint) return;
+    if (getBoolean(telemetry, 'tracingEnabled') === true || getBoolean(telemetry, 'metricsEnabled') === true) return;
+    ctx.report({
+      message:
+        'This telemetry `endpoint` would receive nothing: set `tracingEnabled: true` or `metricsEnabled: true`, or remove the endpoint. ' +
+        `ToolHive refuses an OTLP endpoint with tracing and metrics both off when it builds the telemetry provider (validateOtelConfig): ${refusedAtStart(ctx.doc.kind)}.`,
+      span: getPair(telemetry, 'endpoint')!.key.span,
+    });
+  },
+};

@@ -101,6 +101,13 @@ const MISSING_EFFECT: Record<string, string> = {
     'The CRD requires it, so the API server refuses the VirtualMCPServer without one: add `incomingAuth: {type: anonymous}` ' +
     'when clients need no authentication (the operator fills no default for it).',
   'vmcp-server/properties/spec/properties/incomingAuth.type': 'The CRD requires it (`anonymous` or `oidc`), so the API server refuses the VirtualMCPServer.',
+  // The CRD's required fields and CEL rules on spec's references: the API server refuses the resource at apply.
+  'vmcp-server/properties/spec/properties/incomingAuth/allOf/0/then.oidcConfigRef':
+    "The CRD's rule: `type: oidc` needs an `oidcConfigRef` naming the MCPOIDCConfig with the OIDC settings, so the API server refuses the VirtualMCPServer at apply.",
+  'vmcp-server/properties/spec/properties/telemetryConfigRef.name':
+    'The CRD requires the name of the MCPTelemetryConfig, so the API server refuses the VirtualMCPServer at apply.',
+  'vmcp-server/properties/spec/properties/outgoingAuth/properties/backends/additionalProperties.type':
+    'The CRD requires the backend auth `type` (`discovered` or `externalAuthConfigRef`), so the API server refuses the VirtualMCPServer at apply.',
   'vmcp-composite.apiVersion': 'Kubernetes rejects an object without `apiVersion`.',
   'vmcp-composite.kind': 'Kubernetes rejects an object without `kind`.',
   'vmcp-composite.spec': 'the resource defines no composite tool without `spec`.',

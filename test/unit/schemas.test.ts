@@ -153,7 +153,6 @@ spec:
   groupRef: {name: engineering}
   incomingAuth: {type: anonymous}
   serviceType: ClusterIP
-  someFutureField: {enabled: true}
   config:
     groupRef: engineering
     aggregation:
@@ -237,8 +236,15 @@ test('example: forEach fan-out in a compositeTools-only fragment is valid', () =
   assertValid('vmcp-config.schema.json', parse(EXAMPLE_10_3));
 });
 
-test('VirtualMCPServer with spec.config is valid; unknown spec keys outside config are allowed', () => {
+test('VirtualMCPServer with spec.config is valid', () => {
   assertValid('vmcp-server.schema.json', parse(VIRTUAL_MCP_SERVER));
+});
+
+test('a key the CRD does not declare directly under spec is refused, as the CRD prunes it', () => {
+  const doc = parse(VIRTUAL_MCP_SERVER) as { spec: Record<string, unknown> };
+  doc.spec['someFutureField'] = { enabled: true };
+  const error = findError(errorsOf('vmcp-server.schema.json', doc), '/spec', 'additionalProperties');
+  assert.equal(error?.params['additionalProperty'], 'someFutureField');
 });
 
 test('real catalog captures validate against the catalog schema', () => {

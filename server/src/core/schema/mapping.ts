@@ -214,6 +214,7 @@ export class ErrorMapper {
       schemaName,
       branchDescription: branchDescription(error.parentSchema, schemaName),
       misspeltAs: this.misspeltToolField(schemaName, path, field),
+      byCrd: crdOnlySchema(this.kind, schemaName),
     };
     return { problem, missing: { object: path.join('/'), field } };
   }
@@ -278,6 +279,7 @@ export class ErrorMapper {
       ...this.where(path),
       field: path.length === 0 ? undefined : this.fieldName(path),
       node,
+      byCrd: crdOnlySchema(this.kind, schemaName),
     } as const;
 
     switch (error.keyword) {
@@ -365,6 +367,18 @@ export class ErrorMapper {
 }
 
 /** The description of a conditional branch, which explains why it requires a field. */
+/**
+ * Whether a subschema of a resource's schema holds a check only the CRD's OpenAPI schema makes, which
+ * the API server applies when the resource is applied: the `Crd*` definitions (vmcp-common's overlay
+ * on spec.config and composite tools, vmcp-server's own) and vmcp-server's spec outside spec.config's
+ * CLI format. The operator's own checks there (VirtualMCPServer.Validate) have their words in the
+ * rules' per-field tables.
+ */
+function crdOnlySchema(kind: DocumentKind, name: string | undefined): boolean {
+  if (name === undefined || (kind !== 'vmcp-server' && kind !== 'vmcp-composite')) return false;
+  return name.startsWith('Crd') || name.startsWith('vmcp-server/properties/spec/');
+}
+
 function branchDescription(schema: unknown, name: string | undefined): string | undefined {
   // Only conditional branches explain a requirement; a definition's description says what it is.
   if (!name || !/\/(then|else|anyOf\/\d+|oneOf\/\d+)$/.test(name)) return undefined;

@@ -93,6 +93,8 @@ export type MissingFieldProblem = ProblemBase &
     branchDescription: string | undefined;
     /** A key of this catalog tool that is another format's spelling of the field (`input_schema`). */
     misspeltAs: string | undefined;
+    /** Only the CRD's schema requires it (crdOnlySchema): the API server refuses the resource at apply. */
+    byCrd: boolean;
   };
 
 // ---- schema/wrong-type ------------------------------------------------------------------------
@@ -147,6 +149,8 @@ export type InvalidValueProblem = ProblemBase &
     field: string | undefined;
     /** The value as written. */
     node: Node;
+    /** Only the CRD's schema refuses it (crdOnlySchema): the API server refuses the resource at apply. */
+    byCrd: boolean;
   } & (
     | {
         keyword: 'enum';

@@ -38,7 +38,7 @@ const RELATION = { minimum: 'at least', maximum: 'at most', exclusiveMinimum: 'm
 function messageOf(problem: InvalidValueProblem): string {
   const field = problem.field ?? 'the document';
   const shown = isScalar(problem.node) ? JSON.stringify(problem.node.value) : undefined;
-  const effect = effectOf(problem.kind, problem.inFace);
+  const effect = problem.byCrd ? CRD_REFUSES : effectOf(problem.kind, problem.inFace);
   switch (problem.keyword) {
     case 'enum':
       return (
@@ -96,6 +96,9 @@ function subjectOf(problem: InvalidValueProblem): string {
   if (problem.place !== undefined) return `\`${problem.place}\``;
   return problem.callLine ? 'this call' : 'the document';
 }
+
+/** A value only the CRD's schema refuses (InvalidValueProblem.byCrd). */
+const CRD_REFUSES = "the CRD's schema refuses it, so the API server rejects the resource when it is applied";
 
 /** What a refused value does at run time, by who reads the document. */
 function effectOf(kind: DocumentKind, inFace: boolean): string {

@@ -22,7 +22,7 @@ function messageOf(problem: MissingFieldProblem): string {
   const { field, schemaName } = problem;
   const known = schemaName !== undefined && Object.hasOwn(MISSING_EFFECT, `${schemaName}.${field}`) ? MISSING_EFFECT[`${schemaName}.${field}`] : undefined;
   const branch = problem.branchDescription !== undefined ? ensurePeriod(problem.branchDescription) : undefined;
-  const why = (known !== undefined ? capitalize(known) : undefined) ?? `${branch ? `${branch} ` : ''}${capitalize(effectOf(problem.kind, problem.inFace))}.`;
+  const why = (known !== undefined ? capitalize(known) : undefined) ?? `${branch ? `${branch} ` : ''}${capitalize(problem.byCrd ? CRD_REQUIRES : effectOf(problem.kind, problem.inFace))}.`;
   const rename = problem.misspeltAs !== undefined ? ` \`${problem.misspeltAs}\` here is probably meant to be it: rename it.` : '';
   return `${capitalize(subjectOf(problem))} has no \`${field}\`. ${why}${rename}`;
 }
@@ -32,6 +32,9 @@ function subjectOf(problem: MissingFieldProblem): string {
   if (problem.place !== undefined) return `\`${problem.place}\``;
   return problem.callLine ? 'this call' : 'the document';
 }
+
+/** A field only the CRD's schema requires (MissingFieldProblem.byCrd). */
+const CRD_REQUIRES = 'the CRD requires it, so the API server refuses the resource when it is applied';
 
 /** What a missing field costs, by who reads the document, where MISSING_EFFECT does not know better. */
 function effectOf(kind: DocumentKind, inFace: boolean): string {
@@ -101,6 +104,18 @@ const MISSING_EFFECT: Record<string, string> = {
     'The CRD requires it, so the API server refuses the VirtualMCPServer without one: add `incomingAuth: {type: anonymous}` ' +
     'when clients need no authentication (the operator fills no default for it).',
   'vmcp-server/properties/spec/properties/incomingAuth.type': 'The CRD requires it (`anonymous` or `oidc`), so the API server refuses the VirtualMCPServer.',
+  // The CRD's required fields and CEL rules on spec's references: the API server refuses the resource at apply.
+  'vmcp-server/properties/spec/properties/incomingAuth/allOf/0/then.oidcConfigRef':
+    "The CRD's rule: `type: oidc` needs an `oidcConfigRef` naming the MCPOIDCConfig with the OIDC settings, so the API server refuses the VirtualMCPServer at apply.",
+  'vmcp-server/properties/spec/properties/telemetryConfigRef.name':
+    'The CRD requires the name of the MCPTelemetryConfig, so the API server refuses the VirtualMCPServer at apply.',
+  'vmcp-server/properties/spec/properties/outgoingAuth/properties/backends/additionalProperties.type':
+    'The CRD requires the backend auth `type` (`discovered` or `externalAuthConfigRef`), so the API server refuses the VirtualMCPServer at apply.',
+  // VirtualMCPServer.validateBackendAuth (cmd/thv-operator/api/v1beta1/virtualmcpserver_types.go), not the CRD.
+  'vmcp-server/properties/spec/properties/outgoingAuth/properties/backends/additionalProperties/then.externalAuthConfigRef':
+    "The operator's check (VirtualMCPServer.Validate): `type: externalAuthConfigRef` needs the `externalAuthConfigRef` that names the MCPExternalAuthConfig, so the operator refuses the VirtualMCPServer and does not run it.",
+  'vmcp-server/properties/spec/properties/outgoingAuth/properties/default/then.externalAuthConfigRef':
+    "The operator's check (VirtualMCPServer.Validate): `type: externalAuthConfigRef` needs the `externalAuthConfigRef` that names the MCPExternalAuthConfig, so the operator refuses the VirtualMCPServer and does not run it.",
   'vmcp-composite.apiVersion': 'Kubernetes rejects an object without `apiVersion`.',
   'vmcp-composite.kind': 'Kubernetes rejects an object without `kind`.',
   'vmcp-composite.spec': 'the resource defines no composite tool without `spec`.',

@@ -101,7 +101,7 @@ function computeProblems(ctx: DocumentContext): SchemaProblem[] {
   validate(toValue(doc.root));
   const { names } = compiledSchemas();
   const errors = selectErrors(validate.errors ?? []).filter(
-    (e) => !emptyMeansDefault(doc.kind!, e, names) && (!doc.partial || !LEFT_OUT_KEYWORDS.has(e.keyword)),
+    (e) => !emptyMeansDefault(doc.kind!, e, names) && !decodedAsText(doc.kind!, e, names) && (!doc.partial || !LEFT_OUT_KEYWORDS.has(e.keyword)),
   );
   const mapper = new ErrorMapper(ctx, doc.kind, doc.root, names);
   const broken = doc.problems.filter((p) => p.rule === 'yaml/syntax').map((p) => p.span.start);
@@ -136,6 +136,19 @@ function emptyMeansDefault(kind: DocumentKind, error: ErrorObject, names: Map<ob
   if (error.keyword !== 'enum' || error.data !== '') return false;
   const name = typeof error.parentSchema === 'object' ? names.get(error.parentSchema) : undefined;
   return name !== undefined && (EMPTY_MEANS_DEFAULT[kind]?.has(name) ?? false);
+}
+
+/**
+ * A number or boolean where a CLI file wants text: ToolHive's loader decodes the file with yaml.v3,
+ * which fills a string field with any scalar's text (`description: 5` is "5"), so nothing is
+ * refused. Durations are the exception: their own decoding parses the text, and `5` has no unit.
+ * A Kubernetes resource is typed by the CRD, whose schema refuses the number.
+ */
+function decodedAsText(kind: DocumentKind, error: ErrorObject, names: Map<object, string>): boolean {
+  if (kind !== 'vmcp-config' || error.keyword !== 'type' || (error.params as { type?: unknown }).type !== 'string') return false;
+  if (typeof error.data !== 'number' && typeof error.data !== 'boolean') return false;
+  const name = typeof error.parentSchema === 'object' ? names.get(error.parentSchema) : undefined;
+  return !name?.includes('Duration');
 }
 
 const IGNORED_KEYWORDS = new Set(['if', 'then', 'else', 'allOf', '$ref']);

@@ -16,6 +16,7 @@ import { parseFile } from '../../server/src/core/parse/file.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 import { failureAlone } from './harness.js';
 import { ACTIVE_BUGS, KNOWN_BUGS, KNOWN_HANGS } from './known.js';
+import { someCallsOf } from '../helpers/counting.js';
 
 for (const bug of KNOWN_BUGS) {
   test(`known bug: ${bug.name}`, { todo: bug.todo }, () => {
@@ -158,22 +159,6 @@ test('valid YAML nested 3,000 levels deep in flow style gets only the lens/decli
     ['schema/unknown-key', 'lens/declined'],
   );
 });
-
-/** How many times Array.prototype.some is called while `run` runs: ajv's hasRef called it once per array it walked. */
-function someCallsOf(run: () => void): number {
-  const some = Array.prototype.some;
-  let calls = 0;
-  Array.prototype.some = function (this: unknown[], ...args: Parameters<typeof some>) {
-    calls++;
-    return some.apply(this, args);
-  };
-  try {
-    run();
-  } finally {
-    Array.prototype.some = some;
-  }
-  return calls;
-}
 
 /** A catalog whose one tool schema has `arrays` levels of `{k: [...]}` in a value before a `$ref` to itself. */
 function selfReference(arrays: number): string {

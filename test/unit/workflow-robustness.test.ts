@@ -12,7 +12,7 @@ import { documentContext } from '../../server/src/core/context.js';
 import { LIMITS } from '../../server/src/core/limits.js';
 import { templatesOf } from '../../server/src/core/model/templates.js';
 import type { ParsedFile } from '../../server/src/core/parse/file.js';
-import { parseGoDuration } from '../../server/src/core/rules/workflow/limit.js';
+import { parseGoDuration } from '../../server/src/core/text/durations.js';
 import { applyEdits } from '../../server/src/core/text/edits.js';
 import type { Finding } from '../../server/src/core/types.js';
 import { Workspace } from '../../server/src/core/workspace.js';

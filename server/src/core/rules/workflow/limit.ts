@@ -5,8 +5,6 @@ import { WORKFLOW_KINDS } from '../../types.js';
 import { refusedAtLoad, refusedAtStart } from '../../wording/moments.js';
 import { parseGoDuration } from '../../text/durations.js';
 
-export { parseGoDuration };
-
 const MAX_STEPS = 100;
 const MAX_RETRY_COUNT = 10;
 const MAX_PARALLEL = 50;

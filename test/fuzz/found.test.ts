@@ -185,11 +185,9 @@ test('a tool schema with a $ref and arrays nested deep in a value compiles in li
   assert.ok(small.calls <= 1000, `checking 18 levels called Array.prototype.some ${small.calls} times`);
   assert.deepEqual(small.findings, []);
   // 190 levels of `{k: [` (380 in all, under LIMITS.nesting with the catalog's own): every level read.
-  const started = performance.now();
   const deep = counted(190);
   assert.ok(deep.calls <= 1000, `checking 190 levels called Array.prototype.some ${deep.calls} times`);
   assert.deepEqual(deep.findings, [], 'the schema compiles, and nothing was cut off');
-  assert.ok(performance.now() - started < 2000, `190 levels took ${Math.round(performance.now() - started)} ms`);
 });
 
 // Seen while fixing the hang above (not by the fuzzer): validating one value against references

@@ -181,9 +181,7 @@ describe('the ajv instances', () => {
     // that it fails in a moment rather than running for ever at 190.
     const calls = someCallsOf(() => assert.ok(compileSchema(schemaWith(18)).ok));
     assert.ok(calls < 1000, `compiling called Array.prototype.some ${calls} times`);
-    const started = performance.now();
     assert.deepEqual(issuesOf(validateAgainstSchema(schemaWith(190), { child: { child: { n: 3 } } })), ['/child/child/n type']);
-    assert.ok(performance.now() - started < 1000, `compiling took ${Math.round(performance.now() - started)} ms`);
   });
 
   // After each compile, what it added to ajv's code-generation scope is dropped (the instance would

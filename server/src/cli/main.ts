@@ -10,6 +10,7 @@ import { UsageError } from '../node/loader.js';
 import { ConfigError, runCheck, type CheckOptions } from './check.js';
 import { colourWanted, palette } from './colors.js';
 import { runCatalogFetch } from './catalogFetch.js';
+import { formatGatewayToolsJson, formatGatewayToolsTable, gatewayReports } from './gatewayTools.js';
 import { applySafeFixes } from './fix.js';
 import { formatGithub } from './formatters/github.js';
 import { formatJson } from './formatters/json.js';
@@ -33,6 +34,8 @@ and tool calls.
 Usage:
   tool-lens check [PATH...] [options]   check files and folders (default: the current folder)
   tool-lens rules [--format json]       list every rule id with its default severity
+  tool-lens gateway tools [PATH...]     the tools each gateway configuration will advertise,
+                                        and what it withholds and why (--format json)
   tool-lens catalog fetch [SERVER...]   fetch tool catalogs from the MCP servers the workspace
                                         lists and save them as snapshots (--help for more)
   tool-lens --help | --version
@@ -116,13 +119,15 @@ export function run(argv: string[], io: Io): number {
         return checkCommand(values, rest, io);
       case 'rules':
         return rulesCommand(values, rest, io);
+      case 'gateway':
+        return gatewayCommand(values, rest, io);
       case 'catalog':
         // `catalog fetch` is asynchronous and handled by main(); anything else here is a typo.
         throw new CommandLineError(`unknown catalog command${rest[0] ? ` "${rest[0]}"` : ''}; the catalog command is \`catalog fetch [SERVER...]\``);
       case undefined:
         throw new CommandLineError('no command given; use `tool-lens check [PATH...]` or `tool-lens rules`');
       default:
-        throw new CommandLineError(`unknown command "${command}"; the commands are check and rules`);
+        throw new CommandLineError(`unknown command "${command}"; the commands are check, rules, gateway and catalog`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
@@ -227,6 +232,21 @@ function rulesCommand(values: Values, rest: string[], io: Io): number {
   const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
   const colors = palette(colourWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true, io.env));
   io.out(format === 'json' ? formatRulesJson(ALL_RULES) : formatRulesTable(ALL_RULES, colors));
+  return EXIT_CLEAN;
+}
+
+function gatewayCommand(values: Values, rest: string[], io: Io): number {
+  const [sub, ...paths] = rest;
+  if (sub !== 'tools') {
+    throw new CommandLineError(`unknown gateway command${sub ? ` "${sub}"` : ''}; the gateway command is \`gateway tools [PATH...]\``);
+  }
+  rejectOptions(values, ['fail-on', 'fix'], 'gateway tools');
+  const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
+  const debug = values.debug === true;
+  const reports = gatewayReports({ paths, cwd: io.cwd, configPath: values.config, catalogGlobs: values.catalog ?? [], log: stderrLogger(io, debug) });
+  if (reports.length === 0) throw new UsageError(`no gateway configuration (vmcp-config or VirtualMCPServer) in ${paths.length ? paths.join(', ') : '.'}`);
+  const colors = palette(colourWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true, io.env));
+  io.out(format === 'json' ? formatGatewayToolsJson(reports) : formatGatewayToolsTable(reports, colors));
   return EXIT_CLEAN;
 }
 

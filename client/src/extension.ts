@@ -1,5 +1,5 @@
 // The VS Code side of Tool Lens: starts the language server (dist/server.js over IPC), registers
-// the commands, the catalog status bar item and the workspace-trust plumbing. No analysis here.
+// the commands, the catalog status bar item, the "Advertised tools" view and the workspace-trust plumbing. No analysis here.
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
@@ -9,6 +9,7 @@ import {
   type InitializationOptions,
   type ToolLensSettings,
 } from '../../server/src/lsp/protocol.js';
+import { registerAdvertisedTools } from './advertisedTools.js';
 import { registerCommands } from './commands.js';
 import { CatalogStatus } from './statusBar.js';
 
@@ -56,6 +57,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   await client.start();
+  registerAdvertisedTools(context, client);
 }
 
 export async function deactivate(): Promise<void> {

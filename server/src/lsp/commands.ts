@@ -27,6 +27,7 @@ import {
   type WorkflowGraph,
   type WorkflowGraphNode,
 } from './protocol.js';
+import { advertisedTools } from './advertisedTools.js';
 import { liveServers } from './liveFetch.js';
 import type { Session } from './session.js';
 
@@ -49,6 +50,8 @@ export async function executeCommand(session: Session, params: ExecuteCommandPar
       return isPositionArgs(arg) ? workflowGraphs(session, arg) : [];
     case SERVER_COMMANDS.liveServers:
       return liveServers(session);
+    case SERVER_COMMANDS.advertisedTools:
+      return isPositionArgs(arg) ? advertisedTools(session, arg) : [];
     default:
       session.log(`unknown command ${params.command}`);
       return null;

@@ -9,6 +9,7 @@ import type { Logger } from '../core/workspace.js';
 import { UsageError } from '../node/loader.js';
 import { ConfigError, runCheck, type CheckOptions } from './check.js';
 import { colourWanted, palette } from './colors.js';
+import { catalogDiff, diffFails, formatDiffJson, formatDiffTable } from './catalogDiff.js';
 import { runCatalogFetch } from './catalogFetch.js';
 import { formatGatewayToolsJson, formatGatewayToolsTable, gatewayReports } from './gatewayTools.js';
 import { applySafeFixes } from './fix.js';
@@ -34,6 +35,9 @@ and tool calls.
 Usage:
   tool-lens check [PATH...] [options]   check files and folders (default: the current folder)
   tool-lens rules [--format json]       list every rule id with its default severity
+  tool-lens catalog diff OLD NEW        what changed between two catalogs (files, folders or
+                                        REV:PATH) and what it does to the gateways; exit 1 when
+                                        a hint loosens or a composite tool breaks
   tool-lens gateway tools [PATH...]     the tools each gateway configuration will advertise,
                                         and what it withholds and why (--format json)
   tool-lens catalog fetch [SERVER...]   fetch tool catalogs from the MCP servers the workspace
@@ -122,8 +126,9 @@ export function run(argv: string[], io: Io): number {
       case 'gateway':
         return gatewayCommand(values, rest, io);
       case 'catalog':
-        // `catalog fetch` is asynchronous and handled by main(); anything else here is a typo.
-        throw new CommandLineError(`unknown catalog command${rest[0] ? ` "${rest[0]}"` : ''}; the catalog command is \`catalog fetch [SERVER...]\``);
+        // `catalog fetch` is asynchronous and handled by main(); anything else but diff is a typo.
+        if (rest[0] === 'diff') return catalogDiffCommand(values, rest.slice(1), io);
+        throw new CommandLineError(`unknown catalog command${rest[0] ? ` "${rest[0]}"` : ''}; the catalog commands are \`catalog fetch [SERVER...]\` and \`catalog diff OLD NEW\``);
       case undefined:
         throw new CommandLineError('no command given; use `tool-lens check [PATH...]` or `tool-lens rules`');
       default:
@@ -233,6 +238,16 @@ function rulesCommand(values: Values, rest: string[], io: Io): number {
   const colors = palette(colourWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true, io.env));
   io.out(format === 'json' ? formatRulesJson(ALL_RULES) : formatRulesTable(ALL_RULES, colors));
   return EXIT_CLEAN;
+}
+
+function catalogDiffCommand(values: Values, rest: string[], io: Io): number {
+  if (rest.length !== 2) throw new CommandLineError('`tool-lens catalog diff` takes two catalogs, OLD and NEW: files, folders or REV:PATH');
+  rejectOptions(values, ['fail-on', 'fix', 'catalog'], 'catalog diff');
+  const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
+  const report = catalogDiff({ before: rest[0]!, after: rest[1]!, cwd: io.cwd, configPath: values.config, log: stderrLogger(io, values.debug === true) });
+  const colors = palette(colourWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true, io.env));
+  io.out(format === 'json' ? formatDiffJson(report) : formatDiffTable(report, colors));
+  return diffFails(report) ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
 function gatewayCommand(values: Values, rest: string[], io: Io): number {

@@ -95,7 +95,18 @@ export class Session {
   /** Catalogs found by a lazy parse, waiting for their catalog change (see lateCatalog). */
   private readonly lateCatalogs = new Set<string>();
 
-  constructor(readonly log: Log) {
+  /** Set once the folder left the client's workspace: nothing is emitted any more. */
+  closed = false;
+
+  /**
+   * `owns` says whether a file (absolute, native separators) is this folder's: false for the
+   * files of another workspace folder nested inside this one (lsp/folders.ts), which that folder
+   * reads and checks.
+   */
+  constructor(
+    readonly log: Log,
+    private readonly owns: (absolute: string) => boolean = () => true,
+  ) {
     this.workspace = new Workspace('', log);
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
   }
@@ -104,8 +115,22 @@ export class Session {
   // Paths and URIs (converted by lsp/paths.ts)
 
   setRoot(folderUri: string | undefined): void {
-    this.root = folderOfUri(folderUri);
+    this.setRootFolder(folderOfUri(folderUri));
+  }
+
+  /** The folder (absolute, native separators), before the first load. */
+  setRootFolder(root: string | undefined): void {
+    this.root = root;
     if (this.root !== undefined) this.workspace = new Workspace(toPosix(this.root), this.log);
+  }
+
+  /** The folder left the workspace: its state is dropped and it emits nothing more. */
+  close(): void {
+    this.closed = true;
+    this.resolveReady();
+    this.entries.clear();
+    this.listeners.length = 0;
+    this.catalogListeners.length = 0;
   }
 
   /** The core path of a URI. */
@@ -126,6 +151,11 @@ export class Session {
   /** Whether a core path lies inside the workspace folder. */
   private underRoot(path: string): boolean {
     return isUnderRoot(path, this.root);
+  }
+
+  /** Whether a URI names a file inside this session's folder. */
+  holds(uri: string): boolean {
+    return uri.startsWith('file:') && this.underRoot(this.pathOf(uri));
   }
 
   entryOf(uri: string): Entry | undefined {
@@ -185,6 +215,7 @@ export class Session {
   }
 
   private emit(event: ChangeEvent): void {
+    if (this.closed) return;
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -199,6 +230,7 @@ export class Session {
 
   /** Reads the workspace folder (files, configuration, catalogs). Safe to call again (refresh). */
   load(): void {
+    if (this.closed) return;
     try {
       this.loadFromDisk();
     } catch (error) {
@@ -231,6 +263,7 @@ export class Session {
         seen.add(entry.path);
       }
       for (const absolute of loaded.targets) {
+        if (!this.owns(absolute)) continue; // a nested workspace folder's file: that folder reads it
         let read: DiskText;
         try {
           read = readWithin(absolute, this.workspace.limits.fileBytes);
@@ -517,14 +550,18 @@ export class Session {
 
   private async applyDiskChange(uri: string, path: string, kind: 'created' | 'changed' | 'deleted'): Promise<void> {
     await this.ready;
-    if (!uri.startsWith('file:') || !this.underRoot(path) || isIgnoredPath(path)) return;
+    if (this.closed || !uri.startsWith('file:') || !this.underRoot(path) || isIgnoredPath(path)) return;
     const name = path.split('/').pop() ?? path;
+    const owned = this.owns(this.absolute(path));
     if (name === CONFIG_FILE_NAME) {
+      // A nested workspace folder's configuration is that folder's alone.
+      if (!owned) return;
       // A configuration appeared, changed or went away: read everything again (rare, and globs may move).
       this.load();
       return;
     }
-    const checked = isCheckedPath(path);
+    // A nested workspace folder's file is checked there; here it can only be a catalog a glob names.
+    const checked = owned && isCheckedPath(path);
     // A file gone is no longer where a glob can find it: what it was is what its entry says.
     const globbed = kind === 'deleted' ? this.entries.get(path)?.catalogGlobbed === true : catalogGlobsName(this.catalogGlobs, this.absolute(path));
     if (!checked && !globbed) return;

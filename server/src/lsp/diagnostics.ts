@@ -66,7 +66,7 @@ function openFirst(folders: Folders): Held[] {
 /** A map per folder's session, dropped with the session. */
 function perSession<T>(maps: WeakMap<Session, Map<string, T>>, session: Session): Map<string, T> {
   let map = maps.get(session);
-  if (!map) maps.set(session, (map = new Map()));
+  if (!map) maps.set(session, (map = new Map<string, T>()));
   return map;
 }
 

@@ -3,7 +3,9 @@
 // holding it, file-watch events reach the folder they belong to, and folders added or removed
 // with `workspace/didChangeWorkspaceFolders` are read, or dropped with their diagnostics.
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import {
   DidChangeWatchedFilesNotification,
@@ -142,6 +144,18 @@ describe('multi-root workspaces (in-process)', () => {
     assert.equal(byRule(inInner, 'tool/unknown').length, 2, 'the inner folder has no catalog');
     const items = await pullAll(before);
     assert.equal(itemOf(items, nested).length, 1, 'reported once, by the inner folder');
+    // The inner folder has no .toollens.yaml: as for the CLI, the one found upward (A's) applies,
+    // and a change to it reaches the inner folder too.
+    assert.equal(byRule(inInner, 'template/not-upstream').length, 1);
+    const refreshes = server.client.refreshes;
+    a.write('.toollens.yaml', NO_UPSTREAM_CONFIG);
+    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: a.uri('.toollens.yaml'), type: FileChangeType.Created }] });
+    await server.client.waitFor(() => server.client.refreshes > refreshes, 'a refresh after the configuration above appeared');
+    assert.equal(byRule(await server.client.pullItems(nested), 'template/not-upstream').length, 0, "A's configuration applies in the inner folder");
+    rmSync(join(a.root, '.toollens.yaml'));
+    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: a.uri('.toollens.yaml'), type: FileChangeType.Deleted }] });
+    await server.client.waitFor(() => server.client.refreshes > refreshes + 1, 'a refresh after the configuration went away');
+    assert.equal(byRule(await server.client.pullItems(nested), 'template/not-upstream').length, 1);
     await server.client.changeFolders([], [join(a.root, 'inner')]);
     assert.equal(byRule(await server.client.pullItems(nested), 'tool/unknown').length, 0, "A's again once the inner folder is gone");
     assert.equal(itemOf(await pullAll(items), nested).length, 1);
@@ -207,5 +221,37 @@ describe('multi-root workspaces with pushed diagnostics', () => {
     await server.client.changeFolders([], [b.root]);
     await server.client.waitFor(() => server.client.published.get(inB)?.length === 0, "B's diagnostics cleared");
     assert.ok((server.client.published.get(inA)?.length ?? 0) > 0, "A's stay");
+  });
+});
+
+describe('multi-root workspaces: the toolLens.catalogs setting of each folder', () => {
+  let server: InProcess;
+  let a: ReturnType<typeof makeWorkspace>;
+  let b: ReturnType<typeof makeWorkspace>;
+
+  before(async () => {
+    // Both folders hold the same snapshot under a name only a catalog glob reads; only B's
+    // folder settings name it.
+    a = makeWorkspace({ 'extra/fs.snapshot': CATALOG, [WORKFLOW_PATH]: WORKFLOW });
+    b = makeWorkspace({ 'extra/fs.snapshot': CATALOG, [WORKFLOW_PATH]: WORKFLOW });
+    server = startInProcess();
+    const bUri = pathToFileURL(b.root).href;
+    server.client.connection.onRequest('workspace/configuration', (params: { items: { scopeUri?: string; section?: string }[] }) =>
+      params.items.map((item) => (item.section === 'toolLens' ? { catalogs: item.scopeUri === bUri ? ['extra/*.snapshot'] : [], workspaceDiagnostics: true } : null)),
+    );
+    await server.client.initializeFolders([a.root, b.root]);
+  });
+
+  after(() => {
+    server.dispose();
+    a.dispose();
+    b.dispose();
+  });
+
+  test("a folder's own setting names its catalogs, relative to it", async () => {
+    // The settings are asked for after the folders are read: wait until B's catalog joined.
+    await server.client.waitFor(() => server.client.catalogStates.at(-1)?.files === 1, "B's setting applied");
+    assert.equal(byRule(await server.client.pullItems(b.uri(WORKFLOW_PATH)), 'tool/unknown').length, 0, "B's setting names its snapshot");
+    assert.equal(byRule(await server.client.pullItems(a.uri(WORKFLOW_PATH)), 'tool/unknown').length, 2, "A's setting names none");
   });
 });

@@ -6,17 +6,10 @@
 // `workspace/didChangeWorkspaceFolders`; handlers.ts moves the open editors of a folder that
 // changed to their new owner.
 import { randomBytes } from 'node:crypto';
-import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { folderOfUri } from './paths.js';
+import { folderOfUri, isWithin } from './paths.js';
 import type { CatalogState, ToolLensSettings } from './protocol.js';
 import { Session, type Log } from './session.js';
-
-/** Whether `absolute` is `root` or lies under it (native paths). */
-export function isWithin(root: string, absolute: string): boolean {
-  const rel = relative(root, absolute);
-  return rel === '' || (!isAbsolute(rel) && rel.split(sep)[0] !== '..');
-}
 
 export class Folders {
   /** Distinguishes the ids of this server run that belong to no folder (a report of a file gone). */

@@ -1,6 +1,7 @@
 // Wires every LSP feature onto a connection. `server.ts` calls this for the real process; the
 // in-process tests call it on a connection over a stream pair. Every handler is wrapped: an
 // exception becomes a logged error and an empty result, never a crashed server.
+import { pathToFileURL } from 'node:url';
 import {
   DidChangeWatchedFilesNotification,
   FileChangeType,
@@ -19,7 +20,7 @@ import { executeCommand, SERVER_COMMAND_IDS } from './commands.js';
 import { completion, COMPLETION_TRIGGERS } from './completion.js';
 import { definition } from './definition.js';
 import { Diagnostics, requestCancelled } from './diagnostics.js';
-import { Folders, isWithin } from './folders.js';
+import { Folders } from './folders.js';
 import { hover } from './hover.js';
 import { LiveFetcher, type LiveFetchOptions } from './liveFetch.js';
 import {
@@ -31,6 +32,7 @@ import {
   type InitializationOptions,
   type ToolLensSettings,
 } from './protocol.js';
+import { isWithin } from './paths.js';
 import { references } from './references.js';
 import { errorText, type Session } from './session.js';
 import { documentSymbols } from './symbols.js';
@@ -74,6 +76,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
   let watchFiles = false;
   let documentChanges = false;
   let folderEvents = false;
+  let scopedConfiguration = false;
 
   /** Runs a handler; a failure is logged and answered with the fallback (cancellations pass through). */
   async function guard<T>(name: string, fallback: T, run: () => T | Promise<T>): Promise<T> {
@@ -105,6 +108,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
     watchFiles = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     documentChanges = capabilities.workspace?.workspaceEdit?.documentChanges === true;
     folderEvents = capabilities.workspace?.workspaceFolders === true;
+    scopedConfiguration = capabilities.workspace?.configuration === true;
     return {
       capabilities: {
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
@@ -141,8 +145,35 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
     // Read the folders after answering, so the client is not kept waiting; requests wait for them.
     setImmediate(() => {
       for (const session of folders.all()) session.load();
+      void readFolderSettings(folders.all());
     });
   });
+
+  /**
+   * `toolLens.catalogs` is a per-folder setting: when the client answers `workspace/configuration`,
+   * each folder gets its own value (relative to that folder); otherwise every folder has the one
+   * the client sent.
+   */
+  async function readFolderSettings(sessions: readonly Session[]): Promise<void> {
+    if (!scopedConfiguration) return;
+    for (const session of sessions) {
+      if (session.root === undefined || session.closed) continue;
+      let value: unknown;
+      try {
+        value = await connection.workspace.getConfiguration({ scopeUri: pathToFileURL(session.root).href, section: 'toolLens' });
+      } catch (error) {
+        log(`could not read the settings of ${session.root}: ${errorText(error)}`);
+        continue;
+      }
+      const catalogs = (value as { catalogs?: unknown } | null | undefined)?.catalogs;
+      if (session.closed || !Array.isArray(catalogs) || !catalogs.every((glob) => typeof glob === 'string')) continue;
+      try {
+        session.updateSettings({ ...session.settings, catalogs: catalogs as string[] });
+      } catch (error) {
+        connection.console.error(`applying the settings of ${session.root} failed: ${errorText(error)}`);
+      }
+    }
+  }
 
   /** Every folder's catalog state as one (the status bar's), once every folder has been read. */
   function publishCatalogState(): void {
@@ -170,6 +201,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
       if (!owner.entryOf(document.uri)?.editor) owner.editorChanged(document);
     }
     for (const session of [...change.added, ...outer]) session.load();
+    void readFolderSettings(change.added);
     diagnostics?.folderAdded();
     publishCatalogState();
   }
@@ -196,10 +228,11 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
   connection.onDidChangeWatchedFiles((params) => {
     for (const change of params.changes) {
       const kind = change.type === FileChangeType.Created ? 'created' : change.type === FileChangeType.Deleted ? 'deleted' : 'changed';
-      // The folder that holds the file; a folder around it may name it as a catalog through a glob.
+      // The folder that holds the file first; then the others, which take what is theirs too: a
+      // file a catalog glob of a folder around it names, a configuration found upward from theirs.
       const owner = folders.ofUri(change.uri);
       void owner.diskChanged(change.uri, kind);
-      for (const session of folders.all()) if (session !== owner && session.root !== undefined && session.holds(change.uri)) void session.diskChanged(change.uri, kind);
+      for (const session of folders.all()) if (session !== owner && session.root !== undefined) void session.diskChanged(change.uri, kind);
     }
   });
 
@@ -208,6 +241,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
     if (settings) {
       try {
         folders.updateSettings(settings);
+        void readFolderSettings(folders.all());
       } catch (error) {
         connection.console.error(`applying settings failed: ${errorText(error)}`);
       }

@@ -24,7 +24,7 @@ import { catalogGlobsName, filesOfCatalogGlobs, isCheckedPath, isIgnoredPath, is
 import { discoverWorkspace, readWithin, readWithinAsync, rebaseConfig, type DiskText } from '../node/loader.js';
 import { toPosix } from '../node/paths.js';
 import { linksOutNote, type LinkOut } from '../node/walk.js';
-import { absoluteOf, fileUriOf, folderOfUri, isUnderRoot, pathOfAbsolute, pathOfUri } from './paths.js';
+import { absoluteOf, fileUriOf, folderOfUri, isUnderRoot, isWithin, pathOfAbsolute, pathOfUri } from './paths.js';
 import { STALE_AFTER_DAYS, type CatalogState, type ToolLensSettings } from './protocol.js';
 
 export type Log = (message: string) => void;
@@ -151,11 +151,6 @@ export class Session {
   /** Whether a core path lies inside the workspace folder. */
   private underRoot(path: string): boolean {
     return isUnderRoot(path, this.root);
-  }
-
-  /** Whether a URI names a file inside this session's folder. */
-  holds(uri: string): boolean {
-    return uri.startsWith('file:') && this.underRoot(this.pathOf(uri));
   }
 
   entryOf(uri: string): Entry | undefined {
@@ -550,8 +545,15 @@ export class Session {
 
   private async applyDiskChange(uri: string, path: string, kind: 'created' | 'changed' | 'deleted'): Promise<void> {
     await this.ready;
-    if (this.closed || !uri.startsWith('file:') || !this.underRoot(path) || isIgnoredPath(path)) return;
+    if (this.closed || !uri.startsWith('file:')) return;
     const name = path.split('/').pop() ?? path;
+    // The configuration is found upward from the folder (node/loader.ts): one in a folder above,
+    // such as that of a workspace folder this one is nested in, applies here too.
+    if (name === CONFIG_FILE_NAME && this.root !== undefined && !this.underRoot(path) && isWithin(dirname(this.absolute(path)), this.root)) {
+      this.load();
+      return;
+    }
+    if (!this.underRoot(path) || isIgnoredPath(path)) return;
     const owned = this.owns(this.absolute(path));
     if (name === CONFIG_FILE_NAME) {
       // A nested workspace folder's configuration is that folder's alone.

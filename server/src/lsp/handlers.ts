@@ -168,7 +168,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
       const catalogs = (value as { catalogs?: unknown } | null | undefined)?.catalogs;
       if (session.closed || !Array.isArray(catalogs) || !catalogs.every((glob) => typeof glob === 'string')) continue;
       try {
-        session.updateSettings({ ...session.settings, catalogs: catalogs as string[] });
+        session.updateSettings({ ...session.settings, catalogs });
       } catch (error) {
         connection.console.error(`applying the settings of ${session.root} failed: ${errorText(error)}`);
       }

@@ -17,7 +17,9 @@ let client: LanguageClient | undefined;
 
 function readSettings(): ToolLensSettings {
   // `catalogs` is resource-scoped (per folder); `workspaceDiagnostics` is window-scoped, and
-  // VS Code logs a warning when a window setting is read through a resource.
+  // VS Code logs a warning when a window setting is read through a resource. In a multi-root
+  // workspace this is only the first folder's value: the server asks for each folder's own
+  // through `workspace/configuration` (lsp/handlers.ts), which the language client answers.
   const scope = vscode.workspace.workspaceFolders?.[0]?.uri;
   return {
     catalogs: vscode.workspace.getConfiguration('toolLens', scope).get<string[]>('catalogs', []),

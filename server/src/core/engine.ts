@@ -52,6 +52,9 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
   for (const doc of file.documents) {
     if (!doc.kind) continue;
     const base = documentContext(file, doc, workspace);
+    // A document with a syntax error is the parser's best guess at what was meant: a fix computed
+    // on it may be right, but never certain, so none of its fixes is safe (`--fix` leaves it alone).
+    const guessed = doc.problems.some((problem) => problem.rule === 'yaml/syntax');
     const expressions = doc.embedded?.expressions ?? [];
     for (const rule of rules) {
       if (rule.kinds !== '*' && !rule.kinds.includes(doc.kind)) continue;
@@ -65,7 +68,8 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
         report: (report) => {
           // What Chainsaw evaluates is not what it applies: no finding starts inside an expression.
           if (expressions.some((e) => report.span.start >= e.start && report.span.start < e.end)) return;
-          const fixes = heldToAnchors(report.fixes);
+          const held = heldToAnchors(report.fixes);
+          const fixes = guessed && held?.some((fix) => fix.safe) ? held.map((fix) => (fix.safe ? { ...fix, safe: false } : fix)) : held;
           raw.push({
             rule: rule.id,
             severity: report.severity ?? rule.defaultSeverity,

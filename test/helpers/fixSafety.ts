@@ -66,7 +66,7 @@ export function fixSafetyOf(file: ParsedFile, report: FileReport, recheck: (text
     for (const anchor of refs.anchors) {
       if (!anchor.aliases.length) continue;
       for (const edit of edits) {
-        if (touchesNode(edit.span, anchor.span)) violations.push(`touches the node anchored as &${anchor.name} at [${anchor.span.start}, ${anchor.span.end}), which ${anchor.aliases.length} alias(es) use: ${by(edit)}`);
+        if (touchesNode(edit.span, anchor.span) && !removesOnlyComments(file, edit)) violations.push(`touches the node anchored as &${anchor.name} at [${anchor.span.start}, ${anchor.span.end}), which ${anchor.aliases.length} alias(es) use: ${by(edit)}`);
       }
     }
   }
@@ -137,6 +137,26 @@ export function changedOutside(before: string, after: string, edits: readonly Te
   }
   if (after.slice(cursorAfter) !== before.slice(cursorBefore)) violations.push(`text after the last edit changed (from ${cursorBefore})`);
   return violations;
+}
+
+/**
+ * An edit that only removes comments (and the blanks around them): what an alias stands for is
+ * the anchor's value, never its comments (a comment on a block scalar's header lies inside its
+ * span), so such an edit changes no alias; that the value reads back the same is checked anyway.
+ */
+function removesOnlyComments(file: ParsedFile, edit: TextEdit): boolean {
+  if (edit.newText !== '') return false;
+  const text = file.source.text;
+  let rest = '';
+  let cursor = edit.span.start;
+  for (const comment of file.comments) {
+    if (comment.span.end <= edit.span.start || comment.span.start >= edit.span.end) continue;
+    if (comment.span.start < edit.span.start || comment.span.end > edit.span.end) return false;
+    rest += text.slice(cursor, comment.span.start);
+    cursor = comment.span.end;
+  }
+  rest += text.slice(cursor, edit.span.end);
+  return /^\s*$/.test(rest) && cursor !== edit.span.start;
 }
 
 /** An edit edits an alias token unless it leaves it alone or takes it whole with more around it. */

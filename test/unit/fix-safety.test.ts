@@ -18,7 +18,7 @@ import { anyMutation, mutateAll, structuralMutation, vocabularyOf, type Mutation
 import { changedOutside, fixSafetyIn, fixSafetyOf } from '../helpers/fixSafety.js';
 
 const SEED = process.env.FIX_SAFETY_SEED !== undefined ? Number(process.env.FIX_SAFETY_SEED) : 20261211;
-const MUTATED = 2000;
+const MUTATED = process.env.FIX_SAFETY_RUNS !== undefined ? Number(process.env.FIX_SAFETY_RUNS) : 2000;
 
 const folders = corpusFolders();
 const samples = (() => {
@@ -76,7 +76,7 @@ test("mutated files (the fuzzer's generators, a fixed seed): the safe fixes keep
   const withFixes = fixableSamples();
   const sample = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...withFixes) }, { weight: 1, arbitrary: fc.nat({ max: samples.length - 1 }) });
   const input = fc.record({ sample, mutations: fc.oneof({ weight: 2, arbitrary: anchored }, { weight: 1, arbitrary: damaged }) });
-  t.diagnostic(`seed ${SEED} (FIX_SAFETY_SEED), ${MUTATED} cases`);
+  t.diagnostic(`seed ${SEED} (FIX_SAFETY_SEED), ${MUTATED} cases (FIX_SAFETY_RUNS)`);
   let fixed = 0;
   let withReferences = 0;
   const cases: { sample: number; mutations: Mutation[] }[] = fc.sample(input, { seed: SEED, numRuns: MUTATED });

@@ -224,3 +224,31 @@ test('no fix is safe in a document with a syntax error: the tree is the parser\'
   assert.ok(report.findings.some((f) => f.rule === 'envelope/field-alias' && f.fixes?.length), 'the fixes are still offered');
   assert.deepEqual(report.findings.filter((f) => f.fixes?.some((x) => x.safe)), [], 'but none is safe');
 });
+
+test('issue 11: a template fix at an anchor is a suggestion naming the alias line; at the alias there is none', () => {
+  const findings = fixtureFindings('template/unknown-root', 'shared.vmcp.yaml');
+  const on = (line: number) => findings.find((f) => f.line === line)!;
+  assert.deepEqual(on(15).fixes.map((f) => [f.title, f.safe]), [['Change to .params (this also changes line 20, which uses the same text through *path)', false]]);
+  assert.deepEqual(on(20).fixes, []);
+});
+
+// What the property found (test/unit/fix-safety.test.ts), each fixed where the fix is made.
+
+test('bare-dynamic-name: the rewrite is safe only when the envelope then works and says nothing new', () => {
+  const safety = (name: string) => new Map(fixtureFindings('envelope/bare-dynamic-name', name).filter((f) => f.rule === 'envelope/bare-dynamic-name').map((f) => [f.line, f.fixes.map((x) => x.safe)]));
+  const unsure = safety('unsure.calls.yaml');
+  assert.deepEqual(unsure.get(7), [false], 'a required argument missing');
+  assert.deepEqual(unsure.get(11), [false], 'an argument of the wrong type');
+  assert.deepEqual(unsure.get(14), [true], 'control: the arguments fit');
+  const session = safety('session.calls.yaml');
+  assert.deepEqual(session.get(10), [false], 'a recorded result the outputSchema was not held to yet');
+  assert.deepEqual(session.get(47), [false], 'a namespace that is disabled');
+  assert.deepEqual(session.get(32), [true], 'control');
+});
+
+test('field-alias: renaming is only a suggestion where another key gives the same field', () => {
+  const findings = fixtureFindings('envelope/field-alias', 'twice.calls.yaml').filter((f) => f.rule === 'envelope/field-alias');
+  assert.deepEqual(findings.find((f) => f.line === 9)!.fixes.map((f) => [f.title, f.safe]), [['Rename "args" to "arguments"', false]]);
+  const session = fixtureFindings('envelope/field-alias', 'session.calls.yaml').filter((f) => f.rule === 'envelope/field-alias');
+  assert.deepEqual(session.find((f) => f.line === 8)!.fixes.map((f) => f.safe), [true], 'control: the one key for the field');
+});

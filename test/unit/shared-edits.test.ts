@@ -252,3 +252,16 @@ test('field-alias: renaming is only a suggestion where another key gives the sam
   const session = fixtureFindings('envelope/field-alias', 'session.calls.yaml').filter((f) => f.rule === 'envelope/field-alias');
   assert.deepEqual(session.find((f) => f.line === 8)!.fixes.map((f) => f.safe), [true], 'control: the one key for the field');
 });
+
+test('appendItems: no edit where the last item does not end where the sequence says (a tagged `!!omap [a: 1]`)', () => {
+  const append = (source: string) => {
+    const parsed = parseFile('t.yaml', source);
+    const list = getPair(parsed.documents[0]!.root, 'd')!.value!;
+    assert.ok(isSeq(list));
+    return appendItems(editContextOf(parsed), list, ['ask']);
+  };
+  // Found by test/unit/fix-safety.test.ts: the item reads back empty, and the insertion went inside `a: 1`.
+  assert.equal(append('d: !!omap [a: 1]\n'), undefined);
+  assert.deepEqual(append('d: [x, a: 1]\n'), { span: { start: 11, end: 11 }, newText: ', ask' }, 'control: an untagged pair item');
+  assert.deepEqual(append('d: [\n  x, # c\n]\n'), { span: { start: 8, end: 8 }, newText: ',\n  ask' }, 'a comma and a comment after the last item');
+});

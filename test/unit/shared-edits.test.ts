@@ -265,3 +265,11 @@ test('appendItems: no edit where the last item does not end where the sequence s
   assert.deepEqual(append('d: [x, a: 1]\n'), { span: { start: 11, end: 11 }, newText: ', ask' }, 'control: an untagged pair item');
   assert.deepEqual(append('d: [\n  x, # c\n]\n'), { span: { start: 8, end: 8 }, newText: ',\n  ask' }, 'a comma and a comment after the last item');
 });
+
+test('arguments-not-object: the object is a safe fix only where it then fits the tool, and never as a whole envelope', () => {
+  const findings = fixtureFindings('envelope/arguments-not-object', 'unsure.calls.yaml').filter((f) => f.rule === 'envelope/arguments-not-object');
+  const safety = new Map(findings.map((f) => [f.line, f.fixes.map((x) => x.safe)]));
+  assert.deepEqual(safety.get(8), [false], 'a required argument missing once written');
+  assert.deepEqual(safety.get(11), [false], "call_dynamic_tool's own input becomes an envelope");
+  assert.deepEqual(safety.get(14), [true], 'control: it fits');
+});

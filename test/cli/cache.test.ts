@@ -176,6 +176,24 @@ describe('tool-lens check --cache', () => {
     assert.notEqual(run.stdout, before.stdout);
   });
 
+  test('a check that consulted the whole index is checked again when a catalog adds a server it never looked up', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tool-lens-cache-'));
+    temporaries.push(dir);
+    // A call that names no server is looked for in every catalogued server.
+    writeFileSync(join(dir, 'bare.calls.yaml'), 'calls:\n  - tool: zzz_tool\n    input:\n      query: docs\n');
+    writeFileSync(join(dir, 'aaa.tools.json'), JSON.stringify({ tools: [{ name: 'other', inputSchema: { type: 'object' } }] }));
+    const before = cached(dir);
+    assert.deepEqual(rulesOf(before, 'bare.calls.yaml'), ['tool/unknown info']);
+    writeFileSync(
+      join(dir, 'zzz.tools.json'),
+      JSON.stringify({ tools: [{ name: 'zzz_tool', inputSchema: { type: 'object', properties: { q: { type: 'string' } }, additionalProperties: false } }] }),
+    );
+    const run = cached(dir);
+    assert.deepEqual(run.checked, ['bare.calls.yaml', 'zzz.tools.json'], 'aaa.tools.json consults no catalog and is not checked again');
+    assert.deepEqual(rulesOf(run, 'bare.calls.yaml'), ['args/unknown error']);
+    assertSameAsUncached(dir, run);
+  });
+
   test('a change to the configuration, the catalog options or the build checks every file again', () => {
     const dir = copyOfExamples();
     cached(dir);
@@ -242,6 +260,10 @@ describe('tool-lens check --cache', () => {
     assert.ok(existsSync(join(dir, 'new-folder/.toollens-cache')));
     assert.ok(!existsSync(join(dir, '.toollens-cache')));
     assert.ok(!readdirSync(dir).some((name) => name.includes('.tmp')), 'no temporary file is left');
+    // A cache named like a document is not checked as one.
+    const named = cached(dir, ['--cache-location', 'cache.json']);
+    assert.deepEqual(cached(dir, ['--cache-location', 'cache.json']).checked, []);
+    assert.ok(!named.stdout.includes('cache.json'));
     const alone = runCli(['check', '--cache-location', 'x'], { cwd: dir });
     assert.equal(alone.code, 2);
     assert.match(alone.stderr, /--cache-location goes with --cache/);

@@ -214,7 +214,14 @@ interface Candidate {
   known?: Entry;
 }
 
-export function checkWithCache(plan: WorkspacePlan, cliCatalogGlobs: readonly string[], options: CacheOptions): CheckResult {
+export function checkWithCache(whole: WorkspacePlan, cliCatalogGlobs: readonly string[], options: CacheOptions): CheckResult {
+  // The cache file itself is no document, whatever its name (--cache-location x.json inside the folder).
+  const plan: WorkspacePlan = {
+    ...whole,
+    targets: whole.targets.filter((absolute) => absolute !== options.file),
+    candidates: whole.candidates.filter((c) => c.absolute !== options.file),
+    catalogOnly: whole.catalogOnly.filter((absolute) => absolute !== options.file),
+  };
   const key = runKey(plan, cliCatalogGlobs);
   const previous = readCache(options.file, key, options.debug);
   const fileBytes = plan.workspace.limits.fileBytes;
@@ -348,12 +355,12 @@ interface Previous {
   files: Map<string, Entry>;
   /** The file exists and is not ours: it is never overwritten. */
   foreign: boolean;
-  /** The entries as read, to tell whether this run changed anything. */
-  sameKey: boolean;
+  /** Read with this run's key and no damaged entry: unless this run changed an entry, the file is not written again. */
+  intact: boolean;
 }
 
 function readCache(file: string, key: string, debug: Logger): Previous {
-  const empty = (foreign: boolean): Previous => ({ files: new Map(), foreign, sameKey: false });
+  const empty = (foreign: boolean): Previous => ({ files: new Map(), foreign, intact: false });
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -387,7 +394,7 @@ function readCache(file: string, key: string, debug: Logger): Previous {
     else damaged++;
   }
   if (damaged > 0) debug(`cache: ${damaged} damaged entr${damaged === 1 ? 'y' : 'ies'} of ${file} ignored`);
-  return { files, foreign: false, sameKey: damaged === 0 };
+  return { files, foreign: false, intact: damaged === 0 };
 }
 
 function writeCache(options: CacheOptions, key: string, previous: Previous, entries: Map<string, Entry>): void {
@@ -397,7 +404,7 @@ function writeCache(options: CacheOptions, key: string, previous: Previous, entr
   }
   // Entries of files this run did not read are kept while the file exists (a run over a few files
   // keeps the others'), and dropped once it is gone: the cache never outgrows the workspace.
-  let changed = !previous.sameKey;
+  let changed = !previous.intact;
   for (const [path, entry] of previous.files) {
     if (entries.has(path)) {
       if (entries.get(path) !== entry) changed = true;

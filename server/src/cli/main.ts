@@ -7,6 +7,7 @@ import { ALL_RULES } from '../core/rules/registry.js';
 import { SEVERITY_ORDER, type Severity } from '../core/types.js';
 import type { Logger } from '../core/workspace.js';
 import { UsageError } from '../node/loader.js';
+import { cacheFileOf } from './cache.js';
 import { ConfigError, runCheck, type CheckOptions } from './check.js';
 import { colourWanted, palette } from './colors.js';
 import { catalogDiff, diffFails, formatDiffJson, formatDiffTable } from './catalogDiff.js';
@@ -52,6 +53,9 @@ Options of check:
   --config FILE                         configuration file (default: .toollens.yaml in the
                                         first PATH's folder or the nearest one above it)
   --fix                                 apply every safe fix in place, then report what is left
+  --cache                               keep each file's findings and check again only the files
+                                        whose findings may have changed (.toollens-cache)
+  --cache-location PATH                 the cache file, or the folder that holds it
   --no-color                            plain output (also when NO_COLOR is set or stdout is
                                         not a terminal)
   --debug                               details of the run on stderr, and the stack of an
@@ -86,6 +90,8 @@ const OPTIONS = {
   catalog: { type: 'string', multiple: true },
   config: { type: 'string' },
   fix: { type: 'boolean' },
+  cache: { type: 'boolean' },
+  'cache-location': { type: 'string' },
   debug: { type: 'boolean' },
   'no-color': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -98,6 +104,8 @@ interface Values {
   catalog?: string[];
   config?: string;
   fix?: boolean;
+  cache?: boolean;
+  'cache-location'?: string;
   debug?: boolean;
   'no-color'?: boolean;
   help?: boolean;
@@ -197,6 +205,7 @@ function checkCommand(values: Values, paths: string[], io: Io): number {
     catalogGlobs: values.catalog ?? [],
     log: stderrLogger(io, debug),
     debug: debug ? (message) => io.err(`tool-lens: debug: ${message}\n`) : () => { /* no debug output without --debug */ },
+    cacheFile: cacheOption(values, io.cwd),
   };
   let result = runCheck(options);
   if (values.fix) {
@@ -211,6 +220,11 @@ function checkCommand(values: Values, paths: string[], io: Io): number {
   if (result.files.length === 0) options.log(`no YAML or JSON file to check in ${paths.length ? paths.join(', ') : '.'}`);
   io.out(render(result, format, io, values));
   return failing(result, failOn) ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+function cacheOption(values: Values, cwd: string): string | undefined {
+  if (values['cache-location'] !== undefined && !values.cache) throw new CommandLineError('--cache-location goes with --cache');
+  return values.cache ? cacheFileOf(values['cache-location'], cwd) : undefined;
 }
 
 function render(result: CheckResult, format: (typeof FORMATS)[number], io: Io, values: Values): string {
@@ -233,7 +247,7 @@ function failing(result: CheckResult, failOn: Severity): boolean {
 
 function rulesCommand(values: Values, rest: string[], io: Io): number {
   if (rest.length > 0) throw new CommandLineError(`\`tool-lens rules\` takes no arguments; got "${rest[0]}"`);
-  rejectOptions(values, ['fail-on', 'catalog', 'config', 'fix'], 'rules');
+  rejectOptions(values, ['fail-on', 'catalog', 'config', 'fix', 'cache', 'cache-location'], 'rules');
   const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
   const colors = palette(colourWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true, io.env));
   io.out(format === 'json' ? formatRulesJson(ALL_RULES) : formatRulesTable(ALL_RULES, colors));

@@ -67,14 +67,24 @@ function commentsOf(text: string, language: Language): Comment[] {
   if (language === 'json') return jsonComments(text, 0);
   // JSONL: each line is a document of its own.
   const out: Comment[] = [];
-  let start = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    out.push(...jsonComments(text.slice(start, end).replace(/\r$/, ''), start));
-    start = end + 1;
-  }
+  for (const line of jsonLines(text)) out.push(...jsonComments(text.slice(line.start, line.end), line.start));
   return out;
+}
+
+/**
+ * The lines of a JSONL text, each without its line break: `\r\n`, `\n` and a lone `\r` each end
+ * one, as they end a line in an editor (SourceText), so that "line N" is the line the user sees.
+ */
+function jsonLines(text: string): { start: number; end: number }[] {
+  const lines: { start: number; end: number }[] = [];
+  const breaks = /\r\n?|\n/g;
+  let start = 0;
+  for (let found = breaks.exec(text); found; found = breaks.exec(text)) {
+    lines.push({ start, end: found.index });
+    start = breaks.lastIndex;
+  }
+  lines.push({ start, end: text.length });
+  return lines;
 }
 
 function languageOf(path: string): Language {
@@ -168,13 +178,10 @@ export function parseTooLarge(path: string, bytes: number, head: string, options
 
 function parseJsonLines(text: string): ReturnType<typeof parseJson>[] {
   const out: ReturnType<typeof parseJson>[] = [];
-  let start = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end).replace(/\r$/, '');
+  for (const { start, end } of jsonLines(text)) {
+    const line = text.slice(start, end);
+    // A line of nothing but blanks (trim takes a BOM for one) holds no document.
     if (line.trim()) out.push(parseJson(line, start, { comments: false }));
-    start = end + 1;
   }
   return out;
 }

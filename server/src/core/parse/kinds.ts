@@ -163,7 +163,9 @@ const TEXT_MARKERS: [(text: string) => boolean, DocumentKind][] = [
  * (docs/behaviour.md#recognising-files).
  */
 export function kindFromText(text: string): DocumentKind | null {
-  for (const [marks, kind] of TEXT_MARKERS) if (marks(text)) return kind;
+  // A BOM is no part of the first line: `compositeTools:` after it is still a root key.
+  const content = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  for (const [marks, kind] of TEXT_MARKERS) if (marks(content)) return kind;
   return null;
 }
 

@@ -4,7 +4,7 @@
 // (a `kind: List`'s items, a Chainsaw test's resources: embedded.ts) follow, one document each.
 import { DEFAULT_LIMITS, type ParseLimits } from '../limits.js';
 import type { DocumentKind, Span } from '../types.js';
-import { SourceText } from '../text/source.js';
+import { SourceText, wholeCharacters } from '../text/source.js';
 import { jsonComments, parseJson, type ParsedJsonDocument } from './json.js';
 import { embeddedDocuments, type Embedding } from './embedded.js';
 import { detectKind, kindFromText } from './kinds.js';
@@ -128,10 +128,25 @@ export function parseFile(path: string, text: string, options: ParseOptions = {}
   if (language === 'yaml' && documents.length === 0) {
     documents.push({ index: 0, root: null, span: { start: 0, end: text.length }, problems: [], kind: detectKind(path, null, options.forcedKind), selfContained: false });
   }
+  for (const doc of documents) onWholeCharacters(text, doc.problems);
   if (language !== 'jsonl') documents.push(...embeddedDocuments(documents));
   markPartial(documents);
   const kind = documents.find((d) => d.kind)?.kind ?? null;
   return fileWithComments({ path, source, language, documents, kind });
+}
+
+/**
+ * Every problem's range, and its related places, on whole characters and line breaks
+ * (`wholeCharacters`), in place: a parser's position, or "the first character" of a text that
+ * starts with a CRLF, may fall between the CR and the LF or inside an astral character. The
+ * engine guards every finding the same way; this keeps the parse's own data right for whoever
+ * reads it first.
+ */
+function onWholeCharacters(text: string, problems: ParseProblem[]): void {
+  for (const problem of problems) {
+    problem.span = wholeCharacters(text, problem.span);
+    if (problem.related) for (const related of problem.related) related.span = wholeCharacters(text, related.span);
+  }
 }
 
 /** Sets `partial` on every document, once kinds and embedded documents are known. */
@@ -157,6 +172,7 @@ function declinedWhole(path: string, text: string, declined: ParseProblem, optio
   const language = options.language ?? languageOf(path);
   const kind = detectKind(path, null, options.forcedKind) ?? kindFromText(text);
   const documents = [{ index: 0, root: null, span: { start: 0, end: text.length }, problems: [declined], kind, selfContained: false }];
+  onWholeCharacters(text, documents[0]!.problems);
   return fileWithComments({ path, source: new SourceText(text), language, documents, kind }, false);
 }
 

@@ -70,5 +70,5 @@ export function runCheck(options: CheckOptions): CheckResult {
     return { path: file.path, kind: file.kind, source: file.source, findings: report.findings };
   });
   options.debug(`checked ${files.length} file(s) in ${(performance.now() - started).toFixed(0)} ms`);
-  return { files };
+  return { files, unreadable: loaded.unreadable.length };
 }

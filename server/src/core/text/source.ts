@@ -8,10 +8,7 @@
 // written back leaves the BOM where it was.
 import type { Span } from '../types.js';
 
-/** U+FEFF: what a UTF-8 byte-order mark decodes to. */
-export const BOM = '\uFEFF';
-
-/** 1 when the text starts with a byte-order mark, else 0: where its first line starts. */
+/** 1 when the text starts with a byte-order mark (U+FEFF, what a UTF-8 BOM decodes to), else 0: where its first line starts. */
 export function bomLength(text: string): 0 | 1 {
   return text.charCodeAt(0) === 0xfeff ? 1 : 0;
 }
@@ -61,7 +58,7 @@ export function eolOf(text: string): '\n' | '\r\n' | '\r' {
   let crlf = 0;
   let lf = 0;
   let cr = 0;
-  let first: '\n' | '\r\n' | '\r' | undefined;
+  let choice: '\n' | '\r\n' | '\r' = '\n';
   for (let i = text.indexOf('\r'); i >= 0; i = text.indexOf('\r', i + 1)) {
     if (text.charCodeAt(i + 1) === 10) crlf++;
     else cr++;
@@ -72,11 +69,11 @@ export function eolOf(text: string): '\n' | '\r\n' | '\r' {
     const firstBreak = /\r\n|\n|\r/.exec(text)![0] as '\n' | '\r\n' | '\r';
     const counts: Record<string, number> = { '\r\n': crlf, '\n': lf, '\r': cr };
     const most = Math.max(crlf, lf, cr);
-    first = counts[firstBreak] === most ? firstBreak : crlf === most ? '\r\n' : lf === most ? '\n' : '\r';
+    choice = counts[firstBreak] === most ? firstBreak : crlf === most ? '\r\n' : lf === most ? '\n' : '\r';
   }
   eolText = text;
-  eolResult = first ?? '\n';
-  return eolResult;
+  eolResult = choice;
+  return choice;
 }
 
 export interface Position {

@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { readWithin } from '../../server/src/node/loader.js';
 import { CLI, ensureBuilt, runCli, SCENARIOS } from './harness.js';
 
 const GATEWAY = readFileSync(join(SCENARIOS, 'one-error', 'gateway.vmcp.yaml'), 'utf8').replace(/\r\n/g, '\n');
@@ -223,6 +224,12 @@ describe('files that cannot be read', () => {
     const config = spawnSync(process.execPath, [CLI, 'check', '.', '--config', 'pipe.vmcp.yaml'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
     assert.equal(config.status, 2);
     assert.match(config.stderr, /cannot read the configuration pipe\.vmcp\.yaml: it is a FIFO/);
+  });
+
+  test('a file replaced by a folder since it was listed is refused as such, not read', () => {
+    // The race itself cannot be staged: the read after the listing is what meets it.
+    const dir = workspace({ 'now-a-folder.vmcp.yaml/inside.txt': 'x' });
+    assert.throws(() => readWithin(join(dir, 'now-a-folder.vmcp.yaml'), 1_000_000), /^Error: it is a folder, not a file$/);
   });
 
   test('a dangling link named on the command line is a missing path (exit 2); in a walked folder it names nothing', () => {

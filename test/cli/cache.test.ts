@@ -5,6 +5,7 @@
 // cache file is written atomically, survives damage, and keeps no entry for a file that is gone.
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -328,5 +329,16 @@ describe('what the cache records', () => {
       'tool',
       'workloadNames',
     ]);
+  });
+  test('a file that cannot be read is a run error with the cache too, on a filled cache as on an empty one', () => {
+    const dir = copyOfExamples();
+    assert.equal(cached(dir).code, 1, 'the examples have errors');
+    const fifo = spawnSync('mkfifo', [join(dir, 'pipe.vmcp.yaml')]);
+    assert.equal(fifo.status, 0, 'mkfifo');
+    for (let run = 0; run < 2; run++) {
+      const named = runCli(['check', '--cache', 'pipe.vmcp.yaml', 'gateways/docs-bot.vmcp.yaml'], { cwd: dir });
+      assert.equal(named.code, 2, `run ${run + 1}: ${named.stderr}`);
+      assert.match(named.stderr, /cannot read pipe\.vmcp\.yaml: it is a FIFO/);
+    }
   });
 });

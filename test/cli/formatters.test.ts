@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import { colourWanted, palette } from '../../server/src/cli/colors.js';
 import { escapeData, escapeProperty } from '../../server/src/cli/formatters/github.js';
 import { snippet } from '../../server/src/cli/formatters/stylish.js';
+import { visible } from '../../server/src/cli/formatters/visible.js';
 import { SourceText } from '../../server/src/core/text/source.js';
 
 /** The snippet for the first occurrence of `target` in `text`. */
@@ -37,6 +38,13 @@ describe('stylish snippet', () => {
     assert.deepEqual(underline('名前: 値\n', '値'), { shown: '名前: 値', underline: '      ^~' });
   });
 
+  test('control characters and bidi overrides are shown as escapes, and the caret counts their width', () => {
+    assert.deepEqual(underline('k: a\x1b[2Jb\u202ec: x\n', 'b'), { shown: 'k: a\\x1b[2Jb\\u202ec: x', underline: '           ^' });
+    assert.deepEqual(underline('k: \x07bell\n', '\x07bell'), { shown: 'k: \\x07bell', underline: '   ^~~~~~~~' });
+    assert.equal(visible('line\nbreak\r\x00\x9b\u2066'), 'line\\nbreak\\r\\0\\x9b\\u2066');
+    assert.equal(visible('tab\tand é 😀'), 'tab\tand é 😀', 'a tab and printable text stay');
+  });
+
   test('a long line is clipped around the range', () => {
     const line = `${'a'.repeat(200)}TARGET${'b'.repeat(200)}`;
     const { shown, underline: marks } = underline(line, 'TARGET');
@@ -50,6 +58,10 @@ describe('stylish snippet', () => {
 describe('github workflow commands', () => {
   test('data escapes %, CR and LF', () => {
     assert.equal(escapeData('100% done\r\nnext: a, b'), '100%25 done%0D%0Anext: a, b');
+  });
+  test('other control characters and bidi overrides become visible escapes, before the % escapes', () => {
+    assert.equal(escapeData('a\x1b[31m\x07\u202e%\tb'), 'a\\x1b[31m\\x07\\u202e%25\tb');
+    assert.equal(escapeProperty('x\x1b,y'), 'x\\x1b%2Cy');
   });
   test('properties also escape : and ,', () => {
     assert.equal(escapeProperty('dir,with:odd%name\n'), 'dir%2Cwith%3Aodd%25name%0A');

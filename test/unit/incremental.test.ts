@@ -99,6 +99,42 @@ test('a re-parse after random edits equals a full parse (every YAML sample, chai
   assert.ok(counts.reparsed > counts.full / 4, `only ${counts.reparsed} of ${counts.reparsed + counts.full} edits were re-parsed in part`);
 });
 
+test('a re-parse after random edits equals a full parse with CRLF, lone CR or a BOM (docs/behaviour.md#text-as-editors-count-it)', () => {
+  // Each sample written in one of the line breaks, with or without a BOM, and edits that insert in
+  // the same line break, or a stray `\r`, `\r\n`, `\n` or BOM. A lone CR is a line break to the
+  // parse: an entry around one is never re-read alone, and the full parse must be what comes out.
+  const styles = [
+    { eol: '\r\n', bom: false },
+    { eol: '\r', bom: false },
+    { eol: '\n', bom: true },
+    { eol: '\r\n', bom: true },
+    { eol: '\r', bom: true },
+  ];
+  const counts = new Map(styles.map((style) => [style, { reparsed: 0, full: 0 }]));
+  const stray = fc.constantFrom('\r', '\r\n', '\n', '\uFEFF', 'a\rb', ' #c\r');
+  fc.assert(
+    fc.property(
+      fc.nat({ max: SAMPLES.length - 1 }),
+      fc.constantFrom(...styles),
+      fc.array(fc.oneof({ weight: 4, arbitrary: edit }, { weight: 1, arbitrary: fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), remove: fc.constant(0), insert: stray, wholeLine: fc.constant(false) }) }), { minLength: 1, maxLength: 6 }),
+      (index, style, edits) => {
+        const sample = SAMPLES[index]!;
+        const styled = (text: string) => text.replace(/\r\n/g, '\n').replace(/\n/g, style.eol);
+        let text = (style.bom ? '\uFEFF' : '') + styled(sample.text);
+        let file = parseFile(sample.path, text);
+        for (const e of edits) {
+          text = apply(text, { ...e, insert: e.insert.length > 1 && !/[\r\uFEFF]/.test(e.insert) ? styled(e.insert) : e.insert });
+          file = step(file, text, counts.get(style)!);
+        }
+      },
+    ),
+    { numRuns: 1500, seed: 0xb0b },
+  );
+  if (process.env.INCREMENTAL_COUNTS) console.log([...counts].map(([style, count]) => [JSON.stringify(style), count]));
+  // With CRLF, or a BOM and `\n`, entries are still re-read alone.
+  for (const [style, count] of counts) if (style.eol !== '\r') assert.ok(count.reparsed > 0, `${JSON.stringify(style)}: no edit was re-parsed in part`);
+});
+
 test('an unchanged text gives the same trees in new document objects', () => {
   for (const sample of SAMPLES.slice(0, 20)) {
     const file = parseFile(sample.path, sample.text);

@@ -10,6 +10,7 @@ import { parseDocument } from 'yaml';
 import { parseFile } from '../../server/src/core/parse/file.js';
 import type { Node, ScalarNode } from '../../server/src/core/parse/nodes.js';
 import { valueSpanMapper } from '../../server/src/core/parse/scalarOffsets.js';
+import { loneCrAsLf } from '../../server/src/core/text/source.js';
 import type { Span } from '../../server/src/core/types.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -56,7 +57,7 @@ function pairs(text: string, node: ScalarNode): [string, string][] {
   });
 }
 
-const LINE_BREAK = /^(?:\n|\r\n)$/;
+const LINE_BREAK = /^(?:\n|\r\n|\r)$/;
 
 /**
  * The property: every value character maps inside the scalar, in order and without overlap, either
@@ -81,12 +82,14 @@ function checkExactMapping(text: string, node: ScalarNode): void {
     if (source === value[i]) continue;
     if (value[i] === ' ' || value[i] === '\n') {
       if (LINE_BREAK.test(source)) continue;
-      if (value[i] === '\n' && i === value.length - 1 && source === '' && span.start === node.span.end && !/\n$/.test(text.slice(0, node.span.end))) continue;
+      if (value[i] === '\n' && i === value.length - 1 && source === '' && span.start === node.span.end && !/[\r\n]$/.test(text.slice(0, node.span.end))) continue;
     }
     assert.fail(`value[${i}] = ${JSON.stringify(value[i])} maps to ${JSON.stringify(source)} ${where()}`);
   }
   // The header line is the scalar's own; every non-blank character after it is read exactly once.
-  const contentStart = text.indexOf('\n', node.span.start) + 1;
+  const headerBreak = /\r\n?|\n/g;
+  headerBreak.lastIndex = node.span.start;
+  const contentStart = headerBreak.exec(text) ? headerBreak.lastIndex : 0;
   if (contentStart > 0) {
     for (let p = contentStart; p < node.span.end; p++) {
       if (/[ \r\n]/.test(text[p]!)) continue;
@@ -119,11 +122,10 @@ interface LineSpec {
 const word = fc
   .tuple(
     fc.constantFrom('a', 'Z', '{', '7', 'é', '😀', '"', "'", '#', ':'),
-    fc.array(fc.constantFrom('a', 'b', ' ', '.', '{', '}', '#', ':', '-', '"', "'", '\\', '\t', 'é', '😀', '\r'), { maxLength: 12 }),
+    // No `\r`: a lone CR is a line break (as in an editor), never a line's content.
+    fc.array(fc.constantFrom('a', 'b', ' ', '.', '{', '}', '#', ':', '-', '"', "'", '\\', '\t', 'é', '😀'), { maxLength: 12 }),
   )
-  .map(([head, tail]) => head + tail.join(''))
-  // A line's own `\r` before the break would read as CRLF: keep lone ones in the middle only.
-  .map((text) => text.replace(/\r+$/, ''));
+  .map(([head, tail]) => head + tail.join(''));
 
 const lineSpec: fc.Arbitrary<LineSpec> = fc.oneof(
   { weight: 5, arbitrary: word.map((text): LineSpec => ({ kind: 'text', text, extra: 0 })) },
@@ -165,7 +167,8 @@ interface Case {
   trailing: number[]; // spaces on each trailing empty line
   after: number;
   finalBreak: boolean;
-  crlf: boolean;
+  /** The line break the case is written with. */
+  eol: '\n' | '\r\n' | '\r';
 }
 
 function render(c: Case): string {
@@ -191,7 +194,7 @@ function render(c: Case): string {
   let text = placement.before + header + '\n' + [...lines, ...trailing].join('\n');
   if (after) text += '\n' + after + (c.finalBreak ? '\n' : '');
   else if (c.finalBreak) text += '\n';
-  return c.crlf ? text.replace(/\n/g, '\r\n') : text;
+  return c.eol === '\n' ? text : text.replace(/\n/g, c.eol);
 }
 
 const caseArbitrary = (lines: fc.Arbitrary<LineSpec[]>): fc.Arbitrary<Case> =>
@@ -207,7 +210,7 @@ const caseArbitrary = (lines: fc.Arbitrary<LineSpec[]>): fc.Arbitrary<Case> =>
     trailing: fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 3 }),
     after: fc.nat(),
     finalBreak: fc.boolean(),
-    crlf: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+    eol: fc.oneof({ weight: 4, arbitrary: fc.constant('\n' as const) }, { weight: 1, arbitrary: fc.constant('\r\n' as const) }, { weight: 1, arbitrary: fc.constant('\r' as const) }),
   });
 
 /**
@@ -228,7 +231,7 @@ test('folded and literal block scalars map every value character to what the use
   // How often each feature came up, so the generator cannot quietly stop covering one.
   const seen = {
     folded: 0, literal: 0, indicator: 0, moreIndentedFirst: 0, moreIndented: 0, tabLine: 0, keep: 0, strip: 0,
-    keptTrailing: 0, crlf: 0, foldedSpace: 0, foldedNewlines: 0, noFinalBreak: 0, comment: 0,
+    keptTrailing: 0, crlf: 0, loneCr: 0, foldedSpace: 0, foldedNewlines: 0, noFinalBreak: 0, comment: 0,
   };
   fc.assert(
     fc.property(validCase, (c) => {
@@ -252,7 +255,8 @@ test('folded and literal block scalars map every value character to what the use
       if (c.chomp === '+') seen.keep++;
       if (c.chomp === '-') seen.strip++;
       if (c.chomp === '+' && c.trailing.length > 0) seen.keptTrailing++;
-      if (c.crlf) seen.crlf++;
+      if (c.eol === '\r\n') seen.crlf++;
+      if (c.eol === '\r') seen.loneCr++;
       if (c.comment) seen.comment++;
       if (mapped.some(([v, s]) => v === ' ' && LINE_BREAK.test(s))) seen.foldedSpace++;
       if (c.folded && /\n\n/.test(node.value as string)) seen.foldedNewlines++;
@@ -269,7 +273,8 @@ test('the value the mapper reads agrees with the yaml library read directly', ()
     fc.property(validCase, (c) => {
       const text = render(c);
       const node = only(text);
-      const doc = parseDocument(text);
+      // The text as our parse gives it to the library: a lone CR read as the line break it is.
+      const doc = parseDocument(loneCrAsLf(text));
       const found: unknown[] = [];
       const visit = (n: unknown): void => {
         if (!n || typeof n !== 'object') return;
@@ -296,10 +301,10 @@ test('any block scalar, valid or not: the mapper is exact or falls back to the w
     fc.property(caseArbitrary(anyLines), fc.integer({ min: -2, max: 2 }), (c, shift) => {
       let text = render(c);
       // Shift one content line left or right to make indentation errors.
-      const lines = text.split('\n');
+      const lines = text.split(c.eol);
       const at = lines.findIndex((l, i) => i > 0 && /^\s*\S/.test(l) && i < lines.length - 1);
       if (at > 0 && shift) lines[at] = shift > 0 ? ' '.repeat(shift) + lines[at] : lines[at]!.replace(new RegExp(`^ {0,${-shift}}`), '');
-      text = lines.join('\n');
+      text = lines.join(c.eol);
       for (const node of blockScalars(text).nodes) {
         if (typeof node.value !== 'string') continue;
         const map = valueSpanMapper(text, node);
@@ -352,6 +357,7 @@ test('folded: more-indented lines, indentation indicators, keep and strip', () =
     ['a: >\n\n  foo\n', '\nfoo\n'],
     ['- - >1\n     foo\n', '  foo\n'], // the inner sequence's indentation (2) + 1
     ['a: >\r\n  foo\r\n  bar\r\n\r\n  baz\r\n', 'foo bar\nbaz\n'],
+    ['a: >\r  foo\r  bar\r\r  baz\r', 'foo bar\nbaz\n'], // lone CRs are line breaks too
     ['a: >\n  foo', 'foo\n'],
     ['a: >+\n', ''],
     ['a: >\n\n\n', ''],

@@ -74,7 +74,8 @@ export function runCheck(options: CheckOptions): CheckResult {
       check: (file, workspace) => checkFile(file, workspace).findings,
     });
     options.debug(`checked ${result.files.length} file(s) in ${(performance.now() - started).toFixed(0)} ms`);
-    return result;
+    // What the load could not read is in the plan, whichever way the cache went.
+    return { ...result, unreadable: plan.unreadable.length };
   }
   const loaded = loadPlanned(plan);
   const workspace = loaded.workspace;
@@ -85,5 +86,5 @@ export function runCheck(options: CheckOptions): CheckResult {
     return { path: file.path, kind: file.kind, source: file.source, findings: report.findings };
   });
   options.debug(`checked ${files.length} file(s) in ${(performance.now() - started).toFixed(0)} ms`);
-  return { files };
+  return { files, unreadable: loaded.unreadable.length };
 }

@@ -1,6 +1,7 @@
 // The `tool-lens` command. Parses the command line, runs `check` or `rules`, prints the chosen
 // format on stdout and everything about the run itself on stderr. Exit codes (a public interface):
-// 0 clean, 1 findings at or above --fail-on, 2 usage error, 3 internal error.
+// 0 clean, 1 findings at or above --fail-on, 2 usage error or a file that could not be read, 3
+// internal error.
 import { parseArgs } from 'node:util';
 import { version as TOOL_VERSION } from '../../../package.json';
 import { ALL_RULES } from '../core/rules/registry.js';
@@ -18,6 +19,7 @@ import { formatGithub } from './formatters/github.js';
 import { formatJson } from './formatters/json.js';
 import { formatSarif } from './formatters/sarif.js';
 import { formatStylish } from './formatters/stylish.js';
+import { visible, visibleLines } from './formatters/visible.js';
 import type { CheckResult } from './result.js';
 import { formatRulesJson, formatRulesTable } from './rules.js';
 
@@ -69,7 +71,8 @@ outside the Basic Multilingual Plane (most emoji) takes two columns.
 Exit codes:
   0  nothing at or above --fail-on
   1  findings at or above --fail-on
-  2  usage error: unknown option, bad value, missing path, invalid configuration
+  2  usage error: unknown option, bad value, missing path, invalid configuration;
+     or a file or folder that could not be read (the rest is still reported)
   3  internal error
 `;
 
@@ -191,7 +194,7 @@ function rejectOptions(values: Values, options: (keyof Values)[], command: strin
 
 function stderrLogger(io: Io, debug: boolean): Logger {
   // Without --debug a failing rule is one line; its stack is for whoever debugs it.
-  return (message) => io.err(`tool-lens: ${debug ? message : firstLine(message)}\n`);
+  return (message) => io.err(`tool-lens: ${visibleLines(debug ? message : firstLine(message))}\n`);
 }
 
 function checkCommand(values: Values, paths: string[], io: Io): number {
@@ -212,13 +215,15 @@ function checkCommand(values: Values, paths: string[], io: Io): number {
     const fixed = applySafeFixes(result.files, io.cwd, options.log);
     for (const file of fixed) {
       const left = file.skipped ? `; ${file.skipped} more overlap these, run --fix again for them` : '';
-      io.err(`tool-lens: fixed ${file.applied} problem${file.applied === 1 ? '' : 's'} in ${file.path}${left}\n`);
+      io.err(`tool-lens: fixed ${file.applied} problem${file.applied === 1 ? '' : 's'} in ${visible(file.path)}${left}\n`);
     }
     // Report the files as they are now, so the output and the exit code match what is on disk.
     if (fixed.length > 0) result = runCheck({ ...options, again: true });
   }
   if (result.files.length === 0) options.log(`no YAML or JSON file to check in ${paths.length ? paths.join(', ') : '.'}`);
   io.out(render(result, format, io, values));
+  // What could not be read was not checked: the run did not do what was asked (stderr named each).
+  if (result.unreadable) return EXIT_USAGE;
   return failing(result, failOn) ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 

@@ -13,6 +13,11 @@ export interface CheckedFile {
 
 export interface CheckResult {
   files: CheckedFile[];
+  /**
+   * How many files and folders the run had to read and could not (each named on stderr): then
+   * the result is incomplete, and the exit code is 2 whatever the findings.
+   */
+  unreadable?: number;
 }
 
 export interface Summary {

@@ -18,13 +18,11 @@ export interface Directive {
   /** What to delete to remove the whole comment (its line when it stands alone). */
   removalSpan: Span;
   /**
-   * How certain removing it is: `safe`; `unsafe` where a lone CR ends its line or the one before
-   * (a line break to Tool Lens and the editor, not to the YAML library, whose comment runs on over
-   * it: removing the line would join or uncover what the library reads as one line); `none` in a
-   * document with a syntax error, where what is a comment is the library's guess while it recovers
-   * (past an unclosed `[`, a `#` inside a quoted key reads as one).
+   * How certain removing it is: `safe`; `none` in a document with a syntax error, where what is a
+   * comment is the library's guess while it recovers (past an unclosed `[`, a `#` inside a quoted
+   * key reads as one).
    */
-  removal: 'safe' | 'unsafe' | 'none';
+  removal: 'safe' | 'none';
 }
 
 /** A directive in a comment's text (the rest of its line): at its start, or after other words of it. */
@@ -41,7 +39,6 @@ export function findDirectives(file: Pick<ParsedFile, 'source' | 'comments'> & P
   // Cheap pre-check: most files have none.
   if (!text.includes('tool-lens-disable')) return directives;
   const broken = (file.documents ?? []).filter((doc) => doc.problems.some((p) => p.rule === 'yaml/syntax')).map((doc) => doc.span);
-  const loneCrEnds = (line: number) => line >= 0 && line + 1 < source.lineCount && text.charCodeAt(source.lineEnd(line)) === 13 && text.charCodeAt(source.lineEnd(line) + 1) !== 10;
   for (const comment of file.comments) {
     // Block comments (`/* */` in JSON) hold none: the rule list would run into the `*/`.
     if (comment.text.startsWith('/*') || !comment.text.includes('tool-lens-disable')) continue;
@@ -71,11 +68,8 @@ export function findDirectives(file: Pick<ParsedFile, 'source' | 'comments'> & P
     const removalSpan = standsAlone
       ? { start: lineStart, end: nextLineStart }
       : { start: lineStart + before.replace(/\s+$/, '').length, end: lineEnd };
-    const removal = broken.some((doc) => doc.start <= commentStart && commentStart < doc.end)
-      ? 'none'
-      : loneCrEnds(line) || loneCrEnds(line - 1)
-        ? 'unsafe'
-        : 'safe';
+    // A lone CR ends a line for the parsers as for the editor (loneCrAsLf), so removing a line is as certain there.
+    const removal = broken.some((doc) => doc.start <= commentStart && commentStart < doc.end) ? 'none' : 'safe';
     directives.push({
       kind: match[3] as DirectiveKind,
       line,

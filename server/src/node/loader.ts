@@ -1,7 +1,7 @@
 // Node-only: finds the configuration, the files to check and the catalog snapshots on disk (which
 // files, and in which order, is node/discovery.ts's), and builds a Workspace from them. The CLI uses
 // it for a run; the language server for its start-up.
-import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAME, parseConfig, type LensConfig } from '../core/config/config.js';
@@ -37,6 +37,12 @@ export interface LoadedWorkspace {
   linksOut: LinkOut[];
   /** `--catalog` globs that name no file. */
   unmatchedCatalogGlobs: string[];
+  /**
+   * What a run had to read and could not (a file: permission denied, a folder where a file was, a
+   * FIFO, an I/O error; a folder that cannot be listed), each already logged: the run's result is
+   * incomplete, which the CLI says with its exit code (docs/behaviour.md#files-that-cannot-be-read).
+   */
+  unreadable: string[];
   /** Parses another file of the workspace (each once; undefined when it cannot be read, which is logged). */
   parse: (absolute: string) => ParsedFile | undefined;
 }
@@ -67,6 +73,8 @@ export interface DiscoveredWorkspace {
   configPath?: string;
   configProblems: Finding[];
   configText?: string;
+  /** Folders under a path being checked that could not be listed (logged). */
+  unreadable: string[];
 }
 
 /** Finds the configuration and the files of a run without reading or parsing any of them. */
@@ -89,7 +97,12 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
   if (configPath) {
     // The configuration sets the limits, so its own size is bounded by the default: a larger one
     // is not read (its head is kept for the message's place) and is one problem.
-    const read = readWithin(configPath, LIMITS.fileBytes);
+    let read: DiskText;
+    try {
+      read = readWithin(configPath, LIMITS.fileBytes);
+    } catch (error) {
+      throw new UsageError(`cannot read the configuration ${toPosix(relative(cwd, configPath))}: ${errorText(error)}`);
+    }
     configText = read.text;
     if (read.bytes === undefined) {
       const result = parseConfig(toPosix(relative(cwd, configPath)), configText, RULE_IDS);
@@ -105,6 +118,7 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
   // the first name given for it wins.
   const targets = new Map<string, string>();
   const linksOut: LinkOut[] = [];
+  const unreadable: string[] = [];
   const realOf = (path: string) => {
     try {
       return realpathSync(path);
@@ -119,7 +133,10 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
       const walk = walkCheckedFiles(absolute);
       for (const file of walk.files) if (!targets.has(file.real)) targets.set(file.real, file.path);
       linksOut.push(...walk.linksOut);
-      for (const { folder, error } of walk.unreadable) log(`cannot read the folder ${folder}: ${error}`);
+      for (const { folder, error } of walk.unreadable) {
+        log(`cannot read the folder ${toPosix(relative(cwd, folder)) || '.'}: ${error}`);
+        unreadable.push(folder);
+      }
     } else {
       const real = realOf(absolute);
       if (!targets.has(real)) targets.set(real, absolute);
@@ -131,7 +148,7 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
     ...workspace.config.catalogs.map((glob) => ({ glob, base: configRoot, confined: true })),
     ...(options.catalogGlobs ?? []).map((glob) => ({ glob, base: cwd, confined: false })),
   ];
-  return { workspace, targets: [...targets.values()].sort(), catalogGlobs, linksOut, configPath, configProblems, configText };
+  return { workspace, targets: [...targets.values()].sort(), catalogGlobs, linksOut, configPath, configProblems, configText, unreadable };
 }
 
 /** A run's files and catalog candidates, found without reading or parsing any of them. */
@@ -152,7 +169,10 @@ export function planWorkspace(options: LoadOptions): WorkspacePlan {
   const globbed = filesOfCatalogGlobs(discovered.catalogGlobs, (glob, problem) => {
     throw new UsageError(`--catalog ${glob}: ${problem}`);
   });
-  for (const { folder, error } of globbed.unreadable) discovered.workspace.log(`cannot read the folder ${folder}: ${error}`);
+  for (const { folder, error } of globbed.unreadable) {
+    discovered.workspace.log(`cannot read the folder ${toPosix(relative(cwd, folder)) || '.'}: ${error}`);
+    discovered.unreadable.push(folder);
+  }
   const catalogOnly = globbed.files;
   const cliGlobs = new Set(options.catalogGlobs ?? []);
   // Catalogs: the files the globs name, then those found among the files (discovery.ts's order).
@@ -187,16 +207,19 @@ export function loadWorkspace(options: LoadOptions, hooks: LoadHooks = {}): Load
 
 /** The workspace of a plan: its files parsed, its catalog joined. */
 export function loadPlanned(plan: WorkspacePlan, hooks: LoadHooks = {}): LoadedWorkspace {
-  const { cwd, workspace, targets, configPath, configProblems, configText } = plan;
+  const { cwd, workspace, targets, configPath, configProblems, configText, unreadable } = plan;
   const read = hooks.read ?? readWithin;
-  const parsed = new Map<string, ParsedFile>();
+  // A file that could not be read is tried once (it may be both a target and a catalog).
+  const parsed = new Map<string, ParsedFile | undefined>();
   const parse = (absolute: string): ParsedFile | undefined => {
     if (parsed.has(absolute)) return parsed.get(absolute);
     let text: DiskText;
     try {
       text = read(absolute, workspace.limits.fileBytes);
     } catch (error) {
-      workspace.log(`cannot read ${absolute}: ${String(error)}`);
+      workspace.log(`cannot read ${toPosix(relative(cwd, absolute))}: ${errorText(error)}`);
+      unreadable.push(absolute);
+      parsed.set(absolute, undefined);
       return undefined;
     }
     const path = toPosix(relative(cwd, absolute));
@@ -221,6 +244,7 @@ export function loadPlanned(plan: WorkspacePlan, hooks: LoadHooks = {}): LoadedW
     configText,
     linksOut: plan.linksOut,
     unmatchedCatalogGlobs: plan.unmatchedCatalogGlobs,
+    unreadable,
     parse,
   };
 }
@@ -235,7 +259,9 @@ export type DiskText = { text: string; bytes?: undefined } | { text: string; byt
 
 /** The file's text, or its head when it is larger than `fileBytes` (see DiskText). */
 export function readWithin(absolute: string, fileBytes: number): DiskText {
-  const bytes = statSync(absolute).size;
+  const stat = statSync(absolute);
+  notAFile(stat);
+  const bytes = stat.size;
   if (bytes <= fileBytes) return { text: readFileSync(absolute, 'utf8') };
   const head = Buffer.alloc(HEAD_BYTES);
   const fd = openSync(absolute, 'r');
@@ -247,9 +273,25 @@ export function readWithin(absolute: string, fileBytes: number): DiskText {
   }
 }
 
+/**
+ * Only a regular file is read: a folder (a file replaced by one since it was listed), a FIFO (whose
+ * read would wait for a writer for ever), a socket or a device is refused with what it is.
+ */
+function notAFile(stat: Stats): void {
+  if (stat.isFile()) return;
+  const what = stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a FIFO (named pipe)' : stat.isSocket() ? 'a socket' : 'a device';
+  throw new Error(`it is ${what}, not a file`);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** `readWithin`, without blocking (the language server's file-watch events). */
 export async function readWithinAsync(absolute: string, fileBytes: number): Promise<DiskText> {
-  const bytes = (await stat(absolute)).size;
+  const stats = await stat(absolute);
+  notAFile(stats);
+  const bytes = stats.size;
   if (bytes <= fileBytes) return { text: await readFile(absolute, 'utf8') };
   const handle = await open(absolute, 'r');
   try {

@@ -57,7 +57,7 @@ export function walkFolder(folder: string, options: WalkOptions): Walk {
   try {
     folderReal = realpathSync(folder);
   } catch (error) {
-    walk.unreadable.push({ folder, error: String(error) });
+    walk.unreadable.push({ folder, error: errorText(error) });
     return walk;
   }
   const boundary = options.boundary ?? folderReal;
@@ -70,7 +70,7 @@ export function walkFolder(folder: string, options: WalkOptions): Walk {
     try {
       entries = readdirSync(dir.path, { withFileTypes: true });
     } catch (error) {
-      walk.unreadable.push({ folder: dir.path, error: String(error) });
+      walk.unreadable.push({ folder: dir.path, error: errorText(error) });
       continue;
     }
     const depth = dir.depth + 1;
@@ -91,6 +91,10 @@ export function walkFolder(folder: string, options: WalkOptions): Walk {
     }
   }
   return walk;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Where a link leads when that is out of the folder; undefined when inside, dangling or a loop. */

@@ -1,9 +1,12 @@
 // The default, human format: `path:line:col: severity message [rule]`, then the source line and a
-// `^~~~` underline under the exact range (its first line), like actionlint and rustc.
+// `^~~~` underline under the exact range (its first line), like actionlint and rustc. Paths,
+// messages and source lines come from the checked files: what a terminal would act on in them is
+// printed as an escape (visible.ts), and the underline counts the escape's width.
 import type { Palette } from '../colors.js';
 import type { SourceText } from '../../core/text/source.js';
 import type { Finding, Span } from '../../core/types.js';
 import { summarize, toLocation, type CheckedFile, type CheckResult, type Summary } from '../result.js';
+import { escapeCharacter, isUnsafe, visible } from './visible.js';
 
 /** Longest stretch of a source line that is shown; longer lines are clipped around the range. */
 const MAX_SNIPPET = 120;
@@ -26,8 +29,8 @@ export function formatStylish(result: CheckResult, colors: Palette): string {
 function formatFinding(file: CheckedFile, finding: Finding, colors: Palette, byPath: Map<string, CheckedFile>): string[] {
   const start = toLocation(file.source, finding.span.start);
   const header =
-    `${colors.bold(`${file.path}:${start.line}:${start.column}:`)} ${colors.severity(finding.severity, finding.severity)} ` +
-    `${finding.message} ${colors.dim(`[${finding.rule}]`)}`;
+    `${colors.bold(`${visible(file.path)}:${start.line}:${start.column}:`)} ${colors.severity(finding.severity, finding.severity)} ` +
+    `${visible(finding.message)} ${colors.dim(`[${finding.rule}]`)}`;
   const gutterWidth = String(start.line).length;
   const blank = ' '.repeat(gutterWidth);
   const { shown, underline } = snippet(file.source, finding.span, start.line - 1);
@@ -38,7 +41,7 @@ function formatFinding(file: CheckedFile, finding: Finding, colors: Palette, byP
     `${colors.dim(`${blank} |`)} ${underline.slice(0, caret)}${colors.severity(finding.severity, underline.slice(caret))}`,
   ];
   for (const related of finding.related ?? []) {
-    out.push(`${colors.dim(`${blank} =`)} ${related.message} at ${relatedPlace(file, related.file, related.span, byPath)}`);
+    out.push(`${colors.dim(`${blank} =`)} ${visible(related.message)} at ${relatedPlace(file, related.file, related.span, byPath)}`);
   }
   return out;
 }
@@ -49,15 +52,15 @@ function relatedPlace(file: CheckedFile, otherPath: string | undefined, span: Sp
     return `${at.line}:${at.column}`;
   }
   const other = byPath.get(otherPath);
-  if (!other) return otherPath;
+  if (!other) return visible(otherPath);
   const at = toLocation(other.source, span.start);
-  return `${otherPath}:${at.line}:${at.column}`;
+  return `${visible(otherPath)}:${at.line}:${at.column}`;
 }
 
 /**
  * The source line (clipped when long) and the underline that sits under the range. Tabs before the
  * range are copied into the padding so the caret lines up whatever the terminal's tab width is;
- * wide characters count two columns.
+ * wide characters count two columns, a character shown as its escape (`\x1b`) the escape's.
  */
 export function snippet(source: SourceText, span: Span, line: number): { shown: string; underline: string } {
   const text = source.lineText(line);
@@ -77,7 +80,7 @@ export function snippet(source: SourceText, span: Span, line: number): { shown: 
   }
   const clippedBefore = first > 0;
   const clippedAfter = last < text.length;
-  const shown = `${clippedBefore ? '…' : ''}${text.slice(first, last)}${clippedAfter ? '…' : ''}`;
+  const shown = `${clippedBefore ? '…' : ''}${visible(text.slice(first, last))}${clippedAfter ? '…' : ''}`;
   const padding = (clippedBefore ? ' ' : '') + [...text.slice(first, from)].map((ch) => (ch === '\t' ? '\t' : ' '.repeat(charWidth(ch)))).join('');
   let marks = '';
   let caretPlaced = false;
@@ -98,8 +101,9 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-/** Terminal columns of one code point: 2 for East Asian wide and emoji ranges, 1 otherwise. */
+/** Terminal columns of one code point as shown: its escape's length for one `visible` escapes, 2 for East Asian wide and emoji ranges, 1 otherwise. */
 function charWidth(ch: string): number {
+  if (isUnsafe(ch)) return escapeCharacter(ch).length;
   const code = ch.codePointAt(0) ?? 0;
   const wide =
     (code >= 0x1100 && code <= 0x115f) ||

@@ -11,6 +11,7 @@
 // them all); an alias's nodes have no text of their own (`*deps, first` is a syntax error). Nor
 // does any removal or replacement take an anchor with it, which would leave its aliases unresolved.
 import type { MapNode, Node, Pair, ScalarNode, ScalarStyle, SeqNode } from '../parse/nodes.js';
+import { eolOf, lineStartOf } from '../text/source.js';
 import type { Fix, Span, TextEdit } from '../types.js';
 
 export interface EditContext {
@@ -181,15 +182,11 @@ export function joinInsertions(edits: readonly TextEdit[]): TextEdit[] {
   return out;
 }
 
-export function eolOf(text: string): string {
-  return text.includes('\r\n') ? '\r\n' : '\n';
-}
+/** The line break the text uses most (text/source.ts), for the lines a fix writes. */
+export { eolOf };
 
-export function lineStartOf(text: string, offset: number): number {
-  let i = offset;
-  while (i > 0 && text[i - 1] !== '\n' && text[i - 1] !== '\r') i--;
-  return i;
-}
+/** Where the line holding an offset starts (text/source.ts): never before the BOM, so no edit takes it along. */
+export { lineStartOf };
 
 /** The offset of the line break (or the end of the text) after `offset`. */
 export function endOfLine(text: string, offset: number): number {
@@ -206,8 +203,8 @@ export function columnOf(text: string, offset: number): number | undefined {
 
 /** The start of the line after the one holding `end`, and what must be written first at EOF. */
 function nextLine(text: string, end: number): { at: number; lead: string } {
-  // A block scalar's range may already include its final line break.
-  if (end > 0 && text[end - 1] === '\n') return { at: end, lead: '' };
+  // A block scalar's range may already include its final line break (a lone CR too).
+  if (end > 0 && (text[end - 1] === '\n' || (text[end - 1] === '\r' && text[end] !== '\n'))) return { at: end, lead: '' };
   const i = endOfLine(text, end);
   if (i >= text.length) return { at: text.length, lead: eolOf(text) };
   if (text[i] === '\r' && text[i + 1] === '\n') return { at: i + 2, lead: '' };

@@ -4,7 +4,7 @@
 // (a `kind: List`'s items, a Chainsaw test's resources: embedded.ts) follow, one document each.
 import { DEFAULT_LIMITS, type ParseLimits } from '../limits.js';
 import type { DocumentKind, Span } from '../types.js';
-import { SourceText } from '../text/source.js';
+import { SourceText, wholeCharacters } from '../text/source.js';
 import { jsonComments, parseJson, type ParsedJsonDocument } from './json.js';
 import { embeddedDocuments, type Embedding } from './embedded.js';
 import { detectKind, kindFromText } from './kinds.js';
@@ -69,14 +69,24 @@ function commentsOf(text: string, language: Language): Comment[] {
   if (language === 'json') return jsonComments(text, 0);
   // JSONL: each line is a document of its own.
   const out: Comment[] = [];
-  let start = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    out.push(...jsonComments(text.slice(start, end).replace(/\r$/, ''), start));
-    start = end + 1;
-  }
+  for (const line of jsonLines(text)) out.push(...jsonComments(text.slice(line.start, line.end), line.start));
   return out;
+}
+
+/**
+ * The lines of a JSONL text, each without its line break: `\r\n`, `\n` and a lone `\r` each end
+ * one, as they end a line in an editor (SourceText), so that "line N" is the line the user sees.
+ */
+function jsonLines(text: string): { start: number; end: number }[] {
+  const lines: { start: number; end: number }[] = [];
+  const breaks = /\r\n?|\n/g;
+  let start = 0;
+  for (let found = breaks.exec(text); found; found = breaks.exec(text)) {
+    lines.push({ start, end: found.index });
+    start = breaks.lastIndex;
+  }
+  lines.push({ start, end: text.length });
+  return lines;
 }
 
 function languageOf(path: string): Language {
@@ -121,10 +131,25 @@ export function parseFile(path: string, text: string, options: ParseOptions = {}
   if (language === 'yaml' && documents.length === 0) {
     documents.push({ index: 0, root: null, span: { start: 0, end: text.length }, problems: [], kind: detectKind(path, null, options.forcedKind), selfContained: false });
   }
+  for (const doc of documents) onWholeCharacters(text, doc.problems);
   if (language !== 'jsonl') documents.push(...embeddedDocuments(documents));
   markPartial(documents);
   const kind = documents.find((d) => d.kind)?.kind ?? null;
   return fileWithComments({ path, source, language, documents, kind });
+}
+
+/**
+ * Every problem's range, and its related places, on whole characters and line breaks
+ * (`wholeCharacters`), in place: a parser's position, or "the first character" of a text that
+ * starts with a CRLF, may fall between the CR and the LF or inside an astral character. The
+ * engine guards every finding the same way; this keeps the parse's own data right for whoever
+ * reads it first.
+ */
+function onWholeCharacters(text: string, problems: ParseProblem[]): void {
+  for (const problem of problems) {
+    problem.span = wholeCharacters(text, problem.span);
+    if (problem.related) for (const related of problem.related) related.span = wholeCharacters(text, related.span);
+  }
 }
 
 /** Sets `partial` on every document, once kinds and embedded documents are known. */
@@ -150,6 +175,7 @@ function declinedWhole(path: string, text: string, declined: ParseProblem, optio
   const language = options.language ?? languageOf(path);
   const kind = detectKind(path, null, options.forcedKind) ?? kindFromText(text);
   const documents = [{ index: 0, root: null, span: { start: 0, end: text.length }, problems: [declined], kind, selfContained: false }];
+  onWholeCharacters(text, documents[0]!.problems);
   return fileWithComments({ path, source: new SourceText(text), language, documents, kind }, false);
 }
 
@@ -171,13 +197,10 @@ export function parseTooLarge(path: string, bytes: number, head: string, options
 
 function parseJsonLines(text: string): ReturnType<typeof parseJson>[] {
   const out: ReturnType<typeof parseJson>[] = [];
-  let start = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end).replace(/\r$/, '');
+  for (const { start, end } of jsonLines(text)) {
+    const line = text.slice(start, end);
+    // A line of nothing but blanks (trim takes a BOM for one) holds no document.
     if (line.trim()) out.push(parseJson(line, start, { comments: false }));
-    start = end + 1;
   }
   return out;
 }

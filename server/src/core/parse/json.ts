@@ -2,6 +2,7 @@
 // from errors so that a half-typed file still yields a tree to check. The comments are the ones
 // jsonc-parser's scanner finds (the tokens its parser skips), never text inside a string.
 import { createScanner, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError, type SyntaxKind } from 'jsonc-parser';
+import { bomLength } from '../text/source.js';
 import type { Span } from '../types.js';
 import type { Comment } from './nodes.js';
 import type { MapNode, Node, Pair, ScalarNode } from './nodes.js';
@@ -33,8 +34,13 @@ const ERROR_TEXT: Record<string, string> = {
   InvalidCharacter: 'This character is not allowed inside a JSON string.',
 };
 
-/** Parses one JSON text starting at `base` in the file (JSONL lines pass their offset). */
+/**
+ * Parses one JSON text starting at `base` in the file (JSONL lines pass their offset). A BOM at
+ * its start is no part of the JSON (jsonc-parser would call it an invalid symbol): the document
+ * starts after it.
+ */
 export function parseJson(text: string, base = 0, options: { comments?: boolean; cut?: Cut } = {}): ParsedJsonDocument {
+  if (bomLength(text)) return parseJson(text.slice(1), base + 1, options);
   const errors: ParseError[] = [];
   const problems: ParseProblem[] = [];
   const parseOptions = { allowTrailingComma: true, disallowComments: options.comments === false, allowEmptyContent: true };

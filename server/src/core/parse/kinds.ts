@@ -1,5 +1,6 @@
 // Which of our document kinds a parsed document is: content first, file name second. Anything
 // else is left alone: silence on unrelated YAML/JSON is a feature (docs/behaviour.md#recognising-files).
+import { bomLength } from '../text/source.js';
 import type { DocumentKind } from '../types.js';
 import { getNode, getScalar, getString, isMap, isScalar, isSeq, type MapNode, type Node } from './nodes.js';
 
@@ -163,7 +164,9 @@ const TEXT_MARKERS: [(text: string) => boolean, DocumentKind][] = [
  * (docs/behaviour.md#recognising-files).
  */
 export function kindFromText(text: string): DocumentKind | null {
-  for (const [marks, kind] of TEXT_MARKERS) if (marks(text)) return kind;
+  // A BOM is no part of the first line: `compositeTools:` after it is still a root key.
+  const content = text.slice(bomLength(text));
+  for (const [marks, kind] of TEXT_MARKERS) if (marks(content)) return kind;
   return null;
 }
 

@@ -1,6 +1,7 @@
 // Maps character indexes inside a scalar's decoded value back to source offsets, so a finding
 // inside a template string (one character of `{{ .a == 1 }}`) lands on the exact character the
 // user typed, through quotes, escapes and block indentation and folding.
+import { lineStartOf, loneCrAsLf } from '../text/source.js';
 import type { Span } from '../types.js';
 import type { ScalarNode } from './nodes.js';
 
@@ -57,7 +58,8 @@ function within(offsets: ValueOffsets, span: Span, length: number): boolean {
 
 function decodeOffsets(text: string, node: ScalarNode, value: string): ValueOffsets | null {
   const { start, end } = node.span;
-  const raw = text.slice(start, end);
+  // A lone CR is a line break, as the parser read it (loneCrAsLf; one character past the end tells a CRLF's CR).
+  const raw = loneCrAsLf(text.slice(start, end + 1)).slice(0, end - start);
   let offsets: number[] | null;
   switch (node.style) {
     case 'plain':
@@ -72,7 +74,7 @@ function decodeOffsets(text: string, node: ScalarNode, value: string): ValueOffs
       break;
     case 'literal':
     case 'folded':
-      return decodeBlock(raw, start, start - text.lastIndexOf('\n', start - 1) - 1, value);
+      return decodeBlock(raw, start, start - lineStartOf(text, start), value);
     default:
       return null;
   }

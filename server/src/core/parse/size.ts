@@ -42,8 +42,8 @@ export function valueStarts(text: string, yaml: boolean): number {
   let count = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    // , : [ {   and in YAML also \n - ?
-    if (c === 44 || c === 58 || c === 91 || c === 123 || (yaml && (c === 10 || c === 45 || c === 63))) count++;
+    // , : [ {   and in YAML also \n (or a lone \r, a line break too) - ?
+    if (c === 44 || c === 58 || c === 91 || c === 123 || (yaml && (c === 10 || c === 45 || c === 63 || (c === 13 && text.charCodeAt(i + 1) !== 10)))) count++;
   }
   return count;
 }

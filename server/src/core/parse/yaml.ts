@@ -18,7 +18,7 @@ import {
   type Scalar,
 } from 'yaml';
 import { LIMITS } from '../limits.js';
-import { wholeCharacters } from '../text/source.js';
+import { loneCrAsLf, wholeCharacters } from '../text/source.js';
 import type { Span } from '../types.js';
 import type { Comment } from './nodes.js';
 import type { AnchorUse, MapNode, Node, Pair, References, ScalarNode, ScalarStyle, ScalarValue, Shared } from './nodes.js';
@@ -52,8 +52,9 @@ const STYLE: Record<string, ScalarStyle> = {
  */
 export function parseYaml(text: string, base = 0, options: { cut?: Cut; /** LIMITS.aliasNodes unless the workspace sets it. */ aliasNodes?: number } = {}): ParsedYamlDocument[] {
   // Flow collections and compact block ones nested past the limit are cut off first (shallow.ts):
-  // the library would spend seconds and gigabytes on them before anything is checked.
-  const shallow = shallowYaml(text, options.cut);
+  // the library would spend seconds and gigabytes on them before anything is checked. The library
+  // reads a lone CR as `\n` (loneCrAsLf: the same offsets), so its lines are the editor's.
+  const shallow = shallowYaml(loneCrAsLf(text), options.cut);
   let docs: Document.Parsed[];
   try {
     // parseAllDocuments, with the collections nested too deep for the composer cut from its CST.
@@ -79,7 +80,7 @@ export function yamlComments(text: string): Comment[] {
   const comments: Comment[] = [];
   let offset = 0;
   let scalarNext = false;
-  for (const lexeme of new Lexer().lex(text)) {
+  for (const lexeme of new Lexer().lex(loneCrAsLf(text))) {
     // Offsets advance as the library's parser advances them: control lexemes take no room, and
     // the lexeme after a scalar marker is the scalar's source, whatever its first character.
     if (scalarNext) {

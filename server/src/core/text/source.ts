@@ -1,6 +1,80 @@
 // Source text with a lazily built line index. Offsets are UTF-16 indexes (what JS strings and
 // LSP's default encoding use); lines and characters are 0-based here and converted at the edges.
+//
+// Lines and characters are the ones editors show (docs/behaviour.md#text-as-editors-count-it):
+// `\r\n`, `\n` and a lone `\r` each end a line, and a byte-order mark at the start of the text
+// (U+FEFF, a UTF-8 BOM decoded) belongs to no line: line 1 starts after it, as in an editor, which
+// hides it. The text itself keeps the BOM, so offsets are offsets into what is on disk and a fix
+// written back leaves the BOM where it was.
 import type { Span } from '../types.js';
+
+/** 1 when the text starts with a byte-order mark (U+FEFF, what a UTF-8 BOM decodes to), else 0: where its first line starts. */
+export function bomLength(text: string): 0 | 1 {
+  return text.charCodeAt(0) === 0xfeff ? 1 : 0;
+}
+
+/**
+ * The text with each lone CR (a `\r` not followed by `\n`) read as `\n`: the same length, so
+ * every offset into it is an offset into the text. For the YAML library, which takes `\r\n` and
+ * `\n` for line breaks but reads a lone CR as part of the line (YAML 1.2 and editors count it as a
+ * break, and yaml.v3 reads it as one): what it parses is then the lines the user sees, and a value
+ * that spans lines holds `\n` where the file has `\r`, which is what YAML's line-break
+ * normalisation gives. The same string when there is no lone CR.
+ */
+export function loneCrAsLf(text: string): string {
+  let at = text.indexOf('\r');
+  if (at < 0) return text;
+  let out = '';
+  let from = 0;
+  for (; at >= 0; at = text.indexOf('\r', at + 1)) {
+    if (text.charCodeAt(at + 1) === 10) continue;
+    out += text.slice(from, at) + '\n';
+    from = at + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/**
+ * Where the line holding `offset` starts: after the line break before it (`\n`, `\r\n` or a lone
+ * `\r`), or on the first line after the BOM, which belongs to no line.
+ */
+export function lineStartOf(text: string, offset: number): number {
+  let i = offset;
+  const first = bomLength(text);
+  while (i > first && text.charCodeAt(i - 1) !== 10 && text.charCodeAt(i - 1) !== 13) i--;
+  return i;
+}
+
+let eolText: string | undefined;
+let eolResult: '\n' | '\r\n' | '\r' = '\n';
+
+/**
+ * The line break a text uses most (`\r\n`, `\n` or a lone `\r`; the first of them met wins a tie,
+ * `\n` when there is none), so lines a fix inserts match the user's. The last answer is kept:
+ * every fix of a file asks it of the same text.
+ */
+export function eolOf(text: string): '\n' | '\r\n' | '\r' {
+  if (text === eolText) return eolResult;
+  let crlf = 0;
+  let lf = 0;
+  let cr = 0;
+  let choice: '\n' | '\r\n' | '\r' = '\n';
+  for (let i = text.indexOf('\r'); i >= 0; i = text.indexOf('\r', i + 1)) {
+    if (text.charCodeAt(i + 1) === 10) crlf++;
+    else cr++;
+  }
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lf++;
+  lf -= crlf;
+  if (crlf + lf + cr > 0) {
+    const firstBreak = /\r\n|\n|\r/.exec(text)![0] as '\n' | '\r\n' | '\r';
+    const counts: Record<string, number> = { '\r\n': crlf, '\n': lf, '\r': cr };
+    const most = Math.max(crlf, lf, cr);
+    choice = counts[firstBreak] === most ? firstBreak : crlf === most ? '\r\n' : lf === most ? '\n' : '\r';
+  }
+  eolText = text;
+  eolResult = choice;
+  return choice;
+}
 
 export interface Position {
   line: number;
@@ -14,8 +88,8 @@ export class SourceText {
 
   get lineStarts(): number[] {
     if (!this.lineStartsCache) {
-      const starts = [0];
       const text = this.text;
+      const starts: number[] = [bomLength(text)];
       for (let i = 0; i < text.length; i++) {
         const ch = text.charCodeAt(i);
         if (ch === 10 /* \n */) starts.push(i + 1);
@@ -43,7 +117,8 @@ export class SourceText {
       if (starts[mid]! <= clamped) low = mid;
       else high = mid - 1;
     }
-    return { line: low, character: clamped - starts[low]! };
+    // Offset 0 of a text with a BOM is before line 1's first character: character 0 too.
+    return { line: low, character: Math.max(0, clamped - starts[low]!) };
   }
 
   offsetAt(position: Position): number {
@@ -69,10 +144,9 @@ export class SourceText {
     return this.text.slice(this.lineStarts[line] ?? this.text.length, this.lineEnd(line));
   }
 
-  /** The line break this text uses most, so inserted lines match the user's style. */
+  /** The line break this text uses most, so inserted lines match the user's style (`eolOf`). */
   get eol(): string {
-    const crlf = this.text.indexOf('\r\n');
-    return crlf >= 0 ? '\r\n' : '\n';
+    return eolOf(this.text);
   }
 
   /** Leading whitespace of the line that contains `offset`. */

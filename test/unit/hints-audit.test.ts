@@ -141,3 +141,19 @@ test('the real reference catalogs, read as CatalogTools, give no verdict and no 
   }
   assert.ok(tools >= 50, `only ${tools} tools read`);
 });
+
+test('a changing verb used as a noun, and add over numbers, are no evidence', () => {
+  for (const name of ['sync_status', 'commit_history', 'post_details', 'delete_preview', 'merge_request_info']) {
+    assert.equal(leadingNameVerb(name), undefined, name);
+  }
+  assert.equal(leadingNameVerb('create_issue')?.base, 'create');
+  assert.equal(leadingNameVerb('create_list')?.base, 'create');
+  assert.deepEqual(leadingDescriptionVerbs('Post details for an id.'), []);
+  assert.deepEqual(leadingDescriptionVerbs('Sync status of a folder.'), []);
+  const numbers = { properties: { a: { type: 'number' }, b: { type: 'number' } } };
+  assert.deepEqual(changes({ name: 'add', description: 'Adds two numbers', inputSchema: numbers }), []);
+  assert.deepEqual(changes({ name: 'add_label', description: 'Add a label to an issue', inputSchema: { properties: { label: { type: 'string' } } } }), [
+    'name:add',
+    'description:add',
+  ]);
+});

@@ -53,6 +53,14 @@ const NEUTRAL_VERBS = new Set([
   'request', 'resolve', 'run', 'sample', 'simulate', 'start', 'stop', 'test', 'transform', 'translate', 'trigger',
 ]);
 
+// Words that make a name or a phrase a noun phrase about something read: "sync_status",
+// "commit_history", "post_details". A changing verb before one of them is a noun. ("list" is not
+// one: "create_list" creates a list.)
+const READ_NOUNS = new Set([
+  'count', 'counts', 'detail', 'details', 'history', 'info', 'information', 'log', 'logs', 'metadata', 'overview',
+  'preview', 'stats', 'status', 'summary',
+]);
+
 function senseOf(base: string): VerbSense | undefined {
   if (CHANGE_VERBS.has(base)) return 'changes';
   if (READ_VERBS.has(base)) return 'reads';
@@ -86,11 +94,18 @@ export function identifierWords(name: string): Word[] {
   return out;
 }
 
-/** The first verb of a name that is a known one (`github_create_issue` → create); it alone says what the name means. */
+/**
+ * The first verb of a name that is a known one (`github_create_issue` → create); it alone says what
+ * the name means. A changing verb that a reading word follows is a noun (`sync_status`,
+ * `commit_history`, `delete_preview`), and the name says nothing.
+ */
 export function leadingNameVerb(name: string): Verb | undefined {
-  for (const word of identifierWords(name)) {
+  const words = identifierWords(name);
+  for (const [index, word] of words.entries()) {
     const verb = verbOf(word);
-    if (verb) return verb;
+    if (!verb) continue;
+    if (verb.sense === 'changes' && words.slice(index + 1).some((w) => READ_NOUNS.has(w.text))) return undefined;
+    return verb;
   }
   return undefined;
 }
@@ -153,7 +168,8 @@ export function leadingDescriptionVerbs(description: string): Verb[] {
   }
   const firstToken = tokens[index];
   const first = firstToken && verbOf(firstToken);
-  if (!first) return [];
+  // "Post details for an id", "Sync status of a folder": a noun, not a verb.
+  if (!first || (first.sense === 'changes' && READ_NOUNS.has(tokens[index + 1]?.text ?? ''))) return [];
   const verbs = [first];
   index += 1;
   while (index < tokens.length) {
@@ -217,6 +233,12 @@ export function changeParameters(inputSchema: unknown): ChangeParameter[] {
   return out;
 }
 
+/** Whether an input schema has top-level properties and every one of them is a number or an integer. */
+function onlyNumbers(inputSchema: unknown): boolean {
+  const properties = isRecord(inputSchema) && isRecord(inputSchema.properties) ? Object.values(inputSchema.properties) : [];
+  return properties.length > 0 && properties.every((p) => isRecord(p) && (p.type === 'number' || p.type === 'integer'));
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -266,8 +288,11 @@ export function toolWords(tool: ToolText): ToolWords {
     out.noChange = noChange;
     return out;
   }
-  if (nameVerb?.sense === 'changes') out.changes.push({ where: 'name', verb: nameVerb });
-  for (const verb of descriptionVerbs) if (verb.sense === 'changes') out.changes.push({ where: 'description', verb });
+  // add(a, b) adds numbers: "add" says nothing of a tool whose inputs are all numbers.
+  const arithmetic = onlyNumbers(tool.inputSchema);
+  const counts = (verb: Verb) => verb.sense === 'changes' && !(verb.base === 'add' && arithmetic);
+  if (nameVerb && counts(nameVerb)) out.changes.push({ where: 'name', verb: nameVerb });
+  for (const verb of descriptionVerbs) if (counts(verb)) out.changes.push({ where: 'description', verb });
   const readOrNeutral = nameVerb?.sense === 'reads' || nameVerb?.sense === 'neutral' || descriptionVerbs.some((v) => v.sense !== 'changes');
   if (!readOrNeutral) {
     for (const parameter of changeParameters(tool.inputSchema)) out.changes.push({ where: 'parameter', parameter });

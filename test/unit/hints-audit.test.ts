@@ -16,6 +16,7 @@ import {
   verbOf,
 } from '../../server/src/core/audit/words.js';
 import { serversFromDocument } from '../../server/src/core/catalog/load.js';
+import { checkFile } from '../../server/src/core/engine.js';
 import type { ToolAnnotations } from '../../server/src/core/types.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 
@@ -156,4 +157,30 @@ test('a changing verb used as a noun, and add over numbers, are no evidence', ()
     'name:add',
     'description:add',
   ]);
+});
+
+test('a parameter written twice, and one named __proto__, are read once and throw nothing (found by the fuzz)', () => {
+  const text = [
+    'catalog: 1',
+    'servers:',
+    '  - name: notes',
+    '    tools:',
+    '      - name: keep',
+    '        inputSchema:',
+    '          type: object',
+    '          properties:',
+    '            path: {type: string}',
+    '            path: {type: string}',
+    '            __proto__: {type: string}',
+    '            noteContent: {type: string}',
+    '        annotations: {readOnlyHint: true}',
+    '',
+  ].join('\n');
+  const logged: string[] = [];
+  const workspace = new Workspace('/', (message) => logged.push(message));
+  const file = workspace.parse('/notes.catalog.yaml', text);
+  workspace.catalog.addFile(file);
+  const findings = checkFile(file, workspace).findings.map((f) => f.rule);
+  assert.deepEqual(logged, []);
+  assert.deepEqual(findings.filter((r) => r.startsWith('hints/')), ['hints/read-only-writes']);
 });

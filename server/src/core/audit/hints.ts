@@ -133,7 +133,7 @@ interface ReadTool {
   tool: AuditedTool;
   words: ToolWords;
   annotations?: MapNode;
-  /** A hint key with a value that is no boolean: the hints are unreadable, and catalog/* says so. */
+  /** `annotations` that is no mapping, or a hint that is no boolean: unreadable, and schema/* says so. */
   unreadable: boolean;
 }
 
@@ -152,11 +152,6 @@ function auditDocument(ctx: DocumentContext): HintProblem[] {
     return entry;
   };
 
-  const groups: { server: ServerOf; namespace?: NamespaceOf; tools: ToolDecl[] }[] = [];
-  for (const server of servers) {
-    groups.push({ server, tools: server.tools });
-    for (const namespace of server.namespaces) groups.push({ server, namespace, tools: namespace.tools });
-  }
   // A server none of whose tools (listed and dynamic, two or more) declares any hint: one finding.
   const wholesale = new Set<ToolDecl>();
   for (const server of servers) {
@@ -172,6 +167,12 @@ function auditDocument(ctx: DocumentContext): HintProblem[] {
       titleOnly: false,
       whole: { server: server.name, tools: named },
     });
+  }
+  // One set of hints on every tool of a server's list, or of one namespace: a stamp.
+  const groups: { server: ServerOf; namespace?: NamespaceOf; tools: ToolDecl[] }[] = [];
+  for (const server of servers) {
+    groups.push({ server, tools: server.tools });
+    for (const namespace of server.namespaces) groups.push({ server, namespace, tools: namespace.tools });
   }
   for (const group of groups) {
     const entries = group.tools.map(readOf);
@@ -250,7 +251,13 @@ function readTool(decl: ToolDecl): ReadTool {
   if (properties) {
     // Only what changeParameters reads: each property's name and type.
     const shallow: Record<string, unknown> = {};
-    for (const pair of properties.pairs) Object.defineProperty(shallow, keyText(pair), { value: { type: toValue(getNode(pair.value, 'type')) }, enumerable: true });
+    for (const pair of properties.pairs) {
+      const key = keyText(pair);
+      // A key written twice (yaml/duplicate-key's) counts once, as its first writing; defined, not
+      // assigned, so `__proto__` is a property like any other.
+      if (Object.prototype.hasOwnProperty.call(shallow, key)) continue;
+      Object.defineProperty(shallow, key, { value: { type: toValue(getNode(pair.value, 'type')) }, enumerable: true });
+    }
     tool.inputSchema = { properties: shallow };
   }
   const declared = annotationsFrom(annotations);

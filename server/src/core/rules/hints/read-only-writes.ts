@@ -24,9 +24,9 @@ export const rule: Rule = {
       return {
         message:
           `${capitalize(describeTool(problem.tool))} declares readOnlyHint: true, but ${listWords(words)}: it may change something. ` +
-          'A client that runs read-only tools without asking would run it unasked, and a composite tool that calls it may be ' +
-          'advertised as read-only. Check what the tool does; if it changes anything, ' +
-          lowerFirstSentence(overrideAdvice(problem.tool.name ?? 'TOOL', 'readOnlyHint: false')),
+          'Check what it does, and if it writes, correct its hints upstream or in the gateway. A client that runs read-only ' +
+          'tools without asking would run it unasked, and a composite tool that calls it may be advertised as read-only. ' +
+          overrideAdvice(problem.tool.name ?? 'TOOL', 'readOnlyHint: false'),
         span: problem.span,
         related: problem.evidence.map((e) => ({ span: e.span, message: `${evidenceWords(e, text)}` })),
       };
@@ -38,8 +38,4 @@ function evidenceWords(evidence: LocatedEvidence, text: string): string {
   if (evidence.where === 'name') return `its name says "${evidence.verb.text}"`;
   if (evidence.where === 'description') return `its description says "${text.slice(evidence.span.start, evidence.span.end)}"`;
   return `it takes a parameter "${evidence.parameter.name}" (${evidence.parameter.word === 'command' || evidence.parameter.word === 'cmd' || evidence.parameter.word === 'script' ? 'something to run' : 'something to write or send'})`;
-}
-
-function lowerFirstSentence(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -17,15 +17,17 @@ export const rule: Rule = {
       const names = (tools: typeof problem.reading) => quotedList(tools.map((t) => t.name ?? ''));
       const readOnlyStamp = problem.hints.readOnlyHint === true;
       const consequence = readOnlyStamp
-        ? `So ${names(problem.changing)} claim${problem.changing.length === 1 ? 's' : ''} to be read-only: a client may run ${problem.changing.length === 1 ? 'it' : 'them'} unasked, and composite tools calling ${problem.changing.length === 1 ? 'it' : 'them'} may be advertised as read-only.`
-        : `So ${names(problem.reading)} ${problem.reading.length === 1 ? 'is' : 'are'} declared as if ${problem.reading.length === 1 ? 'it' : 'they'} changed things, and every composite tool calling ${problem.reading.length === 1 ? 'it' : 'them'} gets the stamp's floor.`;
+        ? `${names(problem.changing)} claim${problem.changing.length === 1 ? 's' : ''} to be read-only: a client may run ${problem.changing.length === 1 ? 'it' : 'them'} unasked, and composite tools calling ${problem.changing.length === 1 ? 'it' : 'them'} may be advertised as read-only.`
+        : `${names(problem.reading)} ${problem.reading.length === 1 ? 'is' : 'are'} declared as if ${problem.reading.length === 1 ? 'it' : 'they'} changed things, and every composite tool calling ${problem.reading.length === 1 ? 'it' : 'them'} gets the stamp's floor.`;
       return {
         message:
-          `All ${problem.tools.length} tools ${where} declare the same hints (${hintsWords(problem.hints)}), though by their names or ` +
-          `descriptions ${names(problem.reading)} read${problem.reading.length === 1 ? 's' : ''} and ${names(problem.changing)} change${problem.changing.length === 1 ? 's' : ''} something: the server likely stamps ` +
-          `one default on every tool, so its hints say little about each one. ${consequence} Report it upstream; meanwhile give ` +
-          'the tools you use their own hints in the gateway that serves them (`aggregation.tools[].overrides.TOOL: ' +
-          '{description: ..., annotations: {...}}`; an override needs a description or a name besides its annotations).',
+          `All ${problem.tools.length} tools ${where} declare the same hints (${hintsWords(problem.hints)}), though some read and ` +
+          'some change things: likely one default stamped on every tool. Give the tools you use their own hints, upstream or in ' +
+          `the gateway. By their names or descriptions ${names(problem.reading)} read${problem.reading.length === 1 ? 's' : ''} and ` +
+          `${names(problem.changing)} change${problem.changing.length === 1 ? 's' : ''} something, so the hints cannot be right for ` +
+          `all of them. ${consequence} Report it upstream; meanwhile override the tools' annotations in the gateway that serves ` +
+          'them (`aggregation.tools[].overrides.TOOL: {description: ..., annotations: {...}}`; an override needs a description ' +
+          'or a name besides its annotations).',
         span: problem.span,
         related: [
           ...firstItems(problem.reading).shown.map((t) => ({ span: (t.nameNode ?? t.node).span, message: `"${t.name ?? ''}" reads, by its words` })),

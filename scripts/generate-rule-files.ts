@@ -44,6 +44,7 @@ export const FAMILY_TITLES: Readonly<Record<string, string>> = {
   envelope: 'Dynamic tools and the call envelope',
   result: 'Recorded results',
   catalog: 'Catalogs',
+  hints: "Catalog annotations (evidence about a server's hints)",
   lens: 'Tool Lens itself',
 };
 

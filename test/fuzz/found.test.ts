@@ -163,7 +163,7 @@ test('valid YAML nested 3,000 levels deep in flow style gets only the lens/decli
 /** A catalog whose one tool schema has `arrays` levels of `{k: [...]}` in a value before a `$ref` to itself. */
 function selfReference(arrays: number): string {
   const value = `${'{k: ['.repeat(arrays)}${']}'.repeat(arrays)}`;
-  return `catalog: 1\nservers:\n  - name: s\n    tools:\n      - name: t\n        inputSchema: {type: object, description: "look ${++looks}", x: ${value}, items: {$ref: "#"}}\n`;
+  return `catalog: 1\nservers:\n  - name: s\n    tools:\n      - name: t\n        inputSchema: {type: object, description: "look ${++looks}", x: ${value}, items: {$ref: "#"}}\n        annotations: {readOnlyHint: true}\n`;
 }
 
 // To decide whether to inline a `$ref`'s target, ajv's hasRef walked it for a `$ref`, every array

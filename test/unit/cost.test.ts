@@ -321,7 +321,7 @@ describe('catalogs of thousands of tools, and schemas whose references fan out',
         annotations: { readOnlyHint: true },
       }),
     );
-    tools.push(JSON.stringify({ name: 'broken', inputSchema: { type: 'object', properties: { when: { type: 'string', pattern: '([a-z' } } } }));
+    tools.push(JSON.stringify({ name: 'broken', inputSchema: { type: 'object', properties: { when: { type: 'string', pattern: '([a-z' } } }, annotations: { readOnlyHint: true } }));
     const found = check('big.catalog.json', `{"catalog": 1, "servers": [{"name": "big", "tools": [\n${tools.join(',\n')}\n]}]}\n`);
     assert.deepEqual(found.map((f) => f.rule), ['catalog/invalid-schema']);
     assert.match(found[0]!.message, /is not a valid regular expression/);

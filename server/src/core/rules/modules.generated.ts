@@ -30,6 +30,10 @@ import { rule as faceReservedCard } from './face/reserved-card.js';
 import { rule as faceTooLong } from './face/too-long.js';
 import { rule as faceUndeclared } from './face/undeclared.js';
 import { rule as faceUnknownParam } from './face/unknown-param.js';
+import { rule as hintsDestructiveUnstated } from './hints/destructive-unstated.js';
+import { rule as hintsNoneDeclared } from './hints/none-declared.js';
+import { rule as hintsReadOnlyWrites } from './hints/read-only-writes.js';
+import { rule as hintsStamped } from './hints/stamped.js';
 import { rule as lensDeclined } from './lens/declined.js';
 import { rule as lensUnusedSuppression } from './lens/unused-suppression.js';
 import { rule as operationalAuditLimits } from './operational/audit-limits.js';
@@ -101,6 +105,10 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'face/too-long', rule: faceTooLong },
   { path: 'face/undeclared', rule: faceUndeclared },
   { path: 'face/unknown-param', rule: faceUnknownParam },
+  { path: 'hints/destructive-unstated', rule: hintsDestructiveUnstated },
+  { path: 'hints/none-declared', rule: hintsNoneDeclared },
+  { path: 'hints/read-only-writes', rule: hintsReadOnlyWrites },
+  { path: 'hints/stamped', rule: hintsStamped },
   { path: 'lens/declined', rule: lensDeclined },
   { path: 'lens/unused-suppression', rule: lensUnusedSuppression },
   { path: 'operational/audit-limits', rule: operationalAuditLimits },

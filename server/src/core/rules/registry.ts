@@ -19,6 +19,7 @@ export const FAMILY_ORDER: readonly string[] = [
   'envelope',
   'result',
   'catalog',
+  'hints',
   'lens',
 ];
 

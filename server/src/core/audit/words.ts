@@ -1,0 +1,301 @@
+// What a tool's own words say it does: the words of its name (camelCase, snake_case, kebab-case
+// and dotted identifiers split into words), the verbs its description starts with, its parameter
+// names, and whether its description says it changes nothing. Plain data over plain values, so the
+// catalog audit rules, a catalog diff or a hover can all ask the same questions of a tool.
+//
+// The reading is deliberately narrow, because a wrong "this tool writes" on a correct catalog is a
+// false positive about someone else's server: only the *leading* verb of a name or of a
+// description's first sentence counts (and verbs joined to it by "and", "or" or a comma), so
+// "list_deleted_items", "get_post", "Returns the updated_at of each row" and "progress updates"
+// say nothing; words are whole words, so "postgres" is not "post" and "settings" is not "set".
+
+/** A word and where it is in the string it came from (UTF-16 offsets, half-open). */
+export interface Word {
+  /** Lower-cased. */
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** What a verb says a tool does: `reads`, `changes`, or `neutral` (known, but either: run, open, convert). */
+export type VerbSense = 'reads' | 'changes' | 'neutral';
+
+export interface Verb extends Word {
+  /** The verb's base form (`creates` → `create`). */
+  base: string;
+  sense: VerbSense;
+}
+
+// Verbs whose tool changes something outside itself. Base forms; see `verbOf` for the inflections.
+const CHANGE_VERBS = new Set([
+  'add', 'append', 'apply', 'approve', 'archive', 'assign', 'attach', 'ban', 'block', 'cancel', 'change', 'chmod',
+  'chown', 'clear', 'close', 'commit', 'copy', 'cp', 'create', 'delete', 'deploy', 'destroy', 'detach', 'disable',
+  'drop', 'edit', 'enable', 'erase', 'exec', 'execute', 'follow', 'fork', 'grant', 'import', 'insert', 'install',
+  'invite', 'kill', 'lock', 'mark', 'merge', 'mkdir', 'modify', 'move', 'mute', 'mv', 'notify', 'overwrite', 'patch',
+  'pay', 'post', 'publish', 'purge', 'push', 'put', 'register', 'reject', 'remove', 'rename', 'replace', 'reply',
+  'reset', 'restore', 'revert', 'revoke', 'rm', 'rmdir', 'rollback', 'save', 'schedule', 'send', 'set', 'share',
+  'submit', 'subscribe', 'sync', 'terminate', 'toggle', 'transfer', 'truncate', 'unarchive', 'unassign', 'unblock',
+  'unfollow', 'uninstall', 'unlink', 'unlock', 'unmute', 'unregister', 'unsubscribe', 'update', 'upload', 'upsert',
+  'vote', 'wipe', 'write',
+]);
+
+// Verbs of tools that look and compute without changing anything.
+const READ_VERBS = new Set([
+  'analyse', 'analyze', 'browse', 'calculate', 'check', 'compare', 'compute', 'count', 'describe', 'diff', 'echo',
+  'explain', 'fetch', 'find', 'format', 'get', 'inspect', 'list', 'lookup', 'parse', 'peek', 'ping', 'preview',
+  'print', 'query', 'read', 'render', 'retrieve', 'return', 'scan', 'search', 'select', 'show', 'summarise',
+  'summarize', 'validate', 'verify', 'view',
+]);
+
+// Known verbs that could go either way: they end the search for a leading verb and say nothing.
+const NEUTRAL_VERBS = new Set([
+  'ask', 'call', 'convert', 'download', 'elicit', 'export', 'generate', 'handle', 'invoke', 'load', 'open', 'process',
+  'request', 'resolve', 'run', 'sample', 'simulate', 'start', 'stop', 'test', 'transform', 'translate', 'trigger',
+]);
+
+// Words that make a name or a phrase a noun phrase about something read: "sync_status",
+// "commit_history", "post_details". A changing verb before one of them is a noun. ("list" is not
+// one: "create_list" creates a list.)
+const READ_NOUNS = new Set([
+  'count', 'counts', 'detail', 'details', 'history', 'info', 'information', 'log', 'logs', 'metadata', 'overview',
+  'preview', 'stats', 'status', 'summary',
+]);
+
+function senseOf(base: string): VerbSense | undefined {
+  if (CHANGE_VERBS.has(base)) return 'changes';
+  if (READ_VERBS.has(base)) return 'reads';
+  if (NEUTRAL_VERBS.has(base)) return 'neutral';
+  return undefined;
+}
+
+/** The verb a word is, in its base form or its third person (`creates`, `pushes`, `copies`), if it is a known one. */
+export function verbOf(word: Word): Verb | undefined {
+  const text = word.text;
+  const candidates = [text];
+  if (text.endsWith('ies') && text.length > 4) candidates.push(`${text.slice(0, -3)}y`);
+  if (text.endsWith('es') && text.length > 3) candidates.push(text.slice(0, -2));
+  if (text.endsWith('s') && !text.endsWith('ss') && text.length > 2) candidates.push(text.slice(0, -1));
+  for (const base of candidates) {
+    const sense = senseOf(base);
+    if (sense) return { ...word, base, sense };
+  }
+  return undefined;
+}
+
+/**
+ * The words of an identifier: split at anything that is not a letter or digit, and at camelCase
+ * boundaries (`getHTTPStatus` → get, http, status). Digits are words of their own.
+ */
+export function identifierWords(name: string): Word[] {
+  const out: Word[] = [];
+  for (const match of name.matchAll(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g)) {
+    out.push({ text: match[0].toLowerCase(), start: match.index, end: match.index + match[0].length });
+  }
+  return out;
+}
+
+/**
+ * The first verb of a name that is a known one (`github_create_issue` → create); it alone says what
+ * the name means. A changing verb that a reading word follows is a noun (`sync_status`,
+ * `commit_history`, `delete_preview`), and the name says nothing.
+ */
+export function leadingNameVerb(name: string): Verb | undefined {
+  const words = identifierWords(name);
+  for (const [index, word] of words.entries()) {
+    const verb = verbOf(word);
+    if (!verb) continue;
+    if (verb.sense === 'changes' && words.slice(index + 1).some((w) => READ_NOUNS.has(w.text))) return undefined;
+    return verb;
+  }
+  return undefined;
+}
+
+// What a description may start with before its verb: "This tool creates", "Use this tool to delete".
+const PREAMBLES: readonly (readonly string[])[] = [
+  ['use', 'this', 'tool', 'to'],
+  ['use', 'this', 'to'],
+  ['use', 'to'],
+  ['this', 'tool', 'will'],
+  ['this', 'tool', 'can'],
+  ['this', 'tool'],
+  ['a', 'tool', 'that'],
+  ['a', 'tool', 'to'],
+  ['tool', 'that'],
+  ['tool', 'to'],
+  ['allows', 'you', 'to'],
+  ['allows', 'the', 'user', 'to'],
+  ['allows', 'users', 'to'],
+  ['allows', 'to'],
+  ['lets', 'you'],
+  ['used', 'to'],
+  ['helps', 'you'],
+  ['attempts', 'to'],
+  ['tries', 'to'],
+];
+
+const JOINERS = new Set(['and', 'or', 'then', ',', '/', '&']);
+
+/** Words and the joining marks (`,`, `/`, `&`) of a stretch of prose; apostrophes stay inside words. */
+function proseTokens(text: string, from = 0, to = text.length): Word[] {
+  const out: Word[] = [];
+  const pattern = /[A-Za-z]+(?:['’][A-Za-z]+)*|[,/&]/g;
+  pattern.lastIndex = from;
+  for (let match = pattern.exec(text); match && match.index < to; match = pattern.exec(text)) {
+    out.push({ text: match[0].toLowerCase(), start: match.index, end: match.index + match[0].length });
+  }
+  return out;
+}
+
+/** Where a description's first sentence ends: at `.`, `!`, `?` or `:` followed by a space, or at a line break. */
+function firstSentenceEnd(text: string): number {
+  const match = /[.!?:;](?=\s|$)|\n/.exec(text);
+  return match ? match.index : text.length;
+}
+
+/**
+ * The verbs a description starts with: its first sentence's first word when it is a known verb
+ * (after a preamble such as "Use this tool to"), and the verbs joined to it ("Create, update or
+ * delete ..."). Any other verb of the prose says nothing: "Returns the rows that were deleted".
+ */
+export function leadingDescriptionVerbs(description: string): Verb[] {
+  const tokens = proseTokens(description, 0, firstSentenceEnd(description));
+  let index = 0;
+  for (const preamble of PREAMBLES) {
+    if (preamble.every((word, i) => tokens[i]?.text === word)) {
+      index = preamble.length;
+      break;
+    }
+  }
+  const firstToken = tokens[index];
+  const first = firstToken && verbOf(firstToken);
+  // "Post details for an id", "Sync status of a folder": a noun, not a verb.
+  if (!first || (first.sense === 'changes' && READ_NOUNS.has(tokens[index + 1]?.text ?? ''))) return [];
+  const verbs = [first];
+  index += 1;
+  while (index < tokens.length) {
+    let next = index;
+    while (next < tokens.length && JOINERS.has(tokens[next]!.text)) next += 1;
+    if (next === index) break; // "Get post details": no joiner, so "post" is no verb of the tool
+    const nextToken = tokens[next];
+    const verb = nextToken && verbOf(nextToken);
+    if (!verb) break;
+    verbs.push(verb);
+    index = next + 1;
+  }
+  return verbs;
+}
+
+/** A statement in a description that the tool changes nothing ("read-only", "does not modify"). */
+export interface NoChangeStatement {
+  text: string;
+  start: number;
+  end: number;
+}
+
+const NO_CHANGE =
+  /\bread[- ]only\b|\b(?:does|do|will)\s*(?:not|n['’]t)\s+(?:modify|change|alter|write|create|delete|remove|mutate|touch)\b|\bwithout\s+(?:modifying|changing|altering|writing|side[- ]effects)\b|\bno\s+side[- ]effects\b|\bnever\s+(?:modifies|changes|alters|writes|mutates)\b|\bmakes?\s+no\s+changes\b|\bonly\s+reads\b/i;
+
+export function noChangeStatement(description: string): NoChangeStatement | undefined {
+  const match = NO_CHANGE.exec(description);
+  return match ? { text: match[0], start: match.index, end: match.index + match[0].length } : undefined;
+}
+
+// Parameter names whose head word is what a changing tool takes: text to write, a body to send, a
+// command to run. Only the last word of the name counts: `fileContent` and `requestBody` do,
+// `contentType` and `bodyFormat` (filters, formats) do not.
+const CHANGE_PARAMETER_WORDS = new Set(['content', 'contents', 'body', 'command', 'cmd', 'script', 'payload']);
+const NOT_TEXT_TYPES = new Set(['boolean', 'number', 'integer', 'null']);
+
+/** A top-level input parameter that names what a changing tool takes. */
+export interface ChangeParameter {
+  name: string;
+  /** The word of the name that says so. */
+  word: string;
+}
+
+/**
+ * The top-level parameters of an input schema whose name ends in content, body, command, script
+ * or payload and whose type can hold text or data (a boolean `includeContent` is a switch).
+ */
+export function changeParameters(inputSchema: unknown): ChangeParameter[] {
+  const properties = isRecord(inputSchema) && isRecord(inputSchema.properties) ? inputSchema.properties : undefined;
+  if (!properties) return [];
+  const out: ChangeParameter[] = [];
+  for (const [name, schema] of Object.entries(properties)) {
+    const words = identifierWords(name);
+    const last = words[words.length - 1]?.text;
+    if (!last || !CHANGE_PARAMETER_WORDS.has(last)) continue;
+    const types = isRecord(schema) ? schema.type : undefined;
+    const listed = typeof types === 'string' ? [types] : Array.isArray(types) ? types.filter((t): t is string => typeof t === 'string') : [];
+    if (listed.length > 0 && listed.every((t) => NOT_TEXT_TYPES.has(t))) continue;
+    out.push({ name, word: last });
+  }
+  return out;
+}
+
+/** Whether an input schema has top-level properties and every one of them is a number or an integer. */
+function onlyNumbers(inputSchema: unknown): boolean {
+  const properties = isRecord(inputSchema) && isRecord(inputSchema.properties) ? Object.values(inputSchema.properties) : [];
+  return properties.length > 0 && properties.every((p) => isRecord(p) && (p.type === 'number' || p.type === 'integer'));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// ---- a tool's words, together -------------------------------------------------------------------
+
+/** What a tool may be judged by: its name, description and input schema, as plain values. */
+export interface ToolText {
+  name?: string;
+  description?: string;
+  inputSchema?: unknown;
+}
+
+/** One reason to think a tool changes something, with the word and where it is (in the name or the description). */
+export type ChangeEvidence =
+  | { where: 'name'; verb: Verb }
+  | { where: 'description'; verb: Verb }
+  | { where: 'parameter'; parameter: ChangeParameter };
+
+export interface ToolWords {
+  /** The name's leading known verb, if any. */
+  nameVerb?: Verb;
+  /** The description's leading verbs. */
+  descriptionVerbs: Verb[];
+  /** What the tool's words say, decided by the name's leading verb, else the description's first. */
+  sense?: VerbSense;
+  /** Every reason to think the tool changes something (empty when its description says it changes nothing). */
+  changes: ChangeEvidence[];
+  /** The description's statement that the tool changes nothing, which outweighs every other word. */
+  noChange?: NoChangeStatement;
+}
+
+/**
+ * What a tool's words say it does. Parameters count only when no reading or neutral verb leads
+ * the name or the description: `render_markdown(content)` and `summarize(content)` take text and
+ * change nothing.
+ */
+export function toolWords(tool: ToolText): ToolWords {
+  const nameVerb = tool.name !== undefined ? leadingNameVerb(tool.name) : undefined;
+  const descriptionVerbs = tool.description !== undefined ? leadingDescriptionVerbs(tool.description) : [];
+  const noChange = tool.description !== undefined ? noChangeStatement(tool.description) : undefined;
+  const sense = nameVerb?.sense ?? descriptionVerbs[0]?.sense;
+  const out: ToolWords = { descriptionVerbs, changes: [] };
+  if (nameVerb) out.nameVerb = nameVerb;
+  if (sense) out.sense = sense;
+  if (noChange) {
+    out.noChange = noChange;
+    return out;
+  }
+  // add(a, b) adds numbers: "add" says nothing of a tool whose inputs are all numbers.
+  const arithmetic = onlyNumbers(tool.inputSchema);
+  const counts = (verb: Verb) => verb.sense === 'changes' && !(verb.base === 'add' && arithmetic);
+  if (nameVerb && counts(nameVerb)) out.changes.push({ where: 'name', verb: nameVerb });
+  for (const verb of descriptionVerbs) if (counts(verb)) out.changes.push({ where: 'description', verb });
+  const readOrNeutral = nameVerb?.sense === 'reads' || nameVerb?.sense === 'neutral' || descriptionVerbs.some((v) => v.sense !== 'changes');
+  if (!readOrNeutral) {
+    for (const parameter of changeParameters(tool.inputSchema)) out.changes.push({ where: 'parameter', parameter });
+  }
+  return out;
+}

@@ -1,0 +1,27 @@
+// A catalog tool that is not read-only and leaves `destructiveHint` out: MCP's default makes it
+// destructive, and ToolHive's floor counts the missing hint as destructive too.
+import { hintAuditOf } from '../../audit/hints.js';
+import { describeTool } from '../../model/catalogDeclarations.js';
+import { capitalize } from '../../text/words.js';
+import { overrideAdvice } from '../../wording/hints.js';
+import { reportShare, type Rule } from '../rule.js';
+
+export const rule: Rule = {
+  id: 'hints/destructive-unstated',
+  defaultSeverity: 'info',
+  summary: 'A catalog tool that is not read-only and omits destructiveHint: it counts as destructive.',
+  kinds: ['tool-catalog'],
+  check(ctx) {
+    reportShare(ctx, 'hints/destructive-unstated', hintAuditOf(ctx), (problem) => ({
+      message:
+        `${capitalize(describeTool(problem.tool))} ${problem.readOnlyDeclared ? 'is not read-only and does not declare destructiveHint' : 'declares neither readOnlyHint nor destructiveHint'}: ` +
+        'declare whether it destroys anything, upstream or in the gateway. Until then it counts as destructive (the MCP default): a client may ask before every call, ' +
+        'and every composite tool that calls it gets a destructive safety floor, so none of them may declare ' +
+        'destructiveHint: false. If the tool only adds or updates and never deletes or overwrites, declaring ' +
+        'destructiveHint: false lifts that for the composites whose other steps are non-destructive too; if it does destroy, ' +
+        'declaring destructiveHint: true says so. ' +
+        overrideAdvice(problem.tool.name ?? 'TOOL', 'destructiveHint: false'),
+      span: problem.span,
+    }));
+  },
+};

@@ -1,0 +1,41 @@
+// `readOnlyHint: true` on a catalog tool whose own words say it changes something: the leading
+// verb of its name or description (create, delete, send, ...), or a parameter that holds what a
+// changing tool takes (content, body, command). The words are evidence, never proof.
+import { hintAuditOf, type LocatedEvidence } from '../../audit/hints.js';
+import { describeTool } from '../../model/catalogDeclarations.js';
+import { capitalize, listWords, quotedList } from '../../text/words.js';
+import { overrideAdvice } from '../../wording/hints.js';
+import { reportShare, type Rule } from '../rule.js';
+
+export const rule: Rule = {
+  id: 'hints/read-only-writes',
+  defaultSeverity: 'warning',
+  summary: 'A catalog tool declares readOnlyHint: true while its name, description or parameters say it changes something.',
+  kinds: ['tool-catalog'],
+  check(ctx) {
+    const text = ctx.file.source.text;
+    reportShare(ctx, 'hints/read-only-writes', hintAuditOf(ctx), (problem) => {
+      const described = problem.evidence.filter((e) => e.where === 'description');
+      const words = [
+        ...problem.evidence.filter((e) => e.where === 'name').map((e) => evidenceWords(e, text)),
+        ...(described.length > 0 ? [`its description says ${quotedList(described.map((e) => text.slice(e.span.start, e.span.end)))}`] : []),
+        ...problem.evidence.filter((e) => e.where === 'parameter').map((e) => evidenceWords(e, text)),
+      ];
+      return {
+        message:
+          `${capitalize(describeTool(problem.tool))} declares readOnlyHint: true, but ${listWords(words)}: it may change something. ` +
+          'Check what it does, and if it writes, correct its hints upstream or in the gateway. A client that runs read-only ' +
+          'tools without asking would run it unasked, and a composite tool that calls it may be advertised as read-only. ' +
+          overrideAdvice(problem.tool.name ?? 'TOOL', 'readOnlyHint: false'),
+        span: problem.span,
+        related: problem.evidence.map((e) => ({ span: e.span, message: `${evidenceWords(e, text)}` })),
+      };
+    });
+  },
+};
+
+function evidenceWords(evidence: LocatedEvidence, text: string): string {
+  if (evidence.where === 'name') return `its name says "${evidence.verb.text}"`;
+  if (evidence.where === 'description') return `its description says "${text.slice(evidence.span.start, evidence.span.end)}"`;
+  return `it takes a parameter "${evidence.parameter.name}" (${evidence.parameter.word === 'command' || evidence.parameter.word === 'cmd' || evidence.parameter.word === 'script' ? 'something to run' : 'something to write or send'})`;
+}

@@ -57,12 +57,19 @@ describe('github workflow commands', () => {
 });
 
 describe('colour', () => {
-  test('only for a terminal, never with --no-color or NO_COLOR', () => {
-    assert.equal(colourWanted({ isTTY: true }, false, {}), true);
-    assert.equal(colourWanted({ isTTY: false }, false, {}), false);
-    assert.equal(colourWanted({ isTTY: true }, true, {}), false);
-    assert.equal(colourWanted({ isTTY: true }, false, { NO_COLOR: '1' }), false);
-    assert.equal(colourWanted({ isTTY: true }, false, { NO_COLOR: '' }), true, 'an empty NO_COLOR does not count');
+  test('the flag, then FORCE_COLOR, then NO_COLOR, then TERM=dumb, then whether it is a terminal', () => {
+    assert.equal(colourWanted({ isTTY: true }, undefined, {}), true);
+    assert.equal(colourWanted({ isTTY: false }, undefined, {}), false);
+    assert.equal(colourWanted({ isTTY: true }, false, {}), false, '--no-color');
+    assert.equal(colourWanted({ isTTY: false }, true, { NO_COLOR: '1' }), true, '--color wins over everything');
+    assert.equal(colourWanted({ isTTY: true }, false, { FORCE_COLOR: '1' }), false, '--no-color wins over FORCE_COLOR');
+    assert.equal(colourWanted({ isTTY: true }, undefined, { NO_COLOR: '1' }), false);
+    assert.equal(colourWanted({ isTTY: true }, undefined, { NO_COLOR: '' }), true, 'an empty NO_COLOR does not count');
+    assert.equal(colourWanted({ isTTY: false }, undefined, { FORCE_COLOR: '1', NO_COLOR: '1' }), true, 'FORCE_COLOR wins over NO_COLOR');
+    assert.equal(colourWanted({ isTTY: false }, undefined, { FORCE_COLOR: '' }), true);
+    assert.equal(colourWanted({ isTTY: true }, undefined, { FORCE_COLOR: '0' }), false);
+    assert.equal(colourWanted({ isTTY: true }, undefined, { FORCE_COLOR: 'false' }), false);
+    assert.equal(colourWanted({ isTTY: true }, undefined, { TERM: 'dumb' }), false);
   });
   test('the palette wraps text in ANSI codes only when enabled', () => {
     assert.equal(palette(false).severity('error', 'error'), 'error');

@@ -15,6 +15,8 @@ export interface CheckOptions {
   cwd: string;
   configPath?: string;
   catalogGlobs: string[];
+  /** `--stdin`: this text, checked as the file at `path` (relative to cwd). */
+  stdin?: { path: string; text: string };
   /** Problems met during the run (a file that cannot be read, a rule that failed). */
   log: Logger;
   /** Details of the run, for --debug; a no-op otherwise. */
@@ -43,6 +45,7 @@ export function runCheck(options: CheckOptions): CheckResult {
     cwd: options.cwd,
     configPath: options.configPath,
     catalogGlobs: options.catalogGlobs,
+    stdin: options.stdin,
     log: options.log,
   });
   if (loaded.configProblems.length > 0 && loaded.configPath !== undefined) {
@@ -61,6 +64,11 @@ export function runCheck(options: CheckOptions): CheckResult {
     // One note for the run, not a finding: a link is no document's.
     const note = linksOutNote(loaded.linksOut, options.cwd);
     if (note !== undefined) options.log(`note: ${note}`);
+    // A run has one workspace: a configuration nearer to a named path is not read, and says so.
+    const rootName = toPosix(relative(options.cwd, loaded.root)) || '.';
+    for (const config of loaded.configsNotRead) {
+      options.log(`note: ${toPosix(relative(options.cwd, config))} is not read: this run's workspace is ${rootName}${loaded.configPath ? `, configured by ${toPosix(relative(options.cwd, loaded.configPath))}` : ''} (run from its folder, or pass --config, to use it)`);
+    }
   }
   const workspace = loaded.workspace;
   options.debug(`configuration: ${loaded.configPath ?? '(none found; defaults)'}`);
@@ -70,5 +78,5 @@ export function runCheck(options: CheckOptions): CheckResult {
     return { path: file.path, kind: file.kind, source: file.source, findings: report.findings };
   });
   options.debug(`checked ${files.length} file(s) in ${(performance.now() - started).toFixed(0)} ms`);
-  return { files };
+  return { files, root: loaded.root };
 }

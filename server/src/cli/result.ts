@@ -13,6 +13,8 @@ export interface CheckedFile {
 
 export interface CheckResult {
   files: CheckedFile[];
+  /** The workspace folder of the run (absolute; node/loader.ts workspaceRootOf). */
+  root?: string;
 }
 
 export interface Summary {

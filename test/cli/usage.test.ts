@@ -17,7 +17,7 @@ describe('usage errors exit 2 with one line', () => {
     ['an unknown option', ['check', 'clean', '--bogus'], /unknown option --bogus/],
     ['a missing path', ['check', 'no-such-folder'], /no such file or folder: no-such-folder/],
     ['a bad --format', ['check', 'clean', '--format', 'xml'], /--format must be one of stylish, json, sarif, github, junit, gitlab, rdjson; got "xml"/],
-    ['a bad --max-warnings', ['check', 'clean', '--max-warnings', '-1'], /--max-warnings must be a whole number of 0 or more; got "-1"/],
+    ['a bad --max-warnings', ['check', 'clean', '--max-warnings=-1'], /--max-warnings must be a whole number of 0 or more; got "-1"/],
     ['a --max-warnings that is no number', ['check', 'clean', '--max-warnings', 'ten'], /--max-warnings must be a whole number of 0 or more; got "ten"/],
     ['--stdin-filename without --stdin', ['check', '--stdin-filename', 'a.yaml'], /--stdin-filename needs --stdin/],
     ['--stdin with a path', ['check', '--stdin', 'clean'], /--stdin checks standard input and takes no PATH; got "clean"/],

@@ -30,7 +30,7 @@ describe('--stdin', () => {
   });
 
   test('the text wins over the disk, and the file need not exist', () => {
-    const edited = scenario('one-error/gateway.vmcp.yaml').replace(/\n    description: Read the first lines[^\n]*(\n    description)/, '$1');
+    const edited = scenario('one-error/gateway.vmcp.yaml').replace(/\n {4}description: Read the first lines[^\n]*(\n {4}description)/, '$1');
     const run = runCli(['check', '--stdin', '--stdin-filename', 'one-error/unsaved.vmcp.yaml', '--format', 'json'], { input: edited });
     const out = JSON.parse(run.stdout) as JsonOut;
     assert.deepEqual(out.files.map((file) => [file.path, file.kind, file.diagnostics.length]), [['one-error/unsaved.vmcp.yaml', 'vmcp-config', 0]]);
@@ -96,7 +96,7 @@ describe('colour', () => {
     assert.ok(!stylish([], { FORCE_COLOR: '0' }).includes(ESC));
     assert.ok(stylish(['--no-color', '--color']).includes(ESC), 'the last flag wins');
     assert.ok(!stylish(['--color', '--no-color']).includes(ESC));
-    assert.equal(stylish(['--color']).replace(/\u001b\[\d+m/g, ''), stylish([]), 'colour adds escape codes and nothing else');
+    assert.equal(stylish(['--color']).replace(new RegExp(`${ESC.replace('[', '\\[')}\\d+m`, 'g'), ''), stylish([]), 'colour adds escape codes and nothing else');
     assert.ok(runCli(['rules', '--color'], { env: NEUTRAL }).stdout.includes(ESC));
   });
 });

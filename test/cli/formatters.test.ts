@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { colourWanted, palette } from '../../server/src/cli/colors.js';
 import { escapeData, escapeProperty } from '../../server/src/cli/formatters/github.js';
+import { escapeAttribute, escapeText } from '../../server/src/cli/formatters/junit.js';
+import { utf8Position } from '../../server/src/cli/formatters/rdjson.js';
 import { snippet } from '../../server/src/cli/formatters/stylish.js';
 import { SourceText } from '../../server/src/core/text/source.js';
 
@@ -74,5 +76,25 @@ describe('colour', () => {
   test('the palette wraps text in ANSI codes only when enabled', () => {
     assert.equal(palette(false).severity('error', 'error'), 'error');
     assert.equal(palette(true).severity('error', 'error'), '\u001b[31merror\u001b[39m');
+  });
+});
+
+describe('junit escaping', () => {
+  test('markup is escaped; what XML 1.0 cannot hold is written \\uXXXX; pairs and line breaks stay', () => {
+    assert.equal(escapeText('a<b>&c'), 'a&lt;b&gt;&amp;c');
+    assert.equal(escapeText('\u0000\u0001\u001f\ufffe'), '\\u0000\\u0001\\u001f\\ufffe');
+    assert.equal(escapeText('lone \ud800 and \udc00; pair 😀'), 'lone \\ud800 and \\udc00; pair 😀');
+    assert.equal(escapeText('tab\tlf\ncr\r'), 'tab\tlf\ncr\r');
+    assert.equal(escapeAttribute('say "x"\nnext\ttab'), 'say &quot;x&quot;&#10;next&#9;tab');
+  });
+});
+
+describe('rdjson columns', () => {
+  test('count UTF-8 bytes from 1', () => {
+    const source = new SourceText('ab\né😀x\n');
+    assert.deepEqual(utf8Position(source, 1), { line: 1, column: 2 });
+    assert.deepEqual(utf8Position(source, 3), { line: 2, column: 1 });
+    // é is 2 bytes, 😀 4 (and 2 UTF-16 code units): x starts at byte 7.
+    assert.deepEqual(utf8Position(source, 3 + 1 + 2), { line: 2, column: 7 });
   });
 });

@@ -13,11 +13,28 @@ export interface JunitOptions {
   failOn: Severity;
 }
 
-/** Characters XML 1.0 allows: tab, line feed, carriage return, and U+0020 up, without surrogates alone, U+FFFE or U+FFFF. */
+/** Whether XML 1.0 can hold a UTF-16 code unit as it is (tab, LF, CR, U+0020 up but U+FFFE/U+FFFF; surrogates checked in pairs). */
+function allowed(code: number): boolean {
+  return code === 0x09 || code === 0x0a || code === 0x0d || (code >= 0x20 && code !== 0xfffe && code !== 0xffff);
+}
+
+/** The text with what XML 1.0 cannot hold (control characters, lone surrogates) written `\uXXXX`. */
 function xmlSafe(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, (ch) =>
-    `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        out += text[i]! + text[i + 1]!;
+        i++;
+        continue;
+      }
+      out += `\\u${code.toString(16)}`;
+    } else if ((code >= 0xdc00 && code <= 0xdfff) || !allowed(code)) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += text[i]!;
+  }
+  return out;
 }
 
 export function escapeText(text: string): string {

@@ -45,6 +45,13 @@ describe('--stdin', () => {
     assert.ok(named.files[0]!.diagnostics.some((d) => d.rule.startsWith('args/')), 'the catalog in clean/catalogs/ was read');
   });
 
+  test('without --stdin-filename the text is <stdin>, recognised by its content', () => {
+    const run = runCli(['check', '--stdin', '--format', 'json'], { input: scenario('one-error/gateway.vmcp.yaml') });
+    const out = JSON.parse(run.stdout) as JsonOut;
+    assert.deepEqual(out.files.map((file) => [file.path, file.kind, file.diagnostics.map((d) => d.rule)]), [['<stdin>', 'vmcp-config', ['yaml/duplicate-key']]]);
+    assert.equal(run.code, 1);
+  });
+
   test('--fix prints the fixed text and nothing else, and exits 0', () => {
     const text = scenario('fixable/inline.vmcp.yaml');
     const run = runCli(['check', '--stdin', '--stdin-filename', 'fixable/inline.vmcp.yaml', '--fix'], { input: text });

@@ -129,6 +129,9 @@ describe('which workspace', () => {
     // From its folder, it is the configuration.
     const inside = runCli(['check', 'assistant.calls.yaml', '--format', 'json'], { cwd: join(dir, 'calls') });
     assert.equal(inside.stderr, '');
+    // With --config the user chose: no note.
+    const chosen = runCli(['check', 'calls/assistant.calls.yaml', '--config', '.toollens.yaml', '--format', 'json'], { cwd: dir });
+    assert.equal(chosen.stderr, '');
   });
 
   test('a run that names only paths elsewhere takes their workspace, and reads nothing of here', () => {

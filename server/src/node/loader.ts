@@ -183,7 +183,8 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
   }
   if (configReal) targets.delete(configReal);
   const configsNotRead = new Set<string>();
-  for (const path of paths) {
+  // With --config the user chose the configuration: the others need no word.
+  for (const path of options.configPath ? [] : paths) {
     const absolute = resolve(cwd, path);
     const start = existsSync(absolute) && statSync(absolute).isDirectory() ? absolute : dirname(absolute);
     const nearest = findConfigUpward(start);

@@ -61,13 +61,14 @@ describe('tool-lens check', () => {
   });
 
   test('an invalid configuration stops the run with every problem and exit 2', () => {
-    const run = runCli(['check', 'bad-config']);
+    // From its folder: the workspace of a run is the folder of the configuration found upward.
+    const run = runCli(['check', '.'], { cwd: `${__dirname}/scenarios/bad-config` });
     assert.equal(run.stdout, '');
     assert.equal(
       run.stderr,
       [
-        'bad-config/.toollens.yaml:2:1: "catalog" is not a configuration key; the keys are catalogs, workloads, rules, overrides, kinds and limits. (schema/unknown-key)',
-        'bad-config/.toollens.yaml:4:23: The severity of yaml/duplicate-key must be one of error, warning, info, hint, off. (schema/invalid-value)',
+        '.toollens.yaml:2:1: "catalog" is not a configuration key; the keys are catalogs, workloads, rules, overrides, kinds and limits. (schema/unknown-key)',
+        '.toollens.yaml:4:23: The severity of yaml/duplicate-key must be one of error, warning, info, hint, off. (schema/invalid-value)',
         '',
       ].join('\n'),
     );

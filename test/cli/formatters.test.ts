@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { colourWanted, palette } from '../../server/src/cli/colors.js';
 import { escapeData, escapeProperty } from '../../server/src/cli/formatters/github.js';
+import { escapeAttribute, escapeText } from '../../server/src/cli/formatters/junit.js';
+import { utf8Position } from '../../server/src/cli/formatters/rdjson.js';
 import { snippet } from '../../server/src/cli/formatters/stylish.js';
 import { visible } from '../../server/src/cli/formatters/visible.js';
 import { SourceText } from '../../server/src/core/text/source.js';
@@ -69,15 +71,42 @@ describe('github workflow commands', () => {
 });
 
 describe('colour', () => {
-  test('only for a terminal, never with --no-color or NO_COLOR', () => {
-    assert.equal(colourWanted({ isTTY: true }, false, {}), true);
-    assert.equal(colourWanted({ isTTY: false }, false, {}), false);
-    assert.equal(colourWanted({ isTTY: true }, true, {}), false);
-    assert.equal(colourWanted({ isTTY: true }, false, { NO_COLOR: '1' }), false);
-    assert.equal(colourWanted({ isTTY: true }, false, { NO_COLOR: '' }), true, 'an empty NO_COLOR does not count');
+  test('the flag, then FORCE_COLOR, then NO_COLOR, then TERM=dumb, then whether it is a terminal', () => {
+    assert.equal(colourWanted({ isTTY: true }, undefined, {}), true);
+    assert.equal(colourWanted({ isTTY: false }, undefined, {}), false);
+    assert.equal(colourWanted({ isTTY: true }, false, {}), false, '--no-color');
+    assert.equal(colourWanted({ isTTY: false }, true, { NO_COLOR: '1' }), true, '--color wins over everything');
+    assert.equal(colourWanted({ isTTY: true }, false, { FORCE_COLOR: '1' }), false, '--no-color wins over FORCE_COLOR');
+    assert.equal(colourWanted({ isTTY: true }, undefined, { NO_COLOR: '1' }), false);
+    assert.equal(colourWanted({ isTTY: true }, undefined, { NO_COLOR: '' }), true, 'an empty NO_COLOR does not count');
+    assert.equal(colourWanted({ isTTY: false }, undefined, { FORCE_COLOR: '1', NO_COLOR: '1' }), true, 'FORCE_COLOR wins over NO_COLOR');
+    assert.equal(colourWanted({ isTTY: false }, undefined, { FORCE_COLOR: '' }), true);
+    assert.equal(colourWanted({ isTTY: true }, undefined, { FORCE_COLOR: '0' }), false);
+    assert.equal(colourWanted({ isTTY: true }, undefined, { FORCE_COLOR: 'false' }), false);
+    assert.equal(colourWanted({ isTTY: true }, undefined, { TERM: 'dumb' }), false);
   });
   test('the palette wraps text in ANSI codes only when enabled', () => {
     assert.equal(palette(false).severity('error', 'error'), 'error');
     assert.equal(palette(true).severity('error', 'error'), '\u001b[31merror\u001b[39m');
+  });
+});
+
+describe('junit escaping', () => {
+  test('markup is escaped; what XML 1.0 cannot hold is written \\uXXXX; pairs and line breaks stay', () => {
+    assert.equal(escapeText('a<b>&c'), 'a&lt;b&gt;&amp;c');
+    assert.equal(escapeText('\u0000\u0001\u001f\ufffe'), '\\u0000\\u0001\\u001f\\ufffe');
+    assert.equal(escapeText('lone \ud800 and \udc00; pair 😀'), 'lone \\ud800 and \\udc00; pair 😀');
+    assert.equal(escapeText('tab\tlf\ncr\r'), 'tab\tlf\ncr\r');
+    assert.equal(escapeAttribute('say "x"\nnext\ttab'), 'say &quot;x&quot;&#10;next&#9;tab');
+  });
+});
+
+describe('rdjson columns', () => {
+  test('count UTF-8 bytes from 1', () => {
+    const source = new SourceText('ab\né😀x\n');
+    assert.deepEqual(utf8Position(source, 1), { line: 1, column: 2 });
+    assert.deepEqual(utf8Position(source, 3), { line: 2, column: 1 });
+    // é is 2 bytes, 😀 4 (and 2 UTF-16 code units): x starts at byte 7.
+    assert.deepEqual(utf8Position(source, 3 + 1 + 2), { line: 2, column: 7 });
   });
 });

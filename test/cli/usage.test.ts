@@ -16,7 +16,14 @@ describe('usage errors exit 2 with one line', () => {
   const cases: [string, string[], RegExp][] = [
     ['an unknown option', ['check', 'clean', '--bogus'], /unknown option --bogus/],
     ['a missing path', ['check', 'no-such-folder'], /no such file or folder: no-such-folder/],
-    ['a bad --format', ['check', 'clean', '--format', 'xml'], /--format must be one of stylish, json, sarif, github; got "xml"/],
+    ['a bad --format', ['check', 'clean', '--format', 'xml'], /--format must be one of stylish, json, sarif, github, junit, gitlab, rdjson; got "xml"/],
+    ['a bad --max-warnings', ['check', 'clean', '--max-warnings=-1'], /--max-warnings must be a whole number of 0 or more; got "-1"/],
+    ['a --max-warnings that is no number', ['check', 'clean', '--max-warnings', 'ten'], /--max-warnings must be a whole number of 0 or more; got "ten"/],
+    ['--stdin-filename without --stdin', ['check', '--stdin-filename', 'a.yaml'], /--stdin-filename needs --stdin/],
+    ['--stdin with a path', ['check', '--stdin', 'clean'], /--stdin checks standard input and takes no PATH; got "clean"/],
+    ['--output-file naming a folder', ['check', 'clean', '--output-file', 'clean'], /--output-file expects a file, and clean is a folder/],
+    ['a check option on rules: --quiet', ['rules', '--quiet'], /--quiet does not apply to `tool-lens rules`/],
+    ['help for no command', ['help', 'lint'], /no help for "lint"/],
     ['a bad --fail-on', ['check', 'clean', '--fail-on', 'hint'], /--fail-on must be one of error, warning, info; got "hint"/],
     ['an option without its value', ['check', 'clean', '--format'], /option --format needs a value/],
     ['a value for a flag', ['check', 'clean', '--fix=yes'], /option --fix takes no value/],
@@ -62,10 +69,31 @@ describe('help, version and rules', () => {
     const run = runCli(['--help']);
     assert.equal(run.code, 0);
     assert.equal(run.stderr, '');
-    for (const part of ['tool-lens check [PATH...]', '--format stylish|json|sarif|github', '--fail-on error|warning|info', '--catalog GLOB', '--config FILE', '--fix', 'UTF-16']) {
+    for (const part of ['tool-lens check [PATH...]', 'tool-lens rules', 'tool-lens catalog fetch', 'tool-lens help [COMMAND]', 'Exit codes:']) {
       assert.ok(run.stdout.includes(part), `help mentions ${part}`);
     }
-    assert.equal(runCli(['check', '--help']).stdout, run.stdout);
+    assert.equal(runCli(['help']).stdout, run.stdout);
+  });
+
+  test('every command has its --help, and `help COMMAND` prints the same', () => {
+    const check = runCli(['check', '--help']);
+    assert.equal(check.code, 0);
+    assert.equal(check.stderr, '');
+    for (const part of ['Usage: tool-lens check [PATH...]', '--format FORMAT', 'junit', 'gitlab', 'rdjson', '--fail-on error|warning|info', '--max-warnings N', '--quiet', '--catalog GLOB', '--config FILE', '--fix', '--stdin', '--stdin-filename PATH', '--output-file FILE', '--color, --no-color', 'NO_COLOR', 'FORCE_COLOR', 'UTF-16', 'Exit codes:']) {
+      assert.ok(check.stdout.includes(part), `check --help mentions ${part}`);
+    }
+    assert.equal(runCli(['help', 'check']).stdout, check.stdout);
+    assert.equal(runCli(['check', '-h']).stdout, check.stdout);
+    const rules = runCli(['rules', '--help']);
+    assert.equal(rules.code, 0);
+    assert.match(rules.stdout, /^Usage: tool-lens rules/);
+    assert.equal(runCli(['help', 'rules']).stdout, rules.stdout);
+    const fetch = runCli(['catalog', 'fetch', '--help']);
+    assert.equal(fetch.code, 0);
+    assert.match(fetch.stdout, /^Usage: tool-lens catalog fetch/);
+    assert.equal(runCli(['help', 'catalog', 'fetch']).stdout, fetch.stdout);
+    assert.equal(runCli(['catalog', '--help']).stdout, fetch.stdout);
+    for (const help of [check.stdout, rules.stdout, fetch.stdout]) assert.notEqual(help, runCli(['--help']).stdout);
   });
 
   test('--version prints the package version', () => {

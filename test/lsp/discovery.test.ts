@@ -7,6 +7,7 @@
 // loop, to a file inside, a catalog glob through a link to a folder inside and one through a link
 // out); and once more with the files arriving as file-watch events after the server has read the
 // folder. With the walk that followed links, the link to `/` made both read the whole machine.
+// The CLI given one file of the folder reads the same catalog as for the whole folder.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -138,6 +139,13 @@ describe('the CLI and the language server discover the same files in the same or
       assertSame(folder, cli, byServer(session, folder));
       assert.ok(cli.files.length >= 8 && cli.catalogFiles.length >= 3, `${name} has files and catalogs to compare`);
       assert.deepEqual(logs, []);
+      // Whatever file the CLI is given, it reads the workspace's catalog as the server does.
+      for (const file of cli.files) {
+        const one = loadWorkspace({ paths: [relative(folder, file)], cwd: folder });
+        assert.deepEqual(one.files.map((parsed) => resolve(folder, parsed.path)), [file]);
+        const { catalogFiles, servers } = catalogOf(one.workspace, folder);
+        assert.deepEqual({ catalogFiles, servers }, { catalogFiles: cli.catalogFiles, servers: cli.servers }, `check ${relative(folder, file)}`);
+      }
     });
   }
 

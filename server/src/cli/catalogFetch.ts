@@ -21,7 +21,7 @@ export interface CatalogFetchIo {
   stderr: (text: string) => void;
 }
 
-const CATALOG_FETCH_HELP = `Usage: tool-lens catalog fetch [SERVER...] [options]
+export const CATALOG_FETCH_HELP = `Usage: tool-lens catalog fetch [SERVER...] [options]
 
 Starts the MCP servers that the workspace's client configs declare (${MCP_CONFIG_FILES.map((f) => f.path).join(', ')}),
 lists their tools, and writes one snapshot per server: catalogs/<server>.catalog.yaml. With no SERVER,

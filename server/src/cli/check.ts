@@ -16,6 +16,8 @@ export interface CheckOptions {
   cwd: string;
   configPath?: string;
   catalogGlobs: string[];
+  /** `--stdin`: this text, checked as the file at `path` (relative to cwd). */
+  stdin?: { path: string; text: string };
   /** Problems met during the run (a file that cannot be read, a rule that failed). */
   log: Logger;
   /** Details of the run, for --debug; a no-op otherwise. */
@@ -46,6 +48,7 @@ export function runCheck(options: CheckOptions): CheckResult {
     cwd: options.cwd,
     configPath: options.configPath,
     catalogGlobs: options.catalogGlobs,
+    stdin: options.stdin,
     log: options.log,
   });
   if (plan.configProblems.length > 0 && plan.configPath !== undefined) {
@@ -64,6 +67,11 @@ export function runCheck(options: CheckOptions): CheckResult {
     // One note for the run, not a finding: a link is no document's.
     const note = linksOutNote(plan.linksOut, options.cwd);
     if (note !== undefined) options.log(`note: ${note}`);
+    // A run has one workspace: a configuration nearer to a named path is not read, and says so.
+    const rootName = toPosix(relative(options.cwd, plan.root)) || '.';
+    for (const config of plan.configsNotRead) {
+      options.log(`note: ${toPosix(relative(options.cwd, config))} is not read: this run's workspace is ${rootName}${plan.configPath ? `, configured by ${toPosix(relative(options.cwd, plan.configPath))}` : ''} (run from its folder, or pass --config, to use it)`);
+    }
   }
   if (options.cacheFile !== undefined) {
     options.debug(`configuration: ${plan.configPath ?? '(none found; defaults)'}`);
@@ -75,7 +83,7 @@ export function runCheck(options: CheckOptions): CheckResult {
     });
     options.debug(`checked ${result.files.length} file(s) in ${(performance.now() - started).toFixed(0)} ms`);
     // What the load could not read is in the plan, whichever way the cache went.
-    return { ...result, unreadable: plan.unreadable.length };
+    return { ...result, unreadable: plan.unreadable.length, root: plan.root };
   }
   const loaded = loadPlanned(plan);
   const workspace = loaded.workspace;
@@ -86,5 +94,5 @@ export function runCheck(options: CheckOptions): CheckResult {
     return { path: file.path, kind: file.kind, source: file.source, findings: report.findings };
   });
   options.debug(`checked ${files.length} file(s) in ${(performance.now() - started).toFixed(0)} ms`);
-  return { files, unreadable: loaded.unreadable.length };
+  return { files, unreadable: loaded.unreadable.length, root: loaded.root };
 }

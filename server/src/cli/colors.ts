@@ -28,11 +28,16 @@ export function palette(enabled: boolean): Palette {
 }
 
 /**
- * Colour only for a terminal, and never when the user opted out: `--no-color`, or the NO_COLOR
- * convention (any non-empty value, see no-color.org).
+ * Whether to colour a stream, first match wins: the flag (`--color` true, `--no-color` false, the
+ * last one given), then `FORCE_COLOR` (`0` or `false` turn colour off, any other value on, as
+ * Node and most tools read it), then `NO_COLOR` (any non-empty value turns it off, see
+ * no-color.org), then `TERM=dumb` (off), then whether the stream is a terminal.
  */
-export function colourWanted(stream: { isTTY?: boolean }, noColorFlag: boolean, env: NodeJS.ProcessEnv): boolean {
-  if (noColorFlag) return false;
+export function colourWanted(stream: { isTTY?: boolean }, flag: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
+  if (flag !== undefined) return flag;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.TERM === 'dumb') return false;
   return stream.isTTY === true;
 }

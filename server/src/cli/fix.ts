@@ -27,15 +27,23 @@ function safeFixes(file: CheckedFile): Fix[] {
   return out;
 }
 
+/** The file's text with its safe fixes applied (one pass), or undefined when none changes it. */
+export function fixedText(file: CheckedFile): { text: string; applied: number; skipped: number } | undefined {
+  const fixes = safeFixes(file);
+  if (fixes.length === 0) return undefined;
+  const { chosen, skipped } = chooseCompatibleFixes(fixes);
+  const before = file.source.text;
+  const after = applyEdits(before, chosen.flatMap((fix) => fix.edits));
+  return after === before ? undefined : { text: after, applied: chosen.length, skipped };
+}
+
 export function applySafeFixes(files: readonly CheckedFile[], cwd: string, log: Logger): FixedFile[] {
   const fixed: FixedFile[] = [];
   for (const file of files) {
-    const fixes = safeFixes(file);
-    if (fixes.length === 0) continue;
-    const { chosen, skipped } = chooseCompatibleFixes(fixes);
+    const edited = fixedText(file);
+    if (edited === undefined) continue;
     const before = file.source.text;
-    const after = applyEdits(before, chosen.flatMap((fix) => fix.edits));
-    if (after === before) continue;
+    const after = edited.text;
     const absolute = resolve(cwd, file.path);
     // The text was decoded as UTF-8; if that does not give back the bytes on disk (another
     // encoding, or the file changed meanwhile), writing would damage what the edits do not cover.
@@ -56,7 +64,7 @@ export function applySafeFixes(files: readonly CheckedFile[], cwd: string, log: 
       log(`not fixed: cannot write ${file.path}: ${error instanceof Error ? error.message : String(error)}`);
       continue;
     }
-    fixed.push({ path: file.path, applied: chosen.length, skipped });
+    fixed.push({ path: file.path, applied: edited.applied, skipped: edited.skipped });
   }
   return fixed;
 }

@@ -1,7 +1,10 @@
 // The `tool-lens` command. Parses the command line, runs `check` or `rules`, prints the chosen
 // format on stdout and everything about the run itself on stderr. Exit codes (a public interface):
-// 0 clean, 1 findings at or above --fail-on, 2 usage error or a file that could not be read, 3
-// internal error.
+// 0 clean, 1 findings at or above --fail-on (or more warnings than --max-warnings), 2 usage
+// error or a file that could not be read, 3 internal error (docs/behaviour.md, "The checker's
+// command line").
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { version as TOOL_VERSION } from '../../../package.json';
 import { ALL_RULES } from '../core/rules/registry.js';
@@ -9,18 +12,21 @@ import { SEVERITY_ORDER, type Severity } from '../core/types.js';
 import type { Logger } from '../core/workspace.js';
 import { UsageError } from '../node/loader.js';
 import { cacheFileOf } from './cache.js';
+import { catalogDiff, diffFails, formatDiffJson, formatDiffTable } from './catalogDiff.js';
 import { ConfigError, runCheck, type CheckOptions } from './check.js';
 import { colourWanted, palette } from './colors.js';
-import { catalogDiff, diffFails, formatDiffJson, formatDiffTable } from './catalogDiff.js';
-import { runCatalogFetch } from './catalogFetch.js';
+import { CATALOG_FETCH_HELP, runCatalogFetch } from './catalogFetch.js';
+import { applySafeFixes, fixedText } from './fix.js';
 import { formatGatewayToolsJson, formatGatewayToolsTable, gatewayReports } from './gatewayTools.js';
-import { applySafeFixes } from './fix.js';
 import { formatGithub } from './formatters/github.js';
+import { formatGitlab } from './formatters/gitlab.js';
 import { formatJson } from './formatters/json.js';
+import { formatJunit } from './formatters/junit.js';
+import { formatRdjson } from './formatters/rdjson.js';
 import { formatSarif } from './formatters/sarif.js';
 import { formatStylish } from './formatters/stylish.js';
 import { visible, visibleLines } from './formatters/visible.js';
-import type { CheckResult } from './result.js';
+import { summarize, type CheckResult } from './result.js';
 import { formatRulesJson, formatRulesTable } from './rules.js';
 
 export const EXIT_CLEAN = 0;
@@ -28,9 +34,18 @@ export const EXIT_FINDINGS = 1;
 export const EXIT_USAGE = 2;
 export const EXIT_INTERNAL = 3;
 
-const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
+const FORMATS = ['stylish', 'json', 'sarif', 'github', 'junit', 'gitlab', 'rdjson'] as const;
+type Format = (typeof FORMATS)[number];
 const RULES_FORMATS = ['stylish', 'json'] as const;
 const FAIL_ON = ['error', 'warning', 'info'] as const;
+
+const EXIT_CODES = `Exit codes:
+  0  nothing at or above --fail-on, and no more warnings than --max-warnings
+  1  findings at or above --fail-on, or more warnings than --max-warnings
+  2  usage error: unknown option, bad value, missing path, invalid configuration;
+     or a file or folder that could not be read (the rest is still reported)
+  3  internal error
+`;
 
 export const HELP = `Tool Lens ${TOOL_VERSION}: checks MCP gateway workflows, tool-face overlays, tool catalogs
 and tool calls.
@@ -38,42 +53,102 @@ and tool calls.
 Usage:
   tool-lens check [PATH...] [options]   check files and folders (default: the current folder)
   tool-lens rules [--format json]       list every rule id with its default severity
+  tool-lens catalog fetch [SERVER...]   fetch tool catalogs from the MCP servers the workspace
+                                        lists and save them as snapshots
   tool-lens catalog diff OLD NEW        what changed between two catalogs (files, folders or
                                         REV:PATH) and what it does to the gateways; exit 1 when
                                         a hint loosens or a composite tool breaks
   tool-lens gateway tools [PATH...]     the tools each gateway configuration will advertise,
-                                        and what it withholds and why (--format json)
-  tool-lens catalog fetch [SERVER...]   fetch tool catalogs from the MCP servers the workspace
-                                        lists and save them as snapshots (--help for more)
+                                        and what it withholds and why
+  tool-lens help [COMMAND]              the options of a command
   tool-lens --help | --version
 
-Options of check:
-  --format stylish|json|sarif|github    output format (default: stylish)
-  --fail-on error|warning|info          lowest severity that makes the exit code 1
-                                        (default: error)
-  --catalog GLOB                        add catalog snapshot files; repeatable
-  --config FILE                         configuration file (default: .toollens.yaml in the
-                                        first PATH's folder or the nearest one above it)
-  --fix                                 apply every safe fix in place, then report what is left
-  --cache                               keep each file's findings and check again only the files
-                                        whose findings may have changed (.toollens-cache)
-  --cache-location PATH                 the cache file, or the folder that holds it
-  --no-color                            plain output (also when NO_COLOR is set or stdout is
-                                        not a terminal)
-  --debug                               details of the run on stderr, and the stack of an
-                                        internal error (add NODE_OPTIONS=--enable-source-maps
-                                        for TypeScript locations)
+\`tool-lens COMMAND --help\` lists the options of each command.
 
-Every tool-catalog file found under a checked folder joins the catalog.
+${EXIT_CODES}`;
+
+export const CHECK_HELP = `Usage: tool-lens check [PATH...] [options]
+
+Checks the files named, and every YAML or JSON file under the folders named (default: the current
+folder). The workspace is the folder of the .toollens.yaml found upward from the current folder
+(or the current folder): its catalogs and configuration are read whichever paths are named, so
+\`check a.yaml\` says of a.yaml what \`check .\` says of it. Only the files named are reported.
+
+Options:
+  --format FORMAT            stylish (default), json, sarif, github, junit, gitlab or rdjson
+  --fail-on error|warning|info
+                             lowest severity that makes the exit code 1 (default: error)
+  --max-warnings N           exit 1 also when there are more than N warnings
+  --quiet                    errors only: report, fix and count nothing below error
+  --catalog GLOB             add catalog snapshot files; repeatable
+  --config FILE              configuration file (default: .toollens.yaml in the current folder
+                             or the nearest one above it); its folder is the workspace
+  --fix                      apply every safe fix in place, then report what is left
+  --cache                    keep each file's findings and check again only the files whose
+                             findings may have changed (.toollens-cache)
+  --cache-location PATH      the cache file, or the folder that holds it
+  --stdin                    check the text on standard input instead of files
+  --stdin-filename PATH      the path that text is checked as (its kind, the configuration's
+                             globs); with --fix, the fixed text is printed and nothing else
+  --output-file FILE         write the report to FILE (folders created) instead of stdout
+  --color, --no-color        force colour on or off (default: on for a terminal, off when
+                             NO_COLOR is set; FORCE_COLOR=1 or 0 forces it)
+  --debug                    details of the run on stderr, and the stack of an internal error
+                             (add NODE_OPTIONS=--enable-source-maps for TypeScript locations)
+  -h, --help                 this help
+
 Positions are 1-based lines and columns. A column counts UTF-16 code units, so a character
-outside the Basic Multilingual Plane (most emoji) takes two columns.
+outside the Basic Multilingual Plane (most emoji) takes two columns (rdjson counts UTF-8
+bytes, as reviewdog reads it).
 
-Exit codes:
-  0  nothing at or above --fail-on
-  1  findings at or above --fail-on
-  2  usage error: unknown option, bad value, missing path, invalid configuration;
-     or a file or folder that could not be read (the rest is still reported)
-  3  internal error
+${EXIT_CODES}`;
+
+export const RULES_HELP = `Usage: tool-lens rules [options]
+
+Lists every rule id with its default severity and a one-line summary.
+
+Options:
+  --format stylish|json      an aligned table (default) or JSON
+  --output-file FILE         write the list to FILE (folders created) instead of stdout
+  --color, --no-color        force colour on or off
+  -h, --help                 this help
+
+Exit codes: 0 listed, 2 usage error.
+`;
+
+export const CATALOG_DIFF_HELP = `Usage: tool-lens catalog diff OLD NEW [options]
+
+Compares two catalogs and says what the change does to the workspace's gateways: tools added,
+removed and renamed, required arguments and argument types changed, hints loosened or tightened;
+advertised names that change, composite tools dropped or left out, and the findings the change
+adds. OLD and NEW are each a snapshot file, a folder of snapshots, or REV:PATH (a file or folder
+as a git revision holds it, e.g. main:catalogs).
+
+Options:
+  --format stylish|json      a report for people (default) or JSON
+  --config FILE              configuration file (default: .toollens.yaml found upward)
+  --output-file FILE         write the report to FILE (folders created) instead of stdout
+  --color, --no-color        force colour on or off
+  -h, --help                 this help
+
+Exit codes: 0 nothing loosened or broken, 1 a hint loosened, a composite tool is no longer
+advertised or a file has a new error, 2 usage error.
+`;
+
+export const GATEWAY_TOOLS_HELP = `Usage: tool-lens gateway tools [PATH...] [options]
+
+Prints, for every gateway configuration (vmcp-config or VirtualMCPServer) under the paths, the
+tools its clients will see, computed as ToolHive computes them, and what it withholds and why.
+
+Options:
+  --format stylish|json      a table (default) or JSON
+  --catalog GLOB             add catalog snapshot files; repeatable
+  --config FILE              configuration file (default: .toollens.yaml found upward)
+  --output-file FILE         write the list to FILE (folders created) instead of stdout
+  --color, --no-color        force colour on or off
+  -h, --help                 this help
+
+Exit codes: 0 listed, 2 usage error (including paths that hold no gateway configuration).
 `;
 
 /** A mistake on the command line itself, as opposed to a path or a configuration problem. */
@@ -85,17 +160,26 @@ export interface Io {
   cwd: string;
   env: NodeJS.ProcessEnv;
   stdoutIsTTY: boolean;
+  /** The whole of standard input (for --stdin). */
+  readStdin?: () => string;
 }
 
+// Every option of `check` and `rules`, parsed in one place (`catalog fetch` has its own).
 const OPTIONS = {
   format: { type: 'string' },
   'fail-on': { type: 'string' },
+  'max-warnings': { type: 'string' },
+  quiet: { type: 'boolean' },
   catalog: { type: 'string', multiple: true },
   config: { type: 'string' },
   fix: { type: 'boolean' },
   cache: { type: 'boolean' },
   'cache-location': { type: 'string' },
+  stdin: { type: 'boolean' },
+  'stdin-filename': { type: 'string' },
+  'output-file': { type: 'string' },
   debug: { type: 'boolean' },
+  color: { type: 'boolean' },
   'no-color': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
@@ -104,46 +188,62 @@ const OPTIONS = {
 interface Values {
   format?: string;
   'fail-on'?: string;
+  'max-warnings'?: string;
+  quiet?: boolean;
   catalog?: string[];
   config?: string;
   fix?: boolean;
   cache?: boolean;
   'cache-location'?: string;
+  stdin?: boolean;
+  'stdin-filename'?: string;
+  'output-file'?: string;
   debug?: boolean;
+  color?: boolean;
   'no-color'?: boolean;
   help?: boolean;
   version?: boolean;
+}
+
+/** The options of check that rules refuses. */
+const CHECK_ONLY: (keyof Values)[] = ['fail-on', 'max-warnings', 'quiet', 'catalog', 'config', 'fix', 'cache', 'cache-location', 'stdin', 'stdin-filename'];
+
+interface CommandLine {
+  values: Values;
+  positionals: string[];
+  /** `--color` (true) or `--no-color` (false), whichever came last; undefined when neither. */
+  color?: boolean;
 }
 
 export function run(argv: string[], io: Io): number {
   // --debug is looked up before parsing so that even a failure to parse shows its stack.
   const debug = argv.includes('--debug');
   try {
-    const { values, positionals } = parseCommandLine(argv);
-    if (values.help) {
-      io.out(HELP);
-      return EXIT_CLEAN;
-    }
-    if (values.version) {
+    const line = parseCommandLine(argv);
+    const { values, positionals } = line;
+    const [command, ...rest] = positionals;
+    if (values.version && !values.help) {
       io.out(`${TOOL_VERSION}\n`);
       return EXIT_CLEAN;
     }
-    const [command, ...rest] = positionals;
+    if (values.help) return helpCommand(command === undefined ? [] : [command, ...rest], io);
     switch (command) {
       case 'check':
-        return checkCommand(values, rest, io);
+        return checkCommand(line, rest, io);
       case 'rules':
-        return rulesCommand(values, rest, io);
+        return rulesCommand(line, rest, io);
+      case 'help':
+        return helpCommand(rest, io);
       case 'gateway':
-        return gatewayCommand(values, rest, io);
+        return gatewayCommand(line, rest, io);
       case 'catalog':
         // `catalog fetch` is asynchronous and handled by main(); anything else but diff is a typo.
-        if (rest[0] === 'diff') return catalogDiffCommand(values, rest.slice(1), io);
+        if (rest[0] === 'diff') return catalogDiffCommand(line, rest.slice(1), io);
         throw new CommandLineError(`unknown catalog command${rest[0] ? ` "${rest[0]}"` : ''}; the catalog commands are \`catalog fetch [SERVER...]\` and \`catalog diff OLD NEW\``);
       case undefined:
         throw new CommandLineError('no command given; use `tool-lens check [PATH...]` or `tool-lens rules`');
       default:
-        throw new CommandLineError(`unknown command "${command}"; the commands are check, rules, gateway and catalog`);
+        throw new CommandLineError(`unknown command "${command}"; the commands are check, rules, gateway tools, catalog fetch, catalog diff and help`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
@@ -160,12 +260,32 @@ export function run(argv: string[], io: Io): number {
   }
 }
 
-function parseCommandLine(argv: string[]): { values: Values; positionals: string[] } {
+/** `tool-lens help [COMMAND]`, and `--help` after any command. */
+function helpCommand(topic: string[], io: Io): number {
+  const [command, sub] = topic;
+  if (command === undefined || command === 'help') io.out(HELP);
+  else if (command === 'check') io.out(CHECK_HELP);
+  else if (command === 'rules') io.out(RULES_HELP);
+  else if (command === 'catalog' && (sub === undefined || sub === 'fetch')) io.out(CATALOG_FETCH_HELP);
+  else if (command === 'catalog' && sub === 'diff') io.out(CATALOG_DIFF_HELP);
+  else if (command === 'gateway') io.out(GATEWAY_TOOLS_HELP);
+  else throw new CommandLineError(`no help for "${topic.join(' ')}"; the commands are check, rules, gateway tools, catalog fetch and catalog diff`);
+  return EXIT_CLEAN;
+}
+
+function parseCommandLine(argv: string[]): CommandLine {
+  let parsed;
   try {
-    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
     throw new CommandLineError(parseArgsMessage(error));
   }
+  let color: boolean | undefined;
+  for (const token of parsed.tokens) {
+    if (token.kind === 'option' && token.name === 'color') color = true;
+    if (token.kind === 'option' && token.name === 'no-color') color = false;
+  }
+  return { values: parsed.values, positionals: parsed.positionals, color };
 }
 
 /** node's parseArgs messages are long and suggest `--` tricks; say the same in a few words. */
@@ -186,6 +306,13 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], option: s
   throw new CommandLineError(`${option} must be one of ${allowed.join(', ')}; got "${value}"`);
 }
 
+/** A whole number of 0 or more, written in decimal digits. */
+function count(value: string, option: string): number {
+  const n = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n)) throw new CommandLineError(`${option} must be a whole number of 0 or more; got "${value}"`);
+  return n;
+}
+
 function rejectOptions(values: Values, options: (keyof Values)[], command: string): void {
   for (const option of options) {
     if (values[option] !== undefined) throw new CommandLineError(`--${option} does not apply to \`tool-lens ${command}\``);
@@ -197,9 +324,40 @@ function stderrLogger(io: Io, debug: boolean): Logger {
   return (message) => io.err(`tool-lens: ${visibleLines(debug ? message : firstLine(message))}\n`);
 }
 
-function checkCommand(values: Values, paths: string[], io: Io): number {
+/** Where the report goes: stdout, or --output-file (its folders created), written once at the end. */
+interface Output {
+  isTTY: boolean;
+  write(text: string): void;
+}
+
+function outputOf(values: Values, io: Io): Output {
+  const file = values['output-file'];
+  if (file === undefined) return { isTTY: io.stdoutIsTTY, write: io.out };
+  if (file === '') throw new CommandLineError('--output-file needs a file name');
+  const absolute = resolve(io.cwd, file);
+  if (existsSync(absolute) && statSync(absolute).isDirectory()) throw new UsageError(`--output-file expects a file, and ${file} is a folder`);
+  return {
+    isTTY: false,
+    write: (text) => {
+      try {
+        mkdirSync(dirname(absolute), { recursive: true });
+        writeFileSync(absolute, text, 'utf8');
+      } catch (error) {
+        throw new UsageError(`cannot write the report to ${file}: ${firstLine(describe(error))}`);
+      }
+    },
+  };
+}
+
+function checkCommand(line: CommandLine, paths: string[], io: Io): number {
+  const { values } = line;
   const format = oneOf(values.format ?? 'stylish', FORMATS, '--format');
   const failOn = oneOf(values['fail-on'] ?? 'error', FAIL_ON, '--fail-on');
+  const maxWarnings = values['max-warnings'] === undefined ? undefined : count(values['max-warnings'], '--max-warnings');
+  if (values['stdin-filename'] !== undefined && !values.stdin) throw new CommandLineError('--stdin-filename needs --stdin');
+  if (values.stdin && paths.length > 0) throw new CommandLineError(`--stdin checks standard input and takes no PATH; got "${paths[0]}"`);
+  if (values['stdin-filename'] === '') throw new CommandLineError('--stdin-filename needs a path');
+  const output = outputOf(values, io);
   const debug = values.debug === true;
   const options: CheckOptions = {
     paths,
@@ -208,9 +366,28 @@ function checkCommand(values: Values, paths: string[], io: Io): number {
     catalogGlobs: values.catalog ?? [],
     log: stderrLogger(io, debug),
     debug: debug ? (message) => io.err(`tool-lens: debug: ${message}\n`) : () => { /* no debug output without --debug */ },
-    cacheFile: cacheOption(values, io.cwd),
+    // Standard input's text is no file the cache could hash: --stdin checks it afresh.
+    cacheFile: values.stdin ? undefined : cacheOption(values, io.cwd),
   };
-  let result = runCheck(options);
+  if (values.stdin) {
+    if (!io.readStdin) throw new UsageError('--stdin: standard input cannot be read here');
+    // Without --stdin-filename the text has no name to tell its kind: its content must.
+    options.stdin = { path: values['stdin-filename'] ?? STDIN_NAME, text: io.readStdin() };
+  }
+  const quiet = values.quiet === true;
+  const check = (again = false): CheckResult => {
+    const result = runCheck({ ...options, again });
+    return quiet ? errorsOnly(result) : result;
+  };
+  let result = check();
+  if (values.fix && options.stdin) {
+    // The fixed text is the output (an editor replaces the buffer with it); what is left is for
+    // a check without --fix to say. The exit code is 0 whatever is left.
+    const file = result.files[0];
+    const edited = file ? fixedText(file) : undefined;
+    output.write(edited?.text ?? options.stdin.text);
+    return EXIT_CLEAN;
+  }
   if (values.fix) {
     const fixed = applySafeFixes(result.files, io.cwd, options.log);
     for (const file of fixed) {
@@ -218,13 +395,16 @@ function checkCommand(values: Values, paths: string[], io: Io): number {
       io.err(`tool-lens: fixed ${file.applied} problem${file.applied === 1 ? '' : 's'} in ${visible(file.path)}${left}\n`);
     }
     // Report the files as they are now, so the output and the exit code match what is on disk.
-    if (fixed.length > 0) result = runCheck({ ...options, again: true });
+    if (fixed.length > 0) result = check(true);
   }
   if (result.files.length === 0) options.log(`no YAML or JSON file to check in ${paths.length ? paths.join(', ') : '.'}`);
-  io.out(render(result, format, io, values));
+  output.write(render(result, format, io, colourWanted({ isTTY: output.isTTY }, line.color, io.env), failOn));
+  const warnings = summarize(result).warning;
+  const tooManyWarnings = maxWarnings !== undefined && warnings > maxWarnings;
+  if (tooManyWarnings) options.log(`${warnings} warning${warnings === 1 ? '' : 's'}, more than --max-warnings ${maxWarnings}`);
   // What could not be read was not checked: the run did not do what was asked (stderr named each).
   if (result.unreadable) return EXIT_USAGE;
-  return failing(result, failOn) ? EXIT_FINDINGS : EXIT_CLEAN;
+  return failing(result, failOn) || tooManyWarnings ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
 function cacheOption(values: Values, cwd: string): string | undefined {
@@ -232,7 +412,15 @@ function cacheOption(values: Values, cwd: string): string | undefined {
   return values.cache ? cacheFileOf(values['cache-location'], cwd) : undefined;
 }
 
-function render(result: CheckResult, format: (typeof FORMATS)[number], io: Io, values: Values): string {
+/** The name of standard input's text when --stdin-filename does not give one. */
+const STDIN_NAME = '<stdin>';
+
+/** --quiet: the run as if nothing below error had been found. */
+function errorsOnly(result: CheckResult): CheckResult {
+  return { ...result, files: result.files.map((file) => ({ ...file, findings: file.findings.filter((finding) => finding.severity === 'error') })) };
+}
+
+function render(result: CheckResult, format: Format, io: Io, colour: boolean, failOn: Severity): string {
   switch (format) {
     case 'json':
       return formatJson(result);
@@ -240,8 +428,14 @@ function render(result: CheckResult, format: (typeof FORMATS)[number], io: Io, v
       return formatSarif(result, { rules: ALL_RULES, toolVersion: TOOL_VERSION, cwd: io.cwd });
     case 'github':
       return formatGithub(result);
+    case 'junit':
+      return formatJunit(result, { failOn });
+    case 'gitlab':
+      return formatGitlab(result);
+    case 'rdjson':
+      return formatRdjson(result);
     case 'stylish':
-      return formatStylish(result, palette(colourWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true, io.env)));
+      return formatStylish(result, palette(colour));
   }
 }
 
@@ -250,37 +444,42 @@ function failing(result: CheckResult, failOn: Severity): boolean {
   return result.files.some((file) => file.findings.some((finding) => SEVERITY_ORDER[finding.severity] >= threshold));
 }
 
-function rulesCommand(values: Values, rest: string[], io: Io): number {
+function rulesCommand(line: CommandLine, rest: string[], io: Io): number {
+  const { values } = line;
   if (rest.length > 0) throw new CommandLineError(`\`tool-lens rules\` takes no arguments; got "${rest[0]}"`);
-  rejectOptions(values, ['fail-on', 'catalog', 'config', 'fix', 'cache', 'cache-location'], 'rules');
+  rejectOptions(values, CHECK_ONLY, 'rules');
   const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
-  const colors = palette(colourWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true, io.env));
-  io.out(format === 'json' ? formatRulesJson(ALL_RULES) : formatRulesTable(ALL_RULES, colors));
+  const output = outputOf(values, io);
+  const colors = palette(colourWanted({ isTTY: output.isTTY }, line.color, io.env));
+  output.write(format === 'json' ? formatRulesJson(ALL_RULES) : formatRulesTable(ALL_RULES, colors));
   return EXIT_CLEAN;
 }
 
-function catalogDiffCommand(values: Values, rest: string[], io: Io): number {
+function catalogDiffCommand(line: CommandLine, rest: string[], io: Io): number {
+  const { values } = line;
   if (rest.length !== 2) throw new CommandLineError('`tool-lens catalog diff` takes two catalogs, OLD and NEW: files, folders or REV:PATH');
-  rejectOptions(values, ['fail-on', 'fix', 'catalog'], 'catalog diff');
+  rejectOptions(values, CHECK_ONLY.filter((option) => option !== 'config'), 'catalog diff');
   const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
+  const output = outputOf(values, io);
   const report = catalogDiff({ before: rest[0]!, after: rest[1]!, cwd: io.cwd, configPath: values.config, log: stderrLogger(io, values.debug === true) });
-  const colors = palette(colourWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true, io.env));
-  io.out(format === 'json' ? formatDiffJson(report) : formatDiffTable(report, colors));
+  const colors = palette(colourWanted({ isTTY: output.isTTY }, line.color, io.env));
+  output.write(format === 'json' ? formatDiffJson(report) : formatDiffTable(report, colors));
   return diffFails(report) ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
-function gatewayCommand(values: Values, rest: string[], io: Io): number {
+function gatewayCommand(line: CommandLine, rest: string[], io: Io): number {
+  const { values } = line;
   const [sub, ...paths] = rest;
   if (sub !== 'tools') {
     throw new CommandLineError(`unknown gateway command${sub ? ` "${sub}"` : ''}; the gateway command is \`gateway tools [PATH...]\``);
   }
-  rejectOptions(values, ['fail-on', 'fix'], 'gateway tools');
+  rejectOptions(values, CHECK_ONLY.filter((option) => option !== 'config' && option !== 'catalog'), 'gateway tools');
   const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
-  const debug = values.debug === true;
-  const reports = gatewayReports({ paths, cwd: io.cwd, configPath: values.config, catalogGlobs: values.catalog ?? [], log: stderrLogger(io, debug) });
+  const output = outputOf(values, io);
+  const reports = gatewayReports({ paths, cwd: io.cwd, configPath: values.config, catalogGlobs: values.catalog ?? [], log: stderrLogger(io, values.debug === true) });
   if (reports.length === 0) throw new UsageError(`no gateway configuration (vmcp-config or VirtualMCPServer) in ${paths.length ? paths.join(', ') : '.'}`);
-  const colors = palette(colourWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true, io.env));
-  io.out(format === 'json' ? formatGatewayToolsJson(reports) : formatGatewayToolsTable(reports, colors));
+  const colors = palette(colourWanted({ isTTY: output.isTTY }, line.color, io.env));
+  output.write(format === 'json' ? formatGatewayToolsJson(reports) : formatGatewayToolsTable(reports, colors));
   return EXIT_CLEAN;
 }
 
@@ -312,6 +511,7 @@ if (require.main === module) {
     cwd: process.cwd(),
     env: process.env,
     stdoutIsTTY: process.stdout.isTTY === true,
+    readStdin: () => readFileSync(0, 'utf8'),
   }).then((code) => {
     process.exitCode = code;
   });

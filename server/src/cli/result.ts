@@ -18,6 +18,8 @@ export interface CheckResult {
    * the result is incomplete, and the exit code is 2 whatever the findings.
    */
   unreadable?: number;
+  /** The workspace folder of the run (absolute; node/loader.ts workspaceRootOf). */
+  root?: string;
 }
 
 export interface Summary {

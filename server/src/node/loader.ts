@@ -11,9 +11,9 @@ import { fileTooLarge } from '../core/parse/problems.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace, type Logger } from '../core/workspace.js';
-import { filesOfCatalogGlobs, joinCatalog, walkCheckedFiles, type CatalogCandidate, type CatalogGlob } from './discovery.js';
+import { filesOfCatalogGlobs, joinCatalog, mayBeCatalog, walkCheckedFiles, type CatalogCandidate, type CatalogGlob } from './discovery.js';
 import { toPosix } from './paths.js';
-import type { LinkOut } from './walk.js';
+import { isInside, type LinkOut, type Walk } from './walk.js';
 
 export interface LoadOptions {
   /** Files or folders to check, relative to `cwd`. */
@@ -23,6 +23,12 @@ export interface LoadOptions {
   configPath?: string;
   /** Extra catalog globs, relative to `cwd` (`--catalog`). */
   catalogGlobs?: string[];
+  /**
+   * Text to check as if it were the file at `path` (relative to `cwd`; the file need not exist):
+   * `--stdin`. It is then the only file checked (`paths` is ignored), and wherever the workspace
+   * reads that file (as a catalog) it reads this text.
+   */
+  stdin?: { path: string; text: string };
   log?: Logger;
 }
 
@@ -30,6 +36,8 @@ export interface LoadedWorkspace {
   workspace: Workspace;
   /** Files to check, in a stable order. */
   files: ParsedFile[];
+  /** The workspace folder (absolute): see `workspaceRootOf`. */
+  root: string;
   configPath?: string;
   configProblems: Finding[];
   configText?: string;
@@ -37,6 +45,8 @@ export interface LoadedWorkspace {
   linksOut: LinkOut[];
   /** `--catalog` globs that name no file. */
   unmatchedCatalogGlobs: string[];
+  /** `.toollens.yaml` files nearer to a named path than the run's configuration, not read. */
+  configsNotRead: string[];
   /**
    * What a run had to read and could not (a file: permission denied, a folder where a file was, a
    * FIFO, an I/O error; a folder that cannot be listed), each already logged: the run's result is
@@ -61,19 +71,56 @@ function findConfigUpward(start: string): string | undefined {
   }
 }
 
+/**
+ * The workspace of a run (docs/behaviour.md, "The workspace of a run"): the folder of the
+ * configuration (`--config`, else the `.toollens.yaml` found upward from the current directory),
+ * or the current directory when there is none. A run that names only paths outside that folder
+ * takes the workspace of its first path instead, found the same way from it (its folder, or the
+ * folder of the `.toollens.yaml` above it), so that `check /elsewhere` reads nothing of here.
+ */
+export function workspaceRootOf(options: Pick<LoadOptions, 'paths' | 'cwd' | 'configPath'>): { root: string; configPath?: string } {
+  const cwd = resolve(options.cwd);
+  if (options.configPath) {
+    const configPath = resolve(cwd, options.configPath);
+    if (!existsSync(configPath)) throw new UsageError(`configuration file not found: ${options.configPath}`);
+    return { root: dirname(configPath), configPath };
+  }
+  const here = findConfigUpward(cwd);
+  const root = here ? dirname(here) : cwd;
+  const absolutes = options.paths.map((path) => resolve(cwd, path));
+  if (absolutes.length === 0 || absolutes.some((path) => isInside(root, path))) return { root, configPath: here };
+  const first = absolutes[0]!;
+  const startDir = existsSync(first) && statSync(first).isDirectory() ? first : dirname(first);
+  const there = findConfigUpward(startDir);
+  return { root: there ? dirname(there) : startDir, configPath: there };
+}
+
 /** What a run reads before any file is parsed: the configuration, the files and the catalog globs. */
 export interface DiscoveredWorkspace {
   workspace: Workspace;
+  /** The workspace folder (absolute): see `workspaceRootOf`. */
+  root: string;
   /** Absolute paths of the files to check, sorted, each real file once. */
   targets: string[];
+  /**
+   * The files of the workspace folder (absolute, sorted, each real file once, the configuration
+   * left out): what the files checked may depend on (the catalog), whichever of them are named.
+   * Walked on the first call (the language server has its own folder and never asks).
+   */
+  workspaceFiles(): string[];
   /** The catalog globs (config `catalogs`, `--catalog`); `filesOfCatalogGlobs` finds their files. */
   catalogGlobs: CatalogGlob[];
-  /** Symbolic links that lead out of a folder being checked, not followed. */
+  /** Symbolic links that lead out of a folder being read, not followed. */
   linksOut: LinkOut[];
   configPath?: string;
   configProblems: Finding[];
   configText?: string;
-  /** Folders under a path being checked that could not be listed (logged). */
+  /**
+   * `.toollens.yaml` files found upward from a named path before the run's configuration (one in
+   * a sub-folder of the workspace): not read, since a run has one workspace; the CLI says so.
+   */
+  configsNotRead: string[];
+  /** Folders that could not be listed (logged); the load adds the files it could not read. */
   unreadable: string[];
 }
 
@@ -81,13 +128,8 @@ export interface DiscoveredWorkspace {
 export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
   const cwd = resolve(options.cwd);
   const log = options.log ?? (() => { /* no log unless one is given */ });
-  const firstPath = options.paths[0] ? resolve(cwd, options.paths[0]) : cwd;
-  const startDir = existsSync(firstPath) && statSync(firstPath).isDirectory() ? firstPath : dirname(firstPath);
-  let configPath: string | undefined;
-  if (options.configPath) {
-    configPath = resolve(cwd, options.configPath);
-    if (!existsSync(configPath)) throw new UsageError(`configuration file not found: ${options.configPath}`);
-  } else configPath = findConfigUpward(startDir);
+  const paths = options.stdin ? [options.stdin.path] : options.paths;
+  const { root, configPath } = workspaceRootOf({ paths, cwd, configPath: options.configPath });
 
   // Paths in output are relative to the current directory; globs in the config to its folder.
   const workspace = new Workspace(toPosix(cwd), options.log);
@@ -114,11 +156,23 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
     }
   }
 
-  // Each real file once (a file named on the command line may be a link to one a folder holds):
-  // the first name given for it wins.
-  const targets = new Map<string, string>();
+  // Each folder is walked once, its links out and unreadable folders said once.
   const linksOut: LinkOut[] = [];
   const unreadable: string[] = [];
+  const walks = new Map<string, Walk>();
+  const walkOf = (folder: string): Walk => {
+    let walk = walks.get(folder);
+    if (!walk) {
+      walk = walkCheckedFiles(folder);
+      walks.set(folder, walk);
+      linksOut.push(...walk.linksOut);
+      for (const { folder: unlisted, error } of walk.unreadable) {
+        log(`cannot read the folder ${toPosix(relative(cwd, unlisted)) || '.'}: ${error}`);
+        unreadable.push(unlisted);
+      }
+    }
+    return walk;
+  };
   const realOf = (path: string) => {
     try {
       return realpathSync(path);
@@ -126,29 +180,61 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
       return path;
     }
   };
-  for (const path of options.paths.length ? options.paths : ['.']) {
-    const absolute = resolve(cwd, path);
-    if (!existsSync(absolute)) throw new UsageError(`no such file or folder: ${path}`);
-    if (statSync(absolute).isDirectory()) {
-      const walk = walkCheckedFiles(absolute);
-      for (const file of walk.files) if (!targets.has(file.real)) targets.set(file.real, file.path);
-      linksOut.push(...walk.linksOut);
-      for (const { folder, error } of walk.unreadable) {
-        log(`cannot read the folder ${toPosix(relative(cwd, folder)) || '.'}: ${error}`);
-        unreadable.push(folder);
+  const configReal = configPath ? realOf(configPath) : undefined;
+
+  // Each real file once (a file named on the command line may be a link to one a folder holds):
+  // the first name given for it wins.
+  const targets = new Map<string, string>();
+  if (options.stdin) {
+    const absolute = resolve(cwd, options.stdin.path);
+    targets.set(realOf(absolute), absolute);
+  } else {
+    for (const path of paths.length ? paths : ['.']) {
+      const absolute = resolve(cwd, path);
+      if (!existsSync(absolute)) throw new UsageError(`no such file or folder: ${path}`);
+      if (statSync(absolute).isDirectory()) {
+        for (const file of walkOf(absolute).files) if (!targets.has(file.real)) targets.set(file.real, file.path);
+      } else {
+        const real = realOf(absolute);
+        if (!targets.has(real)) targets.set(real, absolute);
       }
-    } else {
-      const real = realOf(absolute);
-      if (!targets.has(real)) targets.set(real, absolute);
     }
   }
-  if (configPath) targets.delete(realOf(configPath));
+  if (configReal) targets.delete(configReal);
+  const configsNotRead = new Set<string>();
+  // With --config the user chose the configuration: the others need no word.
+  for (const path of options.configPath ? [] : paths) {
+    const absolute = resolve(cwd, path);
+    const start = existsSync(absolute) && statSync(absolute).isDirectory() ? absolute : dirname(absolute);
+    const nearest = findConfigUpward(start);
+    if (nearest !== undefined && nearest !== configPath) configsNotRead.add(nearest);
+  }
+
+  let workspaceFiles: string[] | undefined;
+  const workspaceFilesOf = (): string[] => {
+    if (workspaceFiles) return workspaceFiles;
+    const byReal = new Map<string, string>();
+    for (const file of walkOf(root).files) if (file.real !== configReal && !byReal.has(file.real)) byReal.set(file.real, file.path);
+    return (workspaceFiles = [...byReal.values()].sort());
+  };
 
   const catalogGlobs: CatalogGlob[] = [
     ...workspace.config.catalogs.map((glob) => ({ glob, base: configRoot, confined: true })),
     ...(options.catalogGlobs ?? []).map((glob) => ({ glob, base: cwd, confined: false })),
   ];
-  return { workspace, targets: [...targets.values()].sort(), catalogGlobs, linksOut, configPath, configProblems, configText, unreadable };
+  return {
+    workspace,
+    root,
+    targets: [...targets.values()].sort(),
+    workspaceFiles: workspaceFilesOf,
+    catalogGlobs,
+    linksOut,
+    configPath,
+    configProblems,
+    configText,
+    configsNotRead: [...configsNotRead].sort(),
+    unreadable,
+  };
 }
 
 /** A run's files and catalog candidates, found without reading or parsing any of them. */
@@ -156,10 +242,14 @@ export interface WorkspacePlan extends DiscoveredWorkspace {
   cwd: string;
   /** Files a catalog glob names (absolute, in discovery.ts's order): they join the catalog whatever their content. */
   catalogOnly: string[];
-  /** Every file that may join the catalog, in no particular order (`joinCatalog` orders them). */
+  /**
+   * Every file that may join the catalog, in no particular order (`joinCatalog` orders them): the
+   * files the globs name, then the workspace folder's files and the files named, each real file once.
+   */
   candidates: CatalogCandidate[];
   /** `--catalog` globs that name no file. */
   unmatchedCatalogGlobs: string[];
+  stdin?: LoadOptions['stdin'];
 }
 
 /** Finds the configuration, the files to check and the catalog candidates of a run. */
@@ -175,19 +265,23 @@ export function planWorkspace(options: LoadOptions): WorkspacePlan {
   }
   const catalogOnly = globbed.files;
   const cliGlobs = new Set(options.catalogGlobs ?? []);
-  // Catalogs: the files the globs name, then those found among the files (discovery.ts's order).
   const named = new Set(catalogOnly);
-  const candidates = [
-    ...catalogOnly.map((absolute) => ({ absolute, named: true })),
-    ...discovered.targets.filter((absolute) => !named.has(absolute)).map((absolute) => ({ absolute, named: false })),
-  ];
+  const seen = new Set(catalogOnly.map(realOrSelf));
+  const found: string[] = [];
+  for (const absolute of [...discovered.workspaceFiles(), ...discovered.targets]) {
+    const real = realOrSelf(absolute);
+    if (named.has(absolute) || seen.has(real)) continue;
+    seen.add(real);
+    found.push(absolute);
+  }
   return {
     ...discovered,
     cwd,
     catalogOnly,
-    candidates,
+    candidates: [...catalogOnly.map((absolute) => ({ absolute, named: true })), ...found.map((absolute) => ({ absolute, named: false }))],
     linksOut: [...discovered.linksOut, ...globbed.linksOut],
     unmatchedCatalogGlobs: globbed.unmatched.filter((glob) => cliGlobs.has(glob)),
+    stdin: options.stdin,
   };
 }
 
@@ -201,27 +295,45 @@ export interface LoadHooks {
   mayBeCatalog?: (absolute: string) => boolean;
 }
 
+/**
+ * Loads a run: the files named (`targets`), checked against everything the workspace folder holds
+ * that they may depend on, whichever files are named, so that `check a.yaml` says of a.yaml what
+ * `check .` in the workspace says of it. A file of the workspace that is not named is read only to
+ * see whether it may be a catalog (`mayBeCatalog`), and parsed only then.
+ */
 export function loadWorkspace(options: LoadOptions, hooks: LoadHooks = {}): LoadedWorkspace {
   return loadPlanned(planWorkspace(options), hooks);
 }
 
 /** The workspace of a plan: its files parsed, its catalog joined. */
 export function loadPlanned(plan: WorkspacePlan, hooks: LoadHooks = {}): LoadedWorkspace {
-  const { cwd, workspace, targets, configPath, configProblems, configText, unreadable } = plan;
+  const { cwd, workspace, root, targets, configPath, configProblems, configText, unreadable, stdin } = plan;
   const read = hooks.read ?? readWithin;
+  const stdinAbsolute = stdin ? resolve(cwd, stdin.path) : undefined;
+  const stdinReal = stdinAbsolute === undefined ? undefined : realOrSelf(stdinAbsolute);
+
   // A file that could not be read is tried once (it may be both a target and a catalog).
-  const parsed = new Map<string, ParsedFile | undefined>();
+  const texts = new Map<string, DiskText | undefined>();
+  const textOf = (absolute: string): DiskText | undefined => {
+    if (texts.has(absolute)) return texts.get(absolute);
+    let text: DiskText | undefined;
+    if (stdin && (absolute === stdinAbsolute || realOrSelf(absolute) === stdinReal)) text = { text: stdin.text };
+    else {
+      try {
+        text = read(absolute, workspace.limits.fileBytes);
+      } catch (error) {
+        workspace.log(`cannot read ${toPosix(relative(cwd, absolute))}: ${errorText(error)}`);
+        unreadable.push(absolute);
+      }
+    }
+    texts.set(absolute, text);
+    return text;
+  };
+  const parsed = new Map<string, ParsedFile>();
   const parse = (absolute: string): ParsedFile | undefined => {
     if (parsed.has(absolute)) return parsed.get(absolute);
-    let text: DiskText;
-    try {
-      text = read(absolute, workspace.limits.fileBytes);
-    } catch (error) {
-      workspace.log(`cannot read ${toPosix(relative(cwd, absolute))}: ${errorText(error)}`);
-      unreadable.push(absolute);
-      parsed.set(absolute, undefined);
-      return undefined;
-    }
+    const text = textOf(absolute);
+    if (text === undefined) return undefined;
     const path = toPosix(relative(cwd, absolute));
     const file = text.bytes === undefined ? workspace.parse(path, text.text) : workspace.parseTooLarge(path, text.bytes, text.text);
     parsed.set(absolute, file);
@@ -234,19 +346,36 @@ export function loadPlanned(plan: WorkspacePlan, hooks: LoadHooks = {}): LoadedW
     const file = parse(absolute);
     if (file) files.push(file);
   }
-  const mayBe = hooks.mayBeCatalog;
-  joinCatalog(workspace.catalog, plan.candidates, (candidate) => parse(candidate.absolute), mayBe && ((candidate) => mayBe(candidate.absolute)));
+  const targetSet = new Set(targets);
+  joinCatalog(workspace.catalog, plan.candidates, (candidate) => parse(candidate.absolute), (candidate) => {
+    if (hooks.mayBeCatalog && !hooks.mayBeCatalog(candidate.absolute)) return false;
+    if (targetSet.has(candidate.absolute)) return true;
+    // A workspace file that is not named is read to see whether it may be a catalog; one that
+    // cannot be read may be a catalog the named files depend on, so it counts as unreadable too.
+    const text = textOf(candidate.absolute);
+    return text !== undefined && mayBeCatalog(workspace, toPosix(relative(cwd, candidate.absolute)), text.text);
+  });
   return {
     workspace,
     files,
+    root,
     configPath,
     configProblems,
     configText,
     linksOut: plan.linksOut,
     unmatchedCatalogGlobs: plan.unmatchedCatalogGlobs,
+    configsNotRead: plan.configsNotRead,
     unreadable,
     parse,
   };
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /**

@@ -21,7 +21,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** @type {{ in: string, out: string, bin?: boolean, external?: string[] }[]} */
 const ENTRIES = [
   { in: 'server/src/cli/main.ts', out: 'dist/cli.js', bin: true },
-  { in: 'server/src/server.ts', out: 'dist/server.js' },
+  { in: 'server/src/server.ts', out: 'dist/server.js', bin: true },
   { in: 'client/src/extension.ts', out: 'dist/extension.js', external: ['vscode'] },
 ];
 

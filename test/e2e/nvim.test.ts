@@ -1,11 +1,16 @@
-// Neovim as a real LSP client: headless Neovim starts `node dist/server.js --stdio` on a fixture
-// workflow (a minimal Lua config, below) and prints the diagnostics it received as JSON. Neovim
-// 0.7 (Debian 12) has no pull diagnostics, so this covers the server's push path end to end.
+// Neovim as a real LSP client, configured exactly as the README's Neovim section says: the test
+// reads that section's first Lua block and runs it in headless Neovim, with
+// `tool-lens-language-server` on PATH (a link to dist/server.js, as npm's node_modules/.bin holds
+// one), on a fixture workflow opened from a subfolder of a workspace whose `.toollens.yaml` is at
+// its root. Around the README's block the test only observes: it waits for the diagnostics and
+// prints them, with the client's name and root, as JSON. Neovim 0.7 (Debian 12) has no
+// `vim.lsp.start` (0.8), so the test supplies it from the two calls it stands for; 0.7 has no pull
+// diagnostics, so this covers the server's push path end to end.
 // Skipped, saying so, only when `nvim` is not installed.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { test } from 'node:test';
 import { makeWorkspace } from '../lsp/harness.js';
 import { CATALOG, CATALOG_PATH, WORKFLOW, WORKFLOW_PATH } from '../lsp/workspace.js';
@@ -17,22 +22,36 @@ const TIMEOUT_MS = 20000;
 const nvim = spawnSync('nvim', ['--version'], { encoding: 'utf8' });
 const missing = nvim.error !== undefined || nvim.status !== 0;
 
-// Works on Neovim 0.7 (start_client + buf_attach_client) and newer (vim.lsp.start).
+/** The first Lua block of the README's `### Neovim` section: the configuration users copy. */
+function readmeNeovimConfig(readme: string): string {
+  const start = readme.indexOf('\n### Neovim\n');
+  assert.ok(start >= 0, 'README.md has a "### Neovim" section');
+  const end = readme.indexOf('\n### ', start + 1);
+  const block = /```lua\n([\s\S]*?)```/.exec(readme.slice(start, end < 0 ? undefined : end));
+  assert.ok(block, 'the README\'s Neovim section has a Lua block');
+  return block[1]!;
+}
+
+const README_CONFIG = readmeNeovimConfig(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+
 const LUA = `
-local server = assert(os.getenv('TOOL_LENS_SERVER'))
-local root = assert(os.getenv('TOOL_LENS_ROOT'))
+-- Neovim 0.7: vim.lsp.start (0.8) is starting a client and attaching it to the current buffer.
+if not vim.lsp.start then
+  vim.lsp.start = function(config)
+    local id = vim.lsp.start_client(config)
+    if id then vim.lsp.buf_attach_client(0, id) end
+    return id
+  end
+end
+
+-- The README's configuration, unchanged:
+${README_CONFIG}
+-- The test's observer.
 local timeout_ms = tonumber(os.getenv('TOOL_LENS_TIMEOUT_MS') or '15000')
 local function out(s) io.stdout:write(s .. '\\n') end
+local clients = vim.lsp.get_clients or vim.lsp.get_active_clients
 
 vim.api.nvim_create_autocmd('VimEnter', { callback = function()
-  local config = { name = 'tool-lens', cmd = { 'node', server, '--stdio' }, root_dir = root }
-  local client_id
-  if vim.lsp.start then
-    client_id = vim.lsp.start(config)
-  else
-    client_id = vim.lsp.start_client(config)
-    vim.lsp.buf_attach_client(0, client_id)
-  end
   local function ours()
     for _, d in ipairs(vim.diagnostic.get(0)) do
       local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
@@ -48,8 +67,12 @@ vim.api.nvim_create_autocmd('VimEnter', { callback = function()
                            code = d.code or lsp.code, message = d.message,
                            href = lsp.codeDescription and lsp.codeDescription.href or vim.NIL })
   end
-  out(vim.json.encode({ ok = ok, nvim = vim.version(), diagnostics = simple }))
-  vim.lsp.stop_client(client_id)
+  local started = {}
+  for _, client in ipairs(clients()) do
+    table.insert(started, { name = client.name, root_dir = client.config.root_dir, cmd = client.config.cmd })
+  end
+  out(vim.json.encode({ ok = ok, nvim = vim.version(), clients = started, diagnostics = simple }))
+  for _, client in ipairs(clients()) do client.stop() end
   vim.cmd(ok and 'qa!' or 'cq!')
 end })
 `;
@@ -69,13 +92,19 @@ test('Neovim receives the diagnostics of a workflow', { skip: missing ? 'nvim is
     const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(build.status, 0, `npm run build failed:\n${build.stdout}${build.stderr}`);
   }
-  const ws = makeWorkspace({ [CATALOG_PATH]: CATALOG, [WORKFLOW_PATH]: WORKFLOW });
+  const ws = makeWorkspace({ [CATALOG_PATH]: CATALOG, [WORKFLOW_PATH]: WORKFLOW, '.toollens.yaml': '# Tool Lens settings: the defaults\n' });
   try {
+    // The command the README names, on PATH the way npm installs it: a link to the bundle.
+    const bin = join(ws.root, '.bin');
+    mkdirSync(bin);
+    symlinkSync(SERVER, join(bin, 'tool-lens-language-server'));
     const config = join(ws.root, 'nvim-lsp-test.lua');
     writeFileSync(config, LUA);
-    const child = spawn('nvim', ['--headless', '--clean', '-u', config, WORKFLOW_PATH], {
-      cwd: ws.root,
-      env: { ...process.env, TOOL_LENS_SERVER: SERVER, TOOL_LENS_ROOT: ws.root, TOOL_LENS_TIMEOUT_MS: String(TIMEOUT_MS - 5000), XDG_STATE_HOME: ws.root, XDG_CACHE_HOME: ws.root },
+    // Opened from the workflow's own folder: the root is found upward, at .toollens.yaml.
+    const [folder, file] = [WORKFLOW_PATH.slice(0, WORKFLOW_PATH.lastIndexOf('/')), WORKFLOW_PATH.slice(WORKFLOW_PATH.lastIndexOf('/') + 1)];
+    const child = spawn('nvim', ['--headless', '--clean', '-u', config, file], {
+      cwd: join(ws.root, folder),
+      env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, TOOL_LENS_TIMEOUT_MS: String(TIMEOUT_MS - 5000), XDG_STATE_HOME: ws.root, XDG_CACHE_HOME: ws.root },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -91,9 +120,10 @@ test('Neovim receives the diagnostics of a workflow', { skip: missing ? 'nvim is
     });
     const line = stdout.split('\n').find((l) => l.startsWith('{'));
     assert.ok(line, `Neovim printed no result (exit ${code}):\nstdout: ${stdout}\nstderr: ${stderr}`);
-    const result = JSON.parse(line) as { ok: boolean; diagnostics: NvimDiagnostic[] };
+    const result = JSON.parse(line) as { ok: boolean; clients: { name: string; root_dir: string; cmd: string[] }[]; diagnostics: NvimDiagnostic[] };
     assert.equal(result.ok, true, `no annotations/contradiction diagnostic arrived: ${line}`);
     assert.equal(code, 0);
+    assert.deepEqual(result.clients, [{ name: 'tool-lens', root_dir: ws.root, cmd: ['tool-lens-language-server', '--stdio'] }]);
     const contradiction = result.diagnostics.find((d) => d.code === 'annotations/contradiction')!;
     assert.equal(contradiction.source, 'tool-lens');
     assert.equal(contradiction.severity, 1);

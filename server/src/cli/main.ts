@@ -189,8 +189,11 @@ function checkCommand(values: Values, paths: string[], io: Io): number {
     debug: debug ? (message) => io.err(`tool-lens: debug: ${message}\n`) : () => { /* no debug output without --debug */ },
   };
   let result = runCheck(options);
+  let fixRefused = false;
   if (values.fix) {
-    const fixed = applySafeFixes(result.files, io.cwd, options.log);
+    const { fixed, refused } = applySafeFixes(result.files, io.cwd, options.log);
+    // A fix refused because it would write outside the workspace fails the run, whatever remains.
+    if (refused.length > 0) fixRefused = true;
     for (const file of fixed) {
       const left = file.skipped ? `; ${file.skipped} more overlap these, run --fix again for them` : '';
       io.err(`tool-lens: fixed ${file.applied} problem${file.applied === 1 ? '' : 's'} in ${file.path}${left}\n`);
@@ -200,7 +203,7 @@ function checkCommand(values: Values, paths: string[], io: Io): number {
   }
   if (result.files.length === 0) options.log(`no YAML or JSON file to check in ${paths.length ? paths.join(', ') : '.'}`);
   io.out(render(result, format, io, values));
-  return failing(result, failOn) ? EXIT_FINDINGS : EXIT_CLEAN;
+  return failing(result, failOn) || fixRefused ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
 function render(result: CheckResult, format: (typeof FORMATS)[number], io: Io, values: Values): string {

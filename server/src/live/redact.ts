@@ -128,7 +128,11 @@ function urlSecrets(raw: string): string[] {
   }
   const out: string[] = [];
   for (const part of [url.username, url.password]) if (part) out.push(part, safeDecode(part));
-  for (const value of url.searchParams.values()) out.push(value, encodeURIComponent(value));
+  // Query values: those under a secret-sounding key, those of 8 characters or more, and tokens
+  // (shorter ones, such as `mode=json`, would blank out ordinary words; the line masks them all).
+  for (const [key, value] of url.searchParams) {
+    if (SECRET_NAME.test(key) || value.length >= 8 || looksLikeToken(value)) out.push(value, encodeURIComponent(value));
+  }
   if (url.hash.length > 1) out.push(url.hash.slice(1));
   for (const segment of url.pathname.split('/')) {
     const decoded = safeDecode(segment);

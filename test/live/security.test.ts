@@ -274,6 +274,17 @@ describe('what runs (item 3)', () => {
     noSecret(run.out + run.err + readFileSync(join(dir, 'catalogs', 'sneaky.catalog.yaml'), 'utf8'), 'the run', false);
   });
 
+  test('no shell: metacharacters in the arguments reach the server as text and run nothing', async () => {
+    const marker = join(tmp, 'noshell.started');
+    const touched = ['subst', 'tick', 'semi'].map((n) => join(tmp, `noshell-${n}`));
+    const args = [echoStdio, marker, 'list', `$(touch ${touched[0]})`, `\`touch ${touched[1]}\``, `; touch ${touched[2]}`];
+    const result = await fetchCatalog(entryOf({ s: { command: process.execPath, args } }, 's'));
+    assert.ok(existsSync(marker));
+    for (const file of touched) assert.equal(existsSync(file), false, `${file} was made by a shell`);
+    const echoed = (result.tools.find((t) => (t as { name: string }).name === 'echo_args') as { description: string }).description;
+    assert.equal(echoed, `My arguments: ${args.slice(3).join(' ')}`);
+  });
+
   test('a command that is a link says where it leads; one that is not there says the start will fail', () => {
     const dir = workspace('ws-link-cmd', {});
     symlinkSync(process.execPath, join(dir, 'mynode'));
@@ -339,6 +350,37 @@ describe('writes stay in the workspace (item 2)', () => {
     const catalog = { server: 'x', fetched: { at: '2026-01-01T00:00:00.000Z' }, tools: [], stats: { transport: 'stdio' as const, pages: 1, connectMs: 0, listMs: 0 } };
     assert.throws(() => writeSnapshot({ dir: join(dir, 'catalogs'), root: dir }, catalog, 'yaml'), OutsideWorkspace);
     assert.deepEqual(readdirSync(outside), []);
+  });
+});
+
+describe('who may write, start or connect', () => {
+  /** Every .ts file under a folder of the repository. */
+  function sources(dir: string): string[] {
+    const out: string[] = [];
+    for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) out.push(...sources(path));
+      else if (entry.name.endsWith('.ts')) out.push(path);
+    }
+    return out;
+  }
+  const WRITES = /\b(writeFileSync|writeFile|appendFileSync|appendFile|renameSync|rename|mkdirSync|mkdir|rmSync|rm|unlinkSync|unlink|createWriteStream|copyFileSync|copyFile|cpSync|symlinkSync|truncateSync|chmodSync)\b/;
+
+  test('only cli/fix.ts and live/snapshot.ts import a way to write files; only live/ starts processes or opens connections', () => {
+    const writers: string[] = [];
+    const launchers: string[] = [];
+    for (const file of [...sources('server/src'), ...sources('client/src')]) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      for (const match of text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'(?:node:)?fs(?:\/promises)?'/g)) {
+        if (match[1]!.split(',').some((name) => WRITES.test(name.trim().split(/\s+as\s+/)[0]!))) writers.push(file);
+      }
+      // openSync is for reading only ('r'): loader.ts reads the head of a large file with it.
+      if (/openSync\([^)]*'(?!r')[a-z+]+'/.test(text)) writers.push(file);
+      if (/from\s*'(?:node:)?fs(?:\/promises)?'/.test(text) && /import\s*\*\s*as\s*\w+\s*from\s*'(?:node:)?fs/.test(text)) writers.push(file);
+      if (/from\s*'(?:node:)?(?:child_process|net|http|https|http2|tls|dgram)'|from\s*'@modelcontextprotocol\/sdk\/client/.test(text)) launchers.push(file);
+    }
+    assert.deepEqual(writers.sort(), ['server/src/cli/fix.ts', 'server/src/live/snapshot.ts']);
+    assert.deepEqual(launchers.filter((file) => !file.startsWith('server/src/live/')), []);
   });
 });
 

@@ -9,7 +9,7 @@
 // - two server names never share a snapshot file.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -272,6 +272,13 @@ describe('what runs (item 3)', () => {
     assert.equal(readFileSync(marker, 'utf8').trim(), join(dir, 'tools', 'node'));
     // (This launch has no short secret: the echo server's own "pw7" text stays.)
     noSecret(run.out + run.err + readFileSync(join(dir, 'catalogs', 'sneaky.catalog.yaml'), 'utf8'), 'the run', false);
+  });
+
+  test('an env value cannot hide an argument, the program or its folder in the line', () => {
+    const dir = workspace('ws-hide', {});
+    const node = realpathSync(process.execPath); // no link, so no note about one
+    const line = describeLaunch(entryOf({ s: { command: node, args: ['-r', './evil.cjs', 'server.js'], cwd: dir, env: { HIDE: './evil.cjs', ALSO: node, WHERE: dir } } }, 's').launch!);
+    assert.equal(line, `HIDE=*** ALSO=*** WHERE=*** ${node} -r ./evil.cjs server.js  (in ${dir})`);
   });
 
   test('no shell: metacharacters in the arguments reach the server as text and run nothing', async () => {

@@ -216,27 +216,30 @@ function escapeRegExp(text: string): string {
  * segments masked, and the header names.
  */
 export function describeLaunch(launch: Launch): string {
-  const secrets = secretsOf(launch);
-  if (launch.type === 'stdio') return describeStdio(launch, secrets);
+  if (launch.type === 'stdio') return describeStdio(launch);
   const headers = Object.keys(launch.headers);
   const how = launch.type === 'sse' ? 'SSE' : 'Streamable HTTP, falling back to SSE';
   return `${displayUrl(launch.url)} (${how}${headers.length ? `; headers ${headers.map((h) => `${h}: ${MASK}`).join(', ')}` : ''})`;
 }
 
-function describeStdio(launch: StdioLaunch, secrets: readonly string[]): string {
-  const env = Object.entries(launch.env).map(([key, value]) => `${quoteForDisplay(key)}=${decidesWhatRuns(key) ? quoteForDisplay(maskUrls(redact(value, secrets))) : MASK}`);
+function describeStdio(launch: StdioLaunch): string {
+  // What runs is never masked by an env value: an entry could otherwise hide an argument, the
+  // program or its folder behind a variable with the same value. Arguments are masked by what
+  // they are (secret flags, `name=value`, URL credentials, tokens), the program and folder not at all.
+  const argSecrets = [...new Set(argumentSecrets(launch.args).filter((v) => v.length >= 3))].sort((a, b) => b.length - a.length);
+  const env = Object.entries(launch.env).map(([key, value]) => `${quoteForDisplay(key)}=${decidesWhatRuns(key) ? quoteForDisplay(maskUrls(redact(value, wordSecrets(value)))) : MASK}`);
   const found = resolveExecutable(launch.command, launch.env, launch.cwd);
   let program: string;
   const notes: string[] = [`in ${launch.cwd}`];
   if (found === undefined) {
-    program = quoteForDisplay(redact(launch.command, secrets));
-    if (process.platform !== 'win32') notes.push(`"${redact(launch.command, secrets)}" is not an executable file on the PATH it gets, so the start will fail`);
+    program = quoteForDisplay(launch.command);
+    if (process.platform !== 'win32') notes.push(`"${launch.command}" is not an executable file on the PATH it gets, so the start will fail`);
   } else {
-    program = quoteForDisplay(redact(found.path, secrets));
-    if (found.real !== found.path) notes.push(`${redact(found.path, secrets)} is a link to ${redact(found.real, secrets)}`);
-    if (found.path !== launch.command) notes.push(`"${redact(launch.command, secrets)}" found on ${found.viaPath ? 'its PATH' : 'the path from its folder'}`);
+    program = quoteForDisplay(found.path);
+    if (found.real !== found.path) notes.push(`${found.path} is a link to ${found.real}`);
+    if (found.path !== launch.command) notes.push(`"${launch.command}" found on ${found.viaPath ? 'its PATH' : 'the path from its folder'}`);
   }
-  const args = maskArguments(launch.args, secrets).map(quoteForDisplay);
+  const args = maskArguments(launch.args, argSecrets).map(quoteForDisplay);
   return `${[...env, program, ...args].join(' ')}  (${notes.join('; ')})`;
 }
 

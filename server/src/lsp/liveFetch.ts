@@ -7,6 +7,9 @@
 //
 // Secrets: only `describeLaunch` (masked) and `FetchError` messages (redacted by fetch.ts) ever
 // reach a log line, a progress message or a result. Nothing else of a launch is printed.
+//
+// Writes: the snapshot goes to `catalogs/` inside the workspace root only; a link that leads it
+// out, or a file holding another server's catalog, refuses the fetch before the server starts.
 import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';

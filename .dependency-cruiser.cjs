@@ -15,7 +15,7 @@ const CORE_LAYERS = [
   { name: 'workspace', members: ['workspace.ts', 'context.ts', 'declined.ts'] },
   { name: 'model', members: ['model'] },
   { name: 'gateway', members: ['gateway'] },
-  { name: 'analyses', members: ['floor', 'calls', 'schema'] },
+  { name: 'analyses', members: ['floor', 'calls', 'schema', 'listing'] },
   { name: 'rules', members: ['rules'] },
   { name: 'engine', members: ['suppressions.ts', 'engine.ts'] },
 ];

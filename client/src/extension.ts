@@ -1,5 +1,5 @@
 // The VS Code side of Tool Lens: starts the language server (dist/server.js over IPC), registers
-// the commands, the catalog status bar item and the workspace-trust plumbing. No analysis here.
+// the commands, the catalog status bar item, the "Advertised tools" view and the workspace-trust plumbing. No analysis here.
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
@@ -9,6 +9,7 @@ import {
   type InitializationOptions,
   type ToolLensSettings,
 } from '../../server/src/lsp/protocol.js';
+import { registerAdvertisedTools } from './advertisedTools.js';
 import { registerCommands } from './commands.js';
 import { CatalogStatus } from './statusBar.js';
 
@@ -16,7 +17,9 @@ let client: LanguageClient | undefined;
 
 function readSettings(): ToolLensSettings {
   // `catalogs` is resource-scoped (per folder); `workspaceDiagnostics` is window-scoped, and
-  // VS Code logs a warning when a window setting is read through a resource.
+  // VS Code logs a warning when a window setting is read through a resource. In a multi-root
+  // workspace this is only the first folder's value: the server asks for each folder's own
+  // through `workspace/configuration` (lsp/handlers.ts), which the language client answers.
   const scope = vscode.workspace.workspaceFolders?.[0]?.uri;
   return {
     catalogs: vscode.workspace.getConfiguration('toolLens', scope).get<string[]>('catalogs', []),
@@ -56,6 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   await client.start();
+  registerAdvertisedTools(context, client);
 }
 
 export async function deactivate(): Promise<void> {

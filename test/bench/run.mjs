@@ -8,11 +8,13 @@
 //   node test/bench/run.mjs [--only SECTION[,SECTION]] [--runs N] [--lines N]
 //                           [--edits N] [--doc-lines N] [--ws-files N] [--starts N]
 //
-//   --only S      run only these sections (comma-separated): cli-check, lsp, scaling. With --only, the
+//   --only S      run only these sections (comma-separated): cli-check, cli-cache, lsp, scaling. With --only, the
 //                 other sections' last figures in results.json are kept (each has its own date).
 //   cli-check (tool-lens check against a bare YAML parse, ~100k lines):
 //     --runs N      measured runs of each command after a warm-up (default 7)
 //     --lines N     size of the generated workspace in lines (default 100,000)
+//   cli-cache (a re-run of tool-lens check --cache over the same workspace against the bare parse,
+//     and the start-up alone): takes --runs and --lines as cli-check does
 //   lsp (node dist/server.js --stdio, see lsp.mjs):
 //     --edits N     edits of the large document, each followed by a diagnostic pull (default 200)
 //     --doc-lines N size of the edited document in lines (default 2,000)
@@ -172,8 +174,76 @@ function cliCheckSection() {
   return result;
 }
 
+/**
+ * `tool-lens check --cache` re-run over the same ~100k lines (every file's findings from the cache)
+ * against reading + parsing them, alternating; and `tool-lens --version`, the start-up alone.
+ */
+function cliCacheSection() {
+  const workspace = generate(join(OUT, 'workspace'), options.lines);
+  const target = relative(OUT, workspace.dir);
+  const cacheFile = join(OUT, 'bench.toollens-cache');
+  rmSync(cacheFile, { force: true });
+  const cached = [CLI, 'check', target, '--format', 'json', '--cache', '--cache-location', cacheFile];
+  const cases = [
+    { name: 'yaml parseAllDocuments (baseline)', args: [join(HERE, 'baseline.mjs'), target], okCodes: [0] },
+    { name: 'tool-lens check --cache (re-run)', args: cached, okCodes: [0, 1] },
+    { name: 'tool-lens --version (start-up)', args: [CLI, '--version'], okCodes: [0] },
+  ];
+  console.log(
+    `\n## CLI check --cache re-run against the bare YAML parse\n` +
+      `${workspace.files} files, ${workspace.lines.toLocaleString('en')} lines; the cache filled by one run first; ` +
+      `${options.runs} alternating runs each after a warm-up\n`,
+  );
+  const fill = measure(cached, { okCodes: [0, 1] });
+  const uncached = measure([CLI, 'check', target, '--format', 'json'], { okCodes: [0, 1] });
+  if (fill.stdout !== uncached.stdout) throw new Error('the run that filled the cache printed other findings than a run without it');
+  const first = cases.map((c) => measure(c.args, c));
+  if (first[1].stdout !== uncached.stdout) throw new Error('the cached re-run printed other findings than a run without the cache');
+  const samples = cases.map(() => []);
+  for (let run = 0; run < options.runs; run++) cases.forEach((c, index) => samples[index].push(measure(c.args, c)));
+  const [base, cache, start] = samples.map(stats);
+  const pairs = (index) => ratio(median(samples[index].map((s, i) => s.ms / samples[0][i].ms)));
+  const result = {
+    date: new Date().toISOString(),
+    workspace: { files: workspace.files, lines: workspace.lines, bytes: workspace.bytes },
+    runs: options.runs,
+    fillMs: round(fill.ms),
+    baseline: { command: `node test/bench/baseline.mjs ${target}`, ...base },
+    cached: { command: `node dist/cli.js check ${target} --format json --cache`, ...cache },
+    startup: { command: 'node dist/cli.js --version', ...start },
+    ratio: {
+      medianOfPairs: pairs(1),
+      ofMedians: ratio(cache.medianMs / base.medianMs),
+      // CPU time moves less than wall time when other work shares the machine.
+      cpuMedianOfPairs: ratio(median(samples[1].map((s, i) => s.cpuMs / samples[0][i].cpuMs))),
+      startupOfPairs: pairs(2),
+      target: 0.1,
+    },
+  };
+  const ms = (n) => `${n.toFixed(0)} ms`;
+  console.log(
+    table([
+      ['case', 'median', 'min', 'max', 'CPU median', 'peak RSS'],
+      ...cases.map((c, i) => {
+        const s = [base, cache, start][i];
+        return [c.name, ms(s.medianMs), ms(s.minMs), ms(s.maxMs), ms(s.medianCpuMs), mb(s.peakRssKb)];
+      }),
+    ]),
+  );
+  console.log(
+    `\nthe run that filled the cache: ${ms(fill.ms)}` +
+      `\nratio cached re-run/parse: ${result.ratio.medianOfPairs.toFixed(2)}x (median of paired runs; ` +
+      `${result.ratio.ofMedians.toFixed(2)}x from the medians; target at most ${result.ratio.target}x)` +
+      `\nratio of CPU time (user + system): ${result.ratio.cpuMedianOfPairs.toFixed(2)}x (median of paired runs)` +
+      `\nof which start-up alone (--version)/parse: ${result.ratio.startupOfPairs.toFixed(2)}x`,
+  );
+  return result;
+}
+
 const SECTIONS = [
   { id: 'cli-check', run: cliCheckSection },
+  // A cached re-run of the same workspace against the bare YAML parse.
+  { id: 'cli-cache', run: cliCacheSection },
   // Edit latency and start-up of the language server over stdio, against the bare YAML parse.
   { id: 'lsp', run: () => lspSection({ out: OUT, options }) },
   // One file of each shape at two sizes against its bare parse, and what hostile files cost.

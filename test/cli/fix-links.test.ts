@@ -1,9 +1,10 @@
 // `--fix` never writes outside the workspace (the folder the command runs in; SECURITY.md): a
 // file named on the command line that is a link to a file outside, and a folder named there that
 // is a link out, are checked but not fixed; the run says which link leads out and fails, and the
-// files outside keep every byte. A link that stays inside is fixed as usual.
+// files outside keep every byte. A link that stays inside is fixed as usual. `--cache` keeps to
+// the same rule for its cache file.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -39,5 +40,26 @@ describe('tool-lens check --fix and symbolic links', () => {
     assert.equal(fixing.code, 1, fixing.stderr);
     assert.match(fixing.stderr, /not fixed: not writing linked\.vmcp\.yaml/);
     assert.equal(readFileSync(join(outside, 'inline.vmcp.yaml'), 'utf8'), original('inline.vmcp.yaml'));
+  });
+});
+
+describe('tool-lens check --cache and symbolic links', () => {
+  const base = mkdtempSync(join(tmpdir(), 'tool-lens-cache-links-'));
+  after(() => rmSync(base, { recursive: true, force: true }));
+  const outside = join(base, 'outside');
+  const ws = join(base, 'ws');
+  mkdirSync(outside);
+  cpSync(join(SCENARIOS, 'fixable'), join(ws, 'own'), { recursive: true });
+  cpSync(join(SCENARIOS, '.toollens.yaml'), join(ws, '.toollens.yaml'));
+  symlinkSync(outside, join(ws, 'build'));
+
+  test('a --cache-location through a link out of the folder is not written, and the run says so', () => {
+    const run = runCli(['check', 'own', '--cache', '--cache-location', 'build/', '--format', 'json'], { cwd: ws });
+    assert.match(run.stderr, /cache: not written: not writing build\/\.toollens-cache: build -> \S+ is a symbolic link that leads out of the workspace/);
+    assert.deepEqual(readdirSync(outside), []);
+    // Inside the folder, the cache is written as usual.
+    const inside = runCli(['check', 'own', '--cache', '--format', 'json'], { cwd: ws });
+    assert.doesNotMatch(inside.stderr, /not written/);
+    assert.ok(existsSync(join(ws, '.toollens-cache')));
   });
 });

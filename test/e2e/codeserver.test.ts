@@ -7,7 +7,8 @@
 //     `extensionTestsPath`): activation, diagnostics, a quick fix applied, the floor hover, the
 //     contributed schemas;
 //   - in the browser: the gateway opened from the Explorer shows a squiggle and a Problems row
-//     naming the rule; the screenshot is kept in .tmp/e2e/codeserver-problems.png. This copy of
+//     naming the rule (the screenshot is kept in .tmp/e2e/codeserver-problems.png), and the
+//     Advertised Tools view lists what the gateway withholds and opens where a tool comes from. This copy of
 //     the workspace has no .toollens.yaml, so only opening the YAML file can activate the
 //     extension (`onLanguage:yaml`), and the catalog is found by its content.
 // Each gets its own copy of test/e2e/workspace/, so nothing one does (a fix, a backup of a
@@ -374,6 +375,26 @@ else describe(SUITE, () => {
       mkdirSync(join(ROOT, '.tmp', 'e2e'), { recursive: true });
       await page.screenshot({ path: SCREENSHOT });
       lap(`screenshot in ${SCREENSHOT}`);
+      // The Advertised Tools view, in the Explorer while a gateway is in focus: the composite is
+      // withheld for its contradiction, and a click on a backend tool opens its catalog entry.
+      const pane = page.locator('.pane-header', { hasText: 'Advertised Tools' });
+      await pane.waitFor();
+      if ((await pane.getAttribute('aria-expanded')) === 'false') await pane.click();
+      const view = page.locator('.pane', { has: pane });
+      // The pane is short and its list virtual: fold the advertised tools to bring the withheld ones into view.
+      const advertisedRow = view.locator('.monaco-list-row', { hasText: /^Advertised \(\d+\)/ });
+      await advertisedRow.waitFor();
+      await view.locator('.monaco-list-row', { hasText: 'filesystem_read_file' }).first().click();
+      await page.locator('.monaco-editor[data-uri$="catalogs/filesystem.json"]').waitFor();
+      lap('a click on a backend tool opened its catalog');
+      if ((await advertisedRow.getAttribute('aria-expanded')) === 'true') await advertisedRow.click();
+      const withheld = view.locator('.monaco-list-row', { hasText: 'Withheld (1)' });
+      await withheld.waitFor();
+      if ((await withheld.getAttribute('aria-expanded')) === 'false') await withheld.click();
+      const dropped = view.locator('.monaco-list-row', { hasText: 'publish_readme' });
+      await dropped.waitFor();
+      assert.match((await dropped.innerText()).replace(/\s+/g, ' '), /^publish_readme ?contradiction · composite$/);
+      lap('Advertised Tools view shows the withheld composite');
     } catch (error) {
       failures++;
       if (page) {

@@ -123,6 +123,27 @@ export class TestClient {
     return result;
   }
 
+  /** Initializes with several workspace folders (the first is the primary), and waits until every one is read. */
+  async initializeFolders(roots: readonly string[], capabilities: ClientCapabilities = PULL_CAPABILITIES, initializationOptions: unknown = {}): Promise<InitializeResult> {
+    const folders = roots.map((root, i) => ({ uri: pathToFileURL(root).href, name: `folder${i}` }));
+    const result = await this.connection.sendRequest(InitializeRequest.type, {
+      processId: null,
+      rootUri: folders[0]?.uri ?? null,
+      workspaceFolders: folders,
+      capabilities: { ...capabilities, workspace: { ...capabilities.workspace, workspaceFolders: true } },
+      initializationOptions,
+    });
+    await this.connection.sendNotification(InitializedNotification.type, {});
+    await this.waitFor(() => this.catalogStates.some((s) => s.loaded), 'the workspace folders to load', 20_000);
+    return result;
+  }
+
+  /** `workspace/didChangeWorkspaceFolders` with the folders added and removed. */
+  async changeFolders(added: readonly string[], removed: readonly string[]): Promise<void> {
+    const folder = (root: string) => ({ uri: pathToFileURL(root).href, name: root });
+    await this.connection.sendNotification('workspace/didChangeWorkspaceFolders', { event: { added: added.map(folder), removed: removed.map(folder) } });
+  }
+
   async open(uri: string, text: string, languageId = uri.endsWith('.json') ? 'json' : 'yaml'): Promise<void> {
     this.versions.set(uri, 1);
     await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });

@@ -22,7 +22,7 @@ import {
   type WorkspaceDiagnosticReport,
 } from 'vscode-languageserver-protocol/node';
 import { ruleDocsUrl } from '../../server/src/core/rules/rule.js';
-import { SERVER_COMMANDS, type CatalogState, type DynamicToolItem, type FloorReport, type WorkflowGraph } from '../../server/src/lsp/protocol.js';
+import { SERVER_COMMANDS, type AdvertisedToolsView, type CatalogState, type DynamicToolItem, type FloorReport, type WorkflowGraph } from '../../server/src/lsp/protocol.js';
 import { applyLspEdits, makeWorkspace, PULL_CAPABILITIES, PUSH_CAPABILITIES, startInProcess, type InProcess } from './harness.js';
 import { CATALOG, CATALOG_PATH, WORKFLOW, WORKFLOW_PATH } from './workspace.js';
 
@@ -383,6 +383,27 @@ describe('language server in process (pull client)', () => {
 
     const state = await send<CatalogState>(SERVER_COMMANDS.refreshCatalogs, []);
     assert.deepEqual(state.servers, ['filesystem']);
+  });
+
+  test('the advertised tools view: what the gateway lists, what it withholds and why, each with the place it comes from', async () => {
+    const send = <T>(command: string, args: unknown[]) => server.client.connection.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }) as Promise<T>;
+    const views = await send<AdvertisedToolsView[]>(SERVER_COMMANDS.advertisedTools, [{ uri: workflowUri() }]);
+    assert.equal(views.length, 1);
+    const [view] = views;
+    assert.equal(view!.title, 'gateway "docs-gateway"');
+    assert.equal(view!.strategy, 'prefix ({workload}_)');
+    assert.deepEqual(
+      view!.advertised.map((t) => `${t.name} ${t.annotations}`),
+      ['filesystem_read_file read-only, closed-world', 'filesystem_write_file not read-only, destructive, closed-world'],
+    );
+    // The composite claims read-only while it writes: ToolHive drops it.
+    assert.deepEqual(view!.withheld.map((t) => `${t.name} ${t.status}`), ['copy_readme contradiction']);
+    assert.match(view!.withheld[0]!.reason!, /readOnlyHint: true but the steps give false/);
+    assert.deepEqual(view!.withheld[0]!.location, { uri: workflowUri(), range: { start: { line: lineOf(WORKFLOW, '  - name: copy_readme'), character: 10 }, end: { line: lineOf(WORKFLOW, '  - name: copy_readme'), character: 21 } } });
+    const readFile = view!.advertised[0]!;
+    assert.equal(readFile.location!.uri, catalogUri());
+    assert.equal(readFile.location!.range.start.line, lineOf(CATALOG, '- name: read_file'));
+    assert.deepEqual(await send<AdvertisedToolsView[]>(SERVER_COMMANDS.advertisedTools, [{ uri: catalogUri() }]), [], 'a catalog is no gateway');
   });
 
   test('keystroke after keystroke, the diagnostics are those of a fresh check of the same text', async () => {

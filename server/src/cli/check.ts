@@ -5,9 +5,10 @@ import { relative, resolve } from 'node:path';
 import { checkFile } from '../core/engine.js';
 import { SourceText } from '../core/text/source.js';
 import type { Logger } from '../core/workspace.js';
-import { loadWorkspace, UsageError } from '../node/loader.js';
+import { loadPlanned, planWorkspace, UsageError } from '../node/loader.js';
 import { toPosix } from '../node/paths.js';
 import { linksOutNote } from '../node/walk.js';
+import { checkWithCache } from './cache.js';
 import type { CheckResult } from './result.js';
 
 export interface CheckOptions {
@@ -21,6 +22,8 @@ export interface CheckOptions {
   debug: Logger;
   /** The check after --fix: what the first one said about the run (the notes) is not said again. */
   again?: boolean;
+  /** --cache: the cache file (cache.ts); absent, every file is checked. */
+  cacheFile?: string;
 }
 
 /** The configuration file has problems: each is a `file:line:col: message (rule)` line. */
@@ -38,18 +41,18 @@ export function runCheck(options: CheckOptions): CheckResult {
       throw new UsageError(`--config expects a file, and ${options.configPath} is a folder`);
     }
   }
-  const loaded = loadWorkspace({
+  const plan = planWorkspace({
     paths: options.paths,
     cwd: options.cwd,
     configPath: options.configPath,
     catalogGlobs: options.catalogGlobs,
     log: options.log,
   });
-  if (loaded.configProblems.length > 0 && loaded.configPath !== undefined) {
-    const source = new SourceText(loaded.configText ?? '');
-    const path = toPosix(relative(options.cwd, loaded.configPath));
+  if (plan.configProblems.length > 0 && plan.configPath !== undefined) {
+    const source = new SourceText(plan.configText ?? '');
+    const path = toPosix(relative(options.cwd, plan.configPath));
     throw new ConfigError(
-      loaded.configProblems.map((problem) => {
+      plan.configProblems.map((problem) => {
         const at = source.positionAt(problem.span.start);
         return `${path}:${at.line + 1}:${at.character + 1}: ${problem.message} (${problem.rule})`;
       }),
@@ -57,11 +60,24 @@ export function runCheck(options: CheckOptions): CheckResult {
   }
   if (!options.again) {
     // A mistyped --catalog would otherwise look like "no catalog" on every tool reference.
-    for (const glob of loaded.unmatchedCatalogGlobs) options.log(`--catalog ${glob} matches no file`);
+    for (const glob of plan.unmatchedCatalogGlobs) options.log(`--catalog ${glob} matches no file`);
     // One note for the run, not a finding: a link is no document's.
-    const note = linksOutNote(loaded.linksOut, options.cwd);
+    const note = linksOutNote(plan.linksOut, options.cwd);
     if (note !== undefined) options.log(`note: ${note}`);
   }
+  if (options.cacheFile !== undefined) {
+    options.debug(`configuration: ${plan.configPath ?? '(none found; defaults)'}`);
+    const result = checkWithCache(plan, options.catalogGlobs, {
+      file: options.cacheFile,
+      root: options.cwd,
+      log: options.log,
+      debug: options.debug,
+      check: (file, workspace) => checkFile(file, workspace).findings,
+    });
+    options.debug(`checked ${result.files.length} file(s) in ${(performance.now() - started).toFixed(0)} ms`);
+    return result;
+  }
+  const loaded = loadPlanned(plan);
   const workspace = loaded.workspace;
   options.debug(`configuration: ${loaded.configPath ?? '(none found; defaults)'}`);
   options.debug(`catalog: ${workspace.catalog.size} server(s) from ${workspace.catalog.files.length} file(s)`);

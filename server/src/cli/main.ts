@@ -7,9 +7,12 @@ import { ALL_RULES } from '../core/rules/registry.js';
 import { SEVERITY_ORDER, type Severity } from '../core/types.js';
 import type { Logger } from '../core/workspace.js';
 import { UsageError } from '../node/loader.js';
+import { cacheFileOf } from './cache.js';
 import { ConfigError, runCheck, type CheckOptions } from './check.js';
 import { colourWanted, palette } from './colors.js';
+import { catalogDiff, diffFails, formatDiffJson, formatDiffTable } from './catalogDiff.js';
 import { runCatalogFetch } from './catalogFetch.js';
+import { formatGatewayToolsJson, formatGatewayToolsTable, gatewayReports } from './gatewayTools.js';
 import { applySafeFixes } from './fix.js';
 import { formatGithub } from './formatters/github.js';
 import { formatJson } from './formatters/json.js';
@@ -33,6 +36,11 @@ and tool calls.
 Usage:
   tool-lens check [PATH...] [options]   check files and folders (default: the current folder)
   tool-lens rules [--format json]       list every rule id with its default severity
+  tool-lens catalog diff OLD NEW        what changed between two catalogs (files, folders or
+                                        REV:PATH) and what it does to the gateways; exit 1 when
+                                        a hint loosens or a composite tool breaks
+  tool-lens gateway tools [PATH...]     the tools each gateway configuration will advertise,
+                                        and what it withholds and why (--format json)
   tool-lens catalog fetch [SERVER...]   fetch tool catalogs from the MCP servers the workspace
                                         lists and save them as snapshots (--help for more)
   tool-lens --help | --version
@@ -45,6 +53,9 @@ Options of check:
   --config FILE                         configuration file (default: .toollens.yaml in the
                                         first PATH's folder or the nearest one above it)
   --fix                                 apply every safe fix in place, then report what is left
+  --cache                               keep each file's findings and check again only the files
+                                        whose findings may have changed (.toollens-cache)
+  --cache-location PATH                 the cache file, or the folder that holds it
   --no-color                            plain output (also when NO_COLOR is set or stdout is
                                         not a terminal)
   --debug                               details of the run on stderr, and the stack of an
@@ -79,6 +90,8 @@ const OPTIONS = {
   catalog: { type: 'string', multiple: true },
   config: { type: 'string' },
   fix: { type: 'boolean' },
+  cache: { type: 'boolean' },
+  'cache-location': { type: 'string' },
   debug: { type: 'boolean' },
   'no-color': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -91,6 +104,8 @@ interface Values {
   catalog?: string[];
   config?: string;
   fix?: boolean;
+  cache?: boolean;
+  'cache-location'?: string;
   debug?: boolean;
   'no-color'?: boolean;
   help?: boolean;
@@ -116,13 +131,16 @@ export function run(argv: string[], io: Io): number {
         return checkCommand(values, rest, io);
       case 'rules':
         return rulesCommand(values, rest, io);
+      case 'gateway':
+        return gatewayCommand(values, rest, io);
       case 'catalog':
-        // `catalog fetch` is asynchronous and handled by main(); anything else here is a typo.
-        throw new CommandLineError(`unknown catalog command${rest[0] ? ` "${rest[0]}"` : ''}; the catalog command is \`catalog fetch [SERVER...]\``);
+        // `catalog fetch` is asynchronous and handled by main(); anything else but diff is a typo.
+        if (rest[0] === 'diff') return catalogDiffCommand(values, rest.slice(1), io);
+        throw new CommandLineError(`unknown catalog command${rest[0] ? ` "${rest[0]}"` : ''}; the catalog commands are \`catalog fetch [SERVER...]\` and \`catalog diff OLD NEW\``);
       case undefined:
         throw new CommandLineError('no command given; use `tool-lens check [PATH...]` or `tool-lens rules`');
       default:
-        throw new CommandLineError(`unknown command "${command}"; the commands are check and rules`);
+        throw new CommandLineError(`unknown command "${command}"; the commands are check, rules, gateway and catalog`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
@@ -187,6 +205,7 @@ function checkCommand(values: Values, paths: string[], io: Io): number {
     catalogGlobs: values.catalog ?? [],
     log: stderrLogger(io, debug),
     debug: debug ? (message) => io.err(`tool-lens: debug: ${message}\n`) : () => { /* no debug output without --debug */ },
+    cacheFile: cacheOption(values, io.cwd),
   };
   let result = runCheck(options);
   let fixRefused = false;
@@ -204,6 +223,11 @@ function checkCommand(values: Values, paths: string[], io: Io): number {
   if (result.files.length === 0) options.log(`no YAML or JSON file to check in ${paths.length ? paths.join(', ') : '.'}`);
   io.out(render(result, format, io, values));
   return failing(result, failOn) || fixRefused ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+function cacheOption(values: Values, cwd: string): string | undefined {
+  if (values['cache-location'] !== undefined && !values.cache) throw new CommandLineError('--cache-location goes with --cache');
+  return values.cache ? cacheFileOf(values['cache-location'], cwd) : undefined;
 }
 
 function render(result: CheckResult, format: (typeof FORMATS)[number], io: Io, values: Values): string {
@@ -226,10 +250,35 @@ function failing(result: CheckResult, failOn: Severity): boolean {
 
 function rulesCommand(values: Values, rest: string[], io: Io): number {
   if (rest.length > 0) throw new CommandLineError(`\`tool-lens rules\` takes no arguments; got "${rest[0]}"`);
-  rejectOptions(values, ['fail-on', 'catalog', 'config', 'fix'], 'rules');
+  rejectOptions(values, ['fail-on', 'catalog', 'config', 'fix', 'cache', 'cache-location'], 'rules');
   const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
   const colors = palette(colourWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true, io.env));
   io.out(format === 'json' ? formatRulesJson(ALL_RULES) : formatRulesTable(ALL_RULES, colors));
+  return EXIT_CLEAN;
+}
+
+function catalogDiffCommand(values: Values, rest: string[], io: Io): number {
+  if (rest.length !== 2) throw new CommandLineError('`tool-lens catalog diff` takes two catalogs, OLD and NEW: files, folders or REV:PATH');
+  rejectOptions(values, ['fail-on', 'fix', 'catalog'], 'catalog diff');
+  const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
+  const report = catalogDiff({ before: rest[0]!, after: rest[1]!, cwd: io.cwd, configPath: values.config, log: stderrLogger(io, values.debug === true) });
+  const colors = palette(colourWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true, io.env));
+  io.out(format === 'json' ? formatDiffJson(report) : formatDiffTable(report, colors));
+  return diffFails(report) ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+function gatewayCommand(values: Values, rest: string[], io: Io): number {
+  const [sub, ...paths] = rest;
+  if (sub !== 'tools') {
+    throw new CommandLineError(`unknown gateway command${sub ? ` "${sub}"` : ''}; the gateway command is \`gateway tools [PATH...]\``);
+  }
+  rejectOptions(values, ['fail-on', 'fix'], 'gateway tools');
+  const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
+  const debug = values.debug === true;
+  const reports = gatewayReports({ paths, cwd: io.cwd, configPath: values.config, catalogGlobs: values.catalog ?? [], log: stderrLogger(io, debug) });
+  if (reports.length === 0) throw new UsageError(`no gateway configuration (vmcp-config or VirtualMCPServer) in ${paths.length ? paths.join(', ') : '.'}`);
+  const colors = palette(colourWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true, io.env));
+  io.out(format === 'json' ? formatGatewayToolsJson(reports) : formatGatewayToolsTable(reports, colors));
   return EXIT_CLEAN;
 }
 

@@ -3,13 +3,15 @@
 // budget (the language server's), the rules not yet run once it is spent are declined, and the file
 // gets a lens/declined info that names them: one file never holds the editor for long.
 import { configuredSeverity } from './config/config.js';
+import { sharedEffectOf, sharedIndexOf, type SharedIndex } from './edit/sharedEdits.js';
 import type { ParsedFile } from './parse/file.js';
 import { ALL_RULES, RULE_IDS } from './rules/registry.js';
 import type { Rule, RuleContext } from './rules/rule.js';
 import { documentContext } from './context.js';
 import { applySuppressions, findDirectives, UNUSED_SUPPRESSION, unusedSuppressionFindings } from './suppressions.js';
 import { wholeCharacters } from './text/source.js';
-import type { Finding, Severity } from './types.js';
+import type { Finding, Fix, Severity } from './types.js';
+import { sharedFixTitle } from './wording/shared.js';
 import type { Workspace } from './workspace.js';
 
 export interface FileReport {
@@ -41,9 +43,18 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
   const now = options.now ?? Date.now;
   const deadline = options.budgetMs === undefined ? Infinity : now() + options.budgetMs;
   const skipped = new Set<string>();
+  let shared: SharedIndex | undefined | null = null;
+  const heldToAnchors = (fixes: Fix[] | undefined): Fix[] | undefined => {
+    if (!fixes?.length) return fixes;
+    if (shared === null) shared = sharedIndexOf(file);
+    return shared ? fixesHeldToAnchors(fixes, shared, file) : fixes;
+  };
   for (const doc of file.documents) {
     if (!doc.kind) continue;
     const base = documentContext(file, doc, workspace);
+    // A document with a syntax error is the parser's best guess at what was meant: a fix computed
+    // on it may be right, but never certain, so none of its fixes is safe (`--fix` leaves it alone).
+    const guessed = doc.problems.some((problem) => problem.rule === 'yaml/syntax');
     const expressions = doc.embedded?.expressions ?? [];
     for (const rule of rules) {
       if (rule.kinds !== '*' && !rule.kinds.includes(doc.kind)) continue;
@@ -57,12 +68,14 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
         report: (report) => {
           // What Chainsaw evaluates is not what it applies: no finding starts inside an expression.
           if (expressions.some((e) => report.span.start >= e.start && report.span.start < e.end)) return;
+          const held = heldToAnchors(report.fixes);
+          const fixes = guessed && held?.some((fix) => fix.safe) ? held.map((fix) => (fix.safe ? { ...fix, safe: false } : fix)) : held;
           raw.push({
             rule: rule.id,
             severity: report.severity ?? rule.defaultSeverity,
             message: report.message,
             span: report.span,
-            ...(report.fixes?.length ? { fixes: report.fixes } : {}),
+            ...(fixes?.length ? { fixes } : {}),
             ...(report.related?.length ? { related: report.related } : {}),
           });
         },
@@ -91,6 +104,25 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
     }
   }
   return { file, findings: sortFindings(kept.map((finding) => onWholeCharacters(finding, file.source.text))) };
+}
+
+/**
+ * Every fix held to the file's anchors and aliases (edit/sharedEdits.ts), whichever rule built it
+ * and however: one that edits an alias token, or takes away an anchored node others use, is
+ * withdrawn; one that edits inside an anchored node others use becomes a suggestion whose title
+ * names the lines it also changes. The one place every rule's fixes pass.
+ */
+function fixesHeldToAnchors(fixes: Fix[], index: SharedIndex, file: ParsedFile): Fix[] {
+  const out: Fix[] = [];
+  for (const fix of fixes) {
+    const effect = sharedEffectOf(index, fix.edits);
+    if (effect.kind === 'none') out.push(fix);
+    else if (effect.kind === 'shared') {
+      const lines = effect.uses.map((use) => file.source.positionAt(use.start).line + 1);
+      out.push({ ...fix, title: sharedFixTitle(fix.title, effect.names, lines), safe: false });
+    }
+  }
+  return out;
 }
 
 /**

@@ -29,7 +29,7 @@ export interface CodeActionOptions {
 export function codeActions(session: Session, diagnostics: Diagnostics, params: CodeActionParams, options: CodeActionOptions): CodeAction[] {
   const entry = session.entryOf(params.textDocument.uri);
   if (!entry) return [];
-  const report = diagnostics.report(entry);
+  const report = diagnostics.report(entry, session);
   if (!report || !report.file.kind) return [];
   const uri = entry.uri;
   const version = entry.editor?.version ?? null;

@@ -27,20 +27,28 @@ import {
   type WorkflowGraph,
   type WorkflowGraphNode,
 } from './protocol.js';
+import { advertisedTools } from './advertisedTools.js';
 import { liveServers } from './liveFetch.js';
+import type { Folders } from './folders.js';
 import type { Session } from './session.js';
 
 export const SERVER_COMMAND_IDS: string[] = Object.values(SERVER_COMMANDS);
 
 
-export async function executeCommand(session: Session, params: ExecuteCommandParams): Promise<unknown> {
-  await session.ready;
+/**
+ * Runs a server command. A command about a document runs in the workspace folder that holds it;
+ * `refreshCatalogs` reads every folder again and answers their catalog state as one; the others
+ * (dynamic tools, live servers) are the first folder's, as live fetches are.
+ */
+export async function executeCommand(folders: Folders, params: ExecuteCommandParams): Promise<unknown> {
+  await folders.ready();
   const arg: unknown = params.arguments?.[0];
+  const session = isPositionArgs(arg) ? folders.ofUri(arg.uri) : folders.primary;
   switch (params.command) {
     case SERVER_COMMANDS.floor:
       return isPositionArgs(arg) ? floorReports(session, arg) : [];
     case SERVER_COMMANDS.refreshCatalogs:
-      return refreshCatalogs(session);
+      return refreshCatalogs(folders);
     case SERVER_COMMANDS.dynamicTools:
       return dynamicTools(session);
     case SERVER_COMMANDS.callEnvelope:
@@ -49,6 +57,8 @@ export async function executeCommand(session: Session, params: ExecuteCommandPar
       return isPositionArgs(arg) ? workflowGraphs(session, arg) : [];
     case SERVER_COMMANDS.liveServers:
       return liveServers(session);
+    case SERVER_COMMANDS.advertisedTools:
+      return isPositionArgs(arg) ? advertisedTools(session, arg) : [];
     default:
       session.log(`unknown command ${params.command}`);
       return null;
@@ -89,9 +99,9 @@ function floorReports(session: Session, args: DocumentPositionArgs): FloorReport
   }));
 }
 
-function refreshCatalogs(session: Session): CatalogState {
-  session.load();
-  return session.catalogState();
+function refreshCatalogs(folders: Folders): CatalogState {
+  for (const session of folders.all()) session.load();
+  return folders.catalogState();
 }
 
 function dynamicTools(session: Session): DynamicToolItem[] {

@@ -21,6 +21,7 @@ import { ALL_RULES } from '../core/rules/registry.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import type { Finding } from '../core/types.js';
 import { toDiagnostic } from './convert.js';
+import type { Folders } from './folders.js';
 import { errorText, type ChangeEvent, type Entry, type Session } from './session.js';
 
 export interface Report {
@@ -50,9 +51,23 @@ export function requestCancelled(): ResponseError<void> {
 
 const GONE = 'gone';
 
-/** Open documents first: they are what the user looks at. */
-function openFirst(entries: Entry[]): Entry[] {
-  return entries.sort((a, b) => Number(b.editor !== undefined) - Number(a.editor !== undefined));
+/** An entry and the folder's session that holds it. */
+interface Held {
+  session: Session;
+  entry: Entry;
+}
+
+/** Every checked entry of every folder, open documents first: they are what the user looks at. */
+function openFirst(folders: Folders): Held[] {
+  const held = folders.all().flatMap((session) => session.checkedEntries().map((entry) => ({ session, entry })));
+  return held.sort((a, b) => Number(b.entry.editor !== undefined) - Number(a.entry.editor !== undefined));
+}
+
+/** A map per folder's session, dropped with the session. */
+function perSession<T>(maps: WeakMap<Session, Map<string, T>>, session: Session): Map<string, T> {
+  let map = maps.get(session);
+  if (!map) maps.set(session, (map = new Map<string, T>()));
+  return map;
 }
 
 /** How often a workspace pull sends what it has so far, when the client takes partial results. */
@@ -64,10 +79,11 @@ export interface PartialReporter {
 }
 
 export class Diagnostics {
-  private readonly cache = new Map<string, Report>();
-  private readonly pushTimers = new Map<string, NodeJS.Timeout>();
-  /** URIs we pushed non-empty diagnostics for, by path, so they can be cleared. */
-  private readonly pushed = new Map<string, string>();
+  /** By folder, then path. */
+  private readonly caches = new WeakMap<Session, Map<string, Report>>();
+  private readonly pushTimers = new Map<string, { session: Session; path: string; timer: NodeJS.Timeout }>();
+  /** URIs we pushed non-empty diagnostics for, by folder and path, so they can be cleared. */
+  private readonly pushedBySession = new WeakMap<Session, Map<string, string>>();
   private refreshTimer: NodeJS.Timeout | undefined;
   private background = 0;
   private waiters: (() => void)[] = [];
@@ -75,45 +91,47 @@ export class Diagnostics {
 
   constructor(
     private readonly connection: Connection,
-    private readonly session: Session,
+    private readonly folders: Folders,
     private readonly options: DiagnosticsOptions,
   ) {
-    session.onDidChange((event) => this.onChange(event));
+    folders.onAdded((session) => session.onDidChange((event) => this.onChange(session, event)));
+    folders.onRemoved((session) => this.folderRemoved(session));
   }
 
   get pull(): boolean {
     return this.options.pull;
   }
 
-  private get workspaceWide(): boolean {
-    return this.session.settings.workspaceDiagnostics !== false;
+  private workspaceWide(session: Session): boolean {
+    return session.settings.workspaceDiagnostics !== false;
   }
 
-  /** The findings of an entry's current text, computed once per result id. Never throws. */
-  report(entry: Entry): Report | undefined {
-    const resultId = this.session.resultIdOf(entry);
-    const cached = this.cache.get(entry.path);
+  /** The findings of an entry's current text (`session` is its folder's), computed once per result id. Never throws. */
+  report(entry: Entry, session: Session): Report | undefined {
+    const resultId = session.resultIdOf(entry);
+    const cache = perSession(this.caches, session);
+    const cached = cache.get(entry.path);
     if (cached && cached.resultId === resultId) return cached;
-    const file = this.session.fileOf(entry);
+    const file = session.fileOf(entry);
     if (!file) return undefined;
     let findings: Finding[] = [];
-    if (this.session.isConfig(entry)) findings = this.session.configProblems;
+    if (session.isConfig(entry)) findings = session.configProblems;
     else if (file.kind) {
       try {
         // A bound on each file's rule work, so one file never holds every other request for long.
-        findings = checkFile(file, this.session.workspace, ALL_RULES, { budgetMs: this.session.workspace.limits.editorCheckMs }).findings;
+        findings = checkFile(file, session.workspace, ALL_RULES, { budgetMs: session.workspace.limits.editorCheckMs }).findings;
       } catch (error) {
-        this.session.log(`checking ${entry.path} failed: ${errorText(error)}`);
+        session.log(`checking ${entry.path} failed: ${errorText(error)}`);
       }
     }
     const diagnostics = findings.map((finding) =>
       toDiagnostic(finding, file.source, entry.uri, resultId, (path) => {
-        const target = this.session.entries.get(path);
-        const targetFile = target ? this.session.fileOf(target) : undefined;
+        const target = session.entries.get(path);
+        const targetFile = target ? session.fileOf(target) : undefined;
         return target && targetFile ? { uri: target.uri, source: targetFile.source } : undefined;
       }),
     );
-    const pending = this.session.pendingServers();
+    const pending = session.pendingServers();
     if (pending.length > 0) {
       findings.forEach((finding, i) => {
         const note = pendingNote(finding, pending);
@@ -121,31 +139,33 @@ export class Diagnostics {
       });
     }
     const report: Report = { resultId, file, findings, diagnostics };
-    this.cache.set(entry.path, report);
+    cache.set(entry.path, report);
     return report;
   }
 
   reportOfUri(uri: string): Report | undefined {
-    const entry = this.session.entryOf(uri);
-    return entry ? this.report(entry) : undefined;
+    const session = this.folders.ofUri(uri);
+    const entry = session.entryOf(uri);
+    return entry ? this.report(entry, session) : undefined;
   }
 
   // -------------------------------------------------------------------------------------------
   // Pull
 
   async pullDocument(params: DocumentDiagnosticParams, token: CancellationToken): Promise<DocumentDiagnosticReport> {
-    await this.session.ready;
+    await this.folders.ready();
     await yieldTurn();
     if (token.isCancellationRequested) throw requestCancelled();
-    const entry = this.session.entryOf(params.textDocument.uri);
+    const session = this.folders.ofUri(params.textDocument.uri);
+    const entry = session.entryOf(params.textDocument.uri);
     if (!entry) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
-    const resultId = this.session.resultIdOf(entry);
+    const resultId = session.resultIdOf(entry);
     if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
     const stamp = entry.stamp;
-    const generation = this.session.generation;
-    const report = this.report(entry);
+    const generation = session.generation;
+    const report = this.report(entry, session);
     if (token.isCancellationRequested) throw requestCancelled();
-    if (entry.stamp !== stamp || this.session.generation !== generation) {
+    if (entry.stamp !== stamp || session.generation !== generation || session.closed) {
       // A newer text arrived while this one was checked: the client should ask again.
       throw new ResponseError(LSPErrorCodes.ServerCancelled, 'The document changed; pull again.', { retriggerRequest: true });
     }
@@ -153,46 +173,52 @@ export class Diagnostics {
   }
 
   /**
-   * Every workspace file that is ours. Reports whose result id the client already has come back
-   * as `unchanged`; when nothing at all changed, the request is held until something does (a long
-   * poll: the client asks again as soon as it gets an answer). Open files come first. With
-   * `partial` (the client sent a partial result token, as VS Code does), new reports are sent as
-   * they are made, a batch at a time, so that the first diagnostics of a large workspace show
-   * long before the last file is checked; the final answer is then empty, as LSP asks.
+   * Every workspace file that is ours, in every workspace folder. Reports whose result id the
+   * client already has come back as `unchanged`; when nothing at all changed, the request is held
+   * until something does (a long poll: the client asks again as soon as it gets an answer). Open
+   * files come first. Without `partial` the answer carries every report. With `partial` (the
+   * client sent a partial result token, as VS Code does), the reports are sent as they are made, a
+   * batch at a time, so that the first diagnostics of a large workspace show long before the last
+   * file is checked; every report is streamed, each exactly once, and the answer itself is empty,
+   * as LSP asks of partial results.
    */
   async pullWorkspace(params: WorkspaceDiagnosticParams, token: CancellationToken, partial?: PartialReporter): Promise<WorkspaceDiagnosticReport> {
-    await this.session.ready;
+    await this.folders.ready();
     const previous = new Map(params.previousResultIds.map((p) => [p.uri, p.value]));
     for (;;) {
+      /** Reports not streamed yet: with `partial`, since the last part; without, all of them. */
       let batch: WorkspaceDocumentDiagnosticReport[] = [];
       let changed = false;
       let lastYield = Date.now();
       let lastFlush = Date.now();
       const current = new Set<string>();
       const flush = () => {
-        if (partial && batch.length > 0) partial.report({ items: batch });
+        if (!partial) return; // nowhere to stream to: every report stays for the answer
+        if (batch.length > 0) partial.report({ items: batch });
         batch = [];
         lastFlush = Date.now();
       };
-      const entries = openFirst(this.session.checkedEntries());
-      for (const entry of entries) {
-        if (!this.workspaceWide && !entry.editor) continue;
+      for (const { session, entry } of openFirst(this.folders)) {
+        if (!this.workspaceWide(session) && !entry.editor) continue;
         if (Date.now() - lastYield > 8) {
           await yieldTurn();
           lastYield = Date.now();
         }
         if (token.isCancellationRequested || this.disposed) throw requestCancelled();
+        // A folder removed while this pull yielded has no reports any more.
+        if (session.closed) continue;
         const uri = entry.uri;
+        if (current.has(uri)) continue; // one report per file, whichever folder holds it
         const version = entry.editor?.version ?? null;
-        const resultId = this.session.resultIdOf(entry);
+        const resultId = session.resultIdOf(entry);
         if (previous.get(uri) === resultId) {
           current.add(uri);
           batch.push({ kind: DocumentDiagnosticReportKind.Unchanged, uri, resultId, version });
           continue;
         }
-        const report = this.report(entry);
+        const report = this.report(entry, session);
         if (!report) continue;
-        if (!report.file.kind && !this.session.isConfig(entry) && !previous.has(uri)) continue; // not ours, never reported
+        if (!report.file.kind && !session.isConfig(entry) && !previous.has(uri)) continue; // not ours, never reported
         current.add(uri);
         batch.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: report.diagnostics });
         changed = true;
@@ -206,6 +232,7 @@ export class Diagnostics {
       }
       if (changed || previous.size === 0 || this.disposed) {
         if (!partial) return { items: batch };
+        // LSP: once results go through $/progress, all of them do, and the answer itself is empty.
         flush();
         return { items: [] };
       }
@@ -215,7 +242,7 @@ export class Diagnostics {
   }
 
   private goneId(): string {
-    return `${this.session.id}.${GONE}`;
+    return `${this.folders.id}.${GONE}`;
   }
 
   private waitForChange(token: CancellationToken): Promise<void> {
@@ -239,9 +266,10 @@ export class Diagnostics {
   // -------------------------------------------------------------------------------------------
   // Changes, refresh, push
 
-  private onChange(event: ChangeEvent): void {
+  private onChange(session: Session, event: ChangeEvent): void {
     if (this.disposed) return;
-    for (const path of event.paths) if (!this.session.entries.has(path)) this.cache.delete(path);
+    const cache = perSession(this.caches, session);
+    for (const path of event.paths) if (!session.entries.has(path)) cache.delete(path);
     if (this.options.pull) {
       if (event.dependencies) this.scheduleRefresh();
       this.wake();
@@ -250,7 +278,39 @@ export class Diagnostics {
     }
     // Push: a dependency change re-publishes everything (open files first); otherwise only what changed.
     if (event.dependencies) this.startBackgroundCheck();
-    else for (const path of event.paths) this.schedulePush(path);
+    else for (const path of event.paths) this.schedulePush(session, path);
+  }
+
+  /**
+   * A workspace folder was removed: its diagnostics are cleared (pushed empty; a pull reports its
+   * files gone) and its reports dropped.
+   */
+  private folderRemoved(session: Session): void {
+    if (this.disposed) return;
+    this.caches.delete(session);
+    for (const [key, pending] of this.pushTimers) {
+      if (pending.session !== session) continue;
+      clearTimeout(pending.timer);
+      this.pushTimers.delete(key);
+    }
+    const pushed = this.pushedBySession.get(session);
+    this.pushedBySession.delete(session);
+    if (!this.options.pull) {
+      for (const uri of pushed?.values() ?? []) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+      return;
+    }
+    this.scheduleRefresh();
+    this.wake();
+  }
+
+  /** A folder was added (or read again): check it, and let a pulling client ask again. */
+  folderAdded(): void {
+    if (this.disposed) return;
+    if (this.options.pull) {
+      this.scheduleRefresh();
+      this.wake();
+    }
+    this.startBackgroundCheck();
   }
 
   private scheduleRefresh(): void {
@@ -258,38 +318,39 @@ export class Diagnostics {
     this.refreshTimer = setTimeout(() => {
       this.refreshTimer = undefined;
       this.connection.languages.diagnostics.refresh().catch((error: unknown) => {
-        this.session.log(`the client refused to refresh diagnostics: ${errorText(error)}`);
+        this.folders.primary.log(`the client refused to refresh diagnostics: ${errorText(error)}`);
       });
     }, 50);
   }
 
-  private schedulePush(path: string): void {
-    const existing = this.pushTimers.get(path);
-    if (existing) clearTimeout(existing);
-    this.pushTimers.set(
-      path,
-      setTimeout(() => {
-        this.pushTimers.delete(path);
-        this.push(path);
-      }, this.options.pushDelay ?? 150),
-    );
+  private schedulePush(session: Session, path: string): void {
+    const key = `${session.id}\n${path}`;
+    const existing = this.pushTimers.get(key);
+    if (existing) clearTimeout(existing.timer);
+    const timer = setTimeout(() => {
+      this.pushTimers.delete(key);
+      this.push(session, path);
+    }, this.options.pushDelay ?? 150);
+    this.pushTimers.set(key, { session, path, timer });
   }
 
   /** Publishes one file's diagnostics now (or clears them when the file is gone or not checked). */
-  private push(path: string): void {
-    if (this.disposed) return;
-    const entry = this.session.entries.get(path);
-    const publish = entry && (entry.editor || (this.workspaceWide && entry.onDisk)) ? this.report(entry) : undefined;
-    if (entry && publish && (publish.diagnostics.length > 0 || this.pushed.has(path) || entry.editor)) {
-      this.pushed.set(path, entry.uri);
+  private push(session: Session, path: string): void {
+    if (this.disposed || session.closed) return;
+    const pushed = perSession(this.pushedBySession, session);
+    const entry = session.entries.get(path);
+    const publish = entry && (entry.editor || (this.workspaceWide(session) && entry.onDisk)) ? this.report(entry, session) : undefined;
+    if (entry && publish && (publish.diagnostics.length > 0 || pushed.has(path) || entry.editor)) {
+      pushed.set(path, entry.uri);
       void this.connection.sendDiagnostics({ uri: entry.uri, version: entry.editor?.version, diagnostics: publish.diagnostics });
-      if (publish.diagnostics.length === 0) this.pushed.delete(path);
+      if (publish.diagnostics.length === 0) pushed.delete(path);
       return;
     }
-    const uri = this.pushed.get(path);
+    const uri = pushed.get(path);
     if (uri) {
-      this.pushed.delete(path);
-      void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+      pushed.delete(path);
+      // The file may have moved to another folder that published it since (a folder added inside).
+      if (!this.folders.all().some((other) => other !== session && other.entryOf(uri) !== undefined)) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
     }
   }
 
@@ -301,33 +362,38 @@ export class Diagnostics {
   startBackgroundCheck(): void {
     const run = ++this.background;
     void (async () => {
-      await this.session.ready;
+      await this.folders.ready();
       await yieldTurn();
-      const entries = openFirst(this.session.checkedEntries());
       let lastYield = Date.now();
-      for (const entry of entries) {
+      for (const { session, entry } of openFirst(this.folders)) {
         if (run !== this.background || this.disposed) return;
+        if (session.closed) continue;
         // push() decides itself whether a closed file is published (or cleared).
-        if (!this.options.pull) this.push(entry.path);
-        else if (this.workspaceWide || entry.editor) this.report(entry);
+        if (!this.options.pull) this.push(session, entry.path);
+        else if (this.workspaceWide(session) || entry.editor) this.report(entry, session);
         if (Date.now() - lastYield > 8) {
           await yieldTurn();
           lastYield = Date.now();
         }
       }
       // Files that vanished since they were pushed.
-      if (!this.options.pull) for (const path of [...this.pushed.keys()]) if (!this.session.entries.has(path)) this.push(path);
-    })().catch((error: unknown) => this.session.log(`the background check failed: ${errorText(error)}`));
+      if (!this.options.pull) {
+        for (const session of this.folders.all()) {
+          const pushed = perSession(this.pushedBySession, session);
+          for (const path of [...pushed.keys()]) if (!session.entries.has(path)) this.push(session, path);
+        }
+      }
+    })().catch((error: unknown) => this.folders.primary.log(`the background check failed: ${errorText(error)}`));
   }
 
   /** Closing a document in push mode: its disk diagnostics apply again, or none. */
-  documentClosed(path: string): void {
-    if (!this.options.pull) this.schedulePush(path);
+  documentClosed(session: Session, path: string): void {
+    if (!this.options.pull) this.schedulePush(session, path);
   }
 
   dispose(): void {
     this.disposed = true;
-    for (const timer of this.pushTimers.values()) clearTimeout(timer);
+    for (const pending of this.pushTimers.values()) clearTimeout(pending.timer);
     this.pushTimers.clear();
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
     this.wake();

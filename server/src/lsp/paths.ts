@@ -1,5 +1,5 @@
 // Paths and URIs in the language server, converted in one place: the client names files by URI, the core by path (relative to the workspace folder with posix separators, absolute outside it, the URI itself for a non-file URI).
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Workspace } from '../core/workspace.js';
 import { toPosix } from '../node/paths.js';
@@ -42,4 +42,10 @@ export function fileUriOf(path: string, root: string | undefined): string {
 /** Whether a core path lies inside the workspace folder. */
 export function isUnderRoot(path: string, root: string | undefined): boolean {
   return root !== undefined && !isAbsolute(path) && !path.includes('://') && !path.startsWith('untitled:');
+}
+
+/** Whether `absolute` is `root` or lies under it (absolute native paths). */
+export function isWithin(root: string, absolute: string): boolean {
+  const rel = relative(root, absolute);
+  return rel === '' || (!isAbsolute(rel) && rel.split(sep)[0] !== '..');
 }

@@ -69,6 +69,8 @@ export const SERVER_COMMANDS = {
   workflowGraph: 'toolLens.server.workflowGraph',
   /** args: [] → LiveServerList (the MCP servers the workspace's client configs declare; starts nothing) */
   liveServers: 'toolLens.server.liveServers',
+  /** args: [{uri}] → AdvertisedToolsView[] (one per gateway document of the file; empty for any other file) */
+  advertisedTools: 'toolLens.server.advertisedTools',
 } as const;
 
 /** One MCP server a workspace config declares, as the fetch command's quick pick shows it. */
@@ -211,4 +213,36 @@ export interface WorkflowGraph {
   uri: string;
   nodes: WorkflowGraphNode[];
   edges: WorkflowGraphEdge[];
+}
+
+/** A place in the workspace, for a click through: the file and the range, 0-based as LSP counts. */
+export interface ViewLocation {
+  uri: string;
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+}
+
+/** One tool of the "Advertised tools" view (core/listing/report.ts says what each field means). */
+export interface AdvertisedToolItem {
+  name: string;
+  kind: 'backend' | 'composite';
+  from?: string;
+  /** The annotations in words ("read-only, closed-world"). */
+  annotations: string;
+  certain: boolean;
+  location?: ViewLocation;
+  /** Withheld tools only. */
+  status?: 'hidden' | 'dropped' | 'conflicted' | 'left-out' | 'name-conflict' | 'contradiction';
+  reason?: string;
+}
+
+/** The advertised tool list of one gateway document, as the editor's tree view shows it. */
+export interface AdvertisedToolsView {
+  /** "gateway "docs-bot"" or "VirtualMCPServer "docs"". */
+  title: string;
+  strategy: string;
+  location?: ViewLocation;
+  advertised: AdvertisedToolItem[];
+  withheld: AdvertisedToolItem[];
+  /** One sentence each: workloads without a catalog, definitions kept in the cluster, the stand-in workloads. */
+  notes: string[];
 }

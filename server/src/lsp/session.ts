@@ -24,7 +24,7 @@ import { catalogGlobsName, filesOfCatalogGlobs, isCheckedPath, isIgnoredPath, is
 import { discoverWorkspace, readWithin, readWithinAsync, rebaseConfig, type DiskText } from '../node/loader.js';
 import { toPosix } from '../node/paths.js';
 import { linksOutNote, type LinkOut } from '../node/walk.js';
-import { absoluteOf, fileUriOf, folderOfUri, isUnderRoot, pathOfAbsolute, pathOfUri } from './paths.js';
+import { absoluteOf, fileUriOf, folderOfUri, isUnderRoot, isWithin, pathOfAbsolute, pathOfUri } from './paths.js';
 import { STALE_AFTER_DAYS, type CatalogState, type ToolLensSettings } from './protocol.js';
 
 export type Log = (message: string) => void;
@@ -95,7 +95,18 @@ export class Session {
   /** Catalogs found by a lazy parse, waiting for their catalog change (see lateCatalog). */
   private readonly lateCatalogs = new Set<string>();
 
-  constructor(readonly log: Log) {
+  /** Set once the folder left the client's workspace: nothing is emitted any more. */
+  closed = false;
+
+  /**
+   * `owns` says whether a file (absolute, native separators) is this folder's: false for the
+   * files of another workspace folder nested inside this one (lsp/folders.ts), which that folder
+   * reads and checks.
+   */
+  constructor(
+    readonly log: Log,
+    private readonly owns: (absolute: string) => boolean = () => true,
+  ) {
     this.workspace = new Workspace('', log);
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
   }
@@ -104,8 +115,22 @@ export class Session {
   // Paths and URIs (converted by lsp/paths.ts)
 
   setRoot(folderUri: string | undefined): void {
-    this.root = folderOfUri(folderUri);
+    this.setRootFolder(folderOfUri(folderUri));
+  }
+
+  /** The folder (absolute, native separators), before the first load. */
+  setRootFolder(root: string | undefined): void {
+    this.root = root;
     if (this.root !== undefined) this.workspace = new Workspace(toPosix(this.root), this.log);
+  }
+
+  /** The folder left the workspace: its state is dropped and it emits nothing more. */
+  close(): void {
+    this.closed = true;
+    this.resolveReady();
+    this.entries.clear();
+    this.listeners.length = 0;
+    this.catalogListeners.length = 0;
   }
 
   /** The core path of a URI. */
@@ -185,6 +210,7 @@ export class Session {
   }
 
   private emit(event: ChangeEvent): void {
+    if (this.closed) return;
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -199,6 +225,7 @@ export class Session {
 
   /** Reads the workspace folder (files, configuration, catalogs). Safe to call again (refresh). */
   load(): void {
+    if (this.closed) return;
     try {
       this.loadFromDisk();
     } catch (error) {
@@ -231,6 +258,7 @@ export class Session {
         seen.add(entry.path);
       }
       for (const absolute of loaded.targets) {
+        if (!this.owns(absolute)) continue; // a nested workspace folder's file: that folder reads it
         let read: DiskText;
         try {
           read = readWithin(absolute, this.workspace.limits.fileBytes);
@@ -517,14 +545,25 @@ export class Session {
 
   private async applyDiskChange(uri: string, path: string, kind: 'created' | 'changed' | 'deleted'): Promise<void> {
     await this.ready;
-    if (!uri.startsWith('file:') || !this.underRoot(path) || isIgnoredPath(path)) return;
+    if (this.closed || !uri.startsWith('file:')) return;
     const name = path.split('/').pop() ?? path;
+    // The configuration is found upward from the folder (node/loader.ts): one in a folder above,
+    // such as that of a workspace folder this one is nested in, applies here too.
+    if (name === CONFIG_FILE_NAME && this.root !== undefined && !this.underRoot(path) && isWithin(dirname(this.absolute(path)), this.root)) {
+      this.load();
+      return;
+    }
+    if (!this.underRoot(path) || isIgnoredPath(path)) return;
+    const owned = this.owns(this.absolute(path));
     if (name === CONFIG_FILE_NAME) {
+      // A nested workspace folder's configuration is that folder's alone.
+      if (!owned) return;
       // A configuration appeared, changed or went away: read everything again (rare, and globs may move).
       this.load();
       return;
     }
-    const checked = isCheckedPath(path);
+    // A nested workspace folder's file is checked there; here it can only be a catalog a glob names.
+    const checked = owned && isCheckedPath(path);
     // A file gone is no longer where a glob can find it: what it was is what its entry says.
     const globbed = kind === 'deleted' ? this.entries.get(path)?.catalogGlobbed === true : catalogGlobsName(this.catalogGlobs, this.absolute(path));
     if (!checked && !globbed) return;

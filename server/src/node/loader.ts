@@ -11,7 +11,7 @@ import { fileTooLarge } from '../core/parse/problems.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace, type Logger } from '../core/workspace.js';
-import { filesOfCatalogGlobs, joinCatalog, walkCheckedFiles, type CatalogGlob } from './discovery.js';
+import { filesOfCatalogGlobs, joinCatalog, walkCheckedFiles, type CatalogCandidate, type CatalogGlob } from './discovery.js';
 import { toPosix } from './paths.js';
 import type { LinkOut } from './walk.js';
 
@@ -37,6 +37,8 @@ export interface LoadedWorkspace {
   linksOut: LinkOut[];
   /** `--catalog` globs that name no file. */
   unmatchedCatalogGlobs: string[];
+  /** Parses another file of the workspace (each once; undefined when it cannot be read, which is logged). */
+  parse: (absolute: string) => ParsedFile | undefined;
 }
 
 export class UsageError extends Error {}
@@ -132,52 +134,94 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
   return { workspace, targets: [...targets.values()].sort(), catalogGlobs, linksOut, configPath, configProblems, configText };
 }
 
-export function loadWorkspace(options: LoadOptions): LoadedWorkspace {
+/** A run's files and catalog candidates, found without reading or parsing any of them. */
+export interface WorkspacePlan extends DiscoveredWorkspace {
+  cwd: string;
+  /** Files a catalog glob names (absolute, in discovery.ts's order): they join the catalog whatever their content. */
+  catalogOnly: string[];
+  /** Every file that may join the catalog, in no particular order (`joinCatalog` orders them). */
+  candidates: CatalogCandidate[];
+  /** `--catalog` globs that name no file. */
+  unmatchedCatalogGlobs: string[];
+}
+
+/** Finds the configuration, the files to check and the catalog candidates of a run. */
+export function planWorkspace(options: LoadOptions): WorkspacePlan {
   const cwd = resolve(options.cwd);
-  const { workspace, targets, catalogGlobs, linksOut, configPath, configProblems, configText } = discoverWorkspace(options);
-  const globbed = filesOfCatalogGlobs(catalogGlobs, (glob, problem) => {
+  const discovered = discoverWorkspace(options);
+  const globbed = filesOfCatalogGlobs(discovered.catalogGlobs, (glob, problem) => {
     throw new UsageError(`--catalog ${glob}: ${problem}`);
   });
-  for (const { folder, error } of globbed.unreadable) workspace.log(`cannot read the folder ${folder}: ${error}`);
+  for (const { folder, error } of globbed.unreadable) discovered.workspace.log(`cannot read the folder ${folder}: ${error}`);
   const catalogOnly = globbed.files;
   const cliGlobs = new Set(options.catalogGlobs ?? []);
+  // Catalogs: the files the globs name, then those found among the files (discovery.ts's order).
+  const named = new Set(catalogOnly);
+  const candidates = [
+    ...catalogOnly.map((absolute) => ({ absolute, named: true })),
+    ...discovered.targets.filter((absolute) => !named.has(absolute)).map((absolute) => ({ absolute, named: false })),
+  ];
+  return {
+    ...discovered,
+    cwd,
+    catalogOnly,
+    candidates,
+    linksOut: [...discovered.linksOut, ...globbed.linksOut],
+    unmatchedCatalogGlobs: globbed.unmatched.filter((glob) => cliGlobs.has(glob)),
+  };
+}
 
+/** What a caller that already knows some files (the CLI's cache) changes in a load. */
+export interface LoadHooks {
+  /** Reads a file (default: `readWithin`). */
+  read?: (absolute: string, fileBytes: number) => DiskText;
+  /** Whether a file to check is parsed and returned in `files` (default: every one). */
+  wanted?: (absolute: string) => boolean;
+  /** false for a file not named by a catalog glob that is known not to parse as a catalog: it is not parsed for the catalog. */
+  mayBeCatalog?: (absolute: string) => boolean;
+}
+
+export function loadWorkspace(options: LoadOptions, hooks: LoadHooks = {}): LoadedWorkspace {
+  return loadPlanned(planWorkspace(options), hooks);
+}
+
+/** The workspace of a plan: its files parsed, its catalog joined. */
+export function loadPlanned(plan: WorkspacePlan, hooks: LoadHooks = {}): LoadedWorkspace {
+  const { cwd, workspace, targets, configPath, configProblems, configText } = plan;
+  const read = hooks.read ?? readWithin;
   const parsed = new Map<string, ParsedFile>();
   const parse = (absolute: string): ParsedFile | undefined => {
     if (parsed.has(absolute)) return parsed.get(absolute);
-    let read: DiskText;
+    let text: DiskText;
     try {
-      read = readWithin(absolute, workspace.limits.fileBytes);
+      text = read(absolute, workspace.limits.fileBytes);
     } catch (error) {
       workspace.log(`cannot read ${absolute}: ${String(error)}`);
       return undefined;
     }
     const path = toPosix(relative(cwd, absolute));
-    const file = read.bytes === undefined ? workspace.parse(path, read.text) : workspace.parseTooLarge(path, read.bytes, read.text);
+    const file = text.bytes === undefined ? workspace.parse(path, text.text) : workspace.parseTooLarge(path, text.bytes, text.text);
     parsed.set(absolute, file);
     return file;
   };
 
   const files: ParsedFile[] = [];
   for (const absolute of targets) {
+    if (hooks.wanted && !hooks.wanted(absolute)) continue;
     const file = parse(absolute);
     if (file) files.push(file);
   }
-  // Catalogs: the files the globs name, then those found among the files (discovery.ts's order).
-  const named = new Set(catalogOnly);
-  const candidates = [
-    ...catalogOnly.map((absolute) => ({ absolute, named: true })),
-    ...targets.filter((absolute) => !named.has(absolute)).map((absolute) => ({ absolute, named: false })),
-  ];
-  joinCatalog(workspace.catalog, candidates, (candidate) => parse(candidate.absolute));
+  const mayBe = hooks.mayBeCatalog;
+  joinCatalog(workspace.catalog, plan.candidates, (candidate) => parse(candidate.absolute), mayBe && ((candidate) => mayBe(candidate.absolute)));
   return {
     workspace,
     files,
     configPath,
     configProblems,
     configText,
-    linksOut: [...linksOut, ...globbed.linksOut],
-    unmatchedCatalogGlobs: globbed.unmatched.filter((glob) => cliGlobs.has(glob)),
+    linksOut: plan.linksOut,
+    unmatchedCatalogGlobs: plan.unmatchedCatalogGlobs,
+    parse,
   };
 }
 

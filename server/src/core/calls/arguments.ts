@@ -125,6 +125,19 @@ export function argumentProblemsOf(ctx: DocumentContext): ArgumentProblem[] {
   });
 }
 
+/**
+ * Whether a call's own arguments, written as they are, fit a tool's inputSchema with nothing to
+ * say (no required argument missing, none undeclared, no literal value refused): what a fix that
+ * sends them to that tool instead must know before it can call itself safe (envelope/bare-dynamic-name),
+ * or one that writes them anew (`node`: envelope/arguments-not-object's object, parsed from its text).
+ * False where the schema is not an object (nothing is certain then).
+ */
+export function argumentsFit(ctx: DocumentContext, site: CallSite, tool: CatalogTool, node: Node | undefined = site.args): boolean {
+  const place = callPlace(site, tool);
+  if (!place) return false;
+  return checkArguments(ctx, editContextOf(ctx.file), { ...place, node, coerce: false }, suggestionBudgetOf(ctx)).length === 0;
+}
+
 /** The places of this document whose arguments a catalogued schema says something about. */
 function argumentPlacesOf(ctx: DocumentContext): ArgumentsPlace[] {
   const out: ArgumentsPlace[] = [];

@@ -8,6 +8,8 @@ import type { CatalogServer, CatalogTool, DynamicNamespace } from './model.js';
 export class CatalogIndex {
   private readonly servers = new Map<string, CatalogServer>();
   private readonly byFile = new Map<string, string[]>();
+  /** Every server name each file describes, those an earlier file already gave included. */
+  private readonly describedByFile = new Map<string, string[]>();
   /** Workload name (as workflows write it) → catalog server name, from `.toollens.yaml`. A Map: a workload may be called `constructor`. */
   private workloads = new Map<string, string>();
 
@@ -34,22 +36,31 @@ export class CatalogIndex {
   addFile(file: ParsedFile, options: { named?: boolean } = {}): void {
     this.removeFile(file.path);
     const names: string[] = [];
+    const described: string[] = [];
     for (const doc of file.documents) {
       if (doc.kind !== 'tool-catalog' && !options.named) continue;
       for (const server of serversFromDocument(file.path, doc.root)) {
+        described.push(server.name);
         if (this.servers.has(server.name)) continue;
         this.servers.set(server.name, server);
         names.push(server.name);
       }
     }
     this.byFile.set(file.path, names);
+    this.describedByFile.set(file.path, described);
     this.cache.clear();
   }
 
   removeFile(path: string): void {
     for (const name of this.byFile.get(path) ?? []) this.servers.delete(name);
     this.byFile.delete(path);
+    this.describedByFile.delete(path);
     this.cache.clear();
+  }
+
+  /** The server names a file of the catalog describes, in its order, shadowed ones included (the CLI's cache keeps them). */
+  describedBy(path: string): readonly string[] | undefined {
+    return this.describedByFile.get(path);
   }
 
   hasFile(path: string): boolean {

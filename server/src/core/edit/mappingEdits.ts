@@ -303,6 +303,10 @@ export function appendItems(ctx: EditContext, seq: SeqNode, values: PlainValue[]
       if (text[seq.span.start] !== '[') return undefined;
       return { span: { start: seq.span.start + 1, end: seq.span.start + 1 }, newText: rendered.join(', ') };
     }
+    // The last item must end where the sequence's text says it does: only blanks, comments and the
+    // closing bracket after it (a tagged collection, `!!omap [a: 1]`, reads back as other nodes).
+    const after = text.slice(last.span.end, seq.span.end).replace(/\/\*[\s\S]*?\*\/|(?:#|\/\/)[^\r\n]*/g, '');
+    if (last.span.start === last.span.end || !/^\s*,?\s*\]$/.test(after)) return undefined;
     const at = { start: last.span.end, end: last.span.end };
     if (onSeparateLines(text, seq.span.start, last.span.start) && startsLine(text, last.span.start)) {
       const indent = text.slice(lineStartOf(text, last.span.start), last.span.start);

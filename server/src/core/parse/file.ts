@@ -8,7 +8,7 @@ import { SourceText } from '../text/source.js';
 import { jsonComments, parseJson, type ParsedJsonDocument } from './json.js';
 import { embeddedDocuments, type Embedding } from './embedded.js';
 import { detectKind, kindFromText } from './kinds.js';
-import { getNode, type Comment, type Node } from './nodes.js';
+import { getNode, type Comment, type Node, type References } from './nodes.js';
 import { fileTooLarge, fileTooManyValues, type ParseProblem } from './problems.js';
 import { tooLarge, tooManyValues } from './size.js';
 import { parseYaml, yamlComments, type ParsedYamlDocument } from './yaml.js';
@@ -23,6 +23,8 @@ export interface ParsedDocument {
   problems: ParseProblem[];
   /** YAML without anchors, aliases or tags, whose parts can be re-parsed alone (incremental.ts). */
   selfContained: boolean;
+  /** Its anchors and alias tokens as written (YAML with any); an embedded document has none of its own. */
+  references?: References;
   /**
    * Set on a resource found inside one of the file's own documents (embedded.ts): its root is the
    * embedded node, its span that node's, its problems the parse problems inside it.
@@ -106,6 +108,7 @@ export function parseFile(path: string, text: string, options: ParseOptions = {}
     problems: doc.problems,
     kind: null,
     selfContained: 'selfContained' in doc && doc.selfContained === true,
+    ...('references' in doc && doc.references ? { references: doc.references } : {}),
   }));
   // A JSONL file is one document kind as a whole (a calls log); its lines have no kind of their own.
   const fileKind = language === 'jsonl' ? detectKind(path, null, options.forcedKind) : null;

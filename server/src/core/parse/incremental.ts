@@ -338,7 +338,11 @@ function rebuild(steps: Step[], level: number, entry: Pair | Node, aloneEnd: num
 function shiftDocument(doc: ParsedDocument, shift: Shifter): ParsedDocument {
   // Problems first: they are copied from their spans as they are now.
   const problems = doc.problems.map((problem) => shiftProblem(problem, shift.delta));
-  return { ...doc, root: doc.root ? shift.node(doc.root) : null, span: shiftSpan(doc.span, shift.delta), problems };
+  const references = doc.references && {
+    anchors: doc.references.anchors.map((a) => ({ name: a.name, span: shiftSpan(a.span, shift.delta), aliases: a.aliases.map((s) => shiftSpan(s, shift.delta)) })),
+    aliases: doc.references.aliases.map((s) => shiftSpan(s, shift.delta)),
+  };
+  return { ...doc, root: doc.root ? shift.node(doc.root) : null, span: shiftSpan(doc.span, shift.delta), problems, ...(references ? { references } : {}) };
 }
 
 function shiftProblem(problem: ParseProblem, delta: number): ParseProblem {

@@ -18,6 +18,23 @@ export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal' | 'folded' |
  * of theirs to edit). Absent on every other node. The edit layer gives no edit through either.
  */
 export type Shared = 'anchor' | 'alias';
+
+/** An anchored node as written (`&name`): its span (the node's, without `&name`) and the alias tokens that stand for it. */
+export interface AnchorUse {
+  readonly name: string;
+  readonly span: Span;
+  readonly aliases: Span[];
+}
+
+/**
+ * A YAML document's anchors and aliases as written (none in JSON, none in an alias's expansion):
+ * every anchored node, outermost first where they nest, with its aliases, and every alias token,
+ * resolved or not, in document order. What a fix checks before it edits a shared node (engine.ts).
+ */
+export interface References {
+  readonly anchors: readonly AnchorUse[];
+  readonly aliases: readonly Span[];
+}
 export type ScalarValue = string | number | boolean | null;
 
 export interface ScalarNode {

@@ -21,7 +21,7 @@ import { LIMITS } from '../limits.js';
 import { wholeCharacters } from '../text/source.js';
 import type { Span } from '../types.js';
 import type { Comment } from './nodes.js';
-import type { MapNode, Node, Pair, ScalarNode, ScalarStyle, ScalarValue, Shared } from './nodes.js';
+import type { AnchorUse, MapNode, Node, Pair, References, ScalarNode, ScalarStyle, ScalarValue, Shared } from './nodes.js';
 import { aliasesNotExpanded, declineUncovered, MAX_NESTING, tooDeepToCheck, unreadable, type ParseProblem } from './problems.js';
 import { shallowTokens, shallowYaml, type Cut, type Regions } from './shallow.js';
 
@@ -34,6 +34,8 @@ export interface ParsedYamlDocument {
    * alone, so an edit inside one part may re-parse just that part (see incremental.ts).
    */
   selfContained: boolean;
+  /** The document's anchors and aliases, where it has any (see `References`). */
+  references?: References;
 }
 
 const STYLE: Record<string, ScalarStyle> = {
@@ -140,7 +142,8 @@ function convertDocument(doc: Document.Parsed, text: string, base: number, regio
   const notExpanded = converter.notExpanded;
   if (notExpanded.length > 0) problems.push(aliasesNotExpanded({ ...notExpanded[0]! }, notExpanded.length - 1, budget.limit));
   const selfContained = !converter.sawReferenceOrTag && doc.directives.yaml.explicit !== true && !hasTagDirective(doc);
-  return { root, span: { start: base + docStart, end: base + docEnd }, problems, selfContained };
+  const references = converter.references();
+  return { root, span: { start: base + docStart, end: base + docEnd }, problems, selfContained, ...(references ? { references } : {}) };
 }
 
 /** A `%TAG` directive changes what tags mean in the whole document. */
@@ -173,6 +176,10 @@ class Converter {
   private anchored = 0;
   /** The anchored nodes of the document by anchor name, in document order (read on the first alias). */
   private anchors: Map<string, { start: number; node: YamlNode }[]> | undefined;
+  /** Each anchored node as written (not inside an alias's expansion), with the aliases that stand for it. */
+  private readonly anchorUses = new Map<unknown, AnchorUse>();
+  /** Every alias token as written, resolved or not. */
+  private readonly aliasTokens: Span[] = [];
 
   constructor(
     private readonly doc: Document.Parsed,
@@ -201,7 +208,15 @@ class Converter {
       this.anchored--;
     }
     if (this.anchored === 0) markShared(converted, 'anchor');
+    if (this.expanding.length === 0 && !this.anchorUses.has(node)) this.anchorUses.set(node, { name: node.anchor, span: { ...converted.span }, aliases: [] });
     return converted;
+  }
+
+  /** The anchors and alias tokens met, in document order; undefined when there were none. */
+  references(): References | undefined {
+    if (this.anchorUses.size === 0 && this.aliasTokens.length === 0) return undefined;
+    const anchors = [...this.anchorUses.values()].sort((a, b) => a.span.start - b.span.start || b.span.end - a.span.end);
+    return { anchors, aliases: [...this.aliasTokens].sort((a, b) => a.start - b.start) };
   }
 
   private convertNode(node: YamlNode | Alias | null | undefined, depth: number, fallbackAt: number): Node {
@@ -269,6 +284,11 @@ class Converter {
     const [start, end] = alias.range ? [this.base + alias.range[0], this.base + alias.range[1]] : [this.base, this.base];
     const unexpanded = (): Node => ({ type: 'scalar', value: null, span: { start, end }, style: 'plain', shared: 'alias' });
     const target = this.resolve(alias);
+    // As written: an alias met again inside another alias's expansion is that one's text.
+    if (this.expanding.length === 0) {
+      this.aliasTokens.push({ start, end });
+      if (target) this.anchorUses.get(target)?.aliases.push({ start, end });
+    }
     if (!target || this.aliasesInProgress.has(target)) return unexpanded();
     const outermost = this.expanding.length === 0;
     if (this.budget.left <= 0) {
@@ -335,7 +355,10 @@ class Converter {
       if (key.anchor || key.tag) this.sawReferenceOrTag = true;
       const span = key.range ? { start: base + key.range[0], end: base + key.range[1] } : { start: fallbackAt, end: fallbackAt };
       const scalar = this.scalar(key, span);
-      if (key.anchor) scalar.shared = 'anchor';
+      if (key.anchor) {
+        scalar.shared = 'anchor';
+        if (this.expanding.length === 0 && !this.anchorUses.has(key)) this.anchorUses.set(key, { name: key.anchor, span: { ...span }, aliases: [] });
+      }
       return scalar;
     }
     if (key?.range) {
@@ -344,6 +367,13 @@ class Converter {
       const span = this.rangeSpan(key.range);
       const scalar: ScalarNode = { type: 'scalar', value: this.text.slice(span.start - base, span.end - base), span, style: 'plain' };
       if (isAlias(key) || key.anchor) scalar.shared = isAlias(key) ? 'alias' : 'anchor';
+      if (this.expanding.length === 0) {
+        if (isAlias(key)) {
+          this.aliasTokens.push({ ...span });
+          const target = this.resolve(key);
+          if (target) this.anchorUses.get(target)?.aliases.push({ ...span });
+        } else if (key.anchor && !this.anchorUses.has(key)) this.anchorUses.set(key, { name: key.anchor, span: { ...span }, aliases: [] });
+      }
       return scalar;
     }
     return { type: 'scalar', value: '', span: { start: fallbackAt, end: fallbackAt }, style: 'plain' };

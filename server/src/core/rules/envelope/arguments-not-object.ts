@@ -3,7 +3,8 @@
 // refuses the call. Checked: the envelope's inner `arguments`, and the input of any recorded call
 // (an MCP tools/call's `arguments` is an object too). When the string parses to an object the fix
 // writes that object in the document's own style (JSON text in JSON and JSONL, a flow mapping in
-// YAML); that is safe, since the value cannot have meant anything else.
+// YAML); that is safe, since the value cannot have meant anything else, where the object then fits
+// the tool's schema (it is checked against it only once it is an object).
 import { isTemplateString } from '../../jsonschema/arguments.js';
 import { describeValue } from '../../text/jsonWords.js';
 import { isObject } from '../../jsonschema/properties.js';
@@ -12,6 +13,8 @@ import { isMap, isNullScalar, isScalar, type MapNode, type Node, type Pair } fro
 import { editContextOf, flowSeparators, renderString, type EditContext } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
+import { argumentsFit } from '../../calls/arguments.js';
+import { parseFile } from '../../parse/file.js';
 import { subjectWords } from '../../wording/calls.js';
 
 export const rule: Rule = {
@@ -50,7 +53,8 @@ function report(ctx: RuleContext, site: CallSite, holder: MapNode, pair: Pair, v
     // `|` header stays on that line.
     const trailing = /[\r\n]\s*$/.exec(old)?.[0] ?? '';
     const header = isScalar(value) && (value.style === 'literal' || value.style === 'folded') ? (/^[|>][0-9+-]*([^\r\n]*)/.exec(old)?.[1] ?? '') : '';
-    fixes = [{ title: 'Write the arguments as an object', safe: true, edits: [{ span: value.span, newText: render(edit, parsed, colon, comma) + header + trailing }] }];
+    const written = render(edit, parsed, colon, comma);
+    fixes = [{ title: 'Write the arguments as an object', safe: fitsOnceWritten(ctx, site, holder, written), edits: [{ span: value.span, newText: written + header + trailing }] }];
     message = `${subjectWords(site.subject)}: ${what} is JSON text in a string, not an object. The runtime wants the object itself and refuses the call. Write the object instead of the string.`;
   } else {
     const kind = isScalar(value) && value.value === null && value.span.start === value.span.end ? 'empty' : describeValue(isScalar(value) ? value.value : isMap(value) ? {} : []);
@@ -58,6 +62,20 @@ function report(ctx: RuleContext, site: CallSite, holder: MapNode, pair: Pair, v
   }
   const span = value.span.start < value.span.end ? value.span : pair.key.span;
   ctx.report({ message, span, fixes });
+}
+
+/**
+ * Whether the object, once written, has nothing new to answer for: the arguments are checked
+ * against the tool's schema only once they are an object, so the fix is safe only where they fit
+ * it (or no catalogued schema will judge them). call_dynamic_tool's own input becomes an envelope,
+ * which the envelope rules then judge whole: a suggestion, always.
+ */
+function fitsOnceWritten(ctx: RuleContext, site: CallSite, holder: MapNode, written: string): boolean {
+  if (site.target.kind === 'envelope' && holder === site.container) return false;
+  const tool = site.target.kind === 'envelope' ? site.tool : site.target.kind === 'tool' ? site.target.tool : undefined;
+  if (!tool || tool.inputSchema === undefined) return true;
+  const node = parseFile('arguments.yaml', written).documents[0]?.root ?? undefined;
+  return node !== undefined && argumentsFit(ctx, site, tool, node);
 }
 
 /** The object a string holds as JSON text, or undefined (not JSON, not an object, or numbers JS would round). */

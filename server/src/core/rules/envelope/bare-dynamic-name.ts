@@ -23,7 +23,8 @@ import {
 } from '../../edit/mappingEdits.js';
 import { quotedList } from '../../text/words.js';
 import type { Fix, TextEdit } from '../../types.js';
-import type { Rule } from '../rule.js';
+import type { Rule, RuleContext } from '../rule.js';
+import { argumentsFit } from '../../calls/arguments.js';
 import { subjectWords } from '../../wording/calls.js';
 
 export const rule: Rule = {
@@ -55,8 +56,12 @@ export const rule: Rule = {
           if (!edits) continue;
           fixes.push({
             title: `Call through ${target.envelopeName} in namespace "${ns.name}"${ns.external ? ' (write why in mcpDetails.description)' : ''}`,
-            // Safe only when there is nothing to choose and nothing to fill in.
-            safe: namespaces.length === 1 && !ns.external,
+            // Safe only when there is nothing to choose and nothing to fill in, and nothing the call
+            // holds meets the dynamic tool for the first time: the runtime refuses an envelope into
+            // a namespace that is not ready, or with arguments the tool's schema refuses, and a
+            // recorded result is checked against the tool's outputSchema only once the call names
+            // it. Otherwise a suggestion, whose errors the user then sees.
+            safe: namespaces.length === 1 && !ns.external && ns.status === 'ready' && site.result === undefined && argumentsFitTool(ctx, site, ns, target.toolName),
             edits,
           });
         }
@@ -65,6 +70,13 @@ export const rule: Rule = {
     }
   },
 };
+
+/** Whether the call's arguments fit the dynamic tool's schema as they are (no schema known: nothing to refuse them). */
+function argumentsFitTool(ctx: RuleContext, site: CallSite, ns: DynamicNamespace, toolName: string): boolean {
+  const tool = ns.tools.find((t) => t.name === toolName);
+  if (!tool || tool.inputSchema === undefined) return true;
+  return argumentsFit(ctx, site, tool);
+}
 
 /** How inserted keys and strings are written, copied from the call as the user wrote it. */
 interface Style {

@@ -1,7 +1,8 @@
 // envelope/field-alias: an envelope field sent under another name (`tool_name` for `toolName`,
 // `args` for `arguments`, `ns` for `namespace`...). The runtime reads the fields by their own names
 // only, so it refuses the call as if the field were missing. The fix renames the key, keeping its
-// quoting; it is safe because each alias stands for exactly one field.
+// quoting; it is safe because each alias stands for exactly one field (unless another key of the
+// envelope gives that field too: then which value was meant is the user's to say).
 import { CALL_KINDS, callsOf } from '../../calls/calls.js';
 import { editContextOf, renameKey } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
@@ -21,7 +22,10 @@ export const rule: Rule = {
       for (const field of Object.values(envelope.fields)) {
         if (!field?.alias) continue;
         const change = renameKey(edit, field.pair, field.field);
-        const fixes: Fix[] = change ? [{ title: `Rename "${field.key}" to "${field.field}"`, safe: true, edits: [change] }] : [];
+        // Where another key gives the same field too (a duplicate, or a second alias), which value
+        // was meant is the user's choice: the rename is then only a suggestion.
+        const alone = !envelope.shadowed.some((other) => other.field === field.field);
+        const fixes: Fix[] = change ? [{ title: `Rename "${field.key}" to "${field.field}"`, safe: alone, edits: [change] }] : [];
         ctx.report({
           message:
             `${subjectWords(site.subject)}: call_dynamic_tool has no field "${field.key}"; the runtime reads "${field.field}" only, so it refuses this call ` +

@@ -1,0 +1,253 @@
+// `tool-lens catalog diff OLD NEW`: what changed between two catalogs (core/catalog/diff.ts), and
+// what the change does to the workspace's gateways: each gateway document is read twice, once with
+// OLD and once with NEW in place of the snapshots they stand for, and its advertised tool lists
+// (core/listing/compare.ts) are compared, and so are the findings of every file (steps and calls
+// that name a tool the change renamed or removed, arguments that no longer fit). Exit 1 when a safety hint loosens, a
+// composite that was advertised no longer is, or a gateway gets a new error; 0 otherwise.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { diffCatalogs, type CatalogDiff, type HintChange, type ToolChange } from '../core/catalog/diff.js';
+import type { CatalogServer } from '../core/catalog/model.js';
+import { documentContext } from '../core/context.js';
+import { checkFile } from '../core/engine.js';
+import { compareToolLists, type CompositeChange, type NameChange } from '../core/listing/compare.js';
+import { annotationWords, toolListReport } from '../core/listing/report.js';
+import type { ParsedFile } from '../core/parse/file.js';
+import { SEVERITY_ORDER, type Finding, type Severity } from '../core/types.js';
+import { Workspace } from '../core/workspace.js';
+import { readCatalogSource, type CatalogSource } from '../node/catalogSource.js';
+import { loadWorkspace, UsageError } from '../node/loader.js';
+import type { Palette } from './colors.js';
+import { toRange, type Range } from './result.js';
+
+export interface CatalogDiffOptions {
+  before: string;
+  after: string;
+  cwd: string;
+  configPath?: string;
+  log: (message: string) => void;
+}
+
+interface FindingJson {
+  rule: string;
+  severity: Severity;
+  message: string;
+  range: Range;
+}
+
+interface GatewayImpact {
+  path: string;
+  name: string | null;
+  renamed: NameChange[];
+  /** Backend tools advertised only after the change, by name. */
+  added: string[];
+  removed: string[];
+  composites: CompositeChange[];
+}
+
+/** Warnings and errors `tool-lens check` would report in a file with NEW and does not with OLD. */
+interface FileFindings {
+  path: string;
+  findings: FindingJson[];
+}
+
+interface DiffReport {
+  version: 1;
+  before: string;
+  after: string;
+  servers: { name: string; change: string; tools: Omit<ToolChange, 'before' | 'after'>[] }[];
+  gateways: GatewayImpact[];
+  findings: FileFindings[];
+  summary: { loosened: number; tightened: number; broken: number; newErrors: number };
+}
+
+export function catalogDiff(options: CatalogDiffOptions): DiffReport {
+  const before = readCatalogSource(options.before, options.cwd);
+  const after = readCatalogSource(options.after, options.cwd);
+  const loaded = loadWorkspace({ paths: ['.'], cwd: options.cwd, configPath: options.configPath, log: options.log });
+  if (loaded.configProblems.length > 0) throw new UsageError(`the configuration ${loaded.configPath ?? ''} has problems; \`tool-lens check\` lists them`);
+  const base = loaded.workspace;
+  // The workspace's own snapshots, except those OLD and NEW stand for.
+  const replaced = new Set([...before.files, ...after.files].map((f) => f.standsFor));
+  const others = base.catalog.files.filter((path) => !replaced.has(resolve(options.cwd, path)));
+  const oldSide = side(base, before, others, options);
+  const newSide = side(base, after, others, options);
+
+  const diff = diffCatalogs(serversOf(oldSide.workspace, before), serversOf(newSide.workspace, after));
+  const renames = backendRenames(diff, newSide.workspace);
+  const gateways: GatewayImpact[] = [];
+  const findings: FileFindings[] = [];
+  for (const file of loaded.files) {
+    const oldFile = oldSide.workspace.parse(file.path, file.source.text);
+    const newFile = newSide.workspace.parse(file.path, file.source.text);
+    const fresh = newFindings(checkFile(oldFile, oldSide.workspace).findings, checkFile(newFile, newSide.workspace).findings);
+    if (fresh.length > 0) findings.push({ path: file.path, findings: fresh.map((f) => findingJson(newFile, f)) });
+    newFile.documents.forEach((doc, index) => {
+      if ((doc.kind !== 'vmcp-config' && doc.kind !== 'vmcp-server') || doc.partial) return;
+      const place = () => null;
+      const now = toolListReport(documentContext(newFile, doc, newSide.workspace), place);
+      const change = compareToolLists(toolListReport(documentContext(oldFile, oldFile.documents[index]!, oldSide.workspace), place), now, renames);
+      if (change.renamed.length + change.added.length + change.removed.length + change.composites.length === 0) return;
+      gateways.push({
+        path: file.path,
+        name: now.name,
+        renamed: change.renamed,
+        added: change.added.map((e) => e.name),
+        removed: change.removed.map((e) => e.name),
+        composites: change.composites,
+      });
+    });
+  }
+  return {
+    version: 1,
+    before: options.before,
+    after: options.after,
+    servers: diff.servers.map((s) => ({ name: s.name, change: s.change, tools: s.tools.map(withoutTools) })),
+    gateways,
+    findings,
+    summary: summaryOf(diff, gateways, findings),
+  };
+}
+
+/** A tool change without the catalog entries it compares (their places are catalog-internal). */
+function withoutTools(change: ToolChange): Omit<ToolChange, 'before' | 'after'> {
+  const { name, change: kind, renamedTo, requiredAdded, argumentsRemoved, typeChanged, hints } = change;
+  return renamedTo === undefined ? { name, change: kind, requiredAdded, argumentsRemoved, typeChanged, hints } : { name, change: kind, renamedTo, requiredAdded, argumentsRemoved, typeChanged, hints };
+}
+
+/** A workspace like the real one, with the catalog of one side: its files first, so they win. */
+function side(base: Workspace, source: CatalogSource, others: string[], options: CatalogDiffOptions): { workspace: Workspace } {
+  const workspace = new Workspace(base.root, options.log);
+  workspace.config = base.config;
+  const parsed = source.files.map((file) => workspace.parse(file.path, file.text));
+  if (!parsed.some((file) => file.documents.some((doc) => doc.kind === 'tool-catalog'))) throw new UsageError(`${source.spec} holds no tool catalog`);
+  for (const file of parsed) workspace.catalog.addFile(file);
+  for (const path of others) {
+    let text: string;
+    try {
+      text = readFileSync(resolve(options.cwd, path), 'utf8');
+    } catch (error) {
+      options.log(`cannot read ${path}: ${String(error)}`);
+      continue;
+    }
+    workspace.catalog.addFile(workspace.parse(path, text));
+  }
+  return { workspace };
+}
+
+/** The servers a source describes, as its side's catalog holds them. */
+function serversOf(workspace: Workspace, source: CatalogSource): CatalogServer[] {
+  const fromSource = new Set(source.files.map((f) => f.path));
+  return workspace.catalog.serverNames.map((name) => workspace.catalog.server(name)!).filter((server) => fromSource.has(server.origin.file));
+}
+
+/** Findings of NEW that OLD does not have, at the same place for the same rule (warnings and errors). */
+function newFindings(before: readonly Finding[], after: readonly Finding[]): Finding[] {
+  const key = (f: Finding) => `${f.rule}@${f.span.start}-${f.span.end}`;
+  const old = new Set(before.map(key));
+  return after.filter((f) => SEVERITY_ORDER[f.severity] >= SEVERITY_ORDER.warning && !old.has(key(f)));
+}
+
+function findingJson(file: ParsedFile, finding: Finding): FindingJson {
+  return { rule: finding.rule, severity: finding.severity, message: finding.message, range: toRange(file.source, finding.span) };
+}
+
+/** `workload.old` → `workload.new` for every tool the diff says its server renamed, through the workloads mapping. */
+function backendRenames(diff: CatalogDiff, workspace: Workspace): (from: string) => string | undefined {
+  const byServer = new Map<string, Map<string, string>>();
+  for (const server of diff.servers) {
+    for (const tool of server.tools) {
+      if (tool.change !== 'renamed' || !tool.renamedTo) continue;
+      if (!byServer.has(server.name)) byServer.set(server.name, new Map());
+      byServer.get(server.name)!.set(tool.name, tool.renamedTo);
+    }
+  }
+  return (from) => {
+    const dot = from.indexOf('.');
+    const workload = from.slice(0, dot);
+    const to = byServer.get(workspace.catalog.serverName(workload))?.get(from.slice(dot + 1));
+    return to === undefined ? undefined : `${workload}.${to}`;
+  };
+}
+
+function summaryOf(diff: CatalogDiff, gateways: readonly GatewayImpact[], findings: readonly FileFindings[]): DiffReport['summary'] {
+  const hints = diff.servers.flatMap((s) => s.tools.flatMap((t) => t.hints));
+  return {
+    loosened: hints.filter((h) => h.direction === 'loosened').length,
+    tightened: hints.filter((h) => h.direction === 'tightened').length,
+    broken: gateways.reduce((n, g) => n + g.composites.filter((c) => c.broken).length, 0),
+    newErrors: findings.reduce((n, f) => n + f.findings.filter((x) => x.severity === 'error').length, 0),
+  };
+}
+
+/** Exit 1: a hint loosened, a composite broke, or a gateway has a new error. */
+export function diffFails(report: DiffReport): boolean {
+  return report.summary.loosened + report.summary.broken + report.summary.newErrors > 0;
+}
+
+export function formatDiffJson(report: DiffReport): string {
+  return JSON.stringify(report, null, 2) + '\n';
+}
+
+export function formatDiffTable(report: DiffReport, colors: Palette): string {
+  const out: string[] = [colors.bold(`Catalog changes (${report.before} → ${report.after})`)];
+  if (report.servers.length === 0) out.push('  none');
+  for (const server of report.servers) {
+    if (server.change !== 'changed') {
+      out.push(`  server ${server.name}: ${server.change} (${server.tools.length} tool${server.tools.length === 1 ? '' : 's'})`);
+      continue;
+    }
+    out.push(`  server ${server.name}`);
+    for (const tool of server.tools) out.push(`    ${toolLine(tool, colors)}`);
+  }
+  out.push(colors.bold('What it does to the gateways'));
+  if (report.gateways.length === 0) out.push('  nothing');
+  for (const gateway of report.gateways) {
+    out.push(`  ${gateway.path}${gateway.name ? ` (${gateway.name})` : ''}`);
+    for (const rename of gateway.renamed) {
+      const why = rename.to ? `the backend renamed ${rename.from} to ${rename.to}` : `${rename.from} is named anew by conflict resolution`;
+      out.push(`    advertised name ${rename.before} → ${rename.after} (${why}): clients and calls that use the old name break`);
+    }
+    for (const name of gateway.removed) out.push(`    no longer advertised: ${name}`);
+    for (const name of gateway.added) out.push(`    newly advertised: ${name}`);
+    for (const composite of gateway.composites) out.push(`    ${compositeLine(composite, colors)}`);
+  }
+  if (report.findings.length > 0) {
+    out.push(colors.bold('New findings'));
+    for (const file of report.findings) {
+      for (const finding of file.findings) {
+        out.push(`  ${file.path}:${finding.range.start.line}:${finding.range.start.column}: ${colors.severity(finding.severity, finding.severity)} ${finding.message} [${finding.rule}]`);
+      }
+    }
+  }
+  const s = report.summary;
+  out.push(`${s.loosened} hint${s.loosened === 1 ? '' : 's'} loosened, ${s.tightened} tightened; ${s.broken} composite tool${s.broken === 1 ? '' : 's'} no longer advertised; ${s.newErrors} new error${s.newErrors === 1 ? '' : 's'}`);
+  return out.join('\n') + '\n';
+}
+
+function toolLine(tool: Omit<ToolChange, 'before' | 'after'>, colors: Palette): string {
+  if (tool.change === 'added') return `${tool.name}: added`;
+  if (tool.change === 'removed') return `${tool.name}: removed`;
+  const parts: string[] = [];
+  if (tool.change === 'renamed') parts.push(`renamed to ${tool.renamedTo}`);
+  for (const hint of tool.hints) parts.push(hintWords(hint, colors));
+  for (const name of tool.requiredAdded) parts.push(`required argument "${name}" added`);
+  for (const change of tool.typeChanged) parts.push(`argument "${change.argument}" ${change.before ?? 'untyped'} → ${change.after ?? 'untyped'}`);
+  for (const name of tool.argumentsRemoved) parts.push(`argument "${name}" removed`);
+  return `${tool.name}: ${parts.join('; ')}`;
+}
+
+function hintWords(change: HintChange, colors: Palette): string {
+  const value = (v: boolean | undefined) => (v === undefined ? 'not declared' : String(v));
+  const text = `${change.hint} ${change.direction} (${value(change.before)} → ${value(change.after)})`;
+  return change.direction === 'loosened' ? colors.red(text) : text;
+}
+
+function compositeLine(change: CompositeChange, colors: Palette): string {
+  if (change.before === 'absent' || change.after === 'absent') return `composite ${change.name}: ${change.before === 'absent' ? 'newly listed' : 'gone'}`;
+  if (change.before !== change.after) {
+    const text = `composite ${change.name}: ${change.before} → ${change.after}${change.reason ? `: ${change.reason}` : ''}`;
+    return change.broken ? colors.red(text) : text;
+  }
+  return `composite ${change.name}: advertised annotations ${annotationWords(change.annotationsBefore)} → ${annotationWords(change.annotationsAfter)}`;
+}

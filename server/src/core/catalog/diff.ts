@@ -1,0 +1,177 @@
+// What changed between two catalogs, server by server and tool by tool: tools added, removed and
+// renamed, required arguments added, arguments removed or given another type, and each safety hint
+// that loosened or tightened. Hints are compared as the safety floor reads them
+// (docs/toolhive.md#derivation): only `readOnlyHint: true`, `destructiveHint: false` and
+// `openWorldHint: false` count as safe, so a hint a tool stops declaring loosens. Typed data only.
+import type { CatalogServer, CatalogTool } from './model.js';
+
+export type SafetyHint = 'readOnlyHint' | 'destructiveHint' | 'openWorldHint';
+const SAFETY_HINTS: readonly SafetyHint[] = ['readOnlyHint', 'destructiveHint', 'openWorldHint'];
+const SAFE: Record<SafetyHint, boolean> = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+
+export interface HintChange {
+  hint: SafetyHint;
+  /** The declared values; undefined when the tool does not declare the hint. */
+  before: boolean | undefined;
+  after: boolean | undefined;
+  /** loosened: it was safe and no longer is; tightened: the other way. */
+  direction: 'loosened' | 'tightened';
+}
+
+export interface TypeChange {
+  argument: string;
+  /** The `type` the input schema gives the argument (`JSON.stringify`d when not a string), or undefined. */
+  before: string | undefined;
+  after: string | undefined;
+}
+
+export interface ToolChange {
+  /** The tool's name in the old catalog (for an added tool: in the new one). */
+  name: string;
+  change: 'added' | 'removed' | 'renamed' | 'changed';
+  /** renamed: the new name (the tool's input schema and description stayed the same). */
+  renamedTo?: string;
+  requiredAdded: string[];
+  argumentsRemoved: string[];
+  typeChanged: TypeChange[];
+  hints: HintChange[];
+  before?: CatalogTool;
+  after?: CatalogTool;
+}
+
+export interface ServerChange {
+  name: string;
+  change: 'added' | 'removed' | 'changed';
+  tools: ToolChange[];
+}
+
+export interface CatalogDiff {
+  servers: ServerChange[];
+  /** Some hint of some tool loosened. */
+  loosened: boolean;
+}
+
+export function diffCatalogs(before: readonly CatalogServer[], after: readonly CatalogServer[]): CatalogDiff {
+  const old = new Map(before.map((s) => [s.name, s]));
+  const now = new Map(after.map((s) => [s.name, s]));
+  const names = [...new Set([...old.keys(), ...now.keys()])].sort();
+  const servers: ServerChange[] = [];
+  for (const name of names) {
+    const a = old.get(name);
+    const b = now.get(name);
+    if (!a) servers.push({ name, change: 'added', tools: b!.tools.map((t) => added(t)) });
+    else if (!b) servers.push({ name, change: 'removed', tools: a.tools.map((t) => removed(t)) });
+    else {
+      const tools = diffTools(a.tools, b.tools);
+      if (tools.length) servers.push({ name, change: 'changed', tools });
+    }
+  }
+  return { servers, loosened: servers.some((s) => s.tools.some((t) => t.hints.some((h) => h.direction === 'loosened'))) };
+}
+
+function diffTools(before: readonly CatalogTool[], after: readonly CatalogTool[]): ToolChange[] {
+  const old = new Map(before.map((t) => [t.name, t]));
+  const now = new Map(after.map((t) => [t.name, t]));
+  const changes: ToolChange[] = [];
+  for (const [name, tool] of old) {
+    const next = now.get(name);
+    if (!next) continue;
+    const change = compareTools(tool, next, 'changed');
+    if (change) changes.push(change);
+  }
+  // A tool gone and another come with the same input schema and description: the same tool, renamed.
+  const gone = [...old.values()].filter((t) => !now.has(t.name));
+  const come = [...now.values()].filter((t) => !old.has(t.name));
+  const paired = new Set<CatalogTool>();
+  for (const tool of gone) {
+    const twin = come.find((c) => !paired.has(c) && sameShape(tool, c));
+    if (twin) {
+      paired.add(twin);
+      changes.push({ ...compareTools(tool, twin, 'renamed')!, renamedTo: twin.name });
+    } else {
+      changes.push(removed(tool));
+    }
+  }
+  for (const tool of come) if (!paired.has(tool)) changes.push(added(tool));
+  return changes;
+}
+
+function empty(name: string, change: ToolChange['change']): ToolChange {
+  return { name, change, requiredAdded: [], argumentsRemoved: [], typeChanged: [], hints: [] };
+}
+
+function added(tool: CatalogTool): ToolChange {
+  return { ...empty(tool.name, 'added'), after: tool };
+}
+
+function removed(tool: CatalogTool): ToolChange {
+  return { ...empty(tool.name, 'removed'), before: tool };
+}
+
+/** The differences between two versions of one tool; undefined for 'changed' when there are none. */
+function compareTools(before: CatalogTool, after: CatalogTool, change: 'changed' | 'renamed'): ToolChange | undefined {
+  const a = argumentsOf(before.inputSchema);
+  const b = argumentsOf(after.inputSchema);
+  const result: ToolChange = {
+    ...empty(before.name, change),
+    before,
+    after,
+    requiredAdded: [...b.required].filter((name) => !a.required.has(name)),
+    argumentsRemoved: [...a.types.keys()].filter((name) => !b.types.has(name)),
+    typeChanged: [...a.types].filter(([name, type]) => b.types.has(name) && b.types.get(name) !== type).map(([argument, type]) => ({ argument, before: type, after: b.types.get(argument) })),
+    hints: hintChanges(before, after),
+  };
+  const changed = result.requiredAdded.length + result.argumentsRemoved.length + result.typeChanged.length + result.hints.length > 0;
+  return changed || change === 'renamed' ? result : undefined;
+}
+
+function hintChanges(before: CatalogTool, after: CatalogTool): HintChange[] {
+  const changes: HintChange[] = [];
+  for (const hint of SAFETY_HINTS) {
+    const was = before.annotations?.[hint];
+    const now = after.annotations?.[hint];
+    const wasSafe = was === SAFE[hint];
+    const nowSafe = now === SAFE[hint];
+    if (wasSafe !== nowSafe) changes.push({ hint, before: was, after: now, direction: wasSafe ? 'loosened' : 'tightened' });
+  }
+  return changes;
+}
+
+interface ArgumentShape {
+  required: Set<string>;
+  /** Each top-level property and its declared `type` (undefined when it declares none). */
+  types: Map<string, string | undefined>;
+}
+
+function argumentsOf(schema: unknown): ArgumentShape {
+  const shape: ArgumentShape = { required: new Set(), types: new Map() };
+  if (!isRecord(schema)) return shape;
+  if (Array.isArray(schema.required)) for (const name of schema.required) if (typeof name === 'string') shape.required.add(name);
+  if (isRecord(schema.properties)) {
+    for (const [name, property] of Object.entries(schema.properties)) {
+      const type = isRecord(property) ? property.type : undefined;
+      shape.types.set(name, type === undefined ? undefined : typeof type === 'string' ? type : JSON.stringify(type));
+    }
+  }
+  return shape;
+}
+
+function sameShape(a: CatalogTool, b: CatalogTool): boolean {
+  return (a.description ?? '') === (b.description ?? '') && canonical(a.inputSchema) === canonical(b.inputSchema);
+}
+
+/** JSON with keys sorted, so two schemas that differ only in key order compare equal. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (isRecord(value)) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

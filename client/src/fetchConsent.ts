@@ -67,8 +67,8 @@ export function consentPrompt(item: LiveServerItem): { message: string; detail: 
         '',
         item.commandLine ?? '',
         '',
-        'It runs code that this workspace chose. It gets only PATH and HOME from your environment, plus the variables ' +
-          `that ${file} sets (their values are hidden here), and it is stopped as soon as its tools are listed, or when it does not answer in time.`,
+        'It runs code that this workspace chose: the program is shown as the absolute path that will run. It gets only PATH and HOME from your environment, plus the variables ' +
+          `that ${file} sets (those that decide which program runs or what it loads, such as PATH or NODE_OPTIONS, are shown; the others' values are hidden), and it is stopped as soon as its tools are listed, or when it does not answer in time.`,
       ]
     : [
         `Tool Lens will connect to this address, as ${item.declaredIn} declares it (header and query values hidden):`,

@@ -486,7 +486,8 @@ describe('the command', () => {
     const stderr = run.err.join('');
     assert.equal(code, 1, stderr);
     assert.equal(stdout, 'catalogs/memory.catalog.yaml\n');
-    assert.match(stderr, /starting memory \(\.vscode\/mcp\.json:\d+\): MEMORY_FILE_PATH=\*\*\* API_TOKEN=\*\*\* node /);
+    // `node` is shown as the file the start runs: found on the PATH, absolute.
+    assert.match(stderr, /starting memory \(\.vscode\/mcp\.json:\d+\): MEMORY_FILE_PATH=\*\*\* API_TOKEN=\*\*\* \/\S*\/node .*; "node" found on its PATH\)/);
     assert.match(stderr, /memory: \d+ tools in 1 page .* -> catalogs\/memory\.catalog\.yaml/);
     assert.match(stderr, /leaky failed: .*\n(.*\n)*.*starting with token \*\*\*/);
     assert.match(stderr, /skipped prompted \(\.vscode\/mcp\.json:\d+\): it needs input "token"/);
@@ -505,7 +506,7 @@ describe('the command', () => {
     const code = await runCatalogFetch(['--list', 'leaky', 'prompted'], run.io);
     assert.equal(code, 0);
     const stdout = run.out.join('');
-    assert.match(stdout, /^leaky {2}\.vscode\/mcp\.json:\d+ {2}API_TOKEN=\*\*\* node .*telltale\.cjs/m);
+    assert.match(stdout, /^leaky {2}\.vscode\/mcp\.json:\d+ {2}API_TOKEN=\*\*\* \/\S*\/node .*telltale\.cjs/m);
     assert.match(stdout, /^prompted .*cannot be fetched: it needs input "token"/m);
     assert.ok(!stdout.includes(SECRET));
   });

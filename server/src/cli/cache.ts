@@ -28,7 +28,9 @@ import { SourceText } from '../core/text/source.js';
 import { DOCUMENT_KINDS, SEVERITY_ORDER, type DocumentKind, type Finding } from '../core/types.js';
 import type { Logger, Workspace } from '../core/workspace.js';
 import { loadPlanned, readWithin, type DiskText, type WorkspacePlan } from '../node/loader.js';
+import { confinedTarget, OutsideWorkspace } from '../node/confine.js';
 import { toPosix } from '../node/paths.js';
+import { isInside } from '../node/walk.js';
 import type { CheckedFile, CheckResult } from './result.js';
 
 /** The cache file's name in the current folder, or in the folder --cache-location names. */
@@ -69,6 +71,12 @@ interface CacheFile {
 export interface CacheOptions {
   /** The cache file, absolute (`cacheFileOf`). */
   file: string;
+  /**
+   * The workspace (the folder the command runs in): a cache file inside it is written only where
+   * its real path, every link resolved, is inside it too (`node/confine.ts`). One outside it was
+   * named with --cache-location, and is the user's choice.
+   */
+  root?: string;
   log: Logger;
   debug: Logger;
   /** How the workspace's files are checked (the engine, loaded only when a file must be checked). */
@@ -415,11 +423,22 @@ function writeCache(options: CacheOptions, key: string, previous: Previous, entr
   }
   if (!changed && entries.size === previous.files.size) return;
   const content: CacheFile = { format: FORMAT, version: FORMAT_VERSION, key, files: Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
-  const temporary = `${options.file}.${process.pid}.tmp`;
+  let target = options.file;
+  if (options.root !== undefined && isInside(resolve(options.root), resolve(options.file))) {
+    try {
+      target = confinedTarget(options.root, options.file);
+    } catch (error) {
+      if (!(error instanceof OutsideWorkspace)) throw error;
+      options.log(`cache: not written: ${error.message}`);
+      return;
+    }
+  }
+  const temporary = `${target}.${process.pid}.tmp`;
   try {
-    mkdirSync(dirname(options.file), { recursive: true });
-    writeFileSync(temporary, JSON.stringify(content));
-    renameSync(temporary, options.file);
+    mkdirSync(dirname(target), { recursive: true });
+    // A new file (`wx`: never an existing one, nor a link), renamed over the entry.
+    writeFileSync(temporary, JSON.stringify(content), { flag: 'wx' });
+    renameSync(temporary, target);
   } catch (error) {
     options.log(`cache: cannot write ${options.file}: ${error instanceof Error ? error.message : String(error)}`);
     try {

@@ -2,9 +2,10 @@
 // configs declare, lists their tools and writes one snapshot per server into `catalogs/` at the
 // workspace root, where `tool-lens check .` picks them up. Running the command is the user's
 // consent for the servers it names (all of them when it names none), so each command line is
-// printed, secrets masked, before it starts. Exit codes: 0 every server fetched, 1 some could not
-// be, 2 usage error, 3 internal error.
-import { relative, resolve } from 'node:path';
+// printed, secrets masked, before it starts. A snapshot that would land outside the workspace, or
+// on another server's file, is refused before its server starts. Exit codes: 0 every server
+// fetched, 1 some could not be (or their snapshot not written), 2 usage error, 3 internal error.
+import { isAbsolute, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { version as TOOL_VERSION } from '../../../package.json';
 import { closest } from '../core/text/suggest.js';
@@ -12,7 +13,7 @@ import { FetchError } from '../live/errors.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PAGE_TIMEOUT_MS, fetchCatalog, type FetchedCatalog } from '../live/fetch.js';
 import { describeLaunch } from '../live/redact.js';
 import { MCP_CONFIG_FILES, readWorkspaceServers, type McpServerEntry } from '../live/servers.js';
-import { writeSnapshot, type SnapshotFormat } from '../live/snapshot.js';
+import { snapshotFileName, snapshotTarget, writeSnapshot, type SnapshotFormat, type SnapshotTarget } from '../live/snapshot.js';
 
 export interface CatalogFetchIo {
   /** The workspace root: its MCP configs are read, and `catalogs/` is written, here. */
@@ -24,9 +25,12 @@ export interface CatalogFetchIo {
 export const CATALOG_FETCH_HELP = `Usage: tool-lens catalog fetch [SERVER...] [options]
 
 Starts the MCP servers that the workspace's client configs declare (${MCP_CONFIG_FILES.map((f) => f.path).join(', ')}),
-lists their tools, and writes one snapshot per server: catalogs/<server>.catalog.yaml. With no SERVER,
+lists their tools, and writes one snapshot per server: catalogs/<server>.catalog.yaml (characters other
+than letters, digits, _, - and . written as %XX). With no SERVER,
 every server is fetched. Running this command is your consent to start the servers it fetches: each
-command line is printed (secrets masked) before it runs. Servers that need \${input:...}, \${env:...}
+command line is printed before it runs, the program as an absolute path and the variables that
+decide what runs in clear, secrets masked. Nothing is written outside the workspace: a link that
+leads catalogs/ (or a snapshot file) out of it is refused. Servers that need \${input:...}, \${env:...}
 or envFile values are skipped: Tool Lens never reads them.
 
 Options:
@@ -37,7 +41,7 @@ Options:
   --list             show the servers and how each would be started; start nothing
   --debug            notes from the MCP client on stderr (secrets masked)
 
-Exit codes: 0 every server fetched, 1 some could not be fetched, 2 usage error, 3 internal error.
+Exit codes: 0 every server fetched, 1 some could not be fetched or written, 2 usage error, 3 internal error.
 `;
 
 const OPTIONS = {
@@ -83,6 +87,10 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
   const timeout = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
   const root = resolve(io.cwd);
   const outDir = resolve(root, values.out ?? 'catalogs');
+  // Inside the workspace, no link may lead the snapshots out of it (a committed `catalogs` link
+  // would choose where they go); a folder you name outside it is yours, and they stay inside that.
+  const within = relative(root, outDir);
+  const target: SnapshotTarget = within === '' || (!within.startsWith('..') && !isAbsolute(within)) ? { dir: outDir, root } : { dir: outDir };
 
   const workspace = readWorkspaceServers(root);
   for (const problem of workspace.problems) say(`warning: ${problem}`);
@@ -95,6 +103,18 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
   for (const entry of workspace.shadowed) {
     const kept = workspace.servers.find((s) => s.name === entry.name);
     if (kept && selected.includes(kept)) say(`note: ${entry.name} is also declared in ${where(entry)}; using the one in ${where(kept)}`);
+  }
+
+  // Two servers, one file: said before anything starts or is written.
+  const byFile = new Map<string, string>();
+  for (const entry of selected) {
+    if (!entry.launch) continue;
+    const file = snapshotFileName(entry.name, format).toLowerCase();
+    const other = byFile.get(file);
+    if (other !== undefined) {
+      throw new UsageProblem(`the servers "${other}" and "${entry.name}" would share the snapshot file ${snapshotFileName(entry.name, format)} on a file system that ignores case; rename one of them, or fetch them into different --out folders`);
+    }
+    byFile.set(file, entry.name);
   }
 
   if (values.list) {
@@ -116,6 +136,13 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
         say(`skipped ${entry.name} (${where(entry)}): ${entry.blocked?.message ?? 'it cannot be fetched'}`);
         continue;
       }
+      // A snapshot that could not be written is refused before the server starts.
+      try {
+        snapshotTarget(target, entry.name, format);
+      } catch (error) {
+        say(`${entry.name} not fetched: ${error instanceof Error ? error.message : String(error)}`);
+        continue;
+      }
       say(`${entry.launch.type === 'stdio' ? 'starting' : 'connecting to'} ${entry.name} (${where(entry)}): ${describeLaunch(entry.launch)}`);
       let catalog: FetchedCatalog;
       try {
@@ -134,7 +161,13 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
         say(`${entry.name} failed: ${error instanceof Error ? error.message : String(error)}`);
         continue;
       }
-      const path = writeSnapshot(outDir, catalog, format, { file: entry.declared.file, transport: catalog.stats.transport, generator: `Tool Lens ${TOOL_VERSION}` });
+      let path: string;
+      try {
+        path = writeSnapshot(target, catalog, format, { file: entry.declared.file, transport: catalog.stats.transport, generator: `Tool Lens ${TOOL_VERSION}` });
+      } catch (error) {
+        say(`${entry.name}: the snapshot was not written: ${error instanceof Error ? error.message : String(error)}`);
+        continue;
+      }
       const shown = relative(io.cwd, path).replace(/\\/g, '/') || path;
       const { pages, connectMs, listMs } = catalog.stats;
       const protocol = catalog.fetched.protocolVersion ? `, protocol ${catalog.fetched.protocolVersion}` : '';

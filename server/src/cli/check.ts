@@ -77,6 +77,7 @@ export function runCheck(options: CheckOptions): CheckResult {
     options.debug(`configuration: ${plan.configPath ?? '(none found; defaults)'}`);
     const result = checkWithCache(plan, options.catalogGlobs, {
       file: options.cacheFile,
+      root: options.cwd,
       log: options.log,
       debug: options.debug,
       check: (file, workspace) => checkFile(file, workspace).findings,

@@ -1,9 +1,12 @@
 // `--fix`: applies the safe fixes of every file in place, in one pass. Fixes whose edits overlap an
 // already chosen one wait for the next run. A file without a safe fix is never opened for writing,
 // and a file is written back exactly as the edited text: line endings, BOM and everything the edits
-// do not cover stay byte for byte.
+// do not cover stay byte for byte. Nothing is written outside the workspace (the folder the command
+// runs in): a file whose real path, every symbolic link resolved, lies outside it is not fixed,
+// and the run says so and fails.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { confinedTarget, OutsideWorkspace } from '../node/confine.js';
 import { applyEdits, chooseCompatibleFixes } from '../core/text/edits.js';
 import type { Fix } from '../core/types.js';
 import type { Logger } from '../core/workspace.js';
@@ -37,14 +40,31 @@ export function fixedText(file: CheckedFile): { text: string; applied: number; s
   return after === before ? undefined : { text: after, applied: chosen.length, skipped };
 }
 
-export function applySafeFixes(files: readonly CheckedFile[], cwd: string, log: Logger): FixedFile[] {
+export interface FixRun {
+  fixed: FixedFile[];
+  /** Files with safe fixes that were not written because they lie outside the workspace (a link leads there). */
+  refused: string[];
+}
+
+/** Writes each file's safe fixes; paths are relative to `cwd`, and nothing is written outside `root` (the run's workspace; `cwd` when not given). */
+export function applySafeFixes(files: readonly CheckedFile[], cwd: string, log: Logger, root = cwd): FixRun {
   const fixed: FixedFile[] = [];
+  const refused: string[] = [];
   for (const file of files) {
     const edited = fixedText(file);
     if (edited === undefined) continue;
     const before = file.source.text;
     const after = edited.text;
-    const absolute = resolve(cwd, file.path);
+    let absolute: string;
+    try {
+      // The real path, checked once and then used for the read and the write alike.
+      absolute = confinedTarget(root, resolve(cwd, file.path));
+    } catch (error) {
+      if (!(error instanceof OutsideWorkspace)) throw error;
+      log(`not fixed: ${error.message}`);
+      refused.push(file.path);
+      continue;
+    }
     // The text was decoded as UTF-8; if that does not give back the bytes on disk (another
     // encoding, or the file changed meanwhile), writing would damage what the edits do not cover.
     let onDisk: Buffer;
@@ -66,5 +86,5 @@ export function applySafeFixes(files: readonly CheckedFile[], cwd: string, log: 
     }
     fixed.push({ path: file.path, applied: edited.applied, skipped: edited.skipped });
   }
-  return fixed;
+  return { fixed, refused };
 }

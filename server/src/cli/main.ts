@@ -388,8 +388,11 @@ function checkCommand(line: CommandLine, paths: string[], io: Io): number {
     output.write(edited?.text ?? options.stdin.text);
     return EXIT_CLEAN;
   }
+  let fixRefused = false;
   if (values.fix) {
-    const fixed = applySafeFixes(result.files, io.cwd, options.log);
+    const { fixed, refused } = applySafeFixes(result.files, io.cwd, options.log, result.root);
+    // A fix refused because it would write outside the workspace fails the run, whatever remains.
+    if (refused.length > 0) fixRefused = true;
     for (const file of fixed) {
       const left = file.skipped ? `; ${file.skipped} more overlap these, run --fix again for them` : '';
       io.err(`tool-lens: fixed ${file.applied} problem${file.applied === 1 ? '' : 's'} in ${visible(file.path)}${left}\n`);
@@ -404,7 +407,7 @@ function checkCommand(line: CommandLine, paths: string[], io: Io): number {
   if (tooManyWarnings) options.log(`${warnings} warning${warnings === 1 ? '' : 's'}, more than --max-warnings ${maxWarnings}`);
   // What could not be read was not checked: the run did not do what was asked (stderr named each).
   if (result.unreadable) return EXIT_USAGE;
-  return failing(result, failOn) || tooManyWarnings ? EXIT_FINDINGS : EXIT_CLEAN;
+  return failing(result, failOn) || tooManyWarnings || fixRefused ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
 function cacheOption(values: Values, cwd: string): string | undefined {

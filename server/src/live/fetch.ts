@@ -1,6 +1,7 @@
 // One server's catalog, start to stop: the orchestrator of a fetch; transports.ts, protocol.ts, processes.ts and redact.ts do the work.
 //
-// The tools are kept as the server sent them (the raw JSON-RPC result), because the SDK's parsed
+// The tools are kept as the server sent them (the raw JSON-RPC result, only the launch's secret
+// values masked wherever they occur), because the SDK's parsed
 // copy drops unknown keys and rejects a whole list for one schema it does not like, which is
 // exactly what we want to check.
 //
@@ -11,7 +12,7 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { asFetchError, cancelledError, FetchError } from './errors.js';
 import { initializeFacts, listAllTools, type ServerInfo, type SessionContext } from './protocol.js';
-import { redact, secretsOf } from './redact.js';
+import { redact, redactValue, secretsOf } from './redact.js';
 import { loadSdk } from './sdk.js';
 import type { McpServerEntry } from './servers.js';
 import { openHttp, openStdio, withStderr } from './transports.js';
@@ -42,7 +43,7 @@ export interface FetchedCatalog {
   /** The server's name in the workspace config. */
   server: string;
   fetched: { at: string; protocolVersion?: string; serverInfo?: ServerInfo };
-  /** The tools exactly as the server listed them, every page in order. */
+  /** The tools exactly as the server listed them, every page in order, the launch's secrets masked. */
   tools: unknown[];
   /** How the run went, for reports; not part of a snapshot. */
   stats: { transport: 'stdio' | 'http' | 'sse'; pages: number; connectMs: number; listMs: number };
@@ -74,11 +75,13 @@ export async function fetchCatalog(server: McpServerEntry, options: FetchOptions
   try {
     const listStart = Date.now();
     const tools = await listAllTools(session, context, pageMs, positive(options.maxPages, DEFAULT_MAX_PAGES));
-    const init = session.tap.take('initialize');
+    // What the server says back is masked too: a server that echoes its env or arguments into a
+    // description must not put them into a snapshot.
+    const init = redactValue(session.tap.take('initialize'), clean);
     return {
       server: server.name,
       fetched: { at: new Date().toISOString(), ...initializeFacts(init) },
-      tools: tools.tools,
+      tools: secrets.length > 0 ? (redactValue(tools.tools, clean) as unknown[]) : tools.tools,
       stats: { transport: session.transport, pages: tools.pages, connectMs, listMs: Date.now() - listStart },
     };
   } catch (error) {

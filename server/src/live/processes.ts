@@ -1,5 +1,6 @@
 // Process trees: the environment a server starts with, and stopping it and everything it started, so that nothing a fetch launched outlives it.
-import { readdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, resolve } from 'node:path';
 import { describe, isRecord } from './errors.js';
 import { sdk } from './sdk.js';
 
@@ -20,6 +21,62 @@ export function minimalEnvironment(own: Record<string, string>): Record<string, 
   }
   for (const [key, value] of Object.entries(own)) env.set(key, value);
   return Object.fromEntries(env) as Record<string, string>;
+}
+
+/** The PATH the child gets: the entry's own, or else ours (undefined when neither is set). */
+export function childPath(own: Record<string, string>): string | undefined {
+  if (Object.hasOwn(own, 'PATH')) return own.PATH;
+  const ours = process.env.PATH;
+  return ours !== undefined && !ours.startsWith('()') ? ours : undefined;
+}
+
+export interface ResolvedExecutable {
+  /** Absolute, as the start will find it. */
+  path: string;
+  /** `path` with every link resolved. */
+  real: string;
+  /** Found by searching the PATH (the command had no slash). */
+  viaPath: boolean;
+}
+
+/**
+ * The file a stdio launch runs, found the way the start finds it (libuv's execvp, after changing to
+ * the launch's folder): a command with a slash is taken relative to that folder; any other is
+ * looked for in each entry of the PATH the child gets, relative entries (and empty ones, which
+ * mean the folder itself) taken from that folder too; the first regular file we may execute wins.
+ * Undefined when there is none (the start will fail), and on Windows, where the rules differ.
+ */
+export function resolveExecutable(command: string, own: Record<string, string>, cwd: string): ResolvedExecutable | undefined {
+  if (process.platform === 'win32' || command === '') return undefined;
+  if (command.includes('/')) {
+    const path = isAbsolute(command) ? command : resolve(cwd, command);
+    return executable(path) ? { path, real: realOf(path), viaPath: false } : undefined;
+  }
+  // libuv's default when the child has no PATH at all.
+  const search = childPath(own) ?? '/usr/local/bin:/bin:/usr/bin';
+  for (const entry of search.split(delimiter)) {
+    const path = resolve(cwd, entry, command);
+    if (executable(path)) return { path, real: realOf(path), viaPath: true };
+  }
+  return undefined;
+}
+
+function executable(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false; // missing, a folder, or not ours to run: the search goes on, as execvp's does
+  }
+}
+
+function realOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path; // it was there a moment ago; the start will say what went wrong
+  }
 }
 
 /** Whether an error is the command failing to start (not found, not executable...). */

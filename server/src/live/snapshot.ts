@@ -1,10 +1,14 @@
 // Writes fetched catalogs as `catalog: 1` snapshot files (docs/behaviour.md#catalog-snapshots), the form `tool-lens check`
 // reads back. Our own keys come in a fixed order and the tools exactly as the server sent them, so
 // fetching an unchanged server again gives the same file apart from the time. A snapshot holds
-// what the server said and nothing of how it was started: no command line, env or headers.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Document } from 'yaml';
+// what the server said (the launch's secrets masked by fetch.ts) and nothing of how it was
+// started: no command line, env or headers. It is written only inside the workspace, to a file
+// no other server name maps to (`snapshotFileName`).
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Document, parse } from 'yaml';
+import { confinedTarget } from '../node/confine.js';
 import type { FetchedCatalog } from './fetch.js';
 
 export type SnapshotFormat = 'yaml' | 'json';
@@ -45,7 +49,7 @@ function snapshotHeader(catalog: FetchedCatalog, source: SnapshotSource = {}): s
   return [
     `Tool catalog of the MCP server "${catalog.server}", written by ${source.writer ?? '`tool-lens catalog fetch`'}${source.generator ? ` (${source.generator})` : ''}`,
     `at ${catalog.fetched.at}${from}.${said}`,
-    'The tools are exactly as its tools/list returned them. Fetch again rather than edit by hand.',
+    'The tools are exactly as its tools/list returned them, secret values of the launch masked as ***. Fetch again rather than edit by hand.',
   ];
 }
 
@@ -60,21 +64,104 @@ export function renderSnapshot(catalogs: readonly FetchedCatalog[], format: Snap
   return doc.toString({ lineWidth: 0, indentSeq: true });
 }
 
-/** `fs` → `fs.catalog.yaml`; characters that do not belong in a file name become `_`. */
-function snapshotFileName(server: string, format: SnapshotFormat): string {
-  let safe = server.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
-  if (safe === '') safe = '_';
+/**
+ * The file a server's snapshot goes to: `fs` -> `fs.catalog.yaml`. Letters, digits, `_`, `-` and
+ * `.` are kept (a leading `.` is not, so no name makes a hidden file or `..`); every other byte of
+ * the name's UTF-8, `%` included, is written `%XX`, so two names never share a file: `a/b` is
+ * `a%2Fb`, `a_b` stays `a_b`. A name whose file name would be longer than 200 characters is cut,
+ * and `~` and a digest of the whole name are added (`~` appears no other way). The only clash left
+ * is of names that differ in case alone, on a file system that ignores case: the CLI refuses such
+ * a pair before it starts anything, and no write replaces a snapshot of another server.
+ */
+export function snapshotFileName(server: string, format: SnapshotFormat): string {
+  let safe = '';
+  for (const byte of Buffer.from(server, 'utf8')) {
+    const char = String.fromCharCode(byte);
+    const kept = /[A-Za-z0-9_-]/.test(char) || (char === '.' && safe !== '');
+    safe += kept ? char : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  if (safe === '') safe = '%';
+  if (safe.length > 200) safe = `${safe.slice(0, 150).replace(/%[0-9A-F]?$/, '')}~${createHash('sha256').update(server).digest('hex').slice(0, 16)}`;
   return `${safe}.catalog.${format === 'json' ? 'json' : 'yaml'}`;
 }
 
-/** Writes one server's snapshot into `dir` (created if needed); returns the file's path. */
-export function writeSnapshot(dir: string, catalog: FetchedCatalog, format: SnapshotFormat, source: SnapshotSource = {}): string {
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, snapshotFileName(catalog.server, format));
+/** Where the snapshot is written and what may not be crossed on the way. */
+export interface SnapshotTarget {
+  /** The folder the snapshot goes into (created if needed). */
+  dir: string;
+  /**
+   * The workspace: the file's real path (every link resolved) must be inside it, or nothing is
+   * written (`OutsideWorkspace`). Default: `dir` itself.
+   */
+  root?: string;
+}
+
+/** A snapshot not written because its file holds the catalog of another server. */
+export class SnapshotClash extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SnapshotClash';
+  }
+}
+
+/**
+ * Writes one server's snapshot; returns the file's path. Refuses, writing nothing, when the file
+ * would land outside the workspace (a link on the way) or when it exists and holds the catalog of
+ * other servers only (a name that differs in case, on a file system that ignores case).
+ */
+export function writeSnapshot(target: string | SnapshotTarget, catalog: FetchedCatalog, format: SnapshotFormat, source: SnapshotSource = {}): string {
+  const { path, real, name } = snapshotTarget(target, catalog.server, format);
+  mkdirSync(dirname(real), { recursive: true });
   const text = renderSnapshot([catalog], format, format === 'yaml' ? snapshotHeader(catalog, source) : []);
-  // Through a temporary file, so a checker running meanwhile never reads half a snapshot.
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, path);
+  // Through a new temporary file (never an existing one, nor a link: `wx`), so a checker running
+  // meanwhile never reads half a snapshot; the rename replaces the entry, never writes through it.
+  const temporary = join(dirname(real), `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  writeFileSync(temporary, text, { flag: 'wx' });
+  try {
+    renameSync(temporary, real);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
   return path;
+}
+
+/**
+ * Where the snapshot of `server` would be written (its path, and its real path), or the refusal
+ * `writeSnapshot` would give (`OutsideWorkspace`, `SnapshotClash`). Writes nothing (without a
+ * workspace, only `dir` is made, to be resolved): the CLI and the editor ask this before they start
+ * a server, so a refused write starts nothing either.
+ */
+export function snapshotTarget(target: string | SnapshotTarget, server: string, format: SnapshotFormat): { path: string; real: string; name: string } {
+  const { dir, root } = typeof target === 'string' ? { dir: target, root: undefined } : target;
+  const name = snapshotFileName(server, format);
+  const path = join(dir, name);
+  if (root === undefined) mkdirSync(dir, { recursive: true });
+  // With a workspace, checked before any folder is made: a link out of it gets no folder either.
+  const real = confinedTarget(root ?? dir, path);
+  const others = otherServersIn(real, server);
+  if (others) {
+    throw new SnapshotClash(`not writing ${name}: it holds the catalog of ${others.map((n) => `"${n}"`).join(', ')}, not of "${server}" (names that differ only in case share a file where the file system ignores case); rename one of the servers`);
+  }
+  return { path, real, name };
+}
+
+/** The servers a snapshot file already on disk holds, when that is not `server`; undefined otherwise. */
+function otherServersIn(path: string, server: string): string[] | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined; // not there yet (or unreadable, and the write will say so)
+  }
+  let data: unknown;
+  try {
+    data = parse(text);
+  } catch {
+    return undefined; // not a snapshot we can read: ours to replace
+  }
+  const servers = typeof data === 'object' && data !== null ? (data as { servers?: unknown }).servers : undefined;
+  if (!Array.isArray(servers)) return undefined;
+  const names = servers.map((s) => (typeof s === 'object' && s !== null ? (s as { name?: unknown }).name : undefined)).filter((n): n is string => typeof n === 'string');
+  return names.length > 0 && !names.includes(server) ? names : undefined;
 }

@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { asFetchError, cancelledError, describe, FetchError, SDK_TIMEOUT_SLACK_MS, withDeadline, type FetchPhase } from './errors.js';
-import { isSpawnError, minimalEnvironment, processTreeOf, stopProcessTree } from './processes.js';
+import { isSpawnError, minimalEnvironment, processTreeOf, resolveExecutable, stopProcessTree } from './processes.js';
 import { newClient, RecordingTransport, type Session, type SessionContext } from './protocol.js';
 import { displayUrl } from './redact.js';
 import { sdk } from './sdk.js';
@@ -12,8 +12,11 @@ import type { HttpLaunch, StdioLaunch } from './servers.js';
 const STDERR_TAIL_BYTES = 8_192;
 
 export async function openStdio(launch: StdioLaunch, context: SessionContext): Promise<Session> {
+  // Started by its absolute path, found as describeLaunch found it for the consent line; the
+  // editor's consent fingerprint covers that path, so a different file is a different launch.
+  const command = resolveExecutable(launch.command, launch.env, launch.cwd)?.path ?? launch.command;
   const transport = new (sdk().StdioClientTransport)({
-    command: launch.command,
+    command,
     args: launch.args,
     env: minimalEnvironment(launch.env),
     cwd: launch.cwd,

@@ -7,6 +7,9 @@
 //
 // Secrets: only `describeLaunch` (masked) and `FetchError` messages (redacted by fetch.ts) ever
 // reach a log line, a progress message or a result. Nothing else of a launch is printed.
+//
+// Writes: the snapshot goes to `catalogs/` inside the workspace root only; a link that leads it
+// out, or a file holding another server's catalog, refuses the fetch before the server starts.
 import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,7 +19,8 @@ import { FetchError } from '../live/errors.js';
 import { fetchCatalog, type FetchOptions } from '../live/fetch.js';
 import { describeLaunch } from '../live/redact.js';
 import { readWorkspaceServers, type Launch, type McpServerEntry } from '../live/servers.js';
-import { writeSnapshot } from '../live/snapshot.js';
+import { resolveExecutable } from '../live/processes.js';
+import { snapshotTarget, writeSnapshot } from '../live/snapshot.js';
 import { toPosix } from '../node/paths.js';
 import type { FetchCatalogParams, FetchCatalogResult, LiveServerItem, LiveServerList } from './protocol.js';
 import { errorText, type Session } from './session.js';
@@ -25,14 +29,16 @@ import { errorText, type Session } from './session.js';
 const SNAPSHOT_DIR = 'catalogs';
 
 /**
- * A stable digest of everything that decides what runs: for stdio the command, args, env and
- * working folder; for HTTP the URL and headers. Secrets go in, but only the digest comes out.
+ * A stable digest of everything that decides what runs: for stdio the command, the file it
+ * resolves to (and where that links to), args, env and working folder; for HTTP the URL and
+ * headers. Secrets go in, but only the digest comes out.
  */
 function launchFingerprint(launch: Launch): string {
   const sorted = (record: Record<string, string>) => Object.keys(record).sort().map((key) => [key, record[key]]);
+  const resolved = launch.type === 'stdio' ? resolveExecutable(launch.command, launch.env, launch.cwd) : undefined;
   const canonical =
     launch.type === 'stdio'
-      ? { type: launch.type, command: launch.command, args: launch.args, env: sorted(launch.env), cwd: launch.cwd }
+      ? { type: launch.type, command: launch.command, runs: resolved ? [resolved.path, resolved.real] : null, args: launch.args, env: sorted(launch.env), cwd: launch.cwd }
       : { type: launch.type, url: launch.url, headers: sorted(launch.headers) };
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
@@ -113,6 +119,14 @@ export class LiveFetcher {
       return refuse('changed', `the settings of "${server}" in ${declaredIn(entry)} changed since you agreed to run it; run the command again to see, and agree to, the new command line.`);
     }
 
+    // A snapshot that could not be written (a link out of the workspace, another server's file) is
+    // refused before anything starts.
+    try {
+      snapshotTarget({ dir: join(session.root, SNAPSHOT_DIR), root: session.root }, entry.name, 'yaml');
+    } catch (error) {
+      return refuse('write-failed', `"${server}" was not started: ${error instanceof Error ? error.message : String(error)}.`);
+    }
+
     const abort = new AbortController();
     const cancellation = token?.onCancellationRequested(() => abort.abort());
     if (token?.isCancellationRequested) abort.abort();
@@ -162,7 +176,7 @@ export class LiveFetcher {
       progress.report(`Writing the snapshot of ${catalog.tools.length} tool${catalog.tools.length === 1 ? '' : 's'}`);
       let path: string;
       try {
-        path = writeSnapshot(join(root, SNAPSHOT_DIR), catalog, 'yaml', {
+        path = writeSnapshot({ dir: join(root, SNAPSHOT_DIR), root }, catalog, 'yaml', {
           file: entry.declared.file,
           transport: catalog.stats.transport,
           generator: `Tool Lens ${TOOL_VERSION}`,

@@ -47,3 +47,12 @@ test('servers added and removed are listed with their tools', () => {
   const d = diffCatalogs([{ ...server(tool('a')), name: 'old' }], [{ ...server(tool('b')), name: 'new' }]);
   assert.deepEqual(d.servers.map((s) => `${s.name} ${s.change} ${s.tools.map((t) => t.name).join()}`), ['new added b', 'old removed a']);
 });
+
+test('other differences are named by field: a description, a title, an output schema, annotations beyond the safety hints', () => {
+  const before = server(tool('t', { title: 'T', description: 'Old.', outputSchema: { type: 'object' }, annotations: { readOnlyHint: true, idempotentHint: true } }));
+  const after = server(tool('t', { title: 'T2', description: 'New.', outputSchema: { type: 'array' }, annotations: { readOnlyHint: true } }));
+  const [change] = diffCatalogs([before], [after]).servers[0]!.tools;
+  assert.deepEqual(change!.otherChanges, ['title', 'description', 'outputSchema', 'annotations']);
+  assert.equal(change!.hints.length, 0);
+  assert.equal(diffCatalogs([before], [before]).servers.length, 0, 'nothing differs: no change');
+});

@@ -111,8 +111,9 @@ export function catalogDiff(options: CatalogDiffOptions): DiffReport {
 
 /** A tool change without the catalog entries it compares (their places are catalog-internal). */
 function withoutTools(change: ToolChange): Omit<ToolChange, 'before' | 'after'> {
-  const { name, change: kind, renamedTo, requiredAdded, argumentsRemoved, typeChanged, hints } = change;
-  return renamedTo === undefined ? { name, change: kind, requiredAdded, argumentsRemoved, typeChanged, hints } : { name, change: kind, renamedTo, requiredAdded, argumentsRemoved, typeChanged, hints };
+  const { name, change: kind, renamedTo, requiredAdded, argumentsRemoved, typeChanged, hints, otherChanges } = change;
+  const rest = { requiredAdded, argumentsRemoved, typeChanged, hints, otherChanges };
+  return renamedTo === undefined ? { name, change: kind, ...rest } : { name, change: kind, renamedTo, ...rest };
 }
 
 /** A workspace like the real one, with the catalog of one side: its files first, so they win. */
@@ -234,6 +235,7 @@ function toolLine(tool: Omit<ToolChange, 'before' | 'after'>, colors: Palette): 
   for (const name of tool.requiredAdded) parts.push(`required argument "${name}" added`);
   for (const change of tool.typeChanged) parts.push(`argument "${change.argument}" ${change.before ?? 'untyped'} → ${change.after ?? 'untyped'}`);
   for (const name of tool.argumentsRemoved) parts.push(`argument "${name}" removed`);
+  if (tool.otherChanges.length > 0) parts.push(`${tool.otherChanges.join(', ')} changed`);
   return `${tool.name}: ${parts.join('; ')}`;
 }
 

@@ -1,6 +1,6 @@
 // What changed between two catalogs, server by server and tool by tool: tools added, removed and
-// renamed, required arguments added, arguments removed or given another type, and each safety hint
-// that loosened or tightened. Hints are compared as the safety floor reads them
+// renamed, required arguments added, arguments removed or given another type, each safety hint
+// that loosened or tightened, and which other fields differ (a description, a schema). Hints are compared as the safety floor reads them
 // (docs/toolhive.md#derivation): only `readOnlyHint: true`, `destructiveHint: false` and
 // `openWorldHint: false` count as safe, so a hint a tool stops declaring loosens. Typed data only.
 import type { CatalogServer, CatalogTool } from './model.js';
@@ -35,6 +35,8 @@ export interface ToolChange {
   argumentsRemoved: string[];
   typeChanged: TypeChange[];
   hints: HintChange[];
+  /** What else differs, by field: `title`, `description`, `inputSchema` (beyond the arguments above), `outputSchema`, `annotations` (beyond the safety hints). */
+  otherChanges: string[];
   before?: CatalogTool;
   after?: CatalogTool;
 }
@@ -97,7 +99,7 @@ function diffTools(before: readonly CatalogTool[], after: readonly CatalogTool[]
 }
 
 function empty(name: string, change: ToolChange['change']): ToolChange {
-  return { name, change, requiredAdded: [], argumentsRemoved: [], typeChanged: [], hints: [] };
+  return { name, change, requiredAdded: [], argumentsRemoved: [], typeChanged: [], hints: [], otherChanges: [] };
 }
 
 function added(tool: CatalogTool): ToolChange {
@@ -120,8 +122,15 @@ function compareTools(before: CatalogTool, after: CatalogTool, change: 'changed'
     argumentsRemoved: [...a.types.keys()].filter((name) => !b.types.has(name)),
     typeChanged: [...a.types].filter(([name, type]) => b.types.has(name) && b.types.get(name) !== type).map(([argument, type]) => ({ argument, before: type, after: b.types.get(argument) })),
     hints: hintChanges(before, after),
+    otherChanges: [],
   };
-  const changed = result.requiredAdded.length + result.argumentsRemoved.length + result.typeChanged.length + result.hints.length > 0;
+  const classified = result.requiredAdded.length + result.argumentsRemoved.length + result.typeChanged.length > 0;
+  if ((before.title ?? '') !== (after.title ?? '')) result.otherChanges.push('title');
+  if ((before.description ?? '') !== (after.description ?? '')) result.otherChanges.push('description');
+  if (!classified && canonical(before.inputSchema) !== canonical(after.inputSchema)) result.otherChanges.push('inputSchema');
+  if (canonical(before.outputSchema) !== canonical(after.outputSchema)) result.otherChanges.push('outputSchema');
+  if (result.hints.length === 0 && canonical(before.annotations) !== canonical(after.annotations)) result.otherChanges.push('annotations');
+  const changed = classified || result.hints.length + result.otherChanges.length > 0;
   return changed || change === 'renamed' ? result : undefined;
 }
 

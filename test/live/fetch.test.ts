@@ -501,6 +501,41 @@ describe('the command', () => {
     }
   });
 
+  test('--check: the committed snapshot matches the real memory server; altered, it does not, and nothing is written', async () => {
+    const snapshot = join(workspace, 'catalogs', 'memory.catalog.yaml');
+    if (!existsSync(snapshot)) assert.equal(await runCatalogFetch(['catalog', 'fetch', 'memory'], io().io), 0);
+    const committed = readFileSync(snapshot, 'utf8');
+    const matching = io();
+    assert.equal(await runCatalogFetch(['catalog', 'fetch', 'memory', '--check'], matching.io), 0, matching.err.join(''));
+    assert.equal(matching.out.join(''), 'memory: catalogs/memory.catalog.yaml matches the server\n');
+    assert.match(matching.err.join(''), /every snapshot checked matches its server/);
+    try {
+      // The committed snapshot says read_graph is not read-only any more, and drops delete_relations.
+      const at = committed.indexOf('- name: read_graph');
+      assert.ok(at >= 0 && committed.indexOf('readOnlyHint: true', at) > at);
+      let altered = committed.slice(0, at) + committed.slice(at).replace('readOnlyHint: true', 'readOnlyHint: false');
+      const gone = altered.indexOf('      - name: delete_relations');
+      const next = altered.indexOf('      - name: ', gone + 10);
+      altered = altered.slice(0, gone) + altered.slice(next);
+      writeFileSync(snapshot, altered);
+      const stale = io();
+      assert.equal(await runCatalogFetch(['catalog', 'fetch', 'memory', '--check'], stale.io), 1);
+      const out = stale.out.join('');
+      assert.match(out, /^memory: catalogs\/memory\.catalog\.yaml no longer matches the server:$/m);
+      // The server's read_graph is read-only: against the snapshot, the hint tightened.
+      assert.match(out, /^ {2}read_graph: readOnlyHint tightened \(false → true\)$/m);
+      assert.match(out, /^ {2}delete_relations: added$/m);
+      assert.match(stale.err.join(''), /1 snapshot no longer matches its server: memory; run tool-lens catalog fetch to update/);
+      assert.equal(readFileSync(snapshot, 'utf8'), altered, '--check writes nothing');
+    } finally {
+      writeFileSync(snapshot, committed);
+    }
+    const missing = io();
+    assert.equal(await runCatalogFetch(['catalog', 'fetch', 'filesystem', '--check'], missing.io), 1);
+    assert.match(missing.out.join(''), /^filesystem: no snapshot of this server in the workspace/m);
+    assert.ok(!existsSync(join(workspace, 'catalogs', 'filesystem.catalog.yaml')));
+  });
+
   test('--list shows how each server would start and starts none', async () => {
     const run = io();
     const code = await runCatalogFetch(['--list', 'leaky', 'prompted'], run.io);

@@ -199,7 +199,7 @@ export function formatDiffTable(report: DiffReport, colors: Palette): string {
       continue;
     }
     out.push(`  server ${server.name}`);
-    for (const tool of server.tools) out.push(`    ${toolLine(tool, colors)}`);
+    for (const tool of server.tools) out.push(`    ${toolChangeLine(tool, colors)}`);
   }
   out.push(colors.bold('What it does to the gateways'));
   if (report.gateways.length === 0) out.push('  nothing');
@@ -226,7 +226,8 @@ export function formatDiffTable(report: DiffReport, colors: Palette): string {
   return out.join('\n') + '\n';
 }
 
-function toolLine(tool: Omit<ToolChange, 'before' | 'after'>, colors: Palette): string {
+/** One tool's change in words: `add_issue_comment: required argument "labels" added`. */
+export function toolChangeLine(tool: Omit<ToolChange, 'before' | 'after'>, colors: Palette): string {
   if (tool.change === 'added') return `${tool.name}: added`;
   if (tool.change === 'removed') return `${tool.name}: removed`;
   const parts: string[] = [];

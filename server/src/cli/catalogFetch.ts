@@ -14,6 +14,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PAGE_TIMEOUT_MS, fetchCatalog, type
 import { describeLaunch } from '../live/redact.js';
 import { MCP_CONFIG_FILES, readWorkspaceServers, type McpServerEntry } from '../live/servers.js';
 import { snapshotFileName, snapshotTarget, writeSnapshot, type SnapshotFormat, type SnapshotTarget } from '../live/snapshot.js';
+import { compareWithCommitted, formatSnapshotCheck, type SnapshotCheck } from './snapshotCheck.js';
 
 export interface CatalogFetchIo {
   /** The workspace root: its MCP configs are read, and `catalogs/` is written, here. */
@@ -38,6 +39,8 @@ Options:
   --timeout MS       hard limit for starting a server and for each page of its tool list
                      (default: ${DEFAULT_CONNECT_TIMEOUT_MS} ms to start, ${DEFAULT_PAGE_TIMEOUT_MS} ms per page)
   --format yaml|json snapshot format (default: yaml)
+  --check            fetch as always, write nothing, and exit 1 with what differs when a
+                     committed snapshot no longer matches its server (a CI gate)
   --list             show the servers and how each would be started; start nothing
   --debug            notes from the MCP client on stderr (secrets masked)
 
@@ -49,6 +52,7 @@ const OPTIONS = {
   timeout: { type: 'string' },
   format: { type: 'string' },
   list: { type: 'boolean' },
+  check: { type: 'boolean' },
   debug: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -130,15 +134,16 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
   const onInterrupt = () => interrupt.abort();
   process.once('SIGINT', onInterrupt);
   let fetched = 0;
+  const checks: SnapshotCheck[] = [];
   try {
     for (const entry of selected) {
       if (!entry.launch) {
         say(`skipped ${entry.name} (${where(entry)}): ${entry.blocked?.message ?? 'it cannot be fetched'}`);
         continue;
       }
-      // A snapshot that could not be written is refused before the server starts.
+      // A snapshot that could not be written is refused before the server starts (--check writes none).
       try {
-        snapshotTarget(target, entry.name, format);
+        if (!values.check) snapshotTarget(target, entry.name, format);
       } catch (error) {
         say(`${entry.name} not fetched: ${error instanceof Error ? error.message : String(error)}`);
         continue;
@@ -161,6 +166,13 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
         say(`${entry.name} failed: ${error instanceof Error ? error.message : String(error)}`);
         continue;
       }
+      if (values.check) {
+        const result = compareWithCommitted(root, catalog, (line) => say(line));
+        checks.push(result);
+        io.stdout(formatSnapshotCheck(result));
+        fetched++;
+        continue;
+      }
       let path: string;
       try {
         path = writeSnapshot(target, catalog, format, { file: entry.declared.file, transport: catalog.stats.transport, generator: `Tool Lens ${TOOL_VERSION}` });
@@ -180,6 +192,11 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
   }
   const failed = selected.length - fetched;
   say(`fetched ${fetched} of ${plural(selected.length, 'server')}${failed ? `; ${failed} could not be fetched` : ''}`);
+  if (values.check) {
+    const stale = checks.filter((c) => c.status !== 'matches');
+    say(stale.length ? `${plural(stale.length, 'snapshot')} no longer match${stale.length === 1 ? 'es' : ''} ${stale.length === 1 ? 'its server' : 'their servers'}: ${stale.map((c) => c.server).join(', ')}; run tool-lens catalog fetch to update` : 'every snapshot checked matches its server');
+    return failed > 0 || stale.length > 0 ? 1 : 0;
+  }
   return failed > 0 ? 1 : 0;
 }
 

@@ -4,7 +4,7 @@
 // files outside keep every byte. A link that stays inside is fixed as usual. `--cache` keeps to
 // the same rule for its cache file.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -61,5 +61,18 @@ describe('tool-lens check --cache and symbolic links', () => {
     const inside = runCli(['check', 'own', '--cache', '--format', 'json'], { cwd: ws });
     assert.doesNotMatch(inside.stderr, /not written/);
     assert.ok(existsSync(join(ws, '.toollens-cache')));
+  });
+  test('an --output-file through a committed link out of the folder is not written: a usage error names the link', () => {
+    const target = join(base, 'precious.txt');
+    writeFileSync(target, 'keep me\n');
+    symlinkSync(target, join(ws, 'report.json'));
+    const run = runCli(['check', 'own', '--format', 'json', '--output-file', 'report.json'], { cwd: ws });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /the report was not written: not writing report\.json: report\.json -> \S+precious\.txt is a symbolic link that leads out of the workspace/);
+    assert.equal(readFileSync(target, 'utf8'), 'keep me\n');
+    // A report file inside the folder is written as usual, its folders made.
+    const inside = runCli(['check', 'own', '--format', 'json', '--output-file', 'reports/check.json'], { cwd: ws });
+    assert.notEqual(inside.code, 2, inside.stderr);
+    assert.ok(existsSync(join(ws, 'reports', 'check.json')));
   });
 });

@@ -373,7 +373,7 @@ describe('who may write, start or connect', () => {
   }
   const WRITES = /\b(writeFileSync|writeFile|appendFileSync|appendFile|renameSync|rename|mkdirSync|mkdir|rmSync|rm|unlinkSync|unlink|createWriteStream|copyFileSync|copyFile|cpSync|symlinkSync|truncateSync|chmodSync)\b/;
 
-  test('only --fix, the check cache and the snapshot writer import a way to write files, each through confinedTarget; only live/ starts processes or opens connections (and catalog diff runs git)', () => {
+  test('only --fix, the check cache, --output-file and the snapshot writer import a way to write files, each through confinedTarget; only live/ starts processes or opens connections (and catalog diff runs git)', () => {
     const writers: string[] = [];
     const launchers: string[] = [];
     for (const file of [...sources('server/src'), ...sources('client/src')]) {
@@ -386,7 +386,7 @@ describe('who may write, start or connect', () => {
       if (/from\s*'(?:node:)?fs(?:\/promises)?'/.test(text) && /import\s*\*\s*as\s*\w+\s*from\s*'(?:node:)?fs/.test(text)) writers.push(file);
       if (/from\s*'(?:node:)?(?:child_process|net|http|https|http2|tls|dgram)'|from\s*'@modelcontextprotocol\/sdk\/client/.test(text)) launchers.push(file);
     }
-    assert.deepEqual(writers.sort(), ['server/src/cli/cache.ts', 'server/src/cli/fix.ts', 'server/src/live/snapshot.ts']);
+    assert.deepEqual(writers.sort(), ['server/src/cli/cache.ts', 'server/src/cli/fix.ts', 'server/src/cli/outputFile.ts', 'server/src/live/snapshot.ts']);
     // Each of them writes through node/confine.ts.
     for (const file of writers) assert.match(readFileSync(join(ROOT, file), 'utf8'), /confinedTarget\(/, file);
     // The one other process: `catalog diff REV:PATH` runs git (ls-tree and show, no shell) to read a revision.

@@ -3,8 +3,7 @@
 // 0 clean, 1 findings at or above --fail-on (or more warnings than --max-warnings), 2 usage
 // error or a file that could not be read, 3 internal error (docs/behaviour.md, "The checker's
 // command line").
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { version as TOOL_VERSION } from '../../../package.json';
 import { ALL_RULES } from '../core/rules/registry.js';
@@ -25,6 +24,7 @@ import { formatJunit } from './formatters/junit.js';
 import { formatRdjson } from './formatters/rdjson.js';
 import { formatSarif } from './formatters/sarif.js';
 import { formatStylish } from './formatters/stylish.js';
+import { outputFile, type Output } from './outputFile.js';
 import { visible, visibleLines } from './formatters/visible.js';
 import { summarize, type CheckResult } from './result.js';
 import { formatRulesJson, formatRulesTable } from './rules.js';
@@ -324,29 +324,12 @@ function stderrLogger(io: Io, debug: boolean): Logger {
   return (message) => io.err(`tool-lens: ${visibleLines(debug ? message : firstLine(message))}\n`);
 }
 
-/** Where the report goes: stdout, or --output-file (its folders created), written once at the end. */
-interface Output {
-  isTTY: boolean;
-  write(text: string): void;
-}
-
+/** Where the report goes: stdout, or --output-file (outputFile.ts), written once at the end. */
 function outputOf(values: Values, io: Io): Output {
   const file = values['output-file'];
   if (file === undefined) return { isTTY: io.stdoutIsTTY, write: io.out };
   if (file === '') throw new CommandLineError('--output-file needs a file name');
-  const absolute = resolve(io.cwd, file);
-  if (existsSync(absolute) && statSync(absolute).isDirectory()) throw new UsageError(`--output-file expects a file, and ${file} is a folder`);
-  return {
-    isTTY: false,
-    write: (text) => {
-      try {
-        mkdirSync(dirname(absolute), { recursive: true });
-        writeFileSync(absolute, text, 'utf8');
-      } catch (error) {
-        throw new UsageError(`cannot write the report to ${file}: ${firstLine(describe(error))}`);
-      }
-    },
-  };
+  return outputFile(file, io.cwd, io.cwd, (error) => firstLine(describe(error)));
 }
 
 function checkCommand(line: CommandLine, paths: string[], io: Io): number {

@@ -2,7 +2,7 @@
 // consumer publishes: `gitlab` against the Code Quality report format GitLab documents
 // (test/schemas/gitlab-codequality.schema.json), `rdjson` against reviewdog's DiagnosticResult
 // schema (test/schemas/rdjson-diagnostic-result.schema.json), `junit` read back by a real XML
-// parser (fast-xml-parser, which also validates it). Run on examples/ (findings of every severity,
+// parser (fast-xml-parser, which also validates it), `sarif` against the OASIS SARIF 2.1.0 schema. Run on examples/ (findings of every severity,
 // fixes) and on a file whose messages and lines hold what these formats must escape or count
 // differently: an astral character before a finding, a control character and markup in a key.
 import assert from 'node:assert/strict';
@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Ajv from 'ajv';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { ROOT, runCli } from './harness.js';
 
@@ -161,4 +163,24 @@ describe('--format junit', () => {
     const messages = xml.testsuites.testsuite.flatMap((suite) => suite.testcase).flatMap((c) => (c.failure ? [c.failure.message] : []));
     assert.ok(messages.some((m) => m.includes('<a&b>\\u0001')), messages.join('\n'));
   });
+});
+
+describe('--format sarif', () => {
+  // The OASIS SARIF 2.1.0 schema (JSON Schema 2020-12), as Microsoft's SARIF SDK ships it in its
+  // Linux multitool package: the published schema, read from node_modules, never copied here.
+  const sarifSchema = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@microsoft', 'sarif-multitool-linux', 'sarif-2.1.0.json'), 'utf8')) as object;
+  const ajv2020 = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv2020);
+  const validSarif = ajv2020.compile(sarifSchema);
+  for (const [name, cwd] of [['examples', EXAMPLES], ['odd characters', dir]] as const) {
+    test(`${name}: valid against the SARIF 2.1.0 schema, one result per finding`, () => {
+      const out = run('sarif', cwd);
+      const log = JSON.parse(out.stdout) as { runs: { results: { ruleId: string }[] }[] };
+      assert.ok(validSarif(log), JSON.stringify(validSarif.errors?.slice(0, 5)));
+      assert.deepEqual(
+        log.runs[0]!.results.map((r) => r.ruleId),
+        findingsOf(asJson(cwd)).map((f) => f.rule),
+      );
+    });
+  }
 });

@@ -22,7 +22,8 @@ const missing = probe.error !== undefined || probe.status !== 0;
 
 // A step that calls a dynamic tool of the runtime by its bare name: the catalog says it lives in a
 // namespace, so the runtime answers "Unknown tool"; the safe fix wraps it in call_dynamic_tool.
-const WORKFLOW = `name: assistant
+// Everything of the gateway up to its one step, which the fix rewrites.
+const GATEWAY = `name: assistant
 groupRef: assistant
 backends:
   - name: agent
@@ -46,36 +47,14 @@ compositeTools:
       required: [release]
     steps:
       - id: checklist
-        tool: agent.applet_create
+`;
+
+const WORKFLOW = `${GATEWAY}        tool: agent.applet_create
         arguments:
           value: "Checklist for {{.params.release}}"
 `;
 
-const FIXED = `name: assistant
-groupRef: assistant
-backends:
-  - name: agent
-    url: http://agent.assistant.svc.cluster.local:8080/mcp
-    transport: streamable-http
-incomingAuth: {type: anonymous}
-outgoingAuth:
-  source: inline
-  default: {type: unauthenticated}
-aggregation:
-  conflictResolution: prefix
-  conflictResolutionConfig:
-    prefixFormat: "{workload}_"
-compositeTools:
-  - name: plan_release
-    description: Make a release checklist applet.
-    parameters:
-      type: object
-      properties:
-        release: {type: string}
-      required: [release]
-    steps:
-      - id: checklist
-        tool: agent.call_dynamic_tool
+const FIXED = `${GATEWAY}        tool: agent.call_dynamic_tool
         arguments:
           namespace: applets
           toolName: applet_create

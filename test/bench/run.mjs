@@ -67,14 +67,14 @@ function prepareRssReporter() {
  * status. With `timeoutMs` the run is killed past it (node is run directly then, so the kill
  * reaches it) and comes back with `timedOut`.
  */
-function measure(nodeArgs, { okCodes = [0], timeoutMs } = {}) {
+function measure(nodeArgs, { okCodes = [0], timeoutMs, cwd = OUT } = {}) {
   const gnu = useGnuTime && timeoutMs === undefined;
   const command = gnu ? TIME : process.execPath;
   const args = gnu ? ['-v', process.execPath, ...nodeArgs] : ['--require', RSS_REPORTER, ...nodeArgs];
   if (!gnu) rmSync(RSS_FILE, { force: true });
   const started = process.hrtime.bigint();
   const result = spawnSync(command, args, {
-    cwd: OUT,
+    cwd,
     encoding: 'utf8',
     maxBuffer: 1 << 30,
     env: { ...process.env, NODE_OPTIONS: '', TOOL_LENS_BENCH_RSS_FILE: RSS_FILE },
@@ -118,11 +118,13 @@ function stats(samples) {
 /** `tool-lens check --format json` over ~100k lines against reading + parsing the same files. */
 function cliCheckSection() {
   const workspace = generate(join(OUT, 'workspace'), options.lines);
-  const target = relative(OUT, workspace.dir);
+  // Run inside the workspace, as a user runs in a repository: the workspace of a run is the current
+  // folder (no .toollens.yaml), and the other sections' files beside it are no part of it.
+  const cwd = workspace.dir;
   const cases = [
-    { name: 'yaml parseAllDocuments (baseline)', args: [join(HERE, 'baseline.mjs'), target], okCodes: [0] },
+    { name: 'yaml parseAllDocuments (baseline)', args: [join(HERE, 'baseline.mjs'), '.'], okCodes: [0], cwd },
     // Exit 1 is expected: the generated workspace carries a few deliberate mistakes.
-    { name: 'tool-lens check --format json', args: [CLI, 'check', target, '--format', 'json'], okCodes: [0, 1] },
+    { name: 'tool-lens check --format json', args: [CLI, 'check', '.', '--format', 'json'], okCodes: [0, 1], cwd },
   ];
   console.log(
     `\n## CLI check against the bare YAML parse\n` +
@@ -145,8 +147,8 @@ function cliCheckSection() {
     workspace: { files: workspace.files, compositeTools: workspace.tools, lines: workspace.lines, bytes: workspace.bytes },
     runs: options.runs,
     peakRssFrom: useGnuTime ? '/usr/bin/time -v' : 'process.resourceUsage().maxRSS',
-    baseline: { command: `node test/bench/baseline.mjs ${target}`, ...base },
-    cli: { command: `node dist/cli.js check ${target} --format json`, ...cli, findings },
+    baseline: { command: `node test/bench/baseline.mjs . (in ${relative(OUT, cwd)})`, ...base },
+    cli: { command: `node dist/cli.js check . --format json (in ${relative(OUT, cwd)})`, ...cli, findings },
     ratio: {
       medianOfPairs: ratio(median(pairRatios)),
       ofMedians: ratio(cli.medianMs / base.medianMs),
@@ -180,22 +182,22 @@ function cliCheckSection() {
  */
 function cliCacheSection() {
   const workspace = generate(join(OUT, 'workspace'), options.lines);
-  const target = relative(OUT, workspace.dir);
+  const cwd = workspace.dir; // as in cliCheckSection
   const cacheFile = join(OUT, 'bench.toollens-cache');
   rmSync(cacheFile, { force: true });
-  const cached = [CLI, 'check', target, '--format', 'json', '--cache', '--cache-location', cacheFile];
+  const cached = [CLI, 'check', '.', '--format', 'json', '--cache', '--cache-location', cacheFile];
   const cases = [
-    { name: 'yaml parseAllDocuments (baseline)', args: [join(HERE, 'baseline.mjs'), target], okCodes: [0] },
-    { name: 'tool-lens check --cache (re-run)', args: cached, okCodes: [0, 1] },
-    { name: 'tool-lens --version (start-up)', args: [CLI, '--version'], okCodes: [0] },
+    { name: 'yaml parseAllDocuments (baseline)', args: [join(HERE, 'baseline.mjs'), '.'], okCodes: [0], cwd },
+    { name: 'tool-lens check --cache (re-run)', args: cached, okCodes: [0, 1], cwd },
+    { name: 'tool-lens --version (start-up)', args: [CLI, '--version'], okCodes: [0], cwd },
   ];
   console.log(
     `\n## CLI check --cache re-run against the bare YAML parse\n` +
       `${workspace.files} files, ${workspace.lines.toLocaleString('en')} lines; the cache filled by one run first; ` +
       `${options.runs} alternating runs each after a warm-up\n`,
   );
-  const fill = measure(cached, { okCodes: [0, 1] });
-  const uncached = measure([CLI, 'check', target, '--format', 'json'], { okCodes: [0, 1] });
+  const fill = measure(cached, { okCodes: [0, 1], cwd });
+  const uncached = measure([CLI, 'check', '.', '--format', 'json'], { okCodes: [0, 1], cwd });
   if (fill.stdout !== uncached.stdout) throw new Error('the run that filled the cache printed other findings than a run without it');
   const first = cases.map((c) => measure(c.args, c));
   if (first[1].stdout !== uncached.stdout) throw new Error('the cached re-run printed other findings than a run without the cache');
@@ -208,8 +210,8 @@ function cliCacheSection() {
     workspace: { files: workspace.files, lines: workspace.lines, bytes: workspace.bytes },
     runs: options.runs,
     fillMs: round(fill.ms),
-    baseline: { command: `node test/bench/baseline.mjs ${target}`, ...base },
-    cached: { command: `node dist/cli.js check ${target} --format json --cache`, ...cache },
+    baseline: { command: `node test/bench/baseline.mjs . (in ${relative(OUT, cwd)})`, ...base },
+    cached: { command: `node dist/cli.js check . --format json --cache (in ${relative(OUT, cwd)})`, ...cache },
     startup: { command: 'node dist/cli.js --version', ...start },
     ratio: {
       medianOfPairs: pairs(1),

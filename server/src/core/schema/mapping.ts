@@ -252,7 +252,7 @@ export class ErrorMapper {
       at: empty ? 'empty' : 'value',
       span,
       field: this.fieldName(path),
-      retype: isScalar(node) ? retypeOf(this.text, node, type) : undefined,
+      retype: isScalar(node) ? retypeOf(this.text, node, type, asRecord(error.parentSchema)) : undefined,
     };
   }
 
@@ -386,8 +386,12 @@ function branchDescription(schema: unknown, name: string | undefined): string | 
   return typeof description === 'string' ? description : undefined;
 }
 
-/** A quoted number or boolean where one is expected, or a bare one where a string is expected. */
-function retypeOf(text: string, node: ScalarNode, expected: unknown): Retype | undefined {
+/**
+ * A quoted number or boolean where one is expected, or a bare one where a string is expected, when
+ * changing the quotes is all it takes: a string whose schema has a pattern the quoted text would
+ * not match gets no retype (a bare number as a duration needs a unit, not quotes).
+ */
+function retypeOf(text: string, node: ScalarNode, expected: unknown, schema: Record<string, unknown> | undefined): Retype | undefined {
   const types = Array.isArray(expected) ? expected.map(String) : [String(expected)];
   const raw = text.slice(node.span.start, node.span.end);
   if (typeof node.value === 'string' && (node.style === 'double' || node.style === 'single' || node.style === 'json')) {
@@ -399,12 +403,23 @@ function retypeOf(text: string, node: ScalarNode, expected: unknown): Retype | u
     return undefined;
   }
   if (types.includes('string') && (typeof node.value === 'number' || typeof node.value === 'boolean') && (node.style === 'plain' || node.style === 'json')) {
+    const pattern = typeof schema?.['pattern'] === 'string' ? schema['pattern'] : undefined;
+    // Our own schemas' patterns: ECMA-262, short, and run once over one scalar's text.
+    if (pattern !== undefined && !new RegExp(pattern, 'u').test(raw)) {
+      return typeof node.value === 'number' && schemaIsDuration(schema) ? { as: 'duration', written: raw } : undefined;
+    }
     return { as: 'string', written: raw, edit: { span: node.span, newText: JSON.stringify(raw) } };
   }
   return undefined;
 }
 
 // ---- small helpers ---------------------------------------------------------------------------------
+
+/** The Duration definition of vmcp-common (and the CRD's stricter one): a Go duration's text. */
+function schemaIsDuration(schema: Record<string, unknown> | undefined): boolean {
+  const description = schema?.['description'];
+  return typeof description === 'string' && /\bGo duration\b/.test(description);
+}
 
 function decodePointer(pointer: string): Segment[] {
   if (!pointer) return [];

@@ -100,13 +100,16 @@ export type MissingFieldProblem = ProblemBase &
 // ---- schema/wrong-type ------------------------------------------------------------------------
 
 /** A quoted number or boolean where one is expected, or a bare one where a string is expected. */
-export interface Retype {
-  /** What the value becomes: a number or a boolean (quotes removed) or a string (quoted). */
-  as: 'number' | 'boolean' | 'string';
-  /** The value as the fix writes it about: the text inside the quotes, or the bare text. */
-  written: string;
-  edit: TextEdit;
-}
+export type Retype =
+  | {
+      /** What the value becomes: a number or a boolean (quotes removed) or a string (quoted). */
+      as: 'number' | 'boolean' | 'string';
+      /** The value as the fix writes it about: the text inside the quotes, or the bare text. */
+      written: string;
+      edit: TextEdit;
+    }
+  /** A bare number where a duration is wanted: quoting it would not do, it needs a unit (which one is the author's to say). */
+  | { as: 'duration'; written: string };
 
 export type WrongTypeProblem = ProblemBase & {
   rule: 'schema/wrong-type';

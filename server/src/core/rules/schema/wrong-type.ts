@@ -25,6 +25,10 @@ export const rule: Rule = {
           ? `\`${problem.field}\` is empty; it must be ${expected}. ${effect}.`
           : `\`${problem.field}\` must be ${expected}, not ${actual}. ${effect}.`;
       if (!problem.retype) return { message, span: problem.span };
+      if (problem.retype.as === 'duration') {
+        // Quoting would not do: "30" is no duration either. Which unit is meant is the author's to say.
+        return { message: `${message} A duration needs a unit: write ${problem.retype.written}s, ${problem.retype.written}m or ${problem.retype.written}h.`, span: problem.span };
+      }
       const { hint, fix } = retypeWords(problem.retype);
       return { message: `${message} ${hint}`, span: problem.span, fixes: [fix] };
     });
@@ -39,7 +43,7 @@ function valueOf(node: Node): unknown {
 }
 
 /** The hint at the end of the message and the fix, for a value that only needs its quotes changed. */
-function retypeWords(retype: Retype): { hint: string; fix: Fix } {
+function retypeWords(retype: Exclude<Retype, { as: 'duration' }>): { hint: string; fix: Fix } {
   const { written, edit } = retype;
   switch (retype.as) {
     case 'number':

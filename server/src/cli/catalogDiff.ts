@@ -69,7 +69,7 @@ export function catalogDiff(options: CatalogDiffOptions): DiffReport {
   const base = loaded.workspace;
   // The workspace's own snapshots, except those OLD and NEW stand for.
   const replaced = new Set([...before.files, ...after.files].map((f) => f.standsFor));
-  const others = base.catalog.files.filter((path) => !replaced.has(resolve(options.cwd, path)));
+  const others = readOthers(base.catalog.files.filter((path) => !replaced.has(resolve(options.cwd, path))), options);
   const oldSide = side(base, before, others, options);
   const newSide = side(base, after, others, options);
 
@@ -116,23 +116,28 @@ function withoutTools(change: ToolChange): Omit<ToolChange, 'before' | 'after'> 
   return renamedTo === undefined ? { name, change: kind, ...rest } : { name, change: kind, renamedTo, ...rest };
 }
 
+/** The workspace's other snapshots, read once for both sides. */
+function readOthers(paths: readonly string[], options: CatalogDiffOptions): { path: string; text: string }[] {
+  const out: { path: string; text: string }[] = [];
+  for (const path of paths) {
+    try {
+      out.push({ path, text: readFileSync(resolve(options.cwd, path), 'utf8') });
+    } catch (error) {
+      options.log(`cannot read ${path}: ${String(error)}`);
+    }
+  }
+  return out;
+}
+
 /** A workspace like the real one, with the catalog of one side: its files first, so they win. */
-function side(base: Workspace, source: CatalogSource, others: string[], options: CatalogDiffOptions): { workspace: Workspace } {
+function side(base: Workspace, source: CatalogSource, others: readonly { path: string; text: string }[], options: CatalogDiffOptions): { workspace: Workspace } {
   const workspace = new Workspace(base.root, options.log);
   workspace.config = base.config;
   const parsed = source.files.map((file) => workspace.parse(file.path, file.text));
   if (!parsed.some((file) => file.documents.some((doc) => doc.kind === 'tool-catalog'))) throw new UsageError(`${source.spec} holds no tool catalog`);
   for (const file of parsed) workspace.catalog.addFile(file);
-  for (const path of others) {
-    let text: string;
-    try {
-      text = readFileSync(resolve(options.cwd, path), 'utf8');
-    } catch (error) {
-      options.log(`cannot read ${path}: ${String(error)}`);
-      continue;
-    }
-    workspace.catalog.addFile(workspace.parse(path, text));
-  }
+  // Each side parses them itself: a parse's analyses are memoised per document, so the sides must not share one.
+  for (const other of others) workspace.catalog.addFile(workspace.parse(other.path, other.text));
   return { workspace };
 }
 

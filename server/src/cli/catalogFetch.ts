@@ -14,7 +14,8 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PAGE_TIMEOUT_MS, fetchCatalog, type
 import { describeLaunch } from '../live/redact.js';
 import { MCP_CONFIG_FILES, readWorkspaceServers, type McpServerEntry } from '../live/servers.js';
 import { snapshotFileName, snapshotTarget, writeSnapshot, type SnapshotFormat, type SnapshotTarget } from '../live/snapshot.js';
-import { compareWithCommitted, formatSnapshotCheck, type SnapshotCheck } from './snapshotCheck.js';
+import type { CatalogIndex } from '../core/catalog/index.js';
+import { committedCatalog, compareWithCommitted, formatSnapshotCheck, type SnapshotCheck } from './snapshotCheck.js';
 
 export interface CatalogFetchIo {
   /** The workspace root: its MCP configs are read, and `catalogs/` is written, here. */
@@ -135,6 +136,7 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
   process.once('SIGINT', onInterrupt);
   let fetched = 0;
   const checks: SnapshotCheck[] = [];
+  let committed: CatalogIndex | undefined;
   try {
     for (const entry of selected) {
       if (!entry.launch) {
@@ -167,7 +169,8 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
         continue;
       }
       if (values.check) {
-        const result = compareWithCommitted(root, catalog, (line) => say(line));
+        committed ??= committedCatalog(root, (line) => say(line));
+        const result = compareWithCommitted(root, committed, catalog);
         checks.push(result);
         io.stdout(formatSnapshotCheck(result));
         fetched++;

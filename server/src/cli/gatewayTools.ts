@@ -2,13 +2,12 @@
 // (core/listing/report.ts), as a table for people or JSON for scripts: every advertised tool
 // with the name clients see and its annotations, then what the gateway withholds and why, then
 // what Tool Lens cannot know (workloads without a catalog, definitions kept in the cluster).
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { documentContext } from '../core/context.js';
 import { checkFile } from '../core/engine.js';
 import { serverNote } from '../core/gateway/words.js';
 import { annotationWords, toolListReport, type ToolListReport } from '../core/listing/report.js';
-import type { ParsedDocument, ParsedFile } from '../core/parse/file.js';
+import type { ParsedDocument } from '../core/parse/file.js';
 import { SourceText } from '../core/text/source.js';
 import type { Span } from '../core/types.js';
 import { loadWorkspace, UsageError } from '../node/loader.js';
@@ -39,7 +38,8 @@ export function gatewayReports(options: GatewayToolsOptions): GatewayReport[] {
   if (loaded.configProblems.length > 0) {
     throw new UsageError(`the configuration ${loaded.configPath ?? ''} has problems; \`tool-lens check\` lists them`);
   }
-  const places = new Places(options.cwd, loaded.files);
+  // Each file was parsed once by the load (catalogs included): its parse gives the positions.
+  const places = new Places((path) => loaded.parse(resolve(options.cwd, path))?.source);
   const reports: GatewayReport[] = [];
   for (const file of loaded.files) {
     const gateways = file.documents.filter(isGateway);
@@ -58,34 +58,17 @@ function isGateway(doc: ParsedDocument): boolean {
   return (doc.kind === 'vmcp-config' || doc.kind === 'vmcp-server') && !doc.partial;
 }
 
-/** Paths and 1-based positions for the places a report names (catalog files are read once, on first use). */
+/** Paths and 1-based positions for the places a report names: a catalog's source is the run's own parse of it. */
 class Places {
   private readonly sources = new Map<string, SourceText | undefined>();
 
-  constructor(
-    private readonly cwd: string,
-    files: readonly ParsedFile[],
-  ) {
-    for (const file of files) this.sources.set(file.path, file.source);
-  }
+  constructor(private readonly sourceOf: (path: string) => SourceText | undefined) {}
 
   at(path: string, span: Span): PlaceJson {
-    const source = this.source(path);
+    if (!this.sources.has(path)) this.sources.set(path, this.sourceOf(path));
+    const source = this.sources.get(path);
     const location: Location = source ? toLocation(source, span.start) : { line: 1, column: 1 };
     return { path, ...location };
-  }
-
-  private source(path: string): SourceText | undefined {
-    if (!this.sources.has(path)) {
-      let text: string | undefined;
-      try {
-        text = readFileSync(resolve(this.cwd, path), 'utf8');
-      } catch (error) {
-        void error; // a catalog that went away since the run read it: its places are given as line 1
-      }
-      this.sources.set(path, text === undefined ? undefined : new SourceText(text));
-    }
-    return this.sources.get(path);
   }
 }
 

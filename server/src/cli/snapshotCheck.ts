@@ -20,8 +20,13 @@ export interface SnapshotCheck {
   change?: ServerChange;
 }
 
-export function compareWithCommitted(root: string, fetched: FetchedCatalog, log: (line: string) => void): SnapshotCheck {
-  const committed = loadWorkspace({ paths: ['.'], cwd: root, log }).workspace.catalog.server(fetched.server);
+/** The catalog the workspace has committed, read once for every server a `--check` compares. */
+export function committedCatalog(root: string, log: (line: string) => void): CatalogIndex {
+  return loadWorkspace({ paths: ['.'], cwd: root, log }).workspace.catalog;
+}
+
+export function compareWithCommitted(root: string, catalog: CatalogIndex, fetched: FetchedCatalog): SnapshotCheck {
+  const committed = catalog.server(fetched.server);
   if (!committed) return { server: fetched.server, status: 'missing' };
   // The fetched list read back as the snapshot it would be, so both sides are read the same way.
   const scratch = new Workspace(root);

@@ -11,8 +11,8 @@ import type { Contradiction } from '../floor/floor.js';
 import { advertisedNamed, gatewayOf, type Gateway, type GatewayTool } from '../gateway/gateway.js';
 import type { ResolvedStep } from '../gateway/steps.js';
 import { memoKey } from '../memo.js';
-import { workflowsOf, type WorkflowModel } from '../model/workflow.js';
-import { getMap, getSeq, getString, isMap, isScalar, type ScalarNode } from '../parse/nodes.js';
+import { compositeDefinitionsIn, workflowsOf, type WorkflowModel } from '../model/workflow.js';
+import { getMap, getSeq, getString, isMap, isScalar } from '../parse/nodes.js';
 import type { Span, ToolAnnotations } from '../types.js';
 
 /** One backend tool of a workload, as the gateway treats it. */
@@ -121,13 +121,10 @@ function backendTools(gateway: Gateway): ListedBackendTool[] {
     tool,
     status: tool.conflicted ? 'conflicted' : tool.advertised ? 'advertised' : 'hidden',
   }));
-  for (const conflict of gateway.conflicts) {
-    for (const tool of conflict.candidates) {
-      if (gateway.dropped.includes(tool)) listed.push({ tool, status: 'dropped', winner: conflict.winner });
-    }
-  }
-  // Tools that lost without a recorded conflict (none today) still appear once.
-  for (const tool of gateway.dropped) if (!listed.some((l) => l.tool === tool)) listed.push({ tool, status: 'dropped' });
+  // A dropped tool with the tool that kept its name, when its conflict had a winner.
+  const winners = new Map<GatewayTool, GatewayTool | undefined>();
+  for (const conflict of gateway.conflicts) for (const tool of conflict.candidates) winners.set(tool, conflict.winner);
+  for (const tool of gateway.dropped) listed.push({ tool, status: 'dropped', winner: winners.get(tool) });
   return listed;
 }
 
@@ -169,22 +166,10 @@ function compositesOf(ctx: DocumentContext): { composites: { workflow: WorkflowM
     const nameNode = isMap(item) ? item.pairs.find((p) => p.key.value === 'name')?.value : undefined;
     if (!isScalar(nameNode) || typeof nameNode.value !== 'string' || nameNode.value === '' || seen.has(nameNode.value)) continue;
     seen.add(nameNode.value);
-    const definition = definitionInFile(ctx, nameNode, namespace);
+    const found = compositeDefinitionsIn(ctx.file, nameNode.value, namespace)[0];
+    const definition = found ? documentContext(ctx.file, found, ctx.workspace) : undefined;
     if (definition) composites.push(...workflowsOf(definition).workflows.map((workflow) => ({ workflow, doc: definition })));
     else external.push({ name: nameNode.value, span: nameNode.span });
   }
   return { composites, external };
-}
-
-/** The VirtualMCPCompositeToolDefinition of this name in the same file and namespace. */
-function definitionInFile(ctx: DocumentContext, nameNode: ScalarNode, namespace: string | undefined): DocumentContext | undefined {
-  for (const doc of ctx.file.documents) {
-    if (doc.kind !== 'vmcp-composite' || doc.partial) continue;
-    const metadata = getMap(doc.root, 'metadata');
-    if (getString(metadata, 'name') !== nameNode.value) continue;
-    const ns = getString(metadata, 'namespace');
-    if (namespace !== undefined && ns !== undefined && ns !== namespace) continue;
-    return documentContext(ctx.file, doc, ctx.workspace);
-  }
-  return undefined;
 }

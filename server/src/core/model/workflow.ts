@@ -1,6 +1,7 @@
 // Typed views over the composite tools (workflows) of a ToolHive document: where they live in
 // each document kind, their steps, and the facts several rules need (skippable, upstream sets).
 import { memoKey } from '../memo.js';
+import type { ParsedDocument, ParsedFile } from '../parse/file.js';
 import {
   getMap,
   getNode,
@@ -405,4 +406,19 @@ function buildDependencyGraph(workflow: WorkflowModel): DependencyGraph {
   }
   starts.push(emitted);
   return { indexOf, edgeStart, edges, component, order, componentStart: Int32Array.from(starts), cyclic: Uint8Array.from(cyclicList) };
+}
+
+/**
+ * The VirtualMCPCompositeToolDefinitions of a file with this metadata.name (and namespace, when
+ * both say one), in file order: what a `compositeToolRefs` entry names, as far as one file shows it.
+ * An assertion or patch of a definition (in a Chainsaw test) defines nothing.
+ */
+export function compositeDefinitionsIn(file: ParsedFile, name: string, namespace: string | undefined): ParsedDocument[] {
+  return file.documents.filter((doc) => {
+    if (doc.kind !== 'vmcp-composite' || doc.partial) return false;
+    const metadata = getMap(doc.root, 'metadata');
+    if (getString(metadata, 'name') !== name) return false;
+    const ns = getString(metadata, 'namespace');
+    return namespace === undefined || ns === undefined || ns === namespace;
+  });
 }

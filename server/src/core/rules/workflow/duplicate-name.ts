@@ -1,5 +1,5 @@
 import { getMap, getSeq, getString, isMap, isScalar, type ScalarNode } from '../../parse/nodes.js';
-import { workflowsOf } from '../../model/workflow.js';
+import { compositeDefinitionsIn, workflowsOf } from '../../model/workflow.js';
 import type { Rule } from '../rule.js';
 import type { DocumentContext } from '../../context.js';
 import { WORKFLOW_KINDS } from '../../types.js';
@@ -65,21 +65,14 @@ export const rule: Rule = {
   },
 };
 
-/** A VirtualMCPCompositeToolDefinition of this file with this metadata.name (and namespace). */
+/** The first VirtualMCPCompositeToolDefinition of this file with this metadata.name (and namespace) that names its tool. */
 function definitionInFile(
   ctx: DocumentContext,
   name: string,
   namespace: string | undefined,
 ): { toolName: string; nameNode: ScalarNode } | undefined {
-  for (const doc of ctx.file.documents) {
-    // An assertion or patch of a definition (in a Chainsaw test) defines nothing.
-    if (doc.kind !== 'vmcp-composite' || doc.partial) continue;
-    const metadata = getMap(doc.root, 'metadata');
-    if (getString(metadata, 'name') !== name) continue;
-    const ns = getString(metadata, 'namespace');
-    if (namespace !== undefined && ns !== undefined && ns !== namespace) continue;
-    const spec = getMap(doc.root, 'spec');
-    const nameNode = spec?.pairs.find((p) => p.key.value === 'name')?.value;
+  for (const doc of compositeDefinitionsIn(ctx.file, name, namespace)) {
+    const nameNode = getMap(doc.root, 'spec')?.pairs.find((p) => p.key.value === 'name')?.value;
     if (isScalar(nameNode) && typeof nameNode.value === 'string' && nameNode.value !== '') return { toolName: nameNode.value, nameNode };
   }
   return undefined;

@@ -14,12 +14,19 @@ import {
   type FetchCatalogResult,
   type FloorReport,
   type LiveServerList,
+  type RuleItem,
   type WorkflowGraph,
 } from '../../server/src/lsp/protocol.js';
 import { fetchCatalog } from './fetchCatalog.js';
 import { showGraphPanel } from './graphPanel.js';
 
 type Position = { line: number; character: number };
+
+/** Opens a rule's page (given its id, else chosen from every rule) in the Markdown preview. */
+export const OPEN_RULE_DOCS = 'toolLens.openRuleDocs';
+
+/** A rule id as the rule pages are named: `family/name`, nothing that could leave docs/rules/. */
+const RULE_ID = /^[a-z][a-z0-9-]*\/[a-z0-9][a-z0-9-]*$/;
 
 function serverCommand<T>(client: LanguageClient, command: string, args: unknown[] = []): Promise<T> {
   return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }) as Promise<T>;
@@ -112,15 +119,50 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
     showGraphPanel(graphs, at.uri);
   });
 
-  register('toolLens.openRuleDocs', async (ruleArg) => {
-    let rule = typeof ruleArg === 'string' ? ruleArg : undefined;
-    if (!rule) {
-      const editor = vscode.window.activeTextEditor;
-      const ours = editor ? vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.source === 'tool-lens') : [];
-      const here = editor ? ours.filter((d) => d.range.contains(editor.selection.active)) : [];
-      const ids = [...new Set((here.length ? here : ours).map((d) => (typeof d.code === 'object' ? String(d.code.value) : String(d.code))))];
-      rule = ids.length === 1 ? ids[0] : await vscode.window.showQuickPick(ids, { placeHolder: ids.length ? 'Rule' : 'No Tool Lens diagnostics here' });
-    }
-    if (rule) await vscode.env.openExternal(vscode.Uri.parse(ruleDocsUrl(rule)));
+  register(OPEN_RULE_DOCS, async (ruleArg) => {
+    const rule = typeof ruleArg === 'string' ? ruleArg : await pickRule(client);
+    if (rule) await openRulePage(context, rule);
   });
+}
+
+/**
+ * Every rule in a quick pick: those of the diagnostics at the cursor first, then the others of the
+ * active file, then the rest, each with its default severity and summary.
+ */
+async function pickRule(client: LanguageClient): Promise<string | undefined> {
+  const rules = await serverCommand<RuleItem[]>(client, SERVER_COMMANDS.rules);
+  const editor = vscode.window.activeTextEditor;
+  const ours = editor ? vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.source === 'tool-lens') : [];
+  const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : String(d.code));
+  const here = new Set(editor ? ours.filter((d) => d.range.contains(editor.selection.active)).map(codeOf) : []);
+  const inFile = new Set(ours.map(codeOf));
+  const rank = (id: string) => (here.has(id) ? 0 : inFile.has(id) ? 1 : 2);
+  const groups = ['At the cursor', 'In this file', 'Every rule'];
+  type Item = vscode.QuickPickItem & { rule?: string };
+  const items: Item[] = [];
+  let group = -1;
+  for (const rule of [...rules].sort((a, b) => rank(a.id) - rank(b.id))) {
+    const r = rank(rule.id);
+    if (r !== group && (here.size > 0 || inFile.size > 0)) items.push({ label: groups[r]!, kind: vscode.QuickPickItemKind.Separator });
+    group = r;
+    items.push({ label: rule.id, description: rule.defaultSeverity, detail: rule.summary, rule: rule.id });
+  }
+  const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Rule whose documentation to open', matchOnDescription: true, matchOnDetail: true });
+  return picked?.rule;
+}
+
+/**
+ * The rule's page bundled in the extension (docs/rules/ ships in the .vsix), in the Markdown
+ * preview; the web page only when the bundled one is missing (a build without the pages).
+ */
+async function openRulePage(context: vscode.ExtensionContext, rule: string): Promise<void> {
+  if (!RULE_ID.test(rule)) return void vscode.window.showWarningMessage(`Tool Lens: "${rule}" is not a rule id.`);
+  const page = vscode.Uri.joinPath(context.extensionUri, 'docs', 'rules', ...`${rule}.md`.split('/'));
+  try {
+    await vscode.workspace.fs.stat(page);
+  } catch {
+    await vscode.env.openExternal(vscode.Uri.parse(ruleDocsUrl(rule)));
+    return;
+  }
+  await vscode.commands.executeCommand('markdown.showPreview', page);
 }

@@ -10,7 +10,7 @@ import {
   type ToolLensSettings,
 } from '../../server/src/lsp/protocol.js';
 import { registerAdvertisedTools } from './advertisedTools.js';
-import { registerCommands } from './commands.js';
+import { OPEN_RULE_DOCS, registerCommands } from './commands.js';
 import { CatalogStatus } from './statusBar.js';
 
 let client: LanguageClient | undefined;
@@ -34,7 +34,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     run: { module, transport: TransportKind.ipc },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
   };
-  const initializationOptions: InitializationOptions = { trusted: vscode.workspace.isTrusted, settings: readSettings() };
+  // The diagnostics' links and "Show documentation" quick fixes run this command (commands.ts), which
+  // opens the page bundled in the extension rather than a web page.
+  const initializationOptions: InitializationOptions = { trusted: vscode.workspace.isTrusted, settings: readSettings(), ruleDocsCommand: OPEN_RULE_DOCS };
   const clientOptions: LanguageClientOptions = {
     // Every YAML and JSON file on disk: the server decides from the content which ones are ours.
     documentSelector: [

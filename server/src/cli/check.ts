@@ -26,6 +26,8 @@ export interface CheckOptions {
   again?: boolean;
   /** --cache: the cache file (cache.ts); absent, every file is checked. */
   cacheFile?: string;
+  /** --rule-docs-url: where the reports link a rule's page, over the configuration's `ruleDocsUrl`. */
+  ruleDocsUrl?: string;
 }
 
 /** The configuration file has problems: each is a `file:line:col: message (rule)` line. */
@@ -84,7 +86,7 @@ export function runCheck(options: CheckOptions): CheckResult {
     });
     options.debug(`checked ${result.files.length} file(s) in ${(performance.now() - started).toFixed(0)} ms`);
     // What the load could not read is in the plan, whichever way the cache went.
-    return { ...result, unreadable: plan.unreadable.length, root: plan.root };
+    return { ...result, unreadable: plan.unreadable.length, root: plan.root, ...docsOf(options, plan.workspace.config.ruleDocsUrl) };
   }
   const loaded = loadPlanned(plan);
   const workspace = loaded.workspace;
@@ -95,5 +97,10 @@ export function runCheck(options: CheckOptions): CheckResult {
     return { path: file.path, kind: file.kind, source: file.source, findings: report.findings };
   });
   options.debug(`checked ${files.length} file(s) in ${(performance.now() - started).toFixed(0)} ms`);
-  return { files, unreadable: loaded.unreadable.length, root: loaded.root };
+  return { files, unreadable: loaded.unreadable.length, root: loaded.root, ...docsOf(options, workspace.config.ruleDocsUrl) };
+}
+
+function docsOf(options: CheckOptions, configured: string | undefined): Pick<CheckResult, 'ruleDocsUrl'> {
+  const url = options.ruleDocsUrl ?? configured;
+  return url === undefined ? {} : { ruleDocsUrl: url };
 }

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { version as TOOL_VERSION } from '../../../package.json';
+import { ruleDocsUrlProblem } from '../core/config/config.js';
 import { ALL_RULES } from '../core/rules/registry.js';
 import { SEVERITY_ORDER, type Severity } from '../core/types.js';
 import type { Logger } from '../core/workspace.js';
@@ -91,6 +92,9 @@ Options:
   --stdin-filename PATH      the path that text is checked as (its kind, the configuration's
                              globs); with --fix, the fixed text is printed and nothing else
   --output-file FILE         write the report to FILE (folders created) instead of stdout
+  --rule-docs-url URL        where SARIF and rdjson reports link each rule's page: {rule} in
+                             URL stands for the rule id, else the id and .md are appended
+                             (default: ruleDocsUrl of .toollens.yaml, else the project's pages)
   --color, --no-color        force colour on or off (default: on for a terminal, off when
                              NO_COLOR is set; FORCE_COLOR=1 or 0 forces it)
   --debug                    details of the run on stderr, and the stack of an internal error
@@ -110,6 +114,7 @@ Lists every rule id with its default severity and a one-line summary.
 Options:
   --format stylish|json      an aligned table (default) or JSON
   --output-file FILE         write the list to FILE (folders created) instead of stdout
+  --rule-docs-url URL        where the JSON list links each rule's page (as for check)
   --color, --no-color        force colour on or off
   -h, --help                 this help
 
@@ -178,6 +183,7 @@ const OPTIONS = {
   stdin: { type: 'boolean' },
   'stdin-filename': { type: 'string' },
   'output-file': { type: 'string' },
+  'rule-docs-url': { type: 'string' },
   debug: { type: 'boolean' },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean' },
@@ -198,6 +204,7 @@ interface Values {
   stdin?: boolean;
   'stdin-filename'?: string;
   'output-file'?: string;
+  'rule-docs-url'?: string;
   debug?: boolean;
   color?: boolean;
   'no-color'?: boolean;
@@ -351,6 +358,7 @@ function checkCommand(line: CommandLine, paths: string[], io: Io): number {
     debug: debug ? (message) => io.err(`tool-lens: debug: ${message}\n`) : () => { /* no debug output without --debug */ },
     // Standard input's text is no file the cache could hash: --stdin checks it afresh.
     cacheFile: values.stdin ? undefined : cacheOption(values, io.cwd),
+    ...ruleDocsOption(values),
   };
   if (values.stdin) {
     if (!io.readStdin) throw new UsageError('--stdin: standard input cannot be read here');
@@ -391,6 +399,15 @@ function checkCommand(line: CommandLine, paths: string[], io: Io): number {
   // What could not be read was not checked: the run did not do what was asked (stderr named each).
   if (result.unreadable) return EXIT_USAGE;
   return failing(result, failOn) || tooManyWarnings || fixRefused ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+/** `--rule-docs-url`, refused unless it is an http or https URL (as `ruleDocsUrl` in the configuration). */
+function ruleDocsOption(values: Values): { ruleDocsUrl?: string } {
+  const url = values['rule-docs-url'];
+  if (url === undefined) return {};
+  const why = ruleDocsUrlProblem(url);
+  if (why !== undefined) throw new CommandLineError(`--rule-docs-url must be an http or https URL, and ${why}`);
+  return { ruleDocsUrl: url };
 }
 
 function cacheOption(values: Values, cwd: string): string | undefined {
@@ -437,14 +454,14 @@ function rulesCommand(line: CommandLine, rest: string[], io: Io): number {
   const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
   const output = outputOf(values, io);
   const colors = palette(colourWanted({ isTTY: output.isTTY }, line.color, io.env));
-  output.write(format === 'json' ? formatRulesJson(ALL_RULES) : formatRulesTable(ALL_RULES, colors));
+  output.write(format === 'json' ? formatRulesJson(ALL_RULES, ruleDocsOption(values).ruleDocsUrl) : formatRulesTable(ALL_RULES, colors));
   return EXIT_CLEAN;
 }
 
 function catalogDiffCommand(line: CommandLine, rest: string[], io: Io): number {
   const { values } = line;
   if (rest.length !== 2) throw new CommandLineError('`tool-lens catalog diff` takes two catalogs, OLD and NEW: files, folders or REV:PATH');
-  rejectOptions(values, CHECK_ONLY.filter((option) => option !== 'config'), 'catalog diff');
+  rejectOptions(values, [...CHECK_ONLY.filter((option) => option !== 'config'), 'rule-docs-url'], 'catalog diff');
   const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
   const output = outputOf(values, io);
   const report = catalogDiff({ before: rest[0]!, after: rest[1]!, cwd: io.cwd, configPath: values.config, log: stderrLogger(io, values.debug === true) });
@@ -459,7 +476,7 @@ function gatewayCommand(line: CommandLine, rest: string[], io: Io): number {
   if (sub !== 'tools') {
     throw new CommandLineError(`unknown gateway command${sub ? ` "${sub}"` : ''}; the gateway command is \`gateway tools [PATH...]\``);
   }
-  rejectOptions(values, CHECK_ONLY.filter((option) => option !== 'config' && option !== 'catalog'), 'gateway tools');
+  rejectOptions(values, [...CHECK_ONLY.filter((option) => option !== 'config' && option !== 'catalog'), 'rule-docs-url'], 'gateway tools');
   const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
   const output = outputOf(values, io);
   const reports = gatewayReports({ paths, cwd: io.cwd, configPath: values.config, catalogGlobs: values.catalog ?? [], log: stderrLogger(io, values.debug === true) });

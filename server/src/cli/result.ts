@@ -20,6 +20,8 @@ export interface CheckResult {
   unreadable?: number;
   /** The workspace folder of the run (absolute; node/loader.ts workspaceRootOf). */
   root?: string;
+  /** Where the reports link a rule's page (`--rule-docs-url`, else `ruleDocsUrl` of the configuration): rules/rule.ts ruleDocsUrl. */
+  ruleDocsUrl?: string;
 }
 
 export interface Summary {

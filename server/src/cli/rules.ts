@@ -16,10 +16,11 @@ export function formatRulesTable(rules: readonly Rule[], colors: Palette): strin
   return lines.join('\n') + '\n';
 }
 
-export function formatRulesJson(rules: readonly Rule[]): string {
+/** `docsUrl`: `--rule-docs-url` (rules/rule.ts ruleDocsUrl); the project's pages without it. */
+export function formatRulesJson(rules: readonly Rule[], docsUrl?: string): string {
   const out = {
     version: 1,
-    rules: rules.map((rule) => ({ id: rule.id, defaultSeverity: rule.defaultSeverity, summary: rule.summary, docs: ruleDocsUrl(rule.id) })),
+    rules: rules.map((rule) => ({ id: rule.id, defaultSeverity: rule.defaultSeverity, summary: rule.summary, docs: ruleDocsUrl(rule.id, docsUrl) })),
   };
   return JSON.stringify(out, null, 2) + '\n';
 }

@@ -1,6 +1,7 @@
 // Code actions: every fix of the core as a quick fix tied to its diagnostic (safe ones preferred),
 // "Fix all <rule> problems in this file", `source.fixAll.toolLens` (safe fixes only), and
-// "Suppress <rule> on this line".
+// "Suppress <rule> on this line", then "Disable <rule> for this file" and "Show documentation for
+// <rule>" (ruleActions.ts). In `.toollens.yaml`, the fixes of its problems and the documentation.
 import {
   CodeActionKind,
   type CodeAction,
@@ -16,6 +17,7 @@ import { chooseCompatibleFixes } from '../core/text/edits.js';
 import type { Finding, Fix, TextEdit } from '../core/types.js';
 import { rangesIntersect, sameRange, SOURCE, toLspEdit } from './convert.js';
 import type { Diagnostics, Report } from './diagnostics.js';
+import { ruleActions } from './ruleActions.js';
 import type { Session } from './session.js';
 
 const FIX_ALL_KIND = 'source.fixAll.toolLens';
@@ -24,13 +26,16 @@ export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, CodeActionKind.Source
 export interface CodeActionOptions {
   /** The client takes `documentChanges` (versioned edits), so a stale edit is refused rather than misapplied. */
   documentChanges: boolean;
+  /** The client's command that shows a rule's page (InitializationOptions.ruleDocsCommand). */
+  ruleDocsCommand?: string;
 }
 
 export function codeActions(session: Session, diagnostics: Diagnostics, params: CodeActionParams, options: CodeActionOptions): CodeAction[] {
   const entry = session.entryOf(params.textDocument.uri);
   if (!entry) return [];
   const report = diagnostics.report(entry, session);
-  if (!report || !report.file.kind) return [];
+  const config = session.isConfig(entry);
+  if (!report || (!report.file.kind && !config)) return [];
   const uri = entry.uri;
   const version = entry.editor?.version ?? null;
   const source = report.file.source;
@@ -75,7 +80,7 @@ export function codeActions(session: Session, diagnostics: Diagnostics, params: 
     // Suppress a rule on the finding's line.
     const done = new Set<string>();
     for (const { finding, diagnostic } of targets) {
-      if (finding.rule === UNUSED_SUPPRESSION) continue;
+      if (finding.rule === UNUSED_SUPPRESSION || config) continue;
       const line = source.positionAt(finding.span.start).line;
       const key = `${finding.rule}@${line}`;
       if (done.has(key)) continue;
@@ -89,6 +94,7 @@ export function codeActions(session: Session, diagnostics: Diagnostics, params: 
         edit: workspaceEdit([edit]),
       });
     }
+    actions.push(...ruleActions(report.file, targets, { workspaceEdit, docsCommand: options.ruleDocsCommand, suppressible: !config }));
   }
 
   // Only on request: a source action is what "fix all on save" runs.

@@ -13,6 +13,7 @@ import { placeholderFor } from '../core/jsonschema/arguments.js';
 import { isObject, topLevelProperties } from '../core/jsonschema/properties.js';
 import { MCP_DETAILS_PLACEHOLDER } from '../core/calls/calls.js';
 import { workflowsOf, type StepModel, type WorkflowModel } from '../core/model/workflow.js';
+import { ALL_RULES } from '../core/rules/registry.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { WORKFLOW_KINDS } from '../core/types.js';
 import {
@@ -24,6 +25,7 @@ import {
   type DocumentPositionArgs,
   type DynamicToolItem,
   type FloorReport,
+  type RuleItem,
   type WorkflowGraph,
   type WorkflowGraphNode,
 } from './protocol.js';
@@ -59,6 +61,8 @@ export async function executeCommand(folders: Folders, params: ExecuteCommandPar
       return liveServers(session);
     case SERVER_COMMANDS.advertisedTools:
       return isPositionArgs(arg) ? advertisedTools(session, arg) : [];
+    case SERVER_COMMANDS.rules:
+      return ALL_RULES.map((rule): RuleItem => ({ id: rule.id, defaultSeverity: rule.defaultSeverity, summary: rule.summary }));
     default:
       session.log(`unknown command ${params.command}`);
       return null;

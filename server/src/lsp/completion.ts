@@ -31,7 +31,7 @@ export const COMPLETION_TRIGGERS = ['.', '"', ' ', '[', ','];
 const PLACEHOLDER = 'tool_lens_completion_placeholder';
 
 /** A key being typed: where the key goes and what to replace. */
-interface KeySlot {
+export interface KeySlot {
   kind: 'key';
   /** Path of the mapping the key belongs to. */
   mapPath: (string | number)[];
@@ -45,7 +45,7 @@ interface KeySlot {
 }
 
 /** A scalar value being typed (or an empty place for one). */
-interface ValueSlot {
+export interface ValueSlot {
   kind: 'value';
   /** Path of the value; for a new sequence item, the sequence's path plus -1. */
   path: (string | number)[];
@@ -55,7 +55,7 @@ interface ValueSlot {
 
 type Slot = KeySlot | ValueSlot;
 
-interface CompletionContext {
+export interface CompletionContext {
   ctx: DocumentContext;
   /** The original file (ranges are computed on its text). */
   file: ParsedFile;
@@ -78,7 +78,8 @@ export function completion(session: Session, params: CompletionParams): Completi
   return [];
 }
 
-function buildContext(session: Session, file: ParsedFile, offset: number): CompletionContext | undefined {
+/** Where the cursor is and what is being typed there; `anyKind` also in a document of none of our kinds (`.toollens.yaml`). */
+export function buildContext(session: Session, file: ParsedFile, offset: number, anyKind = false): CompletionContext | undefined {
   const json = file.language !== 'yaml';
   let located = locate(file, offset);
   let analysed = file;
@@ -92,7 +93,7 @@ function buildContext(session: Session, file: ParsedFile, offset: number): Compl
     located = locate(analysed, offset);
     shift = PLACEHOLDER.length;
   }
-  if (!located?.doc.kind) return undefined;
+  if (!located || (!located.doc.kind && !anyKind)) return undefined;
   const unpatch = (span: Span): Span => {
     const at = (p: number) => (p <= offset ? p : Math.max(offset, p - shift));
     return { start: at(span.start), end: at(span.end) };

@@ -43,12 +43,14 @@ export function toDiagnostic(
   uri: string,
   resultId: string,
   resolveRelated: RelatedResolver,
+  /** The diagnostic's link (lsp/ruleActions.ts ruleDocsHref); the rule's web page when not given. */
+  href: string = ruleDocsUrl(finding.rule),
 ): Diagnostic & { message: string } {
   const diagnostic: Diagnostic & { message: string } = {
     range: toRange(source, finding.span),
     severity: toLspSeverity(finding.severity),
     code: finding.rule,
-    codeDescription: { href: ruleDocsUrl(finding.rule) },
+    codeDescription: { href },
     source: SOURCE,
     message: finding.message,
   };

@@ -21,6 +21,7 @@ import { ALL_RULES } from '../core/rules/registry.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import type { Finding } from '../core/types.js';
 import { toDiagnostic } from './convert.js';
+import { ruleDocsHref } from './ruleActions.js';
 import type { Folders } from './folders.js';
 import { errorText, type ChangeEvent, type Entry, type Session } from './session.js';
 
@@ -38,6 +39,8 @@ export interface DiagnosticsOptions {
   refresh: boolean;
   /** Milliseconds to wait after a change before pushing (push mode). */
   pushDelay?: number;
+  /** The client's command that shows a rule's page: the diagnostics link to it (InitializationOptions.ruleDocsCommand). */
+  ruleDocsCommand?: string;
 }
 
 /** Yields to the event loop so cancellations and newer edits that already arrived are seen. */
@@ -124,12 +127,20 @@ export class Diagnostics {
         session.log(`checking ${entry.path} failed: ${errorText(error)}`);
       }
     }
+    const docs = { command: this.options.ruleDocsCommand, url: session.workspace.config.ruleDocsUrl };
     const diagnostics = findings.map((finding) =>
-      toDiagnostic(finding, file.source, entry.uri, resultId, (path) => {
-        const target = session.entries.get(path);
-        const targetFile = target ? session.fileOf(target) : undefined;
-        return target && targetFile ? { uri: target.uri, source: targetFile.source } : undefined;
-      }),
+      toDiagnostic(
+        finding,
+        file.source,
+        entry.uri,
+        resultId,
+        (path) => {
+          const target = session.entries.get(path);
+          const targetFile = target ? session.fileOf(target) : undefined;
+          return target && targetFile ? { uri: target.uri, source: targetFile.source } : undefined;
+        },
+        ruleDocsHref(finding.rule, docs),
+      ),
     );
     const pending = session.pendingServers();
     if (pending.length > 0) {

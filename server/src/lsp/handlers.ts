@@ -34,6 +34,8 @@ import {
 } from './protocol.js';
 import { isWithin } from './paths.js';
 import { references } from './references.js';
+import { configCompletion, configHover } from './configEditing.js';
+import { validCommandName } from './ruleActions.js';
 import { errorText, type Session } from './session.js';
 import { documentSymbols } from './symbols.js';
 
@@ -75,6 +77,8 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
   let diagnostics: Diagnostics | undefined;
   let watchFiles = false;
   let documentChanges = false;
+  /** The client's command that shows a rule's page (InitializationOptions.ruleDocsCommand). */
+  let ruleDocsCommand: string | undefined;
   let folderEvents = false;
   let scopedConfiguration = false;
 
@@ -101,9 +105,11 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
     for (const session of folders.all()) session.onCatalogState(() => publishCatalogState());
     folders.onAdded((session) => session.onCatalogState(() => publishCatalogState()));
     const pull = capabilities.textDocument?.diagnostic !== undefined;
+    ruleDocsCommand = validCommandName(init.ruleDocsCommand) ? init.ruleDocsCommand : undefined;
     diagnostics = new Diagnostics(connection, folders, {
       pull,
       refresh: capabilities.workspace?.diagnostics?.refreshSupport === true,
+      ...(ruleDocsCommand ? { ruleDocsCommand } : {}),
     });
     watchFiles = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     documentChanges = capabilities.workspace?.workspaceEdit?.documentChanges === true;
@@ -269,10 +275,10 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
     });
 
   connection.onCodeAction((params, token) =>
-    feature('code actions', [], token, params.textDocument.uri, (session) => (diagnostics ? codeActions(session, diagnostics, params, { documentChanges }) : [])),
+    feature('code actions', [], token, params.textDocument.uri, (session) => (diagnostics ? codeActions(session, diagnostics, params, { documentChanges, ruleDocsCommand }) : [])),
   );
-  connection.onHover((params, token) => feature('hover', null, token, params.textDocument.uri, (session) => hover(session, params)));
-  connection.onCompletion((params, token) => feature('completion', [], token, params.textDocument.uri, (session) => completion(session, params)));
+  connection.onHover((params, token) => feature('hover', null, token, params.textDocument.uri, (session) => configHover(session, params) ?? hover(session, params)));
+  connection.onCompletion((params, token) => feature('completion', [], token, params.textDocument.uri, (session) => configCompletion(session, params) ?? completion(session, params)));
   connection.onDefinition((params, token) => feature('definition', [], token, params.textDocument.uri, (session) => definition(session, params)));
   connection.onReferences((params, token) => feature('references', [], token, params.textDocument.uri, (session) => references(session, params, token)));
   connection.onDocumentSymbol((params, token) => feature('document symbols', [], token, params.textDocument.uri, (session) => documentSymbols(session, params)));

@@ -41,6 +41,20 @@ export const STALE_AFTER_DAYS = 30;
 export interface InitializationOptions {
   trusted?: boolean;
   settings?: ToolLensSettings;
+  /**
+   * A command of the client that shows a rule's page, given the rule id as its one argument (the
+   * VS Code extension's `toolLens.openRuleDocs`, which opens the page bundled with it). With it,
+   * each diagnostic links to `command:NAME?["RULE"]` and its quick fixes include "Show
+   * documentation for RULE"; without it, the link is the rule's web page.
+   */
+  ruleDocsCommand?: string;
+}
+
+/** One rule, as the `rules` server command lists it (the "Open Rule Documentation" quick pick). */
+export interface RuleItem {
+  id: string;
+  defaultSeverity: 'error' | 'warning' | 'info' | 'hint';
+  summary: string;
 }
 
 /** The `toolLens.*` settings the server reads. */
@@ -71,6 +85,8 @@ export const SERVER_COMMANDS = {
   liveServers: 'toolLens.server.liveServers',
   /** args: [{uri}] → AdvertisedToolsView[] (one per gateway document of the file; empty for any other file) */
   advertisedTools: 'toolLens.server.advertisedTools',
+  /** args: [] → RuleItem[] (every rule, in the order `tool-lens rules` lists them) */
+  rules: 'toolLens.server.rules',
 } as const;
 
 /** One MCP server a workspace config declares, as the fetch command's quick pick shows it. */

@@ -43,13 +43,13 @@ function range(source: SourceText, span: Span): RdRange {
   return { start: utf8Position(source, span.start), end: utf8Position(source, span.end) };
 }
 
-function diagnostic(path: string, source: SourceText, finding: Finding): RdDiagnostic {
+function diagnostic(path: string, source: SourceText, finding: Finding, docsUrl: string | undefined): RdDiagnostic {
   const out: RdDiagnostic = {
     message: finding.message,
     location: { path, range: range(source, finding.span) },
     severity: SEVERITY[finding.severity],
     source: SOURCE,
-    code: { value: finding.rule, url: ruleDocsUrl(finding.rule) },
+    code: { value: finding.rule, url: ruleDocsUrl(finding.rule, docsUrl) },
   };
   // reviewdog applies the suggestions of one diagnostic together, so only a fix of one edit, or
   // the first fix (a finding's fixes are alternatives), is offered.
@@ -60,6 +60,6 @@ function diagnostic(path: string, source: SourceText, finding: Finding): RdDiagn
 
 export function formatRdjson(result: CheckResult): string {
   const diagnostics: RdDiagnostic[] = [];
-  for (const file of result.files) for (const finding of file.findings) diagnostics.push(diagnostic(file.path, file.source, finding));
+  for (const file of result.files) for (const finding of file.findings) diagnostics.push(diagnostic(file.path, file.source, finding, result.ruleDocsUrl));
   return JSON.stringify({ source: SOURCE, diagnostics }) + '\n';
 }

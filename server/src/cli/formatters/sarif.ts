@@ -94,7 +94,7 @@ function toSarif(result: CheckResult, options: SarifOptions): SarifLog {
             rules: options.rules.map((rule) => ({
               id: rule.id,
               shortDescription: { text: rule.summary },
-              helpUri: ruleDocsUrl(rule.id),
+              helpUri: ruleDocsUrl(rule.id, result.ruleDocsUrl),
               defaultConfiguration: { level: sarifLevel(rule.defaultSeverity) },
             })),
           },

@@ -3,11 +3,15 @@
 // glob is a problem when Tool Lens cannot read it (config/glob.ts), when it is too long or one too
 // many (limits.ts), or when it reaches outside the folder of the file. `limits:` sets some of the
 // bounds of limits.ts, each within its LIMIT_BOUNDS; a value outside them is a problem, and the
-// default applies.
+// default applies. A misspelt key, rule id, severity or kind is a problem with "did you mean" and
+// a fix to the closest right word (a suggestion: the editor offers it, nothing applies it alone).
+// `ruleDocsUrl` moves the rule pages the CLI's reports link to (rules/rule.ts ruleDocsUrl).
+import { replaceScalarFixes } from '../edit/mappingEdits.js';
 import { DEFAULT_LIMITS, FIXED_LIMITS, LIMIT_BOUNDS, LIMITS, type ConfigurableLimit, type LimitBound, type Limits } from '../limits.js';
 import { parseFile } from '../parse/file.js';
 import { getMap, getNode, isMap, isScalar, isSeq, keyText, type Node } from '../parse/nodes.js';
-import type { DocumentKind, Finding, SeverityOrOff } from '../types.js';
+import { closest } from '../text/suggest.js';
+import type { DocumentKind, Finding, Fix, SeverityOrOff } from '../types.js';
 import { DOCUMENT_KINDS } from '../types.js';
 import { compileGlob, leavesFolder, matchesGlob } from './glob.js';
 
@@ -28,11 +32,21 @@ export interface LensConfig {
   kinds: Partial<Record<DocumentKind, string[]>>;
   /** Every configurable limit: its default unless `limits:` sets it. */
   limits: Limits;
+  /**
+   * Where the CLI's reports (SARIF, rdjson) and editors without Tool Lens's own viewer link a
+   * rule's page: a URL in which `{rule}` stands for the rule id, or a base the id and `.md` are
+   * appended to. Absent: the project's pages.
+   */
+  ruleDocsUrl?: string;
 }
 
 export const DEFAULT_CONFIG: LensConfig = { catalogs: [], workloads: {}, rules: {}, overrides: [], kinds: {}, limits: DEFAULT_LIMITS };
 
-const SEVERITIES: readonly SeverityOrOff[] = ['error', 'warning', 'info', 'hint', 'off'];
+export const SEVERITIES: readonly SeverityOrOff[] = ['error', 'warning', 'info', 'hint', 'off'];
+
+/** The top-level keys of `.toollens.yaml`, in the order the docs list them. */
+export const CONFIG_KEYS = ['catalogs', 'workloads', 'rules', 'overrides', 'kinds', 'limits', 'ruleDocsUrl'] as const;
+const CONFIG_KEY_WORDS = `${CONFIG_KEYS.slice(0, -1).join(', ')} and ${CONFIG_KEYS[CONFIG_KEYS.length - 1]!}`;
 
 export interface ConfigResult {
   config: LensConfig;
@@ -48,8 +62,15 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
     for (const p of doc.problems) problems.push({ rule: p.rule, severity: 'error', message: p.message, span: p.span });
   }
   const root = file.documents[0]?.root ?? null;
-  const problem = (node: Node, message: string) =>
-    problems.push({ rule: 'schema/invalid-value', severity: 'error', message, span: node.span });
+  const problem = (node: Node, message: string, fixes?: Fix[]) =>
+    problems.push({ rule: 'schema/invalid-value', severity: 'error', message, span: node.span, ...(fixes?.length ? { fixes } : {}) });
+  const edits = { text, json: false };
+  /** The "did you mean" of a misspelt word: the sentence to add, and the fix to the right word. */
+  const guess = (node: Node, word: string, candidates: Iterable<string>): { advice: string; fixes?: Fix[] } => {
+    const right = closest(word, candidates);
+    if (right === undefined || !isScalar(node)) return { advice: '' };
+    return { advice: ` Did you mean ${right}?`, fixes: replaceScalarFixes(edits, node, [right], (value) => `Change to ${value}`) };
+  };
   let globs = 0;
   /** The usable globs of a list; each other one is a problem on its entry. */
   const globList = (node: Node, what: string): string[] =>
@@ -66,7 +87,7 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
     });
   if (root === null || (isScalar(root) && root.value === null)) return { config, problems };
   if (!isMap(root)) {
-    problem(root, 'The configuration must be a mapping (catalogs, workloads, rules, overrides, kinds, limits).');
+    problem(root, `The configuration must be a mapping (${CONFIG_KEYS.join(', ')}).`);
     return { config, problems };
   }
   for (const pair of root.pairs) {
@@ -90,7 +111,7 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
         }
         break;
       case 'rules':
-        config.rules = ruleSeverities(value, problem, knownRules);
+        config.rules = ruleSeverities(value, problem, knownRules, guess);
         break;
       case 'overrides':
         if (!isSeq(value)) problem(value, '`overrides` is a list of {files, rules}.');
@@ -104,7 +125,7 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
             const rules = getMap(item, 'rules');
             config.overrides.push({
               files: files ? globList(files, 'files') : [],
-              rules: rules ? ruleSeverities(rules, problem, knownRules) : {},
+              rules: rules ? ruleSeverities(rules, problem, knownRules, guess) : {},
             });
           }
         break;
@@ -114,12 +135,8 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
           for (const entry of value.pairs) {
             const kind = keyText(entry) as DocumentKind;
             if (!DOCUMENT_KINDS.includes(kind)) {
-              problems.push({
-                rule: 'schema/invalid-value',
-                severity: 'error',
-                message: `"${kind}" is not a document kind; the kinds are ${DOCUMENT_KINDS.join(', ')}.`,
-                span: entry.key.span,
-              });
+              const { advice, fixes } = guess(entry.key, kind, DOCUMENT_KINDS);
+              problem(entry.key, `"${kind}" is not a document kind.${advice} The kinds are ${DOCUMENT_KINDS.join(', ')}.`, fixes);
               continue;
             }
             if (entry.value) config.kinds[kind] = globList(entry.value, kind);
@@ -128,13 +145,23 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
       case 'limits':
         config.limits = limitValues(value, problem, (node, message) => problems.push({ rule: 'schema/unknown-key', severity: 'error', message, span: node.span }));
         break;
-      default:
+      case 'ruleDocsUrl': {
+        const url = isScalar(value) && typeof value.value === 'string' ? value.value : undefined;
+        const why = url === undefined ? 'it is not a string' : ruleDocsUrlProblem(url);
+        if (why === undefined) config.ruleDocsUrl = url;
+        else problem(value, `\`ruleDocsUrl\` must be an http or https URL, and ${why}; the reports link the project's pages meanwhile.`);
+        break;
+      }
+      default: {
+        const { advice, fixes } = guess(pair.key, key, CONFIG_KEYS);
         problems.push({
           rule: 'schema/unknown-key',
           severity: 'error',
-          message: `"${key}" is not a configuration key; the keys are catalogs, workloads, rules, overrides, kinds and limits.`,
+          message: `"${key}" is not a configuration key.${advice} The keys are ${CONFIG_KEY_WORDS}.`,
           span: pair.key.span,
+          ...(fixes?.length ? { fixes } : {}),
         });
+      }
     }
   }
   return { config, problems };
@@ -161,10 +188,25 @@ function stringList(
   return out;
 }
 
+/** Why a `ruleDocsUrl` (or `--rule-docs-url`) cannot be used, or undefined. */
+export function ruleDocsUrlProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.replaceAll('{rule}', 'family/name'));
+  } catch {
+    return `"${url}" is not a URL`;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return `"${url}" is a ${parsed.protocol.slice(0, -1)} URL`;
+  return undefined;
+}
+
+type Guess = (node: Node, word: string, candidates: Iterable<string>) => { advice: string; fixes?: Fix[] };
+
 function ruleSeverities(
   node: Node,
-  problem: (node: Node, message: string) => void,
+  problem: (node: Node, message: string, fixes?: Fix[]) => void,
   knownRules: ReadonlySet<string>,
+  guess: Guess,
 ): Record<string, SeverityOrOff> {
   const out: [string, SeverityOrOff][] = [];
   if (!isMap(node)) {
@@ -174,12 +216,16 @@ function ruleSeverities(
   for (const pair of node.pairs) {
     const id = keyText(pair);
     if (knownRules.size && !knownRules.has(id)) {
-      problem(pair.key, `"${id}" is not a rule id; \`tool-lens rules\` lists them.`);
+      const { advice, fixes } = guess(pair.key, id, knownRules);
+      problem(pair.key, `"${id}" is not a rule id.${advice} \`tool-lens rules\` lists them.`, fixes);
       continue;
     }
     const value = isScalar(pair.value) ? pair.value.value : undefined;
     if (typeof value === 'string' && (SEVERITIES as readonly string[]).includes(value)) out.push([id, value as SeverityOrOff]);
-    else problem(pair.value ?? pair.key, `The severity of ${id} must be one of ${SEVERITIES.join(', ')}.`);
+    else {
+      const { advice, fixes } = typeof value === 'string' && pair.value ? guess(pair.value, value, SEVERITIES) : { advice: '', fixes: undefined };
+      problem(pair.value ?? pair.key, `The severity of ${id} must be one of ${SEVERITIES.join(', ')}.${advice}`, fixes);
+    }
   }
   return Object.fromEntries(out);
 }

@@ -27,10 +27,16 @@ export interface Rule {
   check?(ctx: RuleContext): void;
 }
 
-const DOCS_BASE_URL = 'https://github.com/tool-lens/tool-lens/blob/main/docs/rules/';
+export const DOCS_BASE_URL = 'https://github.com/tool-lens/tool-lens/blob/main/docs/rules/';
 
-export function ruleDocsUrl(id: string): string {
-  return `${DOCS_BASE_URL}${id}.md`;
+/**
+ * The web page of a rule: the project's, or the configuration's `ruleDocsUrl` (`{rule}` replaced
+ * by the id; without it, the id and `.md` appended to it as to a folder).
+ */
+export function ruleDocsUrl(id: string, configured?: string): string {
+  if (configured === undefined) return `${DOCS_BASE_URL}${id}.md`;
+  if (configured.includes('{rule}')) return configured.replaceAll('{rule}', id);
+  return `${configured.endsWith('/') ? configured : `${configured}/`}${id}.md`;
 }
 
 /** One rule's share of the problems an analysis tagged with rule ids (the args/* rules share one analysis). */

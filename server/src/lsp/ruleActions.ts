@@ -1,0 +1,75 @@
+// What every diagnostic's quick-fix menu offers about its rule, beside the core's fixes and
+// "Suppress RULE on this line" (codeActions.ts): "Disable RULE for this file" (a
+// `tool-lens-disable-file` comment at the top, or the rule added to the one there) and, when the
+// client has a command that shows a rule's page, "Show documentation for RULE". Also where a
+// diagnostic's link points: that command, or the rule's web page.
+import { CodeActionKind, type CodeAction, type Diagnostic, type WorkspaceEdit } from 'vscode-languageserver';
+import type { ParsedFile } from '../core/parse/file.js';
+import { ruleDocsUrl } from '../core/rules/rule.js';
+import { findDirectives, UNUSED_SUPPRESSION } from '../core/suppressions.js';
+import type { Finding, TextEdit } from '../core/types.js';
+
+/** A client command name Tool Lens will put in a `command:` link: letters, digits, `.`, `_`, `-`. */
+export function validCommandName(value: unknown): value is string {
+  return typeof value === 'string' && /^[A-Za-z][\w.-]{0,99}$/.test(value);
+}
+
+/**
+ * The link of a rule's diagnostic: the client's command with the rule id as its one argument (a
+ * `command:` URI, which VS Code runs from the hover and the Problems panel), or the rule's web page
+ * (`ruleDocsUrl` of the folder's configuration, else the project's).
+ */
+export function ruleDocsHref(rule: string, options: { command?: string; url?: string }): string {
+  if (options.command) return `command:${options.command}?${encodeURIComponent(JSON.stringify([rule]))}`;
+  return ruleDocsUrl(rule, options.url);
+}
+
+export interface RuleActionOptions {
+  /** Turns core edits into the workspace edit of an action (versioned when the client takes that). */
+  workspaceEdit(edits: readonly TextEdit[]): WorkspaceEdit;
+  /** The client's command that shows a rule's page; without it, no "Show documentation" action. */
+  docsCommand?: string;
+  /** Whether suppression comments apply to the file (not `.toollens.yaml`: its problems stop a run). */
+  suppressible: boolean;
+}
+
+/** One "Disable RULE for this file" and one "Show documentation for RULE" per rule among the targets. */
+export function ruleActions(file: ParsedFile, targets: readonly { finding: Finding; diagnostic: Diagnostic }[], options: RuleActionOptions): CodeAction[] {
+  const actions: CodeAction[] = [];
+  const seen = new Set<string>();
+  for (const { finding, diagnostic } of targets) {
+    const rule = finding.rule;
+    if (seen.has(rule)) continue;
+    seen.add(rule);
+    const diagnostics = targets.filter((t) => t.finding.rule === rule).map((t) => t.diagnostic);
+    if (options.suppressible && rule !== UNUSED_SUPPRESSION) {
+      const edit = fileSuppressionEdit(file, rule);
+      if (edit) actions.push({ title: `Disable ${rule} for this file`, kind: CodeActionKind.QuickFix, diagnostics, edit: options.workspaceEdit([edit]) });
+    }
+    if (options.docsCommand) {
+      const title = `Show documentation for ${rule}`;
+      actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], command: { title, command: options.docsCommand, arguments: [rule] } });
+    }
+  }
+  return actions;
+}
+
+/**
+ * `# tool-lens-disable-file RULE -- ` as the file's first line (`//` in JSON); when the file already
+ * has a file-wide suppression, the rule joins the first one's list. Undefined in JSONL (no
+ * comments) and when the rule is listed already.
+ */
+export function fileSuppressionEdit(file: ParsedFile, rule: string): TextEdit | undefined {
+  if (file.language === 'jsonl') return undefined;
+  const existing = findDirectives(file).filter((d) => d.kind === 'file');
+  if (existing.some((d) => d.rules.some((r) => r.id === rule))) return undefined;
+  const listed = existing.find((d) => d.rules.length > 0 && d.removal === 'safe');
+  if (listed) {
+    const last = listed.rules[listed.rules.length - 1]!;
+    return { span: { start: last.span.end, end: last.span.end }, newText: `, ${rule}` };
+  }
+  const source = file.source;
+  const start = source.lineStarts[0] ?? 0;
+  const marker = file.language === 'yaml' ? '#' : '//';
+  return { span: { start, end: start }, newText: `${marker} tool-lens-disable-file ${rule} -- ${source.eol}` };
+}

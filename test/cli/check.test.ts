@@ -67,7 +67,7 @@ describe('tool-lens check', () => {
     assert.equal(
       run.stderr,
       [
-        '.toollens.yaml:2:1: "catalog" is not a configuration key; the keys are catalogs, workloads, rules, overrides, kinds and limits. (schema/unknown-key)',
+        '.toollens.yaml:2:1: "catalog" is not a configuration key. Did you mean catalogs? The keys are catalogs, workloads, rules, overrides, kinds, limits and ruleDocsUrl. (schema/unknown-key)',
         '.toollens.yaml:4:23: The severity of yaml/duplicate-key must be one of error, warning, info, hint, off. (schema/invalid-value)',
         '',
       ].join('\n'),

@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { ruleDocsChecks } from './host-ruledocs.js';
 
 /** What the outer test tells this module, in `plan.json` beside the bundle. */
 export interface HostPlan {
@@ -170,6 +171,8 @@ export async function run(): Promise<void> {
     if (document.getText() !== plan.gatewayText) fail('reverting the fixed document did not restore the file text');
     return `offered ${JSON.stringify(titles)}; applied "${wanted}"; the diagnostic went away`;
   });
+
+  await ruleDocsChecks(check, gatewayUri, extension);
 
   await check('the schemas named by jsonValidation and yamlValidation are in the package', () => {
     const contributes = (extension?.packageJSON as { contributes?: Record<string, { url: string }[] | undefined> }).contributes ?? {};

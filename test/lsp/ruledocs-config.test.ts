@@ -38,6 +38,11 @@ const CONFIG = [
   '',
 ].join('\n');
 
+/** A diagnostic's message as text (LSP 3.18 lets it be markup). */
+function textOf(message: string | { value: string }): string {
+  return typeof message === 'string' ? message : message.value;
+}
+
 async function actionsAt(server: InProcess, uri: string, diagnostic: Diagnostic): Promise<CodeAction[]> {
   const result = await server.client.connection.sendRequest(CodeActionRequest.type, {
     textDocument: { uri },
@@ -122,7 +127,7 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
       await server.client.replaceAll(uri, text);
       const unused = (await server.client.pullItems(uri)).find((d) => d.code === 'lens/unused-suppression');
       assert.ok(unused, 'lens/unused-suppression is reported');
-      assert.match(unused.message, /workflow\/duplicate-step-id reports nothing in this file/);
+      assert.match(textOf(unused.message), /workflow\/duplicate-step-id reports nothing in this file/);
       const remove = (await actionsAt(server, uri, unused)).find((a) => a.title === 'Remove this suppression comment');
       assert.equal(applyLspEdits(text, editOf(remove, uri)), GATEWAY);
       await server.client.replaceAll(uri, GATEWAY);
@@ -152,7 +157,7 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
         const line = CONFIG.split('\n').findIndex((l) => l.includes(`${word}:`) || l.endsWith(` ${word}`));
         const diagnostic: Diagnostic | undefined = items.find((d) => d.range.start.line === line);
         assert.ok(diagnostic, `a problem on line ${line + 1} (${word})`);
-        const message: string = diagnostic.message;
+        const message = textOf(diagnostic.message);
         assert.ok(message.includes(advice), message);
         const actions = await actionsAt(server, uri, diagnostic);
         const change = actions.find((a) => a.title === title);

@@ -114,7 +114,7 @@ describe('the editor says each thing once, briefly', () => {
   test('the hover on a tool that does not resolve adds nothing to tool/unknown; on its key it explains', async () => {
     const unknown = items.filter((d) => d.code === 'tool/unknown');
     assert.equal(unknown.length, 1);
-    assert.match(unknown[0]!.message, /notify_all/);
+    assert.match(String(unknown[0]!.message), /notify_all/);
     assert.equal(await hoverAt(at(GATEWAY, 'filesystem.notify_all', 3)), null);
     const onKey = await hoverAt(at(GATEWAY, 'tool: filesystem.notify_all', 1));
     assert.match(onKey!, /Does not resolve/);

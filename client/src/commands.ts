@@ -12,10 +12,10 @@ import {
   type DynamicToolItem,
   type FetchCatalogParams,
   type FetchCatalogResult,
-  type FloorReport,
   type LiveServerList,
   type WorkflowGraph,
 } from '../../server/src/lsp/protocol.js';
+import { registerFloorViews } from './derivedViews.js';
 import { fetchCatalog } from './fetchCatalog.js';
 import { showGraphPanel } from './graphPanel.js';
 
@@ -40,6 +40,7 @@ function target(uriArg: unknown, positionArg: unknown): { uri: vscode.Uri; posit
 }
 
 export function registerCommands(context: vscode.ExtensionContext, client: LanguageClient): void {
+  const floorViews = registerFloorViews(context, client);
   const register = (id: string, run: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
@@ -55,11 +56,8 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
   register('toolLens.showFloor', async (uriArg, positionArg) => {
     const at = target(uriArg, positionArg);
     if (!at) return void vscode.window.showInformationMessage('Tool Lens: open a workflow file to see its derived floor.');
-    const reports = await serverCommand<FloorReport[]>(client, SERVER_COMMANDS.floor, [{ uri: at.uri.toString(), position: at.position }]);
-    if (!reports.length) return void vscode.window.showInformationMessage('Tool Lens: this document has no composite tools.');
-    const content = reports.map((r) => `# ${r.workflow}\n\n${r.markdown}`).join('\n\n---\n\n');
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });
-    await vscode.commands.executeCommand('markdown.showPreviewToSide', document.uri);
+    // A read-only virtual document (derivedViews.ts), never an untitled buffer to be saved.
+    await floorViews.show(at.uri, at.position);
   });
 
   register('toolLens.refreshCatalogs', async () => {

@@ -87,7 +87,7 @@ describe('the editor says each thing once, briefly', () => {
     const lenses = (await server.client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) as { command: { title: string } }[];
     assert.deepEqual(
       lenses.map((l) => l.command.title),
-      ['Dropped by the gateway: readOnly ✓ claimed, floor ✗ · 2/3 tool steps known', 'readOnly ✓ · destructive ✓ · openWorld ✗ · 1/1 tool step known'],
+      ['Dropped by the gateway: readOnly ✓ claimed, floor ✗ · 2/3 tool steps known', 'readOnly ✓ · openWorld ✗ · 1/1 tool step known'],
     );
   });
 
@@ -96,6 +96,8 @@ describe('the editor says each thing once, briefly', () => {
     assert.equal(lensTitle({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }, [], 3, 1), 'readOnly ✗ · destructive ✗ · idempotent ✓ · openWorld ✗ · 1/3 tool steps known');
     assert.equal(lensTitle(undefined, [], 0, 0), 'no hints advertised · no tool steps, no floor');
     assert.equal(lensTitle({ readOnlyHint: true }, [], 0, 0), 'readOnly ✓ · no tool steps, no floor');
+    // destructive and idempotent mean nothing on a read-only tool (MCP): the line leaves them out.
+    assert.equal(lensTitle({ readOnlyHint: true, destructiveHint: true, idempotentHint: false, openWorldHint: false }, [], 2, 2), 'readOnly ✓ · openWorld ✗ · 2/2 tool steps known');
     assert.equal(
       lensTitle({ readOnlyHint: true, destructiveHint: false }, [{ hint: 'readOnlyHint', explicit: true, floor: false }, { hint: 'destructiveHint', explicit: false, floor: true }], 1, 1),
       'Dropped by the gateway: readOnly ✓ claimed, floor ✗; destructive ✗ claimed, floor ✓ · 1/1 tool step known',

@@ -1,5 +1,6 @@
 // Code lens above each composite tool, one short line: the annotations clients will see (the
-// derived floor with the explicit hints laid over it, `readOnly ✗ · destructive ✓ · openWorld ✗`),
+// derived floor with the explicit hints laid over it, `readOnly ✗ · destructive ✓ · openWorld ✗`;
+// a read-only one `readOnly ✓ · openWorld ✗`, as MCP reads the other two only on a tool that writes),
 // how many of its tool steps have known annotations (`2/2 tool steps known`), and, when an explicit
 // hint contradicts the floor, that the gateway drops the composite (`Dropped by the gateway:
 // readOnly ✓ claimed, floor ✗`) instead of hints no client will see. A click shows the floor.
@@ -53,7 +54,12 @@ export function lensTitle(advertised: ToolAnnotations | undefined, contradiction
     const claims = contradictions.map((c) => `${shortName(c.hint)} ${mark(c.explicit)} claimed, floor ${mark(c.floor)}`).join('; ');
     return `Dropped by the gateway: ${claims} · ${steps}`;
   }
-  const hints = SHORT.filter(([hint]) => typeof advertised?.[hint] === 'boolean').map(([hint, short]) => `${short} ${mark(advertised![hint] as boolean)}`);
+  // MCP gives destructiveHint and idempotentHint meaning only on a tool that is not read-only:
+  // "readOnly ✓ · destructive ✓" would read as a contradiction, so a read-only line leaves them out.
+  const readOnly = advertised?.readOnlyHint === true;
+  const hints = SHORT.filter(([hint]) => typeof advertised?.[hint] === 'boolean' && !(readOnly && (hint === 'destructiveHint' || hint === 'idempotentHint'))).map(
+    ([hint, short]) => `${short} ${mark(advertised![hint] as boolean)}`,
+  );
   return [...(hints.length ? hints : ['no hints advertised']), steps].join(' · ');
 }
 

@@ -106,7 +106,8 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
   register('toolLens.showWorkflowGraph', async (uriArg, positionArg) => {
     const at = target(uriArg, positionArg);
     if (!at) return void vscode.window.showInformationMessage('Tool Lens: open a workflow file to see its graph.');
-    const graphs = await serverCommand<WorkflowGraph[]>(client, SERVER_COMMANDS.workflowGraph, [{ uri: at.uri.toString() }]);
+    // The composite around the cursor (every composite of the file when the cursor is in none).
+    const graphs = await serverCommand<WorkflowGraph[]>(client, SERVER_COMMANDS.workflowGraph, [{ uri: at.uri.toString(), position: at.position }]);
     showGraphPanel(graphs, at.uri);
   });
 

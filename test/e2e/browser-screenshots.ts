@@ -47,15 +47,25 @@ async function shoot(page: Page, name: string, keep: string[]): Promise<void> {
   }
 }
 
-async function openFile(page: Page, path: string, line: string): Promise<void> {
-  await page.keyboard.press('Control+P');
-  await page.locator('.quick-input-widget input').fill(path);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: path.split('/').pop()! }).first().waitFor();
-  await page.keyboard.press('Enter');
+/** Types into the quick input that `key` opens and picks the row that shows `row` (a click, not Enter: the list may still be the last one's). */
+async function quickPick(page: Page, key: string, text: string, row: string): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  await page.keyboard.press(key);
+  await widget.waitFor({ state: 'visible' });
+  await widget.locator('input').fill(text);
+  await widget.locator('.monaco-list-row', { hasText: row }).first().click();
+  await widget.waitFor({ state: 'hidden' });
+}
+
+async function openFile(page: Page, path: string, line: number, column?: number): Promise<void> {
+  await quickPick(page, 'Control+P', path, path.split('/').pop()!);
   await page.locator(`.monaco-editor[data-uri$="${path}"] .view-lines`).waitFor();
+  const widget = page.locator('.quick-input-widget');
   await page.keyboard.press('Control+G');
-  await page.locator('.quick-input-widget input').fill(`:${line}`);
+  await widget.waitFor({ state: 'visible' });
+  await widget.locator('input').fill(`:${line}${column ? `:${column}` : ''}`);
   await page.keyboard.press('Enter');
+  await widget.waitFor({ state: 'hidden' });
 }
 
 async function frameWith(page: Page, selector: string): Promise<Frame> {
@@ -88,7 +98,7 @@ export function screenshotTests(ctx: ScreenshotContext): void {
       // (a) The contradiction's squiggle, hovered: the diagnostic once, then the floor table.
       // publish_release_notes claims read-only while its step "write" writes.
       const hint = lineOf(gatewayText, '      title: Publish release notes\n      readOnlyHint: true') + 1;
-      await openFile(page, GATEWAY, `${hint}`);
+      await openFile(page, GATEWAY, hint);
       const editor = page.locator(`.monaco-editor[data-uri$="${GATEWAY}"]`);
       const squiggle = editor.locator('.squiggly-error').first();
       await squiggle.waitFor();
@@ -105,9 +115,11 @@ export function screenshotTests(ctx: ScreenshotContext): void {
       await page.keyboard.press('Escape');
 
       // (b) The quick fix menu of a bare call to a dynamic tool: the envelope fix, each title once.
-      await openFile(page, CALLS, `${lineOf(callsText, '  - tool: applet_create')}:11`);
+      await openFile(page, CALLS, lineOf(callsText, '  - tool: applet_create'), 11);
       const calls = page.locator(`.monaco-editor[data-uri$="${CALLS}"]`);
       await calls.locator('.squiggly-error').first().waitFor();
+      // The mouse away from the tabs the quick open's row left it over (no tab tooltip in the picture).
+      await page.mouse.move(1000, 820);
       await page.keyboard.press('Control+.');
       const menu = page.locator('.action-widget');
       await menu.locator('.monaco-list-row', { hasText: 'Call through call_dynamic_tool' }).first().waitFor();
@@ -118,17 +130,16 @@ export function screenshotTests(ctx: ScreenshotContext): void {
       await page.keyboard.press('Escape');
 
       // (c) The graph of publish_release_notes (the composite around the cursor).
-      await openFile(page, GATEWAY, `${hint}`);
-      await page.keyboard.press('F1');
-      await page.locator('.quick-input-widget input').fill('>Tool Lens: Show Workflow Graph');
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Show Workflow Graph' }).first().waitFor();
-      await page.keyboard.press('Enter');
+      await openFile(page, GATEWAY, hint);
+      await quickPick(page, 'F1', '>Tool Lens: Show Workflow Graph', 'Show Workflow Graph');
       await page.locator('.tab', { hasText: 'Graph: publish_release_notes · docs-bot.vmcp.yaml' }).waitFor();
       const graph = await frameWith(page, 'svg .node');
       await graph.locator('.dropped', { hasText: 'Dropped by the gateway' }).waitFor();
       assert.ok(await graph.locator('.node[data-marks~="breaks-claim"]').count(), 'a step that breaks the claim');
       assert.ok(await graph.locator('.node[data-marks~="race"]').count(), 'the race');
       assert.equal(await graph.locator('.edge.reads').count(), 1, 'the race as a reads edge');
+      await page.mouse.move(1300, 820);
+      await page.locator('.workbench-hover').first().waitFor({ state: 'hidden' });
       await shoot(page, 'workflow-graph.png', shots);
       t.diagnostic(`screenshots: ${shots.join(', ')}`);
     } catch (error) {

@@ -45,7 +45,7 @@ compositeTools:
       - id: write
         tool: filesystem.write_file
         arguments:
-          path: docs/README.md
+          path: published/README.md
           content: "{{.steps.read.output.content}}"
       - id: notify
         tool: filesystem.notify_all

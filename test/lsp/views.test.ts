@@ -47,7 +47,7 @@ compositeTools:
       - id: index
         tool: filesystem.read_file
         arguments:
-          path: docs/index.md
+          path: site/index.md
 `;
 
 function at(text: string, needle: string, delta = 0): { line: number; character: number } {

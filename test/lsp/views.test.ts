@@ -50,6 +50,14 @@ compositeTools:
           path: site/index.md
 `;
 
+const FACES_PATH = 'faces/filesystem.faces.yaml';
+// raed_file is listed by no server: face/undeclared. read_file is listed.
+const FACES = `server: filesystem
+toolFaces:
+  raed_file: {family: read}
+  read_file: {family: read}
+`;
+
 function at(text: string, needle: string, delta = 0): { line: number; character: number } {
   const index = text.indexOf(needle);
   assert.ok(index >= 0, `fixture lacks ${needle}`);
@@ -64,7 +72,7 @@ describe('the editor says each thing once, briefly', () => {
   let items: Diagnostic[];
 
   before(async () => {
-    ws = makeWorkspace({ [CATALOG_PATH]: CATALOG, [GATEWAY_PATH]: GATEWAY });
+    ws = makeWorkspace({ [CATALOG_PATH]: CATALOG, [GATEWAY_PATH]: GATEWAY, [FACES_PATH]: FACES });
     server = startInProcess();
     await server.client.initialize(ws.root);
     uri = ws.uri(GATEWAY_PATH);
@@ -122,6 +130,20 @@ describe('the editor says each thing once, briefly', () => {
     assert.match(onKey!, /Does not resolve/);
     // A tool that resolves keeps its hover on the value.
     assert.match((await hoverAt(at(GATEWAY, 'filesystem.write_file', 3)))!, /Write file/);
+  });
+
+  test('the hover on a face for a tool no server lists adds nothing to face/undeclared; a listed one has its hover', async () => {
+    const facesUri = ws.uri(FACES_PATH);
+    await server.client.open(facesUri, FACES);
+    const undeclared = (await server.client.pullItems(facesUri)).filter((d) => d.code === 'face/undeclared');
+    assert.equal(undeclared.length, 1);
+    const hoverOn = async (needle: string) => {
+      const hover: Hover | null = await server.client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: facesUri }, position: at(FACES, needle, 2) });
+      return hover ? (hover.contents as { value: string }).value : null;
+    };
+    assert.equal(await hoverOn('raed_file'), null);
+    assert.match((await hoverOn('read_file:'))!, /Read file/);
+    await server.client.close(facesUri);
   });
 
   test('a fix two findings share is offered once, tied to both', async () => {

@@ -65,7 +65,11 @@ export function hover(session: Session, params: HoverParams, findings: readonly 
     if (target.kind !== 'key') return null;
     for (const server of facesOf(ctx).servers) {
       const face = server.faces.find((f) => f.pair === target.pair);
-      if (face) return result(faceHoverOf(ctx, face).markdown);
+      if (!face) continue;
+      const faceHover = faceHoverOf(ctx, face);
+      // That the server does not list the tool is face/undeclared's message; the rest is the name again.
+      if (faceHover.state === 'undeclared' && said('face/undeclared')) return null;
+      return result(faceHover.markdown);
     }
   }
   return null;

@@ -146,6 +146,36 @@ describe('the editor says each thing once, briefly', () => {
     await server.client.close(facesUri);
   });
 
+  test('the hover on a namespace no server has adds nothing to envelope/unknown-namespace; a known one has its hover', async () => {
+    const callsUri = ws.uri('calls/views.calls.yaml');
+    const calls = [
+      'server: filesystem',
+      'calls:',
+      '  - tool: call_dynamic_tool',
+      '    input:',
+      '      namespace: aplets',
+      '      toolName: applet_create',
+      '      arguments: {value: x}',
+      '  - tool: call_dynamic_tool',
+      '    input:',
+      '      namespace: applets',
+      '      toolName: applet_create',
+      '      arguments: {value: x}',
+      '      mcpDetails: {description: Make the applet the user asked for.}',
+      '',
+    ].join('\n');
+    await server.client.open(callsUri, calls);
+    const unknown = (await server.client.pullItems(callsUri)).filter((d) => d.code === 'envelope/unknown-namespace');
+    assert.equal(unknown.length, 1);
+    const hoverOn = async (needle: string) => {
+      const hover: Hover | null = await server.client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: callsUri }, position: at(calls, needle, 2) });
+      return hover ? (hover.contents as { value: string }).value : null;
+    };
+    assert.equal(await hoverOn('aplets'), null);
+    assert.match((await hoverOn('applets\n'))!, /Namespace `applets` of server `filesystem`/);
+    await server.client.close(callsUri);
+  });
+
   test('a fix two findings share is offered once, tied to both', async () => {
     const races = items.filter((d) => d.code === 'template/not-upstream');
     assert.equal(races.length, 2, 'two reads of "read" on one line');

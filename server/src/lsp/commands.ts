@@ -32,14 +32,15 @@ import type { Session } from './session.js';
 export const SERVER_COMMAND_IDS: string[] = Object.values(SERVER_COMMANDS);
 
 
-/**
- * Runs a server command. A command about a document runs in the workspace folder that holds it;
- * `refreshCatalogs` reads every folder again and answers their catalog state as one; the others
- * (dynamic tools, live servers) are the first folder's, as live fetches are.
- */
 /** The current findings of a document (its diagnostics), when the server has them. */
 export type FindingsOf = (uri: string) => readonly Finding[] | undefined;
 
+/**
+ * Runs a server command. A command about a document runs in the workspace folder that holds it;
+ * `refreshCatalogs` reads every folder again and answers their catalog state as one; the others
+ * (dynamic tools, live servers) are the first folder's, as live fetches are. The graph marks the
+ * findings of `findingsOf` (the diagnostics' report of the document).
+ */
 export async function executeCommand(folders: Folders, params: ExecuteCommandParams, findingsOf: FindingsOf = () => undefined): Promise<unknown> {
   await folders.ready();
   const arg: unknown = params.arguments?.[0];

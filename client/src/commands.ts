@@ -12,11 +12,11 @@ import {
   type DynamicToolItem,
   type FetchCatalogParams,
   type FetchCatalogResult,
-  type FloorReport,
   type LiveServerList,
   type RuleItem,
   type WorkflowGraph,
 } from '../../server/src/lsp/protocol.js';
+import { registerFloorViews } from './derivedViews.js';
 import { fetchCatalog } from './fetchCatalog.js';
 import { showGraphPanel } from './graphPanel.js';
 
@@ -47,6 +47,7 @@ function target(uriArg: unknown, positionArg: unknown): { uri: vscode.Uri; posit
 }
 
 export function registerCommands(context: vscode.ExtensionContext, client: LanguageClient): void {
+  const floorViews = registerFloorViews(context, client);
   const register = (id: string, run: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
@@ -62,11 +63,8 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
   register('toolLens.showFloor', async (uriArg, positionArg) => {
     const at = target(uriArg, positionArg);
     if (!at) return void vscode.window.showInformationMessage('Tool Lens: open a workflow file to see its derived floor.');
-    const reports = await serverCommand<FloorReport[]>(client, SERVER_COMMANDS.floor, [{ uri: at.uri.toString(), position: at.position }]);
-    if (!reports.length) return void vscode.window.showInformationMessage('Tool Lens: this document has no composite tools.');
-    const content = reports.map((r) => `# ${r.workflow}\n\n${r.markdown}`).join('\n\n---\n\n');
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });
-    await vscode.commands.executeCommand('markdown.showPreviewToSide', document.uri);
+    // A read-only virtual document (derivedViews.ts), never an untitled buffer to be saved.
+    await floorViews.show(at.uri, at.position);
   });
 
   register('toolLens.refreshCatalogs', async () => {
@@ -115,7 +113,8 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
   register('toolLens.showWorkflowGraph', async (uriArg, positionArg) => {
     const at = target(uriArg, positionArg);
     if (!at) return void vscode.window.showInformationMessage('Tool Lens: open a workflow file to see its graph.');
-    const graphs = await serverCommand<WorkflowGraph[]>(client, SERVER_COMMANDS.workflowGraph, [{ uri: at.uri.toString() }]);
+    // The composite around the cursor (every composite of the file when the cursor is in none).
+    const graphs = await serverCommand<WorkflowGraph[]>(client, SERVER_COMMANDS.workflowGraph, [{ uri: at.uri.toString(), position: at.position }]);
     showGraphPanel(graphs, at.uri);
   });
 

@@ -1,7 +1,10 @@
 // The workflow graph as an SVG inside a webview page: steps in layers by `dependsOn` (a step sits
-// one layer below the deepest step it waits for), coloured by what their tools' annotations say.
+// one layer below the deepest step it waits for), coloured by what their tools' annotations say,
+// and marked where something is wrong: a banner when the gateway drops the composite (its hints
+// contradict the floor), a badge on each step that breaks the claim, reads a step it does not wait
+// for (and a dashed `reads` edge for that race), or has unknown annotations.
 // Pure functions, no `vscode` import, so they are unit-tested directly.
-import type { AnnotationClass, WorkflowGraph, WorkflowGraphNode } from '../../server/src/lsp/protocol.js';
+import type { AnnotationClass, WorkflowGraph, WorkflowGraphMark, WorkflowGraphNode } from '../../server/src/lsp/protocol.js';
 
 export const CLASS_STYLE: Record<AnnotationClass, { fill: string; label: string }> = {
   'read-only': { fill: '#2e7d32', label: 'read-only (readOnlyHint: true)' },
@@ -9,6 +12,13 @@ export const CLASS_STYLE: Record<AnnotationClass, { fill: string; label: string 
   destructive: { fill: '#c62828', label: 'destructive (destructiveHint true or omitted)' },
   unknown: { fill: '#8d6e00', label: 'unknown (no catalog, unresolved, or no annotations)' },
   'no-tool': { fill: '#546e7a', label: 'no tool (elicitation)' },
+};
+
+/** The badge of each mark, and what the legend says of it. */
+export const MARK_STYLE: Record<WorkflowGraphMark['kind'], { badge: string; fill: string; label: string }> = {
+  'breaks-claim': { badge: 'breaks claim', fill: '#b71c1c', label: 'breaks the composite\'s claimed hints' },
+  race: { badge: 'race', fill: '#e65100', label: 'reads a step it does not wait for (dashed edge)' },
+  unknown: { badge: 'unknown', fill: '#6d4c41', label: 'annotations unknown: the floor assumes the worst' },
 };
 
 const NODE_WIDTH = 200;
@@ -28,7 +38,8 @@ export function layout(graph: WorkflowGraph): { nodes: PlacedNode[]; width: numb
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const waitsFor = new Map<string, string[]>();
   for (const edge of graph.edges) {
-    if (!byId.has(edge.from) || !byId.has(edge.to) || edge.from === edge.to) continue;
+    // A race's reads edge is no dependency: the layers are what `dependsOn` says.
+    if (edge.kind === 'reads' || !byId.has(edge.from) || !byId.has(edge.to) || edge.from === edge.to) continue;
     const list = waitsFor.get(edge.to) ?? [];
     list.push(edge.from);
     waitsFor.set(edge.to, list);
@@ -80,12 +91,18 @@ function graphSvg(graph: WorkflowGraph): string {
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(`Steps of ${graph.workflow}`)}">`,
     '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">',
-    '<path d="M 0 0 L 10 5 L 0 10 z" class="edge-head"/></marker></defs>',
+    '<path d="M 0 0 L 10 5 L 0 10 z" class="edge-head"/></marker>',
+    '<marker id="arrow-reads" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">',
+    '<path d="M 0 0 L 10 5 L 0 10 z" class="reads-head"/></marker></defs>',
   );
   for (const edge of graph.edges) {
     const from = at.get(edge.from);
     const to = at.get(edge.to);
     if (!from || !to || from === to) continue;
+    if (edge.kind === 'reads') {
+      parts.push(readsEdge(from, to));
+      continue;
+    }
     const x1 = from.x + NODE_WIDTH / 2;
     const y1 = from.y + NODE_HEIGHT;
     const x2 = to.x + NODE_WIDTH / 2;
@@ -95,13 +112,15 @@ function graphSvg(graph: WorkflowGraph): string {
   }
   for (const node of nodes) {
     const style = CLASS_STYLE[node.annotationClass];
-    const title = `${node.id}${node.tool ? ` → ${node.tool}` : ''}\n${node.detail}`;
+    const marks = node.marks ?? [];
+    const title = [`${node.id}${node.tool ? ` → ${node.tool}` : ''}`, node.detail, ...marks.map((m) => `${MARK_STYLE[m.kind].badge}: ${m.text}`)].join('\n');
     parts.push(
-      `<g class="node" data-line="${node.line}" tabindex="0">`,
+      `<g class="node${marks.length ? ' marked' : ''}" data-line="${node.line}" data-marks="${escapeXml(marks.map((m) => m.kind).join(' '))}" tabindex="0">`,
       `<title>${escapeXml(title)}</title>`,
       `<rect x="${node.x}" y="${node.y}" width="${NODE_WIDTH}" height="${NODE_HEIGHT}" rx="6" fill="${style.fill}"/>`,
       `<text x="${node.x + 10}" y="${node.y + 19}" class="id">${escapeXml(clip(node.id, 26))}</text>`,
       `<text x="${node.x + 10}" y="${node.y + 36}" class="tool">${escapeXml(clip(node.tool ?? node.type, 30))}</text>`,
+      ...badges(node, marks),
       '</g>',
     );
   }
@@ -109,12 +128,63 @@ function graphSvg(graph: WorkflowGraph): string {
   return parts.join('\n');
 }
 
+/** The badges of a step's marks, in a row on its top edge, from the right. */
+function badges(node: PlacedNode, marks: readonly WorkflowGraphMark[]): string[] {
+  const out: string[] = [];
+  let right = node.x + NODE_WIDTH - 6;
+  for (const kind of [...new Set(marks.map((m) => m.kind))]) {
+    const style = MARK_STYLE[kind];
+    const width = style.badge.length * 6.5 + 12;
+    right -= width;
+    out.push(
+      `<rect class="badge" x="${right}" y="${node.y - 9}" width="${width}" height="16" rx="8" fill="${style.fill}"/>`,
+      `<text class="badge-text" x="${right + width / 2}" y="${node.y + 3}" text-anchor="middle">${escapeXml(style.badge)}</text>`,
+    );
+    right -= 4;
+  }
+  return out;
+}
+
+/** A race: a dashed edge from the step read to the step reading it, between facing sides when they share a layer. */
+function readsEdge(from: PlacedNode, to: PlacedNode): string {
+  let d: string;
+  if (from.layer === to.layer) {
+    const leftToRight = from.x < to.x;
+    const x1 = leftToRight ? from.x + NODE_WIDTH : from.x;
+    const x2 = leftToRight ? to.x : to.x + NODE_WIDTH;
+    const y = from.y + NODE_HEIGHT / 2;
+    const bend = leftToRight ? 18 : -18;
+    d = `M ${x1} ${y} C ${x1 + bend} ${y - 22}, ${x2 - bend} ${y - 22}, ${x2} ${y}`;
+  } else {
+    const down = from.y < to.y;
+    const x1 = from.x + NODE_WIDTH / 2 + 24;
+    const x2 = to.x + NODE_WIDTH / 2 + 24;
+    const y1 = down ? from.y + NODE_HEIGHT : from.y;
+    const y2 = down ? to.y : to.y + NODE_HEIGHT;
+    const middle = (y1 + y2) / 2;
+    d = `M ${x1} ${y1} C ${x1} ${middle}, ${x2} ${middle}, ${x2} ${y2}`;
+  }
+  return `<path class="edge reads" d="${d}" marker-end="url(#arrow-reads)"><title>${escapeXml(`${to.id} reads .steps.${from.id} without waiting for it`)}</title></path>`;
+}
+
 function legendHtml(): string {
+  const swatch = (fill: string) => `<svg width="14" height="14" aria-hidden="true"><rect width="14" height="14" rx="3" fill="${fill}"/></svg>`;
   const items = (Object.keys(CLASS_STYLE) as AnnotationClass[]).map((key) => {
     const style = CLASS_STYLE[key];
-    return `<li><svg width="14" height="14" aria-hidden="true"><rect width="14" height="14" rx="3" fill="${style.fill}"/></svg> ${escapeXml(style.label)}</li>`;
+    return `<li>${swatch(style.fill)} ${escapeXml(style.label)}</li>`;
   });
-  return `<ul class="legend">${items.join('')}</ul>`;
+  const marks = (Object.keys(MARK_STYLE) as WorkflowGraphMark['kind'][]).map((key) => {
+    const style = MARK_STYLE[key];
+    return `<li><span class="legend-badge badge-${key}">${escapeXml(style.badge)}</span> ${escapeXml(style.label)}</li>`;
+  });
+  return `<ul class="legend">${items.join('')}</ul><ul class="legend">${marks.join('')}</ul>`;
+}
+
+/** The panel's tab: `Graph: publish_readme · docs.vmcp.yaml`, or `Graph: 3 composites · …` for a file of several. */
+export function graphTitle(graphs: readonly WorkflowGraph[], uri: { path: string }): string {
+  const file = uri.path.slice(uri.path.lastIndexOf('/') + 1) || uri.path;
+  const what = graphs.length === 1 ? graphs[0]!.workflow : graphs.length === 0 ? 'no composite tools' : `${graphs.length} composites`;
+  return `Graph: ${what} · ${file}`;
 }
 
 /**
@@ -123,7 +193,12 @@ function legendHtml(): string {
  */
 export function graphHtml(graphs: WorkflowGraph[], nonce: string): string {
   const sections = graphs.length
-    ? graphs.map((g) => `<section><h2>${escapeXml(g.workflow)}</h2>${g.nodes.length ? graphSvg(g) : '<p>No steps.</p>'}</section>`).join('\n')
+    ? graphs
+        .map((g) => {
+          const dropped = g.dropped ? `<p class="dropped" role="alert">${escapeXml(g.dropped)}</p>` : '';
+          return `<section class="${g.dropped ? 'workflow dropped-workflow' : 'workflow'}"><h2>${escapeXml(g.workflow)}</h2>${dropped}${g.nodes.length ? graphSvg(g) : '<p>No steps.</p>'}</section>`;
+        })
+        .join('\n')
     : '<p>This document has no composite tools.</p>';
   return `<!DOCTYPE html>
 <html lang="en">
@@ -144,6 +219,13 @@ export function graphHtml(graphs: WorkflowGraph[], nonce: string): string {
   .node text { fill: #ffffff; font-family: var(--vscode-editor-font-family); }
   .node .id { font-weight: bold; font-size: 13px; }
   .node .tool { font-size: 11px; }
+  .node.marked rect:first-of-type { stroke: #ffb300; stroke-width: 2.5; }
+  .node .badge-text, .legend-badge { fill: #ffffff; color: #ffffff; font-family: var(--vscode-font-family); font-size: 10px; font-weight: bold; }
+  .edge.reads { stroke: ${MARK_STYLE.race.fill}; stroke-opacity: 1; stroke-width: 2; stroke-dasharray: 6 4; }
+  .reads-head { fill: ${MARK_STYLE.race.fill}; }
+  .legend-badge { border-radius: 8px; padding: 1px 7px; }
+${(Object.keys(MARK_STYLE) as WorkflowGraphMark['kind'][]).map((key) => `  .badge-${key} { background: ${MARK_STYLE[key].fill}; }`).join('\n')}
+  .dropped { border-left: 4px solid ${MARK_STYLE['breaks-claim'].fill}; padding: 6px 10px; margin: 0 0 10px; background: rgba(183, 28, 28, 0.12); }
 </style>
 </head>
 <body>

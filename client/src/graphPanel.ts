@@ -1,8 +1,9 @@
-// The "Show workflow graph" webview: one panel, refreshed for the active document.
+// The "Show workflow graph" webview: one panel, refreshed for the active document; its tab names
+// the composite (or how many) and the file.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { WorkflowGraph } from '../../server/src/lsp/protocol.js';
-import { graphHtml } from './graph.js';
+import { graphHtml, graphTitle } from './graph.js';
 
 let panel: vscode.WebviewPanel | undefined;
 let shownUri: vscode.Uri | undefined;
@@ -25,7 +26,7 @@ export function showGraphPanel(graphs: WorkflowGraph[], uri: vscode.Uri): void {
     });
   }
   shownUri = uri;
-  panel.title = graphs.length === 1 ? `Workflow graph: ${graphs[0]!.workflow}` : 'Workflow graph';
+  panel.title = graphTitle(graphs, uri);
   panel.webview.html = graphHtml(graphs, randomBytes(16).toString('base64'));
   panel.reveal(vscode.ViewColumn.Beside, true);
 }

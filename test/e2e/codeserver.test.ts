@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { screenshotTests } from './browser-screenshots.js';
 import type { HostCheck, HostPlan } from './codeserver.host.js';
 
 const ROOT = join(__dirname, '..', '..');
@@ -408,4 +409,6 @@ else describe(SUITE, () => {
       await page?.close();
     }
   });
+
+  screenshotTests({ session: () => session!, newPage, failed: () => failures++ });
 });

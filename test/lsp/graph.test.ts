@@ -1,8 +1,9 @@
 // The workflow graph page (client/src/graph.ts): layers by dependsOn, colours, escaping, and a
-// Content Security Policy that allows nothing but the nonce'd style and script.
+// Content Security Policy that allows nothing but the nonce'd style and script; the marks (the
+// dropped composite, the steps that break its claim, races, unknown steps) and the tab's title.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CLASS_STYLE, graphHtml, layout } from '../../client/src/graph.js';
+import { CLASS_STYLE, graphHtml, graphTitle, layout, MARK_STYLE } from '../../client/src/graph.js';
 import type { WorkflowGraph } from '../../server/src/lsp/protocol.js';
 
 const GRAPH: WorkflowGraph = {
@@ -48,4 +49,41 @@ test('the page: strict CSP, nonce on style and script, colours, legend, escaped 
   assert.match(html, /release &lt;notes&gt;/);
   for (const style of Object.values(CLASS_STYLE)) assert.ok(html.includes(style.label), `legend: ${style.label}`);
   assert.equal((html.match(/class="edge"/g) ?? []).length, 4);
+});
+
+test('the marks: the dropped banner, a badge per mark on its step, the race as a dashed reads edge', () => {
+  const marked: WorkflowGraph = {
+    workflow: 'copy_readme',
+    uri: 'file:///w/gateways/docs.vmcp.yaml',
+    dropped: 'Dropped by the gateway: the composite claims readOnlyHint: true, which its steps contradict.',
+    nodes: [
+      { id: 'read', tool: 'fs.read', type: 'tool', annotationClass: 'read-only', detail: 'declares readOnlyHint: true', line: 3 },
+      {
+        id: 'write', tool: 'fs.write', type: 'tool', annotationClass: 'destructive', detail: 'declares destructiveHint: true', line: 7,
+        marks: [{ kind: 'breaks-claim', text: "makes the floor's readOnlyHint false" }, { kind: 'race', text: 'reads .steps.read without waiting for it: a race' }],
+      },
+      { id: 'notify', tool: 'fs.nope', type: 'tool', annotationClass: 'unknown', detail: 'unknown: not resolved', line: 12, marks: [{ kind: 'unknown', text: 'annotations unknown' }] },
+    ],
+    edges: [{ from: 'write', to: 'notify' }, { from: 'read', to: 'write', kind: 'reads' }],
+  };
+  const html = graphHtml([marked], 'n');
+  assert.match(html, /<p class="dropped" role="alert">Dropped by the gateway: the composite claims readOnlyHint: true/);
+  assert.match(html, /data-marks="breaks-claim race"/);
+  assert.match(html, /data-marks="unknown"/);
+  assert.match(html, /data-marks=""/, 'an unmarked step');
+  for (const kind of ['breaks-claim', 'race', 'unknown'] as const) assert.ok(html.includes(`>${MARK_STYLE[kind].badge}</text>`), `the ${kind} badge`);
+  assert.equal((html.match(/class="edge"/g) ?? []).length, 1, 'one dependsOn edge');
+  assert.equal((html.match(/class="edge reads"/g) ?? []).length, 1, 'one reads edge');
+  assert.match(html, /write reads \.steps\.read without waiting for it/);
+  // "read" and "write" share a layer (no dependsOn between them): the reads edge joins their facing sides.
+  const { nodes } = layout(marked);
+  assert.equal(nodes.find((n) => n.id === 'read')!.layer, nodes.find((n) => n.id === 'write')!.layer);
+  // The page without marks has no banner.
+  assert.doesNotMatch(graphHtml([GRAPH], 'n'), /class="dropped"/);
+});
+
+test('the tab names the composite and the file', () => {
+  assert.equal(graphTitle([GRAPH], { path: '/w/gateways/docs.vmcp.yaml' }), 'Graph: release <notes> · docs.vmcp.yaml');
+  assert.equal(graphTitle([GRAPH, GRAPH], { path: '/w/a.yaml' }), 'Graph: 2 composites · a.yaml');
+  assert.equal(graphTitle([], { path: '/w/a.yaml' }), 'Graph: no composite tools · a.yaml');
 });

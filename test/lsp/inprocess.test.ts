@@ -340,8 +340,8 @@ describe('language server in process (pull client)', () => {
     }[];
     assert.equal(lenses.length, 1);
     assert.equal(lenses[0]!.range.start.line, lineOf(WORKFLOW, '  - name: copy_readme'));
-    assert.match(lenses[0]!.command.title, /^Advertised: read-only/);
-    assert.match(lenses[0]!.command.title, /all 2 tool steps known/);
+    // copy_readme claims read-only while it writes: the gateway drops it, and the lens says so.
+    assert.equal(lenses[0]!.command.title, 'Dropped by the gateway: readOnly ✓ claimed, floor ✗ · 2/2 tool steps known');
     assert.equal(lenses[0]!.command.command, 'toolLens.showFloor');
   });
 
@@ -379,7 +379,8 @@ describe('language server in process (pull client)', () => {
       graphs[0]?.nodes.map((n) => `${n.id}:${n.annotationClass}`),
       ['read:read-only', 'write:destructive'],
     );
-    assert.deepEqual(graphs[0]?.edges, []);
+    // No dependsOn; "write" reads "read" without waiting for it: the race is an edge of its own.
+    assert.deepEqual(graphs[0]?.edges, [{ from: 'read', to: 'write', kind: 'reads' }]);
 
     const state = await send<CatalogState>(SERVER_COMMANDS.refreshCatalogs, []);
     assert.deepEqual(state.servers, ['filesystem']);

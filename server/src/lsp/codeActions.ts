@@ -1,4 +1,5 @@
-// Code actions: every fix of the core as a quick fix tied to its diagnostic (safe ones preferred),
+// Code actions: every fix of the core as a quick fix tied to its diagnostic (safe ones preferred;
+// the same fix of several findings offered once, tied to all of them),
 // "Fix all <rule> problems in this file", `source.fixAll.toolLens` (safe fixes only), and
 // "Suppress <rule> on this line", then "Disable <rule> for this file" and "Show documentation for
 // <rule>" (ruleActions.ts). In `.toollens.yaml`, the fixes of its problems and the documentation.
@@ -49,19 +50,30 @@ export function codeActions(session: Session, diagnostics: Diagnostics, params: 
 
   if (wants(CodeActionKind.QuickFix)) {
     const targets = targetFindings(report, params);
-    // One quick fix per fix of each finding.
+    // One quick fix per fix of each finding; a fix that another finding here already offers
+    // (the same title and the same edits) is one entry naming both diagnostics.
+    const offered = new Map<string, CodeAction>();
     for (const { finding, diagnostic } of targets) {
       let preferredGiven = false;
       for (const fix of finding.fixes ?? []) {
         const preferred = fix.safe && !preferredGiven;
         if (preferred) preferredGiven = true;
-        actions.push({
+        const key = fixKey(fix);
+        const same = offered.get(key);
+        if (same) {
+          if (!same.diagnostics!.includes(diagnostic)) same.diagnostics!.push(diagnostic);
+          if (preferred) same.isPreferred = true;
+          continue;
+        }
+        const action: CodeAction = {
           title: fix.title,
           kind: CodeActionKind.QuickFix,
           diagnostics: [diagnostic],
           ...(preferred ? { isPreferred: true } : {}),
           edit: workspaceEdit(fix.edits),
-        });
+        };
+        offered.set(key, action);
+        actions.push(action);
       }
     }
     // Fix all of one rule, when the file has more than one finding of it with a safe fix.
@@ -106,6 +118,12 @@ export function codeActions(session: Session, diagnostics: Diagnostics, params: 
     }
   }
   return actions;
+}
+
+/** What makes two fixes the same entry of the menu: the title and the edits, in the order they apply. */
+function fixKey(fix: Fix): string {
+  const edits = [...fix.edits].sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
+  return JSON.stringify([fix.title, edits.map((e) => [e.span.start, e.span.end, e.newText])]);
 }
 
 function firstSafe(finding: Finding): Fix | undefined {

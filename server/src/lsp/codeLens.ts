@@ -1,16 +1,31 @@
-// Code lens above each composite tool: the annotations clients will see (the derived floor with
-// the explicit hints laid over it) and how many tool steps have unknown annotations.
+// Code lens above each composite tool, one short line: the annotations clients will see (the
+// derived floor with the explicit hints laid over it, `readOnly ✗ · destructive ✓ · openWorld ✗`;
+// a read-only one `readOnly ✓ · openWorld ✗`, as MCP reads the other two only on a tool that writes),
+// how many of its tool steps have known annotations (`2/2 tool steps known`), and, when an explicit
+// hint contradicts the floor, that the gateway drops the composite (`Dropped by the gateway:
+// readOnly ✓ claimed, floor ✗`) instead of hints no client will see. A click shows the floor.
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
 import { documentContext } from '../core/context.js';
+import type { Contradiction } from '../core/floor/floor.js';
 import { floorOf } from '../core/floor/workflowFloor.js';
 import { workflowsOf } from '../core/model/workflow.js';
 import { WORKFLOW_KINDS } from '../core/types.js';
-import type { ToolAnnotations } from '../core/types.js';
+import type { HintName, ToolAnnotations } from '../core/types.js';
 import { toRange } from './convert.js';
 import type { Session } from './session.js';
 
 /** The client command a lens runs (registered by the VS Code extension). */
 const SHOW_FLOOR_COMMAND = 'toolLens.showFloor';
+
+/** The hints in the order the lens says them, by their short names. */
+const SHORT: readonly [HintName, string][] = [
+  ['readOnlyHint', 'readOnly'],
+  ['destructiveHint', 'destructive'],
+  ['idempotentHint', 'idempotent'],
+  ['openWorldHint', 'openWorld'],
+];
+
+const mark = (value: boolean): string => (value ? '✓' : '✗');
 
 export function codeLenses(session: Session, params: CodeLensParams): CodeLens[] {
   const file = session.fileOfUri(params.textDocument.uri);
@@ -22,27 +37,32 @@ export function codeLenses(session: Session, params: CodeLensParams): CodeLens[]
     for (const workflow of workflowsOf(ctx).workflows) {
       const floor = floorOf(ctx, workflow);
       const total = floor.entries.length;
-      const unknown = floor.entries.filter((e) => !e.known).length;
-      const parts = [advertisedText(floor.table.advertised, total > 0)];
-      if (total > 0) parts.push(unknown ? `${unknown} of ${total} tool step${total === 1 ? '' : 's'} unknown` : `all ${total} tool step${total === 1 ? '' : 's'} known`);
-      if (floor.table.contradictions.length) parts.push('contradicts the floor: the gateway drops this tool');
+      const known = floor.entries.filter((e) => e.known).length;
+      const title = lensTitle(floor.table.advertised, floor.table.contradictions, total, known);
       const span = workflow.name?.span ?? { start: workflow.node.span.start, end: workflow.node.span.start };
       const range = toRange(file.source, span);
-      lenses.push({
-        range,
-        command: { title: parts.join(' · '), command: SHOW_FLOOR_COMMAND, arguments: [session.uriOf(file.path), range.start] },
-      });
+      lenses.push({ range, command: { title, command: SHOW_FLOOR_COMMAND, arguments: [session.uriOf(file.path), range.start] } });
     }
   }
   return lenses;
 }
 
-function advertisedText(advertised: ToolAnnotations | undefined, hasFloor: boolean): string {
-  if (!advertised) return hasFloor ? 'Advertised: no annotations' : 'No tool steps, no floor: no annotations advertised';
-  const words: string[] = [];
-  if (advertised.readOnlyHint !== undefined) words.push(advertised.readOnlyHint ? 'read-only' : 'not read-only');
-  if (advertised.destructiveHint !== undefined) words.push(advertised.destructiveHint ? 'destructive' : 'non-destructive');
-  if (advertised.idempotentHint !== undefined) words.push(advertised.idempotentHint ? 'idempotent' : 'not idempotent');
-  if (advertised.openWorldHint !== undefined) words.push(advertised.openWorldHint ? 'open-world' : 'closed-world');
-  return `Advertised: ${words.join(', ') || 'no hints'}`;
+/** The lens's line (exported for the protocol tests' table of cases). */
+export function lensTitle(advertised: ToolAnnotations | undefined, contradictions: readonly Contradiction[], total: number, known: number): string {
+  const steps = total === 0 ? 'no tool steps, no floor' : `${known}/${total} tool step${total === 1 ? '' : 's'} known`;
+  if (contradictions.length) {
+    const claims = contradictions.map((c) => `${shortName(c.hint)} ${mark(c.explicit)} claimed, floor ${mark(c.floor)}`).join('; ');
+    return `Dropped by the gateway: ${claims} · ${steps}`;
+  }
+  // MCP gives destructiveHint and idempotentHint meaning only on a tool that is not read-only:
+  // "readOnly ✓ · destructive ✓" would read as a contradiction, so a read-only line leaves them out.
+  const readOnly = advertised?.readOnlyHint === true;
+  const hints = SHORT.filter(([hint]) => typeof advertised?.[hint] === 'boolean' && !(readOnly && (hint === 'destructiveHint' || hint === 'idempotentHint'))).map(
+    ([hint, short]) => `${short} ${mark(advertised![hint] as boolean)}`,
+  );
+  return [...(hints.length ? hints : ['no hints advertised']), steps].join(' · ');
+}
+
+function shortName(hint: HintName): string {
+  return SHORT.find(([h]) => h === hint)?.[1] ?? hint;
 }

@@ -7,18 +7,15 @@ import type { ExecuteCommandParams } from 'vscode-languageserver';
 import { CALL_DYNAMIC_TOOL, type CatalogTool, type DynamicNamespace } from '../core/catalog/model.js';
 import { documentContext } from '../core/context.js';
 import { floorMarkdown, floorOf } from '../core/floor/workflowFloor.js';
-import { stepIdOf, type ResolvedStep } from '../core/gateway/steps.js';
-import { effectiveAnnotations, type StepEntry } from '../core/floor/floor.js';
 import { placeholderFor } from '../core/jsonschema/arguments.js';
 import { isObject, topLevelProperties } from '../core/jsonschema/properties.js';
 import { MCP_DETAILS_PLACEHOLDER } from '../core/calls/calls.js';
-import { workflowsOf, type StepModel, type WorkflowModel } from '../core/model/workflow.js';
+import { workflowsOf, type WorkflowModel } from '../core/model/workflow.js';
 import { ALL_RULES } from '../core/rules/registry.js';
 import type { ParsedFile } from '../core/parse/file.js';
-import { WORKFLOW_KINDS } from '../core/types.js';
+import { WORKFLOW_KINDS, type Finding } from '../core/types.js';
 import {
   SERVER_COMMANDS,
-  type AnnotationClass,
   type CallEnvelopeParams,
   type CallEnvelopeResult,
   type CatalogState,
@@ -27,8 +24,8 @@ import {
   type FloorReport,
   type RuleItem,
   type WorkflowGraph,
-  type WorkflowGraphNode,
 } from './protocol.js';
+import { workflowGraph } from './graph.js';
 import { advertisedTools } from './advertisedTools.js';
 import { liveServers } from './liveFetch.js';
 import type { Folders } from './folders.js';
@@ -37,12 +34,16 @@ import type { Session } from './session.js';
 export const SERVER_COMMAND_IDS: string[] = Object.values(SERVER_COMMANDS);
 
 
+/** The current findings of a document (its diagnostics), when the server has them. */
+export type FindingsOf = (uri: string) => readonly Finding[] | undefined;
+
 /**
  * Runs a server command. A command about a document runs in the workspace folder that holds it;
  * `refreshCatalogs` reads every folder again and answers their catalog state as one; the others
- * (dynamic tools, live servers) are the first folder's, as live fetches are.
+ * (dynamic tools, live servers) are the first folder's, as live fetches are. The graph marks the
+ * findings of `findingsOf` (the diagnostics' report of the document).
  */
-export async function executeCommand(folders: Folders, params: ExecuteCommandParams): Promise<unknown> {
+export async function executeCommand(folders: Folders, params: ExecuteCommandParams, findingsOf: FindingsOf = () => undefined): Promise<unknown> {
   await folders.ready();
   const arg: unknown = params.arguments?.[0];
   const session = isPositionArgs(arg) ? folders.ofUri(arg.uri) : folders.primary;
@@ -56,7 +57,7 @@ export async function executeCommand(folders: Folders, params: ExecuteCommandPar
     case SERVER_COMMANDS.callEnvelope:
       return isEnvelopeParams(arg) ? callEnvelope(session, arg) : null;
     case SERVER_COMMANDS.workflowGraph:
-      return isPositionArgs(arg) ? workflowGraphs(session, arg) : [];
+      return isPositionArgs(arg) ? workflowGraphs(session, arg, findingsOf) : [];
     case SERVER_COMMANDS.liveServers:
       return liveServers(session);
     case SERVER_COMMANDS.advertisedTools:
@@ -156,47 +157,9 @@ function envelopeValue(namespace: DynamicNamespace, tool: CatalogTool): Record<s
 }
 
 // ---------------------------------------------------------------------------------------------
-// Workflow graph
+// Workflow graph (graph.ts)
 
-function workflowGraphs(session: Session, args: DocumentPositionArgs): WorkflowGraph[] {
-  return workflowsAt(session, args).map(({ file, ctx, workflow }) => {
-    const floor = floorOf(ctx, workflow);
-    const entries = new Map<StepModel, StepEntry<ResolvedStep>>(floor.entries.map((e) => [e.step.step, e]));
-    const nodes: WorkflowGraphNode[] = workflow.steps.map((step) => {
-      const toolStep = step.type === 'forEach' ? step.inner : step.type === 'tool' ? step : undefined;
-      const entry = toolStep ? entries.get(toolStep) : undefined;
-      const { annotationClass, detail } = classify(step, entry);
-      return {
-        id: stepIdOf(step),
-        tool: toolStep?.toolText,
-        type: step.type,
-        annotationClass,
-        detail,
-        line: file.source.positionAt(step.node.span.start).line,
-      };
-    });
-    const known = new Set(nodes.map((n) => n.id));
-    const edges = workflow.steps.flatMap((step) =>
-      step.dependsOn.map((d) => ({ from: String(d.value), to: stepIdOf(step) })).filter((e) => known.has(e.from)),
-    );
-    return { workflow: workflow.nameText ?? '(unnamed composite tool)', uri: session.uriOf(file.path), nodes, edges };
-  });
-}
-
-function classify(step: StepModel, entry: StepEntry<ResolvedStep> | undefined): { annotationClass: AnnotationClass; detail: string } {
-  if (!entry) {
-    return step.type === 'elicitation'
-      ? { annotationClass: 'no-tool', detail: 'elicitation: asks the user, calls no tool' }
-      : { annotationClass: 'no-tool', detail: 'calls no tool' };
-  }
-  if (!entry.known) return { annotationClass: 'unknown', detail: `unknown: ${entry.reason}` };
-  const declared = entry.annotations;
-  // The MCP defaults for absent hints are the floor's (effectiveAnnotations), not ours to repeat.
-  const effective = effectiveAnnotations(declared);
-  if (effective.readOnlyHint) return { annotationClass: 'read-only', detail: 'declares readOnlyHint: true' };
-  if (effective.destructiveHint === false) return { annotationClass: 'additive', detail: 'declares destructiveHint: false (changes things, destroys nothing)' };
-  return {
-    annotationClass: 'destructive',
-    detail: declared.destructiveHint === true ? 'declares destructiveHint: true' : 'omits destructiveHint, which counts as destructive',
-  };
+function workflowGraphs(session: Session, args: DocumentPositionArgs, findingsOf: FindingsOf): WorkflowGraph[] {
+  const findings = findingsOf(args.uri) ?? [];
+  return workflowsAt(session, args).map(({ file, ctx, workflow }) => workflowGraph(session, file, ctx, workflow, findings));
 }

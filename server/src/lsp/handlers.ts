@@ -277,13 +277,13 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
   connection.onCodeAction((params, token) =>
     feature('code actions', [], token, params.textDocument.uri, (session) => (diagnostics ? codeActions(session, diagnostics, params, { documentChanges, ruleDocsCommand }) : [])),
   );
-  connection.onHover((params, token) => feature('hover', null, token, params.textDocument.uri, (session) => configHover(session, params) ?? hover(session, params)));
+  connection.onHover((params, token) => feature('hover', null, token, params.textDocument.uri, (session) => configHover(session, params) ?? hover(session, params, diagnostics?.reportOfUri(params.textDocument.uri)?.findings)));
   connection.onCompletion((params, token) => feature('completion', [], token, params.textDocument.uri, (session) => configCompletion(session, params) ?? completion(session, params)));
   connection.onDefinition((params, token) => feature('definition', [], token, params.textDocument.uri, (session) => definition(session, params)));
   connection.onReferences((params, token) => feature('references', [], token, params.textDocument.uri, (session) => references(session, params, token)));
   connection.onDocumentSymbol((params, token) => feature('document symbols', [], token, params.textDocument.uri, (session) => documentSymbols(session, params)));
   connection.onCodeLens((params, token) => feature('code lens', [], token, params.textDocument.uri, (session) => codeLenses(session, params)));
-  connection.onExecuteCommand((params) => guard(`command ${params.command}`, null, () => executeCommand(folders, params)));
+  connection.onExecuteCommand((params) => guard(`command ${params.command}`, null, () => executeCommand(folders, params, (uri) => diagnostics?.reportOfUri(uri)?.findings)));
   // Answered when the fetch is over; the fetch is a promise like any other, so every request that
   // arrives meanwhile is answered as usual.
   connection.onRequest(FETCH_CATALOG_REQUEST, (params: FetchCatalogParams, token: CancellationToken) =>

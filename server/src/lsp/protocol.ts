@@ -216,12 +216,30 @@ export interface WorkflowGraphNode {
   /** One line saying why the class is what it is. */
   detail: string;
   line: number;
+  /** What the graph marks on the step (the diagnostics' findings, shown where they happen). */
+  marks?: WorkflowGraphMark[];
+}
+
+/**
+ * A mark on a step: `unknown`, its tool's annotations are unknown, so the floor assumes the worst;
+ * `race`, a template of it reads a step it does not wait for (template/not-upstream); `breaks-claim`,
+ * it decides a floor hint that the composite's explicit annotations contradict.
+ */
+export interface WorkflowGraphMark {
+  kind: 'unknown' | 'race' | 'breaks-claim';
+  /** One short sentence. */
+  text: string;
 }
 
 interface WorkflowGraphEdge {
-  /** The step that must finish first. */
+  /** The step that must finish first (for a `reads` edge: the step read). */
   from: string;
   to: string;
+  /**
+   * Absent: `to` depends on `from` (`dependsOn`). `reads`: `to` reads `.steps.<from>` without
+   * waiting for it, a race the graph draws as a dashed edge of its own.
+   */
+  kind?: 'reads';
 }
 
 export interface WorkflowGraph {
@@ -229,6 +247,8 @@ export interface WorkflowGraph {
   uri: string;
   nodes: WorkflowGraphNode[];
   edges: WorkflowGraphEdge[];
+  /** Set when the gateway drops this composite from its tool list: the explicit hints contradict the floor. */
+  dropped?: string;
 }
 
 /** A place in the workspace, for a click through: the file and the range, 0-based as LSP counts. */

@@ -114,16 +114,18 @@ export function toolRefMarkdown(resolution: ToolRefResolution): string {
 
 /**
  * The hover of a `call_dynamic_tool` envelope: the namespace (external or not, ready or not) and
- * the dynamic tool it reaches with its argument table; or why it reaches none.
+ * the dynamic tool it reaches with its argument table; or why it reaches none. `said(rule)`: a
+ * diagnostic of that rule is under the cursor, so what it says is left out ('' when that is all).
  */
-export function envelopeMarkdown(envelope: Envelope): string {
+export function envelopeMarkdown(envelope: Envelope, said: (rule: string) => boolean = () => false): string {
   const lines: string[] = [];
   const resolution = envelope.resolution;
   const namespaceLine = (ns: DynamicNamespace): string => {
     const external = ns.external
       ? 'external: every call must carry `mcpDetails.description`, one sentence saying why, or the runtime refuses it'
       : 'not external: `mcpDetails` is not needed';
-    const status = ns.status === 'ready' ? 'ready' : `**${escapeMarkdown(ns.status)}**: the runtime refuses every call into it`;
+    const refused = said('envelope/namespace-not-ready') ? '' : ': the runtime refuses every call into it';
+    const status = ns.status === 'ready' ? 'ready' : `**${escapeMarkdown(ns.status)}**${refused}`;
     return `Namespace ${code(ns.name)} of server ${code(ns.server)}: ${external}; status ${status}.`;
   };
   switch (resolution.kind) {
@@ -141,6 +143,7 @@ export function envelopeMarkdown(envelope: Envelope): string {
       );
       break;
     case 'unknown-namespace':
+      if (said('envelope/unknown-namespace')) return '';
       lines.push(`**${code(CALL_DYNAMIC_TOOL)}**`, '', `No catalogued server has a namespace ${code(envelope.namespaceText ?? '')}.`);
       break;
     case 'ambiguous':

@@ -42,6 +42,8 @@ interface FloorRow<S = unknown> {
   advertised: boolean | undefined;
   deciding: StepEntry<S>[];
   why: string;
+  /** `why` without the sentence on what the explicit value does (for a hover beside the contradiction's diagnostic). */
+  floorWhy: string;
 }
 
 export interface FloorTable<S = unknown> {
@@ -157,6 +159,7 @@ export function floorTable<S>(
         advertised: advertisedValue,
         deciding: [],
         why: idempotentWhy(explicitValue),
+        floorWhy: idempotentWhy(explicitValue),
       };
     }
     const deciding = decidingEntries(entries, hint);
@@ -170,6 +173,7 @@ export function floorTable<S>(
       advertised: advertisedValue,
       deciding,
       why: note ? `${base} ${note}` : base,
+      floorWhy: base,
     };
   });
   return { floor, advertised, rows, contradictions };

@@ -103,8 +103,13 @@ function cell(value: boolean | undefined): string {
   return value === undefined ? '—' : `\`${value}\``;
 }
 
-/** The floor as a markdown table (hint | floor | explicit | advertised | decided by) and the why lines. */
-export function floorMarkdown(floor: WorkflowFloor): string {
+/**
+ * The floor as a markdown table (hint | floor | explicit | advertised | decided by) and the why
+ * lines. `contradictionSaid`: a diagnostic shown beside it already says that the explicit hints
+ * contradict the floor (the editor's hover on the contradicting hint), so neither the warning line nor
+ * the contradicted rows' sentence on it is repeated.
+ */
+export function floorMarkdown(floor: WorkflowFloor, options: { contradictionSaid?: boolean } = {}): string {
   const { table, entries } = floor;
   const lines: string[] = [];
   const name = floor.workflow.nameText ?? 'composite tool';
@@ -121,8 +126,9 @@ export function floorMarkdown(floor: WorkflowFloor): string {
     lines.push(`| ${row.hint} | ${cell(row.floor)} | ${cell(row.explicit)} | ${cell(row.advertised)} | ${decided} |`);
   }
   lines.push('');
-  for (const row of table.rows) lines.push(`- **${row.hint}**: ${escapeMarkdown(row.why)}`);
-  if (table.contradictions.length) {
+  const contradicted = new Set<string>(options.contradictionSaid ? table.contradictions.map((c) => c.hint) : []);
+  for (const row of table.rows) lines.push(`- **${row.hint}**: ${escapeMarkdown(contradicted.has(row.hint) ? row.floorWhy : row.why)}`);
+  if (table.contradictions.length && !options.contradictionSaid) {
     lines.push('', `⚠ The explicit annotations contradict the floor: the gateway drops this composite tool when it lists tools.`);
   }
   if (entries.length) {

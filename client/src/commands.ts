@@ -102,7 +102,10 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
     };
     const result = await serverCommand<CallEnvelopeResult | null>(client, SERVER_COMMANDS.callEnvelope, [params]);
     if (!result) return void vscode.window.showWarningMessage('Tool Lens: that tool is no longer in the catalog.');
-    await editor.edit((builder) => builder.insert(position, result.text));
+    if ('refused' in result) return void vscode.window.showWarningMessage(`Tool Lens: ${result.refused}`);
+    // Placed and indented by the server for the document's structure: VS Code must not re-indent it.
+    const range = client.protocol2CodeConverter.asRange(result.range);
+    await editor.insertSnippet(new vscode.SnippetString(result.snippet), range, { undoStopBefore: true, undoStopAfter: true, keepWhitespace: true });
   });
 
   register('toolLens.showWorkflowGraph', async (uriArg, positionArg) => {

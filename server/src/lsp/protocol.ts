@@ -183,10 +183,19 @@ export interface CallEnvelopeParams {
   tool: string;
 }
 
-export interface CallEnvelopeResult {
-  /** Text to insert at the position, in the document's syntax, indented for that place. */
-  text: string;
-}
+/**
+ * The envelope as one replacement of `range` (LSP positions), placed by the document's structure
+ * (docs/behaviour.md#inserting-a-call-envelope); or, when it cannot be placed there, why.
+ */
+export type CallEnvelopeResult =
+  | {
+      range: { start: { line: number; character: number }; end: { line: number; character: number } };
+      /** The text written, with each tab stop's offered text in place. */
+      text: string;
+      /** The same as a snippet (`${1:…}` tab stops on the arguments and the mcpDetails sentence). */
+      snippet: string;
+    }
+  | { refused: string };
 
 /** How safe a step's tool says it is, for the graph's colours. */
 export type AnnotationClass = 'read-only' | 'additive' | 'destructive' | 'unknown' | 'no-tool';

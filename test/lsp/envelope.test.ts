@@ -79,7 +79,7 @@ describe('Insert Call Envelope: placed by the calls document\'s structure', () =
     if (options.clean !== false) {
       await server.client.replaceAll(uri, after);
       const items = await server.client.pullItems(uri);
-      assert.deepEqual(items.map((d) => `${d.range.start.line + 1}: ${String(d.code)} ${d.message}`), [], `no finding after the insertion:\n${after}`);
+      assert.deepEqual(items.map((d) => `${d.range.start.line + 1}: ${String(d.code)} ${typeof d.message === 'string' ? d.message : d.message.value}`), [], `no finding after the insertion:\n${after}`);
     }
     await server.client.close(uri);
     return after;

@@ -95,6 +95,11 @@ export interface LiveServerItem {
   fetchedAt?: string;
   /** A fetch of it is running now. */
   pending: boolean;
+  /**
+   * The snapshot a fetch writes, relative to the workspace folder, and whether a file is there now
+   * (the fetch replaces it); `refused`: why it could not be written (a fetch is then refused too).
+   */
+  snapshot?: { file: string; replaces: boolean; refused?: string };
 }
 
 export interface LiveServerList {

@@ -32,6 +32,8 @@ export interface CatalogState {
   trusted: boolean;
   /** False until the workspace has been read from disk once. */
   loaded: boolean;
+  /** The `.toollens.yaml` files in use, as file URIs (one per workspace folder that has one). */
+  configs?: string[];
 }
 
 /** A snapshot older than this is reported as stale in the catalog state. */
@@ -71,6 +73,8 @@ export const SERVER_COMMANDS = {
   liveServers: 'toolLens.server.liveServers',
   /** args: [{uri}] → AdvertisedToolsView[] (one per gateway document of the file; empty for any other file) */
   advertisedTools: 'toolLens.server.advertisedTools',
+  /** args: [{uri}] → DocumentKindResult (whether Tool Lens checks the document, and as what) */
+  documentKind: 'toolLens.server.documentKind',
 } as const;
 
 /** One MCP server a workspace config declares, as the fetch command's quick pick shows it. */
@@ -157,6 +161,11 @@ export type FetchCatalogResult =
       /** Says what happened and what to do; secrets masked. */
       message: string;
     };
+
+/** Whether Tool Lens checks a document: its kind (the first recognised document's), or null for a file that is none of ours. */
+export interface DocumentKindResult {
+  kind: string | null;
+}
 
 export interface DocumentPositionArgs {
   uri: string;

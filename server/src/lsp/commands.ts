@@ -16,6 +16,7 @@ import {
   type CallEnvelopeParams,
   type CallEnvelopeResult,
   type CatalogState,
+  type DocumentKindResult,
   type DocumentPositionArgs,
   type DynamicToolItem,
   type FloorReport,
@@ -55,6 +56,8 @@ export async function executeCommand(folders: Folders, params: ExecuteCommandPar
       return liveServers(session);
     case SERVER_COMMANDS.advertisedTools:
       return isPositionArgs(arg) ? advertisedTools(session, arg) : [];
+    case SERVER_COMMANDS.documentKind:
+      return isPositionArgs(arg) ? documentKind(session, arg) : { kind: null };
     default:
       session.log(`unknown command ${params.command}`);
       return null;
@@ -93,6 +96,13 @@ function floorReports(session: Session, args: DocumentPositionArgs): FloorReport
     line: file.source.positionAt((workflow.name ?? workflow.node).span.start).line,
     markdown: floorMarkdown(floorOf(ctx, workflow)),
   }));
+}
+
+/** Whether a document is one Tool Lens checks (the configuration counts): what the language status item is shown for. */
+function documentKind(session: Session, args: DocumentPositionArgs): DocumentKindResult {
+  const entry = session.entryOf(args.uri);
+  if (entry && session.isConfig(entry)) return { kind: 'toollens-config' };
+  return { kind: session.fileOfUri(args.uri)?.kind ?? null };
 }
 
 function refreshCatalogs(folders: Folders): CatalogState {

@@ -51,6 +51,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<ToolLe
       { scheme: 'file', language: 'yaml' },
       { scheme: 'file', language: 'json' },
       { scheme: 'file', language: 'jsonc' },
+      // VS Code's own JSON Lines language (`.jsonl`, `.ndjson`): calls files, one call per line.
+      { scheme: 'file', language: 'jsonl' },
     ],
     synchronize: { configurationSection: 'toolLens' },
     initializationOptions,

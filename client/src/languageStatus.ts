@@ -9,7 +9,7 @@ import { ExecuteCommandRequest, type LanguageClient } from 'vscode-languageclien
 import { SERVER_COMMANDS, STALE_AFTER_DAYS, type CatalogState, type DocumentKindResult } from '../../server/src/lsp/protocol.js';
 
 /** The languages the client hands to the server (extension.ts's document selector). */
-const LANGUAGES = new Set(['yaml', 'json', 'jsonc']);
+const LANGUAGES = new Set(['yaml', 'json', 'jsonc', 'jsonl']);
 
 /** A file name as a glob that matches it (and, at worst, names that differ where it has glob characters). */
 function globOf(name: string): string {

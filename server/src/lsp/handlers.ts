@@ -86,6 +86,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
   let documentChanges = false;
   let folderEvents = false;
   let scopedConfiguration = false;
+  let startLine: string | undefined;
 
   /** Runs a handler; a failure is logged and answered with the fallback (cancellations pass through). */
   async function guard<T>(name: string, fallback: T, run: () => T | Promise<T>): Promise<T> {
@@ -107,7 +108,9 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
     const given = params.workspaceFolders?.map((folder) => folder.uri) ?? [];
     const rootUri = params.rootUri ?? undefined;
     folders.initialize(given.length > 0 ? given : rootUri !== undefined ? [rootUri] : []);
-    log(startWords(params, folders.trusted));
+    // Logged once initialized: a client reads the initialize answer first (the spec allows a log
+    // line before it, but not every client expects one).
+    startLine = startWords(params, folders.trusted);
     for (const session of folders.all()) session.onCatalogState(() => publishCatalogState());
     folders.onAdded((session) => session.onCatalogState(() => publishCatalogState()));
     const pull = capabilities.textDocument?.diagnostic !== undefined;
@@ -138,6 +141,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
   });
 
   connection.onInitialized(() => {
+    if (startLine) log(startLine);
     if (watchFiles) {
       connection.client
         .register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED_GLOBS.map((globPattern) => ({ globPattern })) })

@@ -82,12 +82,15 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
     }, typeof serverArg === 'string' ? serverArg : undefined),
   );
 
-  register('toolLens.insertCallEnvelope', async () => {
+  // With (server, namespace, tool) given, as a key binding may give them, the tool is not asked for.
+  register('toolLens.insertCallEnvelope', async (serverArg, namespaceArg, toolArg) => {
     const editor = vscode.window.activeTextEditor;
     if (!editor) return void vscode.window.showInformationMessage('Tool Lens: open a document to insert a call envelope into.');
     const tools = await serverCommand<DynamicToolItem[]>(client, SERVER_COMMANDS.dynamicTools);
     if (!tools.length) return void vscode.window.showInformationMessage('Tool Lens: no catalog in this workspace declares dynamic tools (namespaces).');
-    const picked = await vscode.window.showQuickPick(
+    const given = tools.find((t) => t.server === serverArg && t.namespace === namespaceArg && t.tool === toolArg);
+    if (typeof serverArg === 'string' && !given) return void vscode.window.showWarningMessage(`Tool Lens: no dynamic tool ${String(serverArg)} / ${String(namespaceArg)} / ${String(toolArg)} in the catalog.`);
+    const picked = given ? { tool: given } : await vscode.window.showQuickPick(
       tools.map((t) => ({
         label: t.tool,
         description: `${t.server} / ${t.namespace}${t.external ? ' (external)' : ''}${t.status !== 'ready' ? ` (${t.status})` : ''}`,
@@ -107,7 +110,10 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
     };
     const result = await serverCommand<CallEnvelopeResult | null>(client, SERVER_COMMANDS.callEnvelope, [params]);
     if (!result) return void vscode.window.showWarningMessage('Tool Lens: that tool is no longer in the catalog.');
-    await editor.edit((builder) => builder.insert(position, result.text));
+    if ('refused' in result) return void vscode.window.showWarningMessage(`Tool Lens: ${result.refused}`);
+    // Placed and indented by the server for the document's structure: VS Code must not re-indent it.
+    const range = client.protocol2CodeConverter.asRange(result.range);
+    await editor.insertSnippet(new vscode.SnippetString(result.snippet), range, { undoStopBefore: true, undoStopAfter: true, keepWhitespace: true });
   });
 
   register('toolLens.showWorkflowGraph', async (uriArg, positionArg) => {

@@ -1,5 +1,5 @@
 // The VS Code side of Tool Lens: starts the language server (dist/server.js over IPC), registers
-// the commands, the catalog status bar item, the "Advertised tools" view and the workspace-trust plumbing. No analysis here.
+// the commands, the language status items, the "Advertised tools" view and the workspace-trust plumbing. No analysis here.
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
@@ -11,7 +11,7 @@ import {
 } from '../../server/src/lsp/protocol.js';
 import { registerAdvertisedTools } from './advertisedTools.js';
 import { OPEN_RULE_DOCS, registerCommands } from './commands.js';
-import { CatalogStatus } from './statusBar.js';
+import { LanguageStatus } from './languageStatus.js';
 
 let client: LanguageClient | undefined;
 
@@ -27,7 +27,17 @@ function readSettings(): ToolLensSettings {
   };
 }
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+/**
+ * What the extension hands to other extensions (`vscode.extensions.getExtension(...).exports`):
+ * only whether its language status items show for a document, which the end-to-end test asks.
+ */
+export interface ToolLensApi {
+  languageStatusShownFor(document: vscode.TextDocument): boolean;
+  /** The items' text and detail, as the status bar's hover shows them. */
+  languageStatus(): { id: string; text: string; detail?: string; command?: string }[];
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<ToolLensApi> {
   const output = vscode.window.createOutputChannel('Tool Lens', { log: true });
   const module = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
@@ -43,6 +53,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       { scheme: 'file', language: 'yaml' },
       { scheme: 'file', language: 'json' },
       { scheme: 'file', language: 'jsonc' },
+      // VS Code's own JSON Lines language (`.jsonl`, `.ndjson`): calls files, one call per line.
+      { scheme: 'file', language: 'jsonl' },
     ],
     synchronize: { configurationSection: 'toolLens' },
     initializationOptions,
@@ -51,7 +63,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   client = new LanguageClient('toolLens', 'Tool Lens', serverOptions, clientOptions);
 
-  const status = new CatalogStatus();
+  const status = new LanguageStatus(client);
   context.subscriptions.push(status, output);
   context.subscriptions.push(client.onNotification(CATALOG_STATE_NOTIFICATION, (state: CatalogState) => status.update(state)));
   registerCommands(context, client);
@@ -61,7 +73,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   await client.start();
+  status.start();
   registerAdvertisedTools(context, client);
+  return {
+    languageStatusShownFor: (document) => status.showsFor(document),
+    languageStatus: () => [status.catalogs, status.config, status.fetch].map((item) => ({ id: item.id, text: item.text, detail: item.detail, command: item.command?.command })),
+  };
 }
 
 export async function deactivate(): Promise<void> {

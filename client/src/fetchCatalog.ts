@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport } from 'vscode-languageclient/node';
 import type { FetchCatalogParams, FetchCatalogResult, LiveServerItem, LiveServerList } from '../../server/src/lsp/protocol.js';
-import { consentPrompt, hasConsent, pickRow, recordConsent } from './fetchConsent.js';
+import { CONSENT_CLOSE, consentPrompt, hasConsent, pickRow, recordConsent } from './fetchConsent.js';
 
 export interface FetchDeps {
   listServers(): Promise<LiveServerList>;
@@ -58,8 +58,15 @@ export async function fetchCatalog(context: vscode.ExtensionContext, deps: Fetch
   }
   if (!hasConsent(context.workspaceState, item)) {
     const prompt = consentPrompt(item);
-    const answer = await vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, prompt.action);
-    if (answer !== prompt.action) return;
+    // VS Code's modal makes its first button the default: Cancel, so Enter starts nothing; the close
+    // affordance (Escape) declines too.
+    const answer = await vscode.window.showWarningMessage<vscode.MessageItem>(
+      prompt.message,
+      { modal: true, detail: prompt.detail },
+      ...prompt.buttons.map((title): vscode.MessageItem => ({ title })),
+      { title: CONSENT_CLOSE, isCloseAffordance: true },
+    );
+    if (answer?.title !== prompt.action) return;
     await recordConsent(context.workspaceState, item);
   }
 

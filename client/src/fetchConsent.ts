@@ -54,10 +54,31 @@ export function pickRow(item: LiveServerItem): PickRow {
   };
 }
 
-/** The modal that asks before anything starts: the exact command line (secrets masked) and what happens. */
-export function consentPrompt(item: LiveServerItem): { message: string; detail: string; action: string } {
+/** The button that declines: the modal's first, so Enter (and Escape, through `close`) starts nothing. */
+export const CONSENT_CANCEL = 'Cancel';
+/** The modal's close affordance (Escape, the window's close box): declines too. */
+export const CONSENT_CLOSE = 'Close';
+
+/** Where the snapshot goes, and whether it replaces one, in a sentence. */
+function snapshotWords(item: LiveServerItem): string {
+  const snapshot = item.snapshot;
+  if (!snapshot) return 'The tools are saved as a snapshot in catalogs/ that you can commit.';
+  if (snapshot.replaces) {
+    const when = item.fetchedAt ? ` (fetched ${item.fetchedAt})` : '';
+    return `The tools are saved to ${snapshot.file}, replacing the snapshot already there${when}: commit or compare it first if you want to keep it.`;
+  }
+  return `The tools are saved to ${snapshot.file}, a new snapshot you can commit.`;
+}
+
+/**
+ * The modal that asks before anything starts: the exact command line (secrets masked), what
+ * happens, and the snapshot file written (new, or replacing one). `buttons` in their order: Cancel
+ * first, so that the default (Enter) starts nothing; then the action.
+ */
+export function consentPrompt(item: LiveServerItem): { message: string; detail: string; action: string; buttons: string[] } {
   const stdio = (item.transport ?? 'stdio') === 'stdio';
   const file = item.declaredIn.replace(/:\d+$/, '');
+  const action = stdio ? 'Start and Fetch' : 'Connect and Fetch';
   const message = stdio
     ? `Start the MCP server "${item.name}" to fetch its tools?`
     : `Connect to the MCP server "${item.name}" to fetch its tools?`;
@@ -82,8 +103,11 @@ export function consentPrompt(item: LiveServerItem): { message: string; detail: 
     detail: [
       ...what,
       '',
-      `The tools are saved to catalogs/ as a snapshot you can commit. Tool Lens remembers your answer for this exact ${stdio ? 'command line' : 'address'} and asks again when it changes.`,
+      snapshotWords(item),
+      '',
+      `Tool Lens remembers your answer for this exact ${stdio ? 'command line' : 'address'} and asks again when it changes.`,
     ].join('\n'),
-    action: stdio ? 'Start and Fetch' : 'Connect and Fetch',
+    action,
+    buttons: [CONSENT_CANCEL, action],
   };
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ruleDocsChecks } from './host-ruledocs.js';
 import { hostViews } from './host-views.js';
+import { envelopeChecks } from './host-envelope.js';
 
 /** What the outer test tells this module, in `plan.json` beside the bundle. */
 export interface HostPlan {
@@ -248,6 +249,7 @@ export async function run(): Promise<void> {
   });
 
   await hostViews(check, folder, plan);
+  await envelopeChecks(check, folder, extension);
 
   writeFileSync(plan.results, JSON.stringify(checks, null, 2));
   const failed = checks.filter((c) => !c.ok);

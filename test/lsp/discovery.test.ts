@@ -50,7 +50,10 @@ function byCli(folder: string): Discovered {
 
 function serverSession(folder: string): { session: Session; logs: string[] } {
   const logs: string[] = [];
-  const session = new Session((message) => logs.push(message));
+  // Every line but the informational ones of a read and its catalog (test/lsp/log.test.ts has those).
+  const session = new Session((message) => {
+    if (!/^(read |catalog of )/.test(message)) logs.push(message);
+  });
   session.setRoot(pathToFileURL(folder).href);
   session.load();
   return { session, logs };

@@ -152,6 +152,8 @@ describe('fetch catalog from an MCP server (in process, real server-memory)', ()
     assert.equal(memory.catalogued, false);
     assert.equal(memory.pending, false);
     assert.equal(memory.blocked, undefined);
+    // The file a fetch would write, named before anything starts (and nothing written by listing).
+    assert.deepEqual(memory.snapshot, { file: 'catalogs/memory.catalog.yaml', replaces: false });
 
     assert.equal(needsToken.blocked?.reason, 'needs-input');
     assert.match(needsToken.blocked?.message ?? '', /input "token"/);
@@ -263,6 +265,10 @@ describe('fetch catalog from an MCP server (in process, real server-memory)', ()
     const afterItems = await client.pullItems(workflowUri);
     assert.deepEqual(unknownTool(afterItems), []);
     assert.equal((await item('memory')).catalogued, true);
+    // A second fetch would replace that file, and the consent says so.
+    const again = await item('memory');
+    assert.deepEqual(again.snapshot, { file: 'catalogs/memory.catalog.yaml', replaces: true });
+    assert.match(consentPrompt(again).detail, /saved to catalogs\/memory\.catalog\.yaml, replacing the snapshot already there \(fetched /);
   });
 
   test('a server that fails: a clear, masked message, and "failed" in the catalog state', { timeout: 20_000 }, async () => {
@@ -343,6 +349,15 @@ describe('fetch consent (client side)', () => {
     assert.equal(hasConsent(state, { ...memory, fingerprint: undefined }), false);
   });
 
+  test('the prompt names the snapshot file it writes, and says when it replaces one', () => {
+    const fresh = consentPrompt({ ...memory, snapshot: { file: 'catalogs/memory.catalog.yaml', replaces: false } });
+    assert.match(fresh.detail, /saved to catalogs\/memory\.catalog\.yaml, a new snapshot/);
+    assert.doesNotMatch(fresh.detail, /replacing/);
+    const again = consentPrompt({ ...memory, catalogued: true, fetchedAt: '2026-11-01T10:00:00Z', snapshot: { file: 'catalogs/memory.catalog.yaml', replaces: true } });
+    assert.match(again.detail, /saved to catalogs\/memory\.catalog\.yaml, replacing the snapshot already there \(fetched 2026-11-01T10:00:00Z\)/);
+    assert.deepEqual(again.buttons, ['Cancel', 'Start and Fetch']);
+  });
+
   test('the prompt shows the exact command line and what will happen', () => {
     const prompt = consentPrompt(memory);
     assert.equal(prompt.message, 'Start the MCP server "memory" to fetch its tools?');
@@ -350,6 +365,9 @@ describe('fetch consent (client side)', () => {
     assert.match(prompt.detail, /without a shell/);
     assert.match(prompt.detail, /asks again when it changes/);
     assert.equal(prompt.action, 'Start and Fetch');
+    // Cancel first: the modal's default button starts nothing.
+    assert.deepEqual(prompt.buttons, ['Cancel', 'Start and Fetch']);
+    assert.match(prompt.detail, /saved as a snapshot in catalogs\//);
     assert.deepEqual(pickRow(memory), { label: 'memory', description: 'stdio · .vscode/mcp.json:5', detail: memory.commandLine });
   });
 });

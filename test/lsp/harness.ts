@@ -81,6 +81,7 @@ export class TestClient {
     connection.onNotification('window/logMessage', (params: { message: string }) => {
       this.logs.push(params.message);
       if (process.env.LSP_TEST_VERBOSE) console.error('[server]', params.message);
+      this.changed();
     });
     connection.listen();
   }

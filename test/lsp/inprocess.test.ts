@@ -356,20 +356,22 @@ describe('language server in process (pull client)', () => {
 
     const callsUri = ws.uri('calls/example.calls.yaml');
     await server.client.open(callsUri, 'calls:\n  - \n');
-    const envelope = await send<{ text: string }>(SERVER_COMMANDS.callEnvelope, [
+    const envelope = await send<{ text: string; range: { start: { line: number; character: number } } }>(SERVER_COMMANDS.callEnvelope, [
       { uri: callsUri, position: { line: 1, character: 4 }, server: 'filesystem', namespace: 'applets', tool: 'applet_create' },
     ]);
+    // The empty `- ` entry becomes the envelope (test/lsp/envelope.test.ts has every other place).
+    assert.deepEqual(envelope.range.start, { line: 1, character: 0 });
     assert.equal(
       envelope.text,
       [
-        'tool: call_dynamic_tool',
+        '  - tool: call_dynamic_tool',
         '    input:',
         '      namespace: applets',
         '      toolName: applet_create',
         '      arguments:',
         '        value: ""',
         '      mcpDetails:',
-        '        description: <one sentence saying why you are calling this>',
+        '        description: "<one sentence saying why you are calling this>"',
       ].join('\n'),
     );
     await server.client.close(callsUri);

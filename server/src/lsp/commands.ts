@@ -2,14 +2,9 @@
 // reloading catalogs from disk, the dynamic tools for "Insert call envelope" and the envelope text
 // itself, the workflow graph (nodes, `dependsOn` edges, each step's annotation class), and the MCP
 // servers a live catalog can be fetched from (liveFetch.ts; the fetch itself is a request of its own).
-import { stringify } from 'yaml';
 import type { ExecuteCommandParams } from 'vscode-languageserver';
-import { CALL_DYNAMIC_TOOL, type CatalogTool, type DynamicNamespace } from '../core/catalog/model.js';
 import { documentContext } from '../core/context.js';
 import { floorMarkdown, floorOf } from '../core/floor/workflowFloor.js';
-import { placeholderFor } from '../core/jsonschema/arguments.js';
-import { isObject, topLevelProperties } from '../core/jsonschema/properties.js';
-import { MCP_DETAILS_PLACEHOLDER } from '../core/calls/calls.js';
 import { workflowsOf, type WorkflowModel } from '../core/model/workflow.js';
 import { ALL_RULES } from '../core/rules/registry.js';
 import type { ParsedFile } from '../core/parse/file.js';
@@ -19,6 +14,7 @@ import {
   type CallEnvelopeParams,
   type CallEnvelopeResult,
   type CatalogState,
+  type DocumentKindResult,
   type DocumentPositionArgs,
   type DynamicToolItem,
   type FloorReport,
@@ -27,6 +23,7 @@ import {
 } from './protocol.js';
 import { workflowGraph } from './graph.js';
 import { advertisedTools } from './advertisedTools.js';
+import { planEnvelope } from './envelope.js';
 import { liveServers } from './liveFetch.js';
 import type { Folders } from './folders.js';
 import type { Session } from './session.js';
@@ -64,6 +61,8 @@ export async function executeCommand(folders: Folders, params: ExecuteCommandPar
       return isPositionArgs(arg) ? advertisedTools(session, arg) : [];
     case SERVER_COMMANDS.rules:
       return ALL_RULES.map((rule): RuleItem => ({ id: rule.id, defaultSeverity: rule.defaultSeverity, summary: rule.summary }));
+    case SERVER_COMMANDS.documentKind:
+      return isPositionArgs(arg) ? documentKind(session, arg) : { kind: null };
     default:
       session.log(`unknown command ${params.command}`);
       return null;
@@ -104,6 +103,13 @@ function floorReports(session: Session, args: DocumentPositionArgs): FloorReport
   }));
 }
 
+/** Whether a document is one Tool Lens checks (the configuration counts): what the language status item is shown for. */
+function documentKind(session: Session, args: DocumentPositionArgs): DocumentKindResult {
+  const entry = session.entryOf(args.uri);
+  if (entry && session.isConfig(entry)) return { kind: 'toollens-config' };
+  return { kind: session.fileOfUri(args.uri)?.kind ?? null };
+}
+
 function refreshCatalogs(folders: Folders): CatalogState {
   for (const session of folders.all()) session.load();
   return folders.catalogState();
@@ -122,38 +128,22 @@ function dynamicTools(session: Session): DynamicToolItem[] {
   return out;
 }
 
-/** The envelope for a dynamic tool, in the document's syntax, indented for the position. */
+/**
+ * The envelope for a dynamic tool, placed by the document's structure (envelope.ts): one replacement
+ * as plain text and as a snippet, or why it cannot be inserted there.
+ */
 function callEnvelope(session: Session, params: CallEnvelopeParams): CallEnvelopeResult | null {
   const namespace = session.workspace.catalog.namespace(params.server, params.namespace);
   const tool = namespace?.tools.find((t) => t.name === params.tool);
   if (!namespace || !tool) return null;
-  const value = envelopeValue(namespace, tool);
   const file = session.fileOfUri(params.uri);
-  const language = file?.language ?? 'yaml';
-  if (language === 'jsonl') return { text: JSON.stringify(value) };
-  const lineText = file ? file.source.lineText(params.position.line) : '';
-  if (language === 'json') {
-    const indentation = /^[ \t]*/.exec(lineText)![0];
-    return { text: JSON.stringify(value, null, 2).split('\n').join(`\n${indentation}`) };
-  }
-  // YAML: continuation lines line up with the column the envelope starts at.
-  const column = ' '.repeat(Math.min(params.position.character, lineText.length));
-  const yaml = stringify(value, { indent: 2, lineWidth: 0 }).replace(/\n$/, '');
-  return { text: yaml.split('\n').join(`\n${column}`) };
-}
-
-function envelopeValue(namespace: DynamicNamespace, tool: CatalogTool): Record<string, unknown> {
-  const root = isObject(tool.inputSchema) ? tool.inputSchema : {};
-  // fromEntries defines own properties: an argument named `__proto__` stays an argument.
-  const args: Record<string, unknown> = Object.fromEntries(
-    [...topLevelProperties(root).properties.values()]
-      .filter((property) => property.required)
-      // A required property's default is what the user most likely wants; else a value of its type.
-      .map((property) => [property.name, 'default' in property.schema ? property.schema.default : placeholderFor(property.schema, root)]),
-  );
-  const input: Record<string, unknown> = { namespace: namespace.name, toolName: tool.name, arguments: args };
-  if (namespace.external) input.mcpDetails = { description: MCP_DETAILS_PLACEHOLDER };
-  return { tool: CALL_DYNAMIC_TOOL, input };
+  const offset = file ? file.source.offsetAt(params.position) : 0;
+  const plan = planEnvelope(file, offset, namespace, tool);
+  if ('refused' in plan) return { refused: plan.refused };
+  const range = file
+    ? { start: file.source.positionAt(plan.start), end: file.source.positionAt(plan.end) }
+    : { start: params.position, end: params.position };
+  return { range, text: plan.text, snippet: plan.snippet };
 }
 
 // ---------------------------------------------------------------------------------------------

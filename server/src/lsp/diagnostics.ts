@@ -89,6 +89,8 @@ export class Diagnostics {
   private readonly pushedBySession = new WeakMap<Session, Map<string, string>>();
   private refreshTimer: NodeJS.Timeout | undefined;
   private background = 0;
+  /** The folders whose first check has been logged (its time is the output channel's "first check" line). */
+  private readonly firstChecked = new WeakSet<Session>();
   private waiters: (() => void)[] = [];
   private disposed = false;
 
@@ -121,8 +123,13 @@ export class Diagnostics {
     if (session.isConfig(entry)) findings = session.configProblems;
     else if (file.kind) {
       try {
+        const started = performance.now();
         // A bound on each file's rule work, so one file never holds every other request for long.
         findings = checkFile(file, session.workspace, ALL_RULES, { budgetMs: session.workspace.limits.editorCheckMs }).findings;
+        if (!this.firstChecked.has(session)) {
+          this.firstChecked.add(session);
+          session.log(`first check: ${entry.path} in ${(performance.now() - started).toFixed(1)} ms, ${findings.length} finding${findings.length === 1 ? '' : 's'}`);
+        }
       } catch (error) {
         session.log(`checking ${entry.path} failed: ${errorText(error)}`);
       }
@@ -375,6 +382,8 @@ export class Diagnostics {
     void (async () => {
       await this.folders.ready();
       await yieldTurn();
+      const started = performance.now();
+      let checked = 0;
       let lastYield = Date.now();
       for (const { session, entry } of openFirst(this.folders)) {
         if (run !== this.background || this.disposed) return;
@@ -382,6 +391,7 @@ export class Diagnostics {
         // push() decides itself whether a closed file is published (or cleared).
         if (!this.options.pull) this.push(session, entry.path);
         else if (this.workspaceWide(session) || entry.editor) this.report(entry, session);
+        checked++;
         if (Date.now() - lastYield > 8) {
           await yieldTurn();
           lastYield = Date.now();
@@ -394,6 +404,7 @@ export class Diagnostics {
           for (const path of [...pushed.keys()]) if (!session.entries.has(path)) this.push(session, path);
         }
       }
+      if (run === 1) this.folders.primary.log(`first check of the workspace: ${checked} file${checked === 1 ? '' : 's'} in ${Math.round(performance.now() - started)} ms`);
     })().catch((error: unknown) => this.folders.primary.log(`the background check failed: ${errorText(error)}`));
   }
 

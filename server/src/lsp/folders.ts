@@ -136,7 +136,7 @@ export class Folders {
     for (const session of this.sessions) session.setTrusted(trusted);
   }
 
-  /** The catalog state of every folder as one: what the status bar shows. */
+  /** The catalog state of every folder as one: what the language status items show. */
   catalogState(): CatalogState {
     return mergeCatalogStates(this.sessions.map((session) => session.catalogState()));
   }
@@ -155,5 +155,6 @@ export function mergeCatalogStates(states: readonly CatalogState[]): CatalogStat
     failures,
     trusted: states.every((s) => s.trusted),
     loaded: states.every((s) => s.loaded),
+    configs: union((s) => s.configs ?? []),
   };
 }

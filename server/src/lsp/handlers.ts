@@ -14,6 +14,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { version as TOOL_VERSION } from '../../../package.json';
 import { codeActions, CODE_ACTION_KINDS } from './codeActions.js';
 import { codeLenses } from './codeLens.js';
 import { executeCommand, SERVER_COMMAND_IDS } from './commands.js';
@@ -38,6 +39,14 @@ import { configCompletion, configHover } from './configEditing.js';
 import { validCommandName } from './ruleActions.js';
 import { errorText, type Session } from './session.js';
 import { documentSymbols } from './symbols.js';
+
+/** The first log line: which Tool Lens, on which Node, for which client and folders. */
+function startWords(params: InitializeParams, trusted: boolean): string {
+  const client = params.clientInfo ? `${params.clientInfo.name}${params.clientInfo.version ? ` ${params.clientInfo.version}` : ''}` : 'an unnamed client';
+  const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+  const where = folders.length ? `workspace folder${folders.length === 1 ? '' : 's'} ${folders.join(', ')}` : 'no workspace folder';
+  return `Tool Lens ${TOOL_VERSION} language server (Node ${process.version}) for ${client}; ${where}; ${trusted ? 'trusted' : 'not trusted: no live fetches'}`;
+}
 
 export const WATCHED_GLOBS = ['**/*.{yaml,yml,json,jsonc,jsonl}', '**/.toollens.yaml'];
 
@@ -81,6 +90,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
   let ruleDocsCommand: string | undefined;
   let folderEvents = false;
   let scopedConfiguration = false;
+  let startLine: string | undefined;
 
   /** Runs a handler; a failure is logged and answered with the fallback (cancellations pass through). */
   async function guard<T>(name: string, fallback: T, run: () => T | Promise<T>): Promise<T> {
@@ -102,6 +112,9 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
     const given = params.workspaceFolders?.map((folder) => folder.uri) ?? [];
     const rootUri = params.rootUri ?? undefined;
     folders.initialize(given.length > 0 ? given : rootUri !== undefined ? [rootUri] : []);
+    // Logged once initialized: a client reads the initialize answer first (the spec allows a log
+    // line before it, but not every client expects one).
+    startLine = startWords(params, folders.trusted);
     for (const session of folders.all()) session.onCatalogState(() => publishCatalogState());
     folders.onAdded((session) => session.onCatalogState(() => publishCatalogState()));
     const pull = capabilities.textDocument?.diagnostic !== undefined;
@@ -134,6 +147,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
   });
 
   connection.onInitialized(() => {
+    if (startLine) log(startLine);
     if (watchFiles) {
       connection.client
         .register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED_GLOBS.map((globPattern) => ({ globPattern })) })
@@ -181,7 +195,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
     }
   }
 
-  /** Every folder's catalog state as one (the status bar's), once every folder has been read. */
+  /** Every folder's catalog state as one (the language status items'), once every folder has been read. */
   function publishCatalogState(): void {
     void connection.sendNotification(CATALOG_STATE_NOTIFICATION, folders.catalogState());
   }

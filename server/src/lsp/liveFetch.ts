@@ -11,6 +11,7 @@
 // Writes: the snapshot goes to `catalogs/` inside the workspace root only; a link that leads it
 // out, or a file holding another server's catalog, refuses the fetch before the server starts.
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { WorkDoneProgress, type CancellationToken, type Connection, type WorkDoneProgressBegin, type WorkDoneProgressEnd, type WorkDoneProgressReport } from 'vscode-languageserver';
@@ -20,7 +21,7 @@ import { fetchCatalog, type FetchOptions } from '../live/fetch.js';
 import { describeLaunch } from '../live/redact.js';
 import { readWorkspaceServers, type Launch, type McpServerEntry } from '../live/servers.js';
 import { resolveExecutable } from '../live/processes.js';
-import { snapshotTarget, writeSnapshot } from '../live/snapshot.js';
+import { snapshotFileName, snapshotTarget, writeSnapshot } from '../live/snapshot.js';
 import { toPosix } from '../node/paths.js';
 import type { FetchCatalogParams, FetchCatalogResult, LiveServerItem, LiveServerList } from './protocol.js';
 import { errorText, type Session } from './session.js';
@@ -65,12 +66,23 @@ export function liveServers(session: Session): LiveServerList {
       item.transport = entry.launch.type;
       item.commandLine = describeLaunch(entry.launch);
       item.fingerprint = launchFingerprint(entry.launch);
+      item.snapshot = snapshotOf(session.root!, entry.name);
     } else {
       item.blocked = { reason: entry.blocked?.reason ?? 'invalid', message: entry.blocked?.message ?? 'it cannot be fetched' };
     }
     return item;
   });
   return { trusted: session.trusted, servers, configFiles: read.files, problems: read.problems };
+}
+
+/** Where a fetch of `server` would write its snapshot, and whether a file is there now; or why it could not write one. */
+function snapshotOf(root: string, server: string): NonNullable<LiveServerItem['snapshot']> {
+  try {
+    const target = snapshotTarget({ dir: join(root, SNAPSHOT_DIR), root }, server, 'yaml');
+    return { file: toPosix(relative(root, target.path)), replaces: existsSync(target.real) };
+  } catch (error) {
+    return { file: toPosix(join(SNAPSHOT_DIR, snapshotFileName(server, 'yaml'))), replaces: false, refused: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 export interface LiveFetchOptions {

@@ -32,6 +32,8 @@ export interface CatalogState {
   trusted: boolean;
   /** False until the workspace has been read from disk once. */
   loaded: boolean;
+  /** The `.toollens.yaml` files in use, as file URIs (one per workspace folder that has one). */
+  configs?: string[];
 }
 
 /** A snapshot older than this is reported as stale in the catalog state. */
@@ -87,6 +89,8 @@ export const SERVER_COMMANDS = {
   advertisedTools: 'toolLens.server.advertisedTools',
   /** args: [] → RuleItem[] (every rule, in the order `tool-lens rules` lists them) */
   rules: 'toolLens.server.rules',
+  /** args: [{uri}] → DocumentKindResult (whether Tool Lens checks the document, and as what) */
+  documentKind: 'toolLens.server.documentKind',
 } as const;
 
 /** One MCP server a workspace config declares, as the fetch command's quick pick shows it. */
@@ -111,6 +115,11 @@ export interface LiveServerItem {
   fetchedAt?: string;
   /** A fetch of it is running now. */
   pending: boolean;
+  /**
+   * The snapshot a fetch writes, relative to the workspace folder, and whether a file is there now
+   * (the fetch replaces it); `refused`: why it could not be written (a fetch is then refused too).
+   */
+  snapshot?: { file: string; replaces: boolean; refused?: string };
 }
 
 export interface LiveServerList {
@@ -169,6 +178,11 @@ export type FetchCatalogResult =
       message: string;
     };
 
+/** Whether Tool Lens checks a document: its kind (the first recognised document's), or null for a file that is none of ours. */
+export interface DocumentKindResult {
+  kind: string | null;
+}
+
 export interface DocumentPositionArgs {
   uri: string;
   /** 0-based; when given, only the workflow around it. */
@@ -199,10 +213,19 @@ export interface CallEnvelopeParams {
   tool: string;
 }
 
-export interface CallEnvelopeResult {
-  /** Text to insert at the position, in the document's syntax, indented for that place. */
-  text: string;
-}
+/**
+ * The envelope as one replacement of `range` (LSP positions), placed by the document's structure
+ * (docs/behaviour.md#inserting-a-call-envelope); or, when it cannot be placed there, why.
+ */
+export type CallEnvelopeResult =
+  | {
+      range: { start: { line: number; character: number }; end: { line: number; character: number } };
+      /** The text written, with each tab stop's offered text in place. */
+      text: string;
+      /** The same as a snippet (`${1:…}` tab stops on the arguments and the mcpDetails sentence). */
+      snippet: string;
+    }
+  | { refused: string };
 
 /** How safe a step's tool says it is, for the graph's colours. */
 export type AnnotationClass = 'read-only' | 'additive' | 'destructive' | 'unknown' | 'no-tool';

@@ -12,7 +12,8 @@
 // head and its size (node/loader.ts readWithin), which is all its decline needs.
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { dirname, relative } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CONFIG_FILE_NAME, parseConfig } from '../core/config/config.js';
 import { compileGlob, leavesFolder } from '../core/config/glob.js';
@@ -226,11 +227,13 @@ export class Session {
   /** Reads the workspace folder (files, configuration, catalogs). Safe to call again (refresh). */
   load(): void {
     if (this.closed) return;
+    const started = performance.now();
     try {
       this.loadFromDisk();
     } catch (error) {
       this.log(`could not read the workspace folder: ${errorText(error)}`);
     }
+    this.log(this.loadWords(performance.now() - started));
     this.loaded = true;
     this.resolveReady();
     this.emit({ paths: [...this.entries.keys()], dependencies: true });
@@ -640,7 +643,7 @@ export class Session {
     return this.livePending.has(server);
   }
 
-  /** A fetch started: the status bar and the diagnostics that name the server say "catalog pending". */
+  /** A fetch started: the language status and the diagnostics that name the server say "catalog pending". */
   fetchStarted(server: string): void {
     this.livePending.add(server);
     this.liveFailures.delete(server);
@@ -688,10 +691,44 @@ export class Session {
       failures: Object.fromEntries(failed.map((name) => [name, this.liveFailures.get(name)!])),
       trusted: this.trusted,
       loaded: this.loaded,
+      configs: this.configPath ? [pathToFileURL(this.configPath).href] : [],
     };
   }
 
+  /** One log line for a read of the folder: what was read, how long it took, the configuration in use. */
+  private loadWords(ms: number): string {
+    const where = this.root ?? '(no folder)';
+    const config = this.configPath
+      ? `configuration ${toPosix(relative(this.root ?? dirname(this.configPath), this.configPath))}${this.configProblems.length ? ` (${this.configProblems.length} problem${this.configProblems.length === 1 ? '' : 's'}, shown in it)` : ''}`
+      : 'no .toollens.yaml: the built-in defaults';
+    return `read ${where}: ${this.entries.size} file${this.entries.size === 1 ? '' : 's'} in ${Math.round(ms)} ms; ${config}`;
+  }
+
+  /** The catalog as the log says it: one line per server (tools, namespaces, file, when fetched); logged when it changes. */
+  private catalogWords(): string[] {
+    const catalog = this.workspace.catalog;
+    const lines = [`catalog of ${this.root ?? '(no folder)'}: ${catalog.serverNames.length} server${catalog.serverNames.length === 1 ? '' : 's'} from ${catalog.files.length} file${catalog.files.length === 1 ? '' : 's'}`];
+    for (const name of catalog.serverNames) {
+      const server = catalog.server(name);
+      if (!server) continue;
+      const dynamic = server.namespaces.reduce((sum, ns) => sum + ns.tools.length, 0);
+      const namespaces = server.namespaces.length ? `, ${server.namespaces.length} namespace${server.namespaces.length === 1 ? '' : 's'} (${dynamic} dynamic tool${dynamic === 1 ? '' : 's'})` : '';
+      const file = this.root && isAbsolute(server.origin.file) ? toPosix(relative(this.root, server.origin.file)) : server.origin.file;
+      lines.push(`  catalog "${name}": ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}${namespaces}, from ${file}${server.fetchedAt ? `, fetched ${server.fetchedAt}` : ''}`);
+    }
+    return lines;
+  }
+
+  private loggedCatalog: string | undefined;
+
   private publishCatalogState(): void {
+    if (this.loaded) {
+      const words = this.catalogWords().join('\n');
+      if (words !== this.loggedCatalog) {
+        this.loggedCatalog = words;
+        this.log(words);
+      }
+    }
     const state = this.catalogState();
     for (const listener of this.catalogListeners) {
       try {

@@ -1,6 +1,7 @@
 // Code actions: every fix of the core as a quick fix tied to its diagnostic (safe ones preferred),
 // "Fix all <rule> problems in this file", `source.fixAll.toolLens` (safe fixes only), and
-// "Suppress <rule> on this line".
+// "Suppress <rule> on this line", and for aggregation/advertised-rename "Accept the catalog as it
+// is now" (the server command that makes it the baseline).
 import {
   CodeActionKind,
   type CodeAction,
@@ -10,12 +11,14 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver';
 import type { ParsedFile } from '../core/parse/file.js';
+import { ADVERTISED_RENAME } from '../core/rules/aggregation/advertised-rename.js';
 import { walk } from '../core/parse/nodes.js';
 import { findDirectives, UNUSED_SUPPRESSION } from '../core/suppressions.js';
 import { chooseCompatibleFixes } from '../core/text/edits.js';
 import type { Finding, Fix, TextEdit } from '../core/types.js';
 import { rangesIntersect, sameRange, SOURCE, toLspEdit } from './convert.js';
 import type { Diagnostics, Report } from './diagnostics.js';
+import { SERVER_COMMANDS } from './protocol.js';
 import type { Session } from './session.js';
 
 const FIX_ALL_KIND = 'source.fixAll.toolLens';
@@ -58,6 +61,17 @@ export function codeActions(session: Session, diagnostics: Diagnostics, params: 
           edit: workspaceEdit(fix.edits),
         });
       }
+    }
+    // A renamed advertised name: the quick fix accepts the catalog as it is now (a command, no edit).
+    const renames = targets.filter((t) => t.finding.rule === ADVERTISED_RENAME);
+    if (renames.length) {
+      const title = 'Accept the catalog as it is now (the new baseline for advertised names)';
+      actions.push({
+        title,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: renames.map((t) => t.diagnostic),
+        command: { title, command: SERVER_COMMANDS.acceptCatalog, arguments: [{ uri }] },
+      });
     }
     // Fix all of one rule, when the file has more than one finding of it with a safe fix.
     const rules = [...new Set(targets.map((t) => t.finding.rule))];

@@ -59,6 +59,9 @@ export async function executeCommand(folders: Folders, params: ExecuteCommandPar
       return liveServers(session);
     case SERVER_COMMANDS.advertisedTools:
       return isPositionArgs(arg) ? advertisedTools(session, arg) : [];
+    case SERVER_COMMANDS.acceptCatalog:
+      for (const accepting of isPositionArgs(arg) ? [session] : folders.all()) accepting.acceptBaseline();
+      return null;
     default:
       session.log(`unknown command ${params.command}`);
       return null;

@@ -71,6 +71,11 @@ export const SERVER_COMMANDS = {
   liveServers: 'toolLens.server.liveServers',
   /** args: [{uri}] → AdvertisedToolsView[] (one per gateway document of the file; empty for any other file) */
   advertisedTools: 'toolLens.server.advertisedTools',
+  /**
+   * args: [{uri}?] → null. The catalog as it is now becomes the baseline that
+   * `aggregation/advertised-rename` compares with: of the folder of `uri`, or of every folder.
+   */
+  acceptCatalog: 'toolLens.server.acceptCatalog',
 } as const;
 
 /** One MCP server a workspace config declares, as the fetch command's quick pick shows it. */

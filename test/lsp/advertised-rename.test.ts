@@ -80,6 +80,7 @@ spec:
 `;
 
 const byRule = (items: Diagnostic[]) => items.filter((d) => d.code === RULE);
+const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
 
 function lineOf(text: string, needle: string): number {
   const index = text.indexOf(needle);
@@ -169,11 +170,11 @@ describe('aggregation/advertised-rename in the language server', () => {
     await server.client.replaceAll(uri, GITLAB.replace('name: create_issue', 'name: open_issue'));
     const found = byRule(await server.client.pullItems(gateway()));
     assert.equal(found.length, 2, JSON.stringify(found.map((d) => d.message)));
-    const renamed = found.find((d) => String(d.message).includes('(gitlab.create_issue)'));
+    const renamed = found.find((d) => messageOf(d).includes('(gitlab.create_issue)'));
     assert.match(renamed?.message ?? '', /renames the advertised tool "gitlab_create_issue" \(gitlab\.create_issue\) to "open_issue"/);
     assert.match(renamed!.message, /The server renamed the tool to "open_issue"/);
     assert.equal(renamed!.range.start.line, lineOf(GATEWAY, '{name: gitlab'), 'at the workload\'s entry in backends');
-    const unclashed = found.find((d) => String(d.message).includes('(github.create_issue)'));
+    const unclashed = found.find((d) => messageOf(d).includes('(github.create_issue)'));
     assert.match(unclashed?.message ?? '', /renames the advertised tool "github_create_issue" \(github\.create_issue\) to "create_issue"/);
     assert.match(unclashed!.message, /clash with workload "gitlab", which the catalog no longer has/);
     assert.match(unclashed!.message, /clients that use "github_create_issue" no longer reach it \(no step or call of the workspace writes it\)/);
@@ -186,7 +187,7 @@ describe('aggregation/advertised-rename in the language server', () => {
     rmSync(join(ws.root, 'catalogs', 'gitlab.catalog.yaml'));
     await diskChanged('catalogs/gitlab.catalog.yaml', FileChangeType.Deleted);
     const [finding, ...rest] = byRule(await server.client.pullItems(gateway()));
-    assert.equal(rest.length, 0, JSON.stringify(rest.map((d) => String(d.message))));
+    assert.equal(rest.length, 0, JSON.stringify(rest.map((d) => messageOf(d))));
     assert.match(finding?.message ?? '', /to "create_issue"/);
     assert.equal(finding!.range.start.line, lineOf(GATEWAY, 'priorityOrder: [notes]'));
   });

@@ -79,6 +79,13 @@ spec:
       arguments: {title: triage}
 `;
 
+/** Calls recorded against the gitlab server: by its own tool names, which only a rename on the backend changes. */
+const CALLS = `server: gitlab
+calls:
+  - name: create_issue
+    arguments: {title: recorded}
+`;
+
 const byRule = (items: Diagnostic[]) => items.filter((d) => d.code === RULE);
 const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
 
@@ -99,6 +106,7 @@ describe('aggregation/advertised-rename in the language server', () => {
       'catalogs/notes.catalog.yaml': NOTES,
       'gateway.vmcp.yaml': GATEWAY,
       'triage.composite.yaml': DEFINITION,
+      'gitlab.calls.yaml': CALLS,
     });
     server = startInProcess();
     await server.client.initialize(ws.root);
@@ -126,9 +134,9 @@ describe('aggregation/advertised-rename in the language server', () => {
     const found = byRule(await server.client.pullItems(gateway()));
     assert.equal(found.length, 1, JSON.stringify(found));
     const [finding] = found;
-    assert.match(finding!.message, /renames the advertised tool "create_issue" \(github\.create_issue\) to "github_create_issue"/);
-    assert.match(finding!.message, /Workload "gitlab" now serves a tool named "create_issue" too/);
-    assert.match(finding!.message, /2 steps of the workspace/);
+    assert.match(messageOf(finding!), /renames the advertised tool "create_issue" \(github\.create_issue\) to "github_create_issue"/);
+    assert.match(messageOf(finding!), /Workload "gitlab" now serves a tool named "create_issue" too/);
+    assert.match(messageOf(finding!), /2 steps of the workspace/);
     const line = lineOf(GATEWAY, 'priorityOrder: [notes]');
     assert.deepEqual(finding!.range, { start: { line, character: 19 }, end: { line, character: 26 } });
     const related = finding!.relatedInformation ?? [];
@@ -136,6 +144,7 @@ describe('aggregation/advertised-rename in the language server', () => {
     assert.match(at(gateway(), 'tool: create_issue', GATEWAY)?.message ?? '', /step "open" of composite tool "file_bug" calls "create_issue"/);
     assert.match(at(ws.uri('triage.composite.yaml'), 'tool: create_issue', DEFINITION)?.message ?? '', /step "file" of composite tool "triage"/);
     assert.match(at(ws.uri('catalogs/gitlab.catalog.yaml'), 'name: create_issue', GITLAB)?.message ?? '', /gitlab\.create_issue, which now serves "create_issue" too/);
+    assert.ok(!related.some((r) => r.location.uri === ws.uri('gitlab.calls.yaml')), 'a call recorded against a server does not go through the gateway');
     // The steps keep their own finding (tool/unknown), not a second one of this rule.
     assert.ok((await server.client.pullItems(gateway())).some((d) => d.code === 'tool/unknown' && d.range.start.line === lineOf(GATEWAY, 'tool: create_issue')));
     assert.deepEqual(byRule(await server.client.pullItems(ws.uri('triage.composite.yaml'))), []);
@@ -171,13 +180,16 @@ describe('aggregation/advertised-rename in the language server', () => {
     const found = byRule(await server.client.pullItems(gateway()));
     assert.equal(found.length, 2, JSON.stringify(found.map((d) => d.message)));
     const renamed = found.find((d) => messageOf(d).includes('(gitlab.create_issue)'));
-    assert.match(renamed?.message ?? '', /renames the advertised tool "gitlab_create_issue" \(gitlab\.create_issue\) to "open_issue"/);
-    assert.match(renamed!.message, /The server renamed the tool to "open_issue"/);
+    assert.match(messageOf(renamed!), /renames the advertised tool "gitlab_create_issue" \(gitlab\.create_issue\) to "open_issue"/);
+    assert.match(messageOf(renamed!), /The server renamed the tool to "open_issue"/);
     assert.equal(renamed!.range.start.line, lineOf(GATEWAY, '{name: gitlab'), 'at the workload\'s entry in backends');
+    assert.match(messageOf(renamed!), /1 recorded call of the workspace/);
+    const call = renamed!.relatedInformation?.find((r) => r.location.uri === ws.uri('gitlab.calls.yaml'));
+    assert.equal(call?.location.range.start.line, lineOf(CALLS, 'name: create_issue'), 'the call recorded against gitlab by the old name');
     const unclashed = found.find((d) => messageOf(d).includes('(github.create_issue)'));
-    assert.match(unclashed?.message ?? '', /renames the advertised tool "github_create_issue" \(github\.create_issue\) to "create_issue"/);
-    assert.match(unclashed!.message, /clash with workload "gitlab", which the catalog no longer has/);
-    assert.match(unclashed!.message, /clients that use "github_create_issue" no longer reach it \(no step or call of the workspace writes it\)/);
+    assert.match(messageOf(unclashed!), /renames the advertised tool "github_create_issue" \(github\.create_issue\) to "create_issue"/);
+    assert.match(messageOf(unclashed!), /clash with workload "gitlab", which the catalog no longer has/);
+    assert.match(messageOf(unclashed!), /clients that use "github_create_issue" no longer reach it \(no step or call of the workspace writes it\)/);
     await server.client.replaceAll(uri, GITLAB);
     assert.deepEqual(byRule(await server.client.pullItems(gateway())), []);
     await server.client.close(uri);
@@ -188,7 +200,7 @@ describe('aggregation/advertised-rename in the language server', () => {
     await diskChanged('catalogs/gitlab.catalog.yaml', FileChangeType.Deleted);
     const [finding, ...rest] = byRule(await server.client.pullItems(gateway()));
     assert.equal(rest.length, 0, JSON.stringify(rest.map((d) => messageOf(d))));
-    assert.match(finding?.message ?? '', /to "create_issue"/);
+    assert.match(messageOf(finding!), /to "create_issue"/);
     assert.equal(finding!.range.start.line, lineOf(GATEWAY, 'priorityOrder: [notes]'));
   });
 

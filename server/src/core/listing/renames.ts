@@ -95,8 +95,22 @@ function computeRenames(ctx: DocumentContext): AdvertisedRename[] {
     found.push({ from: entry.from!, workload: old.workload, before: entry.name, cause, span: placeOf(ctx, cause, tool.workload) });
   }
   if (found.length === 0) return [];
-  const uses = usesOf(ctx, baseline.files(), new Set(found.map((f) => f.before)));
-  return found.map((f) => ({ ...f, uses: uses.get(f.before) ?? [] }));
+  const files = baseline.files();
+  const steps = stepUsesOf(ctx, files, new Set(found.map((f) => f.before)));
+  // Recorded calls go to a server by its own tool names: only a rename on the backend reaches them.
+  const backendRenamed = found.filter((f) => f.cause.kind === 'backend-renamed');
+  const calls = backendRenamed.length ? callUsesOf(ctx, baseline.files(), new Set(backendRenamed.map((f) => oldBackendKey(oldGateway, f.from)))) : new Map<string, NameUse[]>();
+  return found.map((f) => ({
+    ...f,
+    uses: [...(steps.get(f.before) ?? []), ...(f.cause.kind === 'backend-renamed' ? (calls.get(oldBackendKey(oldGateway, f.from)) ?? []) : [])],
+  }));
+}
+
+/** `server\0tool`: the server and backend tool name a `workload.tool` reference stands for in a gateway. */
+function oldBackendKey(gateway: Gateway, dot: string): string {
+  const tool = toolOfDot(gateway, dot);
+  const server = tool ? (gateway.workloads.get(tool.workload)?.serverName ?? tool.workload) : '';
+  return `${server}\0${tool?.originalName ?? ''}`;
 }
 
 /** The tool a `workload.tool` reference names in a gateway, routable or dropped. */
@@ -218,38 +232,59 @@ function firstKey(root: Node | null): Span | undefined {
 // ---------------------------------------------------------------------------------------------
 // The steps and calls that write an old name
 
+/** Adds to a map of lists. */
+function push(map: Map<string, NameUse[]>, key: string, use: NameUse): void {
+  const list = map.get(key);
+  if (list) list.push(use);
+  else map.set(key, [use]);
+}
+
+/** This file first, then every other file of the workspace once. */
+function* workspaceFiles(ctx: DocumentContext, files: Iterable<ParsedFile>): Iterable<ParsedFile> {
+  yield ctx.file;
+  for (const file of files) if (file.path !== ctx.file.path) yield file;
+}
+
 /**
- * Steps of this gateway document and of every composite-tool definition, and recorded calls, that
- * write one of `names` as their tool, by name. Another gateway's steps are its own: when its names
- * change, its document gets its own findings.
+ * Steps of this gateway document and of every composite-tool definition that write one of
+ * `names` as their tool, by name. Another gateway's steps are its own: when its names change, its
+ * document gets its own findings.
  */
-function usesOf(ctx: DocumentContext, files: Iterable<ParsedFile>, names: ReadonlySet<string>): Map<string, NameUse[]> {
+function stepUsesOf(ctx: DocumentContext, files: Iterable<ParsedFile>, names: ReadonlySet<string>): Map<string, NameUse[]> {
   const uses = new Map<string, NameUse[]>();
-  const add = (name: string, use: NameUse) => {
-    const list = uses.get(name);
-    if (list) list.push(use);
-    else uses.set(name, [use]);
-  };
   const stepsOf = (docCtx: DocumentContext) => {
     for (const workflow of workflowsOf(docCtx).workflows) {
       const steps: StepModel[] = workflow.steps.flatMap((s) => (s.inner ? [s, s.inner] : [s]));
       for (const step of steps) {
         if (step.tool && step.toolText !== undefined && names.has(step.toolText)) {
-          add(step.toolText, { file: docCtx.file.path, span: step.tool.span, kind: 'step', stepId: step.idText, composite: workflow.nameText });
+          push(uses, step.toolText, { file: docCtx.file.path, span: step.tool.span, kind: 'step', stepId: step.idText, composite: workflow.nameText });
         }
       }
     }
   };
   stepsOf(ctx);
-  const seen = new Set<string>();
-  for (const listed of [ctx.file, ...files]) {
-    if (seen.has(listed.path)) continue;
-    seen.add(listed.path);
-    for (const doc of listed.documents) {
-      if (doc.kind === 'vmcp-composite') stepsOf(documentContext(listed, doc, ctx.workspace));
-      else if (doc.kind === 'tool-calls') {
-        for (const call of callsOf(documentContext(listed, doc, ctx.workspace)).calls) {
-          if (call.name && call.nameText !== undefined && names.has(call.nameText)) add(call.nameText, { file: listed.path, span: call.name.span, kind: 'call' });
+  for (const file of workspaceFiles(ctx, files)) {
+    for (const doc of file.documents) if (doc.kind === 'vmcp-composite') stepsOf(documentContext(file, doc, ctx.workspace));
+  }
+  return uses;
+}
+
+/** Recorded calls of a backend tool, by `server\0tool` (`keys`): those that name the tool and its server, or no server. */
+function callUsesOf(ctx: DocumentContext, files: Iterable<ParsedFile>, keys: ReadonlySet<string>): Map<string, NameUse[]> {
+  const uses = new Map<string, NameUse[]>();
+  const servers = new Map<string, string[]>();
+  for (const key of keys) {
+    const [server, tool] = key.split('\0') as [string, string];
+    servers.set(tool, [...(servers.get(tool) ?? []), server]);
+  }
+  for (const file of workspaceFiles(ctx, files)) {
+    for (const doc of file.documents) {
+      if (doc.kind !== 'tool-calls') continue;
+      const calls = callsOf(documentContext(file, doc, ctx.workspace));
+      for (const call of calls.calls) {
+        if (!call.name || call.nameText === undefined) continue;
+        for (const server of servers.get(call.nameText) ?? []) {
+          if (calls.serverName === undefined || calls.serverName === server) push(uses, `${server}\0${call.nameText}`, { file: file.path, span: call.name.span, kind: 'call' });
         }
       }
     }

@@ -79,7 +79,7 @@ function callersWords(r: AdvertisedRename, what = 'no longer reach it'): string 
   const steps = r.uses.filter((u) => u.kind === 'step').length;
   const calls = r.uses.length - steps;
   const counted = [steps ? `${steps} step${steps === 1 ? '' : 's'}` : '', calls ? `${calls} recorded call${calls === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
-  return counted ? `clients and ${counted} of the workspace that use "${r.before}" ${what}.` : `clients that use "${r.before}" ${what} (no step or call of the workspace writes it).`;
+  return counted ? `clients and ${counted} of the workspace that use the old name ${what}.` : `clients that use "${r.before}" ${what} (no step or call of the workspace writes it).`;
 }
 
 function relatedOf(r: AdvertisedRename): RelatedInfo[] {
@@ -99,7 +99,7 @@ function relatedOf(r: AdvertisedRename): RelatedInfo[] {
 }
 
 function useWords(use: NameUse, name: string): string {
-  if (use.kind === 'call') return `a recorded call of "${name}"`;
+  if (use.kind === 'call') return 'a call recorded against the server by the tool\'s old name';
   const step = use.stepId !== undefined ? `step "${use.stepId}"` : 'a step';
   return `${step}${use.composite !== undefined ? ` of composite tool "${use.composite}"` : ''} calls "${name}"`;
 }

@@ -16,6 +16,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { checkFile, type FileReport } from '../../server/src/core/engine.js';
+import { advertisableNames } from '../../server/src/core/listing/renames.js';
 import { catalogBaseline, type BaselineFile } from '../../server/src/core/workspace.js';
 import type { Rule } from '../../server/src/core/rules/rule.js';
 import type { Finding } from '../../server/src/core/types.js';
@@ -136,7 +137,7 @@ export function attachBaseline(dir: string, loaded: LoadedWorkspace): void {
     baselineOf.delete(path);
   }
   for (const [path, text] of baselineOf) files.push({ path, text });
-  workspace.baseline = catalogBaseline(workspace, files, () => loaded.files);
+  workspace.baseline = catalogBaseline(workspace, files, () => loaded.files, advertisableNames);
 }
 
 /**

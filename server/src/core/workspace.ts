@@ -15,8 +15,13 @@ export type Logger = (message: string) => void;
  * The CLI has none (`tool-lens catalog diff` compares two catalogs there), so the rule is silent.
  */
 export interface CatalogBaseline {
-  /** A workspace like the current one (root, configuration) whose catalog is the baseline. */
-  readonly workspace: Workspace;
+  /** A workspace like the current one (root, configuration) whose catalog is the baseline; made when first asked for. */
+  workspace(): Workspace;
+  /**
+   * What the baseline's advertised names can depend on (`advertisableNames`, listing/renames.ts),
+   * known without parsing the baseline when it was taken from the catalog as it then was.
+   */
+  names(): string;
   /** The workspace's files, for the steps and calls that still name an old name. */
   files(): Iterable<ParsedFile>;
 }
@@ -96,13 +101,28 @@ export class Workspace {
 
 /**
  * A baseline for `current`: a workspace with its root, log and configuration whose catalog is made
- * of `files` (joined in their order, as the catalog they were read into joined them).
+ * of `files` (joined in their order, as the catalog they were read into joined them), parsed only
+ * when first needed. `names` computes the baseline's names from its catalog; `knownNames`, when
+ * given, is that value already (the files are the current catalog's), so nothing is parsed until
+ * the names differ.
  */
-export function catalogBaseline(current: Workspace, files: readonly BaselineFile[], all: () => Iterable<ParsedFile>): CatalogBaseline {
-  const workspace = new Workspace(current.root, current.log);
-  workspace.config = current.config;
-  for (const file of files) workspace.catalog.addFile(workspace.parse(file.path, file.text), { named: file.named });
-  return { workspace, files: all };
+export function catalogBaseline(
+  current: Workspace,
+  files: readonly BaselineFile[],
+  all: () => Iterable<ParsedFile>,
+  names: (catalog: CatalogIndex) => string,
+  knownNames?: string,
+): CatalogBaseline {
+  let workspace: Workspace | undefined;
+  const made = () => {
+    if (!workspace) {
+      workspace = new Workspace(current.root, current.log);
+      workspace.config = current.config;
+      for (const file of files) workspace.catalog.addFile(workspace.parse(file.path, file.text), { named: file.named });
+    }
+    return workspace;
+  };
+  return { workspace: made, names: () => (knownNames ??= names(made().catalog)), files: all };
 }
 
 /** The limits each parse was made under, as one shared object per distinct set of values. */

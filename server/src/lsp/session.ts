@@ -19,6 +19,7 @@ import { compileGlob, leavesFolder } from '../core/config/glob.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
+import { advertisableNames } from '../core/listing/renames.js';
 import { catalogBaseline, Workspace, type BaselineFile, type CatalogBaseline } from '../core/workspace.js';
 import { catalogGlobsName, filesOfCatalogGlobs, isCheckedPath, isIgnoredPath, isWalkedPath, joinCatalog, mayBeCatalog, type CatalogGlob } from '../node/discovery.js';
 import { discoverWorkspace, readWithin, readWithinAsync, rebaseConfig, type DiskText } from '../node/loader.js';
@@ -103,6 +104,8 @@ export class Session {
   private baselineFiles: BaselineFile[] | undefined;
   /** The baseline built for the current workspace and configuration. */
   private baselineBuilt: { workspace: Workspace; config: LensConfig; baseline: CatalogBaseline } | undefined;
+  /** The baseline files were taken from the catalog as it then was (see attachBaseline). */
+  private baselineIsCurrent = false;
 
   /** Set once the folder left the client's workspace: nothing is emitted any more. */
   closed = false;
@@ -240,7 +243,10 @@ export class Session {
     } catch (error) {
       this.log(`could not read the workspace folder: ${errorText(error)}`);
     }
-    if (!this.baselineFiles) this.baselineFiles = this.catalogFiles(true);
+    if (!this.baselineFiles) {
+      this.baselineFiles = this.catalogFiles(true);
+      this.baselineIsCurrent = this.baselineFiles.every((file) => file.text === this.textOf(this.entries.get(file.path)!));
+    }
     this.attachBaseline();
     this.loaded = true;
     this.resolveReady();
@@ -466,7 +472,10 @@ export class Session {
     if (!this.baselineFiles) return;
     const built = this.baselineBuilt;
     if (!built || built.workspace !== this.workspace || built.config !== this.workspace.config) {
-      const baseline = catalogBaseline(this.workspace, this.baselineFiles, () => this.checkedFiles());
+      // Taken from the catalog as it is (at start-up without unsaved editors, or when accepted), the
+      // baseline's names are the current ones: it is parsed only once a change makes them differ.
+      const known = !built && this.baselineIsCurrent ? advertisableNames(this.workspace.catalog) : undefined;
+      const baseline = catalogBaseline(this.workspace, this.baselineFiles, () => this.checkedFiles(), advertisableNames, known);
       this.baselineBuilt = { workspace: this.workspace, config: this.workspace.config, baseline };
     }
     this.workspace.baseline = this.baselineBuilt!.baseline;
@@ -484,6 +493,7 @@ export class Session {
   acceptBaseline(): void {
     if (this.closed || !this.loaded) return;
     this.baselineFiles = this.catalogFiles(false);
+    this.baselineIsCurrent = true;
     this.baselineBuilt = undefined;
     this.generation++;
     this.attachBaseline();

@@ -68,11 +68,11 @@ export function advertisedRenamesOf(ctx: DocumentContext): AdvertisedRename[] {
 function computeRenames(ctx: DocumentContext): AdvertisedRename[] {
   const baseline = ctx.workspace.baseline;
   if (!baseline || (ctx.doc.kind !== 'vmcp-config' && ctx.doc.kind !== 'vmcp-server') || ctx.doc.partial) return [];
-  const oldCatalog = baseline.workspace.catalog;
   const catalog = ctx.workspace.catalog;
   // Names come from each server's tool names alone: when none differs, nothing can be renamed.
-  if (namesSignature(oldCatalog) === namesSignature(catalog)) return [];
-  const oldCtx = baselineContext(ctx, baseline.workspace);
+  if (baseline.names() === advertisableNames(catalog)) return [];
+  const oldCatalog = baseline.workspace().catalog;
+  const oldCtx = baselineContext(ctx, baseline.workspace());
   if (!oldCtx) return [];
   const place = () => null;
   const change = compareToolLists(toolListReport(oldCtx, place), toolListReport(ctx, place), backendRenames(oldCatalog, catalog));
@@ -161,8 +161,11 @@ function baselineContext(ctx: DocumentContext, workspace: Workspace): DocumentCo
 
 const SIGNATURE = {};
 
-/** Every server's tool names in order (and whether it has named namespaces, which bring meta tools): all a gateway's names depend on in a catalog. */
-function namesSignature(catalog: CatalogIndex): string {
+/**
+ * Every server's tool names in order (and whether it has named namespaces, which bring meta
+ * tools): all that a gateway's advertised names depend on in a catalog, as one string.
+ */
+export function advertisableNames(catalog: CatalogIndex): string {
   return catalog.derived(SIGNATURE, (c) =>
     JSON.stringify(c.serverNames.map((name) => {
       const server = c.server(name)!;

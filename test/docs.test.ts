@@ -1,6 +1,7 @@
 // Every rule has a page in docs/rules/<rule-id>.md with a bad and a good example, and the bad
 // example really yields that rule (checked against the catalogs in docs/rules/_catalogs/, the same
-// ones the pages' examples are written against). The good example must not yield it.
+// ones the pages' examples are written against). The good example must not yield it. An example
+// titled `<file>.baseline` is the catalog file's baseline, as in the fixtures.
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { checkFile } from '../server/src/core/engine.js';
 import { ALL_RULES } from '../server/src/core/rules/registry.js';
-import { failuresLogged, loadRecording } from './helpers/fixtures.js';
+import { attachBaseline, failuresLogged, loadRecording } from './helpers/fixtures.js';
 
 const DOCS = join(__dirname, '..', 'docs', 'rules');
 const CATALOGS = join(DOCS, '_catalogs');
@@ -47,6 +48,8 @@ function findingsOf(example: Example[], ruleId: string): string[] {
     // A rule that throws is only logged: an example it crashes on would read as clean.
     const logged: string[] = [];
     const loaded = loadRecording({ paths: ['.'], cwd: dir }, logged);
+    // A `title="x.baseline"` example is the baseline of the catalog x (test/helpers/fixtures.ts).
+    attachBaseline(dir, loaded);
     const messages = loaded.files
       .filter((f) => written.includes(f.path))
       .flatMap((f) => checkFile(f, loaded.workspace).findings)

@@ -72,6 +72,12 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
     void vscode.window.setStatusBarMessage(`Tool Lens: ${state.servers.length} catalog server(s) reloaded from disk`, 4000);
   });
 
+  // The quick fix of aggregation/advertised-rename calls the server command itself; this is the palette's way.
+  register('toolLens.acceptCatalog', async () => {
+    await serverCommand<null>(client, SERVER_COMMANDS.acceptCatalog);
+    void vscode.window.setStatusBarMessage('Tool Lens: the catalog as it is now is the baseline for advertised names', 4000);
+  });
+
   register('toolLens.fetchCatalog', (serverArg) =>
     fetchCatalog(context, {
       listServers: () => serverCommand<LiveServerList>(client, SERVER_COMMANDS.liveServers),

@@ -305,8 +305,11 @@ describe('what the cache records', () => {
   // cli/cache.ts keys every entry on the configuration and records the catalog look-ups: a check
   // that came to read other state of the workspace would be served stale findings. When one of
   // these fails, teach cache.ts what the new state is, then update the list.
-  test('a workspace holds only the catalog, the configuration, its root and its log', () => {
-    assert.deepEqual(Object.keys(new Workspace('/')).sort(), ['catalog', 'configValue', 'log', 'root']);
+  // `baseline` is the language server's alone (aggregation/advertised-rename): the CLI never sets
+  // one, so no cached check ever read it and the rule is silent in every run.
+  test('a workspace holds only the catalog, the configuration, its root, its log and the editor-only baseline', () => {
+    assert.deepEqual(Object.keys(new Workspace('/')).sort(), ['baseline', 'catalog', 'configValue', 'log', 'root']);
+    assert.equal(new Workspace('/').baseline, undefined);
   });
 
   test('the catalog index has only the methods the recording knows', () => {

@@ -5,11 +5,19 @@
 // their wants in `<case>.wants` as `LINE[:COL] RULE ["substring"]`. A `<case>.fixed.<ext>` beside a
 // case is the text after applying the first fix of each finding of the folder's rule.
 //
+// A catalog file's baseline (the catalog the language server started from, which
+// aggregation/advertised-rename compares with) is `<file>.baseline` beside it: the folder is
+// checked with that text in place of the file's in the baseline catalog. A `<file>.baseline`
+// without its file is a snapshot since removed; an empty one, a snapshot since added. A folder
+// without any has no baseline, as the CLI has none.
+//
 // The checks run with a logger that records what the engine logs: a rule that throws is logged
 // and skipped by the engine, so a runner must fail on any logged line (`failuresLogged`).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { checkFile, type FileReport } from '../../server/src/core/engine.js';
+import { advertisableNames } from '../../server/src/core/listing/renames.js';
+import { catalogBaseline, type BaselineFile } from '../../server/src/core/workspace.js';
 import type { Rule } from '../../server/src/core/rules/rule.js';
 import type { Finding } from '../../server/src/core/types.js';
 import { loadWorkspace, type LoadedWorkspace, type LoadOptions } from '../../server/src/node/loader.js';
@@ -105,8 +113,31 @@ export function loadRecording(options: Omit<LoadOptions, 'log'>, logged: string[
 export function checkFolder(dir: string, options: CheckOptions = {}): CheckedFolder {
   const logged: string[] = [];
   const loaded = loadRecording({ paths: ['.'], cwd: dir }, logged);
+  attachBaseline(dir, loaded);
   const reports = loaded.files.filter((f) => !/\.fixed\.[a-z]+$/.test(f.path)).map((file) => checkFile(file, loaded.workspace, options.rules));
   return { loaded, reports, logged };
+}
+
+/**
+ * Gives the loaded workspace the baseline the folder's `*.baseline` files describe (see the top of
+ * this file); a folder without any is left without one.
+ */
+export function attachBaseline(dir: string, loaded: LoadedWorkspace): void {
+  const marked = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => name.split(/[\\/]/).join('/'))
+    .filter((name) => name.endsWith('.baseline'))
+    .sort();
+  if (marked.length === 0) return;
+  const baselineOf = new Map(marked.map((name) => [name.slice(0, -'.baseline'.length), readFileSync(join(dir, name), 'utf8')]));
+  const workspace = loaded.workspace;
+  const files: BaselineFile[] = [];
+  for (const path of workspace.catalog.files) {
+    const text = baselineOf.get(path) ?? loaded.files.find((f) => f.path === path)?.source.text ?? readFileSync(join(dir, path), 'utf8');
+    files.push({ path, text });
+    baselineOf.delete(path);
+  }
+  for (const [path, text] of baselineOf) files.push({ path, text });
+  workspace.baseline = catalogBaseline(workspace, files, () => loaded.files, advertisableNames);
 }
 
 /**

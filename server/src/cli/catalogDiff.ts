@@ -10,7 +10,7 @@ import { diffCatalogs, type CatalogDiff, type HintChange, type ToolChange } from
 import type { CatalogServer } from '../core/catalog/model.js';
 import { documentContext } from '../core/context.js';
 import { checkFile } from '../core/engine.js';
-import { compareToolLists, type CompositeChange, type NameChange } from '../core/listing/compare.js';
+import { backendRenamesOf, compareToolLists, type CompositeChange, type NameChange } from '../core/listing/compare.js';
 import { annotationWords, toolListReport } from '../core/listing/report.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { SEVERITY_ORDER, type Finding, type Severity } from '../core/types.js';
@@ -74,7 +74,7 @@ export function catalogDiff(options: CatalogDiffOptions): DiffReport {
   const newSide = side(base, after, others, options);
 
   const diff = diffCatalogs(serversOf(oldSide.workspace, before), serversOf(newSide.workspace, after));
-  const renames = backendRenames(diff, newSide.workspace);
+  const renames = backendRenamesOf(diff, newSide.workspace.catalog);
   const gateways: GatewayImpact[] = [];
   const findings: FileFindings[] = [];
   for (const file of loaded.files) {
@@ -156,24 +156,6 @@ function newFindings(before: readonly Finding[], after: readonly Finding[]): Fin
 
 function findingJson(file: ParsedFile, finding: Finding): FindingJson {
   return { rule: finding.rule, severity: finding.severity, message: finding.message, range: toRange(file.source, finding.span) };
-}
-
-/** `workload.old` → `workload.new` for every tool the diff says its server renamed, through the workloads mapping. */
-function backendRenames(diff: CatalogDiff, workspace: Workspace): (from: string) => string | undefined {
-  const byServer = new Map<string, Map<string, string>>();
-  for (const server of diff.servers) {
-    for (const tool of server.tools) {
-      if (tool.change !== 'renamed' || !tool.renamedTo) continue;
-      if (!byServer.has(server.name)) byServer.set(server.name, new Map());
-      byServer.get(server.name)!.set(tool.name, tool.renamedTo);
-    }
-  }
-  return (from) => {
-    const dot = from.indexOf('.');
-    const workload = from.slice(0, dot);
-    const to = byServer.get(workspace.catalog.serverName(workload))?.get(from.slice(dot + 1));
-    return to === undefined ? undefined : `${workload}.${to}`;
-  };
 }
 
 function summaryOf(diff: CatalogDiff, gateways: readonly GatewayImpact[], findings: readonly FileFindings[]): DiffReport['summary'] {

@@ -9,9 +9,35 @@ import type { DocumentKind } from './types.js';
 
 export type Logger = (message: string) => void;
 
+/**
+ * The catalog a language-server session started from (lsp/session.ts keeps it), against which
+ * `aggregation/advertised-rename` tells which advertised names a later catalog change renames.
+ * The CLI has none (`tool-lens catalog diff` compares two catalogs there), so the rule is silent.
+ */
+export interface CatalogBaseline {
+  /** A workspace like the current one (root, configuration) whose catalog is the baseline; made when first asked for. */
+  workspace(): Workspace;
+  /**
+   * What the baseline's advertised names can depend on (`advertisableNames`, listing/renames.ts),
+   * known without parsing the baseline when it was taken from the catalog as it then was.
+   */
+  names(): string;
+  /** The workspace's files, for the steps and calls that still name an old name. */
+  files(): Iterable<ParsedFile>;
+}
+
+/** A catalog file as the baseline holds it: its path, its text then, and whether a catalog glob named it. */
+export interface BaselineFile {
+  path: string;
+  text: string;
+  named?: boolean;
+}
+
 export class Workspace {
   readonly catalog = new CatalogIndex();
   private configValue: LensConfig = DEFAULT_CONFIG;
+  /** Set only by the language server (see CatalogBaseline). */
+  baseline: CatalogBaseline | undefined = undefined;
 
   constructor(
     /** Folder that relative paths and globs are taken from (posix separators). */
@@ -71,6 +97,32 @@ export class Workspace {
     parsedUnder.set(file, limits);
     return file;
   }
+}
+
+/**
+ * A baseline for `current`: a workspace with its root, log and configuration whose catalog is made
+ * of `files` (joined in their order, as the catalog they were read into joined them), parsed only
+ * when first needed. `names` computes the baseline's names from its catalog; `knownNames`, when
+ * given, is that value already (the files are the current catalog's), so nothing is parsed until
+ * the names differ.
+ */
+export function catalogBaseline(
+  current: Workspace,
+  files: readonly BaselineFile[],
+  all: () => Iterable<ParsedFile>,
+  names: (catalog: CatalogIndex) => string,
+  knownNames?: string,
+): CatalogBaseline {
+  let workspace: Workspace | undefined;
+  const made = () => {
+    if (!workspace) {
+      workspace = new Workspace(current.root, current.log);
+      workspace.config = current.config;
+      for (const file of files) workspace.catalog.addFile(workspace.parse(file.path, file.text), { named: file.named });
+    }
+    return workspace;
+  };
+  return { workspace: made, names: () => (knownNames ??= names(made().catalog)), files: all };
 }
 
 /** The limits each parse was made under, as one shared object per distinct set of values. */

@@ -2,7 +2,8 @@
 // the same fix of several findings offered once, tied to all of them),
 // "Fix all <rule> problems in this file", `source.fixAll.toolLens` (safe fixes only), and
 // "Suppress <rule> on this line", then "Disable <rule> for this file" and "Show documentation for
-// <rule>" (ruleActions.ts). In `.toollens.yaml`, the fixes of its problems and the documentation.
+// <rule>" (ruleActions.ts); for aggregation/advertised-rename "Accept the catalog as it is now" (the
+// server command that makes it the baseline). In `.toollens.yaml`, the fixes of its problems and the documentation.
 import {
   CodeActionKind,
   type CodeAction,
@@ -12,6 +13,7 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver';
 import type { ParsedFile } from '../core/parse/file.js';
+import { ADVERTISED_RENAME } from '../core/rules/aggregation/advertised-rename.js';
 import { walk } from '../core/parse/nodes.js';
 import { findDirectives, UNUSED_SUPPRESSION } from '../core/suppressions.js';
 import { chooseCompatibleFixes } from '../core/text/edits.js';
@@ -19,6 +21,7 @@ import type { Finding, Fix, TextEdit } from '../core/types.js';
 import { rangesIntersect, sameRange, SOURCE, toLspEdit } from './convert.js';
 import type { Diagnostics, Report } from './diagnostics.js';
 import { ruleActions } from './ruleActions.js';
+import { SERVER_COMMANDS } from './protocol.js';
 import type { Session } from './session.js';
 
 const FIX_ALL_KIND = 'source.fixAll.toolLens';
@@ -75,6 +78,17 @@ export function codeActions(session: Session, diagnostics: Diagnostics, params: 
         offered.set(key, action);
         actions.push(action);
       }
+    }
+    // A renamed advertised name: the quick fix accepts the catalog as it is now (a command, no edit).
+    const renames = targets.filter((t) => t.finding.rule === ADVERTISED_RENAME);
+    if (renames.length) {
+      const title = 'Accept the catalog as it is now (the new baseline for advertised names)';
+      actions.push({
+        title,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: renames.map((t) => t.diagnostic),
+        command: { title, command: SERVER_COMMANDS.acceptCatalog, arguments: [{ uri }] },
+      });
     }
     // Fix all of one rule, when the file has more than one finding of it with a safe fix.
     const rules = [...new Set(targets.map((t) => t.finding.rule))];

@@ -63,6 +63,9 @@ export async function executeCommand(folders: Folders, params: ExecuteCommandPar
       return ALL_RULES.map((rule): RuleItem => ({ id: rule.id, defaultSeverity: rule.defaultSeverity, summary: rule.summary }));
     case SERVER_COMMANDS.documentKind:
       return isPositionArgs(arg) ? documentKind(session, arg) : { kind: null };
+    case SERVER_COMMANDS.acceptCatalog:
+      for (const accepting of isPositionArgs(arg) ? [session] : folders.all()) accepting.acceptBaseline();
+      return null;
     default:
       session.log(`unknown command ${params.command}`);
       return null;

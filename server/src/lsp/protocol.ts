@@ -91,6 +91,11 @@ export const SERVER_COMMANDS = {
   rules: 'toolLens.server.rules',
   /** args: [{uri}] → DocumentKindResult (whether Tool Lens checks the document, and as what) */
   documentKind: 'toolLens.server.documentKind',
+  /**
+   * args: [{uri}?] → null. The catalog as it is now becomes the baseline that
+   * `aggregation/advertised-rename` compares with: of the folder of `uri`, or of every folder.
+   */
+  acceptCatalog: 'toolLens.server.acceptCatalog',
 } as const;
 
 /** One MCP server a workspace config declares, as the fetch command's quick pick shows it. */

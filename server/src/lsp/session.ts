@@ -15,12 +15,13 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { CONFIG_FILE_NAME, parseConfig } from '../core/config/config.js';
+import { CONFIG_FILE_NAME, parseConfig, type LensConfig } from '../core/config/config.js';
 import { compileGlob, leavesFolder } from '../core/config/glob.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
-import { Workspace } from '../core/workspace.js';
+import { advertisableNames } from '../core/listing/renames.js';
+import { catalogBaseline, Workspace, type BaselineFile, type CatalogBaseline } from '../core/workspace.js';
 import { catalogGlobsName, filesOfCatalogGlobs, isCheckedPath, isIgnoredPath, isWalkedPath, joinCatalog, mayBeCatalog, type CatalogGlob } from '../node/discovery.js';
 import { discoverWorkspace, readWithin, readWithinAsync, rebaseConfig, type DiskText } from '../node/loader.js';
 import { toPosix } from '../node/paths.js';
@@ -95,6 +96,17 @@ export class Session {
   private readonly diskQueue = new Map<string, Promise<void>>();
   /** Catalogs found by a lazy parse, waiting for their catalog change (see lateCatalog). */
   private readonly lateCatalogs = new Set<string>();
+  /**
+   * The catalog files as the session first read them from disk (at the first load), or as they
+   * were when the user last accepted the catalog (`acceptBaseline`): what
+   * `aggregation/advertised-rename` compares the current catalog with. In memory only: a session
+   * never asks git (a repository's git configuration can run commands).
+   */
+  private baselineFiles: BaselineFile[] | undefined;
+  /** The baseline built for the current workspace and configuration. */
+  private baselineBuilt: { workspace: Workspace; config: LensConfig; baseline: CatalogBaseline } | undefined;
+  /** The baseline files were taken from the catalog as it then was (see attachBaseline). */
+  private baselineIsCurrent = false;
 
   /** Set once the folder left the client's workspace: nothing is emitted any more. */
   closed = false;
@@ -233,6 +245,11 @@ export class Session {
     } catch (error) {
       this.log(`could not read the workspace folder: ${errorText(error)}`);
     }
+    if (!this.baselineFiles) {
+      this.baselineFiles = this.catalogFiles(true);
+      this.baselineIsCurrent = this.baselineFiles.every((file) => file.text === this.textOf(this.entries.get(file.path)!));
+    }
+    this.attachBaseline();
     this.log(this.loadWords(performance.now() - started));
     this.loaded = true;
     this.resolveReady();
@@ -430,6 +447,60 @@ export class Session {
       (candidate) => this.fileOf(candidate.entry),
       (candidate) => this.mayBeCatalogEntry(candidate.entry),
     );
+    this.attachBaseline();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The baseline catalog
+
+  /**
+   * The catalog's files in the order they joined it, with their texts: from disk where `fromDisk`
+   * and the file is on disk (an unsaved editor's text is a change from it), else as the session
+   * reads them now. A file too large to be read joins with nothing, and is left out.
+   */
+  private catalogFiles(fromDisk: boolean): BaselineFile[] {
+    const out: BaselineFile[] = [];
+    for (const path of this.workspace.catalog.files) {
+      const entry = this.entries.get(path);
+      if (!entry) continue;
+      const disk = entry.diskBytes === undefined ? entry.diskText : undefined;
+      const text = fromDisk && disk !== undefined ? disk : entry.editorText ?? disk;
+      if (text !== undefined) out.push({ path, text, named: entry.catalogGlobbed });
+    }
+    return out;
+  }
+
+  /** Puts the baseline on the workspace, made again when the workspace or its configuration is another. */
+  private attachBaseline(): void {
+    if (!this.baselineFiles) return;
+    const built = this.baselineBuilt;
+    if (!built || built.workspace !== this.workspace || built.config !== this.workspace.config) {
+      // Taken from the catalog as it is (at start-up without unsaved editors, or when accepted), the
+      // baseline's names are the current ones: it is parsed only once a change makes them differ.
+      const known = !built && this.baselineIsCurrent ? advertisableNames(this.workspace.catalog) : undefined;
+      const baseline = catalogBaseline(this.workspace, this.baselineFiles, () => this.checkedFiles(), advertisableNames, known);
+      this.baselineBuilt = { workspace: this.workspace, config: this.workspace.config, baseline };
+    }
+    this.workspace.baseline = this.baselineBuilt!.baseline;
+  }
+
+  /** The parsed files whose diagnostics the workspace has. */
+  private *checkedFiles(): Iterable<ParsedFile> {
+    for (const entry of this.checkedEntries()) {
+      const file = this.fileOf(entry);
+      if (file) yield file;
+    }
+  }
+
+  /** The catalog as the session reads it now becomes the baseline: the renames since the old one are accepted. */
+  acceptBaseline(): void {
+    if (this.closed || !this.loaded) return;
+    this.baselineFiles = this.catalogFiles(false);
+    this.baselineIsCurrent = true;
+    this.baselineBuilt = undefined;
+    this.generation++;
+    this.attachBaseline();
+    this.emit({ paths: [], dependencies: true });
   }
 
   /**

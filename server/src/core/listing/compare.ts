@@ -3,6 +3,8 @@
 // tools are matched by their `workload.tool` reference, so a tool whose advertised name changes
 // (a new clash under the priority or manual strategy, a rename on the backend) is one rename, not
 // a removal and an addition. Typed data only.
+import type { CatalogDiff } from '../catalog/diff.js';
+import type { CatalogIndex } from '../catalog/index.js';
 import type { ToolAnnotations } from '../types.js';
 import type { AdvertisedEntry, ToolListReport, WithheldStatus } from './report.js';
 
@@ -58,6 +60,27 @@ export function compareToolLists<P>(before: ToolListReport<P>, after: ToolListRe
     removed: [...old].filter(([from]) => !matched.has(from)).map(([, e]) => e),
     renamed,
     composites: compositeChanges(before, after),
+  };
+}
+
+/**
+ * `workload.old` → `workload.new` for every tool the diff says its server renamed, through the
+ * catalog's workloads mapping: the `renamedOnBackend` of `compareToolLists`.
+ */
+export function backendRenamesOf(diff: CatalogDiff, catalog: CatalogIndex): (from: string) => string | undefined {
+  const byServer = new Map<string, Map<string, string>>();
+  for (const server of diff.servers) {
+    for (const tool of server.tools) {
+      if (tool.change !== 'renamed' || !tool.renamedTo) continue;
+      if (!byServer.has(server.name)) byServer.set(server.name, new Map());
+      byServer.get(server.name)!.set(tool.name, tool.renamedTo);
+    }
+  }
+  return (from) => {
+    const dot = from.indexOf('.');
+    const workload = from.slice(0, dot);
+    const to = byServer.get(catalog.serverName(workload))?.get(from.slice(dot + 1));
+    return to === undefined ? undefined : `${workload}.${to}`;
   };
 }
 

@@ -1,6 +1,7 @@
 // Code actions: every fix of the core as a quick fix tied to its diagnostic (safe ones preferred),
 // "Fix all <rule> problems in this file", `source.fixAll.toolLens` (safe fixes only), and
-// "Suppress <rule> on this line".
+// "Suppress <rule> on this line", and on an MCP client config's `toolFaces`, "Move these faces to an
+// overlay file" (moveFaces.ts).
 import {
   CodeActionKind,
   type CodeAction,
@@ -16,6 +17,7 @@ import { chooseCompatibleFixes } from '../core/text/edits.js';
 import type { Finding, Fix, TextEdit } from '../core/types.js';
 import { rangesIntersect, sameRange, SOURCE, toLspEdit } from './convert.js';
 import type { Diagnostics, Report } from './diagnostics.js';
+import { moveFacesActions } from './moveFaces.js';
 import type { Session } from './session.js';
 
 const FIX_ALL_KIND = 'source.fixAll.toolLens';
@@ -24,6 +26,8 @@ export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, CodeActionKind.Source
 export interface CodeActionOptions {
   /** The client takes `documentChanges` (versioned edits), so a stale edit is refused rather than misapplied. */
   documentChanges: boolean;
+  /** The client creates files in a workspace edit (`resourceOperations` holds `create`). */
+  createFiles?: boolean;
 }
 
 export function codeActions(session: Session, diagnostics: Diagnostics, params: CodeActionParams, options: CodeActionOptions): CodeAction[] {
@@ -90,6 +94,8 @@ export function codeActions(session: Session, diagnostics: Diagnostics, params: 
       });
     }
   }
+
+  if (wants(CodeActionKind.QuickFix)) actions.push(...moveFacesActions(session, report.file, uri, version, params, { createFiles: options.createFiles === true }));
 
   // Only on request: a source action is what "fix all on save" runs.
   if (only && wants(FIX_ALL_KIND)) {

@@ -75,6 +75,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
   let diagnostics: Diagnostics | undefined;
   let watchFiles = false;
   let documentChanges = false;
+  let createFiles = false;
   let folderEvents = false;
   let scopedConfiguration = false;
 
@@ -107,6 +108,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
     });
     watchFiles = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     documentChanges = capabilities.workspace?.workspaceEdit?.documentChanges === true;
+    createFiles = documentChanges && (capabilities.workspace?.workspaceEdit?.resourceOperations ?? []).includes('create');
     folderEvents = capabilities.workspace?.workspaceFolders === true;
     scopedConfiguration = capabilities.workspace?.configuration === true;
     return {
@@ -269,7 +271,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
     });
 
   connection.onCodeAction((params, token) =>
-    feature('code actions', [], token, params.textDocument.uri, (session) => (diagnostics ? codeActions(session, diagnostics, params, { documentChanges }) : [])),
+    feature('code actions', [], token, params.textDocument.uri, (session) => (diagnostics ? codeActions(session, diagnostics, params, { documentChanges, createFiles }) : [])),
   );
   connection.onHover((params, token) => feature('hover', null, token, params.textDocument.uri, (session) => hover(session, params)));
   connection.onCompletion((params, token) => feature('completion', [], token, params.textDocument.uri, (session) => completion(session, params)));

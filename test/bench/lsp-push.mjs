@@ -25,9 +25,10 @@
 // from its debounce. Timings are printed and returned, never asserted.
 //
 // Standalone smoke run (a few edits, one start each): node test/bench/lsp-push.mjs --smoke
-import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { availableParallelism, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -171,6 +172,17 @@ class PushClient {
     return initializeMs;
   }
 
+  /** CPU time (user + system) of the server so far, in ms; undefined where /proc is missing. */
+  cpuMs() {
+    try {
+      const stat = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    } catch {
+      return undefined;
+    }
+  }
+
   async close() {
     try {
       await withTimeout(this.connection.sendRequest(ShutdownRequest.type), 3000, 'shutdown');
@@ -185,6 +197,11 @@ class PushClient {
     }
   }
 }
+
+const CLOCK_TICKS = (() => {
+  const value = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim());
+  return Number.isFinite(value) && value > 0 ? value : 100;
+})();
 
 function servers(yamlBin) {
   return [
@@ -243,7 +260,7 @@ async function startOnce(server, dir, uri, text) {
 
 async function editBoth(list, dir, uri, text, edits) {
   const clients = list.map((s) => new PushClient(s.name, s.args));
-  const results = list.map(() => ({ samples: [], kinds: {}, verified: 0, unverified: [], baseline: undefined }));
+  const results = list.map(() => ({ samples: [], kinds: {}, verified: 0, unverified: [], baseline: undefined, cpuBefore: undefined, cpuAfter: undefined }));
   try {
     for (const client of clients) await client.initialize(dir);
     for (const [i, client] of clients.entries()) {
@@ -254,6 +271,7 @@ async function editBoth(list, dir, uri, text, edits) {
       results[i].baseline = client.publishes.filter((p) => p.uri === uri).at(-1).diagnostics.length;
     }
     let version = 1;
+    clients.forEach((client, i) => (results[i].cpuBefore = client.cpuMs()));
     for (const edit of edits) {
       version++;
       for (const [i, client] of clients.entries()) {
@@ -272,6 +290,7 @@ async function editBoth(list, dir, uri, text, edits) {
         await new Promise((r) => setImmediate(r));
       }
     }
+    clients.forEach((client, i) => (results[i].cpuAfter = client.cpuMs()));
   } finally {
     await Promise.all(clients.map((c) => c.close()));
   }
@@ -283,6 +302,7 @@ async function editBoth(list, dir, uri, text, edits) {
     maxMs: round(Math.max(...r.samples)),
     byKind: Object.fromEntries(Object.entries(r.kinds).map(([k, v]) => [k, { n: v.length, p50Ms: round(percentile(v, 50)), p95Ms: round(percentile(v, 95)) }])),
     documentDiagnostics: r.baseline,
+    serverCpuPerEditMs: r.cpuBefore !== undefined && r.cpuAfter !== undefined ? round((r.cpuAfter - r.cpuBefore) / r.samples.length) : undefined,
     verified: r.verified,
     unverified: r.unverified,
   }));
@@ -337,6 +357,7 @@ export async function lspPushSection({ out, options = {} }) {
     editP95: ratio(yl.edit.p95Ms / tl.edit.p95Ms),
     editP50LessItsDelay: ratio(lessDelay(yl.edit.p50Ms) / tl.edit.p50Ms),
     editP95LessItsDelay: ratio(lessDelay(yl.edit.p95Ms) / tl.edit.p95Ms),
+    serverCpuPerEdit: tl.edit.serverCpuPerEditMs ? ratio(yl.edit.serverCpuPerEditMs / tl.edit.serverCpuPerEditMs) : undefined,
   };
   const ms = (n) => (n === undefined || Number.isNaN(n) ? '-' : `${n.toFixed(1)} ms`);
   console.log(
@@ -346,10 +367,12 @@ export async function lspPushSection({ out, options = {} }) {
       ['didOpen → first diagnostics, median', ms(tl.firstDiagnosticsMedianMs), ms(yl.firstDiagnosticsMedianMs), ms(lessDelay(yl.firstDiagnosticsMedianMs)), `${ratios.firstDiagnostics}x`],
       ['edit → fresh diagnostics, p50', ms(tl.edit.p50Ms), ms(yl.edit.p50Ms), ms(lessDelay(yl.edit.p50Ms)), `${ratios.editP50}x (${ratios.editP50LessItsDelay}x)`],
       ['edit → fresh diagnostics, p95', ms(tl.edit.p95Ms), ms(yl.edit.p95Ms), ms(lessDelay(yl.edit.p95Ms)), `${ratios.editP95}x (${ratios.editP95LessItsDelay}x)`],
+      ['server CPU per edit (/proc), mean', ms(tl.edit.serverCpuPerEditMs), ms(yl.edit.serverCpuPerEditMs), '', tl.edit.serverCpuPerEditMs ? `${ratio(yl.edit.serverCpuPerEditMs / tl.edit.serverCpuPerEditMs)}x` : '-'],
     ]),
   );
   const verified = (s) => `${s.edit.verified}/${s.edit.edits} publishes showed their edit` + (s.edit.unverified.length ? ` (not: ${s.edit.unverified.join('; ')})` : '');
   console.log(
+    `\nload average ${loadavg().map((n) => n.toFixed(1)).join(', ')} on ${availableParallelism()} cores (wall times stretch with it; the CPU times less so)` +
     `\nTool Lens push edit p95 ${tl.edit.p95Ms} ms (target under ${TARGETS.editP95Ms} ms); p50 ${ratios.editP50}x faster than yaml-language-server (target ${TARGETS.editP50SpeedupOverYamlLs}x)` +
       `\n  Tool Lens: ${verified(tl)}; ${tl.edit.documentDiagnostics} diagnostics in the document before editing` +
       `\n  yaml-language-server: ${verified(yl)}; ${yl.edit.documentDiagnostics} diagnostics in the document before editing` +
@@ -360,7 +383,8 @@ export async function lspPushSection({ out, options = {} }) {
     date: new Date().toISOString(),
     document: { lines: doc.lines, compositeTools: doc.tools, bytes: doc.bytes },
     yamlLanguageServer: { version, validationDelayMs: YAML_LS_DELAY_MS, schema: relative(ROOT, SCHEMA) },
-    measure: 'client-observed over stdio on the same machine: spawn to the initialize answer; didOpen to the first publishDiagnostics of the document; didChange to the publish of that version',
+    measure: 'client-observed over stdio on the same machine: spawn to the initialize answer; didOpen to the first publishDiagnostics of the document; didChange to the publish of that version; and each server\'s CPU time over the edit loop from /proc (less sensitive to the machine\'s load than the wall times)',
+    loadAverage: loadavg().map((n) => round(n)),
     targets: TARGETS,
     servers: summary,
     starts: Object.fromEntries(list.map((s, i) => [s.name, starts[i].map((x) => ({ initializeMs: round(x.initializeMs), firstMs: round(x.firstMs) }))])),

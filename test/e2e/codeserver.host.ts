@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { moveFacesChecks } from './host-move-faces.js';
 
 /** What the outer test tells this module, in `plan.json` beside the bundle. */
 export interface HostPlan {
@@ -242,6 +243,8 @@ export async function run(): Promise<void> {
     const onKey = fromJson.filter((d) => d.range.start.isEqual(key));
     return `ours: ${describe(fromJson.filter((d) => d.range.start.isEqual(value)))}; VS Code's own schema on the toolFaces key: ${onKey.length ? describe(onKey) : 'nothing'}`;
   });
+
+  await moveFacesChecks(check, folder);
 
   writeFileSync(plan.results, JSON.stringify(checks, null, 2));
   const failed = checks.filter((c) => !c.ok);

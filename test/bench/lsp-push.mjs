@@ -374,8 +374,8 @@ export async function lspPushSection({ out, options = {} }) {
   console.log(
     `\nload average ${loadavg().map((n) => n.toFixed(1)).join(', ')} on ${availableParallelism()} cores (wall times stretch with it; the CPU times less so)` +
     `\nTool Lens push edit p95 ${tl.edit.p95Ms} ms (target under ${TARGETS.editP95Ms} ms); p50 ${ratios.editP50}x faster than yaml-language-server (target ${TARGETS.editP50SpeedupOverYamlLs}x)` +
-      `\n  Tool Lens: ${verified(tl)}; ${tl.edit.documentDiagnostics} diagnostics in the document before editing` +
-      `\n  yaml-language-server: ${verified(yl)}; ${yl.edit.documentDiagnostics} diagnostics in the document before editing` +
+      `\n  Tool Lens: ${verified(tl)}; ${tl.edit.documentDiagnostics} diagnostics in the document before editing, ${tl.firstDiagnosticsCount} in its first publish` +
+      `\n  yaml-language-server: ${verified(yl)}; ${yl.edit.documentDiagnostics} diagnostics in the document before editing, ${yl.firstDiagnosticsCount} in its first publish` +
       `\n  by edit (p50/p95 ms): ` +
       summary.map((s) => `${s.server}: ${Object.entries(s.edit.byKind).map(([k, v]) => `${k} ${v.p50Ms}/${v.p95Ms}`).join(', ')}`).join('; '),
   );

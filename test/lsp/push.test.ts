@@ -4,7 +4,8 @@
 // published, in which order, for which version.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Diagnostic } from 'vscode-languageserver-protocol/node';
+import { pathToFileURL } from 'node:url';
+import { DidOpenTextDocumentNotification, InitializedNotification, InitializeRequest, type Diagnostic } from 'vscode-languageserver-protocol/node';
 import { makeWorkspace, PUSH_CAPABILITIES, startInProcess } from './harness.js';
 import { CATALOG, CATALOG_PATH, WORKFLOW, WORKFLOW_PATH } from './workspace.js';
 
@@ -72,6 +73,31 @@ describe('push diagnostics', () => {
       assert.deepEqual(afterFinal, [barrier]);
       const barrierCodes = codes(mine().find((p) => p.version === barrier)!.diagnostics);
       assert.ok(barrierCodes.has('template/not-upstream'));
+      await server.client.shutdown();
+    } finally {
+      server.dispose();
+      ws.dispose();
+    }
+  });
+
+  test('a document opened before the folder is read is published only with its catalogs', async () => {
+    // Between the initialize answer and `initialized` the folder is not read yet: a check then
+    // would not know the catalog and say the steps' tools are unknown.
+    const ws = makeWorkspace({ [CATALOG_PATH]: CATALOG });
+    const server = startInProcess();
+    try {
+      const rootUri = pathToFileURL(ws.root).href;
+      await server.client.connection.sendRequest(InitializeRequest.type, { processId: null, rootUri, workspaceFolders: [{ uri: rootUri, name: 'ws' }], capabilities: PUSH_CAPABILITIES });
+      const uri = ws.uri(WORKFLOW_PATH);
+      await server.client.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'yaml', version: 1, text: WORKFLOW } });
+      // Room for a premature push to go out (not a timing assertion: a slow machine only makes
+      // the test easier to pass).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await server.client.connection.sendNotification(InitializedNotification.type, {});
+      await server.client.waitFor(() => server.client.publishes.some((p) => p.uri === uri && codes(p.diagnostics).has('template/not-upstream')), 'the diagnostics after the load');
+      const mine = server.client.publishes.filter((p) => p.uri === uri);
+      for (const p of mine) assert.ok(!codes(p.diagnostics).has('tool/unknown'), `published without the catalog: ${[...codes(p.diagnostics)].join(', ')}`);
+      assert.ok(codes(mine[0]!.diagnostics).has('annotations/contradiction'));
       await server.client.shutdown();
     } finally {
       server.dispose();

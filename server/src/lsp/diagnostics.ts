@@ -365,6 +365,9 @@ export class Diagnostics {
       return;
     }
     this.pushTimers.delete(key);
+    // Before the folder is read, a check would miss its catalogs and configuration: the load
+    // re-publishes every file itself (open ones first), so nothing is published from half a workspace.
+    if (!pending.session.loaded) return;
     this.push(pending.session, pending.path);
   }
 

@@ -250,6 +250,8 @@ const SECTIONS = [
   { id: 'lsp', run: () => lspSection({ out: OUT, options }) },
   // One file of each shape at two sizes against its bare parse, and what hostile files cost.
   { id: 'scaling', run: () => scalingSection({ out: OUT, options, measure, cli: CLI, baseline: join(HERE, 'baseline.mjs') }) },
+  // Push diagnostics (Neovim, Helix) beside yaml-language-server on the same document (lsp-push.mjs); takes --edits, --doc-lines, --starts.
+  { id: 'lsp-push', run: async () => (await import('./lsp-push.mjs')).lspPushSection({ out: OUT, options: { push: { edits: options.lsp.edits, docLines: options.lsp.docLines, starts: options.lsp.starts } } }) },
 ];
 
 // ------------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { ruleDocsChecks } from './host-ruledocs.js';
 import { hostViews } from './host-views.js';
 import { envelopeChecks } from './host-envelope.js';
+import { moveFacesChecks } from './host-move-faces.js';
 
 /** What the outer test tells this module, in `plan.json` beside the bundle. */
 export interface HostPlan {
@@ -250,6 +251,7 @@ export async function run(): Promise<void> {
 
   await hostViews(check, folder, plan);
   await envelopeChecks(check, folder, extension);
+  await moveFacesChecks(check, folder);
 
   writeFileSync(plan.results, JSON.stringify(checks, null, 2));
   const failed = checks.filter((c) => !c.ok);

@@ -53,6 +53,8 @@ export const PUSH_CAPABILITIES: ClientCapabilities = {
 export class TestClient {
   refreshes = 0;
   readonly published = new Map<string, Diagnostic[]>();
+  /** Every `textDocument/publishDiagnostics`, in the order received. */
+  readonly publishes: { uri: string; version?: number; diagnostics: Diagnostic[] }[] = [];
   readonly catalogStates: CatalogState[] = [];
   readonly logs: string[] = [];
   readonly registrations: unknown[] = [];
@@ -70,8 +72,9 @@ export class TestClient {
       return null;
     });
     connection.onRequest('workspace/configuration', () => []);
-    connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string; diagnostics: Diagnostic[] }) => {
+    connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string; version?: number; diagnostics: Diagnostic[] }) => {
       this.published.set(params.uri, params.diagnostics);
+      this.publishes.push({ uri: params.uri, version: params.version, diagnostics: params.diagnostics });
       this.changed();
     });
     connection.onNotification('toolLens/catalogState', (state: CatalogState) => {

@@ -156,7 +156,7 @@ test('by default the action annotates every finding, writes the summary table an
 
   const lines = run.summary.split('\n');
   assert.equal(lines[0], '## Tool Lens');
-  assert.ok(lines.includes('5 errors, 3 warnings (9 files checked).'), run.summary);
+  assert.ok(lines.includes('5 errors, 3 warnings (10 files checked).'), run.summary);
   const header = lines.indexOf('| Severity | Location | Rule | Finding |');
   assert.ok(header > 0, run.summary);
   assert.equal(lines[header + 1], '| --- | --- | --- | --- |');

@@ -148,7 +148,7 @@ test('npx tool-lens check finds exactly the planted mistakes examples/README.md 
   assert.equal(stylish.status, 1);
   // The run's workspace is the current folder: examples/.toollens.yaml is one more file it reads
   // (and says it does not use as the configuration).
-  assert.match(stylish.stdout, /5 errors, 3 warnings, 0 infos in 10 files/);
+  assert.match(stylish.stdout, /5 errors, 3 warnings, 0 infos in 11 files/);
   assert.match(stylish.stderr, /note: examples\/\.toollens\.yaml is not read: this run's workspace is \./);
 });
 

@@ -3,7 +3,8 @@
 // "Fix all <rule> problems in this file", `source.fixAll.toolLens` (safe fixes only), and
 // "Suppress <rule> on this line", then "Disable <rule> for this file" and "Show documentation for
 // <rule>" (ruleActions.ts); for aggregation/advertised-rename "Accept the catalog as it is now" (the
-// server command that makes it the baseline). In `.toollens.yaml`, the fixes of its problems and the documentation.
+// server command that makes it the baseline). In `.toollens.yaml`, the fixes of its problems and the documentation. On an MCP client config's
+// `toolFaces`, "Move these faces to an overlay file" (moveFaces.ts).
 import {
   CodeActionKind,
   type CodeAction,
@@ -22,6 +23,7 @@ import { rangesIntersect, sameRange, SOURCE, toLspEdit } from './convert.js';
 import type { Diagnostics, Report } from './diagnostics.js';
 import { ruleActions } from './ruleActions.js';
 import { SERVER_COMMANDS } from './protocol.js';
+import { moveFacesActions } from './moveFaces.js';
 import type { Session } from './session.js';
 
 const FIX_ALL_KIND = 'source.fixAll.toolLens';
@@ -32,6 +34,8 @@ export interface CodeActionOptions {
   documentChanges: boolean;
   /** The client's command that shows a rule's page (InitializationOptions.ruleDocsCommand). */
   ruleDocsCommand?: string;
+  /** The client creates files in a workspace edit (`resourceOperations` holds `create`). */
+  createFiles?: boolean;
 }
 
 export function codeActions(session: Session, diagnostics: Diagnostics, params: CodeActionParams, options: CodeActionOptions): CodeAction[] {
@@ -122,6 +126,8 @@ export function codeActions(session: Session, diagnostics: Diagnostics, params: 
     }
     actions.push(...ruleActions(report.file, targets, { workspaceEdit, docsCommand: options.ruleDocsCommand, suppressible: !config }));
   }
+
+  if (wants(CodeActionKind.QuickFix)) actions.push(...moveFacesActions(session, report.file, uri, version, params, { createFiles: options.createFiles === true }));
 
   // Only on request: a source action is what "fix all on save" runs.
   if (only && wants(FIX_ALL_KIND)) {

@@ -37,10 +37,25 @@ export interface DiagnosticsOptions {
   pull: boolean;
   /** The client accepts `workspace/diagnostic/refresh`. */
   refresh: boolean;
-  /** Milliseconds to wait after a change before pushing (push mode). */
-  pushDelay?: number;
   /** The client's command that shows a rule's page: the diagnostics link to it (InitializationOptions.ruleDocsCommand). */
   ruleDocsCommand?: string;
+}
+
+/**
+ * Push mode: a change is checked once the messages that had already arrived are handled, so a
+ * burst of keystrokes is checked once, at its last version, and a lone change at once. A burst that
+ * never pauses is still checked this often.
+ */
+const PUSH_COALESCE_MAX_MS = 100;
+
+/** A push waiting for its file's burst of changes to end (push mode). */
+interface PendingPush {
+  session: Session;
+  path: string;
+  /** A change arrived since the last turn of the event loop. */
+  changed: boolean;
+  since: number;
+  handle: NodeJS.Immediate;
 }
 
 /** Yields to the event loop so cancellations and newer edits that already arrived are seen. */
@@ -84,7 +99,7 @@ export interface PartialReporter {
 export class Diagnostics {
   /** By folder, then path. */
   private readonly caches = new WeakMap<Session, Map<string, Report>>();
-  private readonly pushTimers = new Map<string, { session: Session; path: string; timer: NodeJS.Timeout }>();
+  private readonly pushTimers = new Map<string, PendingPush>();
   /** URIs we pushed non-empty diagnostics for, by folder and path, so they can be cleared. */
   private readonly pushedBySession = new WeakMap<Session, Map<string, string>>();
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -308,7 +323,7 @@ export class Diagnostics {
     this.caches.delete(session);
     for (const [key, pending] of this.pushTimers) {
       if (pending.session !== session) continue;
-      clearTimeout(pending.timer);
+      clearImmediate(pending.handle);
       this.pushTimers.delete(key);
     }
     const pushed = this.pushedBySession.get(session);
@@ -341,15 +356,37 @@ export class Diagnostics {
     }, 50);
   }
 
+  /**
+   * Publishes a file's diagnostics as soon as the changes that already arrived are applied. The
+   * check itself is synchronous, so one runs at a time and always sees the latest text: what it
+   * publishes carries the version it checked, never an older one. The connection hands the server
+   * one message per turn of the event loop, so the push waits for a turn in which no further change
+   * of the file came in: a lone edit is checked after two turns (microseconds), a burst of edits
+   * that arrived together once, after its last one.
+   */
   private schedulePush(session: Session, path: string): void {
     const key = `${session.id}\n${path}`;
     const existing = this.pushTimers.get(key);
-    if (existing) clearTimeout(existing.timer);
-    const timer = setTimeout(() => {
-      this.pushTimers.delete(key);
-      this.push(session, path);
-    }, this.options.pushDelay ?? 150);
-    this.pushTimers.set(key, { session, path, timer });
+    if (existing) {
+      existing.changed = true;
+      return;
+    }
+    const pending: PendingPush = { session, path, changed: true, since: Date.now(), handle: setImmediate(() => this.pushWhenQuiet(key, pending)) };
+    this.pushTimers.set(key, pending);
+  }
+
+  private pushWhenQuiet(key: string, pending: PendingPush): void {
+    if (this.pushTimers.get(key) !== pending) return;
+    if (pending.changed && Date.now() - pending.since < PUSH_COALESCE_MAX_MS) {
+      pending.changed = false;
+      pending.handle = setImmediate(() => this.pushWhenQuiet(key, pending));
+      return;
+    }
+    this.pushTimers.delete(key);
+    // Before the folder is read, a check would miss its catalogs and configuration: the load
+    // re-publishes every file itself (open ones first), so nothing is published from half a workspace.
+    if (!pending.session.loaded) return;
+    this.push(pending.session, pending.path);
   }
 
   /** Publishes one file's diagnostics now (or clears them when the file is gone or not checked). */
@@ -415,7 +452,7 @@ export class Diagnostics {
 
   dispose(): void {
     this.disposed = true;
-    for (const pending of this.pushTimers.values()) clearTimeout(pending.timer);
+    for (const pending of this.pushTimers.values()) clearImmediate(pending.handle);
     this.pushTimers.clear();
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
     this.wake();

@@ -88,6 +88,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
   let documentChanges = false;
   /** The client's command that shows a rule's page (InitializationOptions.ruleDocsCommand). */
   let ruleDocsCommand: string | undefined;
+  let createFiles = false;
   let folderEvents = false;
   let scopedConfiguration = false;
   let startLine: string | undefined;
@@ -126,6 +127,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
     });
     watchFiles = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     documentChanges = capabilities.workspace?.workspaceEdit?.documentChanges === true;
+    createFiles = documentChanges && (capabilities.workspace?.workspaceEdit?.resourceOperations ?? []).includes('create');
     folderEvents = capabilities.workspace?.workspaceFolders === true;
     scopedConfiguration = capabilities.workspace?.configuration === true;
     return {
@@ -289,7 +291,7 @@ export function registerHandlers(connection: Connection, options: HandlerOptions
     });
 
   connection.onCodeAction((params, token) =>
-    feature('code actions', [], token, params.textDocument.uri, (session) => (diagnostics ? codeActions(session, diagnostics, params, { documentChanges, ruleDocsCommand }) : [])),
+    feature('code actions', [], token, params.textDocument.uri, (session) => (diagnostics ? codeActions(session, diagnostics, params, { documentChanges, ruleDocsCommand, createFiles }) : [])),
   );
   connection.onHover((params, token) => feature('hover', null, token, params.textDocument.uri, (session) => configHover(session, params) ?? hover(session, params, diagnostics?.reportOfUri(params.textDocument.uri)?.findings)));
   connection.onCompletion((params, token) => feature('completion', [], token, params.textDocument.uri, (session) => configCompletion(session, params) ?? completion(session, params)));

@@ -9,14 +9,17 @@
 // scratch. The seed is printed; PREFILTER_SEED and PREFILTER_RUNS set others.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { parseFile, type ParsedFile } from '../../server/src/core/parse/file.js';
 import { mayBeOurs, textMayBeOurs, unparsedFile } from '../../server/src/core/parse/prefilter.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 import { mayBeCatalog } from '../../server/src/node/discovery.js';
+import { loadWorkspace } from '../../server/src/node/loader.js';
+import { checkFile } from '../../server/src/core/engine.js';
 import { anyMutation, mutateAll, vocabularyOf, type Language } from '../fuzz/mutations.js';
 
 const ROOT = join(__dirname, '..', '..');
@@ -195,3 +198,43 @@ describe('the kind pre-filter', () => {
     assert.deepEqual(file.comments, []);
   });
 });
+
+describe('the load with the pre-filter', () => {
+  test('a file it says no to is not parsed and checks as its full parse does; one a catalog glob names is parsed whatever it holds', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tool-lens-prefilter-'));
+    try {
+      const texts: Record<string, string> = {
+        'compose.yaml': 'services:\n  web:\n    image: nginx\n    ports: ["80:80"\n', // broken YAML, no kind: no finding
+        'gw.yaml': 'compositeTools:\n  - name: t\n    steps: []\n',
+        'snapshots/listed.yaml': '? !!binary Y2F0YWxvZw==\n: 1\nservers:\n  - name: echo\n    tools:\n      - name: say\n        inputSchema: {type: object}\n',
+        'named.yaml': 'servers: []\n',
+      };
+      for (const [path, text] of Object.entries(texts)) {
+        mkdirFor(join(dir, path));
+        writeFileSync(join(dir, path), text);
+      }
+      writeFileSync(join(dir, '.toollens.yaml'), 'catalogs:\n  - named.yaml\n');
+      const loaded = loadWorkspace({ paths: ['.'], cwd: dir });
+      const byPath = new Map(loaded.files.map((f) => [f.path, f]));
+      const compose = byPath.get('compose.yaml')!;
+      assert.deepEqual(compose.documents, [], 'compose.yaml is not parsed');
+      const full = parseFile('compose.yaml', texts['compose.yaml']!);
+      assert.ok(full.documents[0]!.problems.length > 0 && full.kind === null, 'its full parse has a syntax error and no kind');
+      assert.deepEqual(checkFile(compose, loaded.workspace).findings, checkFile(full, loaded.workspace).findings);
+      assert.ok(byPath.get('gw.yaml')!.documents.length > 0, 'a gateway is parsed');
+      assert.ok(loaded.workspace.catalog.files.includes('named.yaml'), 'a file a catalog glob names joins the catalog, parsed');
+      assert.ok(byPath.get('named.yaml')!.documents.length > 0, 'and is parsed though the pre-filter would say no');
+      assert.ok(loaded.workspace.catalog.files.includes('snapshots/listed.yaml'), 'a catalog with a !!binary key joins the catalog');
+      // Not named, it is read only to see whether it may be a catalog (mayBeCatalog): it still joins.
+      const one = loadWorkspace({ paths: ['gw.yaml'], cwd: dir });
+      assert.deepEqual(one.files.map((f) => f.path), ['gw.yaml']);
+      assert.ok(one.workspace.catalog.files.includes('snapshots/listed.yaml'), 'a catalog with a !!binary key joins the catalog of `check gw.yaml`');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+function mkdirFor(path: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+}

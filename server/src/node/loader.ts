@@ -123,6 +123,8 @@ export interface DiscoveredWorkspace {
   configsNotRead: string[];
   /** Folders that could not be listed (logged); the load adds the files it could not read. */
   unreadable: string[];
+  /** A path's real path (every link resolved; the path itself when it has none): the walk's for a file it found, without asking the disk again. */
+  realPathOf(absolute: string): string;
 }
 
 /** Finds the configuration and the files of a run without reading or parsing any of them. */
@@ -161,11 +163,14 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
   const linksOut: LinkOut[] = [];
   const unreadable: string[] = [];
   const walks = new Map<string, Walk>();
+  // The real path of every file a walk found (the walk follows no link, so it knows them).
+  const walkedReal = new Map<string, string>();
   const walkOf = (folder: string): Walk => {
     let walk = walks.get(folder);
     if (!walk) {
       walk = walkCheckedFiles(folder);
       walks.set(folder, walk);
+      for (const file of walk.files) walkedReal.set(file.path, file.real);
       linksOut.push(...walk.linksOut);
       for (const { folder: unlisted, error } of walk.unreadable) {
         log(`cannot read the folder ${toPosix(relative(cwd, unlisted)) || '.'}: ${error}`);
@@ -235,6 +240,7 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
     configText,
     configsNotRead: [...configsNotRead].sort(),
     unreadable,
+    realPathOf: (absolute) => walkedReal.get(absolute) ?? realOrSelf(absolute),
   };
 }
 
@@ -267,10 +273,10 @@ export function planWorkspace(options: LoadOptions): WorkspacePlan {
   const catalogOnly = globbed.files;
   const cliGlobs = new Set(options.catalogGlobs ?? []);
   const named = new Set(catalogOnly);
-  const seen = new Set(catalogOnly.map(realOrSelf));
+  const seen = new Set(catalogOnly.map(discovered.realPathOf));
   const found: string[] = [];
   for (const absolute of [...discovered.workspaceFiles(), ...discovered.targets]) {
-    const real = realOrSelf(absolute);
+    const real = discovered.realPathOf(absolute);
     if (named.has(absolute) || seen.has(real)) continue;
     seen.add(real);
     found.push(absolute);

@@ -124,7 +124,7 @@ export interface DiscoveredWorkspace {
   /** Folders that could not be listed (logged); the load adds the files it could not read. */
   unreadable: string[];
   /** A path's real path (every link resolved; the path itself when it has none): the walk's for a file it found, without asking the disk again. */
-  realPathOf(absolute: string): string;
+  realPathOf: (absolute: string) => string;
 }
 
 /** Finds the configuration and the files of a run without reading or parsing any of them. */

@@ -391,6 +391,35 @@ export function generate(out = DEFAULT_OUT, targetLines = DEFAULT_LINES) {
   return { dir: out, files, tools, lines, bytes };
 }
 
+/**
+ * The second CLI workspace: `files` gateway configurations of `perFile` composite tools each
+ * (about 250 to 450 lines a file), next to the same catalog snapshots: more, shorter files than
+ * `generate`'s, so that what a run spends per file (reading, kind detection, the configuration's
+ * globs, the catalog) weighs more against the parse. Deterministic.
+ */
+export const MANY_FILES = 240;
+export const MANY_PER_FILE = 6;
+export function generateMany(out, files = MANY_FILES, perFile = MANY_PER_FILE) {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(join(out, 'gateways'), { recursive: true });
+  mkdirSync(join(out, 'catalogs'), { recursive: true });
+  const stats = { dir: out, files: 0, tools: 0, lines: 0, bytes: 0 };
+  // As in `generate`, the figures count the gateway files, not the two snapshots beside them.
+  for (const name of CATALOGS) copyFileSync(join(SHARED_CATALOGS, name), join(out, 'catalogs', name));
+  const next = random(0x6006);
+  for (let f = 0; f < files; f++) {
+    const team = TEAMS[f % TEAMS.length];
+    let text = header(team, f);
+    for (let i = 0; i < perFile; i++) text += compositeTool(next, i);
+    stats.tools += perFile;
+    writeFileSync(join(out, 'gateways', `${team}-${String(f).padStart(3, '0')}.vmcp.yaml`), text);
+    stats.files++;
+    stats.lines += lineCount(text);
+    stats.bytes += Buffer.byteLength(text);
+  }
+  return stats;
+}
+
 // ------------------------------------------------------------------------------------------------
 // The language-server benchmark's inputs: one large document to edit, and a workspace of many
 // smaller files of every kind the server checks at start-up.

@@ -57,8 +57,12 @@ const SHARED_CATALOGS = join(ROOT, '..', 'shared', 'catalogs');
 export const LSP_DEFAULTS = { edits: 200, docLines: 2000, wsFiles: 100, starts: 3 };
 const TARGETS = { editP95Ms: 30, startupMs: 1000 };
 
-/** Per-request ceiling: a server that stops answering ends the section instead of hanging it. */
-const REQUEST_TIMEOUT_MS = 15_000;
+/**
+ * Per-request ceiling: a server that stops answering ends the section instead of hanging it. The
+ * start-up's workspace/diagnostic took 15 to 19 s on a 2-core machine shared by a dozen other jobs,
+ * so the ceiling leaves room for a loaded machine; it is not a target.
+ */
+const REQUEST_TIMEOUT_MS = 60_000;
 /** The edit loop stops early (and says so) after this long. */
 const EDIT_BUDGET_MS = 40_000;
 

@@ -10,9 +10,10 @@
 //
 //   --only S      run only these sections (comma-separated): cli-check, cli-cache, lsp, scaling. With --only, the
 //                 other sections' last figures in results.json are kept (each has its own date).
-//   cli-check (tool-lens check against a bare YAML parse, ~100k lines):
+//   cli-check (tool-lens check against a bare YAML parse of the same files, on two workspaces: ~100k
+//     lines in files of about a thousand lines, and 240 files of six composite tools each):
 //     --runs N      measured runs of each command after a warm-up (default 7)
-//     --lines N     size of the generated workspace in lines (default 100,000)
+//     --lines N     size of the first generated workspace in lines (default 100,000)
 //   cli-cache (a re-run of tool-lens check --cache over the same workspace against the bare parse,
 //     and the start-up alone): takes --runs and --lines as cli-check does
 //   lsp (node dist/server.js --stdio, see lsp.mjs):
@@ -28,7 +29,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { cpus, totalmem } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_LINES, generate } from './generate.mjs';
+import { DEFAULT_LINES, generate, generateMany, MANY_FILES, MANY_PER_FILE } from './generate.mjs';
 import { LSP_DEFAULTS, lspSection } from './lsp.mjs';
 import { scalingSection } from './scaling.mjs';
 import { mb, median, ratio, round, table } from './stats.mjs';
@@ -115,65 +116,89 @@ function stats(samples) {
 // ------------------------------------------------------------------------------------------------
 // Sections
 
-/** `tool-lens check --format json` over ~100k lines against reading + parsing the same files. */
+/**
+ * `tool-lens check --format json` against reading + parsing the same files (`baseline.mjs`), on
+ * two generated workspaces: ~100k lines in files of about a thousand lines, and 240 files of six
+ * composite tools each. All four commands run in one loop, the order of each pair alternating run
+ * by run (baseline first, then check first), so that neither side always runs on a warmer machine.
+ */
 function cliCheckSection() {
-  const workspace = generate(join(OUT, 'workspace'), options.lines);
+  const workspaces = [
+    { id: 'large', title: `~${Math.round(options.lines / 1000)}k lines`, ...generate(join(OUT, 'workspace'), options.lines) },
+    { id: 'many', title: `${MANY_FILES} files of ${MANY_PER_FILE} composites`, ...generateMany(join(OUT, 'workspace-many')) },
+  ];
   // Run inside the workspace, as a user runs in a repository: the workspace of a run is the current
   // folder (no .toollens.yaml), and the other sections' files beside it are no part of it.
-  const cwd = workspace.dir;
-  const cases = [
+  const casesOf = (cwd) => [
     { name: 'yaml parseAllDocuments (baseline)', args: [join(HERE, 'baseline.mjs'), '.'], okCodes: [0], cwd },
     // Exit 1 is expected: the generated workspace carries a few deliberate mistakes.
     { name: 'tool-lens check --format json', args: [CLI, 'check', '.', '--format', 'json'], okCodes: [0, 1], cwd },
   ];
   console.log(
     `\n## CLI check against the bare YAML parse\n` +
-      `${workspace.files} files, ${workspace.tools} composite tools, ${workspace.lines.toLocaleString('en')} lines, ` +
-      `${(workspace.bytes / 1e6).toFixed(1)} MB; ${options.runs} alternating runs each after a warm-up\n`,
+      workspaces
+        .map((w) => `${w.id}: ${w.files} gateway files (and 2 catalog snapshots), ${w.tools} composite tools, ${w.lines.toLocaleString('en')} lines, ${(w.bytes / 1e6).toFixed(1)} MB`)
+        .join('\n') +
+      `\n${options.runs} runs of each command after a warm-up, the two workspaces in turn, the order of each pair alternating\n`,
   );
+  const cases = workspaces.map((w) => casesOf(w.dir));
   // Warm-up: the file cache, and node's compile cache where it has one.
-  const first = cases.map((c) => measure(c.args, c));
-  const findings = JSON.parse(first[1].stdout).summary;
-  const samples = cases.map(() => []);
+  const findings = cases.map((pair) => JSON.parse(pair.map((c) => measure(c.args, c))[1].stdout).summary);
+  const samples = cases.map((pair) => pair.map(() => []));
   for (let run = 0; run < options.runs; run++) {
-    cases.forEach((c, index) => samples[index].push(measure(c.args, c)));
+    cases.forEach((pair, w) => {
+      const order = run % 2 === 0 ? [0, 1] : [1, 0];
+      for (const index of order) samples[w][index].push(measure(pair[index].args, pair[index]));
+    });
   }
-  const [base, cli] = samples.map(stats);
-  const pairRatios = samples[1].map((s, i) => s.ms / samples[0][i].ms);
-  // CPU time moves less than wall time when other work shares the machine.
-  const cpuRatios = samples[1].map((s, i) => s.cpuMs / samples[0][i].cpuMs);
-  const result = {
+  const ms = (n) => `${n.toFixed(0)} ms`;
+  const results = workspaces.map((w, index) => {
+    const [base, cli] = samples[index].map(stats);
+    const [baseSamples, cliSamples] = samples[index];
+    return {
+      id: w.id,
+      workspace: { files: w.files, compositeTools: w.tools, lines: w.lines, bytes: w.bytes },
+      baseline: { command: `node test/bench/baseline.mjs . (in ${relative(OUT, w.dir)})`, ...base },
+      cli: { command: `node dist/cli.js check . --format json (in ${relative(OUT, w.dir)})`, ...cli, findings: findings[index] },
+      ratio: {
+        medianOfPairs: ratio(median(cliSamples.map((s, i) => s.ms / baseSamples[i].ms))),
+        ofMedians: ratio(cli.medianMs / base.medianMs),
+        // CPU time moves less than wall time when other work shares the machine.
+        cpuMedianOfPairs: ratio(median(cliSamples.map((s, i) => s.cpuMs / baseSamples[i].cpuMs))),
+        cpuOfMedians: ratio(cli.medianCpuMs / base.medianCpuMs),
+        peakRss: ratio(cli.peakRssKb / base.peakRssKb),
+        target: 1.0,
+        rssTarget: 1.3,
+      },
+    };
+  });
+  for (const [index, r] of results.entries()) {
+    console.log(`\n### ${r.id}: ${workspaces[index].title}\n`);
+    console.log(
+      table([
+        ['case', 'median', 'min', 'max', 'CPU median', 'peak RSS'],
+        ...cases[index].map((c, i) => {
+          const s = [r.baseline, r.cli][i];
+          return [c.name, ms(s.medianMs), ms(s.minMs), ms(s.maxMs), ms(s.medianCpuMs), mb(s.peakRssKb)];
+        }),
+      ]),
+    );
+    const f = r.cli.findings;
+    console.log(
+      `\nratio check/parse: ${r.ratio.ofMedians.toFixed(2)}x from the medians (${r.ratio.medianOfPairs.toFixed(2)}x median of paired runs; target at most ${r.ratio.target}x)` +
+        `\nratio of CPU time (user + system): ${r.ratio.cpuOfMedians.toFixed(2)}x from the medians (${r.ratio.cpuMedianOfPairs.toFixed(2)}x median of paired runs)` +
+        `\npeak RSS check/parse: ${r.ratio.peakRss.toFixed(2)}x (target at most ${r.ratio.rssTarget}x)` +
+        `\nfindings: ${f.error} errors, ${f.warning} warnings, ${f.info} infos, ${f.hint} hints`,
+    );
+  }
+  console.log(`\npeak RSS from ${useGnuTime ? '/usr/bin/time -v' : 'process.resourceUsage().maxRSS'}`);
+  return {
     date: new Date().toISOString(),
-    workspace: { files: workspace.files, compositeTools: workspace.tools, lines: workspace.lines, bytes: workspace.bytes },
     runs: options.runs,
+    order: 'each pair alternating: baseline first on even runs, check first on odd runs; the workspaces in turn',
     peakRssFrom: useGnuTime ? '/usr/bin/time -v' : 'process.resourceUsage().maxRSS',
-    baseline: { command: `node test/bench/baseline.mjs . (in ${relative(OUT, cwd)})`, ...base },
-    cli: { command: `node dist/cli.js check . --format json (in ${relative(OUT, cwd)})`, ...cli, findings },
-    ratio: {
-      medianOfPairs: ratio(median(pairRatios)),
-      ofMedians: ratio(cli.medianMs / base.medianMs),
-      cpuMedianOfPairs: ratio(median(cpuRatios)),
-      target: 2.5,
-    },
+    workspaces: results,
   };
-  console.log(
-    table([
-      ['case', 'median', 'min', 'max', 'CPU median', 'peak RSS'],
-      ...cases.map((c, i) => {
-        const s = [base, cli][i];
-        const ms = (n) => `${n.toFixed(0)} ms`;
-        return [c.name, ms(s.medianMs), ms(s.minMs), ms(s.maxMs), ms(s.medianCpuMs), mb(s.peakRssKb)];
-      }),
-    ]),
-  );
-  console.log(
-    `\nratio check/parse: ${result.ratio.medianOfPairs.toFixed(2)}x (median of paired runs; ` +
-      `${result.ratio.ofMedians.toFixed(2)}x from the medians; target at most ${result.ratio.target}x)` +
-      `\nratio of CPU time (user + system): ${result.ratio.cpuMedianOfPairs.toFixed(2)}x (median of paired runs)` +
-      `\nfindings: ${findings.error} errors, ${findings.warning} warnings, ${findings.info} infos, ${findings.hint} hints` +
-      `\npeak RSS from ${result.peakRssFrom}`,
-  );
-  return result;
 }
 
 /**

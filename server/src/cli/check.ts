@@ -5,7 +5,7 @@ import { relative, resolve } from 'node:path';
 import { checkFile } from '../core/engine.js';
 import { SourceText } from '../core/text/source.js';
 import type { Logger } from '../core/workspace.js';
-import { loadPlanned, planWorkspace, UsageError } from '../node/loader.js';
+import { startPlanned, planWorkspace, UsageError } from '../node/loader.js';
 import { toPosix } from '../node/paths.js';
 import { linksOutNote } from '../node/walk.js';
 import { checkWithCache } from './cache.js';
@@ -88,11 +88,13 @@ export function runCheck(options: CheckOptions): CheckResult {
     // What the load could not read is in the plan, whichever way the cache went.
     return { ...result, unreadable: plan.unreadable.length, root: plan.root, ...docsOf(options, plan.workspace.config.ruleDocsUrl) };
   }
-  const loaded = loadPlanned(plan);
+  const load = startPlanned(plan);
+  const { loaded } = load;
   const workspace = loaded.workspace;
   options.debug(`configuration: ${loaded.configPath ?? '(none found; defaults)'}`);
   options.debug(`catalog: ${workspace.catalog.size} server(s) from ${workspace.catalog.files.length} file(s)`);
-  const files = loaded.files.map((file) => {
+  // Each file is parsed, checked and let go in turn: only the catalog's trees are held at once.
+  const files = load.each((file) => {
     const report = checkFile(file, workspace);
     return { path: file.path, kind: file.kind, source: file.source, findings: report.findings };
   });

@@ -11,6 +11,7 @@ import type { CatalogIndex } from '../core/catalog/index.js';
 import { compileGlob, type Glob } from '../core/config/glob.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { kindFromName } from '../core/parse/kinds.js';
+import { speltOtherwise } from '../core/parse/prefilter.js';
 import type { Workspace } from '../core/workspace.js';
 import { toPosix } from './paths.js';
 import { isInside, walkFolder, type LinkOut, type Walk } from './walk.js';
@@ -198,12 +199,13 @@ export function catalogGlobsName(globs: readonly CatalogGlob[], absolute: string
  * Whether a file may hold a tool catalog, decided without parsing it: false only when it cannot.
  * A catalog is recognised by its name (`*.tools.json`, `*.catalog.yaml`), by a forced kind, or by
  * its content (`catalog: 1`, or a `tools/list` result, whose every tool has an `inputSchema`), so
- * its text names `catalog` or `inputSchema`, unless a key is spelled with escapes (`\u`, `\x`, an
- * escaped line break in JSON or double-quoted YAML), which we count as a "maybe" too. A false "maybe" only costs a parse.
+ * its text names `catalog` or `inputSchema`, unless a key is spelled otherwise (escapes, a `!!binary`
+ * key, a `%` in a tag: parse/prefilter.ts `speltOtherwise`), which we count as a "maybe" too. A false
+ * "maybe" only costs a parse.
  */
 export function mayBeCatalog(workspace: Workspace, path: string, text: string): boolean {
   if (kindFromName(path) === 'tool-catalog' || workspace.forcedKind(path) === 'tool-catalog') return true;
-  return text.includes('catalog') || text.includes('inputSchema') || /\\[xuU\r\n]/.test(text);
+  return text.includes('catalog') || text.includes('inputSchema') || speltOtherwise(text);
 }
 
 /** A file that may join the catalog. */

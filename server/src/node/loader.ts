@@ -7,6 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAME, parseConfig, type LensConfig } from '../core/config/config.js';
 import { LIMITS } from '../core/limits.js';
 import { HEAD_BYTES, type ParsedFile } from '../core/parse/file.js';
+import { mayBeOurs, unparsedFile } from '../core/parse/prefilter.js';
 import { fileTooLarge } from '../core/parse/problems.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
@@ -122,6 +123,8 @@ export interface DiscoveredWorkspace {
   configsNotRead: string[];
   /** Folders that could not be listed (logged); the load adds the files it could not read. */
   unreadable: string[];
+  /** A path's real path (every link resolved; the path itself when it has none): the walk's for a file it found, without asking the disk again. */
+  realPathOf: (absolute: string) => string;
 }
 
 /** Finds the configuration and the files of a run without reading or parsing any of them. */
@@ -160,11 +163,14 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
   const linksOut: LinkOut[] = [];
   const unreadable: string[] = [];
   const walks = new Map<string, Walk>();
+  // The real path of every file a walk found (the walk follows no link, so it knows them).
+  const walkedReal = new Map<string, string>();
   const walkOf = (folder: string): Walk => {
     let walk = walks.get(folder);
     if (!walk) {
       walk = walkCheckedFiles(folder);
       walks.set(folder, walk);
+      for (const file of walk.files) walkedReal.set(file.path, file.real);
       linksOut.push(...walk.linksOut);
       for (const { folder: unlisted, error } of walk.unreadable) {
         log(`cannot read the folder ${toPosix(relative(cwd, unlisted)) || '.'}: ${error}`);
@@ -234,6 +240,7 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
     configText,
     configsNotRead: [...configsNotRead].sort(),
     unreadable,
+    realPathOf: (absolute) => walkedReal.get(absolute) ?? realOrSelf(absolute),
   };
 }
 
@@ -266,10 +273,10 @@ export function planWorkspace(options: LoadOptions): WorkspacePlan {
   const catalogOnly = globbed.files;
   const cliGlobs = new Set(options.catalogGlobs ?? []);
   const named = new Set(catalogOnly);
-  const seen = new Set(catalogOnly.map(realOrSelf));
+  const seen = new Set(catalogOnly.map(discovered.realPathOf));
   const found: string[] = [];
   for (const absolute of [...discovered.workspaceFiles(), ...discovered.targets]) {
-    const real = realOrSelf(absolute);
+    const real = discovered.realPathOf(absolute);
     if (named.has(absolute) || seen.has(real)) continue;
     seen.add(real);
     found.push(absolute);
@@ -307,6 +314,50 @@ export function loadWorkspace(options: LoadOptions, hooks: LoadHooks = {}): Load
 
 /** The workspace of a plan: its files parsed, its catalog joined. */
 export function loadPlanned(plan: WorkspacePlan, hooks: LoadHooks = {}): LoadedWorkspace {
+  const load = openPlanned(plan, hooks);
+  const files: ParsedFile[] = [];
+  for (const absolute of load.wanted) {
+    const file = load.parse(absolute);
+    if (file) files.push(file);
+  }
+  return { ...load.loaded, files };
+}
+
+/** A load whose catalog is joined and whose files to check are read but not parsed yet (`startPlanned`). */
+export interface StartedLoad {
+  loaded: Omit<LoadedWorkspace, 'files'>;
+  /**
+   * Each file to check handed to `check` in turn, parsed as it comes and let go after (unless it
+   * is a catalog, which the workspace keeps): what `loadPlanned` gives, without holding every
+   * file's tree at once. The answers come back in the files' order.
+   */
+  each<T>(check: (file: ParsedFile) => T): T[];
+}
+
+/** The load of a plan up to its files to check: see `StartedLoad`. */
+export function startPlanned(plan: WorkspacePlan, hooks: LoadHooks = {}): StartedLoad {
+  const load = openPlanned(plan, hooks);
+  return {
+    loaded: load.loaded,
+    each: <T>(check: (file: ParsedFile) => T): T[] => {
+      const results: T[] = [];
+      for (const absolute of load.wanted) {
+        const file = load.parseOnce(absolute);
+        if (file) results.push(check(file));
+      }
+      return results;
+    },
+  };
+}
+
+/**
+ * The load of a plan, up to the files to check: every file to check read (in their order, so that
+ * what cannot be read is said in that order), the catalog joined. Each file is read once and
+ * parsed once; a file to check that `mayBeOurs` says cannot be of our kinds is not parsed at all
+ * (its full parse would find no kind, and a file of no kind has no findings), unless a catalog
+ * glob names it, which reads it as a catalog whatever it holds.
+ */
+function openPlanned(plan: WorkspacePlan, hooks: LoadHooks) {
   const { cwd, workspace, root, targets, configPath, configProblems, configText, unreadable, stdin } = plan;
   const read = hooks.read ?? readWithin;
   const stdinAbsolute = stdin ? resolve(cwd, stdin.path) : undefined;
@@ -329,35 +380,46 @@ export function loadPlanned(plan: WorkspacePlan, hooks: LoadHooks = {}): LoadedW
     texts.set(absolute, text);
     return text;
   };
+  const catalogNamed = new Set(plan.catalogOnly);
+  const parseText = (absolute: string, text: DiskText): ParsedFile => {
+    const path = toPosix(relative(cwd, absolute));
+    if (text.bytes !== undefined) return workspace.parseTooLarge(path, text.bytes, text.text);
+    if (!catalogNamed.has(absolute) && !mayBeOurs(path, text.text, workspace.forcedKind(path))) return unparsedFile(path, text.text);
+    return workspace.parse(path, text.text);
+  };
   const parsed = new Map<string, ParsedFile>();
   const parse = (absolute: string): ParsedFile | undefined => {
     if (parsed.has(absolute)) return parsed.get(absolute);
     const text = textOf(absolute);
     if (text === undefined) return undefined;
-    const path = toPosix(relative(cwd, absolute));
-    const file = text.bytes === undefined ? workspace.parse(path, text.text) : workspace.parseTooLarge(path, text.bytes, text.text);
+    const file = parseText(absolute, text);
     parsed.set(absolute, file);
     return file;
   };
+  /** `parse`, without keeping a file no one parsed before. */
+  const parseOnce = (absolute: string): ParsedFile | undefined => {
+    const known = parsed.get(absolute);
+    if (known) return known;
+    const text = textOf(absolute);
+    return text === undefined ? undefined : parseText(absolute, text);
+  };
 
-  const files: ParsedFile[] = [];
-  for (const absolute of targets) {
-    if (hooks.wanted && !hooks.wanted(absolute)) continue;
-    const file = parse(absolute);
-    if (file) files.push(file);
-  }
+  const wanted = hooks.wanted ? targets.filter(hooks.wanted) : targets;
+  for (const absolute of wanted) textOf(absolute);
   const targetSet = new Set(targets);
   joinCatalog(workspace.catalog, plan.candidates, (candidate) => parse(candidate.absolute), (candidate) => {
     if (hooks.mayBeCatalog && !hooks.mayBeCatalog(candidate.absolute)) return false;
-    if (targetSet.has(candidate.absolute)) return true;
     // A workspace file that is not named is read to see whether it may be a catalog; one that
     // cannot be read may be a catalog the named files depend on, so it counts as unreadable too.
+    // A file to check that cannot be read is said once, with the others.
     const text = textOf(candidate.absolute);
-    return text !== undefined && mayBeCatalog(workspace, toPosix(relative(cwd, candidate.absolute)), text.text);
+    if (text === undefined) return false;
+    // A file to check that is too large is declined whole, and may be a catalog by its name: its parse is all it costs.
+    if (targetSet.has(candidate.absolute) && text.bytes !== undefined) return true;
+    return mayBeCatalog(workspace, toPosix(relative(cwd, candidate.absolute)), text.text);
   });
-  return {
+  const loaded: Omit<LoadedWorkspace, 'files'> = {
     workspace,
-    files,
     root,
     configPath,
     configProblems,
@@ -368,6 +430,7 @@ export function loadPlanned(plan: WorkspacePlan, hooks: LoadHooks = {}): LoadedW
     unreadable,
     parse,
   };
+  return { loaded, wanted, parse, parseOnce };
 }
 
 function realOrSelf(path: string): string {

@@ -89,7 +89,8 @@ function jsonLines(text: string): { start: number; end: number }[] {
   return lines;
 }
 
-function languageOf(path: string): Language {
+/** The language of a file, by its extension: JSONL, JSON (and JSONC), else YAML. */
+export function languageOf(path: string): Language {
   const lower = path.toLowerCase();
   if (lower.endsWith('.jsonl')) return 'jsonl';
   if (lower.endsWith('.json') || lower.endsWith('.jsonc')) return 'json';

@@ -180,6 +180,40 @@ function containsNewline(key: Token | null | undefined): boolean {
   }
 }
 
+/** How a key is named (duplicate keys, as the Composer-based build names them). */
+function keyName(key: ScalarNode): string {
+  const value = key.value;
+  return typeof value === 'string' ? value : String(value);
+}
+
+/** Mappings with this many pairs or more find a key written twice through an index rather than a scan. */
+const INDEXED_FROM = 12;
+
+/**
+ * The value of a flow scalar on one line that needs no decoding but its quotes (resolve-flow-scalar
+ * gives the same), or undefined: a plain scalar that may start with no reserved character, a
+ * single-quoted one closed, a double-quoted one closed and without escapes.
+ */
+function singleLine(token: CST.FlowScalar): string | undefined {
+  const source = token.source;
+  if (source.includes('\n')) return undefined;
+  switch (token.type) {
+    case 'scalar': {
+      const first = source[0];
+      return first === '\t' || first === ',' || first === '%' || first === '|' || first === '>' || first === '@' || first === '`' ? undefined : source;
+    }
+    case 'single-quoted-scalar': {
+      if (source.length < 2 || source[source.length - 1] !== "'") return undefined;
+      const inner = source.slice(1, -1);
+      return inner.includes("''") ? inner.replace(/''/g, "'") : inner;
+    }
+    case 'double-quoted-scalar':
+      return source.length < 2 || source[source.length - 1] !== '"' || source.includes('\\') ? undefined : source.slice(1, -1);
+    default:
+      return undefined;
+  }
+}
+
 function onScalarError(): void {
   giveUp();
 }
@@ -345,10 +379,27 @@ class Builder {
 
   /** compose-scalar, without a tag. */
   private scalar(token: CST.FlowScalar | CST.BlockScalar): ScalarNode {
-    const resolved = CST.resolveAsScalar(token, false, onScalarError);
-    if (!resolved) return giveUp();
-    const { value: source, type, range } = resolved;
-    this.rangeEnd = range[2];
+    const base = this.base;
+    const fast = token.type === 'block-scalar' ? undefined : singleLine(token);
+    let source: string;
+    let style: ScalarNode['style'];
+    let start: number;
+    let end: number;
+    if (fast !== undefined) {
+      source = fast;
+      style = token.type === 'scalar' ? 'plain' : token.type === 'single-quoted-scalar' ? 'single' : 'double';
+      const flowToken = token as CST.FlowScalar;
+      start = flowToken.offset;
+      end = start + flowToken.source.length;
+      this.rangeEnd = resolveEnd(flowToken.end, end);
+    } else {
+      const resolved = CST.resolveAsScalar(token, false, onScalarError);
+      if (!resolved) return giveUp();
+      source = resolved.value;
+      style = STYLE[resolved.type ?? 'PLAIN'] ?? 'plain';
+      [start, end] = resolved.range;
+      this.rangeEnd = resolved.range[2];
+    }
     let value: ScalarNode['value'] = source;
     if (token.type === 'scalar' && (!SHORTCUT || source === '' || TESTED_FIRST.test(source))) {
       for (const tag of TESTED_TAGS) {
@@ -363,7 +414,7 @@ class Builder {
         break;
       }
     }
-    return { type: 'scalar', value, span: { start: this.base + range[0], end: this.base + range[1] }, style: STYLE[type ?? 'PLAIN'] ?? 'plain' };
+    return { type: 'scalar', value, span: { start: base + start, end: base + end }, style };
   }
 
   /** A key of a mapping: a scalar as written (anything else is composed instead). */
@@ -377,11 +428,32 @@ class Builder {
     return this.scalar(key);
   }
 
-  private pair(map: Map<string, ScalarNode>, key: ScalarNode, value: Node): Pair {
-    const name = String(key.value);
-    const earlier = map.get(name);
+  /**
+   * A pair, after telling a key written twice (the first writing is the one named). Mappings are
+   * scanned while small, and indexed from INDEXED_FROM pairs on (`index`, built on demand).
+   */
+  private pair(pairs: Pair[], index: { keys?: Map<string, ScalarNode> }, key: ScalarNode, value: Node): Pair {
+    const name = keyName(key);
+    let earlier: ScalarNode | undefined;
+    if (index.keys) earlier = index.keys.get(name);
+    else if (pairs.length < INDEXED_FROM) {
+      for (const other of pairs) {
+        if (keyName(other.key) === name) {
+          earlier = other.key;
+          break;
+        }
+      }
+    } else {
+      const keys = new Map<string, ScalarNode>();
+      for (const other of pairs) {
+        const otherName = keyName(other.key);
+        if (!keys.has(otherName)) keys.set(otherName, other.key);
+      }
+      index.keys = keys;
+      earlier = keys.get(name);
+    }
     if (earlier) this.report(duplicateKey(name, key.span, earlier.span));
-    else map.set(name, key);
+    else index.keys?.set(name, key);
     return { key, value, span: { start: key.span.start, end: Math.max(value.span.end, key.span.end) } };
   }
 
@@ -389,7 +461,7 @@ class Builder {
   private blockMap(bm: CST.BlockMap, depth: number): MapNode {
     if (this.expanding.length > 0 && (this.budget.left -= pairCount(bm)) < 0) throw OVER_BUDGET;
     const pairs: Pair[] = [];
-    const keys = new Map<string, ScalarNode>();
+    const keys: { keys?: Map<string, ScalarNode> } = {};
     let offset = bm.offset;
     let commentEnd: number | null = null;
     for (const { start, key, sep, value } of bm.items) {
@@ -407,7 +479,7 @@ class Builder {
       if (!valueProps.found || (value?.type === 'block-map' && !valueProps.hasNewline)) giveUp();
       const valueNode = this.convert(value ?? null, valueProps, depth + 1, value ? 0 : emptyScalarPosition(offset, sep), keyNode.span.end);
       offset = this.rangeEnd;
-      pairs.push(this.pair(keys, keyNode, valueNode));
+      pairs.push(this.pair(pairs, keys, keyNode, valueNode));
     }
     if (commentEnd && commentEnd < offset) giveUp();
     this.rangeEnd = commentEnd ?? offset;
@@ -446,7 +518,7 @@ class Builder {
     if (isMap && expanding && (this.budget.left -= pairCount(fc)) < 0) throw OVER_BUDGET;
     const pairs: Pair[] = [];
     const items: Node[] = [];
-    const keys = new Map<string, ScalarNode>();
+    const keys: { keys?: Map<string, ScalarNode> } = {};
     const base = this.base;
     let offset = fc.offset + fc.start.source.length;
     const count = fc.items.length;
@@ -488,11 +560,11 @@ class Builder {
         valueNode = this.convert(null, NO_NODE, pairDepth + 1, 0, keyNode.span.end);
         offset = valueProps.end;
       }
-      if (isMap) pairs.push(this.pair(keys, keyNode, valueNode));
+      if (isMap) pairs.push(this.pair(pairs, keys, keyNode, valueNode));
       else {
         // Its span: from the key to the end of the value written (or of the key, without one).
         const end = value || valueProps.found ? valueNode.span.end : keyNode.span.end;
-        items.push({ type: 'map', pairs: [this.pair(new Map(), keyNode, valueNode)], span: { start: keyNode.span.start, end }, flow: true });
+        items.push({ type: 'map', pairs: [this.pair([], {}, keyNode, valueNode)], span: { start: keyNode.span.start, end }, flow: true });
       }
     }
     const [ce, ...ee] = fc.end;

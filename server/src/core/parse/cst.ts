@@ -18,8 +18,7 @@ import { CST, Document, isScalar as isLibraryScalar } from 'yaml';
 import type { Span } from '../types.js';
 import type { AnchorUse, MapNode, Node, Pair, References, ScalarNode, SeqNode } from './nodes.js';
 import { MAX_NESTING, aliasesNotExpanded, tooDeepToCheck, type ParseProblem } from './problems.js';
-import type { ParsedYamlDocument } from './yaml.js';
-import { duplicateKey, markShared, OVER_BUDGET, problemKey, relocate, scalarValue, STYLE, type AliasBudget } from './yamlShared.js';
+import { duplicateKey, markShared, OVER_BUDGET, problemKey, relocate, scalarValue, STYLE, type AliasBudget, type ParsedYamlDocument } from './yamlShared.js';
 
 /** Thrown where the Composer would report something, or the construct is not replayed: the file is composed instead. */
 class GiveUp extends Error {}

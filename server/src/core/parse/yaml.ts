@@ -25,20 +25,9 @@ import type { AnchorUse, MapNode, Node, Pair, References, ScalarNode } from './n
 import { aliasesNotExpanded, declineUncovered, MAX_NESTING, tooDeepToCheck, unreadable, type ParseProblem } from './problems.js';
 import { shallowTokens, shallowYaml, type Cut, type Regions } from './shallow.js';
 import { documentsFromCst } from './cst.js';
-import { duplicateKey, markShared, OVER_BUDGET, problemKey, relocate, scalarValue, STYLE, type AliasBudget } from './yamlShared.js';
+import { duplicateKey, markShared, OVER_BUDGET, problemKey, relocate, scalarValue, STYLE, type AliasBudget, type ParsedYamlDocument } from './yamlShared.js';
 
-export interface ParsedYamlDocument {
-  root: Node | null;
-  span: Span;
-  problems: ParseProblem[];
-  /**
-   * No anchor, alias or explicit tag anywhere: each part of the document means the same read
-   * alone, so an edit inside one part may re-parse just that part (see incremental.ts).
-   */
-  selfContained: boolean;
-  /** The document's anchors and aliases, where it has any (see `References`). */
-  references?: References;
-}
+export type { ParsedYamlDocument } from './yamlShared.js';
 
 export interface YamlParseOptions {
   cut?: Cut;

@@ -2,8 +2,22 @@
 // its CST): alias expansion's budget, the copies an alias stands for, and how a scalar's value and
 // a duplicate key are told.
 import type { Span } from '../types.js';
-import type { Node, ScalarStyle, ScalarValue, Shared } from './nodes.js';
+import type { Node, References, ScalarStyle, ScalarValue, Shared } from './nodes.js';
 import type { ParseProblem } from './problems.js';
+
+/** One document of a YAML stream, as either build gives it. */
+export interface ParsedYamlDocument {
+  root: Node | null;
+  span: Span;
+  problems: ParseProblem[];
+  /**
+   * No anchor, alias or explicit tag anywhere: each part of the document means the same read
+   * alone, so an edit inside one part may re-parse just that part (see incremental.ts).
+   */
+  selfContained: boolean;
+  /** The document's anchors and aliases, where it has any (see `References`). */
+  references?: References;
+}
 
 export const STYLE: Record<string, ScalarStyle> = {
   PLAIN: 'plain',

@@ -21,52 +21,53 @@ import { LIMITS } from '../limits.js';
 import { loneCrAsLf, wholeCharacters } from '../text/source.js';
 import type { Span } from '../types.js';
 import type { Comment } from './nodes.js';
-import type { AnchorUse, MapNode, Node, Pair, References, ScalarNode, ScalarStyle, ScalarValue, Shared } from './nodes.js';
+import type { AnchorUse, MapNode, Node, Pair, References, ScalarNode } from './nodes.js';
 import { aliasesNotExpanded, declineUncovered, MAX_NESTING, tooDeepToCheck, unreadable, type ParseProblem } from './problems.js';
 import { shallowTokens, shallowYaml, type Cut, type Regions } from './shallow.js';
+import { documentsFromCst } from './cst.js';
+import { duplicateKey, markShared, OVER_BUDGET, problemKey, relocate, scalarValue, STYLE, type AliasBudget, type ParsedYamlDocument } from './yamlShared.js';
 
-export interface ParsedYamlDocument {
-  root: Node | null;
-  span: Span;
-  problems: ParseProblem[];
+export type { ParsedYamlDocument } from './yamlShared.js';
+
+export interface YamlParseOptions {
+  cut?: Cut;
+  /** LIMITS.aliasNodes unless the workspace sets it. */
+  aliasNodes?: number;
   /**
-   * No anchor, alias or explicit tag anywhere: each part of the document means the same read
-   * alone, so an edit inside one part may re-parse just that part (see incremental.ts).
+   * `cst` (the default): from the library's CST (cst.ts), composed only where that build gives up;
+   * `composer`: always through the library's Composer, for the test that holds the two to the same output.
    */
-  selfContained: boolean;
-  /** The document's anchors and aliases, where it has any (see `References`). */
-  references?: References;
+  builder?: 'cst' | 'composer';
 }
-
-const STYLE: Record<string, ScalarStyle> = {
-  PLAIN: 'plain',
-  QUOTE_SINGLE: 'single',
-  QUOTE_DOUBLE: 'double',
-  BLOCK_LITERAL: 'literal',
-  BLOCK_FOLDED: 'folded',
-};
 
 /**
  * The documents of a YAML stream. `base` is where `text` starts in its file when it is a part
  * re-parsed alone: every span is shifted by it.
  */
-export function parseYaml(text: string, base = 0, options: { cut?: Cut; /** LIMITS.aliasNodes unless the workspace sets it. */ aliasNodes?: number } = {}): ParsedYamlDocument[] {
+export function parseYaml(text: string, base = 0, options: YamlParseOptions = {}): ParsedYamlDocument[] {
   // Flow collections and compact block ones nested past the limit are cut off first (shallow.ts):
   // the library would spend seconds and gigabytes on them before anything is checked. The library
   // reads a lone CR as `\n` (loneCrAsLf: the same offsets), so its lines are the editor's.
   const shallow = shallowYaml(loneCrAsLf(text), options.cut);
+  const limit = options.aliasNodes ?? LIMITS.aliasNodes;
   let docs: Document.Parsed[];
   try {
-    // parseAllDocuments, with the collections nested too deep for the composer cut from its CST.
+    // The library's CST, with the collections nested too deep for the composer cut from it.
+    const tokens = Array.from(shallowTokens(new Parser().parse(shallow.text), shallow, options.cut));
+    // Our tree straight from the CST (cst.ts), where it tells everything the Composer would; a
+    // file with anything cut off, or that the CST build gives up on, is composed as before.
+    if (options.builder !== 'composer' && shallow.regions.size === 0) {
+      const built = documentsFromCst(tokens, base, { left: limit, limit });
+      if (built) return built;
+    }
     const composer = new Composer({ uniqueKeys: false, prettyErrors: false, strict: false });
-    docs = Array.from(composer.compose(shallowTokens(new Parser().parse(shallow.text), shallow, options.cut)));
+    docs = Array.from(composer.compose(tokens));
   } catch (error) {
     // The library gave up on the whole text (it should not: it catches its own stack overflows). Say so, keep the file.
     const span = { start: base, end: base + text.length };
     return [{ root: null, span, problems: [unreadable({ start: base, end: base + Math.min(text.length, 1) }, error)], selfContained: false }];
   }
   // One alias budget for the whole file: a stream of many documents must not multiply it.
-  const limit = options.aliasNodes ?? LIMITS.aliasNodes;
   const budget = { left: limit, limit };
   return docs.map((doc) => convertDocument(doc, text, base, shallow.regions, budget));
 }
@@ -99,13 +100,6 @@ export function yamlComments(text: string): Comment[] {
     offset += lexeme.length;
   }
   return comments;
-}
-
-/** What alias expansion may still add in this file (LIMITS.aliasNodes), shared by its documents. */
-interface AliasBudget {
-  left: number;
-  /** What it started with, for the message. */
-  readonly limit: number;
 }
 
 function convertDocument(doc: Document.Parsed, text: string, base: number, regions: Regions, budget: AliasBudget): ParsedYamlDocument {
@@ -158,10 +152,6 @@ function yamlMessage(message: string): string {
   const first = message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
   return first.endsWith('.') ? first : `${first}.`;
 }
-
-/** Thrown inside an alias's expansion when the file's alias budget runs out: the outermost alias then stays unexpanded. */
-class OverBudget extends Error {}
-const OVER_BUDGET = new OverBudget('the alias budget ran out');
 
 class Converter {
   private readonly aliasesInProgress = new Set<unknown>();
@@ -246,13 +236,7 @@ class Converter {
         const name = String(key.value);
         const earlier = seen.get(name);
         if (earlier) {
-          this.report({
-            rule: 'yaml/duplicate-key',
-            message: `The key "${name}" appears twice in this mapping; most readers keep only one of the two values, so one of them is silently lost.`,
-            // Own copies: a re-parse may move node spans in place (incremental.ts).
-            span: { ...key.span },
-            related: [{ span: { ...earlier.span }, message: 'first occurrence' }],
-          });
+          this.report(duplicateKey(name, key.span, earlier.span));
         } else seen.set(name, key);
         map.pairs.push(pair);
       }
@@ -274,7 +258,7 @@ class Converter {
    * where the anchor is written.
    */
   private report(problem: ParseProblem): void {
-    const key = `${problem.rule}\0${problem.span.start}\0${problem.span.end}\0${problem.message}`;
+    const key = problemKey(problem);
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.problems.push(problem);
@@ -309,7 +293,7 @@ class Converter {
       // The budget ran out inside this expansion: the alias stays unexpanded, and what its partial
       // expansion found goes with it.
       for (const problem of this.problems.splice(problemsBefore)) {
-        this.seen.delete(`${problem.rule}\0${problem.span.start}\0${problem.span.end}\0${problem.message}`);
+        this.seen.delete(problemKey(problem));
       }
       if (this.notExpanded[this.notExpanded.length - 1] !== this.expanding[0]) this.notExpanded.push(this.expanding[0]!);
       return unexpanded();
@@ -381,14 +365,7 @@ class Converter {
   }
 
   private scalar(node: Scalar, span: Span): ScalarNode {
-    const raw = node.value;
-    let value: ScalarValue;
-    if (raw === null || raw === undefined) value = null;
-    else if (typeof raw === 'string' || typeof raw === 'boolean') value = raw;
-    else if (typeof raw === 'number') value = raw;
-    else if (typeof raw === 'bigint') value = Number(raw);
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only yaml's own YAML 1.1 values are left here, a Date (!!timestamp), a Buffer (!!binary) or the merge key's symbol, each with its own string form; TypeScript calls them {}
-    else value = String(raw);
+    const value = scalarValue(node.value);
     return { type: 'scalar', value, span, style: STYLE[node.type ?? 'PLAIN'] ?? 'plain' };
   }
 }
@@ -416,43 +393,4 @@ function anchorsOf(doc: Document.Parsed): Map<string, { start: number; node: Yam
   }
   for (const list of anchors.values()) list.sort((a, b) => a.start - b.start);
   return anchors;
-}
-
-/**
- * A copy of a subtree whose every span is the alias's, so nothing points into the anchor. Each
- * node gets its own span object: no two nodes of a parse share one (incremental.ts relies on it).
- */
-function relocate(node: Node, span: Span): Node {
-  switch (node.type) {
-    case 'scalar':
-      return { ...node, span: { ...span }, shared: 'alias' };
-    case 'seq':
-      return { ...node, span: { ...span }, items: node.items.map((item) => relocate(item, span)), shared: 'alias' };
-    case 'map':
-      return {
-        ...node,
-        span: { ...span },
-        pairs: node.pairs.map((pair) => ({
-          key: { ...pair.key, span: { ...span }, shared: 'alias' },
-          value: pair.value ? relocate(pair.value, span) : null,
-          span: { ...span },
-        })),
-        shared: 'alias',
-      };
-  }
-}
-
-/** Marks a subtree (its keys too) shared, where it is not marked yet. A loop: the tree may nest deep. */
-function markShared(node: Node, mark: Shared): void {
-  const stack: Node[] = [node];
-  while (stack.length) {
-    const current = stack.pop()!;
-    current.shared ??= mark;
-    if (current.type === 'map') {
-      for (const pair of current.pairs) {
-        pair.key.shared ??= mark;
-        if (pair.value) stack.push(pair.value);
-      }
-    } else if (current.type === 'seq') for (const item of current.items) stack.push(item);
-  }
 }

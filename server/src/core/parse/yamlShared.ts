@@ -1,0 +1,102 @@
+// What both builders of our YAML node tree share (yaml.ts from the library's Composer, cst.ts from
+// its CST): alias expansion's budget, the copies an alias stands for, and how a scalar's value and
+// a duplicate key are told.
+import type { Span } from '../types.js';
+import type { Node, References, ScalarStyle, ScalarValue, Shared } from './nodes.js';
+import type { ParseProblem } from './problems.js';
+
+/** One document of a YAML stream, as either build gives it. */
+export interface ParsedYamlDocument {
+  root: Node | null;
+  span: Span;
+  problems: ParseProblem[];
+  /**
+   * No anchor, alias or explicit tag anywhere: each part of the document means the same read
+   * alone, so an edit inside one part may re-parse just that part (see incremental.ts).
+   */
+  selfContained: boolean;
+  /** The document's anchors and aliases, where it has any (see `References`). */
+  references?: References;
+}
+
+export const STYLE: Record<string, ScalarStyle> = {
+  PLAIN: 'plain',
+  QUOTE_SINGLE: 'single',
+  QUOTE_DOUBLE: 'double',
+  BLOCK_LITERAL: 'literal',
+  BLOCK_FOLDED: 'folded',
+};
+
+/** What alias expansion may still add in this file (LIMITS.aliasNodes), shared by its documents. */
+export interface AliasBudget {
+  left: number;
+  /** What it started with, for the message. */
+  readonly limit: number;
+}
+
+/** Thrown inside an alias's expansion when the file's alias budget runs out: the outermost alias then stays unexpanded. */
+export class OverBudget extends Error {}
+export const OVER_BUDGET = new OverBudget('the alias budget ran out');
+
+/**
+ * A copy of a subtree whose every span is the alias's, so nothing points into the anchor. Each
+ * node gets its own span object: no two nodes of a parse share one (incremental.ts relies on it).
+ */
+export function relocate(node: Node, span: Span): Node {
+  switch (node.type) {
+    case 'scalar':
+      return { ...node, span: { ...span }, shared: 'alias' };
+    case 'seq':
+      return { ...node, span: { ...span }, items: node.items.map((item) => relocate(item, span)), shared: 'alias' };
+    case 'map':
+      return {
+        ...node,
+        span: { ...span },
+        pairs: node.pairs.map((pair) => ({
+          key: { ...pair.key, span: { ...span }, shared: 'alias' },
+          value: pair.value ? relocate(pair.value, span) : null,
+          span: { ...span },
+        })),
+        shared: 'alias',
+      };
+  }
+}
+
+/** Marks a subtree (its keys too) shared, where it is not marked yet. A loop: the tree may nest deep. */
+export function markShared(node: Node, mark: Shared): void {
+  const stack: Node[] = [node];
+  while (stack.length) {
+    const current = stack.pop()!;
+    current.shared ??= mark;
+    if (current.type === 'map') {
+      for (const pair of current.pairs) {
+        pair.key.shared ??= mark;
+        if (pair.value) stack.push(pair.value);
+      }
+    } else if (current.type === 'seq') for (const item of current.items) stack.push(item);
+  }
+}
+
+/** A scalar's value as the library resolved it, in our terms. */
+export function scalarValue(raw: unknown): ScalarValue {
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw === 'string' || typeof raw === 'boolean' || typeof raw === 'number') return raw;
+  if (typeof raw === 'bigint') return Number(raw);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only yaml's own YAML 1.1 values are left here, a Date (!!timestamp), a Buffer (!!binary) or the merge key's symbol, each with its own string form; TypeScript calls them {}
+  return String(raw);
+}
+
+/** A key written twice in one mapping (`earlier` is its first writing). Own copies of the spans: a re-parse may move node spans in place (incremental.ts). */
+export function duplicateKey(name: string, span: Span, earlier: Span): ParseProblem {
+  return {
+    rule: 'yaml/duplicate-key',
+    message: `The key "${name}" appears twice in this mapping; most readers keep only one of the two values, so one of them is silently lost.`,
+    span: { ...span },
+    related: [{ span: { ...earlier }, message: 'first occurrence' }],
+  };
+}
+
+/** What tells one problem from another, so that an anchor's problems are not reported again for each alias. */
+export function problemKey(problem: ParseProblem): string {
+  return `${problem.rule}\0${problem.span.start}\0${problem.span.end}\0${problem.message}`;
+}

@@ -1,0 +1,37 @@
+// How a finding's message is read: its first sentence is the headline, what a list of problems
+// shows on one line (VS Code's Problems panel cuts the message at the panel's width), so it says
+// what is wrong and what to do; the sentences after it say why (what ToolHive, the runtime or a
+// client will do), which the hover and the CLI show in full. Every rule writes its messages so.
+
+/** About what a Problems panel row shows of a message before it cuts it off. */
+export const HEADLINE_LENGTH = 100;
+
+/**
+ * The first sentence of a message: up to the first `.`, `!` or `?` followed by white space or the
+ * end. Text inside double quotes or backticks (a name, a value, a path) never ends a sentence.
+ */
+export function firstSentence(message: string): string {
+  for (let i = 0; i < message.length; i++) {
+    const c = message[i]!;
+    if (c === '"' || c === '`') {
+      const close = closingQuote(message, i);
+      if (close > 0) {
+        i = close;
+        continue;
+      }
+    }
+    if ((c === '.' || c === '!' || c === '?') && (i + 1 === message.length || /\s/.test(message[i + 1]!))) return message.slice(0, i + 1);
+  }
+  return message;
+}
+
+/** Where the quote opened at `open` closes (a double quote may be escaped with `\`), or -1. */
+function closingQuote(message: string, open: number): number {
+  const quote = message[open]!;
+  for (let i = open + 1; i < message.length; i++) {
+    const c = message[i]!;
+    if (quote === '"' && c === '\\') i++;
+    else if (c === quote) return i;
+  }
+  return -1;
+}

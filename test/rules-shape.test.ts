@@ -136,7 +136,7 @@ test('every fixture folder belongs to a registered rule', () => {
  * A headline's length as a reader meets it: our words in full, but a quoted name or value (in
  * double quotes or backticks) counts as at most QUOTED characters, since the user chose its length.
  */
-const QUOTED = 32;
+const QUOTED = 24;
 function headlineLength(sentence: string): number {
   return sentence.replace(/"(?:[^"\\]|\\.)*"|`[^`]*`/g, (quoted) => 'x'.repeat(Math.min(quoted.length, QUOTED))).length;
 }

@@ -19,7 +19,7 @@ import { describe, test } from 'node:test';
 import { checkFile } from '../server/src/core/engine.js';
 import { ALL_RULES, FAMILY_ORDER } from '../server/src/core/rules/registry.js';
 import type { Rule } from '../server/src/core/rules/rule.js';
-import { firstSentence, HEADLINE_LENGTH } from '../server/src/core/wording/sentences.js';
+import { firstSentence, HEADLINE_LENGTH, headlineLength } from '../server/src/core/wording/sentences.js';
 import { fixtureFolders, loadRecording, parseWants, parseWantsFile } from './helpers/fixtures.js';
 
 const ROOT = join(__dirname, '..');
@@ -131,15 +131,6 @@ test('every fixture folder belongs to a registered rule', () => {
     }
   }
 });
-
-/**
- * A headline's length as a reader meets it: our words in full, but a quoted name or value (in
- * double quotes or backticks) counts as at most QUOTED characters, since the user chose its length.
- */
-const QUOTED = 24;
-function headlineLength(sentence: string): number {
-  return sentence.replace(/"(?:[^"\\]|\\.)*"|`[^`]*`/g, (quoted) => 'x'.repeat(Math.min(quoted.length, QUOTED))).length;
-}
 
 /** What is wrong with a message's headline, or undefined when it reads well on one row. */
 function headlineProblem(message: string): string | undefined {

@@ -6,6 +6,19 @@
 /** About what a Problems panel row shows of a message before it cuts it off. */
 export const HEADLINE_LENGTH = 100;
 
+/** A quoted name or value counts as at most this many characters in a headline: the user chose its length. */
+export const QUOTED_LENGTH = 24;
+
+/** A headline's length as a reader meets it: our words in full, each quoted name or value (double quotes or backticks) up to QUOTED_LENGTH. */
+export function headlineLength(sentence: string): number {
+  return sentence.replace(/"(?:[^"\\]|\\.)*"|`[^`]*`/g, (quoted) => 'x'.repeat(Math.min(quoted.length, QUOTED_LENGTH))).length;
+}
+
+/** The sentence fits on a row as a headline (for words of variable length, such as a validator's, that a rule may put first). */
+export function headlineFits(sentence: string): boolean {
+  return headlineLength(sentence) <= HEADLINE_LENGTH;
+}
+
 /**
  * The first sentence of a message: up to the first `.`, `!` or `?` followed by white space or the
  * end. Text inside double quotes or backticks (a name, a value, a path) never ends a sentence.

@@ -232,7 +232,7 @@ describe('"did you mean" is bounded', () => {
     const found = check('typos.vmcp.yaml', `compositeTools:\n  - name: w\n    description: d.\n    steps:\n${steps}\n`, { 'big.catalog.yaml': catalog });
     const unknown = found.filter((f) => f.rule === 'tool/unknown');
     assert.equal(unknown.length, 20);
-    unknown.forEach((f, i) => assert.ok(f.message.includes(`Did you mean "big.${tools[i * 241]!}"`), f.message));
+    unknown.forEach((f, i) => assert.ok(f.message.includes(`did you mean "big.${tools[i * 241]!}"`), f.message));
   });
 
   test('past the budget of a document, misspellings still get their finding, without a suggestion', () => {
@@ -246,7 +246,7 @@ describe('"did you mean" is bounded', () => {
     const unknown = found.filter((f) => f.rule === 'tool/unknown');
     assert.equal(unknown.length, 300);
     assert.deepEqual(
-      unknown.map((f) => f.message.includes('Did you mean')),
+      unknown.map((f) => /[Dd]id you mean/.test(f.message)),
       Array.from({ length: 300 }, (_, i) => i < 200),
     );
   });

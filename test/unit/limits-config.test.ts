@@ -144,10 +144,10 @@ describe('the workspace carries its limits to every place that reads them', () =
     const catalog = 'catalog: 1\nservers:\n  - name: s\n    tools:\n      - {name: read_file, inputSchema: {type: object}}\n';
     const gateway = 'compositeTools:\n  - name: w\n    description: d.\n    steps:\n      - {id: a, tool: s.read_fiel}\n';
     const unknown = (limits: string) => check(workspaceWith(limits, { 's.catalog.yaml': catalog }).workspace, 'g.vmcp.yaml', gateway).filter((f) => f.rule === 'tool/unknown');
-    assert.match(unknown('  suggestionCandidates: 1000000')[0]?.message ?? '', /Did you mean "s\.read_file"/);
+    assert.match(unknown('  suggestionCandidates: 1000000')[0]?.message ?? '', /did you mean "s\.read_file"/);
     const none = unknown('  suggestionCandidates: 0');
     assert.equal(none.length, 1);
-    assert.doesNotMatch(none[0]!.message, /Did you mean/);
+    assert.doesNotMatch(none[0]!.message, /[Dd]id you mean/);
   });
 
   test('a parse made under other limits is not re-used for the same text', () => {

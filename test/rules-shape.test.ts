@@ -137,7 +137,7 @@ function headlineProblem(message: string): string | undefined {
   const first = firstSentence(message);
   if (!/[.!?]$/.test(first)) return 'its first sentence does not end with a period';
   if (headlineLength(first) > HEADLINE_LENGTH) return `its first sentence is ${headlineLength(first)} characters (at most ${HEADLINE_LENGTH})`;
-  if (!/^[A-Z"`*\[({.$<0-9']/.test(first) && !/^[a-z]+[A-Z_]/.test(first)) return 'its first sentence does not start as a sentence does';
+  if (!/^[A-Z"`*[({.$<0-9']/.test(first) && !/^[a-z]+[A-Z_]/.test(first)) return 'its first sentence does not start as a sentence does';
   return undefined;
 }
 

@@ -111,14 +111,14 @@ describe('the workspace carries its limits to every place that reads them', () =
     const small = bigComment(300 * 1024);
     assert.deepEqual(check(new Workspace('/ws'), 'small.vmcp.yaml', small), []);
     const declined = check(workspaceWith('  fileBytes: 262144').workspace, 'small.vmcp.yaml', small);
-    assert.deepEqual(declined.map((f) => [f.rule, f.message]), [['lens/declined', 'This file is 303.1 KB, more than the 256 KB Tool Lens reads, so none of it is checked; split it into smaller files to have them checked.']]);
+    assert.deepEqual(declined.map((f) => [f.rule, f.message]), [['lens/declined', 'This file is 303.1 KB, more than the 256 KB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.']]);
   });
 
   test('fileValues: the same', () => {
     const values = `compositeTools: []\nx: [${Array(20_000).fill('0').join(',')}]\n`;
     assert.equal(check(new Workspace('/ws'), 'many.vmcp.yaml', values).filter((f) => f.rule === 'lens/declined').length, 0);
     const declined = check(workspaceWith('  fileValues: 10000').workspace, 'many.vmcp.yaml', values).filter((f) => f.rule === 'lens/declined');
-    assert.deepEqual(declined.map((f) => f.message), ['This file holds more than the 10,000 values Tool Lens reads in one file, so none of it is checked; split it into smaller files to have them checked.']);
+    assert.deepEqual(declined.map((f) => f.message), ['This file holds more than the 10,000 values Tool Lens reads in one file, so none of it is checked. Split it into smaller files to have them checked.']);
   });
 
   test('aliasNodes: a raised budget expands aliases the default leaves; a lowered one leaves them', () => {

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { ROOT, runCli, SCENARIOS } from './harness.js';
 
 const DUPLICATE =
-  'The key "description" appears twice in this mapping; most readers keep only one of the two values, so one of them is silently lost.';
+  'The key "description" appears twice in this mapping: keep one. Most readers keep only one of the two values, so one of them is silently lost.';
 const UNUSED =
   'This suppression silences nothing: yaml/duplicate-key reports nothing on the next line. Remove it so it does not hide a future finding.';
 

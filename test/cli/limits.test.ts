@@ -34,7 +34,7 @@ describe('tool-lens check with limits: in .toollens.yaml', () => {
     const declined = runCli(['check', '.', '--format', 'json'], { cwd: dir });
     assert.equal(declined.code, 0, declined.stderr);
     assert.deepEqual(findingsOf(declined.stdout), {
-      'big.vmcp.yaml': ['lens/declined: This file is 9.1 MB, more than the 8 MB Tool Lens reads, so none of it is checked; split it into smaller files to have them checked.'],
+      'big.vmcp.yaml': ['lens/declined: This file is 9.1 MB, more than the 8 MB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.'],
       'small.vmcp.yaml': [],
     });
     writeFileSync(join(dir, '.toollens.yaml'), 'limits:\n  fileBytes: 16777216\n');
@@ -43,7 +43,7 @@ describe('tool-lens check with limits: in .toollens.yaml', () => {
     writeFileSync(join(dir, '.toollens.yaml'), 'limits:\n  fileBytes: 262144\n');
     const lowered = runCli(['check', '.', '--format', 'json'], { cwd: dir });
     assert.deepEqual(findingsOf(lowered.stdout)['small.vmcp.yaml'], [
-      'lens/declined: This file is 303.1 KB, more than the 256 KB Tool Lens reads, so none of it is checked; split it into smaller files to have them checked.',
+      'lens/declined: This file is 303.1 KB, more than the 256 KB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.',
     ]);
   });
 
@@ -69,7 +69,7 @@ describe('tool-lens check with limits: in .toollens.yaml', () => {
     assert.equal(run.stderr, '');
     assert.deepEqual(findingsOf(run.stdout), {
       'huge.json': [],
-      'huge.vmcp.yaml': ['lens/declined: This file is 3.0 GB, more than the 8 MB Tool Lens reads, so none of it is checked; split it into smaller files to have them checked.'],
+      'huge.vmcp.yaml': ['lens/declined: This file is 3.0 GB, more than the 8 MB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.'],
       'ok.vmcp.yaml': [],
     });
     // Named on the command line, and as a catalog, it is the same.

@@ -368,7 +368,7 @@ else describe(SUITE, () => {
       await problem.first().waitFor();
       lap('Problems row shown');
       const text = (await problem.first().innerText()).replace(/\s+/g, ' ');
-      assert.match(text, /readOnlyHint: true, but step "write" \(filesystem\.write_file\) is not read-only/);
+      assert.match(text, /readOnlyHint: true is safer than the steps: remove the hint or set it to false\. Step "write" \(filesystem\.write_file\) is not read-only/);
       // Where the gateway writes the hint, as the Problems panel counts (1-based).
       const gatewayText = readFileSync(join(WORKSPACE, GATEWAY), 'utf8');
       const before = gatewayText.slice(0, gatewayText.indexOf('readOnlyHint: true')).split('\n');

@@ -166,7 +166,7 @@ test('by default the action annotates every finding, writes the summary table an
   const contradiction = rows.find((r) => r.includes('annotations/contradiction'))!;
   assert.ok(
     contradiction.startsWith(
-      '| error | [`gateways/docs-bot.vmcp.yaml:95:7`](https://github.com/acme/agents/blob/0123456789abcdef0123456789abcdef01234567/gateways/docs-bot.vmcp.yaml#L95) | [`annotations/contradiction`](https://github.com/tool-lens/tool-lens/blob/main/docs/rules/annotations/contradiction.md) | readOnlyHint: true, but step "write"',
+      '| error | [`gateways/docs-bot.vmcp.yaml:95:7`](https://github.com/acme/agents/blob/0123456789abcdef0123456789abcdef01234567/gateways/docs-bot.vmcp.yaml#L95) | [`annotations/contradiction`](https://github.com/tool-lens/tool-lens/blob/main/docs/rules/annotations/contradiction.md) | readOnlyHint: true is safer than the steps: remove the hint or set it to false. Step "write"',
     ),
     contradiction,
   );

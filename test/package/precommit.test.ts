@@ -153,7 +153,7 @@ test('pre-commit try-repo: the check fails with the finding, the fix hook fixes 
   const first = tryRepo();
   assert.equal(first.status, 1, first.output);
   assert.match(first.output, /^Tool Lens\.+Failed$/m, first.output);
-  assert.match(first.output, /^gateways\/assistant\.vmcp\.yaml:25:15: error Step "checklist": "applet_create" is a dynamic tool of server "agent".*\[envelope\/bare-dynamic-name\]$/m);
+  assert.match(first.output, /^gateways\/assistant\.vmcp\.yaml:25:15: error Step "checklist" names a dynamic tool: call it through "agent\.call_dynamic_tool"\. "applet_create" is a dynamic tool of server "agent".*\[envelope\/bare-dynamic-name\]$/m);
   assert.match(first.output, /^Tool Lens \(fix\)\.+Failed$/m);
   assert.match(first.output, /files were modified by this hook/);
   assert.match(first.output, /^tool-lens: fixed 1 problem in gateways\/assistant\.vmcp\.yaml$/m);

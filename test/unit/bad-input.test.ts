@@ -151,7 +151,7 @@ test('a wide alias bomb (9,000 aliases of one 5,000-item anchor, 37 KB) is bound
   const { file, findings } = assertSane(workspace, logs, 'wide.vmcp.yaml', text);
   const declined = findings.filter((f) => f.rule === 'lens/declined');
   assert.equal(declined.length, 1, 'one finding for one cause');
-  assert.match(declined[0]!.message, /^This alias and the 8,980 after it in this document are not expanded/);
+  assert.match(declined[0]!.message, /^Part of this document is not checked: a limit of Tool Lens applies\. This alias and the 8,980 after it in this document are not expanded/);
   assert.equal(declined[0]!.span.start, text.indexOf('*grid') + 19 * '*grid,'.length, 'at the first alias left unexpanded');
   const tool = getSeq(file.documents[0]!.root, 'compositeTools')?.items[0];
   const grids = getNode(getMap(getMap(getMap(tool, 'parameters'), 'properties'), 'grids'), 'default');

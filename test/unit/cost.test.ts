@@ -132,7 +132,7 @@ describe('reachability through dependsOn is computed once per workflow', () => {
     }
     found = check('interleaved.vmcp.yaml', interleaved.join('\n') + '\n', { 'fs.catalog.yaml': CATALOG }).filter((f) => f.rule === 'template/not-upstream');
     assert.equal(found.length, 2_000);
-    assert.ok(found.every((f, i) => f.message.includes(`Add "s${i ^ 1}" to \`dependsOn\``) && f.fixes?.[0]?.title === `Add "s${i ^ 1}" to dependsOn`));
+    assert.ok(found.every((f, i) => f.message.includes(`add "s${i ^ 1}" to \`dependsOn\``) && f.fixes?.[0]?.title === `Add "s${i ^ 1}" to dependsOn`));
     // A 2,000-step cycle: one finding, named by its first steps.
     const ring = [...head];
     for (let i = 0; i < 2_000; i++) ring.push(`      - {id: s${i}, tool: filesystem.read_file, dependsOn: [s${(i + 1) % 2_000}], arguments: {path: /}}`);
@@ -232,7 +232,7 @@ describe('"did you mean" is bounded', () => {
     const found = check('typos.vmcp.yaml', `compositeTools:\n  - name: w\n    description: d.\n    steps:\n${steps}\n`, { 'big.catalog.yaml': catalog });
     const unknown = found.filter((f) => f.rule === 'tool/unknown');
     assert.equal(unknown.length, 20);
-    unknown.forEach((f, i) => assert.ok(f.message.includes(`Did you mean "big.${tools[i * 241]!}"`), f.message));
+    unknown.forEach((f, i) => assert.ok(new RegExp(`[Dd]id you mean "big\\.${tools[i * 241]!}"`).test(f.message), f.message));
   });
 
   test('past the budget of a document, misspellings still get their finding, without a suggestion', () => {
@@ -246,7 +246,7 @@ describe('"did you mean" is bounded', () => {
     const unknown = found.filter((f) => f.rule === 'tool/unknown');
     assert.equal(unknown.length, 300);
     assert.deepEqual(
-      unknown.map((f) => f.message.includes('Did you mean')),
+      unknown.map((f) => /[Dd]id you mean/.test(f.message)),
       Array.from({ length: 300 }, (_, i) => i < 200),
     );
   });

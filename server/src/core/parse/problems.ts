@@ -5,6 +5,8 @@ import type { Fix, Span } from '../types.js';
 export interface ParseProblem {
   rule: 'yaml/syntax' | 'yaml/duplicate-key' | 'lens/declined';
   message: string;
+  /** For a YAML syntax error, the YAML library's error code (`MISSING_CHAR`, `BAD_INDENT`, ...): rules/yaml/syntax.ts words it. */
+  code?: string;
   span: Span;
   fixes?: Fix[];
   related?: { span: Span; message: string }[];

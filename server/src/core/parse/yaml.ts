@@ -124,7 +124,7 @@ function convertDocument(doc: Document.Parsed, text: string, base: number, regio
     end = Math.min(Math.max(end, start + 1), text.length);
     // The library's position may be the CR of a CRLF, or half of an astral character.
     const at = wholeCharacters(text, { start, end });
-    problems.push({ rule: 'yaml/syntax', message: yamlMessage(error.message), span: { start: base + at.start, end: base + at.end } });
+    problems.push({ rule: 'yaml/syntax', message: yamlMessage(error.message), code: error.code, span: { start: base + at.start, end: base + at.end } });
   }
   const converter = new Converter(doc, text, base, problems, regions, budget);
   let root: Node | null = null;

@@ -1,5 +1,5 @@
 // How messages name a call site and its tool: `Step "fetch"`, `Call "notify_user"`,
-// `Call of "applet_create" through call_dynamic_tool`, `applet_create (namespace "applets")`.
+// `Dynamic call "applet_create"` (through call_dynamic_tool), `applet_create (namespace "applets")`.
 // Every rule about calls and steps starts its message this way, so the words live once.
 
 /** Who a finding about a call site is about: data from the analyses, words from here. */
@@ -17,7 +17,8 @@ export function subjectWords(subject: CallSubject): string {
     case 'call':
       return subject.name !== undefined ? `Call "${subject.name}"` : `Call ${subject.place}`;
     case 'dynamic-call':
-      return `Call of "${subject.toolName}" through ${subject.through}`;
+      // Short: the subject opens the headline, what a Problems panel row shows.
+      return `Dynamic call "${subject.toolName}"`;
   }
 }
 

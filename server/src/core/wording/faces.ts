@@ -9,6 +9,11 @@ export function refusesToMount(toolName: string): string {
   return `the runtime refuses to mount "${toolName}" (mounting it bare would drop the protection the face declares) and the agent loses the tool`;
 }
 
+/** The same, as a sentence of its own: the why after a face finding's headline. */
+export function refusedToMount(toolName: string): string {
+  return `The runtime refuses to mount "${toolName}" (mounting it bare would drop the protection the face declares) and the agent loses the tool.`;
+}
+
 export function quote(text: string): string {
   return JSON.stringify(text);
 }

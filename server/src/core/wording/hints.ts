@@ -2,6 +2,18 @@
 // own the server can do about its annotations (report them upstream, or override them in the
 // gateway, docs/toolhive.md#overrides).
 import { HINT_NAMES, type HintName } from '../types.js';
+import { headlineFits } from './sentences.js';
+
+/**
+ * A headline about one catalog tool: `Tool "scan" of server "scanner" declares no annotations: ...`
+ * when it fits a row, else the tool by its name alone and, after it, where it is. `described` is the
+ * tool in full words (`tool "scan" of server "scanner"`), `rest` what follows the subject.
+ */
+export function toolHeadline(described: string, name: string | undefined, rest: string): string {
+  const full = `${described.charAt(0).toUpperCase()}${described.slice(1)} ${rest}`;
+  if (headlineFits(full) || name === undefined) return full;
+  return `Tool "${name}" ${rest} It is ${described}.`;
+}
 
 /** `readOnlyHint: false, destructiveHint: true` (the hints declared, in MCP's order). */
 export function hintsWords(hints: Partial<Record<HintName, boolean>>): string {

@@ -30,8 +30,9 @@ export const rule: Rule = {
       seen.add(workload);
       ctx.report({
         message:
-          `"${workload}" is in \`priorityOrder\` but has no \`aggregation.tools\` entry, which \`defaultToolVisibility: deny\` requires: add \`{workload: ${workload}}\` to \`tools\` or take it out of \`priorityOrder\`. ` +
-          'Names are resolved before tools are hidden, so it could win a name and then be withheld, and no client would see that tool; ' +
+          `"${workload}" has no \`tools\` entry: add \`{workload: ${workload}}\` to \`tools\` or take it out of \`priorityOrder\`. ` +
+          'Under `defaultToolVisibility: deny` every workload in `priorityOrder` needs an `aggregation.tools` entry: ' +
+          'names are resolved before tools are hidden, so it could win a name and then be withheld, and no client would see that tool; ' +
           `ToolHive refuses the combination (validateDenyVisibilityPriorityOrder): ${moment}.`,
         span: item.span,
       });

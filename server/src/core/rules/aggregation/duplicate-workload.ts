@@ -23,7 +23,8 @@ export const rule: Rule = {
       if (!here) continue;
       ctx.report({
         message:
-          `A second \`tools\` entry for the workload "${workload}": merge its filter and overrides into the first one. ` +
+          `A second \`tools\` entry for workload "${workload}": merge it into the first one. ` +
+          'Its filter and overrides belong in the first entry. ' +
           `ToolHive refuses two entries for one workload (validateToolConfigurations): ${moment}.`,
         span: here.span,
         related: there ? [{ span: there.span, message: `the first entry for "${workload}"` }] : undefined,

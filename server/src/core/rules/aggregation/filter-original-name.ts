@@ -44,7 +44,8 @@ export const rule: Rule = {
         const fixes: Fix[] = edit ? [{ title: `List "${renamed}", the name after the override`, safe: true, edits: [edit] }] : [];
         ctx.report({
           message:
-            `The filter lists "${listed}", but the override renames that tool to "${renamed}" and the filter is matched after overrides: list "${renamed}" instead. ` +
+            `The filter lists "${listed}", which the override renames: list "${renamed}" instead. ` +
+            `The filter is matched after overrides, and the override renames "${listed}" to "${renamed}". ` +
             `As written no entry matches the tool, so ToolHive never advertises it to clients (shouldAdvertiseTool, when tools are listed); composite steps can still call it, but the safety floor counts it as unknown.`,
           span: item.span,
           fixes,

@@ -37,7 +37,8 @@ export const rule: Rule = {
         }
         ctx.report({
           message: [
-            `The override of "${override.toolName}" sets neither \`name\` nor \`description\` (${what}): give it a \`description\` or a new \`name\`.`,
+            `The override of "${override.toolName}" needs a \`description\` or a new \`name\`: add one.`,
+            `It sets neither (${what}).`,
             `ToolHive's validator refuses an override without one of them (validateToolOverrides): ${moment}.`,
             ...(patches ? ['Until then Tool Lens does not count its annotations for the safety floor.'] : []),
           ].join(' '),

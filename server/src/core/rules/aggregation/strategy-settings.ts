@@ -45,7 +45,8 @@ export const rule: Rule = {
       if (both) entries.push(plainEntry(target, 'conflictResolutionConfig', { prefixFormat: DEFAULT_PREFIX_FORMAT }));
       ctx.report({
         message: both
-          ? `\`aggregation\` has neither \`conflictResolution\` nor \`conflictResolutionConfig\`: add \`conflictResolution: prefix\` and \`conflictResolutionConfig: {prefixFormat: "${DEFAULT_PREFIX_FORMAT}"}\` (or another strategy and its settings). ${cliRefuses}`
+          ? `\`aggregation\` sets no conflict resolution: add \`conflictResolution: prefix\` and its config. ` +
+            `It has neither \`conflictResolution\` nor \`conflictResolutionConfig\`; the usual pair is \`conflictResolution: prefix\` with \`conflictResolutionConfig: {prefixFormat: "${DEFAULT_PREFIX_FORMAT}"}\` (or another strategy and its settings). ${cliRefuses}`
           : '`aggregation` has no `conflictResolution`: add `conflictResolution: prefix` (or `priority`, `manual`). ' + cliRefuses,
         span: aggregationKey,
         fixes: fixOf(both ? 'Add prefix conflict resolution with the `{workload}_` format' : 'Add `conflictResolution: prefix`', insertPairs(target, node, entries)),
@@ -69,7 +70,8 @@ export const rule: Rule = {
         }
         ctx.report({
           message:
-            '`conflictResolution: priority` has no `priorityOrder`: list the workloads in `conflictResolutionConfig.priorityOrder`, the first one keeping a name several serve. ' +
+            '`conflictResolution: priority` has no `priorityOrder`: list the workloads there, first wins. ' +
+            'The first workload in `conflictResolutionConfig.priorityOrder` keeps a name several serve. ' +
             `ToolHive refuses the priority strategy without it (validateConflictStrategy): ${priorityMoment(settings, strict)}.`,
           span,
           fixes: fixOf('List the backends in `priorityOrder` (in the order of the `backends` list)', edit),
@@ -80,7 +82,8 @@ export const rule: Rule = {
     if (strategy === 'manual' && (!w.tools || w.tools.items.length === 0)) {
       ctx.report({
         message:
-          '`conflictResolution: manual` has no `tools` entries: add the overrides that tell conflicting tools apart under `aggregation.tools`. ' +
+          '`conflictResolution: manual` has no `tools` entries: add overrides under `aggregation.tools`. ' +
+          'They are what tells conflicting tools apart. ' +
           `ToolHive refuses the manual strategy without any (validateConflictStrategy): ${laterMoment(settings)}.`,
         span: strategySpan,
       });
@@ -91,8 +94,8 @@ export const rule: Rule = {
       ctx.report({
         message:
           strategy === 'prefix'
-            ? `\`conflictResolution: prefix\` has no \`conflictResolutionConfig\`: add \`conflictResolutionConfig: {prefixFormat: "${DEFAULT_PREFIX_FORMAT}"}\`. ${cliRefuses}`
-            : `\`conflictResolution: manual\` has no \`conflictResolutionConfig\`: add an empty one, \`conflictResolutionConfig: {}\`; the validator wants it for every strategy. ${cliRefuses}`,
+            ? `\`conflictResolution: prefix\` has no \`conflictResolutionConfig\`: add one with a \`prefixFormat\`. The usual one is \`conflictResolutionConfig: {prefixFormat: "${DEFAULT_PREFIX_FORMAT}"}\`. ${cliRefuses}`
+            : `\`conflictResolution: manual\` has no \`conflictResolutionConfig\`: add an empty one, \`{}\`. The validator wants it for every strategy. ${cliRefuses}`,
         span: strategySpan,
         fixes: fixOf(
           strategy === 'prefix' ? 'Add `conflictResolutionConfig` with the `{workload}_` format' : 'Add `conflictResolutionConfig: {}`',
@@ -126,7 +129,8 @@ function checkPrefixFormat(ctx: RuleContext, settings: GatewaySettings, strict: 
   if (strict && !getPair(w.resolution, 'prefixFormat') && w.resolution && w.resolutionPair) {
     ctx.report({
       message:
-        `\`conflictResolutionConfig\` has no \`prefixFormat\`, which the prefix strategy needs: add \`prefixFormat: "${DEFAULT_PREFIX_FORMAT}"\` (or your own). ` +
+        `\`conflictResolutionConfig\` has no \`prefixFormat\`: add \`prefixFormat: "${DEFAULT_PREFIX_FORMAT}"\` (or your own). ` +
+        'The prefix strategy needs one. ' +
         'The CLI reads the file as written and fills in no defaults (only a VirtualMCPServer gets them), so `thv vmcp validate` and `vmcp serve` refuse it.',
       span: w.resolutionPair.key.span,
       fixes: fixOf(`Add \`prefixFormat: "${DEFAULT_PREFIX_FORMAT}"\``, insertPairs(target, w.resolution, [plainEntry(target, 'prefixFormat', DEFAULT_PREFIX_FORMAT)])),

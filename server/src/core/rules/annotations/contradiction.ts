@@ -115,9 +115,10 @@ function errorMessage(hint: FloorHint, floor: Floor, deciding: readonly StepEntr
     ? ` A step tool that omits the hint can declare it, or get it from an annotation override in aggregation.tools[].overrides.`
     : '';
   return (
-    `${hint}: ${SAFE_VALUE[hint]}, but ${listed(deciding, hint)}. The gateway will drop this composite tool when it lists ` +
+    `${hint}: ${SAFE_VALUE[hint]} is safer than the steps: remove the hint or set it to ${floor[hint]}. ` +
+    `${capitalised(listed(deciding, hint))}. The gateway will drop this composite tool when it lists ` +
     `tools (ToolHive omits a composite whose annotations look safer than its steps, and only logs it), so clients never ` +
-    `see it. Remove the hint or set it to ${floor[hint]}.${advice}`
+    `see it.${advice}`
   );
 }
 
@@ -128,7 +129,8 @@ function warningMessage(hint: FloorHint, deciding: readonly StepEntry<ResolvedSt
   const servers = unique.length ? listOf(unique.map((w) => w.serverName), LIMITS.messageItems) : 'their servers';
   const list = listWords(tools);
   return (
-    `${hint}: ${SAFE_VALUE[hint]}: this composite tool will be dropped unless ${list} ` +
+    `${hint}: ${SAFE_VALUE[hint]} cannot be checked: add a catalog for ${servers}. ` +
+    `This composite tool will be dropped unless ${list} ` +
     `declare${tools.length === 1 ? 's' : ''} ${hint}: ${SAFE_VALUE[hint]} (the gateway checks when it lists tools). ` +
     `Tool Lens has no catalog for ${servers}, so it cannot tell. ${addCatalogAdviceFor(unique)}`
   );
@@ -174,4 +176,8 @@ function fixes(edit: EditContext, workflow: WorkflowModel, pair: Pair, hint: Flo
     });
   }
   return out;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

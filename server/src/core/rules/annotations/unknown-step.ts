@@ -11,7 +11,7 @@ import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
 const TAINT =
-  'so the floor assumes the worst for it: this composite tool cannot be advertised as read-only, non-destructive or closed-world';
+  'The floor assumes the worst for it: this composite tool cannot be advertised as read-only, non-destructive or closed-world';
 
 export const rule: Rule = {
   id: 'annotations/unknown-step',
@@ -32,21 +32,23 @@ function reachesATool(s: ResolvedStep): boolean {
 }
 
 function message(s: ResolvedStep): string {
-  const head = `Step "${s.stepId}": the annotations of "${s.toolRef}" are unknown`;
+  const unknown = `The annotations of "${s.toolRef}" are unknown:`;
   switch (s.cause) {
     case 'no-annotations': {
       const workload = s.tool?.workload ?? '<workload>';
       const name = s.tool?.originalName ?? '<tool>';
       return (
-        `${head}: the tool declares none, ${TAINT}. Declare them in the server, or patch them in the gateway with ` +
+        `Step "${s.stepId}" calls a tool without annotations: declare them, or override them in the gateway. ` +
+        `${unknown} the tool declares none. ${TAINT}. Declare them in the server, or patch them in the gateway with ` +
         `aggregation.tools[{workload: ${workload}}].overrides.${name}.annotations (beside a \`description\`: ToolHive refuses an override without a name or description).`
       );
     }
     case 'hidden':
     default:
       return (
-        `${head}: the tool is hidden from clients (${s.tool ? hiddenByText(s.tool) : 'by the advertising filter'}), and ToolHive reads the annotations of advertised ` +
-        `tools only, ${TAINT}. Advertising the tool (adding it to the filter) makes its annotations count.`
+        `Step "${s.stepId}" calls a hidden tool, whose annotations do not count: list it in the filter. ` +
+        `${unknown} the tool is hidden from clients (${s.tool ? hiddenByText(s.tool) : 'by the advertising filter'}), and ToolHive reads the annotations of advertised ` +
+        `tools only. ${TAINT}. Advertising the tool (adding it to the filter) makes its annotations count.`
       );
   }
 }

@@ -23,9 +23,12 @@ export const rule: Rule = {
 };
 
 function message({ place, names, nulls }: MissingArguments): string {
-  const nullNote = nulls.length ? ` (${quotedList(nulls)} ${nulls.length === 1 ? 'is' : 'are'} null, which counts as missing)` : '';
+  const nullNote = nulls.length ? ` ${quotedList(nulls)} ${nulls.length === 1 ? 'is' : 'are'} null, which counts as missing.` : '';
   const consequence = place.origin === 'step' ? 'The backend rejects the call and the step fails.' : 'The tool refuses the call.';
-  return `${subjectWords(place.subject)}: ${calledToolWords(place)} requires ${quotedList(names)}, which the arguments lack${nullNote}. ${consequence}`;
+  return (
+    `${subjectWords(place.subject)}: ${calledToolWords(place)} requires ${quotedList(names)}: add ${names.length === 1 ? 'it' : 'them'}. ` +
+    `The arguments lack ${names.length === 1 ? 'it' : 'them'}.${nullNote} ${consequence}`
+  );
 }
 
 function fixes({ names, edits }: MissingArguments): Fix[] {

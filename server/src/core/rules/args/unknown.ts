@@ -38,13 +38,10 @@ function message({ place, name, declared, suggestions, closed }: UnknownArgument
   const known = declared.length
     ? ` It takes ${listOf(declared.slice(0, LIMITS.messageItems).map((d) => `"${d}"`), LIMITS.messageItems, declared.length)}.`
     : ' It takes no arguments.';
-  const didYouMean = suggestions.length ? ` Did you mean "${suggestions[0]}"?` : known;
-  const subject = `${subjectWords(place.subject)}: ${calledToolWords(place)} has no argument "${name}"`;
-  if (closed) {
-    return (
-      `${subject}, and its schema forbids any other (additionalProperties: false): the server rejects the call` +
-      `${place.origin === 'step' ? ' and the step fails' : ''}.${didYouMean}`
-    );
-  }
-  return `${subject}; most servers drop unknown arguments without a word, so this value never reaches the tool.${didYouMean}`;
+  const headline = `${subjectWords(place.subject)}: no argument "${name}"${suggestions.length ? `; did you mean "${suggestions[0]}"?` : ': remove it.'}`;
+  const subject = ` ${calledToolWords(place)} has no argument "${name}"`;
+  const why = closed
+    ? `${subject}, and its schema forbids any other (additionalProperties: false): the server rejects the call${place.origin === 'step' ? ' and the step fails' : ''}.`
+    : `${subject}; most servers drop unknown arguments without a word, so this value never reaches the tool.`;
+  return `${headline}${why}${suggestions.length ? '' : known}`;
 }

@@ -28,5 +28,14 @@ export const rule: Rule = {
 
 function message({ place, issue, node }: WrongArgument): string {
   const refuses = place.origin === 'step' ? 'rejects the call and the step fails' : 'refuses the call';
-  return `${subjectWords(place.subject)}: argument "${pathText(issue.path)}" ${issueWords(issue, toValue(node))}; ${calledToolWords(place)} ${refuses}.`;
+  const argument = `${subjectWords(place.subject)}: argument "${pathText(issue.path)}"`;
+  const words = issueWords(issue, toValue(node));
+  // A list of allowed values would push the advice off the row: the headline says to pick one, the list follows.
+  const headline =
+    issue.keyword === 'enum'
+      ? `${argument} is not an allowed value: use one of those listed. It ${words}.`
+      : issue.keyword === 'pattern'
+        ? `${argument} does not match the schema's pattern: fix the value. It ${words}.`
+        : `${argument} ${words}.`;
+  return `${headline} The tool ${calledToolWords(place)} ${refuses}.`;
 }

@@ -24,10 +24,11 @@ export const rule: Rule = {
       if (length <= CATALOG_DESCRIPTION_MAX) continue;
       ctx.report({
         message:
-          `The description of ${describeTool(tool)} is ${length} characters long. In the catalog of dynamic tools the model ` +
+          `This description is ${length} characters long, over ${CATALOG_DESCRIPTION_MAX}: put what matters first, or shorten it. ` +
+          `It is the description of ${describeTool(tool)}. In the catalog of dynamic tools the model ` +
           `reads, the runtime cuts it to ${CATALOG_DESCRIPTION_MAX} characters (the first ${CATALOG_DESCRIPTION_MAX - SUFFIX_LENGTH} ` +
           'and "... [truncated]"); the rest is only seen once the model looks the tool up. Put what the model needs to pick ' +
-          'this tool at the start, or shorten it.',
+          'this tool at the start.',
         span: pair.value.span,
       });
     }

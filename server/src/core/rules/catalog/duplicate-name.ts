@@ -19,25 +19,25 @@ export const rule: Rule = {
       ctx,
       servers.filter((s) => s.nameNode).map((s) => ({ name: s.name, span: s.nameNode!.span })),
       (name) =>
-        `Server "${name}" appears twice in this snapshot. Tool Lens reads the first one and ignores this one, so its tools ` +
-        'and namespaces are never used. Merge the two entries.',
+        `Server "${name}" appears twice in this snapshot: merge the two entries. Tool Lens reads the first one and ignores this one, so its tools ` +
+        'and namespaces are never used.',
     );
     for (const server of servers) {
       reportDuplicates(ctx, named(server.tools), (name) =>
-        `Tool "${name}" is listed twice by server "${server.name}". MCP clients keep one tool per name, so one of the two ` +
-        'declarations is unreachable (which one depends on the client), and Tool Lens reads only the first. Remove or rename one.',
+        `Tool "${name}" is listed twice by server "${server.name}": remove or rename one. MCP clients keep one tool per name, so one of the two ` +
+        'declarations is unreachable (which one depends on the client), and Tool Lens reads only the first.',
       );
       reportDuplicates(
         ctx,
         server.namespaces.filter((n) => n.name !== undefined && n.nameNode).map((n) => ({ name: n.name!, span: n.nameNode!.span })),
         (name) =>
-          `Server "${server.name}" declares namespace "${name}" twice. The runtime refuses to register a namespace name a ` +
-          'second time, and Tool Lens reads only the first. Merge the two namespaces.',
+          `Server "${server.name}" declares namespace "${name}" twice: merge the two namespaces. The runtime refuses to register a namespace name a ` +
+          'second time, and Tool Lens reads only the first.',
       );
       for (const namespace of server.namespaces) {
         reportDuplicates(ctx, named(namespace.tools), (name) =>
-          `Namespace "${namespace.name ?? ''}" of server "${server.name}" declares tool "${name}" twice. The runtime refuses ` +
-          'to register the second one, and Tool Lens reads only the first. Remove or rename one.',
+          `Namespace "${namespace.name ?? ''}" declares tool "${name}" twice: remove or rename one. The namespace is server "${server.name}"'s. The runtime refuses ` +
+          'to register the second one, and Tool Lens reads only the first.',
         );
       }
       if (server.namespaces.length === 0) continue;
@@ -46,8 +46,9 @@ export const rule: Rule = {
         if (!tool.namespace && looksLikeMetaTool(tool)) continue; // the runtime's own meta tool, as tools/list shows it
         ctx.report({
           message:
+            `\`${tool.name}\` is the name of a meta tool of the runtime: rename this tool. ` +
             `${capitalize(describeTool(tool))} is named like the meta tool the runtime adds for its dynamic namespaces. ` +
-            `Models call \`${tool.name}\` to reach dynamic tools, so the two collide: one of them cannot be called. Rename the tool.`,
+            `Models call \`${tool.name}\` to reach dynamic tools, so the two collide: one of them cannot be called.`,
           span: tool.nameNode.span,
         });
       }

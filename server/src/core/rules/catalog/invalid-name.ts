@@ -18,9 +18,10 @@ export const rule: Rule = {
       if (tool.name === undefined || !tool.nameNode || TOOL_NAME.test(tool.name)) continue;
       ctx.report({
         message:
-          `The name of ${describeTool(tool)} ${whatIsWrong(tool.name)}. MCP tool names are 1 to 128 characters from ` +
+          `This tool name ${whatIsWrong(tool.name)}: rename the tool in the server. ` +
+          `It is the name of ${describeTool(tool)}. MCP tool names are 1 to 128 characters from ` +
           'A-Z, a-z, 0-9, `_`, `-` and `.`; the server may list it anyway, but gateways, clients and model APIs that ' +
-          'enforce the rule refuse or rename the tool, and references to it break. Rename the tool in the server.',
+          'enforce the rule refuse or rename the tool, and references to it break.',
         span: tool.nameNode.span,
       });
     }
@@ -29,8 +30,8 @@ export const rule: Rule = {
         if (namespace.name === undefined || namespace.name.trim() !== '' || !namespace.nameNode) continue;
         ctx.report({
           message:
-            `A dynamic namespace of server "${server.name}" has an empty name. The runtime refuses to register a namespace ` +
-            'without a name, so none of its tools can be called (calls name the namespace in their envelope). Give it a name.',
+            `A dynamic namespace of server "${server.name}" has an empty name: give it a name. The runtime refuses to register a namespace ` +
+            'without a name, so none of its tools can be called (calls name the namespace in their envelope).',
           span: namespace.nameNode.span,
         });
       }

@@ -8,6 +8,7 @@ import { compileSchema, IN_PLACE_LOOP, plainlyValid, type UnevaluatedPattern } f
 import type { Span } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { catalogDeclarationsOf, describeTool, type ToolDecl } from '../../model/catalogDeclarations.js';
+import { headlineFits } from '../../wording/sentences.js';
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
@@ -39,9 +40,10 @@ function checkSchema(ctx: RuleContext, tool: ToolDecl, key: string, pair: Pair):
       // We cannot know which clients support it, so this is a warning, not an error.
       severity: 'warning',
       message:
+        `This ${key} declares an uncommon dialect: declare draft-07 or 2020-12 if it is valid in one. ` +
         `The ${key} of ${describeTool(tool)} declares the dialect ${JSON.stringify(dialect.uri)}. MCP clients must support ` +
         'JSON Schema 2020-12 and commonly support draft-07; one that does not support this dialect must refuse the schema, ' +
-        'and Tool Lens cannot check it. Declare draft-07 or 2020-12 if the schema is valid in it.',
+        'and Tool Lens cannot check it.',
       span: schemaPair?.value?.span ?? pair.key.span,
     });
     return;
@@ -54,9 +56,12 @@ function checkSchema(ctx: RuleContext, tool: ToolDecl, key: string, pair: Pair):
   }
   const which = dialect.kind === '2020-12' ? 'JSON Schema 2020-12' : 'JSON Schema draft-07';
   const why = dialect.declared ? '' : ' (it has no `$schema`, and MCP then reads it as 2020-12)';
+  const problem = plainWords(compiled.error, dialect);
+  const short = `This ${key} is not valid ${which}: ${problem}.`;
+  const headline = headlineFits(short) ? short : `This ${key} is not valid ${which}: fix what is said next.`;
   ctx.report({
     message:
-      `The ${key} of ${describeTool(tool)} is not a valid ${which} schema${why}: ${plainWords(compiled.error, dialect)}. ` +
+      `${headline} The ${key} of ${describeTool(tool)} is not a valid ${which} schema${why}${headline === short ? '' : `: ${problem}`}. ` +
       `A client or gateway that validates ${key === 'inputSchema' ? 'arguments' : 'results'} against it fails on this tool, ` +
       'and Tool Lens skips its checks against it.',
     span: pair.key.span,

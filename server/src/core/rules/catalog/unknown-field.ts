@@ -16,23 +16,24 @@ export const rule: Rule = {
       for (const pair of tool.node.pairs) {
         const key = String(pair.key.value);
         if ((TOOL_FIELDS as readonly string[]).includes(key)) continue;
-        const base =
-          `\`${key}\` is not a field of an MCP tool (${describeTool(tool)}). MCP clients drop unknown keys while reading the ` +
+        const why =
+          `It is in ${describeTool(tool)}. MCP clients drop unknown keys while reading the ` +
           'tool list, so nothing in it reaches them.';
+        const base = `\`${key}\` is not a field of an MCP tool`;
         const suggestion = suggestToolField(key);
         if (suggestion && !getPair(tool.node, suggestion)) {
           const edit = replaceScalarText(editContextOf(ctx.file), pair.key, suggestion);
           ctx.report({
-            message: `${base} Did you mean \`${suggestion}\`${Object.hasOwn(FOREIGN_TOOL_FIELDS, key) ? ` ${FOREIGN_TOOL_FIELDS[key]!}` : ''}?`,
+            message: `${base}: did you mean \`${suggestion}\`? ${Object.hasOwn(FOREIGN_TOOL_FIELDS, key) ? `\`${key}\` is ${FOREIGN_TOOL_FIELDS[key]!.slice(1, -1)}. ` : ''}${why}`,
             span: pair.key.span,
             ...(edit ? { fixes: [{ title: `Rename \`${key}\` to \`${suggestion}\``, safe: false, edits: [edit] }] } : {}),
           });
           continue;
         }
-        const extra = suggestion
-          ? ` It looks like a second \`${suggestion}\`, which the tool already has.`
-          : ' Vendor data belongs under `_meta`.';
-        ctx.report({ message: base + extra, span: pair.key.span });
+        const headline = suggestion
+          ? `${base}: it looks like a second \`${suggestion}\`; keep one.`
+          : `${base}: remove it, or move vendor data under \`_meta\`.`;
+        ctx.report({ message: `${headline} ${why}`, span: pair.key.span });
       }
     }
   },

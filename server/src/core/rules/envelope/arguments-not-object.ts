@@ -29,13 +29,13 @@ export const rule: Rule = {
         const envelope = site.target.kind === 'envelope';
         // A plain call with null arguments sent none; call_dynamic_tool's input must be an object.
         if (!isMap(site.args) && (envelope || !isNullScalar(site.args))) {
-          report(ctx, site, site.container, site.argsPair, site.args, envelope ? `call_dynamic_tool's input ("${site.argsKey}")` : `"${site.argsKey}"`);
+          report(ctx, site, site.container, site.argsPair, site.args, envelope ? `the input "${site.argsKey}"` : `"${site.argsKey}"`);
         }
       }
       const field = site.envelope?.fields.arguments;
       if (field?.value && !isMap(field.value)) {
         if (site.templated && isScalar(field.value) && isTemplateString(field.value.value)) continue;
-        report(ctx, site, site.envelope!.map, field.pair, field.value, `the envelope's "${field.key}"`);
+        report(ctx, site, site.envelope!.map, field.pair, field.value, `"${field.key}"`);
       }
     }
   },
@@ -55,10 +55,10 @@ function report(ctx: RuleContext, site: CallSite, holder: MapNode, pair: Pair, v
     const header = isScalar(value) && (value.style === 'literal' || value.style === 'folded') ? (/^[|>][0-9+-]*([^\r\n]*)/.exec(old)?.[1] ?? '') : '';
     const written = render(edit, parsed, colon, comma);
     fixes = [{ title: 'Write the arguments as an object', safe: fitsOnceWritten(ctx, site, holder, written), edits: [{ span: value.span, newText: written + header + trailing }] }];
-    message = `${subjectWords(site.subject)}: ${what} is JSON text in a string, not an object. The runtime wants the object itself and refuses the call. Write the object instead of the string.`;
+    message = `${subjectWords(site.subject)}: ${what} is a JSON string: write the object itself. It is JSON text in a string, not an object, and the runtime wants the object itself and refuses the call.`;
   } else {
     const kind = isScalar(value) && value.value === null && value.span.start === value.span.end ? 'empty' : describeValue(isScalar(value) ? value.value : isMap(value) ? {} : []);
-    message = `${subjectWords(site.subject)}: ${what} is ${kind}, not an object, so the runtime refuses the call. Give the tool's input as a mapping of argument names to values.`;
+    message = `${subjectWords(site.subject)}: ${what} is ${kind}: write a mapping instead. It is not an object, so the runtime refuses the call. The tool's input is a mapping of argument names to values.`;
   }
   const span = value.span.start < value.span.end ? value.span : pair.key.span;
   ctx.report({ message, span, fixes });

@@ -45,8 +45,9 @@ export const rule: Rule = {
       if (external.length) notes.push(`${quotedList(external.map((n) => n.name))} ${external.length === 1 ? 'is an external namespace' : 'are external namespaces'}, so the envelope must also carry mcpDetails.description saying why the call is made.`);
       for (const ns of namespaces) if (ns.status !== 'ready') notes.push(`Namespace "${ns.name}" is "${ns.status}", so the runtime refuses calls into it until it is ready.`);
       const message =
-        `${subjectWords(site.subject)}: "${target.toolName}" is a dynamic tool of server "${target.server.name}", kept in ${where} and in no tool list, so the runtime ` +
-        `answers "Unknown tool" to its bare name. Call it through ${envelope} with the namespace, toolName "${target.toolName}" and its own input under "arguments"` +
+        `${subjectWords(site.subject)} names a dynamic tool: call it through ${envelope}. ` +
+        `"${target.toolName}" is a dynamic tool of server "${target.server.name}", kept in ${where} and in no tool list, so the runtime ` +
+        `answers "Unknown tool" to its bare name. Call it with the namespace, toolName "${target.toolName}" and its own input under "arguments"` +
         `${namespaces.length > 1 ? ' (pick the namespace you mean)' : ''}.` +
         (notes.length ? ` ${notes.join(' ')}` : '');
       const fixes: Fix[] = [];

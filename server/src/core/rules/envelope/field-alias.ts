@@ -28,8 +28,9 @@ export const rule: Rule = {
         const fixes: Fix[] = change ? [{ title: `Rename "${field.key}" to "${field.field}"`, safe: alone, edits: [change] }] : [];
         ctx.report({
           message:
-            `${subjectWords(site.subject)}: call_dynamic_tool has no field "${field.key}"; the runtime reads "${field.field}" only, so it refuses this call ` +
-            `as if "${field.field}" were missing. Rename the key to "${field.field}".`,
+            `${subjectWords(site.subject)}: rename "${field.key}" to "${field.field}". ` +
+            `call_dynamic_tool has no field "${field.key}"; the runtime reads "${field.field}" only, so it refuses this call ` +
+            `as if "${field.field}" were missing.`,
           span: field.pair.key.span,
           fixes,
         });
@@ -38,8 +39,9 @@ export const rule: Rule = {
         const given = envelope.fields[field.field]!;
         ctx.report({
           message:
-            `${subjectWords(site.subject)}: "${field.key}" is another name for "${field.field}", which this envelope already gives as "${given.key}"; ` +
-            `the runtime reads only "${field.field}" and drops this value without a word. Keep one of the two.`,
+            `${subjectWords(site.subject)}: "${field.key}" repeats "${given.key}": keep one of the two. ` +
+            `"${field.key}" is another name for "${field.field}", which this envelope already gives as "${given.key}"; ` +
+            `the runtime reads only "${field.field}" and drops this value without a word.`,
           span: field.pair.key.span,
         });
       }

@@ -26,7 +26,8 @@ export const rule: Rule = {
       const namespace = envelope ? envelopeNamespace(envelope) : undefined;
       if (!envelope || !namespace) continue;
       const details = envelope.fields.mcpDetails;
-      const refused = `the runtime refuses calls into external namespace "${namespace.name}" unless mcpDetails.description says, in a sentence, why the call is made`;
+      const refused = `The runtime refuses calls into external namespace "${namespace.name}" unless mcpDetails.description says, in a sentence, why the call is made.`;
+      const say = 'say why in mcpDetails.description.';
       const fix = (change: TextEdit | TextEdit[] | undefined): Fix[] =>
         change ? [{ title: 'Add an mcpDetails.description placeholder to fill in', safe: false, edits: Array.isArray(change) ? change : [change] }] : [];
 
@@ -35,8 +36,8 @@ export const rule: Rule = {
         const change = removePair(edit, envelope.map, details.pair);
         ctx.report({
           message:
-            `${subjectWords(site.subject)}: namespace "${namespace.name}" is not external, so the runtime ignores mcpDetails here; it is only noise. ` +
-            'Remove it.',
+            `${subjectWords(site.subject)}: namespace "${namespace.name}" is not external: remove mcpDetails. ` +
+            'The runtime ignores mcpDetails here; it is only noise.',
           span: details.pair.key.span,
           severity: 'hint',
           fixes: change ? [{ title: 'Remove mcpDetails', safe: false, edits: [change] }] : [],
@@ -48,7 +49,7 @@ export const rule: Rule = {
         const anchor = envelope.fields.namespace?.value;
         if (!anchor) continue;
         ctx.report({
-          message: `${subjectWords(site.subject)}: the envelope has no mcpDetails, and ${refused}.`,
+          message: `${subjectWords(site.subject)}: no mcpDetails: ${say} The envelope has no mcpDetails. ${refused}`,
           span: anchor.span,
           fixes: fix(
             appendEntry(edit, envelope.map, 'mcpDetails', flowDetails(edit, envelope.map), { entries: [{ key: 'description', value: { inline: PLACEHOLDER } }] }),
@@ -60,7 +61,7 @@ export const rule: Rule = {
       if (!isMap(map)) {
         const empty = isScalar(map) && map.value === null;
         ctx.report({
-          message: `${subjectWords(site.subject)}: mcpDetails ${empty ? 'is empty' : 'is not a mapping'}; it must be a mapping with a "description", and ${refused}.`,
+          message: `${subjectWords(site.subject)}: mcpDetails ${empty ? 'is empty' : 'is not a mapping'}: ${say} It must be a mapping with a "description". ${refused}`,
           span: map && map.span.start < map.span.end ? map.span : details.pair.key.span,
           fixes: empty && map ? fix(replaceValueText(edit, map, flowDetails(edit, envelope.map))) : [],
         });
@@ -69,7 +70,7 @@ export const rule: Rule = {
       const description = getPair(map, 'description');
       if (!description) {
         ctx.report({
-          message: `${subjectWords(site.subject)}: mcpDetails has no "description", and ${refused}.`,
+          message: `${subjectWords(site.subject)}: mcpDetails has no "description": ${say} ${refused}`,
           span: details.pair.key.span,
           fixes: fix(appendEntry(edit, map, 'description', PLACEHOLDER)),
         });
@@ -80,7 +81,7 @@ export const rule: Rule = {
       if (text !== undefined && text.trim() !== '') continue;
       ctx.report({
         message:
-          `${subjectWords(site.subject)}: mcpDetails.description is ${text !== undefined ? 'blank' : value && isScalar(value) && value.value === null ? 'empty' : 'not a string'}, and ${refused}.`,
+          `${subjectWords(site.subject)}: mcpDetails.description is ${text !== undefined ? 'blank' : value && isScalar(value) && value.value === null ? 'empty' : 'not text'}: ${say} ${refused}`,
         span: value && value.span.start < value.span.end ? value.span : description.key.span,
         fixes: value ? fix(replaceValueText(edit, value, PLACEHOLDER)) : [],
       });

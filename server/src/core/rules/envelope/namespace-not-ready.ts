@@ -17,7 +17,8 @@ export const rule: Rule = {
       if (!namespace || !value || namespace.status === 'ready') continue;
       ctx.report({
         message:
-          `${subjectWords(site.subject)}: namespace "${namespace.name}" of server "${namespace.server}" has status "${namespace.status}", not "ready", ` +
+          `${subjectWords(site.subject)}: namespace "${namespace.name}" is "${namespace.status}": make it ready first. ` +
+          `Namespace "${namespace.name}" of server "${namespace.server}" has status "${namespace.status}", not "ready", ` +
           `so the runtime refuses every call into it. Make the namespace ready first (for example, complete its authentication), ` +
           `or refresh the catalog if its status has changed.`,
         span: value.span,

@@ -36,12 +36,12 @@ export const rule: Rule = {
             ? 'names no namespace'
             : isScalar(value) && typeof value.value === 'string'
               ? 'has an empty namespace'
-              : `has a namespace that is not a name (it must be a non-empty string)`;
+              : `has a namespace that is not a name`;
           const servers = site.target.kind === 'envelope' ? site.target.servers : [];
           const known = namespaceNames(servers);
           ctx.report({
             message:
-              `${subjectWords(site.subject)}: the envelope ${what}, so the runtime refuses it before looking for the tool.` +
+              `${subjectWords(site.subject)}: the envelope ${what}: name the namespace. ${what === 'has a namespace that is not a name' ? 'It must be a non-empty string. ' : ''}The runtime refuses it before looking for the tool.` +
               (known.length ? ` The known namespaces are ${quotedList(known)}.` : ''),
             span,
           });
@@ -57,12 +57,14 @@ export const rule: Rule = {
           const choices = [...new Set([...homes, ...r.suggestions])];
           const servers = quotedList(r.servers.map((s) => s.name));
           const typos = r.suggestions.filter((n) => !homes.includes(n));
+          const advice = homes.length === 1 ? `use "${homes[0]!}".` : choices.length === 1 ? `did you mean "${choices[0]!}"?` : choices.length ? 'use one of those below.' : 'use one of those below.';
           const sentences = [
-            `${subjectWords(site.subject)}: ${r.servers.length === 1 ? 'server' : 'servers'} ${servers} ${r.servers.length === 1 ? 'has' : 'have'} no namespace ` +
+            `${subjectWords(site.subject)}: no namespace "${envelope.namespaceText}": ${advice}`,
+            `${r.servers.length === 1 ? 'Server' : 'Servers'} ${servers} ${r.servers.length === 1 ? 'has' : 'have'} no namespace ` +
               `"${envelope.namespaceText}", so the runtime answers "namespace not found".`,
           ];
           if (homes.length) sentences.push(`Tool "${envelope.toolNameText}" is in ${homes.length === 1 ? 'namespace' : 'namespaces'} ${quotedList([...new Set(homes)])}.`);
-          if (typos.length) sentences.push(`Did you mean ${quotedAlternatives(typos)}?`);
+          if (typos.length && !(homes.length === 0 && choices.length === 1)) sentences.push(`Did you mean ${quotedAlternatives(typos)}?`);
           else if (!homes.length) sentences.push(known.length ? `The namespaces are ${quotedList(known)}.` : 'There are no namespaces.');
           ctx.report({
             message: sentences.join(' '),
@@ -78,7 +80,7 @@ export const rule: Rule = {
           const what = !toolField ? 'names no tool (toolName)' : isScalar(value) && typeof value.value === 'string' ? 'has an empty toolName' : 'has a toolName that is not a name (it must be a non-empty string)';
           ctx.report({
             message:
-              `${subjectWords(site.subject)}: the envelope ${what}, so the runtime refuses it. Namespace "${r.namespace.name}" holds ` +
+              `${subjectWords(site.subject)}: the envelope ${what}: name the tool in toolName. The runtime refuses it. Namespace "${r.namespace.name}" holds ` +
               `${r.namespace.tools.length ? quotedList(namespaceToolNames(r.namespace)) : 'no tools'}.`,
             span,
           });
@@ -94,7 +96,8 @@ export const rule: Rule = {
           else if (!r.elsewhere.length && !r.listed) notes.push(`The namespace holds ${r.namespace.tools.length ? quotedList(namespaceToolNames(r.namespace)) : 'no tools'}.`);
           ctx.report({
             message:
-              `${subjectWords(site.subject)}: namespace "${r.namespace.name}" has no tool "${envelope.toolNameText}", so the runtime answers "tool not found". ${notes.join(' ')}`.trimEnd(),
+              `${subjectWords(site.subject)}: namespace "${r.namespace.name}" has no such tool: ${toolAdvice(r)} ` +
+              `It has no tool "${envelope.toolNameText}", so the runtime answers "tool not found". ${notes.join(' ')}`.trimEnd(),
             span: value.span,
             fixes: [
               ...replace(value, r.suggestions, (v) => `Change the tool to "${v}"`),
@@ -109,3 +112,11 @@ export const rule: Rule = {
     }
   },
 };
+
+/** What the headline of an unknown dynamic tool advises; the notes after it say where it is. */
+function toolAdvice(r: { elsewhere: readonly unknown[]; listed: boolean; suggestions: readonly string[] }): string {
+  if (r.listed) return 'call it directly.';
+  if (r.elsewhere.length) return 'change the namespace.';
+  if (r.suggestions.length === 1) return `did you mean "${r.suggestions[0]!}"?`;
+  return r.suggestions.length ? 'use one of the names below.' : 'use a tool the namespace holds.';
+}

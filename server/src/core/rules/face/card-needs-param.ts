@@ -31,9 +31,11 @@ export const rule: Rule = {
           // A schema that declares properties we cannot list might have them: info, not error.
           severity: open ? 'info' : undefined,
           message: open
-            ? `Approval card ${quote(card.value)} shows the ${names} argument, which Tool Lens cannot find among the properties of ${tool} ` +
+            ? `Approval card ${quote(card.value)} needs ${names}, which Tool Lens cannot see: check the tool has it. ` +
+              `Tool Lens cannot find it among the properties of ${tool} ` +
               `it can see (the schema declares more through anyOf, oneOf or a remote $ref). If ${tool} has no such top-level property, ${refusesToMount(face.toolName)}.`
-            : `Approval card ${quote(card.value)} shows the ${names} argument, but ${tool} has no top-level property ${names} ` +
+            : `Approval card ${quote(card.value)} needs ${names}, which the tool lacks: use the "generic" card. ` +
+              `The card shows the ${names} argument, but ${tool} has no top-level property ${names} ` +
               `(its properties: ${listOf([...target.properties.properties.keys()]) || 'none'}): the card cannot be drawn, so ${refusesToMount(face.toolName)}. ` +
               `Use the "generic" card, or a card whose arguments the tool has.`,
           span: card.node.span,

@@ -12,7 +12,7 @@ import { closest } from '../../text/suggest.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
 import { listOf } from '../../text/words.js';
-import { quote, refusesToMount, replaceScalarFix } from '../../wording/faces.js';
+import { quote, refusedToMount, replaceScalarFix } from '../../wording/faces.js';
 import { FACE_KINDS } from '../../types.js';
 
 // Words people write for a member of each set that no edit distance would find.
@@ -78,9 +78,9 @@ export const rule: Rule = {
 
 function report(ctx: RuleContext, toolName: string, field: string, value: FaceString, set: readonly string[], synonyms: Record<string, string>): void {
   const guess = closest(value.value, set, { synonyms });
-  const advice = guess ? `Did you mean ${quote(guess)}?` : 'Use one of the listed values.';
+  const advice = guess ? `did you mean ${quote(guess)}?` : 'use one of the values below.';
   ctx.report({
-    message: `${field} ${quote(value.value)} is not one of ${listOf(set)}: ${refusesToMount(toolName)}. ${advice}`,
+    message: `${field.includes('.') ? field : `\`${field}\``} ${quote(value.value)} is not allowed: ${advice} It is not one of ${listOf(set)}. ${refusedToMount(toolName)}`,
     span: value.node.span,
     fixes: guess ? replaceScalarFix(editContextOf(ctx.file), value.node, guess) : [],
   });

@@ -38,8 +38,9 @@ function checkPathTarget(ctx: RuleContext, face: Face): void {
   if (writes && target.base?.value === 'root') {
     ctx.report({
       message:
-        `pathTarget.base "root" needs access "read", but this path is written: the write guards resolve targets against the ` +
-        `working directory only, so ${refusesToMount(tool)}. Use base "cwd", or make the access "read" if the tool only reads.`,
+        `pathTarget.base "root" needs access "read": use base "cwd", or access "read" if the tool only reads. ` +
+        `This path is written, and the write guards resolve targets against the ` +
+        `working directory only, so ${refusesToMount(tool)}.`,
       span: target.base.node.span,
       fixes: replaceScalarFix(edit, target.base.node, 'cwd', 'Use base "cwd"'),
       related: target.access ? [{ span: target.access.node.span, message: 'the access that conflicts' }] : undefined,
@@ -48,8 +49,9 @@ function checkPathTarget(ctx: RuleContext, face: Face): void {
   if (writes && target.absent?.value === 'base') {
     ctx.report({
       message:
-        `pathTarget.absent "base" needs access "read", but this path is written: an empty path would mean "search from the ` +
-        `base", which only reading has, so ${refusesToMount(tool)}. Use absent "refuse" so a call without a path is refused.`,
+        `pathTarget.absent "base" needs access "read": use absent "refuse" for a written path. ` +
+        `This path is written, and an empty path would mean "search from the ` +
+        `base", which only reading has, so ${refusesToMount(tool)}. With absent "refuse" a call without a path is refused.`,
       span: target.absent.node.span,
       fixes: replaceScalarFix(edit, target.absent.node, 'refuse', 'Use absent "refuse"'),
       related: target.access ? [{ span: target.access.node.span, message: 'the access that conflicts' }] : undefined,
@@ -61,10 +63,10 @@ function checkPathTarget(ctx: RuleContext, face: Face): void {
     const why = !absentWritten ? 'absent is not set' : 'absent is "refuse"';
     ctx.report({
       message:
-        `pathTarget.patternParam ${quote(target.patternParam.value)} only works with absent "base" (a pattern searches ` +
+        `pathTarget.patternParam needs absent "base": set it (read access only), or remove patternParam. ` +
+        `${quote(target.patternParam.value)} only works with absent "base" (a pattern searches ` +
         `within the base when the path is empty), but ${why}, so the pattern could never apply; the runtime takes that for a ` +
-        `broken face: ${refusesToMount(tool)}. ` +
-        `Set absent to "base" (read access only), or remove patternParam.`,
+        `broken face: ${refusesToMount(tool)}.`,
       span: target.patternParam.node.span,
       // Switching refuse to base is only right when the access allows it.
       fixes: absent === 'refuse' && access === 'read' && target.absent ? replaceScalarFix(edit, target.absent.node, 'base', 'Use absent "base"') : [],
@@ -80,9 +82,9 @@ function checkRuleFace(ctx: RuleContext, face: Face, list: FaceList | undefined,
     if (!property || property.scalar || pathNames.has(entry.value)) continue;
     ctx.report({
       message:
-        `${field} ${quote(entry.value)} names a property of ${quote(face.toolName)} whose type is ${property.typeText}: rules match ` +
-        `only on scalar values (string, number, integer, boolean) or on the path target, so ${refusesToMount(face.toolName)}. ` +
-        `Remove it from ${field}, or name a scalar property.`,
+        `${field} ${quote(entry.value)} is not a scalar property: remove it, or name a scalar one. ` +
+        `It names a property of ${quote(face.toolName)} whose type is ${property.typeText}: rules match ` +
+        `only on scalar values (string, number, integer, boolean) or on the path target, so ${refusesToMount(face.toolName)}.`,
       span: entry.node.span,
     });
   }

@@ -20,8 +20,9 @@ export const rule: Rule = {
         const reserved = card.value as ToolApprovalCard;
         ctx.report({
           message:
-            `Approval card ${quote(reserved)} is reserved for the runtime's own ${reserved} tool; an MCP tool may not ` +
-            `present itself that way, so ${refusesToMount(face.toolName)}. Use the "generic" card.`,
+            `Approval card ${quote(reserved)} is reserved for the runtime: use the "generic" card. ` +
+            `It is the runtime's own ${reserved} tool's card; an MCP tool may not ` +
+            `present itself that way, so ${refusesToMount(face.toolName)}.`,
           span: card.node.span,
           fixes: replaceScalarFix(editContextOf(ctx.file), card.node, 'generic', 'Use the "generic" card'),
         });

@@ -9,7 +9,7 @@ import {
 } from '../../faces/constants.js';
 import { facesOf, namedParams, type Face, type FaceList, type FaceString } from '../../model/faces.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { refusesToMount } from '../../wording/faces.js';
+import { refusedToMount, refusesToMount } from '../../wording/faces.js';
 import { FACE_KINDS } from '../../types.js';
 
 export const rule: Rule = {
@@ -29,8 +29,9 @@ export const rule: Rule = {
           if (length <= TOOL_KEY_MAX_CHARS) continue;
           ctx.report({
             message:
-              `${param.field} names a parameter of ${length} characters; parameter names in a face may have at most ` +
-              `${TOOL_KEY_MAX_CHARS}, so ${refusesToMount(face.toolName)}. Name a property with a shorter name.`,
+              `${param.field} names a parameter of ${length} characters, over ${TOOL_KEY_MAX_CHARS}: name a property with a shorter name. ` +
+              `Parameter names in a face may have at most ` +
+              `${TOOL_KEY_MAX_CHARS}, so ${refusesToMount(face.toolName)}.`,
             span: param.node.span,
           });
         }
@@ -44,7 +45,7 @@ function checkString(ctx: RuleContext, face: Face, field: string, value: FaceStr
   const length = charCount(value.value);
   if (length <= max) return;
   ctx.report({
-    message: `${field} is ${length} characters long, over its bound of ${max}: ${refusesToMount(face.toolName)}. Shorten it to ${max} characters or fewer.`,
+    message: `${field} is ${length} characters long, over its bound of ${max}: shorten it to ${max} or fewer. ${refusedToMount(face.toolName)}`,
     span: value.node.span,
   });
 }
@@ -54,8 +55,8 @@ function checkList(ctx: RuleContext, face: Face, field: string, list: FaceList |
   const firstExtra = list.node.items[RENDER_HINT_MAX_LIST]!;
   ctx.report({
     message:
-      `${field} has ${list.node.items.length} entries, over its bound of ${RENDER_HINT_MAX_LIST}: ${refusesToMount(face.toolName)}. ` +
-      `Keep the ${RENDER_HINT_MAX_LIST} that matter most; this is the first one over.`,
+      `${field} has ${list.node.items.length} entries, over its bound of ${RENDER_HINT_MAX_LIST}: keep the ${RENDER_HINT_MAX_LIST} that matter most. ` +
+      `This is the first one over. ${refusedToMount(face.toolName)}`,
     span: firstExtra.span,
   });
 }

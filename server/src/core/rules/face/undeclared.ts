@@ -32,13 +32,19 @@ export const rule: Rule = {
             : target.dynamicIn.length
               ? `Server ${serverName} serves ${quote(face.toolName)} only through the dynamic namespace ${listOf(target.dynamicIn.map(quote))}, not in its tool list`
               : `Server ${serverName} does not list a tool ${quote(face.toolName)}`;
+        const headline =
+          face.toolName === ''
+            ? 'This face has an empty tool name: key it by a listed tool, or remove it.'
+            : target.dynamicIn.length
+              ? `${quote(face.toolName)} is not a listed tool: key the face by one, or remove it.`
+              : `No listed tool ${quote(face.toolName)}: ${guess ? `did you mean ${quote(guess)}?` : 'key the face by a listed tool, or remove it.'}`;
         const advice = guess
           ? fixable
-            ? `Did you mean ${quote(guess)}?`
-            : `Did you mean ${quote(guess)}? It already has a face in this map: merge the two.`
-          : `Key the face by a tool name exactly as the server lists it (${listOf(names) || 'it lists none'}), or remove it.`;
+            ? ''
+            : ` ${quote(guess)} already has a face in this map: merge the two.`
+          : ` Key the face by a tool name exactly as the server lists it (${listOf(names) || 'it lists none'}), or remove it.`;
         ctx.report({
-          message: `${what}: the runtime applies faces only to listed tools, so this face is inert and protects nothing. ${advice}`,
+          message: `${headline} ${what}: the runtime applies faces only to listed tools, so this face is inert and protects nothing.${advice}`,
           span: face.key.span,
           fixes: fixable ? replaceScalarFix(editContextOf(ctx.file), face.key, guess) : [],
         });

@@ -26,7 +26,8 @@ export const rule: Rule = {
         ctx.report({
           severity: 'info',
           message:
-            `No catalog for server ${quote(server.name)}, so the face checks that need its tools' input schemas wait: ` +
+            `No catalog for server ${quote(server.name)}: add one to check these faces fully. ` +
+            `The face checks that need its tools' input schemas wait: ` +
             `named parameters (pathTarget.param, patternParam, summaryParams, ruleFace), the parameters each approval card needs, ` +
             `and faces for tools the server does not list. The other face checks ran. ${addCatalogAdvice(server.name)}`,
           span: server.toolFacesPair.key.span,
@@ -69,7 +70,8 @@ function report(ctx: RuleContext, face: Face, field: string, node: ScalarNode, v
     ctx.report({
       severity: 'info',
       message:
-        `${field} ${quote(value)} is not among the properties Tool Lens can see for ${tool} (${known}), but the schema ` +
+        `${field} ${quote(value)} is not a property Tool Lens sees: check that the tool has it. ` +
+        `It is not among the properties Tool Lens can see for ${tool} (${known}), but the schema ` +
         `may declare more through anyOf, oneOf or a remote $ref. If ${tool} has no top-level property ${quote(value)}, ` +
         `${refusesToMount(face.toolName)}.`,
       span: node.span,
@@ -78,11 +80,11 @@ function report(ctx: RuleContext, face: Face, field: string, node: ScalarNode, v
     return;
   }
   const problem = pathOk
-    ? `${field} ${quote(value)} is neither a top-level property of ${tool} (${known}) nor the path target (pathTarget.param or an alias)`
-    : `${field} ${quote(value)} is not a top-level property of ${tool} (${known})`;
-  const advice = guess ? `Did you mean ${quote(guess)}?` : 'Name one of its top-level properties.';
+    ? `It is neither a top-level property of ${tool} (${known}) nor the path target (pathTarget.param or an alias)`
+    : `It is not a top-level property of ${tool} (${known})`;
+  const advice = guess ? `did you mean ${quote(guess)}?` : 'name one of its top-level properties.';
   ctx.report({
-    message: `${problem}: ${refusesToMount(face.toolName)}. ${advice}`,
+    message: `${field} ${quote(value)} is not a property of the tool: ${advice} ${problem}: ${refusesToMount(face.toolName)}.`,
     span: node.span,
     fixes: guess ? replaceScalarFix(editContextOf(ctx.file), node, guess) : [],
   });

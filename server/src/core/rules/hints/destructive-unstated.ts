@@ -2,8 +2,7 @@
 // destructive, and ToolHive's floor counts the missing hint as destructive too.
 import { hintAuditOf } from '../../audit/hints.js';
 import { describeTool } from '../../model/catalogDeclarations.js';
-import { capitalize } from '../../text/words.js';
-import { overrideAdvice } from '../../wording/hints.js';
+import { overrideAdvice, toolHeadline } from '../../wording/hints.js';
 import { reportShare, type Rule } from '../rule.js';
 
 export const rule: Rule = {
@@ -14,8 +13,9 @@ export const rule: Rule = {
   check(ctx) {
     reportShare(ctx, 'hints/destructive-unstated', hintAuditOf(ctx), (problem) => ({
       message:
-        `${capitalize(describeTool(problem.tool))} ${problem.readOnlyDeclared ? 'is not read-only and does not declare destructiveHint' : 'declares neither readOnlyHint nor destructiveHint'}: ` +
-        'declare whether it destroys anything, upstream or in the gateway. Until then it counts as destructive (the MCP default): a client may ask before every call, ' +
+        toolHeadline(describeTool(problem.tool), problem.tool.name, 'counts as destructive: declare its destructiveHint.') +
+        ` It ${problem.readOnlyDeclared ? 'is not read-only and does not declare destructiveHint' : 'declares neither readOnlyHint nor destructiveHint'}; ` +
+        'declare whether it destroys anything. Until then it counts as destructive (the MCP default): a client may ask before every call, ' +
         'and every composite tool that calls it gets a destructive safety floor, so none of them may declare ' +
         'destructiveHint: false. If the tool only adds or updates and never deletes or overwrites, declaring ' +
         'destructiveHint: false lifts that for the composites whose other steps are non-destructive too; if it does destroy, ' +

@@ -3,8 +3,8 @@
 // changing tool takes (content, body, command). The words are evidence, never proof.
 import { hintAuditOf, type LocatedEvidence } from '../../audit/hints.js';
 import { describeTool } from '../../model/catalogDeclarations.js';
-import { capitalize, listWords, quotedList } from '../../text/words.js';
-import { overrideAdvice } from '../../wording/hints.js';
+import { listWords, quotedList } from '../../text/words.js';
+import { overrideAdvice, toolHeadline } from '../../wording/hints.js';
 import { reportShare, type Rule } from '../rule.js';
 
 export const rule: Rule = {
@@ -23,8 +23,9 @@ export const rule: Rule = {
       ];
       return {
         message:
-          `${capitalize(describeTool(problem.tool))} declares readOnlyHint: true, but ${listWords(words)}: it may change something. ` +
-          'Check what it does, and if it writes, correct its hints upstream or in the gateway. A client that runs read-only ' +
+          toolHeadline(describeTool(problem.tool), problem.tool.name, 'declares readOnlyHint: true but may write: check what it does.') +
+          ` It declares readOnlyHint: true, but ${listWords(words)}: it may change something. ` +
+          'If it writes, correct its hints upstream or in the gateway. A client that runs read-only ' +
           'tools without asking would run it unasked, and a composite tool that calls it may be advertised as read-only. ' +
           overrideAdvice(problem.tool.name ?? 'TOOL', 'readOnlyHint: false'),
         span: problem.span,

@@ -21,8 +21,9 @@ export const rule: Rule = {
         : `${names(problem.reading)} ${problem.reading.length === 1 ? 'is' : 'are'} declared as if ${problem.reading.length === 1 ? 'it' : 'they'} changed things, and every composite tool calling ${problem.reading.length === 1 ? 'it' : 'them'} gets the stamp's floor.`;
       return {
         message:
-          `All ${problem.tools.length} tools ${where} declare the same hints (${hintsWords(problem.hints)}), though some read and ` +
-          'some change things: likely one default stamped on every tool. Give the tools you use their own hints, upstream or in ' +
+          `All ${problem.tools.length} tools ${where} share one set of hints: give each tool its own. ` +
+          `They all declare ${hintsWords(problem.hints)}, though some read and ` +
+          'some change things: likely one default stamped on every tool. Give them their own hints upstream or in ' +
           `the gateway. By their names or descriptions ${names(problem.reading)} read${problem.reading.length === 1 ? 's' : ''} and ` +
           `${names(problem.changing)} change${problem.changing.length === 1 ? 's' : ''} something, so the hints cannot be right for ` +
           `all of them. ${consequence} Report it upstream; meanwhile override the tools' annotations in the gateway that serves ` +

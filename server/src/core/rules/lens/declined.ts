@@ -6,6 +6,7 @@
 import { declinedOf, type Declined } from '../../declined.js';
 import { LIMITS, type LimitName, type Limits } from '../../limits.js';
 import type { Rule } from '../rule.js';
+import { firstSentence, headlineFits } from '../../wording/sentences.js';
 
 export const rule: Rule = {
   id: 'lens/declined',
@@ -14,7 +15,7 @@ export const rule: Rule = {
   kinds: '*',
   check(ctx) {
     for (const problem of ctx.doc.problems) {
-      if (problem.rule === 'lens/declined') ctx.report({ message: problem.message, span: problem.span });
+      if (problem.rule === 'lens/declined') ctx.report({ message: parseHeadline(problem.message), span: problem.span });
     }
     const why = WHY(ctx.workspace.limits);
     for (const declined of declinedOf(ctx)) ctx.report({ message: message(declined, why), span: declined.span });
@@ -47,6 +48,34 @@ const WHY = (limits: Limits): Record<LimitName, string> => ({
     'past what Tool Lens validates at once; no issue of that schema is reported there',
 });
 
+/** The headline of each decline: what was not checked and, for a limit `.toollens.yaml` sets, which one to raise. */
+const HEADLINE: Record<LimitName, string> = {
+  nesting: 'Not checked: this nests deeper than Tool Lens reads; the rest is checked.',
+  editorCheckMs: "Not checked: the editor's time for this file ran out (raise `limits.editorCheckMs`).",
+  globLength: 'Not checked: a glob of the configuration is too long for Tool Lens.',
+  globCount: 'Not checked: the configuration has more globs than Tool Lens reads.',
+  regexEngine: 'Not checked against this pattern: Tool Lens runs patterns on RE2, which cannot run it.',
+  regexProgram: 'Not checked against this pattern: it is too large for Tool Lens to compile.',
+  regexWork: "Not matched against patterns: this document's pattern work is spent (raise `limits.regexWork`).",
+  suggestionCandidates: 'No "did you mean" here: the search would compare too many names (`limits.suggestionCandidates`).',
+  messageItems: 'Not listed in full: more entries than Tool Lens writes in one message.',
+  aliasNodes: 'Not checked: these aliases stand for more values than Tool Lens builds (`limits.aliasNodes`).',
+  fileBytes: 'Not checked: the file is larger than Tool Lens reads (raise `limits.fileBytes`).',
+  fileValues: 'Not checked: the file holds more values than Tool Lens reads (raise `limits.fileValues`).',
+  schemaWork: 'Not checked against this schema: its references fan out past what Tool Lens validates.',
+};
+
 function message(declined: Declined, why: Record<LimitName, string>): string {
-  return `Tool Lens did not check ${declined.what}: ${why[declined.limit]}. The rest of the document is checked.`;
+  return `${HEADLINE[declined.limit]} Tool Lens did not check ${declined.what}: ${why[declined.limit]}. The rest of the document is checked.`;
+}
+
+/**
+ * A decline the parser wrote: its own first sentence when it fits a row (split at its first `; `
+ * when that makes it fit), else a headline before it.
+ */
+function parseHeadline(text: string): string {
+  if (headlineFits(firstSentence(text))) return text;
+  const split = text.indexOf('; ');
+  if (split > 0 && headlineFits(`${text.slice(0, split)}.`)) return `${text.slice(0, split)}. ${text.charAt(split + 2).toUpperCase()}${text.slice(split + 3)}`;
+  return `Part of this document is not checked: a limit of Tool Lens applies. ${text}`;
 }

@@ -30,7 +30,8 @@ export const rule: Rule = {
     if (depth && typeof depth.value === 'number' && depth.value < 1) {
       ctx.report({
         message:
-          `\`maxDelegationDepth\` ${depth.value} must be 1 or more: write a positive depth, or leave it out for ToolHive's default. ` +
+          `\`maxDelegationDepth\` ${depth.value} must be 1 or more: write a positive depth, or leave it out. ` +
+          "Left out, ToolHive's default applies. " +
           `Unlike \`maxDataSize\`, a written zero is not read as the default (audit Config.Validate): ${moment}.`,
         span: depth.span,
       });

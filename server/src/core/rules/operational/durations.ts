@@ -39,7 +39,8 @@ export const rule: Rule = {
     if (timeoutNode && timeout !== undefined && timeout > 0 && interval !== undefined && interval > 0 && timeout >= interval) {
       ctx.report({
         message:
-          `\`healthCheckTimeout\` ${String(timeoutNode.value)} is not below \`healthCheckInterval\` (${intervalText}): make it shorter than the interval, or 0 for no timeout. ` +
+          `\`healthCheckTimeout\` ${String(timeoutNode.value)} is not below the interval: make it shorter, or 0 for none. ` +
+          `The \`healthCheckInterval\` is ${intervalText}; a timeout of 0 means no timeout. ` +
           `ToolHive refuses a health check that may outlast the time between two checks (validateFailureHandling): ${moment}.`,
         span: timeoutNode.span,
       });
@@ -52,7 +53,8 @@ export const rule: Rule = {
       if (node && value !== undefined && value > 0 && value < SECOND_NS) {
         ctx.report({
           message:
-            `The circuit breaker \`timeout\` ${String(node.value)} is under 1s: use 1s or more, or leave it out for the default 60s. ` +
+            `The circuit breaker \`timeout\` ${String(node.value)} is under 1s: use 1s or more, or leave it out. ` +
+            'Left out, it is the default 60s. ' +
             `ToolHive refuses a shorter wait before an open circuit is tried again, which would make it flap (validateFailureHandling): ${moment}.`,
           span: node.span,
         });

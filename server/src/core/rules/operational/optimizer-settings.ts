@@ -20,19 +20,19 @@ export const rule: Rule = {
     const optimizer = getMap(workflowsOf(ctx).config, 'optimizer');
     if (!optimizer) return;
     const moment = refusedAtStart(ctx.doc.kind);
-    const why = `(optimizer.GetAndValidateConfig): ${moment}.`;
+    const why = `ToolHive checks it when the server starts (optimizer.GetAndValidateConfig): ${moment}.`;
 
     const provider = getScalar(optimizer, 'embeddingProvider');
     if (provider && typeof provider.value === 'string' && provider.value !== '' && !PROVIDERS.includes(provider.value)) {
       ctx.report({
-        message: `${JSON.stringify(provider.value)} is not an embedding provider ToolHive has: use \`tei\` (the default) or \`openai\` ${why}`,
+        message: `${JSON.stringify(provider.value)} is not an embedding provider ToolHive has: use \`tei\` (the default) or \`openai\`. ${why}`,
         span: provider.span,
       });
     } else if (provider?.value === 'openai') {
       const model = getScalar(optimizer, 'embeddingModel');
       if (!model || model.value === null || model.value === '') {
         ctx.report({
-          message: `The \`openai\` embedding provider needs an \`embeddingModel\` (such as \`text-embedding-3-small\`): ToolHive does not pick one ${why}`,
+          message: `The \`openai\` embedding provider needs an \`embeddingModel\`: name one. Such as \`text-embedding-3-small\`; ToolHive does not pick one. ${why}`,
           span: getPair(optimizer, 'embeddingProvider')!.key.span,
         });
       }
@@ -41,7 +41,7 @@ export const rule: Rule = {
     const count = getScalar(optimizer, 'maxToolsToReturn');
     if (count && typeof count.value === 'number' && count.value !== 0 && (count.value < 1 || count.value > 50)) {
       ctx.report({
-        message: `\`maxToolsToReturn\` ${count.value} is outside 1..50: write a count in that range, or leave it out for the default ${why}`,
+        message: `\`maxToolsToReturn\` ${count.value} is outside 1..50: write a count in that range, or leave it out. Left out, the default applies. ${why}`,
         span: count.span,
       });
     }
@@ -57,9 +57,9 @@ function checkRange(ctx: RuleContext, node: ScalarNode | undefined, field: strin
   if (value === undefined) return; // a form Tool Lens does not read (hex, underscores): not judged
   if (Number.isNaN(value) && text !== undefined && /^[+-]?nan$/i.test(text)) return; // NaN passes Go's comparisons
   if (Number.isNaN(value)) {
-    ctx.report({ message: `\`${field}\` ${JSON.stringify(node.value)} is not a number: write one from 0 to ${max} ${why}`, span: node.span });
+    ctx.report({ message: `\`${field}\` ${JSON.stringify(node.value)} is not a number: write one from 0 to ${max}. ${why}`, span: node.span });
   } else if (value < 0 || value > max) {
-    ctx.report({ message: `\`${field}\` ${String(node.value)} is outside 0..${max}: write a number in that range ${why}`, span: node.span });
+    ctx.report({ message: `\`${field}\` ${String(node.value)} is outside 0..${max}: write a number in that range. ${why}`, span: node.span });
   }
 }
 

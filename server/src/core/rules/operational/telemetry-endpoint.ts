@@ -19,7 +19,8 @@ export const rule: Rule = {
     if (getBoolean(telemetry, 'tracingEnabled') === true || getBoolean(telemetry, 'metricsEnabled') === true) return;
     ctx.report({
       message:
-        'This telemetry `endpoint` would receive nothing: set `tracingEnabled: true` or `metricsEnabled: true`, or remove the endpoint. ' +
+        'This telemetry `endpoint` would receive nothing: enable tracing or metrics, or remove it. ' +
+        'Set `tracingEnabled: true` or `metricsEnabled: true`, or remove the endpoint. ' +
         `ToolHive refuses an OTLP endpoint with tracing and metrics both off when it builds the telemetry provider (validateOtelConfig): ${refusedAtStart(ctx.doc.kind)}.`,
       span: getPair(telemetry, 'endpoint')!.key.span,
     });

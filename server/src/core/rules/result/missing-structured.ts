@@ -21,7 +21,8 @@ export const rule: Rule = {
       const who = tool.namespace !== undefined ? `${tool.name} (namespace "${tool.namespace}")` : tool.name;
       ctx.report({
         message:
-          `${subjectWords(site.subject)}: ${who} declares an outputSchema, so a successful result must carry structuredContent that fits it, ` +
+          `${subjectWords(site.subject)}: the result lacks structuredContent: record it, or set isError: true. ` +
+          `${who} declares an outputSchema, so a successful result must carry structuredContent that fits it, ` +
           'and this one has none. Clients that validate results reject it as an error. Record the structuredContent the tool ' +
           'returned, or mark a failed call with isError: true.',
         span: result.pair.key.span,

@@ -11,6 +11,7 @@ import { getPair, isMap, nodeAtPath, pairAtPath, toValue, type Node, type Pair }
 import type { Span } from '../../types.js';
 import type { Rule } from '../rule.js';
 import { subjectWords, toolWords } from '../../wording/calls.js';
+import { headlineFits } from '../../wording/sentences.js';
 
 export const rule: Rule = {
   id: 'result/schema-mismatch',
@@ -44,9 +45,12 @@ export const rule: Rule = {
         seen.add(key);
         const node = structured.value ? nodeAtPath(structured.value, issue.path) : undefined;
         const where = issue.path.length ? `structuredContent.${pathText(issue.path)}`.replace('structuredContent.[', 'structuredContent[') : 'structuredContent';
+        const words = issueWords(issue, node ? toValue(node) : null);
+        const short = `${subjectWords(site.subject)}: ${where} ${words}.`;
+        const headline = headlineFits(short) ? short : `${subjectWords(site.subject)}: \`${where}\` does not fit its schema: fix the value. It ${words}.`;
         ctx.report({
           message:
-            `${subjectWords(site.subject)}: ${where} ${issueWords(issue, node ? toValue(node) : null)}, so the result does not fit the outputSchema of ${who}; ` +
+            `${headline} So the result does not fit the outputSchema of ${who}; ` +
             'clients that validate results reject it as an error.',
           span: spanOf(structured, issue, node),
         });

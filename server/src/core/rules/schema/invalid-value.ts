@@ -9,6 +9,7 @@ import { capitalize, listOf } from '../../text/words.js';
 import { DOCUMENT_KINDS, type DocumentKind, type Fix } from '../../types.js';
 import { schemaProblemsOf } from '../../schema/validate.js';
 import type { InvalidValueProblem } from '../../schema/problems.js';
+import { firstSentence, headlineFits } from '../../wording/sentences.js';
 
 export const rule: Rule = {
   id: 'schema/invalid-value',
@@ -39,47 +40,51 @@ function messageOf(problem: InvalidValueProblem): string {
   const field = problem.field ?? 'the document';
   const shown = isScalar(problem.node) ? JSON.stringify(problem.node.value) : undefined;
   const effect = problem.byCrd ? CRD_REFUSES : effectOf(problem.kind, problem.inFace);
+  // The headline says what the value must be; what ToolHive or Kubernetes does with it follows.
+  const why = ` ${capitalize(effect)}.`;
+  const invalid = `${shown ?? 'This value'} is not a valid \`${field}\``;
   switch (problem.keyword) {
-    case 'enum':
-      return (
-        `${shown ?? 'This value'} is not a valid \`${field}\`: ${effect}. Allowed: ${listOf(problem.allowed.map((a) => `\`${a}\``), 10)}.` +
-        (problem.suggestion ? ` Did you mean \`${problem.suggestion}\`?` : '')
-      );
+    case 'enum': {
+      const allowed = listOf(problem.allowed.map((a) => `\`${a}\``), 10);
+      if (problem.suggestion) return `${invalid}: did you mean \`${problem.suggestion}\`?${why} Allowed: ${allowed}.`;
+      const short = `${invalid}: use ${problem.allowed.length === 1 ? allowed : `one of ${allowed}`}.`;
+      return headlineFits(short) ? `${short}${why}` : `${invalid}: use one of the values allowed.${why} Allowed: ${allowed}.`;
+    }
     case 'const':
-      return `\`${field}\` must be \`${problem.allowed}\`${shown ? `, not ${shown}` : ''}: ${effect}.`;
+      return `\`${field}\` must be \`${problem.allowed}\`${shown ? `, not ${shown}` : ''}.${why}`;
     case 'pattern': {
       const { schemaName, description } = problem;
       const known = schemaName !== undefined && Object.hasOwn(PATTERN_EXPECTED, schemaName) ? PATTERN_EXPECTED[schemaName] : undefined;
       const expected = known ?? (description ? ensurePeriod(lowerFirst(description)) : undefined);
-      return `${shown ?? 'This value'} is not a valid \`${field}\`: ${effect}.${expected ? ` Expected: ${expected}` : ''}`;
+      if (!expected) return `${invalid}: fix it.${why}`;
+      const short = `${invalid}: write ${expected}`;
+      return headlineFits(firstSentence(short)) && firstSentence(short) === short ? `${short}${why}` : `${invalid}: write it as expected (below).${why} Expected: ${expected}`;
     }
     case 'format':
-      return `${shown ?? 'This value'} is not a valid ${problem.format} for \`${field}\`: ${effect}.`;
+      return `${shown ?? 'This value'} is not a valid ${problem.format} for \`${field}\`: write a valid one.${why}`;
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return `\`${field}\` must be ${RELATION[problem.keyword]} ${problem.limit}, not ${shown ?? 'this'}: ${effect}.`;
+      return `\`${field}\` must be ${RELATION[problem.keyword]} ${problem.limit}, not ${shown ?? 'this'}.${why}`;
     case 'minLength':
-      return problem.limit === 1
-        ? `\`${field}\` must not be empty: ${effect}.`
-        : `\`${field}\` must be at least ${problem.limit} characters long: ${effect}.`;
+      return problem.limit === 1 ? `\`${field}\` must not be empty.${why}` : `\`${field}\` must be at least ${problem.limit} characters long.${why}`;
     case 'maxLength':
-      return `\`${field}\` must be at most ${problem.limit} characters long: ${effect}.`;
+      return `\`${field}\` must be at most ${problem.limit} characters long.${why}`;
     case 'minItems':
-      return `\`${field}\` must list at least ${problem.limit} item${problem.limit === 1 ? '' : 's'}: ${effect}.`;
+      return `\`${field}\` must list at least ${problem.limit} item${problem.limit === 1 ? '' : 's'}.${why}`;
     case 'maxItems':
-      return `\`${field}\` may list at most ${problem.limit} items: ${effect}.`;
+      return `\`${field}\` may list at most ${problem.limit} items.${why}`;
     case 'minProperties':
-      return `\`${field}\` must have at least ${problem.limit} entr${problem.limit === 1 ? 'y' : 'ies'}: ${effect}.`;
+      return `\`${field}\` must have at least ${problem.limit} entr${problem.limit === 1 ? 'y' : 'ies'}.${why}`;
     case 'not':
     case 'anyOf':
     case 'oneOf': {
-      const text = problem.description ?? `${capitalize(subjectOf(problem))} does not have any of the accepted shapes.`;
-      return `${ensurePeriod(text)} ${capitalize(effect)}.`;
+      const text = problem.description ?? `${capitalize(subjectOf(problem))} does not have any of the accepted shapes: give it one.`;
+      return `${ensurePeriod(text)}${why}`;
     }
     case 'other':
-      return `${capitalize(subjectOf(problem))}: ${problem.detail ?? 'invalid value'}; ${effect}.`;
+      return `${capitalize(subjectOf(problem))}: ${problem.detail ?? 'invalid value'}.${why}`;
   }
 }
 

@@ -35,15 +35,17 @@ function messageOf(problem: UnknownKeyProblem): string {
   const { key } = problem;
   if (problem.reason === 'misplaced') {
     return (
-      `\`${problem.place}.${key}\` is not a VirtualMCPServer field (some ToolHive docs put it there): Kubernetes prunes it, so it has no ` +
-      `effect. It belongs under \`${problem.belongsUnder}\`: move it to \`${problem.belongsUnder}.${key}\`.`
+      `\`${problem.place}.${key}\` belongs under \`${problem.belongsUnder}\`: move it to \`${problem.belongsUnder}.${key}\`. ` +
+      'It is not a VirtualMCPServer field (some ToolHive docs put it there): Kubernetes prunes it, so it has no effect.'
     );
   }
   const where = problem.place === undefined ? (problem.callLine ? 'a field of this call' : 'a top-level field') : `a field of \`${problem.place}\``;
-  const base = `\`${key}\` is not ${where}: ${problem.preserved ? PRESERVED : effectOf(problem.kind, problem.inFace)}.`;
+  const effect = problem.preserved ? PRESERVED : effectOf(problem.kind, problem.inFace);
+  const why = `${effect.charAt(0).toUpperCase()}${effect.slice(1)}.`;
+  const unknown = `\`${key}\` is not ${where}`;
   switch (problem.reason) {
     case 'no-such-feature':
-      return Object.hasOwn(NO_SUCH_FIELD, key) ? `${base} ${NO_SUCH_FIELD[key]!}` : base;
+      return `${unknown}: remove it. ${why}${Object.hasOwn(NO_SUCH_FIELD, key) ? ` ${NO_SUCH_FIELD[key]!}` : ''}`;
     case 'misspelt': {
       const { suggestion } = problem;
       const note = problem.docMistake
@@ -51,13 +53,13 @@ function messageOf(problem: UnknownKeyProblem): string {
         : problem.required
           ? ` \`${suggestion}\` is required and missing here.`
           : '';
-      return `${base} Did you mean \`${suggestion}\`?${note}`;
+      return `\`${key}\` is not a field here: did you mean \`${suggestion}\`? It is not ${where}. ${why}${note}`;
     }
     case 'second-spelling':
-      return `${base} It looks like a second spelling of \`${problem.suggestion}\`, which is already set here: remove it.`;
+      return `\`${key}\` looks like a second spelling of \`${problem.suggestion}\`, already set here: remove it. ${unknown}. ${why}`;
     case 'unknown': {
       const list = problem.known.length ? ` Fields here: ${listOf(problem.known.map((k) => `\`${k}\``), 10)}.` : '';
-      return `${base}${list}`;
+      return `${unknown}: remove or rename it. ${why}${list}`;
     }
   }
 }

@@ -27,7 +27,8 @@ export const rule: Rule = {
       if (!verdict.ok) {
         ctx.report({
           message:
-            `This condition cannot work: ${verdict.reason}. ToolHive only accepts a condition that renders exactly true or false ` +
+            'This condition never renders exactly true or false: make it a comparison or a boolean. ' +
+            `${verdict.reason.charAt(0).toUpperCase()}${verdict.reason.slice(1)}. ToolHive only accepts a condition that renders exactly true or false ` +
             '(`true`, `True` or `TRUE`, and the same for false); anything else fails the step on every run.',
           span: template.map(verdict.start, verdict.end > verdict.start ? verdict.end : Math.min(verdict.start + 1, template.text.length)),
         });
@@ -91,8 +92,9 @@ function report(ctx: RuleContext, template: TemplateString, fn: string, literal:
   const read = template.text.slice(other.start, other.end);
   ctx.report({
     message:
-      `\`${fn}\` compares ${read} with the integer ${literal.text}, but numbers that come from JSON (step output and call ` +
-      `parameters) are floats: Go refuses to compare a float with an integer, so the condition fails the step. Write ${asFloat}.`,
+      `\`${fn}\` compares a JSON number with the integer ${literal.text}: write ${asFloat}. ` +
+      `It compares ${read} with ${literal.text}, but numbers that come from JSON (step output and call ` +
+      `parameters) are floats: Go refuses to compare a float with an integer, so the condition fails the step.`,
     span: template.map(literal.start, literal.end),
     fixes,
   });

@@ -43,8 +43,9 @@ export const rule: Rule = {
         if (edit) fixes.push({ title: `Change to .forEach.${guess}`, safe: false, edits: [edit] });
         ctx.report({
           message:
+            `\`.forEach.${variable.name}\` is not set: use \`.forEach.${forEach.itemVar}\` for the item or \`.forEach.index\` for its position. ` +
             `This forEach names its item \`${forEach.itemVar}\`${getItemVarNote(forEach.itemVar)}, so \`.forEach.${variable.name}\` renders ` +
-            `\`<no value>\` for every item. Use \`.forEach.${forEach.itemVar}\` for the item or \`.forEach.index\` for its position.`,
+            `\`<no value>\` for every item.`,
           span: variable.span,
           fixes,
         });

@@ -49,11 +49,12 @@ export const rule: Rule = {
         : 'has `onError.action: continue`, so it may fail and be passed over';
       ctx.report({
         message:
+          `Add "${read.field.name}" to the \`defaultResults\` of step "${name}": it may not run. ` +
           `Step "${name}" ${why}; its output is then its \`defaultResults\`, which has no "${read.field.name}". ` +
           (read.byToolHive
             ? 'ToolHive refuses to load the workflow for this. '
             : 'ToolHive does not catch this one: at run time it renders `<no value>`. ') +
-          `Add "${read.field.name}" to \`defaultResults\` with the value to use when the step did not run.`,
+          'Give it the value to use when the step did not run.',
         span: read.field.span,
         fixes: fix ? [fix] : [],
       });

@@ -57,17 +57,19 @@ export const rule: Rule = {
         if (read.downstream) {
           ctx.report({
             message:
-              `Step "${read.id}" waits for "${step.idText}" (through \`dependsOn\`), so it always runs after this template is ` +
-              `rendered: \`.steps.${read.id}\` is never filled in here and renders \`<no value>\`. Read it in a later step or in \`output\`.`,
+              `Step "${read.id}" runs after this one: read \`.steps.${read.id}\` in a later step or in \`output\`. ` +
+              `It waits for "${step.idText}" (through \`dependsOn\`), so it always runs after this template is ` +
+              `rendered: \`.steps.${read.id}\` is never filled in here and renders \`<no value>\`.`,
             span: read.segment.span,
           });
           continue;
         }
         ctx.report({
           message:
-            `Step "${step.idText}" reads \`.steps.${read.id}\` but does not depend on "${read.id}", directly or through other steps. ` +
+            `Step "${step.idText}" reads \`.steps.${read.id}\` without waiting for it: add "${read.id}" to \`dependsOn\`. ` +
+            `It does not depend on "${read.id}", directly or through other steps. ` +
             'Steps without a dependency path run in parallel, so it may not have run yet: a race that renders `<no value>` when it ' +
-            `loses. Add "${read.id}" to \`dependsOn\`.`,
+            'loses.',
           span: read.segment.span,
           fixes: fix ? [fix] : [],
         });

@@ -2,6 +2,7 @@ import { templatesOf, type TemplateString } from '../../model/templates.js';
 import type { Rule } from '../rule.js';
 import { delimiterProblem } from '../../templates/delimiters.js';
 import { WORKFLOW_KINDS } from '../../types.js';
+import { headlineFits } from '../../wording/sentences.js';
 
 export const rule: Rule = {
   id: 'template/syntax',
@@ -11,11 +12,23 @@ export const rule: Rule = {
   check(ctx) {
     for (const template of templatesOf(ctx).strings) {
       for (const error of template.errors) {
-        ctx.report({ message: `${capitalize(error.message)}. ${consequence(template)}`, span: error.span });
+        ctx.report({ message: `${headline(capitalize(error.message))} ${consequence(template)}`, span: error.span });
       }
     }
   },
 };
+
+/**
+ * The parser's words, with what to do first: a list of known names goes after the headline, and a
+ * long sentence is split at its first `;` (what is wrong and what to do come before it).
+ */
+function headline(words: string): string {
+  const unknown = /^(Function "[^"]*" is not defined); known functions: (.*)$/.exec(words);
+  if (unknown) return `${unknown[1]}: use a known one. Known functions: ${unknown[2]}.`;
+  const split = words.indexOf('; ');
+  if (!headlineFits(`${words}.`) && split > 0) return `${words.slice(0, split)}. ${capitalize(words.slice(split + 2))}.`;
+  return `${words}.`;
+}
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1).replace(/\.$/, '');

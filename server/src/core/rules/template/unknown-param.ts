@@ -38,13 +38,14 @@ export const rule: Rule = {
         const list = listOf(shown, LIMITS.messageItems, declared.size);
         ctx.report({
           message:
+            `No parameter "${param.name}": ${guess !== undefined ? `did you mean "${guess}"?` : 'declare it, or use a declared one.'} ` +
             `The workflow declares no parameter "${param.name}": clients only send declared parameters, so at run time this renders the text ` +
-            `\`<no value>\` without any error. ` +
+            `\`<no value>\` without any error.` +
             (guess !== undefined
-              ? `Did you mean "${guess}"?`
+              ? ''
               : declared.size
-                ? `The declared parameters are ${list}; declare "${param.name}" under \`parameters.properties\` or use one of them.`
-                : `Declare "${param.name}" under \`parameters.properties\`.`),
+                ? ` The declared parameters are ${list}; declare "${param.name}" under \`parameters.properties\` or use one of them.`
+                : ` Declare "${param.name}" under \`parameters.properties\`.`),
           span: param.span,
           fixes,
         });

@@ -39,8 +39,9 @@ export const rule: Rule = {
               : 'Read the value from `.params` or from an earlier step under `.steps`.';
         ctx.report({
           message:
-            `Templates have no \`.${name}\`, so at run time this prints \`<no value>\` without an error: ToolHive's template data ` +
-            `holds only \`.params\`, \`.steps\`, \`.vars\` and \`.workflow\` (and \`.forEach\` in a forEach's inner step). ${advice}`,
+            `Templates have no \`.${name}\`: ${advice.charAt(0).toLowerCase()}${advice.slice(1)} ` +
+            `At run time this prints \`<no value>\` without an error: ToolHive's template data ` +
+            `holds only \`.params\`, \`.steps\`, \`.vars\` and \`.workflow\` (and \`.forEach\` in a forEach's inner step).`,
           span: head.span,
           fixes,
         });

@@ -42,7 +42,8 @@ export const rule: Rule = {
         if (target && self && target === self) {
           ctx.report({
             message:
-              `A step cannot read its own results: while "${segment.name}" renders this template it has not finished, so ` +
+              'A step cannot read its own results: read them in a later step or in `output`. ' +
+              `While "${segment.name}" renders this template it has not finished, so ` +
               `\`.steps.${segment.name}\` holds nothing useful yet (a missing field renders \`<no value>\`). ` +
               'Read the data from the step that produces it, or move this to a later step or to `output`.',
             span: segment.span,
@@ -56,13 +57,14 @@ export const rule: Rule = {
         const inner = innerStep(workflow, segment.name);
         ctx.report({
           message:
-            `No step has the id "${segment.name}": ToolHive does not check this, and at run time the template renders the text ` +
-            '`<no value>` silently. ' +
+            `No step has the id "${segment.name}": ` +
+            (inner ? `read \`.steps.${inner.idText ?? '?'}.output.iterations\`.` : guess !== undefined ? `did you mean "${guess}"?` : 'use one of the ids below.') +
+            ' ToolHive does not check this, and at run time the template renders the text `<no value>` silently.' +
             (inner
-              ? `"${segment.name}" is the inner step of forEach "${inner.idText ?? '?'}"; its results are under \`.steps.${inner.idText ?? '?'}.output.iterations\`.`
+              ? ` "${segment.name}" is the inner step of forEach "${inner.idText ?? '?'}"; its results are under \`.steps.${inner.idText ?? '?'}.output.iterations\`.`
               : guess !== undefined
-                ? `Did you mean "${guess}"?`
-                : `The step ids are ${idList(workflow, self?.idText) || 'none'}.`),
+                ? ''
+                : ` The step ids are ${idList(workflow, self?.idText) || 'none'}.`),
           span: segment.span,
           fixes,
         });

@@ -32,10 +32,10 @@ export const rule: Rule = {
       ];
       ctx.report({
         message:
-          `Composite tool "${name}" has the same name as the backend tool the gateway advertises for workload ` +
+          `Composite tool "${name}" is also a backend tool's name: rename one of the two. ` +
+          `It has the same name as the backend tool the gateway advertises for workload ` +
           `"${clash.workload}" (${backendName}). When a session lists tools, ToolHive sees the clash and ` +
-          `leaves out every composite tool of the session, not only this one. Rename the composite tool, or hide or rename ` +
-          `the backend tool in aggregation.tools.`,
+          `leaves out every composite tool of the session, not only this one. Rename the composite tool, or hide or rename the backend tool in aggregation.tools.`,
         span: workflow.name.span,
         related,
       });

@@ -51,21 +51,36 @@ export const rule: Rule = {
 };
 
 function unresolvedMessage(stepId: string, resolution: Extract<ToolRefResolution, { kind: 'unresolved' }>, workflowName: string | undefined): string {
-  const subject = `Step "${stepId}": tool "${resolution.ref}" does not resolve: ${unresolvedWords(resolution)}.`;
+  const what = resolution.problem === 'conflict' ? `"${resolution.ref}" is ambiguous:` : `no tool "${resolution.ref}";`;
+  const subject = `Step "${stepId}": ${what} ${fixWords(resolution.suggestions, 'fix the reference')} Tool "${resolution.ref}" does not resolve: `;
   const consequence =
     resolution.problem === 'conflict'
       ? ''
       : ` ToolHive cannot route this step, so it leaves the composite tool${workflowName ? ` "${workflowName}"` : ''} out of every session's tool list, and only its log says why.`;
-  return subject + consequence + suggestionSentence(resolution.suggestions);
+  return `${subject}${unresolvedWords(resolution)}.${consequence}${alternativesSentence(resolution.suggestions)}`;
 }
 
+/** The headline's advice: the one likely name as a question, else `otherwise`. */
+function fixWords(suggestions: readonly string[], otherwise: string): string {
+  if (suggestions.length === 1) return `did you mean "${suggestions[0]!}"?`;
+  if (suggestions.length > 1) return 'use one of the close names below.';
+  return `${otherwise}.`;
+}
+
+/** Several close names, after the why (one is asked in the headline). */
+function alternativesSentence(suggestions: readonly string[]): string {
+  return suggestions.length > 1 ? ` Did you mean ${quotedAlternatives(suggestions.slice(0, 3))}?` : '';
+}
+
+
 function noCatalogMessage(stepId: string, resolution: Extract<ToolRefResolution, { kind: 'no-catalog' }>): string {
-  const ref = `Step "${stepId}": tool "${resolution.ref}"`;
+  const ref = `Tool "${resolution.ref}"`;
   const opaque = resolution.workloads.filter((w) => w.reason === 'opaque');
   const missing = resolution.workloads.filter((w) => w.reason === 'no-catalog');
   if (missing.length === 0 && opaque.length > 0) {
     return (
-      `${ref} matches no tool Tool Lens knows, but it may be the name that a Kubernetes MCPToolConfig gives a tool of ` +
+      `Step "${stepId}": Tool Lens cannot check tool "${resolution.ref}" (an MCPToolConfig may name it). ` +
+      `It matches no tool Tool Lens knows, but it may be the name that a Kubernetes MCPToolConfig gives a tool of ` +
       `${listWords(opaque.map((w) => `"${w.name}"`))}; Tool Lens cannot read that resource, so it cannot check this reference.` +
       suggestionSentence(resolution.suggestions)
     );
@@ -74,8 +89,12 @@ function noCatalogMessage(stepId: string, resolution: Extract<ToolRefResolution,
   if (missing.length === 0) who = 'is in no catalog; it may belong to a backend that Tool Lens has no catalog for';
   else if (missing.length === 1) who = `belongs to workload "${missing[0]!.name}"${serverNote(missing[0]!)}, which has no catalog`;
   else who = `may belong to ${listWords(missing.map((w) => `"${w.name}"`))}, which have no catalog`;
+  const headline =
+    missing.length === 1
+      ? `Step "${stepId}": workload "${missing[0]!.name}" has no catalog: add one to check this step.`
+      : `Step "${stepId}": tool "${resolution.ref}" is in no catalog: add its server's to check it.`;
   return (
-    `${ref} ${who}, so Tool Lens cannot check the name, its arguments or its annotations. ` +
+    `${headline} ${ref} ${who}, so Tool Lens cannot check the name, its arguments or its annotations. ` +
     addCatalogAdviceFor(missing) +
     suggestionSentence(resolution.suggestions)
   );
@@ -103,7 +122,8 @@ function callsDocumentReports(ctx: DocumentContext): Report[] {
     if (calls.length > 0) {
       out.push({
         message:
-          `Server "${serverName}" has no catalog, so Tool Lens cannot check the tool names, arguments or results of these calls. ` +
+          `Server "${serverName}" has no catalog: add one to check these calls. ` +
+          'Without it Tool Lens cannot check the tool names, arguments or results of these calls. ' +
           addCatalogAdvice(serverName),
         span: serverNode.span,
         severity: 'info',
@@ -120,8 +140,9 @@ function callsDocumentReports(ctx: DocumentContext): Report[] {
       case 'ambiguous':
         out.push({
           message:
-            `${subjectWords(site.subject)}: ${quotedList(target.servers.map((s) => s.name))} all answer to "${site.nameText}", and this document does not say which ` +
-            `server it calls, so Tool Lens checks the call against none of them. Name the server with a top-level "server:" key.`,
+            `${subjectWords(site.subject)}: several servers have this tool: name one with a top-level "server:" key. ` +
+            `${quotedList(target.servers.map((s) => s.name))} all answer to "${site.nameText}", and this document does not say which ` +
+            `server it calls, so Tool Lens checks the call against none of them.`,
           span: site.name.span,
           severity: 'info',
         });
@@ -130,16 +151,18 @@ function callsDocumentReports(ctx: DocumentContext): Report[] {
         if (target.server) {
           out.push({
             message:
-              `${subjectWords(site.subject)}: server "${target.server.name}" has no tool "${site.nameText}" in its catalog, listed or dynamic, so the call fails ` +
-              `with "Unknown tool".${didYouMean(target.suggestions)}`,
+              `${subjectWords(site.subject)}: server "${target.server.name}" has no such tool: ${fixWords(target.suggestions, 'fix the name')} ` +
+              `Its catalog lists no tool "${site.nameText}", listed or dynamic, so the call fails ` +
+              `with "Unknown tool".${alternativesSentence(target.suggestions)}`,
             span: site.name.span,
             fixes: rename(target.suggestions),
           });
         } else {
           out.push({
             message:
-              `${subjectWords(site.subject)}: no catalogued server has a tool "${site.nameText}"; it may belong to a server Tool Lens has no catalog for, ` +
-              `so the call is not checked. Add that server's catalog, or name the server with "server:".${didYouMean(target.suggestions)}`,
+              `${subjectWords(site.subject)}: no catalog has this tool: add its server's catalog, or name it in "server:". ` +
+              `No catalogued server has a tool "${site.nameText}"; it may belong to a server Tool Lens has no catalog for, ` +
+              `so the call is not checked.${didYouMean(target.suggestions)}`,
             span: site.name.span,
             severity: 'info',
             fixes: rename(target.suggestions),
@@ -152,7 +175,8 @@ function callsDocumentReports(ctx: DocumentContext): Report[] {
           saidNoCatalog = true;
           out.push({
             message:
-              `${subjectWords(site.subject)}: the workspace has no catalog, so Tool Lens cannot check the tool names, arguments or results of these calls. ` +
+              `${subjectWords(site.subject)}: the workspace has no catalog: add one to check these calls. ` +
+              'Without one Tool Lens cannot check the tool names, arguments or results of these calls. ' +
               'Add a "catalog: 1" snapshot or a saved tools/list result.',
             span: site.name.span,
             severity: 'info',

@@ -38,7 +38,8 @@ export const rule: Rule = {
             : 'the CRD sets `type: tool` on a step that leaves it out';
         ctx.report({
           message:
-            'This step has `tool` and `message` but no `type`, so it runs as a tool call and its message is never shown: ' +
+            'This step has `tool` and `message` but no `type`: add `type: elicitation` or `type: tool`. ' +
+            'It runs as a tool call and its message is never shown: ' +
             `${defaulted}, before any check could call it ambiguous. If it should ask the user, add \`type: elicitation\` ` +
             '(the tool is then ignored); otherwise add `type: tool` and remove `message`.',
           span: later.key.span,

@@ -52,8 +52,9 @@ export const rule: Rule = {
       if (first) {
         ctx.report({
           message:
+            `Composite tool "${definition.toolName}" is defined here and by "${nameNode.value}": rename one of them. ` +
             `The referenced definition "${nameNode.value}" defines the composite tool "${definition.toolName}", and a composite tool ` +
-            'of that name is already defined here. The operator refuses the VirtualMCPServer; rename one of them.',
+            'of that name is already defined here. The operator refuses the VirtualMCPServer.',
           span: nameNode.span,
           related: [
             { span: first.span, message: `composite tool named "${definition.toolName}"` },

@@ -60,13 +60,13 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
     if (tool) {
       ctx.report({
         message:
-          'ToolHive refuses a forEach step with a `tool`: the tool called for each item belongs on the inner `step`. Move `tool` ' +
-          '(and its `arguments`) under `step:`.',
+          'A forEach step takes no `tool`: move it (and its `arguments`) under `step:`. ' +
+          'ToolHive refuses a forEach step with a `tool`: the tool called for each item belongs on the inner `step`.',
         span: tool.key.span,
         severity: 'error',
       });
     }
-    ignored(has('arguments'), 'on a forEach step is never sent anywhere: the arguments for each item belong on the inner `step`.');
+    ignored(has('arguments'), 'on a forEach step is never sent: move it under `step:`. The arguments for each item belong on the inner `step`.');
   }
   if (step.type === 'elicitation') {
     ignored(has('tool'), 'is ignored on an elicitation step: it asks the user and calls no tool.');
@@ -94,7 +94,7 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
       pair,
       step.type === 'elicitation'
         ? 'does nothing on an elicitation step: it is never retried.'
-        : `is only read when \`onError.action\` is \`retry\`; with ${step.onErrorAction ? `\`${action}\`` : 'the default `abort`'} the step is not retried at all.`,
+        : `is ignored without \`action: retry\`: remove it, or retry. It is only read when \`onError.action\` is \`retry\`; with ${step.onErrorAction ? `\`${action}\`` : 'the default `abort`'} the step is not retried at all.`,
     );
   }
 }

@@ -18,8 +18,9 @@ export const rule: Rule = {
         const key = getPair(step.node, 'step')!.key;
         ctx.report({
           message:
-            `The inner \`step\` of forEach "${step.idText ?? '?'}" has no \`id\`: ${refusedAtStart(ctx.doc.kind)}, since it converts ` +
-            'the inner step like any other and every step needs an id. Give the inner step an `id`.',
+            `The inner \`step\` of forEach "${step.idText ?? '?'}" has no \`id\`: give it one. ` +
+            `${refusedAtStart(ctx.doc.kind).replace(/^./, (c) => c.toUpperCase())}, since it converts ` +
+            'the inner step like any other and every step needs an id.',
           span: (id ?? key).span.end > (id ?? key).span.start ? (id ?? key).span : key.span,
         });
       }

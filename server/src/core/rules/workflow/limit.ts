@@ -29,8 +29,8 @@ export const rule: Rule = {
       if (stepsNode && stepsNode.items.length > MAX_STEPS) {
         ctx.report({
           message:
-            `This workflow has ${stepsNode.items.length} steps, over ToolHive's limit of ${MAX_STEPS}: ${refusedAtStart(ctx.doc.kind)}. ` +
-            'Split it into several composite tools.',
+            `This workflow has ${stepsNode.items.length} steps, over ToolHive's limit of ${MAX_STEPS}: split it into several composite tools. ` +
+            `${capitalised(refusedAtStart(ctx.doc.kind))}.`,
           span: getPair(workflow.node, 'steps')!.key.span,
         });
       }
@@ -54,7 +54,7 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
     const maxParallel = numberAt(getScalar(step.node, 'maxParallel'));
     if (maxParallel && maxParallel.value > MAX_PARALLEL) {
       ctx.report({
-        message: `\`maxParallel\` ${maxParallel.value} is over ToolHive's limit of ${MAX_PARALLEL}: ${refusedAtLoad(ctx.doc.kind)}. Use ${MAX_PARALLEL} or less.`,
+        message: `\`maxParallel\` ${maxParallel.value} is over ToolHive's limit of ${MAX_PARALLEL}: use ${MAX_PARALLEL} or less. ${capitalised(refusedAtLoad(ctx.doc.kind))}.`,
         span: maxParallel.node.span,
       });
     }
@@ -62,8 +62,8 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
     if (maxIterations && maxIterations.value > MAX_ITERATIONS) {
       ctx.report({
         message:
-          `\`maxIterations\` ${maxIterations.value} is over ToolHive's limit of ${MAX_ITERATIONS}: ${refusedAtLoad(ctx.doc.kind)}. ` +
-          `Use ${MAX_ITERATIONS} or less, or split the collection.`,
+          `\`maxIterations\` ${maxIterations.value} is over ToolHive's limit of ${MAX_ITERATIONS}: use ${MAX_ITERATIONS} or less, or split the collection. ` +
+          `${capitalised(refusedAtLoad(ctx.doc.kind))}.`,
         span: maxIterations.node.span,
       });
     }
@@ -74,8 +74,9 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
     if (timeout && ns !== undefined && ns > MAX_ELICITATION_TIMEOUT_NS) {
       ctx.report({
         message:
+          `An elicitation \`timeout\` of ${String(timeout.value)} is over ToolHive's 10m: use 10m or less. ` +
           `ToolHive waits at most 10m for an answer to an elicitation: a \`timeout\` of ${String(timeout.value)} is cut to 10m at run time ` +
-          '(with a warning in the log), and then the step is handled as cancelled. Use 10m or less.',
+          '(with a warning in the log), and then the step is handled as cancelled.',
         span: timeout.span,
         severity: 'warning',
       });
@@ -85,4 +86,8 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
 
 function numberAt(node: ScalarNode | undefined): { node: ScalarNode; value: number } | undefined {
   return node && typeof node.value === 'number' ? { node, value: node.value } : undefined;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -39,7 +39,8 @@ function checkProperties(ctx: RuleContext, properties: MapNode, depth: number, u
     if (depth > MAX_DEPTH) {
       ctx.report({
         message:
-          `Output property "${name}" is nested ${depth + 1} levels deep, more than the ${MAX_DEPTH + 1} ToolHive allows: ${refusedAtStart(ctx.doc.kind)}. ` +
+          `Output property "${name}" is nested ${depth + 1} levels deep, over ${MAX_DEPTH + 1}: flatten the output. ` +
+          `ToolHive allows ${MAX_DEPTH + 1} levels: ${refusedAtStart(ctx.doc.kind)}. ` +
           'Flatten the output, or return the deeper part as one `object` value rendered with `json`.',
         span: pair.key.span,
       });
@@ -59,8 +60,9 @@ function checkValue(ctx: RuleContext, property: MapNode, unparsable: ReadonlySet
   if (!problem) return;
   ctx.report({
     message:
-      `This value's template delimiters do not pair up (${DELIMITER_WORDS[problem]}): ${refusedAtStart(ctx.doc.kind)}. ` +
-      'ToolHive counts `{{` and `}}` in output values, each `{{` closed by a `}}` before the next; write a literal brace pair some other way, for example `{{"}}"}}`.',
+      `This value's \`{{\` and \`}}\` do not pair up: write literal braces as \`{{"}}"}}\`. ` +
+      `Here there is ${DELIMITER_WORDS[problem]}: ${refusedAtStart(ctx.doc.kind)}. ` +
+      'ToolHive counts `{{` and `}}` in output values, each `{{` closed by a `}}` before the next.',
     span: value.span,
   });
 }
@@ -85,8 +87,9 @@ function checkDefault(ctx: RuleContext, property: MapNode): void {
   if (given === undefined || given === 'null' || takes.includes(given)) return;
   ctx.report({
     message:
-      `${capitalised(article(type))} \`${type}\` property cannot have ${article(given)} ${given} \`default\`: ${refusedAtStart(ctx.doc.kind)}. ` +
-      `Give ${takes.filter((t) => t !== 'string').map((t) => `${article(t)} ${t}`).join(' or ')} (or a string ToolHive converts when it is used).`,
+      `${capitalised(article(type))} \`${type}\` property cannot have ${article(given)} ${given} \`default\`: ` +
+      `give ${takes.filter((t) => t !== 'string').map((t) => `${article(t)} ${t}`).join(' or ')}. ` +
+      `${capitalised(refusedAtStart(ctx.doc.kind))}. A string ToolHive converts when it is used also works.`,
     span: pair.value.span,
   });
 }

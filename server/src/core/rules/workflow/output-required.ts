@@ -37,10 +37,12 @@ export const rule: Rule = {
         const shown = defined.slice(0, LIMITS.messageItems).map((name) => `"${name}"`);
         ctx.report({
           message:
-            `\`output.required\` names "${item.value}", which \`output.properties\` does not define: ${refusedAtStart(ctx.doc.kind)}. ` +
+            `\`output.required\` names "${item.value}", which is not a property: ` +
+            (guess !== undefined ? `did you mean "${guess}"? ` : 'define it, or remove it here. ') +
+            `\`output.properties\` does not define it: ${refusedAtStart(ctx.doc.kind)}.` +
             (guess !== undefined
-              ? `Did you mean "${guess}"?`
-              : `Define "${item.value}" under \`output.properties\` or remove it here (the properties are ${listOf(shown, LIMITS.messageItems, defined.length)}).`),
+              ? ''
+              : ` Define "${item.value}" under \`output.properties\` or remove it here (the properties are ${listOf(shown, LIMITS.messageItems, defined.length)}).`),
           span: item.span,
           fixes,
         });

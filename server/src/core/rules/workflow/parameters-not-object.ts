@@ -22,19 +22,20 @@ export const rule: Rule = {
         const key = getPair(workflow.node, 'parameters')!.key;
         ctx.report({
           message:
-            `The \`parameters\` of ${where} have no \`type\`. They are the tool's input schema, which must be \`type: object\`: ` +
-            'ToolHive refuses to load the configuration. Add `type: object`.',
+            `The \`parameters\` of ${where} have no \`type\`: add \`type: object\`. They are the tool's input schema, which must be \`type: object\`: ` +
+            'ToolHive refuses to load the configuration.',
           span: key.span,
         });
       } else if (!isScalar(typePair.value) || typeof typePair.value.value !== 'string') {
         ctx.report({
-          message: `\`parameters.type\` must be the string \`object\`; ToolHive refuses any other value, including a list of types.`,
+          message: `\`parameters.type\` must be the string \`object\`. ToolHive refuses any other value, including a list of types.`,
           span: spanOf(typePair),
         });
       } else if (typePair.value.value !== 'object') {
         ctx.report({
           message:
-            `\`parameters.type\` is "${typePair.value.value}", but a tool's input is always an object of named arguments: ToolHive ` +
+            `\`parameters.type\` is "${typePair.value.value}": use \`type: object\`, each argument under \`properties\`. ` +
+            "A tool's input is always an object of named arguments: ToolHive " +
             'refuses to load the configuration. Use `type: object` and describe each argument under `properties`.',
           span: typePair.value.span,
         });
@@ -42,14 +43,14 @@ export const rule: Rule = {
       const properties = getPair(parameters, 'properties');
       if (properties && !isMap(properties.value)) {
         ctx.report({
-          message: '`parameters.properties` must be a mapping from argument name to its schema; ToolHive refuses anything else.',
+          message: '`parameters.properties` must map each argument name to its schema. ToolHive refuses anything else.',
           span: spanOf(properties),
         });
       }
       const required = getPair(parameters, 'required');
       if (required && !isSeq(required.value)) {
         ctx.report({
-          message: '`parameters.required` must be a list of argument names; ToolHive refuses anything else. Write it as `[a, b]`.',
+          message: '`parameters.required` must be a list of argument names, such as `[a, b]`. ToolHive refuses anything else.',
           span: spanOf(required),
         });
       }

@@ -34,8 +34,8 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
     const fixes: Fix[] = edit ? [{ title: 'Add `retryCount: 1`', safe: false, edits: [edit] }] : [];
     ctx.report({
       message:
-        '`onError.action` is `retry` but no `retryCount` says how often: ToolHive refuses to load the workflow (the count would be 0). ' +
-        'Add `retryCount` with the number of retries (at least 1).',
+        '`onError.action` is `retry` without a `retryCount`: add one (at least 1). ' +
+        'No `retryCount` says how often: ToolHive refuses to load the workflow (the count would be 0).',
       span: (action.value ?? action.key).span,
       fixes,
     });

@@ -51,7 +51,8 @@ export const rule: Rule = {
           }
           ctx.report({
             message:
-              `\`skip_remaining\` skips nothing: ToolHive accepts it, but ${when} it ends step "${id}" as a success and still runs ` +
+              `\`skip_remaining\` skips nothing: use \`abort\`, or a \`condition\` on the answer. ` +
+              `ToolHive accepts it, but ${when} it ends step "${id}" as a success and still runs ` +
               `${names}, which ${unguarded.length === 1 ? 'waits' : 'wait'} for it, as with \`continue\`. Use \`abort\` to stop the ` +
               `workflow, or give ${unguarded.length === 1 ? 'that step' : 'those steps'} a \`condition\` on the answer, such as ` +
               `\`{{eq ${output}.action "accept"}}\`.`,

@@ -31,8 +31,9 @@ export const rule: Rule = {
           if (guess !== undefined && edit) fixes.push({ title: `Change to "${guess}"`, safe: false, edits: [edit] });
           ctx.report({
             message:
-              `No step has the id "${name}", so this step would wait for something that never runs: ToolHive refuses to load the workflow. ` +
-              (guess !== undefined ? `Did you mean "${guess}"?` : `The step ids are: ${idList(workflow, step.idText) || 'none'}.`),
+              `No step has the id "${name}": ${guess !== undefined ? `did you mean "${guess}"?` : 'depend on one of the ids below.'} ` +
+              'This step would wait for something that never runs: ToolHive refuses to load the workflow.' +
+              (guess !== undefined ? '' : ` The step ids are: ${idList(workflow, step.idText) || 'none'}.`),
             span: entry.span,
             fixes,
           });

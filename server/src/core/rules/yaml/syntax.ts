@@ -1,3 +1,7 @@
+// yaml/syntax: the YAML or JSON does not parse. The JSON parser's errors are in our words already
+// (parse/json.ts); the YAML library's are its own text, so this rule says them in ours from the
+// library's error code and message (ParseProblem.code), with what to do first, and keeps the
+// library's text after it, so nothing it said is lost. The range is the parser's.
 import type { Rule } from '../rule.js';
 
 export const rule: Rule = {
@@ -7,7 +11,77 @@ export const rule: Rule = {
   kinds: '*',
   check(ctx) {
     for (const problem of ctx.doc.problems) {
-      if (problem.rule === 'yaml/syntax') ctx.report({ message: problem.message, span: problem.span });
+      if (problem.rule !== 'yaml/syntax') continue;
+      const words = problem.code === undefined ? undefined : yamlWords(problem.code, problem.message);
+      ctx.report({ message: words ? `${words} The YAML parser says: "${problem.message.replace(/\.$/, '')}".` : problem.message, span: problem.span });
     }
   },
 };
+
+/** Our headline for one of the YAML library's errors, or undefined to keep its text as it is. */
+export function yamlWords(code: string, text: string): string | undefined {
+  const has = (pattern: RegExp) => pattern.test(text);
+  switch (code) {
+    case 'MISSING_CHAR':
+      if (has(/^Missing closing "quote/)) return 'This string has no closing `"`: add it where the string ends.';
+      if (has(/^Missing closing 'quote/)) return "This string has no closing `'`: add it where the string ends.";
+      if (has(/^Implicit map keys need to be followed by map values/)) return 'This line has no `key: value` colon: add the colon, or join it to the line above.';
+      if (has(/^Missing , or : between/)) return 'A comma or colon is missing between these entries: add the one meant.';
+      if (has(/^Missing , between/)) return 'A comma is missing between these entries: add one.';
+      if (has(/^Missing space after : in/)) return 'A space is missing after this colon: add one (or quote the text).';
+      if (has(/^Comments must be separated/)) return 'A `#` comment needs a space before it: add one, or quote the value.';
+      if (has(/^Tags and anchors must be separated/)) return 'A tag or anchor needs a space after it: add one.';
+      if (has(/^Sequence item without - indicator/)) return 'This list item has no `-`: add one, or indent it under the item above.';
+      if (has(/directives-end/)) return 'The directives are not closed: add a `---` line after them.';
+      return undefined;
+    case 'UNEXPECTED_TOKEN':
+      if (has(/at node end$|at node end\./)) return 'Something follows this value on its line: quote the whole value, or fix the indentation.';
+      if (has(/^Unexpected empty item in/)) return 'An empty entry between two commas: remove the extra comma.';
+      if (has(/^Unexpected , in/)) return 'A stray comma: remove it.';
+      if (has(/^Block scalar header includes extra characters/)) return 'This `|` or `>` header has extra characters: keep only `|` or `>` with a digit, `+` or `-`.';
+      if (has(/in YAML stream/)) return 'This cannot start a line here: indent it under a key, or make it a `key: value` entry.';
+      return 'This is not valid YAML here: check this line and the one above it.';
+    case 'BAD_INDENT':
+      if (has(/^All (mapping|sequence) items must start at the same column/)) return 'This entry is not aligned with the ones before it: indent it as they are.';
+      if (has(/^Flow (sequence|mapping) in block collection must be sufficiently indented/))
+        return `This \`${has(/sequence/) ? '[' : '{'}\` is not closed: add \`${has(/sequence/) ? ']' : '}'}\`, and indent its lines past the key.`;
+      return 'This line is not indented as its place needs: align it with the entries it belongs to.';
+    case 'TAB_AS_INDENT':
+      return 'A tab indents this line: indent with spaces, as YAML requires.';
+    case 'BLOCK_AS_IMPLICIT_KEY':
+      if (has(/^Nested mappings are not allowed in compact mappings/)) return 'Two `key:` on one line: quote the value, or put the inner mapping on its own lines.';
+      return 'A list cannot be a key here: indent it under its key.';
+    case 'MULTILINE_IMPLICIT_KEY':
+      return 'This key runs over several lines: end it with a colon on its first line, or quote it.';
+    case 'BLOCK_IN_FLOW':
+      return 'A block value inside `[ ]` or `{ }`: write it in flow style, or drop the brackets.';
+    case 'BAD_SCALAR_START':
+      return 'A plain value cannot start with this character: quote the value.';
+    case 'BAD_DQ_ESCAPE':
+      return 'This `\\` escape is not valid in a double-quoted string: fix it, or use single quotes.';
+    case 'BAD_ALIAS':
+      return has(/^Alias/) ? 'This alias `*` has no name: name the anchor it stands for.' : 'This anchor `&` needs a name: name it, or remove it.';
+    case 'ALIAS_PROPS':
+      return 'An alias cannot have an anchor or tag: remove them from the alias.';
+    case 'MULTIPLE_ANCHORS':
+      return 'This value has two anchors: keep one.';
+    case 'MULTIPLE_TAGS':
+      return 'This value has two tags: keep one.';
+    case 'BAD_PROP_ORDER':
+      return 'An anchor or tag is before its indicator: put it after the `-`, `?` or `:`.';
+    case 'TAG_RESOLVE_FAILED':
+      return 'This tag is not one the YAML parser knows: remove it, or quote the value.';
+    case 'MULTIPLE_DOCS':
+      return 'A second document starts without `---`: add a `---` line before it.';
+    case 'BAD_DIRECTIVE':
+      return 'This `%` directive is not valid: remove it, or quote a value that starts with `%`.';
+    case 'KEY_OVER_1024_CHARS':
+      return 'This key is over 1024 characters: shorten it, or write it as an explicit `? ` key.';
+    case 'NON_STRING_KEY':
+      return 'A key here must be text: write it as a string.';
+    case 'BAD_COLLECTION_TYPE':
+      return 'This tag does not fit this kind of value: remove it, or change the value.';
+    default:
+      return undefined;
+  }
+}

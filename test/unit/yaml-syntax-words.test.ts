@@ -43,3 +43,34 @@ describe('yaml/syntax words the YAML parser errors', () => {
     });
   }
 });
+
+// The library ends a quoted string whose closing quote is escaped, or whose quotes inside are not
+// paired, at its own line without a word, when the next line cannot continue it: YAML does not
+// allow that string, and what it reads depends on a quote further on (a fix that removed that
+// quote once turned the file into an error). It is said, once, on the string; a paired one is not.
+describe('yaml/syntax: a quoted string that YAML never closes', () => {
+  const cases: [string, string][] = [
+    ['description: "ends with \\"\nname: "docs"\n', 'This quoted string has an unescaped " inside'],
+    ["description: 'odd run ''''\nname: 'docs'\n", "This quoted string has an unpaired ' inside"],
+  ];
+  for (const [tail, headline] of cases) {
+    test(JSON.stringify(tail), () => {
+      const text = HEAD.replace('steps: []\n', `steps: []\n    ${tail.replace(/\n(?=.)/g, '\n    ')}`);
+      const workspace = new Workspace('/ws');
+      const file = workspace.parse('gateway.vmcp.yaml', text);
+      const findings = checkFile(file, workspace).findings.filter((f) => f.rule === 'yaml/syntax');
+      assert.equal(findings.length, 1, findings.map((f) => f.message).join('\n'));
+      const [finding] = findings;
+      assert.ok(finding!.message.startsWith(headline), finding!.message);
+      assert.ok(headlineFits(firstSentence(finding!.message)), finding!.message);
+      // On the string itself, from its opening quote.
+      assert.equal(finding!.span.start, text.indexOf('description: ') + 'description: '.length);
+    });
+  }
+  test('paired quotes and escapes are no finding', () => {
+    const text = `${HEAD}    description: "escapes \\\\ and \\" inside"\n    title: 'it''s fine'\n`;
+    const workspace = new Workspace('/ws');
+    const findings = checkFile(workspace.parse('gateway.vmcp.yaml', text), workspace).findings.filter((f) => f.rule === 'yaml/syntax');
+    assert.deepEqual(findings, []);
+  });
+});

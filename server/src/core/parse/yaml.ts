@@ -51,12 +51,16 @@ export function parseYaml(text: string, base = 0, options: YamlParseOptions = {}
   const shallow = shallowYaml(loneCrAsLf(text), options.cut);
   const limit = options.aliasNodes ?? LIMITS.aliasNodes;
   let docs: Document.Parsed[];
+  let unpaired: Span[] = [];
   try {
     // The library's CST, with the collections nested too deep for the composer cut from it.
     const tokens = Array.from(shallowTokens(new Parser().parse(shallow.text), shallow, options.cut));
     // Our tree straight from the CST (cst.ts), where it tells everything the Composer would; a
     // file with anything cut off, or that the CST build gives up on, is composed as before.
-    if (options.builder !== 'composer' && shallow.regions.size === 0) {
+    // A quoted string the library ended early is a syntax error of its own (unpairedQuotes), which
+    // the Composer path reports: the CST build is not tried.
+    unpaired = unpairedQuotes(tokens);
+    if (options.builder !== 'composer' && shallow.regions.size === 0 && unpaired.length === 0) {
       const built = documentsFromCst(tokens, base, { left: limit, limit });
       if (built) return built;
     }
@@ -69,7 +73,36 @@ export function parseYaml(text: string, base = 0, options: YamlParseOptions = {}
   }
   // One alias budget for the whole file: a stream of many documents must not multiply it.
   const budget = { left: limit, limit };
-  return docs.map((doc) => convertDocument(doc, text, base, shallow.regions, budget));
+  return docs.map((doc) => convertDocument(doc, text, base, shallow.regions, budget, unpaired));
+}
+
+/**
+ * Quoted scalars whose quotes inside are not paired: `'a''b'` is one string, but `'''` (an odd run)
+ * or `"a\"` at the end of a line never closes. The library's lexer then looks for the closing quote
+ * further on and, when the lines between cannot continue the string, ends it at its own line
+ * without a word, so the text reads as a string that YAML does not allow, and whether it does
+ * depends on a quote far away: a fix that removes that quote would break the file.
+ */
+function unpairedQuotes(tokens: readonly CST.Token[]): Span[] {
+  const found: Span[] = [];
+  const check = (token: CST.Token | undefined): void => {
+    if (token?.type === 'single-quoted-scalar') {
+      const inner = token.source.slice(1, -1).replace(/''/g, '');
+      if (token.source.length >= 2 && token.source.endsWith("'") && inner.includes("'")) found.push({ start: token.offset, end: token.offset + token.source.length });
+    } else if (token?.type === 'double-quoted-scalar') {
+      const inner = token.source.slice(1, -1).replace(/\\[\s\S]/g, '');
+      if (token.source.length >= 2 && token.source.endsWith('"') && (inner.includes('"') || inner.endsWith('\\'))) found.push({ start: token.offset, end: token.offset + token.source.length });
+    }
+  };
+  for (const token of tokens) {
+    if (token.type !== 'document') continue;
+    check(token.value);
+    CST.visit(token, (item) => {
+      check(item.key ?? undefined);
+      check(item.value);
+    });
+  }
+  return found;
 }
 
 /**
@@ -102,7 +135,7 @@ export function yamlComments(text: string): Comment[] {
   return comments;
 }
 
-function convertDocument(doc: Document.Parsed, text: string, base: number, regions: Regions, budget: AliasBudget): ParsedYamlDocument {
+function convertDocument(doc: Document.Parsed, text: string, base: number, regions: Regions, budget: AliasBudget, unpaired: readonly Span[]): ParsedYamlDocument {
   const problems: ParseProblem[] = [];
   /** Values not read: the regions cut off in this document, and where the library ran out of stack. */
   const unread: Span[] = [];
@@ -125,6 +158,15 @@ function convertDocument(doc: Document.Parsed, text: string, base: number, regio
     // The library's position may be the CR of a CRLF, or half of an astral character.
     const at = wholeCharacters(text, { start, end });
     problems.push({ rule: 'yaml/syntax', message: yamlMessage(error.message), code: error.code, span: { start: base + at.start, end: base + at.end } });
+  }
+  for (const span of unpaired) {
+    if (span.start < docStart || span.start >= docEnd) continue;
+    const at = wholeCharacters(text, span);
+    const single = text[span.start] === "'";
+    const headline = single
+      ? "This quoted string has an unpaired ' inside: write '' for each ' in it, and close it with '."
+      : 'This quoted string has an unescaped " inside or at its end: write \\" for each " in it, and close it.';
+    problems.push({ rule: 'yaml/syntax', message: `${headline} YAML reads such a string as going on to a later quote, so the lines after it would be part of it; the parser here ended it on its own line.`, span: { start: base + at.start, end: base + at.end } });
   }
   const converter = new Converter(doc, text, base, problems, regions, budget);
   let root: Node | null = null;

@@ -108,7 +108,7 @@ export function screenshotTests(ctx: ScreenshotContext): void {
       const hover = page.locator('.monaco-hover:visible', { hasText: 'decided by' });
       await hover.first().waitFor();
       const hoverText = (await hover.first().innerText()).replace(/\s+/g, ' ');
-      assert.match(hoverText, /readOnlyHint: true, but step "write"/, 'the diagnostic');
+      assert.match(hoverText, /readOnlyHint: true is safer than the steps: .*Step "write"/, 'the diagnostic');
       assert.equal(hoverText.split('readOnlyHint: true, but step').length - 1, 1, `the diagnostic once: ${hoverText}`);
       assert.doesNotMatch(hoverText, /⚠ The explicit annotations contradict the floor/, 'the hover does not say the contradiction again');
       await shoot(page, 'floor-hover.png', shots);

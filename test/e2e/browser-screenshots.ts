@@ -109,7 +109,7 @@ export function screenshotTests(ctx: ScreenshotContext): void {
       await hover.first().waitFor();
       const hoverText = (await hover.first().innerText()).replace(/\s+/g, ' ');
       assert.match(hoverText, /readOnlyHint: true is safer than the steps: .*Step "write"/, 'the diagnostic');
-      assert.equal(hoverText.split('readOnlyHint: true, but step').length - 1, 1, `the diagnostic once: ${hoverText}`);
+      assert.equal(hoverText.split('readOnlyHint: true is safer than the steps').length - 1, 1, `the diagnostic once: ${hoverText}`);
       assert.doesNotMatch(hoverText, /⚠ The explicit annotations contradict the floor/, 'the hover does not say the contradiction again');
       await shoot(page, 'floor-hover.png', shots);
       await page.keyboard.press('Escape');

@@ -14,17 +14,29 @@ const NOT_READ_ONLY = WORKFLOW.replace('readOnlyHint: true', 'readOnlyHint: fals
 const WAITS = '      - id: write\n        tool: filesystem.write_file\n        dependsOn: [read]\n';
 const FIXED = NOT_READ_ONLY.replace('      - id: write\n        tool: filesystem.write_file\n', WAITS);
 
+type Server = ReturnType<typeof startInProcess>;
+
+/** A push client with the workflow open (its disk text, whose diagnostics the background check published), then `body`. */
+async function withOpenWorkflow(body: (server: Server, uri: string, mine: () => Server['client']['publishes']) => Promise<void>): Promise<void> {
+  const ws = makeWorkspace({ [CATALOG_PATH]: CATALOG, [WORKFLOW_PATH]: WORKFLOW });
+  const server = startInProcess();
+  try {
+    await server.client.initialize(ws.root, PUSH_CAPABILITIES);
+    const uri = ws.uri(WORKFLOW_PATH);
+    const mine = () => server.client.publishes.filter((p) => p.uri === uri);
+    await server.client.open(uri, WORKFLOW);
+    await server.client.waitFor(() => mine().some((p) => codes(p.diagnostics).has('annotations/contradiction')), 'the diagnostics of the opened text');
+    await body(server, uri, mine);
+    await server.client.shutdown();
+  } finally {
+    server.dispose();
+    ws.dispose();
+  }
+}
+
 describe('push diagnostics', () => {
-  test('a single edit is published with its new version and the findings of its text', async () => {
-    const ws = makeWorkspace({ [CATALOG_PATH]: CATALOG, [WORKFLOW_PATH]: WORKFLOW });
-    const server = startInProcess();
-    try {
-      await server.client.initialize(ws.root, PUSH_CAPABILITIES);
-      const uri = ws.uri(WORKFLOW_PATH);
-      const mine = () => server.client.publishes.filter((p) => p.uri === uri);
-      await server.client.open(uri, WORKFLOW);
-      // The text opened is the disk's: its diagnostics are those the background check published.
-      await server.client.waitFor(() => mine().some((p) => codes(p.diagnostics).has('annotations/contradiction')), 'the diagnostics of the opened text');
+  test('a single edit is published with its new version and the findings of its text', () =>
+    withOpenWorkflow(async (server, uri, mine) => {
       const version = await server.client.change(uri, [{ range: rangeOf(WORKFLOW, 'readOnlyHint: true'), text: 'readOnlyHint: false' }]);
       assert.equal(version, 2);
       await server.client.waitFor(() => mine().some((p) => p.version === 2), 'the diagnostics of the edit');
@@ -33,22 +45,10 @@ describe('push diagnostics', () => {
       assert.ok(edited.has('template/not-upstream'), 'the rest of the findings stay');
       const versions = mine().map((p) => p.version ?? 0);
       assert.deepEqual(versions, [...versions].sort((a, b) => a - b), 'versions only go up');
-      await server.client.shutdown();
-    } finally {
-      server.dispose();
-      ws.dispose();
-    }
-  });
+    }));
 
-  test('a burst of 20 edits ends with the diagnostics of the final text, and nothing older after them', async () => {
-    const ws = makeWorkspace({ [CATALOG_PATH]: CATALOG, [WORKFLOW_PATH]: WORKFLOW });
-    const server = startInProcess();
-    try {
-      await server.client.initialize(ws.root, PUSH_CAPABILITIES);
-      const uri = ws.uri(WORKFLOW_PATH);
-      const mine = () => server.client.publishes.filter((p) => p.uri === uri);
-      await server.client.open(uri, WORKFLOW);
-      await server.client.waitFor(() => mine().some((p) => codes(p.diagnostics).has('annotations/contradiction')), 'the diagnostics of the opened text');
+  test('a burst of 20 edits ends with the diagnostics of the final text, and nothing older after them', () =>
+    withOpenWorkflow(async (server, uri, mine) => {
       // 19 edits that toggle the read-only claim, then one that also orders the two steps: only the
       // last text has neither the contradiction nor the race.
       const sends: Promise<number>[] = [];
@@ -73,12 +73,7 @@ describe('push diagnostics', () => {
       assert.deepEqual(afterFinal, [barrier]);
       const barrierCodes = codes(mine().find((p) => p.version === barrier)!.diagnostics);
       assert.ok(barrierCodes.has('template/not-upstream'));
-      await server.client.shutdown();
-    } finally {
-      server.dispose();
-      ws.dispose();
-    }
-  });
+    }));
 
   test('a document opened before the folder is read is published only with its catalogs', async () => {
     // Between the initialize answer and `initialized` the folder is not read yet: a check then

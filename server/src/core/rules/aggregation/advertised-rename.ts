@@ -56,7 +56,7 @@ function messageOf(r: AdvertisedRename): string {
     case 'conflicted':
       return (
         `The catalog change takes the advertised tool "${r.before}" (${r.from}) away: ${callers} Give one of the tools another name with an override in aggregation.tools. ` +
-        `Workload ${others(c.others)} now serves a tool named "${r.before}" too and under the manual strategy no override tells them apart, so ToolHive refuses the configuration. ${accept}`
+        `Workload ${others(c.others)} now serves a tool named "${r.before}" too and under the manual strategy no override tells them apart, so ToolHive fails to list the gateway's tools (its manual resolver reports the unresolved clash). ${accept}`
       );
     case 'lost': {
       const winner = c.winner ? dotForm(c.winner) : 'another tool';

@@ -44,6 +44,7 @@ import {
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
 import { generateDocument } from './generate.mjs';
+import { live, withTimeout } from './children.mjs';
 import { median, percentile, ratio, round, table } from './stats.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -65,21 +66,6 @@ function yamlLsBin() {
   } catch {
     return undefined;
   }
-}
-
-const live = new Set();
-process.once('exit', () => {
-  for (const child of live) child.kill('SIGKILL');
-});
-
-function withTimeout(promise, ms, what) {
-  let timer;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }
 
 /** The `yaml` settings an editor with the YAML extension would hold for this workspace. */

@@ -47,6 +47,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { parseAllDocuments } from 'yaml';
 import { generateDocument, generateLspWorkspace } from './generate.mjs';
+import { live, withTimeout } from './children.mjs';
 import { median, percentile, ratio, round, table } from './stats.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -83,22 +84,6 @@ const CAPABILITIES = {
 
 // ------------------------------------------------------------------------------------------------
 // A minimal LSP client around one server process
-
-const live = new Set();
-// Whatever ends this process, no server outlives it.
-process.once('exit', () => {
-  for (const child of live) child.kill('SIGKILL');
-});
-
-function withTimeout(promise, ms, what) {
-  let timer;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
 
 class ServerProcess {
   constructor() {

@@ -16,7 +16,7 @@
 // mutated documents.
 import { CST, Document, isScalar as isLibraryScalar } from 'yaml';
 import type { Span } from '../types.js';
-import type { AnchorUse, MapNode, Node, Pair, References, ScalarNode, SeqNode } from './nodes.js';
+import type { AnchorUse, MapNode, Node, Pair, References, ScalarNode, ScalarValue, SeqNode } from './nodes.js';
 import { MAX_NESTING, aliasesNotExpanded, tooDeepToCheck, type ParseProblem } from './problems.js';
 import { duplicateKey, markShared, OVER_BUDGET, problemKey, relocate, scalarValue, STYLE, type AliasBudget, type ParsedYamlDocument } from './yamlShared.js';
 
@@ -45,6 +45,27 @@ const TESTED_TAGS: ScalarTag[] = (LIBRARY_DOCUMENT.schema.tags as unknown as (Sc
 const TESTED_FIRST = /^[~nNtTfF0-9+\-.]/;
 // Were the library's core schema to change, the shortcut above could be wrong: then every plain scalar is tested.
 const SHORTCUT = LIBRARY_DOCUMENT.schema.name === 'core' && TESTED_TAGS.length === 8;
+
+/**
+ * What a plain scalar without a tag means under the core schema, as the Composer resolves it
+ * (compose-scalar: the first default tag whose test matches); undefined where that tag reports an
+ * error, which the Composer would show.
+ */
+export function plainScalarValue(source: string): ScalarValue | undefined {
+  if (SHORTCUT && source !== '' && !TESTED_FIRST.test(source)) return source;
+  for (const tag of TESTED_TAGS) {
+    if (!tag.test.test(source)) continue;
+    let failed = false;
+    let resolved: unknown;
+    try {
+      resolved = tag.resolve(source, () => (failed = true), SCHEMA_OPTIONS);
+    } catch {
+      return undefined;
+    }
+    return failed ? undefined : scalarValue(isLibraryScalar(resolved) ? resolved.value : resolved);
+  }
+  return source;
+}
 
 type Token = CST.Token;
 type SourceToken = CST.SourceToken;
@@ -399,20 +420,8 @@ class Builder {
       [start, end] = resolved.range;
       this.rangeEnd = resolved.range[2];
     }
-    let value: ScalarNode['value'] = source;
-    if (token.type === 'scalar' && (!SHORTCUT || source === '' || TESTED_FIRST.test(source))) {
-      for (const tag of TESTED_TAGS) {
-        if (!tag.test.test(source)) continue;
-        let resolvedValue: unknown;
-        try {
-          resolvedValue = tag.resolve(source, giveUp, SCHEMA_OPTIONS);
-        } catch {
-          giveUp();
-        }
-        value = scalarValue(isLibraryScalar(resolvedValue) ? resolvedValue.value : resolvedValue);
-        break;
-      }
-    }
+    const value = token.type === 'scalar' ? plainScalarValue(source) : source;
+    if (value === undefined) giveUp();
     return { type: 'scalar', value, span: { start: base + start, end: base + end }, style };
   }
 

@@ -24,6 +24,7 @@ import type { Comment } from './nodes.js';
 import type { AnchorUse, MapNode, Node, Pair, References, ScalarNode } from './nodes.js';
 import { aliasesNotExpanded, declineUncovered, MAX_NESTING, tooDeepToCheck, unreadable, type ParseProblem } from './problems.js';
 import { shallowTokens, shallowYaml, type Cut, type Regions } from './shallow.js';
+import { documentsFromBlockYaml } from './blockYaml.js';
 import { documentsFromCst } from './cst.js';
 import { duplicateKey, markShared, OVER_BUDGET, problemKey, relocate, scalarValue, STYLE, type AliasBudget, type ParsedYamlDocument } from './yamlShared.js';
 
@@ -34,10 +35,12 @@ export interface YamlParseOptions {
   /** LIMITS.aliasNodes unless the workspace sets it. */
   aliasNodes?: number;
   /**
-   * `cst` (the default): from the library's CST (cst.ts), composed only where that build gives up;
-   * `composer`: always through the library's Composer, for the test that holds the two to the same output.
+   * `block` (the default): read straight from the text where it is plain block YAML
+   * (blockYaml.ts), else as `cst`; `cst`: from the library's CST (cst.ts), composed only where
+   * that build gives up; `composer`: always through the library's Composer. The last two are for
+   * the tests that hold each build to the next one's output.
    */
-  builder?: 'cst' | 'composer';
+  builder?: 'block' | 'cst' | 'composer';
 }
 
 /**
@@ -45,6 +48,12 @@ export interface YamlParseOptions {
  * re-parsed alone: every span is shifted by it.
  */
 export function parseYaml(text: string, base = 0, options: YamlParseOptions = {}): ParsedYamlDocument[] {
+  // Most files are plain block YAML, which is read straight from the text; anything else (and
+  // a text whose nesting is cut for a test) goes through the library.
+  if ((options.builder ?? 'block') === 'block' && (options.cut ?? 'auto') === 'auto') {
+    const read = documentsFromBlockYaml(text, base);
+    if (read) return read;
+  }
   // Flow collections and compact block ones nested past the limit are cut off first (shallow.ts):
   // the library would spend seconds and gigabytes on them before anything is checked. The library
   // reads a lone CR as `\n` (loneCrAsLf: the same offsets), so its lines are the editor's.

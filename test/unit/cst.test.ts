@@ -5,27 +5,13 @@
 // CST_SEED to replay one run). Where the CST build gives up on a file, parseYaml composes it: the
 // comparison then holds trivially, so the tests also count how often that happens.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { cstFallbacks } from '../../server/src/core/parse/cst.js';
 import { parseYaml } from '../../server/src/core/parse/yaml.js';
+import { applyEdits, edit, ROOT, samplesOf, yamlFiles } from '../helpers/yamlCorpus.js';
 
-const ROOT = join(__dirname, '..', '..');
-const SKIP = new Set(['node_modules', '.git', 'dist', '.tmp', 'out']);
-
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    if (SKIP.has(name)) continue;
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) yamlFiles(full, out);
-    else if (/\.ya?ml$/.test(name)) out.push(full);
-  }
-  return out.sort();
-}
-
-const SAMPLES = yamlFiles(ROOT).map((file) => ({ path: file.slice(ROOT.length + 1).replace(/\\/g, '/'), text: readFileSync(file, 'utf8') }));
+const SAMPLES = samplesOf(yamlFiles(ROOT));
 
 /** Both builds of one text, compared; whether the CST build handled it. */
 function same(text: string, label: string, aliasNodes?: number): boolean {
@@ -147,35 +133,16 @@ const documentText = fc
   .tuple(fc.array(node(4), { minLength: 1, maxLength: 3 }), fc.constantFrom('---\n', '\n---\n', '...\n---\n', '\n--- # c\n'), fc.boolean(), fc.oneof({ weight: 20, arbitrary: fc.constantFrom('', '# head\n', '\n\n', '---\n') }, { weight: 1, arbitrary: fc.constant('%YAML 1.2\n---\n') }))
   .map(([docs, sep, endMarker, head]) => head + docs.map((d) => d.write(0)).join(`\n${sep}`) + (endMarker ? '\n...\n' : '\n'));
 
-const INSERTS = [
-  'x', 'a: 1', ':', ' ', '  ', '\n', '\n  ', '\n    ', '- ', '\n- x', '#', ' # note', '{', '}', '[', ']', ',', '"', "'", '|', '>', '&a ', '*a', '!!str ',
-  '---\n', '...\n', '%YAML 1.2\n', '\t', '\r\n', '\r', '\uFEFF', '{{', '? ', 'key: value\n', '  key: value\n', '&b\n', '- - x', ': : x', '\\', '@',
-];
-
-const mutation = fc.record({
-  at: fc.double({ min: 0, max: 1, noNaN: true }),
-  remove: fc.oneof(fc.constant(0), fc.nat({ max: 3 }), fc.nat({ max: 30 })),
-  insert: fc.oneof(fc.constantFrom(...INSERTS), fc.constant('')),
-});
-
-function mutate(text: string, edits: readonly { at: number; remove: number; insert: string }[]): string {
-  for (const e of edits) {
-    const at = Math.floor(e.at * text.length);
-    text = text.slice(0, at) + e.insert + text.slice(Math.min(text.length, at + e.remove));
-  }
-  return text;
-}
-
 const SEED = process.env.CST_SEED ? Number(process.env.CST_SEED) : Date.now() % 0x7fffffff;
 
 test(`the CST build equals the Composer build on generated and mutated documents (seed ${SEED})`, () => {
   console.log(`cst differential seed: ${SEED} (CST_SEED=${SEED} replays it)`);
   let handled = 0;
   let runs = 0;
-  const edits = fc.oneof({ weight: 1, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 3 }) });
+  const edits = fc.oneof({ weight: 1, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(edit, { minLength: 1, maxLength: 3 }) });
   fc.assert(
     fc.property(documentText, edits, fc.constantFrom(undefined, 3, 50), (text, mutations, aliasNodes) => {
-      const ok = same(mutations.length ? mutate(text, mutations) : text, `a generated document (seed ${SEED})`, aliasNodes);
+      const ok = same(mutations.length ? applyEdits(text, mutations) : text, `a generated document (seed ${SEED})`, aliasNodes);
       if (mutations.length === 0) {
         runs++;
         if (ok) handled++;
@@ -190,9 +157,9 @@ test(`the CST build equals the Composer build on generated and mutated documents
 
 test(`the CST build equals the Composer build on mutated repository files (seed ${SEED})`, () => {
   fc.assert(
-    fc.property(fc.nat({ max: SAMPLES.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 4 }), (index, edits) => {
+    fc.property(fc.nat({ max: SAMPLES.length - 1 }), fc.array(edit, { minLength: 1, maxLength: 4 }), (index, edits) => {
       const sample = SAMPLES[index]!;
-      same(mutate(sample.text, edits), `${sample.path} mutated (seed ${SEED})`);
+      same(applyEdits(sample.text, edits), `${sample.path} mutated (seed ${SEED})`);
     }),
     { numRuns: 2000, seed: SEED + 1 },
   );

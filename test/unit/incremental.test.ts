@@ -3,23 +3,15 @@
 // to every YAML file of the corpus, the fixtures and the examples, in chains so that one edit's
 // result is the next one's starting point, are compared with a full parse of the same text.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { parseFile, type ParsedFile } from '../../server/src/core/parse/file.js';
 import { reparseFile } from '../../server/src/core/parse/incremental.js';
+import { yamlFiles } from '../helpers/yamlCorpus.js';
 
 const ROOT = join(__dirname, '..', '..');
-
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) yamlFiles(full, out);
-    else if (/\.ya?ml$/.test(name)) out.push(full);
-  }
-  return out.sort();
-}
 
 const SAMPLES = [join(ROOT, 'test', 'corpus'), join(ROOT, 'test', 'fixtures'), join(ROOT, 'examples')]
   .flatMap((dir) => yamlFiles(dir))

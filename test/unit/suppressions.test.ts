@@ -3,7 +3,7 @@
 // silences a finding nor is reported as an unused suppression. Real comments (`#` in YAML, `//` in
 // JSON with comments) keep every form and behaviour, also after an incremental re-parse.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Lexer } from 'yaml';
@@ -14,6 +14,7 @@ import { findDirectives, UNUSED_SUPPRESSION } from '../../server/src/core/suppre
 import { applyEdits } from '../../server/src/core/text/edits.js';
 import type { Finding } from '../../server/src/core/types.js';
 import { Workspace } from '../../server/src/core/workspace.js';
+import { yamlFiles } from '../helpers/yamlCorpus.js';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -392,15 +393,6 @@ describe('comments collected by the parsers', () => {
     assert.equal(parseFile('plain.json', '{"url": "https://example.com"}').comments.length, 0);
   });
 });
-
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) yamlFiles(full, out);
-    else if (/\.ya?ml$/.test(name)) out.push(full);
-  }
-  return out.sort();
-}
 
 /** `OFFSET TEXT` of each comment the lexer emits: control tokens take no room, a scalar's text follows its marker. */
 function lexedComments(text: string): string[] {

@@ -35,6 +35,7 @@ function decline(): never {
 export const blockYamlDeclines = { files: 0, declined: 0 };
 
 /** Characters whose rules this reader does not replay: tabs, a CR outside CRLF, other controls and line separators, a byte-order mark. */
+// eslint-disable-next-line no-control-regex -- the control characters are what it looks for
 const UNHANDLED_CHARACTERS = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029\ufeff]|\r(?!\n)/;
 
 /** Deeper than this, the library's build (with its nesting limit) takes over. */
@@ -81,8 +82,12 @@ interface Pending {
   key: ScalarNode | null;
   /** Where an empty value sits: after the indicator and the spaces after it. */
   emptyAt: number;
-  /** A comment came before any value: the library's spans then follow rules not replayed here. */
-  sawComment: boolean;
+  /** The key's (or `-`'s) line: where its content ends, whether a comment ends it (or, for `-`, came before it), where the next line starts. */
+  lineEnd: number;
+  lineComment: boolean;
+  next: number;
+  /** The comment and blank lines' tokens after it while no value came, `type, end, comment indent` each (only once there are any). */
+  tokens: number[] | null;
 }
 
 interface Trailing {
@@ -138,7 +143,7 @@ class Reader {
       }
       if (indent === 0 && (first === DASH || first === 46) && (text.startsWith('---', pos) || text.startsWith('...', pos))) {
         if (text.startsWith('...', pos) || !isBlank(text, pos + 3, lineEnd)) decline();
-        this.endDocument();
+        this.endDocument(true);
         this.docStart = pos;
         pos = next;
         continue;
@@ -146,16 +151,17 @@ class Reader {
       if (indent === 0 && first === 37) decline(); // a directive
       pos = this.content(at, indent, lineEnd, next);
     }
-    this.endDocument();
+    this.endDocument(false);
     if (this.documents.length === 0) decline();
     return this.documents;
   }
 
   // ---- documents --------------------------------------------------------------------------------
 
-  private endDocument(): void {
+  /** The document ends, at a `---` (`atMarker`) or at the end of the text. */
+  private endDocument(atMarker: boolean): void {
     if (this.docStart < 0 && this.stack.length === 0) return; // only comments and blank lines so far
-    while (this.stack.length > 0) this.close();
+    while (this.stack.length > 0) this.close(atMarker);
     if (!this.root) decline(); // an empty document
     this.documents.push({ root: this.root, span: { start: this.base + this.docStart, end: this.base + this.rootEnd }, problems: this.problems, selfContained: true });
     this.root = null;
@@ -186,8 +192,8 @@ class Reader {
    */
   private token(frame: Frame, type: FillerToken, end: number, commentIndent: number): void {
     if (frame.pending) {
-      // Before any value: in the library's CST these join the separator, which only matters for a comment.
-      if (type === COMMENT_TOKEN) frame.pending.sawComment = true;
+      // Before any value: the library keeps these with the key or `-` (see `emptyValue`).
+      (frame.pending.tokens ??= []).push(type, end, commentIndent);
       return;
     }
     const trailing = frame.trailing;
@@ -252,7 +258,7 @@ class Reader {
         if (!top.pending) decline();
         this.open('seq', indent, at);
       } else if (top.pending) {
-        this.emptyValue(top);
+        this.emptyValue(top, true);
       }
     }
     if (this.stack.length > MAX_DEPTH) decline();
@@ -264,10 +270,13 @@ class Reader {
     this.stack.push({ kind, indent, node, start: at, pending: null, valueEnd: at, lastHasEnd: false, endsWithComment: false, trailing: null });
   }
 
-  /** The collection on top ends: its span is set, and it becomes its parent's value (or the root). */
-  private close(): void {
+  /**
+   * The collection on top ends: its span is set, and it becomes its parent's value (or the root).
+   * A `---` ends a mapping at column 0 as its next key would (`emptyValue`).
+   */
+  private close(atMarker = false): void {
     const frame = this.stack.pop()!;
-    if (frame.pending) this.emptyValue(frame);
+    if (frame.pending) this.emptyValue(frame, atMarker && frame.indent === 0);
     let rangeEnd = frame.valueEnd;
     const trailing = frame.trailing;
     const parent = this.stack[this.stack.length - 1];
@@ -301,12 +310,40 @@ class Reader {
     frame.endsWithComment = false;
   }
 
-  /** A key or `-` with nothing after it: null, where the library puts an empty node. */
-  private emptyValue(frame: Frame): void {
+  /**
+   * A key or `-` with nothing after it: null, where the library puts an empty node. Where a
+   * comment follows it before the next entry, the library's value ends after the comment and the
+   * lines kept with it: for a mapping followed by its next key, up to the second line break since
+   * the last comment indented deeper than the keys (`atNextKey`); otherwise all of them.
+   */
+  private emptyValue(frame: Frame, atNextKey: boolean): void {
     const pending = frame.pending!;
-    if (pending.sawComment) decline();
+    let rangeEnd = pending.emptyAt;
+    const tokens = pending.tokens;
+    if (pending.lineComment || tokens) {
+      let hasComment = pending.lineComment;
+      let end = pending.next > pending.lineEnd ? pending.next : pending.lineEnd;
+      // The line breaks' starts since the last deeper comment, the key line's own first.
+      const breaks: number[] = pending.next > pending.lineEnd ? [pending.lineEnd] : [];
+      const comments: number[] = [];
+      if (tokens) {
+        for (let i = 0; i < tokens.length; i += 3) {
+          const type = tokens[i]!;
+          if (type === NEWLINE_TOKEN) breaks.push(end);
+          else if (type === COMMENT_TOKEN) {
+            comments.push(end);
+            if (tokens[i + 2]! > frame.indent) breaks.length = 0;
+          }
+          end = tokens[i + 1]!;
+        }
+      }
+      if (frame.kind === 'map' && atNextKey && breaks.length >= 2) end = breaks[1]!;
+      // A comment starts where the token before it ends: kept when it starts before the cut.
+      if (!hasComment) hasComment = comments.some((start) => start < end);
+      if (hasComment) rangeEnd = end;
+    }
     const at = this.base + pending.emptyAt;
-    this.setValue(frame, { type: 'scalar', value: null, span: { start: at, end: at }, style: 'plain' }, pending.emptyAt);
+    this.setValue(frame, { type: 'scalar', value: null, span: { start: at, end: at }, style: 'plain' }, rangeEnd);
     frame.lastHasEnd = false;
   }
 
@@ -349,12 +386,14 @@ class Reader {
     const text = this.text;
     let r = at + 1;
     while (r < lineEnd && text.charCodeAt(r) === SPACE) r++;
-    frame.pending = { key: null, emptyAt: r, sawComment: false };
+    // Comment lines before the `-` are part of its item for the library: they count as its comments.
+    const commentBefore = frame.trailing !== null && frame.trailing.deepestComment >= 0;
+    frame.pending = { key: null, emptyAt: r, lineEnd, lineComment: commentBefore, next, tokens: null };
     frame.trailing = null;
     if (r === lineEnd) return next;
     const c = text.charCodeAt(r);
     if (c === HASH) {
-      frame.pending.sawComment = true;
+      frame.pending.lineComment = true;
       return next;
     }
     if (c === DASH && (r + 1 === lineEnd || text.charCodeAt(r + 1) === SPACE)) decline(); // `- - x`
@@ -377,12 +416,12 @@ class Reader {
     const key = this.keyScalar(at, colon);
     let r = colon + 1;
     while (r < lineEnd && text.charCodeAt(r) === SPACE) r++;
-    frame.pending = { key, emptyAt: r, sawComment: false };
+    frame.pending = { key, emptyAt: r, lineEnd, lineComment: false, next, tokens: null };
     frame.trailing = null;
     if (r === lineEnd) return next;
     const c = text.charCodeAt(r);
     if (c === HASH) {
-      frame.pending.sawComment = true;
+      frame.pending.lineComment = true;
       return next;
     }
     if (c === DASH && (r + 1 === lineEnd || text.charCodeAt(r + 1) === SPACE)) decline(); // `key: - x`
@@ -476,7 +515,7 @@ class Reader {
           i = key.span.end - this.base;
           if (text.charCodeAt(i) !== COLON || text.charCodeAt(i + 1) !== SPACE) decline();
           const entry = this.flowEntry(skipSpaces(text, i + 1, lineEnd), lineEnd, depth);
-          frame.pending = { key, emptyAt: 0, sawComment: false };
+          frame.pending = { key, emptyAt: 0, lineEnd: 0, lineComment: false, next: 0, tokens: null };
           this.setValue(frame, entry.node, 0);
           i = skipSpaces(text, entry.end, lineEnd);
         } else {

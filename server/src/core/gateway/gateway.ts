@@ -413,7 +413,13 @@ function resolveConflicts(
   const conflicts: GatewayConflict[] = [];
 
   if (aggregation.strategy === 'prefix') {
-    for (const tool of candidates) tool.resolvedName = applyPrefix(aggregation.prefixFormat, tool.workload) + tool.overriddenName;
+    // One prefix per workload, not per tool.
+    const prefixes = new Map<string, string>();
+    for (const tool of candidates) {
+      let prefix = prefixes.get(tool.workload);
+      if (prefix === undefined) prefixes.set(tool.workload, (prefix = applyPrefix(aggregation.prefixFormat, tool.workload)));
+      tool.resolvedName = prefix + tool.overriddenName;
+    }
     // Identical names after prefixing: ToolHive warns and keeps one; we keep the first in workload order.
     for (const group of groupBy(candidates, (t) => t.resolvedName).values()) {
       tools.push(group[0]!);

@@ -163,8 +163,17 @@ function budgetSpent(file: ParsedFile, budgetMs: number, skipped: string[]): Fin
  * another severity (for example `info` because a server has no catalog) keep theirs unless the
  * rule is turned off: configuration must not turn "cannot know" into "wrong".
  */
+// The registry's table is made once, not once per file; another rule list (a test's) gets its own.
+let registryDefaults: Map<string, Severity> | undefined;
+function defaultSeverities(rules: readonly Rule[]): Map<string, Severity> {
+  const make = () => new Map<string, Severity>(rules.map((r) => [r.id, r.defaultSeverity]));
+  if (rules !== ALL_RULES) return make();
+  return (registryDefaults ??= make());
+}
+
 function applyConfiguredSeverities(findings: Finding[], workspace: Workspace, relative: string, rules: readonly Rule[]): Finding[] {
-  const defaults = new Map<string, Severity>(rules.map((r) => [r.id, r.defaultSeverity]));
+  if (findings.length === 0) return [];
+  const defaults = defaultSeverities(rules);
   const out: Finding[] = [];
   for (const finding of findings) {
     const configured = configuredSeverity(workspace.config, finding.rule, relative);

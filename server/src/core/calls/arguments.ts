@@ -307,17 +307,20 @@ function wrongTypes(ctx: DocumentContext, out: ArgumentProblem[], place: Argumen
     decline(ctx, { limit: 'schemaWork', span: args.span, what: `the arguments of ${words} against the inputSchema of ${calledToolWords(place)}` });
     return;
   }
-  declineUnchecked(
-    ctx,
-    {
-      node: args,
-      words: `the arguments of ${subjectWords(place.subject).replace(/^Step/, 'step').replace(/^Call/, 'call')}`,
-      schema: `the inputSchema of ${calledToolWords(place)}`,
-      // A template string is not checked at all; its pattern is no news.
-      skip: place.templated ? isTemplateString : undefined,
-    },
-    result.unchecked,
-  );
+  // The words cost: made only when a string went unchecked (declineUnchecked says nothing otherwise).
+  if (result.unchecked.length > 0) {
+    declineUnchecked(
+      ctx,
+      {
+        node: args,
+        words: `the arguments of ${subjectWords(place.subject).replace(/^Step/, 'step').replace(/^Call/, 'call')}`,
+        schema: `the inputSchema of ${calledToolWords(place)}`,
+        // A template string is not checked at all; its pattern is no news.
+        skip: place.templated ? isTemplateString : undefined,
+      },
+      result.unchecked,
+    );
+  }
   const declared = properties.properties;
   const seen = new Set<string>();
   for (const issue of result.issues) {

@@ -133,7 +133,10 @@ export function mergeAnnotations(
  * side every entry holds the hint there, so all of them decide it.
  */
 export function decidingEntries<S>(entries: readonly StepEntry<S>[], hint: FloorHint): StepEntry<S>[] {
-  const floor = deriveFloor(entries);
+  return decidingUnder(entries, deriveFloor(entries), hint);
+}
+
+function decidingUnder<S>(entries: readonly StepEntry<S>[], floor: Floor | undefined, hint: FloorHint): StepEntry<S>[] {
   if (!floor) return [];
   if (floor[hint] === SAFE_VALUE[hint]) return [...entries];
   return entries.filter((entry) => !declaresSafe(entry, hint));
@@ -162,21 +165,51 @@ export function floorTable<S>(
         floorWhy: idempotentWhy(explicitValue),
       };
     }
-    const deciding = decidingEntries(entries, hint);
-    const floorValue = floor?.[hint];
-    const base = floor ? floorWhy(hint, floor[hint], deciding, describeStep) : noFloorWhy(hint, explicitValue);
-    const note = floor ? explicitNote(hint, floor[hint], explicitValue) : '';
-    return {
-      hint,
-      floor: floorValue,
-      explicit: explicitValue,
-      advertised: advertisedValue,
-      deciding,
-      why: note ? `${base} ${note}` : base,
-      floorWhy: base,
-    };
+    const deciding = decidingUnder(entries, floor, hint);
+    return new WordedRow(hint, floor, explicitValue, advertisedValue, deciding, describeStep);
   });
   return { floor, advertised, rows, contradictions };
+}
+
+/**
+ * A derived hint's row. Its words are for the hover and the code lens, while the rules read only
+ * the values: the words are made on first read (every workflow of every document gets a table).
+ */
+class WordedRow<S> implements FloorRow<S> {
+  readonly floor: boolean | undefined;
+  #words: { why: string; floorWhy: string } | undefined;
+  readonly #derived: Floor | undefined;
+  readonly #describe: (s: S) => string;
+
+  constructor(
+    readonly hint: FloorHint,
+    derived: Floor | undefined,
+    readonly explicit: boolean | undefined,
+    readonly advertised: boolean | undefined,
+    readonly deciding: StepEntry<S>[],
+    describe: (s: S) => string,
+  ) {
+    this.floor = derived?.[hint];
+    this.#derived = derived;
+    this.#describe = describe;
+  }
+
+  get why(): string {
+    return this.#wordsOf().why;
+  }
+
+  get floorWhy(): string {
+    return this.#wordsOf().floorWhy;
+  }
+
+  #wordsOf(): { why: string; floorWhy: string } {
+    if (this.#words) return this.#words;
+    const { hint, explicit } = this;
+    const floor = this.#derived;
+    const base = floor ? floorWhy(hint, floor[hint], this.deciding, this.#describe) : noFloorWhy(hint, explicit);
+    const note = floor ? explicitNote(hint, floor[hint], explicit) : '';
+    return (this.#words = { why: note ? `${base} ${note}` : base, floorWhy: base });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -96,18 +96,16 @@ interface GatewayLookups {
   dropped: Map<string, GatewayTool>;
   /** The conflict each dropped or conflicting tool took part in. */
   conflictOf: Map<GatewayTool, GatewayConflict>;
-  /** Names users write for a tool under another strategy (`otherSpellings`) → those tools. */
-  respelt: Map<string, GatewayTool[]>;
+  /** Names users write for a tool under another strategy (`otherSpellings`) → those tools; see respeltOf. */
+  respelt?: Map<string, GatewayTool[]>;
   /** Unlisted meta tools by their conflict-resolved name. */
   metaByName: Map<string, GatewayTool[]>;
-  /** The names that resolve, for "did you mean". */
-  valid: string[];
-  /** The tool each of `valid` names (its routing name or its dot form). */
-  toolOfValid: Map<string, GatewayTool>;
+  /** The names that resolve, for "did you mean", and the tool each names (its routing name or its dot form); see validOf. */
+  valid?: { names: string[]; toolOf: Map<string, GatewayTool> };
   /** Catalogued workloads, in order. */
   catalogued: string[];
-  /** The first advertised tool of each resolved name whose workload's names are known. */
-  advertised: Map<string, GatewayTool>;
+  /** The first advertised tool of each resolved name whose workload's names are known; see advertisedNamed. */
+  advertised?: Map<string, GatewayTool>;
   /** Workloads whose servers have dynamic tools, and the workloads without a catalog (or opaque), in order. */
   dynamic: GatewayWorkload[];
   uncatalogued: GatewayWorkload[];
@@ -233,25 +231,12 @@ function unlistedMetaByName(gateway: Gateway, ref: string): GatewayTool | undefi
   return hits?.length === 1 ? hits[0] : undefined;
 }
 
+// The parts most references never need (a reference that resolves by its routing name asks for
+// none; a step that resolves after the dot needs the per-workload part only) are built on first use.
 function lookupsOf(gateway: Gateway): GatewayLookups {
   if (gateway.lookups) return gateway.lookups;
-  const { aggregation } = gateway;
   const conflicted = new Map<string, GatewayTool[]>();
-  const respelt = new Map<string, GatewayTool[]>();
-  const valid = new Set<string>();
-  const toolOfValid = new Map<string, GatewayTool>();
-  const addValid = (name: string, tool: GatewayTool) => {
-    valid.add(name);
-    if (!toolOfValid.has(name)) toolOfValid.set(name, tool);
-  };
-  for (const tool of gateway.tools) {
-    if (tool.conflicted) push(conflicted, tool.resolvedName, tool);
-    else {
-      addValid(tool.resolvedName, tool);
-      for (const spelling of otherSpellings(tool, aggregation)) push(respelt, spelling, tool);
-    }
-    addValid(dotForm(tool), tool);
-  }
+  for (const tool of gateway.tools) if (tool.conflicted) push(conflicted, tool.resolvedName, tool);
   const dropped = new Map<string, GatewayTool>();
   for (const tool of gateway.dropped) {
     if (!dropped.has(tool.resolvedName)) dropped.set(tool.resolvedName, tool);
@@ -272,17 +257,39 @@ function lookupsOf(gateway: Gateway): GatewayLookups {
     if (workload.server && workload.server.namespaces.length > 0) dynamic.push(workload);
     if (!workload.server || workload.opaque) uncatalogued.push(workload);
   }
-  const advertised = new Map<string, GatewayTool>();
-  for (const tool of gateway.advertised) {
-    if (!advertised.has(tool.resolvedName) && !gateway.workloads.get(tool.workload)?.opaque) advertised.set(tool.resolvedName, tool);
-  }
   const workloads = new Map<string, WorkloadLookups>();
   const toolsOf = new Map<string, GatewayTool[]>();
   for (const tool of gateway.tools) push(toolsOf, tool.workload, tool);
   const droppedOf = new Map<string, GatewayTool[]>();
   for (const tool of gateway.dropped) push(droppedOf, tool.workload, tool);
-  gateway.lookups = { workloads, toolsOf, droppedOf, conflicted, dropped, conflictOf, respelt, metaByName, valid: [...valid], toolOfValid, catalogued, advertised, dynamic, uncatalogued };
+  gateway.lookups = { workloads, toolsOf, droppedOf, conflicted, dropped, conflictOf, metaByName, catalogued, dynamic, uncatalogued };
   return gateway.lookups;
+}
+
+function respeltOf(gateway: Gateway): Map<string, GatewayTool[]> {
+  const lookups = lookupsOf(gateway);
+  if (lookups.respelt) return lookups.respelt;
+  const respelt = new Map<string, GatewayTool[]>();
+  for (const tool of gateway.tools) {
+    if (!tool.conflicted) for (const spelling of otherSpellings(tool, gateway.aggregation)) push(respelt, spelling, tool);
+  }
+  return (lookups.respelt = respelt);
+}
+
+function validOf(gateway: Gateway): { names: string[]; toolOf: Map<string, GatewayTool> } {
+  const lookups = lookupsOf(gateway);
+  if (lookups.valid) return lookups.valid;
+  const valid = new Set<string>();
+  const toolOf = new Map<string, GatewayTool>();
+  const addValid = (name: string, tool: GatewayTool) => {
+    valid.add(name);
+    if (!toolOf.has(name)) toolOf.set(name, tool);
+  };
+  for (const tool of gateway.tools) {
+    if (!tool.conflicted) addValid(tool.resolvedName, tool);
+    addValid(dotForm(tool), tool);
+  }
+  return (lookups.valid = { names: [...valid], toolOf });
 }
 
 /** The lookups of one workload's tools (its routable ones, or an adopted workload's own), built on first use. */
@@ -313,7 +320,15 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 /** The advertised tool a composite tool of this name would clash with (tool/name-conflict). */
 export function advertisedNamed(gateway: Gateway, name: string): GatewayTool | undefined {
-  return lookupsOf(gateway).advertised.get(name);
+  const lookups = lookupsOf(gateway);
+  if (!lookups.advertised) {
+    const advertised = new Map<string, GatewayTool>();
+    for (const tool of gateway.advertised) {
+      if (!advertised.has(tool.resolvedName) && !gateway.workloads.get(tool.workload)?.opaque) advertised.set(tool.resolvedName, tool);
+    }
+    lookups.advertised = advertised;
+  }
+  return lookups.advertised.get(name);
 }
 
 /**
@@ -398,7 +413,13 @@ function resolveConflicts(
   const conflicts: GatewayConflict[] = [];
 
   if (aggregation.strategy === 'prefix') {
-    for (const tool of candidates) tool.resolvedName = applyPrefix(aggregation.prefixFormat, tool.workload) + tool.overriddenName;
+    // One prefix per workload, not per tool.
+    const prefixes = new Map<string, string>();
+    for (const tool of candidates) {
+      let prefix = prefixes.get(tool.workload);
+      if (prefix === undefined) prefixes.set(tool.workload, (prefix = applyPrefix(aggregation.prefixFormat, tool.workload)));
+      tool.resolvedName = prefix + tool.overriddenName;
+    }
     // Identical names after prefixing: ToolHive warns and keeps one; we keep the first in workload order.
     for (const group of groupBy(candidates, (t) => t.resolvedName).values()) {
       tools.push(group[0]!);
@@ -613,7 +634,7 @@ function resolveBare(gateway: Gateway, ref: string): ToolRefResolution {
   const { aggregation } = gateway;
   // a. The right tool under another spelling: suggest the active strategy's name and the dot form.
   const lookups = lookupsOf(gateway);
-  const respelt = lookups.respelt.get(ref) ?? [];
+  const respelt = respeltOf(gateway).get(ref) ?? [];
   if (respelt.length > 0) {
     return {
       kind: 'unresolved',
@@ -702,7 +723,7 @@ function otherSpellings(tool: GatewayTool, aggregation: AggregationConfig): stri
 
 /** Tools that resolve and are close to `ref`, best first, each once, in the spelling `ref` chose. */
 function nearNames(gateway: Gateway, ref: string): string[] {
-  const { valid, toolOfValid } = lookupsOf(gateway);
+  const { names: valid, toolOf: toolOfValid } = validOf(gateway);
   // Each tool is in `valid` twice (routing name and dot form): ask for twice as many, then keep one each.
   const near = closestN(ref, valid, 6, { budget: gateway.budget });
   return unique(near.map((name) => {

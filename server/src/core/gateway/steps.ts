@@ -49,9 +49,11 @@ export function resolvedStepsOf(ctx: DocumentContext, workflow: WorkflowModel): 
   return steps;
 }
 
-/** Every tool step of the document's composite tools, in document order, resolved. */
-export function toolStepsOf(ctx: DocumentContext): DocumentToolStep[] {
-  return workflowsOf(ctx).workflows.flatMap((workflow) => resolvedStepsOf(ctx, workflow).map((step) => ({ workflow, step })));
+const TOOL_STEPS = memoKey<readonly DocumentToolStep[]>('document-tool-steps');
+
+/** Every tool step of the document's composite tools, in document order, resolved; one list per document, shared by its readers. */
+export function toolStepsOf(ctx: DocumentContext): readonly DocumentToolStep[] {
+  return ctx.memo.get(TOOL_STEPS, () => workflowsOf(ctx).workflows.flatMap((workflow) => resolvedStepsOf(ctx, workflow).map((step) => ({ workflow, step }))));
 }
 
 const BY_STEP = memoKey<Map<StepModel, ResolvedStep>>('resolved-step-by-model');

@@ -22,7 +22,7 @@ export function isTemplateString(value: unknown): value is string {
  * that does not parse stays a string. No `$ref`, no `allOf`: the same walk as ToolHive's.
  */
 export function coerceLikeToolHive(schema: unknown, value: unknown): unknown {
-  if (!isObject(schema) || Object.keys(schema).length === 0) return value;
+  if (!isObject(schema) || hasNoKeys(schema)) return value;
   switch (schema.type) {
     case 'object': {
       if (!isObject(value)) return value;
@@ -30,7 +30,10 @@ export function coerceLikeToolHive(schema: unknown, value: unknown): unknown {
       const out: JsonObject = {};
       for (const [key, item] of Object.entries(value)) {
         const sub = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : undefined;
-        Object.defineProperty(out, key, { value: isObject(sub) ? coerceLikeToolHive(sub, item) : item, enumerable: true, writable: true, configurable: true });
+        const coerced = isObject(sub) ? coerceLikeToolHive(sub, item) : item;
+        // Assigning `__proto__` would change the prototype; any other key is assigned (the faster way).
+        if (key === '__proto__') Object.defineProperty(out, key, { value: coerced, enumerable: true, writable: true, configurable: true });
+        else out[key] = coerced;
       }
       return out;
     }
@@ -43,12 +46,22 @@ export function coerceLikeToolHive(schema: unknown, value: unknown): unknown {
       return typeof value === 'string' && /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(value) ? Number(value) : value;
     case 'boolean':
       if (typeof value !== 'string') return value;
-      if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
-      if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+      if (GO_TRUE.has(value)) return true;
+      if (GO_FALSE.has(value)) return false;
       return value;
     default:
       return value;
   }
+}
+
+/** The texts Go's strconv.ParseBool reads as true and as false. */
+const GO_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const GO_FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
+
+/** `Object.keys(o).length === 0` without making the list (asked once per argument value). */
+function hasNoKeys(o: object): boolean {
+  for (const key in o) if (Object.prototype.hasOwnProperty.call(o, key)) return false;
+  return true;
 }
 
 /**

@@ -192,6 +192,14 @@ export function compileSchema(schema: unknown): CompiledSchema {
   if (!isObject(schema)) return { ok: false, dialect: '2020-12', error: 'the schema is not an object' };
   const cached = cache.get(schema);
   if (cached) return cached;
+  // The same schema often comes as two objects (catalog/invalid-schema reads the catalog's tree,
+  // the argument checks its loaded tools): compiling is the slow part, so equal texts share it.
+  const text = jsonText(schema);
+  const same = text === undefined ? undefined : byText.get(text);
+  if (same) {
+    cache.set(schema, same);
+    return same;
+  }
   const declared = declaredDialect(schema);
   let result: CompiledSchema;
   if (declared) result = compileFor(schema, declared);
@@ -205,7 +213,41 @@ export function compileSchema(schema: unknown): CompiledSchema {
     }
   }
   cache.set(schema, result);
+  if (text !== undefined) {
+    if (byText.size >= MAX_BY_TEXT) byText.delete(byText.keys().next().value!);
+    byText.set(text, result);
+  }
   return result;
+}
+
+const byText = new Map<string, CompiledSchema>();
+const MAX_BY_TEXT = 2000;
+
+/**
+ * The schema's JSON text, when the text tells it exactly: undefined for anything JSON would blur
+ * (a number that is not finite, or -0; a value that is not plain data), which then compiles alone.
+ */
+function jsonText(schema: object): string | undefined {
+  let exact = true;
+  const note = (own: unknown): void => {
+    if (typeof own === 'number') {
+      if (!Number.isFinite(own) || Object.is(own, -0)) exact = false;
+    } else if (typeof own === 'object' && own !== null) {
+      const prototype: unknown = Object.getPrototypeOf(own);
+      if (!Array.isArray(own) && prototype !== Object.prototype && prototype !== null) exact = false;
+    } else if (typeof own !== 'string' && typeof own !== 'boolean' && own !== null) exact = false;
+  };
+  let text: string;
+  try {
+    text = JSON.stringify(schema, function (this: Record<string, unknown>, key: string, value: unknown): unknown {
+      // What the holder has, before any toJSON (a Date's) made it something else.
+      note(key === '' ? schema : this[key]);
+      return value;
+    });
+  } catch {
+    return undefined; // a value JSON cannot write (a BigInt)
+  }
+  return exact ? text : undefined;
 }
 
 /**

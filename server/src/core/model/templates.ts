@@ -184,7 +184,7 @@ function makeString(
 ): TemplateString {
   const value = scalar.value as string;
   const { parsed, fieldReferences } = parsedTemplate(value);
-  const map = valueSpanMapper(text, scalar);
+  const map = plainMapper(text, scalar, value) ?? valueSpanMapper(text, scalar);
   const probe = map(0, 0);
   const exact = probe.start === probe.end;
   const references = fieldReferences.map((ref): SourceReference => ({
@@ -215,6 +215,21 @@ function makeString(
     errors,
     map,
     exact,
+  };
+}
+
+/**
+ * What valueSpanMapper gives a plain scalar written exactly as its value (most template strings):
+ * value[i] is source[start + i], told without building its offset tables. Undefined otherwise.
+ */
+function plainMapper(text: string, scalar: ScalarNode, value: string): ValueSpanMapper | undefined {
+  const { start, end } = scalar.span;
+  if (scalar.style !== 'plain' || end - start !== value.length || value.includes('\r') || !text.startsWith(value, start)) return undefined;
+  const length = value.length;
+  return (from, to) => {
+    const s = Math.max(0, Math.min(from, length));
+    const e = Math.max(s, Math.min(to, length));
+    return { start: start + s, end: start + e };
   };
 }
 

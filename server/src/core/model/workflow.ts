@@ -202,7 +202,13 @@ export function closestStepId(workflow: WorkflowModel, word: string, self: strin
 
 /** Every step in step order, each forEach step followed by its inner step. */
 export function allSteps(workflow: WorkflowModel): StepModel[] {
-  return workflow.steps.flatMap((step) => (step.inner ? [step, step.inner] : [step]));
+  // A loop, not flatMap: flatMap made a list per step, and many rules ask for every step.
+  const out: StepModel[] = [];
+  for (const step of workflow.steps) {
+    out.push(step);
+    if (step.inner) out.push(step.inner);
+  }
+  return out;
 }
 
 /** Tool steps in step order; a forEach contributes its inner tool step in its own place. */

@@ -18,6 +18,7 @@ import { colourWanted, palette } from './colors.js';
 import { CATALOG_FETCH_HELP, runCatalogFetch } from './catalogFetch.js';
 import { applySafeFixes, fixedText } from './fix.js';
 import { formatGatewayToolsJson, formatGatewayToolsTable, gatewayReports } from './gatewayTools.js';
+import { tuneHeapForCli } from './heap.js';
 import { formatGithub } from './formatters/github.js';
 import { formatGitlab } from './formatters/gitlab.js';
 import { formatJson } from './formatters/json.js';
@@ -503,6 +504,7 @@ export async function main(argv: string[], io: Parameters<typeof run>[1]): Promi
 }
 
 if (require.main === module) {
+  tuneHeapForCli();
   // A reader that stops early (`| head`) is not an error of ours: finish quietly.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT_CLEAN);

@@ -16,7 +16,7 @@ import { CST } from 'yaml';
 import type { MapNode, Node, Pair, ScalarNode, ScalarValue, SeqNode } from './nodes.js';
 import type { ParseProblem } from './problems.js';
 import { plainScalarValue } from './cst.js';
-import { duplicateKey, problemKey, type ParsedYamlDocument } from './yamlShared.js';
+import { mappingPair, problemKey, type ParsedYamlDocument } from './yamlShared.js';
 
 /** The tokens of comment and blank lines, as the library's lexer makes them. */
 type FillerToken = 0 | 1 | 2;
@@ -94,9 +94,6 @@ interface Trailing {
   end: number;
   deepestComment: number;
 }
-
-/** Mappings with this many pairs or more find a key written twice through an index rather than a scan (as cst.ts). */
-const INDEXED_FROM = 12;
 
 class Reader {
   private readonly documents: ParsedYamlDocument[] = [];
@@ -348,29 +345,7 @@ class Reader {
   }
 
   private pair(frame: Frame, key: ScalarNode, value: Node): Pair {
-    const pairs = (frame.node as MapNode).pairs;
-    const name = typeof key.value === 'string' ? key.value : String(key.value);
-    let earlier: ScalarNode | undefined;
-    if (frame.keys) earlier = frame.keys.get(name);
-    else if (pairs.length < INDEXED_FROM) {
-      for (const other of pairs) {
-        if (keyName(other.key) === name) {
-          earlier = other.key;
-          break;
-        }
-      }
-    } else {
-      const keys = new Map<string, ScalarNode>();
-      for (const other of pairs) {
-        const otherName = keyName(other.key);
-        if (!keys.has(otherName)) keys.set(otherName, other.key);
-      }
-      frame.keys = keys;
-      earlier = keys.get(name);
-    }
-    if (earlier) this.report(duplicateKey(name, key.span, earlier.span));
-    else frame.keys?.set(name, key);
-    return { key, value, span: { start: key.span.start, end: Math.max(value.span.end, key.span.end) } };
+    return mappingPair((frame.node as MapNode).pairs, frame, key, value, (problem) => this.report(problem));
   }
 
   private report(problem: ParseProblem): void {
@@ -384,19 +359,10 @@ class Reader {
   private seqItem(at: number, lineEnd: number, next: number): number {
     const frame = this.stack[this.stack.length - 1]!;
     const text = this.text;
-    let r = at + 1;
-    while (r < lineEnd && text.charCodeAt(r) === SPACE) r++;
     // Comment lines before the `-` are part of its item for the library: they count as its comments.
     const commentBefore = frame.trailing !== null && frame.trailing.deepestComment >= 0;
-    frame.pending = { key: null, emptyAt: r, lineEnd, lineComment: commentBefore, next, tokens: null };
-    frame.trailing = null;
-    if (r === lineEnd) return next;
-    const c = text.charCodeAt(r);
-    if (c === HASH) {
-      frame.pending.lineComment = true;
-      return next;
-    }
-    if (c === DASH && (r + 1 === lineEnd || text.charCodeAt(r + 1) === SPACE)) decline(); // `- - x`
+    const r = this.afterIndicator(frame, null, at + 1, lineEnd, next, commentBefore);
+    if (r < 0) return next;
     if (keyColon(text, r, lineEnd) >= 0) {
       // `- key: value`: a mapping whose keys sit at this column.
       this.open('map', frame.indent + (r - at), r);
@@ -414,18 +380,28 @@ class Reader {
     const colon = keyColon(text, at, lineEnd);
     if (colon < 0 || colon - at > MAX_KEY) decline();
     const key = this.keyScalar(at, colon);
-    let r = colon + 1;
-    while (r < lineEnd && text.charCodeAt(r) === SPACE) r++;
-    frame.pending = { key, emptyAt: r, lineEnd, lineComment: false, next, tokens: null };
+    const r = this.afterIndicator(frame, key, colon + 1, lineEnd, next, false);
+    return r < 0 ? next : this.inlineValue(frame, r, lineEnd, next, frame.indent);
+  }
+
+  /**
+   * After `-` or `key:` (ending at `from`): the entry waits for its value, which starts where the
+   * function returns, or -1 when the line holds none (only spaces, or a comment).
+   */
+  private afterIndicator(frame: Frame, key: ScalarNode | null, from: number, lineEnd: number, next: number, comment: boolean): number {
+    const text = this.text;
+    const r = skipSpaces(text, from, lineEnd);
+    frame.pending = { key, emptyAt: r, lineEnd, lineComment: comment, next, tokens: null };
     frame.trailing = null;
-    if (r === lineEnd) return next;
+    if (r === lineEnd) return -1;
     const c = text.charCodeAt(r);
     if (c === HASH) {
       frame.pending.lineComment = true;
-      return next;
+      return -1;
     }
-    if (c === DASH && (r + 1 === lineEnd || text.charCodeAt(r + 1) === SPACE)) decline(); // `key: - x`
-    return this.inlineValue(frame, r, lineEnd, next, frame.indent);
+    // `- - x` and `key: - x`: a sequence on the same line.
+    if (c === DASH && (r + 1 === lineEnd || text.charCodeAt(r + 1) === SPACE)) decline();
+    return r;
   }
 
   /** A key from `at` to its colon. */
@@ -635,11 +611,6 @@ class Reader {
     frame.lastHasEnd = false;
     return sourceEnd;
   }
-}
-
-function keyName(key: ScalarNode): string {
-  const value = key.value;
-  return typeof value === 'string' ? value : String(value);
 }
 
 /** `,` `[` `]` `{` `}` */

@@ -18,7 +18,7 @@ import { CST, Document, isScalar as isLibraryScalar } from 'yaml';
 import type { Span } from '../types.js';
 import type { AnchorUse, MapNode, Node, Pair, References, ScalarNode, ScalarValue, SeqNode } from './nodes.js';
 import { MAX_NESTING, aliasesNotExpanded, tooDeepToCheck, type ParseProblem } from './problems.js';
-import { duplicateKey, markShared, OVER_BUDGET, problemKey, relocate, scalarValue, STYLE, type AliasBudget, type ParsedYamlDocument } from './yamlShared.js';
+import { mappingPair, markShared, OVER_BUDGET, problemKey, relocate, scalarValue, STYLE, type AliasBudget, type ParsedYamlDocument } from './yamlShared.js';
 
 /** Thrown where the Composer would report something, or the construct is not replayed: the file is composed instead. */
 class GiveUp extends Error {}
@@ -199,15 +199,6 @@ function containsNewline(key: Token | null | undefined): boolean {
       return true;
   }
 }
-
-/** How a key is named (duplicate keys, as the Composer-based build names them). */
-function keyName(key: ScalarNode): string {
-  const value = key.value;
-  return typeof value === 'string' ? value : String(value);
-}
-
-/** Mappings with this many pairs or more find a key written twice through an index rather than a scan. */
-const INDEXED_FROM = 12;
 
 /**
  * The value of a flow scalar on one line that needs no decoding but its quotes (resolve-flow-scalar
@@ -436,33 +427,8 @@ class Builder {
     return this.scalar(key);
   }
 
-  /**
-   * A pair, after telling a key written twice (the first writing is the one named). Mappings are
-   * scanned while small, and indexed from INDEXED_FROM pairs on (`index`, built on demand).
-   */
   private pair(pairs: Pair[], index: { keys?: Map<string, ScalarNode> }, key: ScalarNode, value: Node): Pair {
-    const name = keyName(key);
-    let earlier: ScalarNode | undefined;
-    if (index.keys) earlier = index.keys.get(name);
-    else if (pairs.length < INDEXED_FROM) {
-      for (const other of pairs) {
-        if (keyName(other.key) === name) {
-          earlier = other.key;
-          break;
-        }
-      }
-    } else {
-      const keys = new Map<string, ScalarNode>();
-      for (const other of pairs) {
-        const otherName = keyName(other.key);
-        if (!keys.has(otherName)) keys.set(otherName, other.key);
-      }
-      index.keys = keys;
-      earlier = keys.get(name);
-    }
-    if (earlier) this.report(duplicateKey(name, key.span, earlier.span));
-    else index.keys?.set(name, key);
-    return { key, value, span: { start: key.span.start, end: Math.max(value.span.end, key.span.end) } };
+    return mappingPair(pairs, index, key, value, (problem) => this.report(problem));
   }
 
   /** resolve-block-map. */

@@ -2,7 +2,7 @@
 // its CST): alias expansion's budget, the copies an alias stands for, and how a scalar's value and
 // a duplicate key are told.
 import type { Span } from '../types.js';
-import type { Node, References, ScalarStyle, ScalarValue, Shared } from './nodes.js';
+import type { Node, Pair, References, ScalarNode, ScalarStyle, ScalarValue, Shared } from './nodes.js';
 import type { ParseProblem } from './problems.js';
 
 /** One document of a YAML stream, as either build gives it. */
@@ -99,4 +99,42 @@ export function duplicateKey(name: string, span: Span, earlier: Span): ParseProb
 /** What tells one problem from another, so that an anchor's problems are not reported again for each alias. */
 export function problemKey(problem: ParseProblem): string {
   return `${problem.rule}\0${problem.span.start}\0${problem.span.end}\0${problem.message}`;
+}
+
+/** Mappings with this many pairs or more find a key written twice through an index rather than a scan. */
+const INDEXED_FROM = 12;
+
+function keyName(key: ScalarNode): string {
+  const value = key.value;
+  return typeof value === 'string' ? value : String(value);
+}
+
+/**
+ * The pair of `key` and `value` in a mapping whose pairs so far are `pairs`, after telling a key
+ * written twice (the first writing is the one named, through `report`). Small mappings are
+ * scanned; from INDEXED_FROM pairs on, `index.keys` is built on demand and kept up to date.
+ */
+export function mappingPair(pairs: readonly Pair[], index: { keys?: Map<string, ScalarNode> }, key: ScalarNode, value: Node, report: (problem: ParseProblem) => void): Pair {
+  const name = keyName(key);
+  let earlier: ScalarNode | undefined;
+  if (index.keys) earlier = index.keys.get(name);
+  else if (pairs.length < INDEXED_FROM) {
+    for (const other of pairs) {
+      if (keyName(other.key) === name) {
+        earlier = other.key;
+        break;
+      }
+    }
+  } else {
+    const keys = new Map<string, ScalarNode>();
+    for (const other of pairs) {
+      const otherName = keyName(other.key);
+      if (!keys.has(otherName)) keys.set(otherName, other.key);
+    }
+    index.keys = keys;
+    earlier = keys.get(name);
+  }
+  if (earlier) report(duplicateKey(name, key.span, earlier.span));
+  else index.keys?.set(name, key);
+  return { key, value, span: { start: key.span.start, end: Math.max(value.span.end, key.span.end) } };
 }

@@ -226,8 +226,10 @@ class Reader {
       if (this.docStart < 0) this.docStart = at;
       this.open(item ? 'seq' : 'map', indent, at);
     } else {
-      // The line's indentation is a space token of its own, for the collection on top.
-      if (indent > 0) this.token(this.stack[this.stack.length - 1]!, SPACE_TOKEN, at, -1);
+      // The line's indentation is a space token of its own, for the collection on top (where it
+      // can matter: not before the value of its pending key or `-`).
+      const onTop = this.stack[this.stack.length - 1]!;
+      if (indent > 0 && !(onTop.pending && indent > onTop.indent)) this.token(onTop, SPACE_TOKEN, at, -1);
       // Collections indented deeper than this line end here; so does a sequence at the column of
       // its mapping's keys (`key:` then `- item` at the key's column) when the line is a key.
       for (;;) {

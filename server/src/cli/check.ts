@@ -6,6 +6,7 @@ import { checkFile } from '../core/engine.js';
 import { SourceText } from '../core/text/source.js';
 import type { Logger } from '../core/workspace.js';
 import { startPlanned, planWorkspace, UsageError } from '../node/loader.js';
+import { capYoungGeneration } from './heap.js';
 import { toPosix } from '../node/paths.js';
 import { linksOutNote } from '../node/walk.js';
 import { checkWithCache } from './cache.js';
@@ -96,6 +97,7 @@ export function runCheck(options: CheckOptions): CheckResult {
   // Each file is parsed, checked and let go in turn: only the catalog's trees are held at once.
   const files = load.each((file) => {
     const report = checkFile(file, workspace);
+    capYoungGeneration();
     return { path: file.path, kind: file.kind, source: file.source, findings: report.findings };
   });
   options.debug(`checked ${files.length} file(s) in ${(performance.now() - started).toFixed(0)} ms`);

@@ -36,7 +36,7 @@ const IMPORT_META_URL = '"use strict";\nvar __bundleUrl = require("node:url").pa
  * an identifier, and is plain text in a comment; no bundle uses a raw template literal.
  */
 function asciiOnly(text) {
-  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 async function bundle(entry) {

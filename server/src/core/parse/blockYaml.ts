@@ -481,8 +481,8 @@ class Reader {
     const isMap = text.charCodeAt(start) === 123;
     const close = isMap ? 125 : 93;
     const items: Node[] = [];
-    // A frame of its own, for the keys written twice.
-    const frame: Frame = { kind: 'map', indent: -1, node: { type: 'map', pairs: [], span: { start: 0, end: 0 }, flow: true }, start, pending: null, valueEnd: 0, lastHasEnd: false, endsWithComment: false, trailing: null };
+    const pairs: Pair[] = [];
+    const keys: { keys?: Map<string, ScalarNode> } = {};
     let i = skipSpaces(text, start + 1, lineEnd);
     if (text.charCodeAt(i) === close) i++;
     else {
@@ -493,8 +493,7 @@ class Reader {
           i = key.span.end - this.base;
           if (text.charCodeAt(i) !== COLON || text.charCodeAt(i + 1) !== SPACE) decline();
           const entry = this.flowEntry(skipSpaces(text, i + 1, lineEnd), lineEnd, depth);
-          frame.pending = { key, emptyAt: 0, lineEnd: 0, lineComment: false, next: 0, tokens: null };
-          this.setValue(frame, entry.node, 0);
+          pairs.push(mappingPair(pairs, keys, key, entry.node, (problem) => this.report(problem)));
           i = skipSpaces(text, entry.end, lineEnd);
         } else {
           const entry = this.flowEntry(i, lineEnd, depth);
@@ -512,7 +511,7 @@ class Reader {
       }
     }
     const span = { start: this.base + start, end: this.base + i };
-    const value: MapNode | SeqNode = isMap ? { type: 'map', pairs: (frame.node as MapNode).pairs, span, flow: true } : { type: 'seq', items, span, flow: true };
+    const value: MapNode | SeqNode = isMap ? { type: 'map', pairs, span, flow: true } : { type: 'seq', items, span, flow: true };
     return { value, end: i };
   }
 

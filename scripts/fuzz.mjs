@@ -88,7 +88,7 @@ console.log(
 function runJob(index) {
   const jobSeed = seed + index;
   const runs = Math.floor(options.runs / options.jobs) + (index < options.runs % options.jobs ? 1 : 0);
-  const env = { ...process.env, FUZZ_SEED: String(jobSeed), FUZZ_RUNS: String(runs) };
+  const env = { ...process.env, TOOL_LENS_SEED: String(jobSeed), FUZZ_RUNS: String(runs) };
   if (options.only !== undefined) env.FUZZ_ONLY = options.only;
   if (options.path !== undefined) env.FUZZ_PATH = options.path;
   if (options.trace !== undefined) env.FUZZ_TRACE = resolve(options.trace) + (options.jobs > 1 ? `.${index + 1}` : '');

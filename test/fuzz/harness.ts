@@ -24,6 +24,7 @@ import { discoverWorkspace, loadWorkspace } from '../../server/src/node/loader.j
 import { toPosix } from '../../server/src/node/paths.js';
 import { fixtureFolders } from '../helpers/fixtures.js';
 import type { Language } from './mutations.js';
+import { seedFor } from '../helpers/seed.js';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -478,8 +479,8 @@ export function failureAlone(path: string, text: string, catalog?: { path: strin
 // ---------------------------------------------------------------------------------------------
 // The runner
 
-/** The seed of every property (FUZZ_SEED; npm test's is fixed, so that it fails the same way each time). */
-export const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : 20261201;
+/** The seed of every property (TOOL_LENS_SEED, test/helpers/seed.ts; npm test's is fixed, so that it fails the same way each time). */
+export const SEED = seedFor(20261201);
 /** The cases of all properties together (FUZZ_RUNS); npm test runs each property's default share. */
 const TOTAL_RUNS = process.env.FUZZ_RUNS !== undefined ? Number(process.env.FUZZ_RUNS) : undefined;
 /** fast-check's replay path of a failure (FUZZ_PATH), given with the seed and the one property (FUZZ_ONLY) it belongs to. */
@@ -496,7 +497,6 @@ export function selected(name: string, names: readonly string[]): boolean {
   return ONLY === undefined || ONLY === name;
 }
 
-if (!Number.isInteger(SEED)) throw new Error(`FUZZ_SEED must be an integer, got ${process.env.FUZZ_SEED}`);
 if (TOTAL_RUNS !== undefined && !(Number.isInteger(TOTAL_RUNS) && TOTAL_RUNS > 0)) throw new Error(`FUZZ_RUNS must be a positive integer, got ${process.env.FUZZ_RUNS}`);
 
 export interface PropertyRun {

@@ -1,5 +1,5 @@
 // The YAML files of the repository, and random edits of them, for the tests that hold one parse
-// to another (cst.test.ts, block-yaml.test.ts, incremental.test.ts, suppressions.test.ts).
+// to another (block-yaml.test.ts, incremental.test.ts, suppressions.test.ts).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';

@@ -16,8 +16,9 @@ import { Workspace } from '../../server/src/core/workspace.js';
 import { corpusFolders, languageOf, type Folder } from '../fuzz/harness.js';
 import { anyMutation, mutateAll, structuralMutation, vocabularyOf, type Mutation } from '../fuzz/mutations.js';
 import { changedOutside, fixSafetyIn, fixSafetyOf } from '../helpers/fixSafety.js';
+import { seedFor, seedNote } from '../helpers/seed.js';
 
-const SEED = process.env.FIX_SAFETY_SEED !== undefined ? Number(process.env.FIX_SAFETY_SEED) : 20261211;
+const SEED = seedFor(20261211);
 const MUTATED = process.env.FIX_SAFETY_RUNS !== undefined ? Number(process.env.FIX_SAFETY_RUNS) : 2000;
 
 const folders = corpusFolders();
@@ -76,7 +77,7 @@ test("mutated files (the fuzzer's generators, a fixed seed): the safe fixes keep
   const withFixes = fixableSamples();
   const sample = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...withFixes) }, { weight: 1, arbitrary: fc.nat({ max: samples.length - 1 }) });
   const input = fc.record({ sample, mutations: fc.oneof({ weight: 2, arbitrary: anchored }, { weight: 1, arbitrary: damaged }) });
-  t.diagnostic(`seed ${SEED} (FIX_SAFETY_SEED), ${MUTATED} cases (FIX_SAFETY_RUNS)`);
+  t.diagnostic(`${seedNote(SEED)}, ${MUTATED} cases (FIX_SAFETY_RUNS)`);
   let fixed = 0;
   let withReferences = 0;
   const cases: { sample: number; mutations: Mutation[] }[] = fc.sample(input, { seed: SEED, numRuns: MUTATED });

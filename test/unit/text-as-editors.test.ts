@@ -13,6 +13,7 @@ import type { ScalarNode } from '../../server/src/core/parse/nodes.js';
 import { getNode } from '../../server/src/core/parse/nodes.js';
 import { eolOf, lineStartOf, loneCrAsLf, SourceText, wholeCharacters } from '../../server/src/core/text/source.js';
 import { Workspace } from '../../server/src/core/workspace.js';
+import { seedFor } from '../helpers/seed.js';
 
 test('SourceText: a BOM belongs to no line, so line 1 starts after it as in an editor', () => {
   const source = new SourceText('\uFEFFab\ncd');
@@ -63,7 +64,7 @@ test('loneCrAsLf: the same length, a lone CR read as LF, a CRLF left as it is', 
       assert.equal(mapped.length, input.length);
       assert.deepEqual(new SourceText(mapped).lineStarts, new SourceText(input).lineStarts, 'the same lines');
     }),
-    { numRuns: 500, seed: 11 },
+    { numRuns: 500, seed: seedFor(11, 'text-as-editors property (line breaks)') },
   );
 });
 
@@ -139,7 +140,7 @@ test('parse problems of damaged CRLF files lie on whole characters: never betwee
         for (const problem of doc.problems) assert.deepEqual(wholeCharacters(text, problem.span), problem.span, `${problem.rule} "${problem.message}" at ${JSON.stringify(problem.span)} in ${JSON.stringify(text)}`);
       }
     }),
-    { numRuns: 1200, seed: 20261201 },
+    { numRuns: 1200, seed: seedFor(20261201, 'text-as-editors property (edits)') },
   );
   // A file declined whole is declined at its first character: all of a CRLF.
   const large = parseFile('big.vmcp.yaml', '\r\ncompositeTools: []\r\n' + 'x: 1\r\n'.repeat(50), { limits: { ...DEFAULT_LIMITS, fileBytes: 100 } });

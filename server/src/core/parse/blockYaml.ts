@@ -3,20 +3,19 @@
 // literal and folded block scalars, flow collections of scalars on one line, comments, `---`
 // documents. It does less work than any general parser can, since it never builds tokens.
 //
-// It gives the same tree, spans, values and problems as the CST build (cst.ts), which replays the
-// library's Composer: spans follow where the library's parser attaches comment lines and line
-// breaks (to the value before them, to the collection, or to its parent; see `Frame`). Wherever
-// a text holds anything else (tabs, CR, directives, anchors, aliases, tags, explicit keys,
-// multi-line plain or quoted scalars, nested flow collections, a comment after an empty value, a
-// line it cannot place), it gives up on the whole file (`undefined`) and the caller reads it
-// through the library as before, so every error is still the library's. A differential test
-// (test/unit/block-yaml.test.ts) holds it to the CST build on every YAML file of the repository
-// and on generated and mutated documents.
-import { CST } from 'yaml';
+// It gives the same tree, spans, values and problems as the library's Composer does through
+// yaml.ts: spans follow where the library's parser attaches comment lines and line breaks (to the
+// value before them, to the collection, or to its parent; see `Frame`). Wherever a text holds
+// anything else (tabs, CR, directives, anchors, aliases, tags, explicit keys, multi-line plain or
+// quoted scalars, nested flow collections, a comment after an empty value, a line it cannot
+// place), it gives up on the whole file (`undefined`) and the caller reads it through the library
+// as before, so every error is still the library's. A differential test
+// (test/unit/block-yaml.test.ts) holds it to the Composer's build on every YAML file of the
+// repository and on generated and mutated documents.
+import { CST, Document, isScalar as isLibraryScalar } from 'yaml';
 import type { MapNode, Node, Pair, ScalarNode, ScalarValue, SeqNode } from './nodes.js';
 import type { ParseProblem } from './problems.js';
-import { plainScalarValue } from './cst.js';
-import { mappingPair, problemKey, type ParsedYamlDocument } from './yamlShared.js';
+import { mappingPair, problemKey, scalarValue, type ParsedYamlDocument } from './yamlShared.js';
 
 /** The tokens of comment and blank lines, as the library's lexer makes them. */
 type FillerToken = 0 | 1 | 2;
@@ -33,6 +32,43 @@ function decline(): never {
 
 /** How often the reader declined a file (read by the differential test). */
 export const blockYamlDeclines = { files: 0, declined: 0 };
+
+// The core schema's scalar tags, from the library itself, as the Composer uses them for a plain
+// scalar without a tag (compose-scalar's findScalarTagByTest: the first default tag whose test matches).
+const LIBRARY_DOCUMENT = new Document(undefined, { uniqueKeys: false, prettyErrors: false, strict: false });
+const SCHEMA_OPTIONS = LIBRARY_DOCUMENT.options;
+interface ScalarTag {
+  test: RegExp;
+  resolve: (value: string, onError: (message: string) => void, options: unknown) => unknown;
+}
+const TESTED_TAGS: ScalarTag[] = (LIBRARY_DOCUMENT.schema.tags as unknown as (ScalarTag & { default?: unknown; collection?: unknown })[]).filter(
+  (tag) => tag.default === true && !tag.collection && tag.test instanceof RegExp,
+);
+/** The first characters any of those tests can match (null, bool, int and float of the core schema); anything else is a string. */
+const TESTED_FIRST = /^[~nNtTfF0-9+\-.]/;
+// Were the library's core schema to change, the shortcut above could be wrong: then every plain scalar is tested.
+const SHORTCUT = LIBRARY_DOCUMENT.schema.name === 'core' && TESTED_TAGS.length === 8;
+
+/**
+ * What a plain scalar without a tag means under the core schema, as the Composer resolves it
+ * (compose-scalar: the first default tag whose test matches); undefined where that tag reports an
+ * error, which the Composer would show.
+ */
+function plainScalarValue(source: string): ScalarValue | undefined {
+  if (SHORTCUT && source !== '' && !TESTED_FIRST.test(source)) return source;
+  for (const tag of TESTED_TAGS) {
+    if (!tag.test.test(source)) continue;
+    let failed = false;
+    let resolved: unknown;
+    try {
+      resolved = tag.resolve(source, () => (failed = true), SCHEMA_OPTIONS);
+    } catch {
+      return undefined;
+    }
+    return failed ? undefined : scalarValue(isLibraryScalar(resolved) ? resolved.value : resolved);
+  }
+  return source;
+}
 
 /** Characters whose rules this reader does not replay: tabs, a CR outside CRLF, other controls and line separators, a byte-order mark. */
 // eslint-disable-next-line no-control-regex -- the control characters are what it looks for
@@ -733,7 +769,7 @@ function quotedEnd(text: string, at: number, lineEnd: number): number {
 }
 
 /**
- * The documents of a YAML text as the CST build gives them, read in one pass over its lines; or
+ * The documents of a YAML text as the Composer build gives them, read in one pass over its lines; or
  * undefined where the text holds anything this reader leaves to the library (see above).
  */
 export function documentsFromBlockYaml(text: string, base: number): ParsedYamlDocument[] | undefined {

@@ -25,7 +25,6 @@ import type { AnchorUse, MapNode, Node, Pair, References, ScalarNode } from './n
 import { aliasesNotExpanded, declineUncovered, MAX_NESTING, tooDeepToCheck, unreadable, type ParseProblem } from './problems.js';
 import { shallowTokens, shallowYaml, type Cut, type Regions } from './shallow.js';
 import { documentsFromBlockYaml } from './blockYaml.js';
-import { documentsFromCst } from './cst.js';
 import { duplicateKey, markShared, OVER_BUDGET, problemKey, relocate, scalarValue, STYLE, type AliasBudget, type ParsedYamlDocument } from './yamlShared.js';
 
 export type { ParsedYamlDocument } from './yamlShared.js';
@@ -36,11 +35,10 @@ export interface YamlParseOptions {
   aliasNodes?: number;
   /**
    * `block` (the default): read straight from the text where it is plain block YAML
-   * (blockYaml.ts), else as `cst`; `cst`: from the library's CST (cst.ts), composed only where
-   * that build gives up; `composer`: always through the library's Composer. The last two are for
-   * the tests that hold each build to the next one's output.
+   * (blockYaml.ts), else through the library's Composer; `composer`: always through the Composer,
+   * for the test that holds the block reader to it.
    */
-  builder?: 'block' | 'cst' | 'composer';
+  builder?: 'block' | 'composer';
 }
 
 /**
@@ -64,15 +62,8 @@ export function parseYaml(text: string, base = 0, options: YamlParseOptions = {}
   try {
     // The library's CST, with the collections nested too deep for the composer cut from it.
     const tokens = Array.from(shallowTokens(new Parser().parse(shallow.text), shallow, options.cut));
-    // Our tree straight from the CST (cst.ts), where it tells everything the Composer would; a
-    // file with anything cut off, or that the CST build gives up on, is composed as before.
-    // A quoted string the library ended early is a syntax error of its own (unpairedQuotes), which
-    // the Composer path reports: the CST build is not tried.
+    // A quoted string the library ended early is a syntax error of its own (unpairedQuotes).
     unpaired = unpairedQuotes(tokens);
-    if (options.builder !== 'composer' && shallow.regions.size === 0 && unpaired.length === 0) {
-      const built = documentsFromCst(tokens, base, { left: limit, limit });
-      if (built) return built;
-    }
     const composer = new Composer({ uniqueKeys: false, prettyErrors: false, strict: false });
     docs = Array.from(composer.compose(tokens));
   } catch (error) {

@@ -1,6 +1,6 @@
-// What both builders of our YAML node tree share (yaml.ts from the library's Composer, cst.ts from
-// its CST): alias expansion's budget, the copies an alias stands for, and how a scalar's value and
-// a duplicate key are told.
+// What the two builders of our YAML node tree share (yaml.ts through the library's Composer,
+// blockYaml.ts straight from the text), and what yaml.ts keeps beside them: alias expansion's
+// budget, the copies an alias stands for, and how a scalar's value and a duplicate key are told.
 import type { Span } from '../types.js';
 import type { Node, Pair, References, ScalarNode, ScalarStyle, ScalarValue, Shared } from './nodes.js';
 import type { ParseProblem } from './problems.js';

@@ -1,6 +1,8 @@
 // ESLint with typescript-eslint's type-checked recommendations over every TypeScript file we write,
 // and ESLint's own recommendations over the plain JavaScript scripts (.mjs, .cjs).
-// `npm test` runs it (npm run lint). Our own additions are the few rules below.
+// `npm test` runs it (npm run lint). Our own additions are the few rules below. None of the rules
+// here is about layout, which is Prettier's alone (npm run format, .prettierrc): a layout rule added
+// here would fight it.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

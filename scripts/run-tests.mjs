@@ -1,8 +1,40 @@
 // Runs every test file under test/ with node's test runner (TypeScript through tsx).
 // Node 20's runner does not expand globs itself, so the files are listed here.
+//
+//   node scripts/run-tests.mjs [--fast] [PART...]
+//
+// PART keeps only the files whose path contains one of them. --fast leaves out the slow tiers
+// below (npm run test:fast); `npm test` runs everything.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+
+/**
+ * What --fast leaves out: real editors, packaging, live servers, the built CLI run as a process per
+ * case, and the tests that run thousands of generated or mutated documents (fuzzing, whatever the
+ * file is called). `npm test` runs them all.
+ */
+const SLOW = [
+  // Neovim, and code-server driven through Chromium.
+  'test/e2e/',
+  // The ways Tool Lens is installed: npm pack into an empty project, the Action, pre-commit.
+  'test/package/',
+  // `catalog fetch` against the reference MCP servers and our own hostile ones, started as processes.
+  'test/live/',
+  // dist/cli.js started as a process for every case (formats, flags, exit codes, --fix, --cache):
+  // longer than the rest of the fast tier together.
+  'test/cli/',
+  // The fuzzer (fixed.test.ts and found.test.ts stay: a few cases each, the bugs it found).
+  'test/fuzz/checker.test.ts',
+  // Differential and property tests over thousands of generated and mutated documents.
+  'test/unit/block-yaml.test.ts',
+  'test/unit/cst.test.ts',
+  'test/unit/incremental.test.ts',
+  'test/unit/prefilter.test.ts',
+  'test/unit/fix-safety.test.ts',
+];
+/** In-process tests inside a folder SLOW leaves out, which --fast keeps. */
+const FAST_ANYWAY = ['test/cli/formatters.test.ts'];
 
 function collect(dir, out) {
   for (const name of readdirSync(dir)) {
@@ -14,8 +46,19 @@ function collect(dir, out) {
   return out;
 }
 
-const filter = process.argv.slice(2);
+const args = process.argv.slice(2);
+const fast = args.includes('--fast');
+const filter = args.filter((arg) => arg !== '--fast');
 let files = collect('test', []).sort();
+if (fast) {
+  const posixFiles = files.map((file) => file.split('\\').join('/'));
+  // An entry that names no file any more (a test renamed or folded into another) is said, not skipped quietly.
+  for (const part of [...SLOW, ...FAST_ANYWAY]) {
+    if (!posixFiles.some((file) => file.includes(part))) console.error(`run-tests: --fast lists ${part}, which is no test file now: update scripts/run-tests.mjs`);
+  }
+  const slow = (file) => SLOW.some((part) => file.includes(part)) && !FAST_ANYWAY.includes(file);
+  files = files.filter((file, i) => !slow(posixFiles[i]));
+}
 if (filter.length) files = files.filter((f) => filter.some((part) => f.includes(part)));
 if (files.length === 0) {
   console.error('no test files found');

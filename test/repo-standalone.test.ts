@@ -5,6 +5,11 @@
 // every relative link of a Markdown file, must reach a page that exists and a heading it has
 // (GitHub's anchor slugs), so those pointers cannot rot when a heading is renamed.
 //
+// Nor may a script read a file beside the checkout: a clone has only the repository. The text
+// patterns below find a path written out (`../<folder>`), but scripts build their paths from parts
+// (`join(HERE, '..', '..', '..', <folder>)`), so the paths that the tests, the bench (test/bench/)
+// and scripts/ build from their own location are worked out, and each must stay inside the repository.
+//
 // Files are those git tracks, plus new ones it does not ignore; test/fixtures/ and test/corpus/
 // are inputs of other tests, not documentation, and are left out.
 import assert from 'node:assert/strict';
@@ -12,6 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { describe, test } from 'node:test';
+import ts from 'typescript';
 
 const ROOT = join(__dirname, '..');
 const EXEMPT = /^test\/(fixtures|corpus)\//;
@@ -45,6 +51,13 @@ interface Place {
   line: number;
   text: string;
 }
+
+/**
+ * The files whose built paths are worked out (see pathsOutside): the tests, the bench and the
+ * scripts, which find their inputs from where they lie. (The shipped code finds files from the
+ * workspace it is given, not from its own place.)
+ */
+const SCRIPTS = /^(?:(?:test|scripts|action|images)\/.*\.[cm]?[jt]s|[^/]+\.[cm]?js)$/;
 
 function repositoryFiles(): string[] {
   const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
@@ -125,6 +138,95 @@ function outsideReferences(file: string, text: string, exists: (path: string) =>
   return found;
 }
 
+/**
+ * The paths a script builds that lead out of the repository. A path is worked out where it is
+ * built from the script's own location (`import.meta.url`, `import.meta.dirname`, `__dirname`),
+ * from text, and from constants holding such paths, through `dirname`, `fileURLToPath`, `join`,
+ * `resolve`, `new URL(relative, base)`, `+` and template literals. A relative path counts from the
+ * repository root, where npm runs the scripts. What cannot be worked out (a package's folder, the
+ * temporary folder, an argument) is not judged.
+ */
+function pathsOutside(file: string, text: string): Place[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, /\.[cm]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  // Paths relative to the repository root; one that leaves it starts with `..`. A folder that a
+  // URL names ends with `/`, as fileURLToPath gives it, so that dirname and URLs resolve as Node's do.
+  const constants = new Map<string, string>();
+  const found = new Map<number, Place>();
+
+  const isImportMeta = (node: ts.Expression, property: string): boolean =>
+    ts.isPropertyAccessExpression(node) && node.name.text === property && ts.isMetaProperty(node.expression) && node.expression.keywordToken === ts.SyntaxKind.ImportKeyword;
+  const calleeName = (node: ts.CallExpression): string | undefined => {
+    const callee = node.expression;
+    if (ts.isIdentifier(callee)) return callee.text;
+    if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && /^(?:path|posix)$/.test(callee.expression.text)) return callee.name.text;
+    return undefined;
+  };
+
+  const evaluate = (node: ts.Expression): string | undefined => {
+    if (ts.isParenthesizedExpression(node)) return evaluate(node.expression);
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+    if (ts.isIdentifier(node)) return node.text === '__dirname' ? `${posix.dirname(file)}/` : constants.get(node.text);
+    if (isImportMeta(node, 'url') || isImportMeta(node, 'filename')) return file;
+    if (isImportMeta(node, 'dirname')) return `${posix.dirname(file)}/`;
+    if (ts.isTemplateExpression(node)) {
+      let out = node.head.text;
+      for (const span of node.templateSpans) {
+        const part = evaluate(span.expression);
+        if (part === undefined) return undefined;
+        out += part + span.literal.text;
+      }
+      return out;
+    }
+    if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+      const left = evaluate(node.left);
+      const right = evaluate(node.right);
+      return left === undefined || right === undefined ? undefined : left + right;
+    }
+    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'URL' && node.arguments?.length === 2) {
+      const [relative, base] = node.arguments.map(evaluate);
+      if (relative === undefined || base === undefined || relative.startsWith('/') || /^[a-z][\w+.-]*:/i.test(relative)) return undefined;
+      const joined = posix.join(base.endsWith('/') ? base : posix.dirname(base), relative);
+      return /(?:^|\/)\.\.?$/.test(relative) ? `${joined}/` : joined;
+    }
+    if (ts.isCallExpression(node)) {
+      const name = calleeName(node);
+      const parts = node.arguments.map(evaluate);
+      if (parts.some((part) => part === undefined)) return undefined;
+      const [first] = parts as string[];
+      if (name === 'fileURLToPath' && parts.length === 1) return first;
+      if (name === 'dirname' && parts.length === 1) return posix.dirname(first!);
+      if ((name === 'join' || name === 'resolve') && parts.length >= 1) {
+        const paths = parts as string[];
+        // resolve starts again at an absolute part; such a path is not judged (it names no place of the checkout).
+        if (name === 'resolve' && paths.some((part) => part.startsWith('/'))) return posix.resolve(...paths);
+        return posix.join(...paths);
+      }
+    }
+    return undefined;
+  };
+
+  const leavesRepository = (path: string): boolean => path === '..' || path.startsWith('../');
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTemplateExpression(node) || ts.isBinaryExpression(node)) {
+      const path = evaluate(node);
+      const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+      if (path !== undefined && leavesRepository(posix.normalize(path)) && !found.has(line)) {
+        found.set(line, { file, line, text: `${node.getText(source)} is ${posix.normalize(path)} from the repository root (a path out of the repository)` });
+      }
+    }
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {
+      // Inner expressions first, so that a path is reported where it is built.
+      ts.forEachChild(node, visit);
+      const value = evaluate(node.initializer);
+      if (value !== undefined) constants.set(node.name.text, value);
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return [...found.values()];
+}
+
 interface Link {
   place: Place;
   /** The page, relative to the repository root. */
@@ -165,6 +267,19 @@ describe('the repository stands on its own', () => {
       `These refer to documents outside the repository. Write what the code needs to know into docs/ ` +
         `(docs/toolhive.md, docs/mcp.md, docs/faces.md, docs/behaviour.md) in our own words, and point there ` +
         `(e.g. docs/toolhive.md#conflict-resolution):\n${report(found)}`,
+    );
+  });
+
+  test('no script builds a path out of the repository', () => {
+    const scripts = [...files].filter(([file]) => SCRIPTS.test(file));
+    // The check must have something to check: the bench and the build scripts are there.
+    assert.ok(scripts.some(([file]) => file.startsWith('test/bench/')) && scripts.some(([file]) => file.startsWith('scripts/')), 'no scripts found: is SCRIPTS wrong?');
+    const found = scripts.flatMap(([file, text]) => pathsOutside(file, text));
+    assert.deepEqual(
+      found,
+      [],
+      `These scripts build paths out of the repository, which a clone does not have. Put what they read ` +
+        `into the repository (test data beside the test, or the clean corpus's catalogs) and read it there:\n${report(found)}`,
     );
   });
 
@@ -222,6 +337,34 @@ describe('the checks themselves', () => {
     const found = outsideReferences('server/src/x.ts', text, exists).map((p) => p.line);
     assert.deepEqual(found.sort((a, b) => a - b), [1, 2, 2, 2, 2, 2, 4]);
     assert.deepEqual(outsideReferences('docs/mcp.md', `[link](${notes}#overrides)`, exists), []);
+  });
+
+  test('paths that scripts build out of the repository are found, those inside are not', () => {
+    // The ways the bench reached the catalogs beside the checkout, and ways that stay inside.
+    const text = [
+      "const HERE = dirname(fileURLToPath(import.meta.url));",
+      "const ROOT = join(HERE, '..', '..');",
+      "const A = join(HERE, '..', '..', '..', 'shared', 'catalogs');",
+      "const B = join(ROOT, '..', 'shared', 'catalogs');",
+      "const DIR = fileURLToPath(new URL('.', import.meta.url));",
+      "copyFileSync(join(DIR, '..', '..', '..', 'x.json'), 'x.json');",
+      "readFileSync(`${ROOT}/../notes.md`, 'utf8');",
+      "const C = path.resolve(import.meta.dirname, '../../..');",
+      "const D = fileURLToPath(new URL('../../../x/', import.meta.url));",
+      "const E = join('..', 'x');",
+      // Inside:
+      "const F = join(HERE, '..', 'corpus', 'clean', 'catalogs');",
+      "const G = fileURLToPath(new URL('..', import.meta.url));",
+      "const H = join(ROOT, 'dist', 'cli.js');",
+      "const I = join(require.resolve('yaml/package.json'), '..', '..');",
+      "const J = join(tmpdir(), '..');",
+      "const K = resolve(ROOT, '/usr/bin/time');",
+    ].join('\n');
+    const found = pathsOutside('test/bench/x.mjs', text).map((p) => p.line);
+    assert.deepEqual(found, [3, 4, 6, 7, 8, 9, 10]);
+    // The same text one folder deeper reaches one folder less far.
+    assert.deepEqual(pathsOutside('test/bench/deeper/x.mjs', 'const A = join(import.meta.dirname, "..", "..", "..");'), []);
+    assert.deepEqual(pathsOutside('scripts/x.ts', "const ROOT = join(__dirname, '..');\nconst A = join(ROOT, '..');").map((p) => p.line), [2]);
   });
 
   test('links are read from comments and Markdown', () => {

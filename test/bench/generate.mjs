@@ -9,8 +9,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const SHARED_CATALOGS = join(HERE, '..', '..', '..', 'shared', 'catalogs');
-const CATALOGS = ['filesystem.json', 'memory.json'];
+/**
+ * The real `tools/list` captures of the filesystem and memory servers: the clean corpus keeps them
+ * unchanged (test/corpus/clean/README.md), and the bench workspaces copy them from there.
+ */
+export const CATALOG_DIR = join(HERE, '..', 'corpus', 'clean', 'catalogs');
+export const CATALOGS = ['filesystem.json', 'memory.json'];
 export const DEFAULT_OUT = join(HERE, 'out', 'workspace');
 export const DEFAULT_LINES = 100_000;
 
@@ -371,7 +375,7 @@ export function generate(out = DEFAULT_OUT, targetLines = DEFAULT_LINES) {
   let bytes = 0;
   let files = 0;
   let tools = 0;
-  for (const name of CATALOGS) copyFileSync(join(SHARED_CATALOGS, name), join(out, 'catalogs', name));
+  for (const name of CATALOGS) copyFileSync(join(CATALOG_DIR, name), join(out, 'catalogs', name));
   const next = random(0x7001);
   while (lines < targetLines) {
     const team = TEAMS[files % TEAMS.length];
@@ -405,7 +409,7 @@ export function generateMany(out, files = MANY_FILES, perFile = MANY_PER_FILE) {
   mkdirSync(join(out, 'catalogs'), { recursive: true });
   const stats = { dir: out, files: 0, tools: 0, lines: 0, bytes: 0 };
   // As in `generate`, the figures count the gateway files, not the two snapshots beside them.
-  for (const name of CATALOGS) copyFileSync(join(SHARED_CATALOGS, name), join(out, 'catalogs', name));
+  for (const name of CATALOGS) copyFileSync(join(CATALOG_DIR, name), join(out, 'catalogs', name));
   const next = random(0x6006);
   for (let f = 0; f < files; f++) {
     const team = TEAMS[f % TEAMS.length];
@@ -564,9 +568,9 @@ const MEMORY_FACES = `  search_nodes:
 
 /**
  * A workspace of `files` files for the start-up benchmark: about 70% gateway configurations of
- * 2 to 8 composite tools (roughly 100 to 450 lines each), 15% catalog snapshots (the two shared
- * captures, then copies renamed `filesystem-N` / `memory-N`) and 15% tool-face overlays, one per
- * catalogued server. Deterministic.
+ * 2 to 8 composite tools (roughly 100 to 450 lines each), 15% catalog snapshots (the two
+ * captures of the clean corpus, then copies renamed `filesystem-N` / `memory-N`) and 15% tool-face
+ * overlays, one per catalogued server. Deterministic.
  */
 export function generateLspWorkspace(out, files = 100) {
   rmSync(out, { recursive: true, force: true });
@@ -584,7 +588,7 @@ export function generateLspWorkspace(out, files = 100) {
     stats.bytes += Buffer.byteLength(text);
     stats.paths.push(path);
   };
-  const captures = CATALOGS.map((name) => JSON.parse(readFileSync(join(SHARED_CATALOGS, name), 'utf8')));
+  const captures = CATALOGS.map((name) => JSON.parse(readFileSync(join(CATALOG_DIR, name), 'utf8')));
   for (let k = 0; k < catalogs; k++) {
     const capture = captures[k % captures.length];
     const copy = k < captures.length ? capture : { ...capture, server: `${capture.server}-${k}` };

@@ -43,7 +43,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
-import { generateDocument } from './generate.mjs';
+import { CATALOG_DIR, CATALOGS, generateDocument } from './generate.mjs';
 import { live, withTimeout } from './children.mjs';
 import { median, percentile, ratio, round, table } from './stats.mjs';
 
@@ -51,7 +51,6 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(HERE, '..', '..');
 const SERVER = join(ROOT, 'dist', 'server.js');
 const SCHEMA = join(ROOT, 'schemas', 'vmcp-config.schema.json');
-const SHARED_CATALOGS = join(ROOT, '..', 'shared', 'catalogs');
 const require = createRequire(import.meta.url);
 
 export const PUSH_DEFAULTS = { edits: 100, docLines: 2000, starts: 3 };
@@ -306,7 +305,7 @@ export async function lspPushSection({ out, options = {} }) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'catalogs'), { recursive: true });
   mkdirSync(join(dir, 'gateways'), { recursive: true });
-  for (const name of ['filesystem.json', 'memory.json']) copyFileSync(join(SHARED_CATALOGS, name), join(dir, 'catalogs', name));
+  for (const name of CATALOGS) copyFileSync(join(CATALOG_DIR, name), join(dir, 'catalogs', name));
   const doc = generateDocument(settings.docLines);
   // An editor's document only: neither server has read it before it is opened.
   const uri = pathToFileURL(join(dir, 'gateways', 'platform-edited.vmcp.yaml')).href;

@@ -46,14 +46,13 @@ import {
   WorkspaceDiagnosticRequest,
 } from 'vscode-languageserver-protocol/node';
 import { parseAllDocuments } from 'yaml';
-import { generateDocument, generateLspWorkspace } from './generate.mjs';
+import { CATALOG_DIR, CATALOGS, generateDocument, generateLspWorkspace } from './generate.mjs';
 import { live, withTimeout } from './children.mjs';
 import { median, percentile, ratio, round, table } from './stats.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(HERE, '..', '..');
 const SERVER = join(ROOT, 'dist', 'server.js');
-const SHARED_CATALOGS = join(ROOT, '..', 'shared', 'catalogs');
 
 export const LSP_DEFAULTS = { edits: 200, docLines: 2000, wsFiles: 100, starts: 3 };
 const TARGETS = { editP95Ms: 30, startupMs: 1000 };
@@ -307,7 +306,7 @@ async function editLatency(out, doc, options) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'gateways'), { recursive: true });
   mkdirSync(join(dir, 'catalogs'), { recursive: true });
-  for (const name of ['filesystem.json', 'memory.json']) copyFileSync(join(SHARED_CATALOGS, name), join(dir, 'catalogs', name));
+  for (const name of CATALOGS) copyFileSync(join(CATALOG_DIR, name), join(dir, 'catalogs', name));
   const path = join(dir, 'gateways', 'platform-edited.vmcp.yaml');
   writeFileSync(path, doc.text);
   const uri = pathToFileURL(path).href;
@@ -532,7 +531,7 @@ export async function capacity(out) {
   const dir = join(out, 'lsp-capacity');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'catalogs'), { recursive: true });
-  for (const name of ['filesystem.json', 'memory.json']) copyFileSync(join(SHARED_CATALOGS, name), join(dir, 'catalogs', name));
+  for (const name of CATALOGS) copyFileSync(join(CATALOG_DIR, name), join(dir, 'catalogs', name));
   const sizes = [];
   const server = new ServerProcess();
   try {

@@ -28,7 +28,6 @@ const SLOW = [
   'test/fuzz/checker.test.ts',
   // Differential and property tests over thousands of generated and mutated documents.
   'test/unit/block-yaml.test.ts',
-  'test/unit/cst.test.ts',
   'test/unit/incremental.test.ts',
   'test/unit/prefilter.test.ts',
   'test/unit/fix-safety.test.ts',

@@ -9,6 +9,9 @@ import type { DocumentKind } from './types.js';
 
 export type Logger = (message: string) => void;
 
+/** The key of the catalog's token in `Workspace.revision` (a `derived` value lives until the catalog changes). */
+const REVISION = {};
+
 /**
  * The catalog a language-server session started from (lsp/session.ts keeps it), against which
  * `aggregation/advertised-rename` tells which advertised names a later catalog change renames.
@@ -38,6 +41,8 @@ export class Workspace {
   private configValue: LensConfig = DEFAULT_CONFIG;
   /** Set only by the language server (see CatalogBaseline). */
   baseline: CatalogBaseline | undefined = undefined;
+  /** The last `revision` handed out and what it stood for. */
+  private revisionOf: { catalog: object; config: LensConfig; baseline: CatalogBaseline | undefined; token: object } | undefined;
 
   constructor(
     /** Folder that relative paths and globs are taken from (posix separators). */
@@ -52,6 +57,21 @@ export class Workspace {
   set config(config: LensConfig) {
     this.configValue = config;
     this.catalog.setWorkloads(config.workloads);
+  }
+
+  /**
+   * What an analysis of a document reads beyond the document's own parse (the catalog, the
+   * configuration, the baseline) as one token: the same object while none of them changes, a new
+   * one after any change. Analyses are memoised per parsed document and per revision
+   * (context.ts), so a parse outlives a catalog change while what was derived from the old catalog
+   * does not.
+   */
+  revision(): object {
+    const catalog = this.catalog.derived(REVISION, () => ({}));
+    const last = this.revisionOf;
+    if (last && last.catalog === catalog && last.config === this.configValue && last.baseline === this.baseline) return last.token;
+    this.revisionOf = { catalog, config: this.configValue, baseline: this.baseline, token: {} };
+    return this.revisionOf.token;
   }
 
   /** Path relative to the root, posix style, for globs and output. */

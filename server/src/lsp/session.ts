@@ -6,8 +6,10 @@
 // conversions are lsp/paths.ts's). Which files are read and which may be catalogs, and the order
 // catalogs join in, are node/discovery.ts's, the CLI's rules.
 // Each text change bumps the entry's stamp; a change to what other files depend on (a catalog,
-// the configuration) bumps the session's generation, which invalidates every parse (and with it
-// every memoised analysis) so that dependants are re-checked against the new catalog.
+// the configuration) bumps the session's generation, which changes every result id so that
+// dependants are re-checked against the new catalog. A parse is kept while its text and the
+// configuration are the same: a catalog change re-runs the analyses (memoised per workspace
+// revision, core/context.ts) over the parses it has.
 // A file larger on disk than the workspace's fileBytes is never read whole: the entry keeps its
 // head and its size (node/loader.ts readWithin), which is all its decline needs.
 import { randomBytes } from 'node:crypto';
@@ -54,7 +56,12 @@ export interface Entry {
   onDisk: boolean;
   /** Matched by a catalog glob (`.toollens.yaml` `catalogs`, the `toolLens.catalogs` setting). */
   catalogGlobbed: boolean;
-  parsed?: { file: ParsedFile; stamp: number; generation: number };
+  /**
+   * The parse of the entry's text (syntax only: what was derived from the catalog is memoised
+   * apart, per workspace revision, core/context.ts), kept while the text, the workspace and its
+   * configuration (forced kinds, limits) are the same; a catalog change keeps it.
+   */
+  parsed?: { file: ParsedFile; stamp: number; workspace: Workspace; config: LensConfig };
 }
 
 export interface ChangeEvent {
@@ -174,19 +181,19 @@ export class Session {
     return entry.editorText !== undefined ? entry.editorText : entry.diskText;
   }
 
-  /** The parsed file for an entry's current text, shared until the text or the generation changes. */
+  /** The parsed file for an entry's current text, shared until the text or the configuration changes. */
   fileOf(entry: Entry): ParsedFile | undefined {
     const text = this.textOf(entry);
     if (text === undefined) return undefined;
     const cached = entry.parsed;
-    if (cached && cached.stamp === entry.stamp && cached.generation === this.generation) return cached.file;
+    if (cached && cached.stamp === entry.stamp && cached.workspace === this.workspace && cached.config === this.workspace.config) return cached.file;
     // The previous parse, even of an older text, lets an edit re-parse only what it touched. It is
     // replaced here and nothing else keeps it, so its nodes may move into the new parse.
     const file =
       entry.editorText === undefined && entry.diskBytes !== undefined
         ? this.workspace.parseTooLarge(entry.path, entry.diskBytes, text)
         : this.workspace.parse(entry.path, text, cached?.file, { consume: true });
-    entry.parsed = { file, stamp: entry.stamp, generation: this.generation };
+    entry.parsed = { file, stamp: entry.stamp, workspace: this.workspace, config: this.workspace.config };
     if (file.kind === 'tool-catalog' && this.loaded && !this.workspace.catalog.hasFile(entry.path) && this.joinsCatalog(entry)) this.lateCatalog(entry);
     return file;
   }

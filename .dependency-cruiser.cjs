@@ -18,6 +18,9 @@ const CORE_LAYERS = [
   { name: 'analyses', members: ['floor', 'calls', 'schema', 'listing', 'audit'] },
   { name: 'rules', members: ['rules'] },
   { name: 'engine', members: ['suppressions.ts', 'engine.ts'] },
+  // Editor features over the core's data (offsets, spans, findings, edits), no protocol type:
+  // lsp/ translates between the protocol and these, as rust-analyzer's `ide` crate sits under its shell.
+  { name: 'ide', members: ['ide'] },
 ];
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -21,9 +21,9 @@ import type { DocumentContext } from '../core/context.js';
 import { WORKFLOW_KINDS } from '../core/types.js';
 import type { Span } from '../core/types.js';
 import { toRange } from './convert.js';
-import { contentSpan, contextOf, locate, relativePath, samePath, startsWith, valueIndexAt, workflowAt, type Located } from './cursor.js';
+import { contentSpan, contextOf, locate, relativePath, samePath, startsWith, valueIndexAt, workflowAt, type Located } from '../core/ide/cursor.js';
 import type { Session } from './session.js';
-import { catalogToolOf, resolveStepTool, toolDetailsMarkdown } from './tools.js';
+import { catalogToolOf, resolveStepTool, toolDetailsMarkdown } from '../core/ide/tools.js';
 
 export const COMPLETION_TRIGGERS = ['.', '"', ' ', '[', ','];
 

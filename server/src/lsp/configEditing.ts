@@ -14,7 +14,7 @@ import { escapeMarkdown } from '../core/text/markdown.js';
 import { DOCUMENT_KINDS, type Span } from '../core/types.js';
 import { buildContext } from './completion.js';
 import { toRange } from './convert.js';
-import { locate } from './cursor.js';
+import { locate } from '../core/ide/cursor.js';
 import type { Session } from './session.js';
 
 const RULES_BY_ID = new Map<string, Rule>(ALL_RULES.map((rule) => [rule.id, rule]));

@@ -37,7 +37,8 @@ import { isWithin } from './paths.js';
 import { references } from './references.js';
 import { configCompletion, configHover } from './configEditing.js';
 import { validCommandName } from './ruleActions.js';
-import { errorText, type Session } from './session.js';
+import { errorText } from './listeners.js';
+import type { Session } from './session.js';
 import { documentSymbols } from './symbols.js';
 
 /** The first log line: which Tool Lens, on which Node, for which client and folders. */

@@ -49,8 +49,15 @@ module.exports = {
       name: 'rules-through-the-registry',
       severity: 'error',
       comment: 'nothing in core outside rules/ and the engine reaches into a rule module',
-      from: { path: '^server/src/core/', pathNot: ['^server/src/core/rules/', '^server/src/core/engine\\.ts$'] },
+      from: { path: '^server/src/core/', pathNot: ['^server/src/core/rules/', '^server/src/core/engine\\.ts$', '^server/src/core/ide/'] },
       to: { path: '^server/src/core/rules/' },
+    },
+    {
+      name: 'ide-through-the-registry',
+      severity: 'error',
+      comment: "ide/ (above the engine) reads the rules' ids, summaries and severities through the registry, never a rule module",
+      from: { path: '^server/src/core/ide/' },
+      to: { path: '^server/src/core/rules/', pathNot: ['^server/src/core/rules/registry\\.ts$', '^server/src/core/rules/rule\\.ts$'] },
     },
     {
       name: 'core-is-editor-agnostic',

@@ -8,7 +8,8 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { LensConfig } from '../core/config/config.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import type { Workspace } from '../core/workspace.js';
-import type { DiskText } from '../node/loader.js';
+import { readWithin, type DiskText } from '../node/loader.js';
+import { errorText } from './listeners.js';
 
 export interface Entry {
   path: string;
@@ -73,5 +74,22 @@ export class Entries extends Map<string, Entry> {
   /** Files whose diagnostics the workspace has: the folder's files and the open editors. */
   checked(): Entry[] {
     return [...this.values()].filter((e) => (e.onDisk || e.editor !== undefined) && textOf(e) !== undefined);
+  }
+}
+
+/**
+ * After the workspace's fileBytes changed to `limit`: files declined by their size on disk that it
+ * now admits are read whole, and files read whole that it no longer admits keep only their head.
+ */
+export function rereadForFileBytes(entries: Entries, limit: number, absolute: (path: string) => string, log: (message: string) => void): void {
+  for (const entry of entries.values()) {
+    if (entry.diskText === undefined) continue;
+    const over = entry.diskBytes !== undefined ? entry.diskBytes > limit : Buffer.byteLength(entry.diskText, 'utf8') > limit;
+    if (over === (entry.diskBytes !== undefined)) continue;
+    try {
+      if (setDisk(entry, readWithin(absolute(entry.path), limit))) entry.stamp++;
+    } catch (error) {
+      log(`cannot read ${entry.path}: ${errorText(error)}`);
+    }
   }
 }

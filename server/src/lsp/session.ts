@@ -10,6 +10,7 @@
 //   liveState.ts    the live fetches under way and their failures
 //   catalogState.ts the catalog as the language status and the log tell it
 //   listeners.ts    the listeners of its change events
+//   watchEvents.ts  what a file-watch event means to the folder
 //   pathQueue.ts    file-watch events of one path applied in turn
 // Each text change bumps the entry's stamp; a change to what other files depend on (a catalog,
 // the configuration) bumps the session's generation, which changes every result id so that
@@ -19,25 +20,26 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, relative } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { CONFIG_FILE_NAME, parseConfig } from '../core/config/config.js';
+import { parseConfig } from '../core/config/config.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace, type BaselineFile } from '../core/workspace.js';
-import { catalogGlobsName, filesOfCatalogGlobs, isCheckedPath, isIgnoredPath, isWalkedPath, joinCatalog, mayBeCatalog, type CatalogGlob } from '../node/discovery.js';
+import { filesOfCatalogGlobs, joinCatalog, mayBeCatalog, type CatalogGlob } from '../node/discovery.js';
 import { readWithin, readWithinAsync, rebaseConfig, type DiskText } from '../node/loader.js';
 import { toPosix } from '../node/paths.js';
 import { linksOutNote, type LinkOut } from '../node/walk.js';
 import { BaselineCatalog } from './baseline.js';
 import { catalogGlobsOf } from './catalogGlobs.js';
 import { CatalogLog, catalogStateOf, loadWords } from './catalogState.js';
-import { Entries, setDisk, textOf, type Entry } from './entries.js';
+import { Entries, rereadForFileBytes, setDisk, textOf, type Entry } from './entries.js';
 import { readFolder } from './folderRead.js';
 import { errorText, Listeners } from './listeners.js';
 import { LiveFetchState } from './liveState.js';
-import { absoluteOf, fileUriOf, folderOfUri, isUnderRoot, isWithin, pathOfAbsolute, pathOfUri } from './paths.js';
+import { absoluteOf, fileUriOf, folderOfUri, isUnderRoot, pathOfAbsolute, pathOfUri } from './paths.js';
 import { PathQueue } from './pathQueue.js';
 import type { CatalogState, ToolLensSettings } from './protocol.js';
+import { watchVerdict, type WatchKind } from './watchEvents.js';
 
 export type Log = (message: string) => void;
 
@@ -292,24 +294,6 @@ export class Session {
   }
 
   /**
-   * After the workspace's fileBytes changed: files declined by their size on disk that it now
-   * admits are read whole, and files read whole that it no longer admits keep only their head.
-   */
-  private rereadForFileBytes(): void {
-    const limit = this.workspace.limits.fileBytes;
-    for (const entry of this.entries.values()) {
-      if (entry.diskText === undefined) continue;
-      const over = entry.diskBytes !== undefined ? entry.diskBytes > limit : Buffer.byteLength(entry.diskText, 'utf8') > limit;
-      if (over === (entry.diskBytes !== undefined)) continue;
-      try {
-        if (setDisk(entry, readWithin(this.absolute(entry.path), limit))) entry.stamp++;
-      } catch (error) {
-        this.log(`cannot read ${entry.path}: ${errorText(error)}`);
-      }
-    }
-  }
-
-  /**
    * Applies configuration text (from the disk or an editor) without re-reading the folder. Returns
    * the links out that the catalog globs met, logged here unless `log` is false.
    */
@@ -323,7 +307,7 @@ export class Session {
     const config = rebaseConfig(result.config, configRoot, base);
     const fileBytes = this.workspace.limits.fileBytes;
     this.workspace.config = config;
-    if (config.limits.fileBytes !== fileBytes) this.rereadForFileBytes();
+    if (config.limits.fileBytes !== fileBytes) rereadForFileBytes(this.entries, config.limits.fileBytes, (path) => this.absolute(path), this.log);
     return this.refreshCatalogGlobs(log);
   }
 
@@ -526,7 +510,7 @@ export class Session {
   }
 
   /** A watched file changed on disk. Serialised per path so that the last event wins. */
-  diskChanged(uri: string, kind: 'created' | 'changed' | 'deleted'): Promise<void> {
+  diskChanged(uri: string, kind: WatchKind): Promise<void> {
     const path = this.pathOf(uri);
     return this.diskQueue.run(
       path,
@@ -535,32 +519,19 @@ export class Session {
     );
   }
 
-  private async applyDiskChange(uri: string, path: string, kind: 'created' | 'changed' | 'deleted'): Promise<void> {
+  private async applyDiskChange(uri: string, path: string, kind: WatchKind): Promise<void> {
     await this.ready;
     if (this.closed || !uri.startsWith('file:')) return;
-    const name = path.split('/').pop() ?? path;
-    // The configuration is found upward from the folder (node/loader.ts): one in a folder above,
-    // such as that of a workspace folder this one is nested in, applies here too.
-    if (name === CONFIG_FILE_NAME && this.root !== undefined && !this.underRoot(path) && isWithin(dirname(this.absolute(path)), this.root)) {
-      this.load();
-      return;
-    }
-    if (!this.underRoot(path) || isIgnoredPath(path)) return;
-    const owned = this.owns(this.absolute(path));
-    if (name === CONFIG_FILE_NAME) {
-      // A nested workspace folder's configuration is that folder's alone.
-      if (!owned) return;
-      // A configuration appeared, changed or went away: read everything again (rare, and globs may move).
-      this.load();
-      return;
-    }
-    // A nested workspace folder's file is checked there; here it can only be a catalog a glob names.
-    const checked = owned && isCheckedPath(path);
-    // A file gone is no longer where a glob can find it: what it was is what its entry says.
-    const globbed = kind === 'deleted' ? this.entries.get(path)?.catalogGlobbed === true : catalogGlobsName(this.catalogGlobs, this.absolute(path));
-    if (!checked && !globbed) return;
-    // The walk follows no symbolic link (node/walk.ts): nor does a watch event.
-    if (kind !== 'deleted' && this.root !== undefined && !isWalkedPath(this.root, path)) return;
+    const verdict = watchVerdict(path, kind, {
+      root: this.root,
+      absolute: (p) => this.absolute(p),
+      owns: this.owns,
+      catalogGlobs: this.catalogGlobs,
+      wasGlobbed: (p) => this.entries.get(p)?.catalogGlobbed === true,
+    });
+    if (verdict.action === 'reload') this.load();
+    if (verdict.action !== 'apply') return;
+    const { checked, globbed } = verdict;
     const entry = this.entries.get(path);
     if (kind === 'deleted') {
       if (!entry) return;

@@ -1,4 +1,4 @@
-// Tool references as the LSP features see them: a step's `tool` as core resolved it for the rules
+// Tool references as the editor features see them: a step's `tool` as core resolved it for the rules
 // (gateway/steps.ts, memoised per document), the catalog tool behind it, and its description in
 // Markdown for hovers and completion items.
 import type { ToolRefResolution } from '../gateway/gateway.js';

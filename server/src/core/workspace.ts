@@ -1,6 +1,6 @@
 // What every check of a document may consult beyond the document itself: the catalog and the
 // project configuration. The CLI builds one per run; the language server keeps one and updates it.
-import { CatalogIndex } from './catalog/index.js';
+import { catalogRevision, CatalogIndex } from './catalog/index.js';
 import { DEFAULT_CONFIG, forcedKind, type LensConfig } from './config/config.js';
 import type { Limits, ParseLimits } from './limits.js';
 import { parseFile, parseTooLarge, type ParsedFile } from './parse/file.js';
@@ -9,8 +9,11 @@ import type { DocumentKind } from './types.js';
 
 export type Logger = (message: string) => void;
 
-/** The key of the catalog's token in `Workspace.revision` (a `derived` value lives until the catalog changes). */
-const REVISION = {};
+/**
+ * The last `revision` of each workspace and what it stood for: beside the workspace, not in it, as
+ * the CLI's cache knows every field a check may read (cli/cache.ts).
+ */
+const revisions = new WeakMap<Workspace, { catalog: object; config: LensConfig; baseline: CatalogBaseline | undefined; token: object }>();
 
 /**
  * The catalog a language-server session started from (lsp/session.ts keeps it), against which
@@ -41,8 +44,6 @@ export class Workspace {
   private configValue: LensConfig = DEFAULT_CONFIG;
   /** Set only by the language server (see CatalogBaseline). */
   baseline: CatalogBaseline | undefined = undefined;
-  /** The last `revision` handed out and what it stood for. */
-  private revisionOf: { catalog: object; config: LensConfig; baseline: CatalogBaseline | undefined; token: object } | undefined;
 
   constructor(
     /** Folder that relative paths and globs are taken from (posix separators). */
@@ -67,11 +68,12 @@ export class Workspace {
    * does not.
    */
   revision(): object {
-    const catalog = this.catalog.derived(REVISION, () => ({}));
-    const last = this.revisionOf;
+    const catalog = catalogRevision(this.catalog);
+    const last = revisions.get(this);
     if (last && last.catalog === catalog && last.config === this.configValue && last.baseline === this.baseline) return last.token;
-    this.revisionOf = { catalog, config: this.configValue, baseline: this.baseline, token: {} };
-    return this.revisionOf.token;
+    const token = {};
+    revisions.set(this, { catalog, config: this.configValue, baseline: this.baseline, token });
+    return token;
   }
 
   /** Path relative to the root, posix style, for globs and output. */

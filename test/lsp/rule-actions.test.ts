@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseFile } from '../../server/src/core/parse/file.js';
 import { applyEdits } from '../../server/src/core/text/edits.js';
-import { fileSuppressionEdit, ruleDocsHref, validCommandName } from '../../server/src/lsp/ruleActions.js';
+import { fileSuppressionEdit } from '../../server/src/core/ide/fileSuppression.js';
+import { ruleDocsHref, validCommandName } from '../../server/src/lsp/ruleActions.js';
 
 const RULE = 'yaml/duplicate-key';
 

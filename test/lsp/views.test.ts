@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CodeActionRequest, CodeLensRequest, ExecuteCommandRequest, HoverRequest, type CodeAction, type Diagnostic, type Hover } from 'vscode-languageserver-protocol/node';
-import { lensTitle } from '../../server/src/lsp/codeLens.js';
+import { lensTitle } from '../../server/src/core/ide/lens.js';
 import { SERVER_COMMANDS, type WorkflowGraph } from '../../server/src/lsp/protocol.js';
 import { makeWorkspace, startInProcess, type InProcess } from './harness.js';
 import { CATALOG, CATALOG_PATH } from './workspace.js';

@@ -10,7 +10,7 @@ import { parseFile } from '../../server/src/core/parse/file.js';
 import { kindFromText } from '../../server/src/core/parse/kinds.js';
 import { reparseFile } from '../../server/src/core/parse/incremental.js';
 import { Workspace } from '../../server/src/core/workspace.js';
-import { locate } from '../../server/src/lsp/cursor.js';
+import { locate } from '../../server/src/core/ide/cursor.js';
 import { loadRecording, describeFindings, failuresLogged } from '../helpers/fixtures.js';
 
 const UNRELATED = join(__dirname, '..', 'corpus', 'unrelated');

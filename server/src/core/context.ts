@@ -13,19 +13,25 @@ export interface DocumentContext {
   memo: Memo;
 }
 
-/** The context of one document; every caller over the same parse gets the same memo. */
+/**
+ * The context of one document; every caller over the same parse and the same workspace revision
+ * (its catalog, configuration and baseline as they are now) gets the same memo.
+ */
 export function documentContext(file: ParsedFile, doc: ParsedDocument, workspace: Workspace): DocumentContext {
-  return { file, doc, workspace, memo: memoFor(doc) };
+  return { file, doc, workspace, memo: memoFor(doc, workspace) };
 }
 
-// One memo per document object, so rules and hovers over the same parse share their analyses.
-const memos = new WeakMap<ParsedDocument, Memo>();
-function memoFor(doc: ParsedDocument): Memo {
-  let memo = memos.get(doc);
-  if (!memo) {
-    memo = new Memo();
-    memos.set(doc, memo);
-  }
+// Syntax and analysis apart: the parse of a text lives as long as its text (and the configuration
+// it was parsed under); the analyses of a document live as long as the parse and the workspace's
+// revision. One memo per document object, so rules and hovers over the same parse share their
+// analyses; a catalog change gives the same parse a fresh memo.
+const memos = new WeakMap<ParsedDocument, { workspace: Workspace; revision: object; memo: Memo }>();
+function memoFor(doc: ParsedDocument, workspace: Workspace): Memo {
+  const revision = workspace.revision();
+  const held = memos.get(doc);
+  if (held && held.workspace === workspace && held.revision === revision) return held.memo;
+  const memo = new Memo();
+  memos.set(doc, { workspace, revision, memo });
   return memo;
 }
 

@@ -1,4 +1,5 @@
-// Per-document memo: analyses that several rules (and the hover) need are computed once.
+// Per-document memo: analyses that several rules (and the hover) need are computed once. One memo
+// holds for a parse under one workspace revision (context.ts): a catalog change starts a new one.
 
 export interface MemoKey<T> {
   readonly name: string;

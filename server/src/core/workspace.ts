@@ -1,6 +1,6 @@
 // What every check of a document may consult beyond the document itself: the catalog and the
 // project configuration. The CLI builds one per run; the language server keeps one and updates it.
-import { CatalogIndex } from './catalog/index.js';
+import { catalogRevision, CatalogIndex } from './catalog/index.js';
 import { DEFAULT_CONFIG, forcedKind, type LensConfig } from './config/config.js';
 import type { Limits, ParseLimits } from './limits.js';
 import { parseFile, parseTooLarge, type ParsedFile } from './parse/file.js';
@@ -8,6 +8,12 @@ import { reparseFile, type ReparseOptions } from './parse/incremental.js';
 import type { DocumentKind } from './types.js';
 
 export type Logger = (message: string) => void;
+
+/**
+ * The last `revision` of each workspace and what it stood for: beside the workspace, not in it, as
+ * the CLI's cache knows every field a check may read (cli/cache.ts).
+ */
+const revisions = new WeakMap<Workspace, { catalog: object; config: LensConfig; baseline: CatalogBaseline | undefined; token: object }>();
 
 /**
  * The catalog a language-server session started from (lsp/session.ts keeps it), against which
@@ -52,6 +58,22 @@ export class Workspace {
   set config(config: LensConfig) {
     this.configValue = config;
     this.catalog.setWorkloads(config.workloads);
+  }
+
+  /**
+   * What an analysis of a document reads beyond the document's own parse (the catalog, the
+   * configuration, the baseline) as one token: the same object while none of them changes, a new
+   * one after any change. Analyses are memoised per parsed document and per revision
+   * (context.ts), so a parse outlives a catalog change while what was derived from the old catalog
+   * does not.
+   */
+  revision(): object {
+    const catalog = catalogRevision(this.catalog);
+    const last = revisions.get(this);
+    if (last && last.catalog === catalog && last.config === this.configValue && last.baseline === this.baseline) return last.token;
+    const token = {};
+    revisions.set(this, { catalog, config: this.configValue, baseline: this.baseline, token });
+    return token;
   }
 
   /** Path relative to the root, posix style, for globs and output. */

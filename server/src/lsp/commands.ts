@@ -21,9 +21,9 @@ import {
   type RuleItem,
   type WorkflowGraph,
 } from './protocol.js';
-import { workflowGraph } from './graph.js';
+import { workflowGraph } from '../core/ide/graph.js';
 import { advertisedTools } from './advertisedTools.js';
-import { planEnvelope } from './envelope.js';
+import { planEnvelope } from '../core/ide/envelope.js';
 import { liveServers } from './liveFetch.js';
 import type { Folders } from './folders.js';
 import type { Session } from './session.js';
@@ -154,5 +154,5 @@ function callEnvelope(session: Session, params: CallEnvelopeParams): CallEnvelop
 
 function workflowGraphs(session: Session, args: DocumentPositionArgs, findingsOf: FindingsOf): WorkflowGraph[] {
   const findings = findingsOf(args.uri) ?? [];
-  return workflowsAt(session, args).map(({ file, ctx, workflow }) => workflowGraph(session, file, ctx, workflow, findings));
+  return workflowsAt(session, args).map(({ file, ctx, workflow }) => ({ ...workflowGraph(file, ctx, workflow, findings), uri: session.uriOf(file.path) }));
 }

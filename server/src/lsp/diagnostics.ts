@@ -23,7 +23,9 @@ import type { Finding } from '../core/types.js';
 import { toDiagnostic } from './convert.js';
 import { ruleDocsHref } from './ruleActions.js';
 import type { Folders } from './folders.js';
-import { errorText, type ChangeEvent, type Entry, type Session } from './session.js';
+import type { Entry } from './entries.js';
+import { errorText } from './listeners.js';
+import type { ChangeEvent, Session } from './session.js';
 
 export interface Report {
   resultId: string;

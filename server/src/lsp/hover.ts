@@ -1,103 +1,14 @@
-// Hover: the derived safety floor on a composite tool's `name` and `annotations` (core
-// `floorOf` + `floorMarkdown`), a step's tool (title, description, annotations, arguments), and a
-// face (core `faceHoverOf`: the tool's properties and the name it is mounted under), and a call or
-// `call_dynamic_tool` envelope (core `callsOf`: the namespace and the dynamic tool it reaches).
-// The editor shows the message of a diagnostic under the cursor beside the hover, so a hover never
-// says again what such a diagnostic says: `said(rule)` is true when a finding of that rule covers
-// the cursor, and each part below that a rule also says is left out then (one mistake, one message).
+// Hover (core/ide/hover.ts) as the protocol says it: Markdown content over a range.
 import { MarkupKind, type Hover, type HoverParams } from 'vscode-languageserver';
-import { floorMarkdown, floorOf } from '../core/floor/workflowFloor.js';
-import { callsOf, type CallSite } from '../core/calls/calls.js';
-import { facesOf, faceHoverOf } from '../core/model/faces.js';
-import { WORKFLOW_KINDS } from '../core/types.js';
-import type { Finding, Span } from '../core/types.js';
+import { hoverAt } from '../core/ide/hover.js';
+import type { Finding } from '../core/types.js';
 import { toRange } from './convert.js';
-import { contextOf, locate, relativePath, samePath, workflowAt } from './cursor.js';
 import type { Session } from './session.js';
-import { code, envelopeMarkdown, resolveStepTool, toolDetailsMarkdown, toolRefMarkdown } from './tools.js';
 
 /** `findings`: the file's current findings (the diagnostics the editor shows), when the caller has them. */
 export function hover(session: Session, params: HoverParams, findings: readonly Finding[] = []): Hover | null {
   const file = session.fileOfUri(params.textDocument.uri);
   if (!file?.kind) return null;
-  const offset = file.source.offsetAt(params.position);
-  const said = (rule: string): boolean => findings.some((f) => f.rule === rule && f.span.start <= offset && offset <= f.span.end);
-  const located = locate(file, offset);
-  if (!located?.doc.kind) return null;
-  const target = located.target;
-  if (target.kind !== 'key' && target.kind !== 'value') return null;
-  const ctx = contextOf(file, located.doc, session.workspace);
-  const span: Span = target.kind === 'key' ? target.pair.key.span : target.node.span;
-  const result = (markdown: string): Hover => ({
-    contents: { kind: MarkupKind.Markdown, value: markdown },
-    range: toRange(file.source, span),
-  });
-
-  if (WORKFLOW_KINDS.includes(located.doc.kind)) {
-    const { workflow, step } = workflowAt(ctx, located.path);
-    if (!workflow) return null;
-    if (step) {
-      const rel = relativePath(located.path, step.path);
-      const envelope = envelopeAt(callsOf(ctx).calls, target.kind === 'key' ? target.pair.key : target.node, said);
-      if (envelope !== undefined) return envelope ? result(envelope) : null;
-      if (samePath(rel, ['tool'])) {
-        const resolution = resolveStepTool(ctx, step);
-        // Why a reference does not resolve, or that its server has no catalog, is tool/unknown's message.
-        if (!resolution || ((resolution.kind === 'unresolved' || resolution.kind === 'no-catalog') && said('tool/unknown'))) return null;
-        return result(toolRefMarkdown(resolution));
-      }
-      return null;
-    }
-    const rel = relativePath(located.path, workflow.path);
-    const onName = samePath(rel, ['name']);
-    const onAnnotations = target.kind === 'key' && rel[0] === 'annotations' && rel.length <= 2;
-    if (onName || onAnnotations) return result(floorMarkdown(floorOf(ctx, workflow), { contradictionSaid: said('annotations/contradiction') }));
-    return null;
-  }
-
-  if (located.doc.kind === 'tool-calls') {
-    const node = target.kind === 'key' ? target.pair.key : target.node;
-    const markdown = envelopeAt(callsOf(ctx).calls, node, said) ?? callNameAt(callsOf(ctx).calls, node);
-    return markdown ? result(markdown) : null;
-  }
-
-  if (located.doc.kind === 'face-overlay' || located.doc.kind === 'mcp-servers') {
-    if (target.kind !== 'key') return null;
-    for (const server of facesOf(ctx).servers) {
-      const face = server.faces.find((f) => f.pair === target.pair);
-      if (!face) continue;
-      const faceHover = faceHoverOf(ctx, face);
-      // That the server does not list the tool is face/undeclared's message; the rest is the name again.
-      if (faceHover.state === 'undeclared' && said('face/undeclared')) return null;
-      return result(faceHover.markdown);
-    }
-  }
-  return null;
-}
-
-type AnyNode = { span: Span };
-
-function within(node: AnyNode, outer: AnyNode): boolean {
-  return node.span.start >= outer.span.start && node.span.end <= outer.span.end;
-}
-
-/**
- * The envelope hover when the cursor is on a call's name or on one of its envelope's fields;
- * '' when it is on one but the diagnostic there already says everything the hover would.
- */
-function envelopeAt(calls: readonly CallSite[], node: AnyNode, said: (rule: string) => boolean): string | undefined {
-  for (const site of calls) {
-    if (!site.envelope) continue;
-    const onName = site.name !== undefined && within(node, site.name);
-    const onField = Object.values(site.envelope.fields).some((f) => f && (within(node, f.pair.key) || (f.value !== null && node === f.value)));
-    if (onName || onField) return envelopeMarkdown(site.envelope, said);
-  }
-  return undefined;
-}
-
-/** A plain call's name: the tool it calls. */
-function callNameAt(calls: readonly CallSite[], node: AnyNode): string | undefined {
-  const site = calls.find((s) => s.name !== undefined && within(node, s.name));
-  if (!site?.tool || site.nameText === undefined) return undefined;
-  return [`**${code(site.nameText)}** (server ${code(site.tool.server)})`, '', ...toolDetailsMarkdown(site.tool)].join('\n');
+  const found = hoverAt(file, session.workspace, file.source.offsetAt(params.position), findings);
+  return found ? { contents: { kind: MarkupKind.Markdown, value: found.markdown }, range: toRange(file.source, found.span) } : null;
 }

@@ -24,7 +24,8 @@ import { resolveExecutable } from '../live/processes.js';
 import { snapshotFileName, snapshotTarget, writeSnapshot } from '../live/snapshot.js';
 import { toPosix } from '../node/paths.js';
 import type { FetchCatalogParams, FetchCatalogResult, LiveServerItem, LiveServerList } from './protocol.js';
-import { errorText, type Session } from './session.js';
+import { errorText } from './listeners.js';
+import type { Session } from './session.js';
 
 /** The folder snapshots are written into, as `tool-lens catalog fetch` does. */
 const SNAPSHOT_DIR = 'catalogs';

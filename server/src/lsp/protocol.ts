@@ -1,6 +1,7 @@
 // Names and payloads shared by the language server and the VS Code client: custom notifications
 // and the server-side commands the client calls. Plain data only, so the client bundle can import
 // it without pulling in the server.
+import type { GraphOfWorkflow } from '../core/ide/graph.js';
 
 /** Server → client: how many catalog servers the workspace has, and how fresh they are. */
 export const CATALOG_STATE_NOTIFICATION = 'toolLens/catalogState';
@@ -232,51 +233,11 @@ export type CallEnvelopeResult =
     }
   | { refused: string };
 
-/** How safe a step's tool says it is, for the graph's colours. */
-export type AnnotationClass = 'read-only' | 'additive' | 'destructive' | 'unknown' | 'no-tool';
+// The workflow graph's data is core/ide/graph.ts's; the command adds the document's URI.
+export type { AnnotationClass, WorkflowGraphMark, WorkflowGraphNode } from '../core/ide/graph.js';
 
-export interface WorkflowGraphNode {
-  id: string;
-  /** The step's tool reference as written (inner tool for a forEach). */
-  tool?: string;
-  type: string;
-  annotationClass: AnnotationClass;
-  /** One line saying why the class is what it is. */
-  detail: string;
-  line: number;
-  /** What the graph marks on the step (the diagnostics' findings, shown where they happen). */
-  marks?: WorkflowGraphMark[];
-}
-
-/**
- * A mark on a step: `unknown`, its tool's annotations are unknown, so the floor assumes the worst;
- * `race`, a template of it reads a step it does not wait for (template/not-upstream); `breaks-claim`,
- * it decides a floor hint that the composite's explicit annotations contradict.
- */
-export interface WorkflowGraphMark {
-  kind: 'unknown' | 'race' | 'breaks-claim';
-  /** One short sentence. */
-  text: string;
-}
-
-interface WorkflowGraphEdge {
-  /** The step that must finish first (for a `reads` edge: the step read). */
-  from: string;
-  to: string;
-  /**
-   * Absent: `to` depends on `from` (`dependsOn`). `reads`: `to` reads `.steps.<from>` without
-   * waiting for it, a race the graph draws as a dashed edge of its own.
-   */
-  kind?: 'reads';
-}
-
-export interface WorkflowGraph {
-  workflow: string;
+export interface WorkflowGraph extends GraphOfWorkflow {
   uri: string;
-  nodes: WorkflowGraphNode[];
-  edges: WorkflowGraphEdge[];
-  /** Set when the gateway drops this composite from its tool list: the explicit hints contradict the floor. */
-  dropped?: string;
 }
 
 /** A place in the workspace, for a click through: the file and the range, 0-based as LSP counts. */

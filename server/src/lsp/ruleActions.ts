@@ -6,7 +6,8 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type WorkspaceEdit } from 'vscode-languageserver';
 import type { ParsedFile } from '../core/parse/file.js';
 import { ruleDocsUrl } from '../core/rules/rule.js';
-import { findDirectives, UNUSED_SUPPRESSION } from '../core/suppressions.js';
+import { fileSuppressionEdit } from '../core/ide/fileSuppression.js';
+import { UNUSED_SUPPRESSION } from '../core/suppressions.js';
 import type { Finding, TextEdit } from '../core/types.js';
 
 /** A client command name Tool Lens will put in a `command:` link: letters, digits, `.`, `_`, `-`. */
@@ -52,24 +53,4 @@ export function ruleActions(file: ParsedFile, targets: readonly { finding: Findi
     }
   }
   return actions;
-}
-
-/**
- * `# tool-lens-disable-file RULE -- ` as the file's first line (`//` in JSON); when the file already
- * has a file-wide suppression, the rule joins the first one's list. Undefined in JSONL (no
- * comments) and when the rule is listed already.
- */
-export function fileSuppressionEdit(file: ParsedFile, rule: string): TextEdit | undefined {
-  if (file.language === 'jsonl') return undefined;
-  const existing = findDirectives(file).filter((d) => d.kind === 'file');
-  if (existing.some((d) => d.rules.some((r) => r.id === rule))) return undefined;
-  const listed = existing.find((d) => d.rules.length > 0 && d.removal === 'safe');
-  if (listed) {
-    const last = listed.rules[listed.rules.length - 1]!;
-    return { span: { start: last.span.end, end: last.span.end }, newText: `, ${rule}` };
-  }
-  const source = file.source;
-  const start = source.lineStarts[0] ?? 0;
-  const marker = file.language === 'yaml' ? '#' : '//';
-  return { span: { start, end: start }, newText: `${marker} tool-lens-disable-file ${rule} -- ${source.eol}` };
 }

@@ -1,61 +1,47 @@
-// The server's state: one core Workspace kept up to date from disk (read once at start, then
-// through file-watch events) and from open editors, whose text always wins over the disk.
-//
-// Every file the server knows is an Entry keyed by the path the core uses (relative to the
-// workspace folder, posix separators; absolute outside it; the URI itself for non-file URIs; the
-// conversions are lsp/paths.ts's). Which files are read and which may be catalogs, and the order
-// catalogs join in, are node/discovery.ts's, the CLI's rules.
+// One workspace folder as the server keeps it: a core Workspace kept up to date from disk (read
+// once at start, then through file-watch events) and from open editors, whose text always wins
+// over the disk. The session decides what a change affects and says so; the pieces it is made of
+// each do one job:
+//   entries.ts      the files it knows and their texts
+//   folderRead.ts   a read of the folder from disk (which files are read and which may be
+//                   catalogs, and the order catalogs join in, are node/discovery.ts's, the CLI's)
+//   catalogGlobs.ts the globs whose files join the catalog whatever their content
+//   baseline.ts     the baseline catalog that aggregation/advertised-rename compares with
+//   liveState.ts    the live fetches under way and their failures
+//   catalogState.ts the catalog as the language status and the log tell it
+//   listeners.ts    the listeners of its change events
+//   watchEvents.ts  what a file-watch event means to the folder
+//   pathQueue.ts    file-watch events of one path applied in turn
 // Each text change bumps the entry's stamp; a change to what other files depend on (a catalog,
-// the configuration) bumps the session's generation, which invalidates every parse (and with it
-// every memoised analysis) so that dependants are re-checked against the new catalog.
-// A file larger on disk than the workspace's fileBytes is never read whole: the entry keeps its
-// head and its size (node/loader.ts readWithin), which is all its decline needs.
+// the configuration) bumps the session's generation, which changes every result id so that
+// dependants are re-checked against the new catalog. A parse is kept while its text and the
+// configuration are the same: a catalog change re-runs the analyses (memoised per workspace
+// revision, core/context.ts) over the parses it has.
 import { randomBytes } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, relative } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { CONFIG_FILE_NAME, parseConfig, type LensConfig } from '../core/config/config.js';
-import { compileGlob, leavesFolder } from '../core/config/glob.js';
+import { parseConfig } from '../core/config/config.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
-import { advertisableNames } from '../core/listing/renames.js';
-import { catalogBaseline, Workspace, type BaselineFile, type CatalogBaseline } from '../core/workspace.js';
-import { catalogGlobsName, filesOfCatalogGlobs, isCheckedPath, isIgnoredPath, isWalkedPath, joinCatalog, mayBeCatalog, type CatalogGlob } from '../node/discovery.js';
-import { discoverWorkspace, readWithin, readWithinAsync, rebaseConfig, type DiskText } from '../node/loader.js';
+import { Workspace, type BaselineFile } from '../core/workspace.js';
+import { filesOfCatalogGlobs, joinCatalog, mayBeCatalog, type CatalogGlob } from '../node/discovery.js';
+import { readWithin, readWithinAsync, rebaseConfig, type DiskText } from '../node/loader.js';
 import { toPosix } from '../node/paths.js';
 import { linksOutNote, type LinkOut } from '../node/walk.js';
-import { absoluteOf, fileUriOf, folderOfUri, isUnderRoot, isWithin, pathOfAbsolute, pathOfUri } from './paths.js';
-import { STALE_AFTER_DAYS, type CatalogState, type ToolLensSettings } from './protocol.js';
+import { BaselineCatalog } from './baseline.js';
+import { catalogGlobsOf } from './catalogGlobs.js';
+import { CatalogLog, catalogStateOf, loadWords } from './catalogState.js';
+import { Entries, rereadForFileBytes, setDisk, textOf, type Entry } from './entries.js';
+import { readFolder } from './folderRead.js';
+import { errorText, Listeners } from './listeners.js';
+import { LiveFetchState } from './liveState.js';
+import { absoluteOf, fileUriOf, folderOfUri, isUnderRoot, pathOfAbsolute, pathOfUri } from './paths.js';
+import { PathQueue } from './pathQueue.js';
+import type { CatalogState, ToolLensSettings } from './protocol.js';
+import { watchVerdict, type WatchKind } from './watchEvents.js';
 
 export type Log = (message: string) => void;
-
-export interface Entry {
-  path: string;
-  uri: string;
-  /** Text on disk when last read; undefined when the file is not on disk (or not read). */
-  diskText?: string;
-  /**
-   * Set when the file on disk was larger than the workspace's fileBytes when last read: its size
-   * in bytes, and `diskText` is only its head (never checked as its text).
-   */
-  diskBytes?: number;
-  /** The open editor's document (for its URI and version). */
-  editor?: TextDocument;
-  /**
-   * The editor's text as of the last change applied here; it wins over the disk. Kept apart from
-   * `editor` because the document object is updated in place before we hear of the change.
-   */
-  editorText?: string;
-  /** Bumped on every change of the effective text. */
-  stamp: number;
-  /** One of the workspace's files (found under the folder with a checked extension). */
-  onDisk: boolean;
-  /** Matched by a catalog glob (`.toollens.yaml` `catalogs`, the `toolLens.catalogs` setting). */
-  catalogGlobbed: boolean;
-  parsed?: { file: ParsedFile; stamp: number; generation: number };
-}
 
 export interface ChangeEvent {
   /** Entries whose own text changed. */
@@ -71,42 +57,27 @@ export class Session {
   root: string | undefined;
   workspace: Workspace;
   generation = 0;
-  readonly entries = new Map<string, Entry>();
+  readonly entries = new Entries();
   /** The active configuration file (absolute, native separators). */
   configPath: string | undefined;
   configProblems: Finding[] = [];
   settings: ToolLensSettings = {};
   /** Whether the client said the workspace is trusted; nothing is ever started until it has. */
   trusted = false;
-  /**
-   * Bumped whenever the set of servers being fetched changes: diagnostics that mention such a
-   * server say "catalog pending", so their result ids must change with it.
-   */
-  liveEpoch = 0;
-  private readonly livePending = new Set<string>();
-  private readonly liveFailures = new Map<string, string>();
+  private readonly live = new LiveFetchState();
   loaded = false;
   /** Resolves once the workspace has been read from disk. */
   readonly ready: Promise<void>;
   private resolveReady!: () => void;
-  private readonly listeners: ((event: ChangeEvent) => void)[] = [];
-  private readonly catalogListeners: ((state: CatalogState) => void)[] = [];
+  private readonly changeListeners: Listeners<ChangeEvent>;
+  private readonly catalogListeners: Listeners<CatalogState>;
+  private readonly catalogLog: CatalogLog;
   /** The globs whose files join the catalog whatever their content. */
   private catalogGlobs: CatalogGlob[] = [];
-  private readonly diskQueue = new Map<string, Promise<void>>();
+  private readonly diskQueue = new PathQueue();
   /** Catalogs found by a lazy parse, waiting for their catalog change (see lateCatalog). */
   private readonly lateCatalogs = new Set<string>();
-  /**
-   * The catalog files as the session first read them from disk (at the first load), or as they
-   * were when the user last accepted the catalog (`acceptBaseline`): what
-   * `aggregation/advertised-rename` compares the current catalog with. In memory only: a session
-   * never asks git (a repository's git configuration can run commands).
-   */
-  private baselineFiles: BaselineFile[] | undefined;
-  /** The baseline built for the current workspace and configuration. */
-  private baselineBuilt: { workspace: Workspace; config: LensConfig; baseline: CatalogBaseline } | undefined;
-  /** The baseline files were taken from the catalog as it then was (see attachBaseline). */
-  private baselineIsCurrent = false;
+  private readonly baseline = new BaselineCatalog();
 
   /** Set once the folder left the client's workspace: nothing is emitted any more. */
   closed = false;
@@ -122,6 +93,9 @@ export class Session {
   ) {
     this.workspace = new Workspace('', log);
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
+    this.changeListeners = new Listeners(log, 'change');
+    this.catalogListeners = new Listeners(log, 'catalog');
+    this.catalogLog = new CatalogLog(log);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -142,8 +116,8 @@ export class Session {
     this.closed = true;
     this.resolveReady();
     this.entries.clear();
-    this.listeners.length = 0;
-    this.catalogListeners.length = 0;
+    this.changeListeners.clear();
+    this.catalogListeners.clear();
   }
 
   /** The core path of a URI. */
@@ -171,22 +145,26 @@ export class Session {
   }
 
   textOf(entry: Entry): string | undefined {
-    return entry.editorText !== undefined ? entry.editorText : entry.diskText;
+    return textOf(entry);
   }
 
-  /** The parsed file for an entry's current text, shared until the text or the generation changes. */
+  private ensureEntry(path: string, uri?: string): Entry {
+    return this.entries.ensure(path, () => uri ?? fileUriOf(path, this.root));
+  }
+
+  /** The parsed file for an entry's current text, shared until the text or the configuration changes. */
   fileOf(entry: Entry): ParsedFile | undefined {
-    const text = this.textOf(entry);
+    const text = textOf(entry);
     if (text === undefined) return undefined;
     const cached = entry.parsed;
-    if (cached && cached.stamp === entry.stamp && cached.generation === this.generation) return cached.file;
+    if (cached && cached.stamp === entry.stamp && cached.workspace === this.workspace && cached.config === this.workspace.config) return cached.file;
     // The previous parse, even of an older text, lets an edit re-parse only what it touched. It is
     // replaced here and nothing else keeps it, so its nodes may move into the new parse.
     const file =
       entry.editorText === undefined && entry.diskBytes !== undefined
         ? this.workspace.parseTooLarge(entry.path, entry.diskBytes, text)
         : this.workspace.parse(entry.path, text, cached?.file, { consume: true });
-    entry.parsed = { file, stamp: entry.stamp, generation: this.generation };
+    entry.parsed = { file, stamp: entry.stamp, workspace: this.workspace, config: this.workspace.config };
     if (file.kind === 'tool-catalog' && this.loaded && !this.workspace.catalog.hasFile(entry.path) && this.joinsCatalog(entry)) this.lateCatalog(entry);
     return file;
   }
@@ -211,26 +189,28 @@ export class Session {
 
   /** Files whose diagnostics the workspace has: the folder's files and the open editors. */
   checkedEntries(): Entry[] {
-    return [...this.entries.values()].filter((e) => (e.onDisk || e.editor !== undefined) && this.textOf(e) !== undefined);
+    return this.entries.checked();
   }
 
   onDidChange(listener: (event: ChangeEvent) => void): void {
-    this.listeners.push(listener);
+    this.changeListeners.add(listener);
   }
 
   onCatalogState(listener: (state: CatalogState) => void): void {
-    this.catalogListeners.push(listener);
+    this.catalogListeners.add(listener);
   }
 
   private emit(event: ChangeEvent): void {
     if (this.closed) return;
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.log(`a change listener failed: ${errorText(error)}`);
-      }
-    }
+    this.changeListeners.emit(event);
+  }
+
+  /** Something every file may depend on changed: the catalog is built again and everyone hears of it. */
+  private dependenciesChanged(paths: string[]): void {
+    this.generation++;
+    this.rebuildCatalog();
+    this.emit({ paths, dependencies: true });
+    this.publishCatalogState();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -245,12 +225,12 @@ export class Session {
     } catch (error) {
       this.log(`could not read the workspace folder: ${errorText(error)}`);
     }
-    if (!this.baselineFiles) {
-      this.baselineFiles = this.catalogFiles(true);
-      this.baselineIsCurrent = this.baselineFiles.every((file) => file.text === this.textOf(this.entries.get(file.path)!));
+    if (!this.baseline.taken) {
+      const files = this.catalogFiles(true);
+      this.baseline.take(files, files.every((file) => file.text === textOf(this.entries.get(file.path)!)));
     }
     this.attachBaseline();
-    this.log(this.loadWords(performance.now() - started));
+    this.log(loadWords(this.root, this.configPath, this.configProblems.length, this.entries.size, performance.now() - started));
     this.loaded = true;
     this.resolveReady();
     this.emit({ paths: [...this.entries.keys()], dependencies: true });
@@ -261,36 +241,28 @@ export class Session {
     this.generation++;
     const seen = new Set<string>();
     let linksOut: LinkOut[] = [];
-    if (this.root && existsSync(this.root) && statSync(this.root).isDirectory()) {
-      // Files are read now but parsed when first needed (a check, a hover...): only those that may
-      // be catalogs are parsed at once, by rebuildCatalog below, since every check depends on them.
-      const loaded = discoverWorkspace({ paths: ['.'], cwd: this.root, log: this.log });
-      this.workspace = loaded.workspace;
-      this.configPath = loaded.configPath;
-      this.configProblems = loaded.configProblems;
-      linksOut = loaded.linksOut;
-      if (loaded.configPath && loaded.configText !== undefined) {
+    // Files are read now but parsed when first needed (a check, a hover...): only those that may
+    // be catalogs are parsed at once, by rebuildCatalog below, since every check depends on them.
+    const read = this.root !== undefined ? readFolder(this.root, this.owns, this.log) : undefined;
+    if (read) {
+      this.workspace = read.workspace;
+      this.configPath = read.configPath;
+      this.configProblems = read.configProblems;
+      linksOut = read.linksOut;
+      if (read.configPath && read.configText !== undefined) {
         // The configuration is not a checked file for the core, but its problems are diagnostics.
-        const entry = this.ensureEntry(this.entryPathOfAbsolute(loaded.configPath));
-        if (entry.diskText !== loaded.configText) entry.stamp++;
-        entry.diskText = loaded.configText;
+        const entry = this.ensureEntry(this.entryPathOfAbsolute(read.configPath));
+        if (entry.diskText !== read.configText) entry.stamp++;
+        entry.diskText = read.configText;
         entry.onDisk = true;
         seen.add(entry.path);
       }
-      for (const absolute of loaded.targets) {
-        if (!this.owns(absolute)) continue; // a nested workspace folder's file: that folder reads it
-        let read: DiskText;
-        try {
-          read = readWithin(absolute, this.workspace.limits.fileBytes);
-        } catch (error) {
-          this.log(`cannot read ${absolute}: ${errorText(error)}`);
-          continue;
-        }
-        const path = this.entryPathOfAbsolute(absolute);
+      for (const file of read.files) {
+        const path = this.entryPathOfAbsolute(file.absolute);
         seen.add(path);
         const entry = this.ensureEntry(path);
         entry.onDisk = true;
-        if (this.setDisk(entry, read)) entry.stamp++;
+        if (setDisk(entry, file.read)) entry.stamp++;
       }
     } else {
       this.workspace = new Workspace(this.root ? toPosix(this.root) : '', this.log);
@@ -301,7 +273,7 @@ export class Session {
     for (const entry of [...this.entries.values()]) {
       if (seen.has(entry.path) || !entry.onDisk) continue;
       entry.onDisk = false;
-      this.setDisk(entry, undefined);
+      setDisk(entry, undefined);
       entry.stamp++;
       if (!entry.editor) this.entries.delete(entry.path);
     }
@@ -322,45 +294,6 @@ export class Session {
   }
 
   /**
-   * Records what was read from disk for an entry (undefined: nothing); true when the entry's
-   * effective text (the editor's wins) or how it is read changed.
-   */
-  private setDisk(entry: Entry, read: DiskText | undefined): boolean {
-    const before = this.textOf(entry);
-    const bytesBefore = entry.editorText === undefined ? entry.diskBytes : undefined;
-    entry.diskText = read?.text;
-    entry.diskBytes = read?.bytes;
-    return before !== this.textOf(entry) || bytesBefore !== (entry.editorText === undefined ? entry.diskBytes : undefined);
-  }
-
-  /**
-   * After the workspace's fileBytes changed: files declined by their size on disk that it now
-   * admits are read whole, and files read whole that it no longer admits keep only their head.
-   */
-  private rereadForFileBytes(): void {
-    const limit = this.workspace.limits.fileBytes;
-    for (const entry of this.entries.values()) {
-      if (entry.diskText === undefined) continue;
-      const over = entry.diskBytes !== undefined ? entry.diskBytes > limit : Buffer.byteLength(entry.diskText, 'utf8') > limit;
-      if (over === (entry.diskBytes !== undefined)) continue;
-      try {
-        if (this.setDisk(entry, readWithin(this.absolute(entry.path), limit))) entry.stamp++;
-      } catch (error) {
-        this.log(`cannot read ${entry.path}: ${errorText(error)}`);
-      }
-    }
-  }
-
-  private ensureEntry(path: string, uri?: string): Entry {
-    let entry = this.entries.get(path);
-    if (!entry) {
-      entry = { path, uri: uri ?? fileUriOf(path, this.root), stamp: 0, onDisk: false, catalogGlobbed: false };
-      this.entries.set(path, entry);
-    }
-    return entry;
-  }
-
-  /**
    * Applies configuration text (from the disk or an editor) without re-reading the folder. Returns
    * the links out that the catalog globs met, logged here unless `log` is false.
    */
@@ -374,7 +307,7 @@ export class Session {
     const config = rebaseConfig(result.config, configRoot, base);
     const fileBytes = this.workspace.limits.fileBytes;
     this.workspace.config = config;
-    if (config.limits.fileBytes !== fileBytes) this.rereadForFileBytes();
+    if (config.limits.fileBytes !== fileBytes) rereadForFileBytes(this.entries, config.limits.fileBytes, (path) => this.absolute(path), this.log);
     return this.refreshCatalogGlobs(log);
   }
 
@@ -383,19 +316,8 @@ export class Session {
    * out that the globs met, logged here unless `log` is false.
    */
   private refreshCatalogGlobs(log = true): LinkOut[] {
-    const config = this.workspace.config;
     const configRoot = this.configPath ? dirname(this.configPath) : this.root;
-    const globs: CatalogGlob[] = [];
-    // The configuration's globs were checked when it was read (its problems are diagnostics).
-    if (configRoot) for (const glob of config.catalogs) globs.push({ glob, base: configRoot, confined: true });
-    if (this.root) {
-      // The setting may come from the workspace's own settings: it stays inside the folder too.
-      for (const glob of this.settings.catalogs ?? []) {
-        const why = compileGlob(glob).problem ?? leavesFolder(glob, 'the workspace folder');
-        if (why === undefined) globs.push({ glob, base: this.root, confined: true });
-        else this.log(`The toolLens.catalogs glob "${glob}" is not read: ${why}`);
-      }
-    }
+    const globs = catalogGlobsOf(this.workspace.config, configRoot, this.root, this.settings.catalogs ?? [], this.log);
     const matched = new Set<string>();
     const found = filesOfCatalogGlobs(globs, (glob, problem) => this.log(`bad catalog glob ${glob}: ${problem}`));
     this.catalogGlobs = globs;
@@ -408,7 +330,7 @@ export class Session {
       entry.catalogGlobbed = true;
       if (entry.diskText === undefined && !entry.editor) {
         try {
-          this.setDisk(entry, readWithin(this.absolute(path), this.workspace.limits.fileBytes));
+          setDisk(entry, readWithin(this.absolute(path), this.workspace.limits.fileBytes));
           entry.stamp++;
         } catch (error) {
           this.log(`cannot read the catalog ${path}: ${errorText(error)}`);
@@ -421,6 +343,9 @@ export class Session {
     }
     return found.linksOut;
   }
+
+  // -------------------------------------------------------------------------------------------
+  // The catalog
 
   /** Whether an entry's catalog documents join the workspace catalog. */
   private joinsCatalog(entry: Entry): boolean {
@@ -450,9 +375,6 @@ export class Session {
     this.attachBaseline();
   }
 
-  // -------------------------------------------------------------------------------------------
-  // The baseline catalog
-
   /**
    * The catalog's files in the order they joined it, with their texts: from disk where `fromDisk`
    * and the file is on disk (an unsaved editor's text is a change from it), else as the session
@@ -470,18 +392,9 @@ export class Session {
     return out;
   }
 
-  /** Puts the baseline on the workspace, made again when the workspace or its configuration is another. */
+  /** Puts the baseline on the workspace (baseline.ts). */
   private attachBaseline(): void {
-    if (!this.baselineFiles) return;
-    const built = this.baselineBuilt;
-    if (!built || built.workspace !== this.workspace || built.config !== this.workspace.config) {
-      // Taken from the catalog as it is (at start-up without unsaved editors, or when accepted), the
-      // baseline's names are the current ones: it is parsed only once a change makes them differ.
-      const known = !built && this.baselineIsCurrent ? advertisableNames(this.workspace.catalog) : undefined;
-      const baseline = catalogBaseline(this.workspace, this.baselineFiles, () => this.checkedFiles(), advertisableNames, known);
-      this.baselineBuilt = { workspace: this.workspace, config: this.workspace.config, baseline };
-    }
-    this.workspace.baseline = this.baselineBuilt!.baseline;
+    this.baseline.attach(this.workspace, () => this.checkedFiles());
   }
 
   /** The parsed files whose diagnostics the workspace has. */
@@ -495,9 +408,7 @@ export class Session {
   /** The catalog as the session reads it now becomes the baseline: the renames since the old one are accepted. */
   acceptBaseline(): void {
     if (this.closed || !this.loaded) return;
-    this.baselineFiles = this.catalogFiles(false);
-    this.baselineIsCurrent = true;
-    this.baselineBuilt = undefined;
+    this.baseline.accept(this.catalogFiles(false));
     this.generation++;
     this.attachBaseline();
     this.emit({ paths: [], dependencies: true });
@@ -510,7 +421,7 @@ export class Session {
    */
   private mayBeCatalogEntry(entry: Entry): boolean {
     if (entry.parsed?.file.kind === 'tool-catalog' && entry.parsed.stamp === entry.stamp) return true;
-    const text = this.textOf(entry);
+    const text = textOf(entry);
     return text !== undefined && mayBeCatalog(this.workspace, entry.path, text);
   }
 
@@ -527,10 +438,7 @@ export class Session {
       if (!current || this.workspace.catalog.hasFile(current.path) || !this.joinsCatalog(current)) return;
       if (this.fileOf(current)?.kind !== 'tool-catalog') return;
       this.log(`${current.path} turned out to be a catalog when first parsed; checking again with it`);
-      this.generation++;
-      this.rebuildCatalog();
-      this.emit({ paths: [current.path], dependencies: true });
-      this.publishCatalogState();
+      this.dependenciesChanged([current.path]);
     });
   }
 
@@ -548,7 +456,7 @@ export class Session {
   private changed(entry: Entry, wasCatalog: boolean): void {
     if (this.isConfig(entry)) {
       this.generation++;
-      const text = this.textOf(entry);
+      const text = textOf(entry);
       if (text !== undefined) this.applyConfigText(text);
       this.rebuildCatalog();
       this.emit({ paths: [entry.path], dependencies: true });
@@ -557,13 +465,16 @@ export class Session {
     }
     const file = this.fileOf(entry);
     if (wasCatalog || this.isCatalogEntry(entry, file)) {
-      this.generation++;
-      this.rebuildCatalog();
-      this.emit({ paths: [entry.path], dependencies: true });
-      this.publishCatalogState();
+      this.dependenciesChanged([entry.path]);
       return;
     }
     this.emit({ paths: [entry.path], dependencies: false });
+  }
+
+  /** An entry left the session (or the disk): a catalog's going changes every file, another's only itself. */
+  private gone(path: string, wasCatalog: boolean): void {
+    if (wasCatalog) this.dependenciesChanged([path]);
+    else this.emit({ paths: [path], dependencies: false });
   }
 
   /** An editor opened a document or changed it. */
@@ -571,7 +482,7 @@ export class Session {
     const path = this.pathOf(document.uri);
     const entry = this.ensureEntry(path, document.uri);
     if (!entry.editor) entry.uri = document.uri; // the client's spelling of the URI, for its own documents
-    const before = this.textOf(entry);
+    const before = textOf(entry);
     const wasCatalog = this.workspace.catalog.hasFile(path);
     entry.editor = document;
     entry.editorText = document.getText();
@@ -584,18 +495,13 @@ export class Session {
   editorClosed(uri: string): void {
     const entry = this.entryOf(uri);
     if (!entry?.editor) return;
-    const before = this.textOf(entry);
+    const before = textOf(entry);
     const wasCatalog = this.workspace.catalog.hasFile(entry.path);
     entry.editor = undefined;
     entry.editorText = undefined;
     if (!entry.onDisk && !entry.catalogGlobbed) {
       this.entries.delete(entry.path);
-      if (wasCatalog) {
-        this.generation++;
-        this.rebuildCatalog();
-        this.emit({ paths: [entry.path], dependencies: true });
-        this.publishCatalogState();
-      } else this.emit({ paths: [entry.path], dependencies: false });
+      this.gone(entry.path, wasCatalog);
       return;
     }
     if (before === entry.diskText && entry.diskBytes === undefined) return;
@@ -604,61 +510,39 @@ export class Session {
   }
 
   /** A watched file changed on disk. Serialised per path so that the last event wins. */
-  diskChanged(uri: string, kind: 'created' | 'changed' | 'deleted'): Promise<void> {
+  diskChanged(uri: string, kind: WatchKind): Promise<void> {
     const path = this.pathOf(uri);
-    const previous = this.diskQueue.get(path) ?? Promise.resolve();
-    const next = previous.then(() => this.applyDiskChange(uri, path, kind)).catch((error: unknown) => {
-      this.log(`could not apply the change of ${path}: ${errorText(error)}`);
-    });
-    this.diskQueue.set(path, next);
-    void next.then(() => {
-      if (this.diskQueue.get(path) === next) this.diskQueue.delete(path);
-    });
-    return next;
+    return this.diskQueue.run(
+      path,
+      () => this.applyDiskChange(uri, path, kind),
+      (error: unknown) => this.log(`could not apply the change of ${path}: ${errorText(error)}`),
+    );
   }
 
-  private async applyDiskChange(uri: string, path: string, kind: 'created' | 'changed' | 'deleted'): Promise<void> {
+  private async applyDiskChange(uri: string, path: string, kind: WatchKind): Promise<void> {
     await this.ready;
     if (this.closed || !uri.startsWith('file:')) return;
-    const name = path.split('/').pop() ?? path;
-    // The configuration is found upward from the folder (node/loader.ts): one in a folder above,
-    // such as that of a workspace folder this one is nested in, applies here too.
-    if (name === CONFIG_FILE_NAME && this.root !== undefined && !this.underRoot(path) && isWithin(dirname(this.absolute(path)), this.root)) {
-      this.load();
-      return;
-    }
-    if (!this.underRoot(path) || isIgnoredPath(path)) return;
-    const owned = this.owns(this.absolute(path));
-    if (name === CONFIG_FILE_NAME) {
-      // A nested workspace folder's configuration is that folder's alone.
-      if (!owned) return;
-      // A configuration appeared, changed or went away: read everything again (rare, and globs may move).
-      this.load();
-      return;
-    }
-    // A nested workspace folder's file is checked there; here it can only be a catalog a glob names.
-    const checked = owned && isCheckedPath(path);
-    // A file gone is no longer where a glob can find it: what it was is what its entry says.
-    const globbed = kind === 'deleted' ? this.entries.get(path)?.catalogGlobbed === true : catalogGlobsName(this.catalogGlobs, this.absolute(path));
-    if (!checked && !globbed) return;
-    // The walk follows no symbolic link (node/walk.ts): nor does a watch event.
-    if (kind !== 'deleted' && this.root !== undefined && !isWalkedPath(this.root, path)) return;
+    const verdict = watchVerdict(path, kind, {
+      root: this.root,
+      absolute: (p) => this.absolute(p),
+      owns: this.owns,
+      catalogGlobs: this.catalogGlobs,
+      wasGlobbed: (p) => this.entries.get(p)?.catalogGlobbed === true,
+    });
+    if (verdict.action === 'reload') this.load();
+    if (verdict.action !== 'apply') return;
+    const { checked, globbed } = verdict;
     const entry = this.entries.get(path);
     if (kind === 'deleted') {
       if (!entry) return;
       const wasCatalog = this.workspace.catalog.hasFile(path);
-      const before = this.textOf(entry);
+      const before = textOf(entry);
       entry.onDisk = false;
-      this.setDisk(entry, undefined);
+      setDisk(entry, undefined);
       entry.catalogGlobbed = false;
       if (!entry.editor) this.entries.delete(path);
-      if (before !== this.textOf(entry)) entry.stamp++;
-      if (wasCatalog) {
-        this.generation++;
-        this.rebuildCatalog();
-        this.emit({ paths: [path], dependencies: true });
-        this.publishCatalogState();
-      } else this.emit({ paths: [path], dependencies: false });
+      if (before !== textOf(entry)) entry.stamp++;
+      this.gone(path, wasCatalog);
       return;
     }
     let read: DiskText;
@@ -673,7 +557,7 @@ export class Session {
     const membershipChanged = target.onDisk !== checked || target.catalogGlobbed !== globbed;
     target.onDisk = checked;
     target.catalogGlobbed = globbed;
-    const textChanged = this.setDisk(target, read);
+    const textChanged = setDisk(target, read);
     if (!textChanged && !membershipChanged) return;
     if (textChanged) target.stamp++;
     this.changed(target, wasCatalog);
@@ -703,21 +587,28 @@ export class Session {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Live fetches (lsp/liveFetch.ts runs them; the session only keeps their state)
+  // Live fetches (lsp/liveFetch.ts runs them; liveState.ts keeps their state)
+
+  /**
+   * Bumped whenever the set of servers being fetched changes: diagnostics that mention such a
+   * server say "catalog pending", so their result ids must change with it.
+   */
+  get liveEpoch(): number {
+    return this.live.epoch;
+  }
 
   /** Servers whose live catalog is being fetched, sorted. */
   pendingServers(): string[] {
-    return [...this.livePending].sort();
+    return this.live.pendingServers();
   }
 
   isPending(server: string): boolean {
-    return this.livePending.has(server);
+    return this.live.isPending(server);
   }
 
   /** A fetch started: the language status and the diagnostics that name the server say "catalog pending". */
   fetchStarted(server: string): void {
-    this.livePending.add(server);
-    this.liveFailures.delete(server);
+    this.live.started(server);
     this.liveChanged();
   }
 
@@ -726,91 +617,25 @@ export class Session {
    * are re-checked against it; `failure` is a redacted message.
    */
   fetchEnded(server: string, failure?: string): void {
-    this.livePending.delete(server);
-    if (failure !== undefined) this.liveFailures.set(server, failure);
-    else this.liveFailures.delete(server);
+    this.live.ended(server, failure);
     this.liveChanged();
   }
 
   private liveChanged(): void {
-    this.liveEpoch++;
     // No text and no catalog changed: only the "catalog pending" notes of diagnostics may differ.
     if (this.loaded) this.emit({ paths: [], dependencies: true });
     this.publishCatalogState();
   }
 
   // -------------------------------------------------------------------------------------------
-  // Catalog state
+  // Catalog state (catalogState.ts)
 
   catalogState(now = Date.now()): CatalogState {
-    const catalog = this.workspace.catalog;
-    const servers = catalog.serverNames;
-    const stale: string[] = [];
-    for (const name of servers) {
-      const fetchedAt = catalog.server(name)?.fetchedAt;
-      if (!fetchedAt) continue;
-      const time = Date.parse(fetchedAt);
-      if (!Number.isNaN(time) && now - time > STALE_AFTER_DAYS * 24 * 3600 * 1000) stale.push(name);
-    }
-    const failed = [...this.liveFailures.keys()].sort();
-    return {
-      servers,
-      files: catalog.files.length,
-      stale,
-      pending: this.pendingServers(),
-      failed,
-      failures: Object.fromEntries(failed.map((name) => [name, this.liveFailures.get(name)!])),
-      trusted: this.trusted,
-      loaded: this.loaded,
-      configs: this.configPath ? [pathToFileURL(this.configPath).href] : [],
-    };
+    return catalogStateOf({ catalog: this.workspace.catalog, live: this.live, trusted: this.trusted, loaded: this.loaded, configPath: this.configPath }, now);
   }
-
-  /** One log line for a read of the folder: what was read, how long it took, the configuration in use. */
-  private loadWords(ms: number): string {
-    const where = this.root ?? '(no folder)';
-    const config = this.configPath
-      ? `configuration ${toPosix(relative(this.root ?? dirname(this.configPath), this.configPath))}${this.configProblems.length ? ` (${this.configProblems.length} problem${this.configProblems.length === 1 ? '' : 's'}, shown in it)` : ''}`
-      : 'no .toollens.yaml: the built-in defaults';
-    return `read ${where}: ${this.entries.size} file${this.entries.size === 1 ? '' : 's'} in ${Math.round(ms)} ms; ${config}`;
-  }
-
-  /** The catalog as the log says it: one line per server (tools, namespaces, file, when fetched); logged when it changes. */
-  private catalogWords(): string[] {
-    const catalog = this.workspace.catalog;
-    const lines = [`catalog of ${this.root ?? '(no folder)'}: ${catalog.serverNames.length} server${catalog.serverNames.length === 1 ? '' : 's'} from ${catalog.files.length} file${catalog.files.length === 1 ? '' : 's'}`];
-    for (const name of catalog.serverNames) {
-      const server = catalog.server(name);
-      if (!server) continue;
-      const dynamic = server.namespaces.reduce((sum, ns) => sum + ns.tools.length, 0);
-      const namespaces = server.namespaces.length ? `, ${server.namespaces.length} namespace${server.namespaces.length === 1 ? '' : 's'} (${dynamic} dynamic tool${dynamic === 1 ? '' : 's'})` : '';
-      const file = this.root && isAbsolute(server.origin.file) ? toPosix(relative(this.root, server.origin.file)) : server.origin.file;
-      lines.push(`  catalog "${name}": ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}${namespaces}, from ${file}${server.fetchedAt ? `, fetched ${server.fetchedAt}` : ''}`);
-    }
-    return lines;
-  }
-
-  private loggedCatalog: string | undefined;
 
   private publishCatalogState(): void {
-    if (this.loaded) {
-      const words = this.catalogWords().join('\n');
-      if (words !== this.loggedCatalog) {
-        this.loggedCatalog = words;
-        this.log(words);
-      }
-    }
-    const state = this.catalogState();
-    for (const listener of this.catalogListeners) {
-      try {
-        listener(state);
-      } catch (error) {
-        this.log(`a catalog listener failed: ${errorText(error)}`);
-      }
-    }
+    if (this.loaded) this.catalogLog.say(this.workspace.catalog, this.root);
+    this.catalogListeners.emit(this.catalogState());
   }
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

@@ -19,6 +19,7 @@ export class CatalogIndex {
   setWorkloads(workloads: Record<string, string>): void {
     this.workloads = new Map(Object.entries(workloads));
     this.cache.clear();
+    revisions.delete(this);
   }
 
   /** A value computed from this catalog once, until the catalog changes (a file is added or removed, the workloads mapping is set). */
@@ -49,6 +50,7 @@ export class CatalogIndex {
     this.byFile.set(file.path, names);
     this.describedByFile.set(file.path, described);
     this.cache.clear();
+    revisions.delete(this);
   }
 
   removeFile(path: string): void {
@@ -56,6 +58,7 @@ export class CatalogIndex {
     this.byFile.delete(path);
     this.describedByFile.delete(path);
     this.cache.clear();
+    revisions.delete(this);
   }
 
   /** The server names a file of the catalog describes, in its order, shadowed ones included (the CLI's cache keeps them). */
@@ -111,6 +114,20 @@ export class CatalogIndex {
     const server = this.server(workload);
     return (server && lookupsOf(server).homes.get(toolName)) ?? [];
   }
+}
+
+// Kept beside the index rather than in it: reading the token consults nothing of the catalog (the
+// CLI's cache records every look-up a check makes through a proxy of the index, cli/cache.ts).
+const revisions = new WeakMap<CatalogIndex, object>();
+
+/**
+ * A token for the catalog as it is: the same object until a file is added or removed or the
+ * workloads mapping is set, then another (Workspace.revision).
+ */
+export function catalogRevision(catalog: CatalogIndex): object {
+  let token = revisions.get(catalog);
+  if (!token) revisions.set(catalog, (token = {}));
+  return token;
 }
 
 /**

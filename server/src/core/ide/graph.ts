@@ -4,19 +4,65 @@
 // (template/not-upstream's findings, as the editor shows them, drawn as `reads` edges), and, when
 // the composite's explicit hints contradict its floor (the gateway then drops it), that and the
 // steps that decide the contradicted hints. The analyses are core's; this only places them.
-import type { DocumentContext } from '../core/context.js';
-import { effectiveAnnotations, type StepEntry } from '../core/floor/floor.js';
-import { floorOf } from '../core/floor/workflowFloor.js';
-import { stepIdOf, type ResolvedStep } from '../core/gateway/steps.js';
-import { upstreamOf, type StepModel, type WorkflowModel } from '../core/model/workflow.js';
-import type { ParsedFile } from '../core/parse/file.js';
-import type { Finding } from '../core/types.js';
-import type { AnnotationClass, WorkflowGraph, WorkflowGraphMark, WorkflowGraphNode } from './protocol.js';
-import type { Session } from './session.js';
+import type { DocumentContext } from '../context.js';
+import { effectiveAnnotations, type StepEntry } from '../floor/floor.js';
+import { floorOf } from '../floor/workflowFloor.js';
+import { stepIdOf, type ResolvedStep } from '../gateway/steps.js';
+import { upstreamOf, type StepModel, type WorkflowModel } from '../model/workflow.js';
+import type { ParsedFile } from '../parse/file.js';
+import type { Finding } from '../types.js';
 
 const NOT_UPSTREAM = 'template/not-upstream';
 
-export function workflowGraph(session: Session, file: ParsedFile, ctx: DocumentContext, workflow: WorkflowModel, findings: readonly Finding[]): WorkflowGraph {
+/** How safe a step's tool says it is, for the graph's colours. */
+export type AnnotationClass = 'read-only' | 'additive' | 'destructive' | 'unknown' | 'no-tool';
+
+export interface WorkflowGraphNode {
+  id: string;
+  /** The step's tool reference as written (inner tool for a forEach). */
+  tool?: string;
+  type: string;
+  annotationClass: AnnotationClass;
+  /** One line saying why the class is what it is. */
+  detail: string;
+  line: number;
+  /** What the graph marks on the step (the diagnostics' findings, shown where they happen). */
+  marks?: WorkflowGraphMark[];
+}
+
+/**
+ * A mark on a step: `unknown`, its tool's annotations are unknown, so the floor assumes the worst;
+ * `race`, a template of it reads a step it does not wait for (template/not-upstream); `breaks-claim`,
+ * it decides a floor hint that the composite's explicit annotations contradict.
+ */
+export interface WorkflowGraphMark {
+  kind: 'unknown' | 'race' | 'breaks-claim';
+  /** One short sentence. */
+  text: string;
+}
+
+export interface WorkflowGraphEdge {
+  /** The step that must finish first (for a `reads` edge: the step read). */
+  from: string;
+  to: string;
+  /**
+   * Absent: `to` depends on `from` (`dependsOn`). `reads`: `to` reads `.steps.<from>` without
+   * waiting for it, a race the graph draws as a dashed edge of its own.
+   */
+  kind?: 'reads';
+}
+
+/** A composite tool's graph (the language server's command adds the document's URI). */
+export interface GraphOfWorkflow {
+  workflow: string;
+  nodes: WorkflowGraphNode[];
+  edges: WorkflowGraphEdge[];
+  /** Set when the gateway drops this composite from its tool list: the explicit hints contradict the floor. */
+  dropped?: string;
+}
+
+/** The graph of one composite tool of `file`; `findings`: the file's current findings (the diagnostics the editor shows). */
+export function workflowGraph(file: ParsedFile, ctx: DocumentContext, workflow: WorkflowModel, findings: readonly Finding[]): GraphOfWorkflow {
   const floor = floorOf(ctx, workflow);
   const entries = new Map<StepModel, StepEntry<ResolvedStep>>(floor.entries.map((e) => [e.step.step, e]));
   const marks = new Map<StepModel, WorkflowGraphMark[]>();
@@ -80,13 +126,12 @@ export function workflowGraph(session: Session, file: ParsedFile, ctx: DocumentC
     };
   });
   const known = new Set(nodes.map((n) => n.id));
-  const edges: WorkflowGraph['edges'] = workflow.steps.flatMap((step) =>
+  const edges: WorkflowGraphEdge[] = workflow.steps.flatMap((step) =>
     step.dependsOn.map((d) => ({ from: String(d.value), to: stepIdOf(step) })).filter((e) => known.has(e.from)),
   );
   for (const read of reads) if (known.has(read.from)) edges.push({ ...read, kind: 'reads' });
   return {
     workflow: workflow.nameText ?? '(unnamed composite tool)',
-    uri: session.uriOf(file.path),
     nodes,
     edges,
     ...(dropped ? { dropped } : {}),

@@ -1,16 +1,16 @@
-// Tool references as the LSP features see them: a step's `tool` as core resolved it for the rules
+// Tool references as the editor features see them: a step's `tool` as core resolved it for the rules
 // (gateway/steps.ts, memoised per document), the catalog tool behind it, and its description in
 // Markdown for hovers and completion items.
-import type { ToolRefResolution } from '../core/gateway/gateway.js';
-import { resolvedStepOf } from '../core/gateway/steps.js';
-import { unresolvedWords } from '../core/gateway/words.js';
-import { CALL_DYNAMIC_TOOL, type CatalogTool, type DynamicNamespace } from '../core/catalog/model.js';
-import { topLevelProperties } from '../core/jsonschema/properties.js';
-import type { Envelope } from '../core/calls/calls.js';
-import type { StepModel } from '../core/model/workflow.js';
-import type { DocumentContext } from '../core/context.js';
-import { HINT_NAMES, type ToolAnnotations } from '../core/types.js';
-import { escapeMarkdown } from '../core/text/markdown.js';
+import type { ToolRefResolution } from '../gateway/gateway.js';
+import { resolvedStepOf } from '../gateway/steps.js';
+import { unresolvedWords } from '../gateway/words.js';
+import { CALL_DYNAMIC_TOOL, type CatalogTool, type DynamicNamespace } from '../catalog/model.js';
+import { topLevelProperties } from '../jsonschema/properties.js';
+import type { Envelope } from '../calls/calls.js';
+import type { StepModel } from '../model/workflow.js';
+import type { DocumentContext } from '../context.js';
+import { HINT_NAMES, type ToolAnnotations } from '../types.js';
+import { escapeMarkdown } from '../text/markdown.js';
 
 export function resolveStepTool(ctx: DocumentContext, step: StepModel): ToolRefResolution | undefined {
   return resolvedStepOf(ctx, step)?.resolution;

@@ -9,15 +9,15 @@
 //   - JSONL: a line of its own, or the keys the line's object lacks.
 // In other documents (a workflow step), the envelope's value at the cursor, as before.
 // Only reads nodes and spans; the words of a refusal are said here, once.
-import type { CatalogTool, DynamicNamespace } from '../core/catalog/model.js';
-import { CALL_DYNAMIC_TOOL } from '../core/catalog/model.js';
-import { MCP_DETAILS_PLACEHOLDER } from '../core/calls/calls.js';
-import { endOfLine, renderString, type EditContext } from '../core/edit/mappingEdits.js';
-import { placeholderFor } from '../core/jsonschema/arguments.js';
-import { isObject, topLevelProperties } from '../core/jsonschema/properties.js';
-import type { ParsedDocument, ParsedFile } from '../core/parse/file.js';
-import { getPair, isMap, isScalar, type MapNode, type Node, type Pair, type SeqNode } from '../core/parse/nodes.js';
-import { eolOf, lineStartOf } from '../core/text/source.js';
+import type { CatalogTool, DynamicNamespace } from '../catalog/model.js';
+import { CALL_DYNAMIC_TOOL } from '../catalog/model.js';
+import { MCP_DETAILS_PLACEHOLDER } from '../calls/calls.js';
+import { endOfLine, renderString, type EditContext } from '../edit/mappingEdits.js';
+import { placeholderFor } from '../jsonschema/arguments.js';
+import { isObject, topLevelProperties } from '../jsonschema/properties.js';
+import type { ParsedDocument, ParsedFile } from '../parse/file.js';
+import { getPair, isMap, isScalar, type MapNode, type Node, type Pair, type SeqNode } from '../parse/nodes.js';
+import { eolOf, lineStartOf } from '../text/source.js';
 
 /** A piece of the inserted text: literal text, or a tab stop with the text it offers. */
 type Piece = string | { stop: number; text: string };

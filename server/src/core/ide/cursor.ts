@@ -2,13 +2,13 @@
 // whether it sits on a key, on a scalar value, or in a gap of a mapping or a sequence. Hover,
 // completion and navigation all start here. Spans are half-open; a cursor right after the last
 // character of a token still counts as on it (that is where the user's caret is while typing).
-import type { DocumentContext } from '../core/context.js';
-import { workflowsOf, type StepModel, type WorkflowModel } from '../core/model/workflow.js';
-import { documentContext } from '../core/context.js';
-import type { ParsedDocument, ParsedFile } from '../core/parse/file.js';
-import type { MapNode, Node, Pair, ScalarNode, SeqNode } from '../core/parse/nodes.js';
-import { valueSpanMapper } from '../core/parse/scalarOffsets.js';
-import type { Workspace } from '../core/workspace.js';
+import type { DocumentContext } from '../context.js';
+import { workflowsOf, type StepModel, type WorkflowModel } from '../model/workflow.js';
+import { documentContext } from '../context.js';
+import type { ParsedDocument, ParsedFile } from '../parse/file.js';
+import type { MapNode, Node, Pair, ScalarNode, SeqNode } from '../parse/nodes.js';
+import { valueSpanMapper } from '../parse/scalarOffsets.js';
+import type { Workspace } from '../workspace.js';
 
 type Target =
   | { kind: 'key'; pair: Pair; map: MapNode }

@@ -6,7 +6,7 @@
 import { ARGUMENT_KINDS, argumentProblemsOf, type MissingArguments } from '../../calls/arguments.js';
 import { listOf, quotedList } from '../../text/words.js';
 import type { Fix } from '../../types.js';
-import { calledToolWords, subjectWords } from '../../wording/calls.js';
+import { calledToolWords, subjectWords } from '../../wording/callSubjects.js';
 import { problemsOf, type Rule } from '../rule.js';
 import { LIMITS } from '../../limits.js';
 

@@ -5,7 +5,7 @@
 import { ARGUMENT_KINDS, argumentProblemsOf, type UnknownArgument } from '../../calls/arguments.js';
 import { editContextOf, renameKey } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
-import { calledToolWords, subjectWords } from '../../wording/calls.js';
+import { calledToolWords, subjectWords } from '../../wording/callSubjects.js';
 import { problemsOf, type Rule } from '../rule.js';
 import { LIMITS } from '../../limits.js';
 import { listOf } from '../../text/words.js';

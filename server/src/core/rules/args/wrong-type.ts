@@ -8,7 +8,7 @@ import { ARGUMENT_KINDS, argumentProblemsOf, type WrongArgument } from '../../ca
 import { editContextOf, replaceScalarFixes } from '../../edit/mappingEdits.js';
 import { issueWords, pathText } from '../../jsonschema/arguments.js';
 import { isScalar, toValue } from '../../parse/nodes.js';
-import { calledToolWords, subjectWords } from '../../wording/calls.js';
+import { calledToolWords, subjectWords } from '../../wording/callSubjects.js';
 import { problemsOf, type Rule } from '../rule.js';
 
 export const rule: Rule = {

@@ -8,7 +8,7 @@ import { compileSchema, IN_PLACE_LOOP, plainlyValid, type UnevaluatedPattern } f
 import type { Span } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { catalogDeclarationsOf, describeTool, type ToolDecl } from '../../model/catalogDeclarations.js';
-import { headlineFits } from '../../wording/sentences.js';
+import { headlineFits } from '../../wording/headlines.js';
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;

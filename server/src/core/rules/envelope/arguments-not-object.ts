@@ -15,7 +15,7 @@ import type { Fix } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { argumentsFit } from '../../calls/arguments.js';
 import { parseFile } from '../../parse/file.js';
-import { subjectWords } from '../../wording/calls.js';
+import { subjectWords } from '../../wording/callSubjects.js';
 
 export const rule: Rule = {
   id: 'envelope/arguments-not-object',

@@ -25,7 +25,7 @@ import { quotedList } from '../../text/words.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { argumentsFit } from '../../calls/arguments.js';
-import { subjectWords } from '../../wording/calls.js';
+import { subjectWords } from '../../wording/callSubjects.js';
 
 export const rule: Rule = {
   id: 'envelope/bare-dynamic-name',

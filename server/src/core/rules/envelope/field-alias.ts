@@ -7,7 +7,7 @@ import { CALL_KINDS, callsOf } from '../../calls/calls.js';
 import { editContextOf, renameKey } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
-import { subjectWords } from '../../wording/calls.js';
+import { subjectWords } from '../../wording/callSubjects.js';
 
 export const rule: Rule = {
   id: 'envelope/field-alias',

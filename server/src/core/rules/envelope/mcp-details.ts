@@ -10,7 +10,7 @@ import { appendEntry, editContextOf, flowSeparators, removePair, renderString, r
 import type { MapNode } from '../../parse/nodes.js';
 import type { Fix, TextEdit } from '../../types.js';
 import type { Rule } from '../rule.js';
-import { subjectWords } from '../../wording/calls.js';
+import { subjectWords } from '../../wording/callSubjects.js';
 
 const PLACEHOLDER = JSON.stringify(MCP_DETAILS_PLACEHOLDER);
 

@@ -2,7 +2,7 @@
 // authentication, is disabled...). The runtime refuses every call into such a namespace.
 import { CALL_KINDS, callsOf, envelopeNamespace } from '../../calls/calls.js';
 import type { Rule } from '../rule.js';
-import { subjectWords } from '../../wording/calls.js';
+import { subjectWords } from '../../wording/callSubjects.js';
 
 export const rule: Rule = {
   id: 'envelope/namespace-not-ready',

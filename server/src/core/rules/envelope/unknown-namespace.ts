@@ -9,7 +9,7 @@ import { editContextOf, replaceScalarFixes } from '../../edit/mappingEdits.js';
 import { quotedAlternatives, quotedList } from '../../text/words.js';
 import type { Fix, Span } from '../../types.js';
 import type { Rule } from '../rule.js';
-import { subjectWords } from '../../wording/calls.js';
+import { subjectWords } from '../../wording/callSubjects.js';
 
 export const rule: Rule = {
   id: 'envelope/unknown-namespace',

@@ -5,7 +5,7 @@ import { facesOf, faceTargetOf } from '../../model/faces.js';
 import type { Rule } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
 import { listOf } from '../../text/words.js';
-import { quote, refusesToMount, replaceScalarFix } from '../../wording/faces.js';
+import { quote, refusesToMount, replaceScalarFix } from '../../wording/faceWords.js';
 import { FACE_KINDS } from '../../types.js';
 
 export const rule: Rule = {

@@ -12,7 +12,7 @@ import { closest } from '../../text/suggest.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
 import { listOf } from '../../text/words.js';
-import { quote, refusedToMount, replaceScalarFix } from '../../wording/faces.js';
+import { quote, refusedToMount, replaceScalarFix } from '../../wording/faceWords.js';
 import { FACE_KINDS } from '../../types.js';
 
 // Words people write for a member of each set that no edit distance would find.

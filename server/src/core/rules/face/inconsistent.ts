@@ -5,7 +5,7 @@ import type { TopLevelProperties } from '../../jsonschema/properties.js';
 import { getPair } from '../../parse/nodes.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
-import { quote, refusesToMount, replaceScalarFix } from '../../wording/faces.js';
+import { quote, refusesToMount, replaceScalarFix } from '../../wording/faceWords.js';
 import { FACE_KINDS } from '../../types.js';
 
 export const rule: Rule = {

@@ -4,7 +4,7 @@ import { RESERVED_APPROVAL_CARDS, type ToolApprovalCard } from '../../faces/cons
 import { facesOf } from '../../model/faces.js';
 import type { Rule } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
-import { quote, refusesToMount, replaceScalarFix } from '../../wording/faces.js';
+import { quote, refusesToMount, replaceScalarFix } from '../../wording/faceWords.js';
 import { FACE_KINDS } from '../../types.js';
 
 export const rule: Rule = {

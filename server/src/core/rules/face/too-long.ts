@@ -9,7 +9,7 @@ import {
 } from '../../faces/constants.js';
 import { facesOf, namedParams, type Face, type FaceList, type FaceString } from '../../model/faces.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { refusedToMount, refusesToMount } from '../../wording/faces.js';
+import { refusedToMount, refusesToMount } from '../../wording/faceWords.js';
 import { FACE_KINDS } from '../../types.js';
 
 export const rule: Rule = {

@@ -7,7 +7,7 @@ import { closest } from '../../text/suggest.js';
 import type { Rule } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
 import { listOf } from '../../text/words.js';
-import { quote, replaceScalarFix } from '../../wording/faces.js';
+import { quote, replaceScalarFix } from '../../wording/faceWords.js';
 import { FACE_KINDS } from '../../types.js';
 
 export const rule: Rule = {

@@ -5,7 +5,7 @@
 // not look at audit.
 import { getMap, getScalar } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
-import { refusedAtStart } from '../../wording/moments.js';
+import { refusedAtStart } from '../../wording/refusalMoments.js';
 import type { Rule } from '../rule.js';
 
 export const rule: Rule = {

@@ -7,7 +7,7 @@
 import { getBoolean, getMap, getScalar, type ScalarNode } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
 import { parseGoDuration } from '../../text/durations.js';
-import { refusedAtLoad } from '../../wording/moments.js';
+import { refusedAtLoad } from '../../wording/refusalMoments.js';
 import type { Rule } from '../rule.js';
 
 const SECOND_NS = 1e9;

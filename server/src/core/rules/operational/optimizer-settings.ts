@@ -6,7 +6,7 @@
 // An openai provider without embeddingService is left alone: `--enable-embedding` fills it.
 import { getMap, getPair, getScalar, type ScalarNode } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
-import { refusedAtStart } from '../../wording/moments.js';
+import { refusedAtStart } from '../../wording/refusalMoments.js';
 import type { Rule, RuleContext } from '../rule.js';
 
 const PROVIDERS = ['tei', 'openai'];

@@ -4,7 +4,7 @@
 // pkg/telemetry/config.go refuses that combination; `thv vmcp validate` does not look at telemetry.
 import { getBoolean, getMap, getPair, getString } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
-import { refusedAtStart } from '../../wording/moments.js';
+import { refusedAtStart } from '../../wording/refusalMoments.js';
 import type { Rule } from '../rule.js';
 
 export const rule: Rule = {

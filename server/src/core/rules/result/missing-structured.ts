@@ -5,7 +5,7 @@
 import { callsOf } from '../../calls/calls.js';
 import { isMap } from '../../parse/nodes.js';
 import type { Rule } from '../rule.js';
-import { subjectWords } from '../../wording/calls.js';
+import { subjectWords } from '../../wording/callSubjects.js';
 
 export const rule: Rule = {
   id: 'result/missing-structured',

@@ -10,8 +10,8 @@ import { declineUnchecked, patternBudgetOf } from '../../calls/patterns.js';
 import { getPair, isMap, nodeAtPath, pairAtPath, toValue, type Node, type Pair } from '../../parse/nodes.js';
 import type { Span } from '../../types.js';
 import type { Rule } from '../rule.js';
-import { subjectWords, toolWords } from '../../wording/calls.js';
-import { headlineFits } from '../../wording/sentences.js';
+import { subjectWords, toolWords } from '../../wording/callSubjects.js';
+import { headlineFits } from '../../wording/headlines.js';
 
 export const rule: Rule = {
   id: 'result/schema-mismatch',

@@ -2,7 +2,7 @@ import { templatesOf, type TemplateString } from '../../model/templates.js';
 import type { Rule } from '../rule.js';
 import { delimiterProblem } from '../../templates/delimiters.js';
 import { WORKFLOW_KINDS } from '../../types.js';
-import { headlineFits } from '../../wording/sentences.js';
+import { headlineFits } from '../../wording/headlines.js';
 
 export const rule: Rule = {
   id: 'template/syntax',

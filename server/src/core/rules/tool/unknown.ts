@@ -13,7 +13,7 @@ import type { ScalarNode } from '../../parse/nodes.js';
 import { listWords, quotedAlternatives, quotedList } from '../../text/words.js';
 import type { Fix } from '../../types.js';
 import { addCatalogAdvice, addCatalogAdviceFor } from '../../wording/catalogAdvice.js';
-import { subjectWords } from '../../wording/calls.js';
+import { subjectWords } from '../../wording/callSubjects.js';
 import type { Report, Rule } from '../rule.js';
 
 export const rule: Rule = {

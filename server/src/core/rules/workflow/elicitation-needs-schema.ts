@@ -3,7 +3,7 @@ import { workflowsOf } from '../../model/workflow.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 import { capitalize } from '../../text/words.js';
-import { refusedAtStart } from '../../wording/moments.js';
+import { refusedAtStart } from '../../wording/refusalMoments.js';
 
 /**
  * An elicitation step without a schema, or with an empty one: ToolHive's start-up conversion

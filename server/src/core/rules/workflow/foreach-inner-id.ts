@@ -2,7 +2,7 @@ import { getPair, getScalar } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
-import { refusedAtStart } from '../../wording/moments.js';
+import { refusedAtStart } from '../../wording/refusalMoments.js';
 
 export const rule: Rule = {
   id: 'workflow/foreach-inner-id',

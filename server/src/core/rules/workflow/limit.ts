@@ -2,7 +2,7 @@ import { getPair, getScalar, type ScalarNode } from '../../parse/nodes.js';
 import { allSteps, workflowsOf, type StepModel } from '../../model/workflow.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
-import { refusedAtLoad, refusedAtStart } from '../../wording/moments.js';
+import { refusedAtLoad, refusedAtStart } from '../../wording/refusalMoments.js';
 import { parseGoDuration } from '../../text/durations.js';
 
 const MAX_STEPS = 100;

@@ -1,7 +1,7 @@
 import { getMap, getNode, getPair, getString, isMap, isScalar, isSeq, type MapNode, type Node } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
 import { templatesOf } from '../../model/templates.js';
-import { refusedAtStart } from '../../wording/moments.js';
+import { refusedAtStart } from '../../wording/refusalMoments.js';
 import { delimiterProblem } from '../../templates/delimiters.js';
 import type { RuleContext, Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';

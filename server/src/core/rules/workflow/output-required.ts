@@ -5,7 +5,7 @@ import { suggestionBudgetOf } from '../../context.js';
 import { closest } from '../../text/suggest.js';
 import { listOf } from '../../text/words.js';
 import { LIMITS } from '../../limits.js';
-import { refusedAtStart } from '../../wording/moments.js';
+import { refusedAtStart } from '../../wording/refusalMoments.js';
 import type { Fix } from '../../types.js';
 import type { Rule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';

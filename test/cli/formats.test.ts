@@ -49,7 +49,7 @@ describe('--format json', () => {
     const diagnostic = gateway!.diagnostics[0]!;
     assert.deepEqual(Object.keys(diagnostic), ['rule', 'messageId', 'severity', 'message', 'range', 'fixes']);
     assert.equal(diagnostic.rule, 'yaml/duplicate-key');
-    assert.equal(diagnostic.messageId, 'duplicate');
+    assert.equal((diagnostic as { messageId?: string }).messageId, 'duplicate');
     assert.equal(diagnostic.severity, 'error');
     assert.equal(diagnostic.message, DUPLICATE);
     // `description` on line 5 starts in column 5 and is 11 characters long.

@@ -16,6 +16,7 @@ function throwingRule(): Rule {
     id: 'test/throws',
     defaultSeverity: 'error',
     summary: 'Throws.',
+    messages: {},
     kinds: '*',
     check() {
       throw new Error(message);
@@ -83,9 +84,10 @@ describe('matching wants to findings', () => {
     defaultSeverity: 'error',
     summary: 'Reports at two places of one line.',
     kinds: '*',
+    messages: { atKey: () => 'at the key', atValue: () => 'at the value' },
     check(ctx) {
-      ctx.report({ message: 'at the key', span: at('name') });
-      ctx.report({ message: 'at the value', span: at('flow') });
+      ctx.report({ messageId: 'atKey', span: at('name') });
+      ctx.report({ messageId: 'atValue', span: at('flow') });
     },
   };
   const workspace = new Workspace('/w');

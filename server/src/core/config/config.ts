@@ -9,8 +9,10 @@
 import { replaceScalarFixes } from '../edit/mappingEdits.js';
 import { DEFAULT_LIMITS, FIXED_LIMITS, LIMIT_BOUNDS, LIMITS, type ConfigurableLimit, type LimitBound, type Limits } from '../limits.js';
 import { parseFile } from '../parse/file.js';
+import { parserWords } from '../wording/parserWords.js';
 import { getMap, getNode, isMap, isScalar, isSeq, keyText, type Node } from '../parse/nodes.js';
 import { closest } from '../text/suggest.js';
+import { joinWords } from '../text/words.js';
 import type { DocumentKind, Finding, Fix, SeverityOrOff } from '../types.js';
 import { DOCUMENT_KINDS } from '../types.js';
 import { compileGlob, leavesFolder, matchesGlob } from './glob.js';
@@ -46,7 +48,7 @@ export const SEVERITIES: readonly SeverityOrOff[] = ['error', 'warning', 'info',
 
 /** The top-level keys of `.toollens.yaml`, in the order the docs list them. */
 export const CONFIG_KEYS = ['catalogs', 'workloads', 'rules', 'overrides', 'kinds', 'limits', 'ruleDocsUrl'] as const;
-const CONFIG_KEY_WORDS = `${CONFIG_KEYS.slice(0, -1).join(', ')} and ${CONFIG_KEYS[CONFIG_KEYS.length - 1]!}`;
+const CONFIG_KEY_WORDS = joinWords(CONFIG_KEYS);
 
 export interface ConfigResult {
   config: LensConfig;
@@ -59,11 +61,11 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
   const problems: Finding[] = [];
   const config: LensConfig = { path, catalogs: [], workloads: {}, rules: {}, overrides: [], kinds: {}, limits: DEFAULT_LIMITS };
   for (const doc of file.documents) {
-    for (const p of doc.problems) problems.push({ rule: p.rule, severity: 'error', message: p.message, span: p.span });
+    for (const p of doc.problems) problems.push({ rule: p.rule, messageId: p.code, severity: 'error', message: parserWords(p), span: p.span });
   }
   const root = file.documents[0]?.root ?? null;
   const problem = (node: Node, message: string, fixes?: Fix[]) =>
-    problems.push({ rule: 'schema/invalid-value', severity: 'error', message, span: node.span, ...(fixes?.length ? { fixes } : {}) });
+    problems.push({ rule: 'schema/invalid-value', messageId: 'configValue', severity: 'error', message, span: node.span, ...(fixes?.length ? { fixes } : {}) });
   const edits = { text, json: false };
   /** The "did you mean" of a misspelt word: the sentence to add, and the fix to the right word. */
   const guess = (node: Node, word: string, candidates: Iterable<string>): { advice: string; fixes?: Fix[] } => {
@@ -143,7 +145,7 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
           }
         break;
       case 'limits':
-        config.limits = limitValues(value, problem, (node, message) => problems.push({ rule: 'schema/unknown-key', severity: 'error', message, span: node.span }));
+        config.limits = limitValues(value, problem, (node, message) => problems.push({ rule: 'schema/unknown-key', messageId: 'configKey', severity: 'error', message, span: node.span }));
         break;
       case 'ruleDocsUrl': {
         const url = isScalar(value) && typeof value.value === 'string' ? value.value : undefined;
@@ -156,6 +158,7 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
         const { advice, fixes } = guess(pair.key, key, CONFIG_KEYS);
         problems.push({
           rule: 'schema/unknown-key',
+          messageId: 'configKey',
           severity: 'error',
           message: `"${key}" is not a configuration key.${advice} The keys are ${CONFIG_KEY_WORDS}.`,
           span: pair.key.span,
@@ -231,7 +234,7 @@ function ruleSeverities(
 }
 
 const CONFIGURABLE = Object.keys(LIMIT_BOUNDS) as ConfigurableLimit[];
-const CONFIGURABLE_WORDS = `${CONFIGURABLE.slice(0, -1).join(', ')} and ${CONFIGURABLE[CONFIGURABLE.length - 1]!}`;
+const CONFIGURABLE_WORDS = joinWords(CONFIGURABLE);
 
 /**
  * The limits `limits:` sets, over the defaults. A value that is not a whole number within its

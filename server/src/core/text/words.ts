@@ -1,5 +1,6 @@
-// Words in messages: lists (`a, b and c`, `"a", "b" and "c"`, `"a" or "b"`, a long list cut short)
-// and a capital at the start of a sentence. One place, so that every rule words them the same way.
+// Words in messages: counts and plurals (`1 tool`, `3 tools`, `is`/`are`), lists (`a, b and c`,
+// `"a", "b" and "c"`, `"a" or "b"`, a long list cut short) and a capital at the start of a
+// sentence. One place, so that every rule words them the same way.
 import { LIMITS } from '../limits.js';
 
 /**
@@ -10,17 +11,32 @@ export function firstItems<T>(items: readonly T[], max: number = LIMITS.messageI
   return items.length <= max ? { shown: [...items], more: 0 } : { shown: items.slice(0, max), more: items.length - max };
 }
 
+/** One form or the other by a count: `byCount(n, 'is', 'are')`, `byCount(n, 'it', 'them')`. */
+export function byCount<T>(count: number, one: T, many: T): T {
+  return count === 1 ? one : many;
+}
+
+/** A count and its noun: `1 tool`, `3 tools`; `counted(n, 'entry', 'entries')` where the plural is not `+s`. */
+export function counted(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}
+
 /** `4 more`, `1,234 more`. */
 function moreWords(more: number): string {
   return `${more.toLocaleString('en-US')} more`;
+}
+
+/** `a`, `a and b`, `a, b and c` (or `a, b or c`): every item, however many (listWords bounds them). */
+export function joinWords(items: readonly string[], conjunction: 'and' | 'or' = 'and'): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${conjunction} ${items[items.length - 1]}`;
 }
 
 /** `a`, `a and b`, `a, b and c`; past LIMITS.messageItems, `a, b, ... and 12 more`. */
 export function listWords(items: readonly string[]): string {
   const { shown, more } = firstItems(items);
   if (more > 0) return `${shown.join(', ')} and ${moreWords(more)}`;
-  if (shown.length <= 1) return shown.join('');
-  return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+  return joinWords(shown);
 }
 
 /** `"a"`, `"a" and "b"`, `"a", "b" and "c"` (bounded like listWords). */
@@ -35,8 +51,7 @@ export function quotedAlternatives(items: readonly string[]): string {
   const { shown, more } = firstItems(items);
   const quoted = shown.map((i) => `"${i}"`);
   if (more > 0) return `${quoted.join(', ')} or one of ${moreWords(more)}`;
-  if (quoted.length <= 1) return quoted.join('');
-  return `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
+  return joinWords(quoted, 'or');
 }
 
 /**

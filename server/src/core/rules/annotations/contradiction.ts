@@ -10,16 +10,22 @@ import { workflowsOf, type WorkflowModel } from '../../model/workflow.js';
 import { getPair, isScalar, type Pair } from '../../parse/nodes.js';
 import { editContextOf, insertPairs, removePair, replaceValue, type EditContext, type InsertEntry } from '../../edit/mappingEdits.js';
 import type { Fix, RelatedInfo, TextEdit } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 import { addCatalogAdviceFor } from '../../wording/catalogAdvice.js';
 import { LIMITS } from '../../limits.js';
-import { listOf, listWords } from '../../text/words.js';
+import { byCount, joinWords, listOf, listWords } from '../../text/words.js';
 
 const UNSAFE: Record<FloorHint, string> = {
   readOnlyHint: 'is not read-only',
   destructiveHint: 'is destructive',
   openWorldHint: 'is open-world',
+};
+/** UNSAFE, said of several steps. */
+const UNSAFE_PLURAL: Record<FloorHint, string> = {
+  readOnlyHint: 'are not read-only',
+  destructiveHint: 'are destructive',
+  openWorldHint: 'are open-world',
 };
 const COUNTS_AS: Record<FloorHint, string> = {
   readOnlyHint: 'which does not count as read-only',
@@ -28,11 +34,20 @@ const COUNTS_AS: Record<FloorHint, string> = {
 };
 const SAFE_VALUE: Record<FloorHint, boolean> = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
 
-export const rule: Rule = {
+const messages = {
+  /** `hint` claims more safety than the steps that decide it allow; `floor` is what they allow. */
+  saferThanSteps: ({ hint, floor, deciding }: { hint: FloorHint; floor: Floor; deciding: readonly StepEntry<ResolvedStep>[] }) =>
+    errorMessage(hint, floor, deciding),
+  /** The deciding steps are only tools without a catalog: the contradiction may not be real. */
+  uncatalogued: ({ hint, deciding }: { hint: FloorHint; deciding: readonly StepEntry<ResolvedStep>[] }) => warningMessage(hint, deciding),
+};
+
+export const rule = defineRule({
   id: 'annotations/contradiction',
   defaultSeverity: 'error',
   summary: 'Explicit annotations look safer than the steps allow: the gateway drops the composite tool.',
   kinds: WORKFLOW_KINDS,
+  messages,
   check(ctx) {
     const edit = editContextOf(ctx.file);
     for (const workflow of workflowsOf(ctx).workflows) {
@@ -50,17 +65,13 @@ export const rule: Rule = {
         const related: RelatedInfo[] = deciding
           .filter((e) => e.step.step.tool)
           .map((e) => ({ span: e.step.step.tool!.span, message: `decides ${hint}: ${entryText(e, hint)}` }));
-        ctx.report({
-          message: onlyUncatalogued ? warningMessage(hint, deciding) : errorMessage(hint, derived, deciding),
-          span: pair.span,
-          severity: onlyUncatalogued ? 'warning' : undefined,
-          fixes: fixes(edit, workflow, pair, hint, derived),
-          related,
-        });
+        const place = { span: pair.span, fixes: fixes(edit, workflow, pair, hint, derived), related };
+        if (onlyUncatalogued) ctx.report({ messageId: 'uncatalogued', data: { hint, deciding }, severity: 'warning', ...place });
+        else ctx.report({ messageId: 'saferThanSteps', data: { hint, floor: derived, deciding }, ...place });
       }
     }
   },
-};
+});
 
 /** What one deciding step does to the hint, in words (for related information). */
 function entryText(entry: StepEntry<ResolvedStep>, hint: FloorHint): string {
@@ -89,8 +100,7 @@ function stepName(entry: StepEntry<ResolvedStep>): string {
 function steps(entries: readonly StepEntry<ResolvedStep>[]): string {
   const names = entries.slice(0, 4).map(stepName);
   if (entries.length > 4) names.push(`${entries.length - 4} more`);
-  const joined = names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-  return `${entries.length === 1 ? 'step' : 'steps'} ${joined}`;
+  return `${byCount(entries.length, 'step', 'steps')} ${joinWords(names)}`;
 }
 
 /** The deciding steps grouped by what they do to the hint: declare it unsafe, omit it, unknown. */
@@ -99,11 +109,11 @@ function listed(entries: readonly StepEntry<ResolvedStep>[], hint: FloorHint): s
   const omitted = entries.filter((e): e is Extract<StepEntry<ResolvedStep>, { known: true }> => e.known && e.annotations[hint] === undefined);
   const unknown = entries.filter((e) => !e.known);
   const parts: string[] = [];
-  if (unsafe.length) parts.push(`${steps(unsafe)} ${unsafe.length === 1 ? UNSAFE[hint] : UNSAFE[hint].replace(/^is /, 'are ')}`);
+  if (unsafe.length) parts.push(`${steps(unsafe)} ${byCount(unsafe.length, UNSAFE[hint], UNSAFE_PLURAL[hint])}`);
   if (omitted.length) {
     const readOnly = hint !== 'readOnlyHint' && omitted.every((e) => e.annotations.readOnlyHint === true);
-    const despite = readOnly ? ` (even though ${omitted.length === 1 ? 'it declares' : 'they declare'} readOnlyHint: true: the floor reads ${hint} itself)` : '';
-    parts.push(`${steps(omitted)} ${omitted.length === 1 ? 'omits' : 'omit'} ${hint}, ${COUNTS_AS[hint]}${despite}`);
+    const despite = readOnly ? ` (even though ${byCount(omitted.length, 'it declares', 'they declare')} readOnlyHint: true: the floor reads ${hint} itself)` : '';
+    parts.push(`${steps(omitted)} ${byCount(omitted.length, 'omits', 'omit')} ${hint}, ${COUNTS_AS[hint]}${despite}`);
   }
   for (const entry of unknown.slice(0, 4)) parts.push(`${steps([entry])} has unknown annotations (${shortReason(entry)})`);
   return parts.join('; ');
@@ -131,7 +141,7 @@ function warningMessage(hint: FloorHint, deciding: readonly StepEntry<ResolvedSt
   return (
     `${hint}: ${SAFE_VALUE[hint]} cannot be checked: add a catalog for ${servers}. ` +
     `This composite tool will be dropped unless ${list} ` +
-    `declare${tools.length === 1 ? 's' : ''} ${hint}: ${SAFE_VALUE[hint]} (the gateway checks when it lists tools). ` +
+    `${byCount(tools.length, 'declares', 'declare')} ${hint}: ${SAFE_VALUE[hint]} (the gateway checks when it lists tools). ` +
     `Tool Lens has no catalog for ${servers}, so it cannot tell. ${addCatalogAdviceFor(unique)}`
   );
 }

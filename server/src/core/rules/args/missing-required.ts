@@ -4,29 +4,33 @@
 // with a placeholder of the right type. The check itself is calls/arguments.ts (shared by the
 // three args rules, for workflow steps, recorded calls and envelopes' inner arguments).
 import { ARGUMENT_KINDS, argumentProblemsOf, type MissingArguments } from '../../calls/arguments.js';
-import { listOf, quotedList } from '../../text/words.js';
+import { byCount, listOf, quotedList } from '../../text/words.js';
 import type { Fix } from '../../types.js';
-import { calledToolWords, subjectWords } from '../../wording/calls.js';
-import { problemsOf, type Rule } from '../rule.js';
+import { calledToolWords, subjectWords } from '../../wording/callSubjects.js';
+import { defineRule, problemsOf,  } from '../rule.js';
 import { LIMITS } from '../../limits.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'args/missing-required',
   defaultSeverity: 'error',
   summary: 'A tool step or call lacks an argument the tool requires.',
   kinds: ARGUMENT_KINDS,
+  messages: {
+    /** The analysis's problem is the data: the call site, the arguments missing, those given as null. */
+    missing: (problem: MissingArguments) => message(problem),
+  },
   check(ctx) {
     for (const problem of problemsOf(argumentProblemsOf(ctx), 'args/missing-required')) {
-      ctx.report({ message: message(problem), span: problem.span, fixes: fixes(problem) });
+      ctx.report({ messageId: 'missing', data: problem, span: problem.span, fixes: fixes(problem) });
     }
   },
-};
+});
 
 function message({ place, names, nulls }: MissingArguments): string {
-  const nullNote = nulls.length ? ` ${quotedList(nulls)} ${nulls.length === 1 ? 'is' : 'are'} null, which counts as missing.` : '';
+  const nullNote = nulls.length ? ` ${quotedList(nulls)} ${byCount(nulls.length, 'is', 'are')} null, which counts as missing.` : '';
   const consequence = place.origin === 'step' ? 'The backend rejects the call and the step fails.' : 'The tool refuses the call.';
   return (
-    `${subjectWords(place.subject)}: ${calledToolWords(place)} requires ${quotedList(names)}: add ${names.length === 1 ? 'it' : 'them'}. ` +
+    `${subjectWords(place.subject)}: ${calledToolWords(place)} requires ${quotedList(names)}: add ${byCount(names.length, 'it', 'them')}. ` +
     `The arguments lack ${names.length === 1 ? 'it' : 'them'}.${nullNote} ${consequence}`
   );
 }

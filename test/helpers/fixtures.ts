@@ -149,9 +149,9 @@ export function markerBody(source: SourceText, finding: Finding): string {
   return `${finding.severity} ${finding.rule}${id !== undefined ? `:${id}` : ''} ${start.character + 1}-${down}${end.character + 1}`;
 }
 
-/** The finding's message id, once findings carry one. */
+/** The finding's message id, or undefined when it has none (an empty id is none: a rule that still reports bare text). */
 export function messageIdOf(finding: Finding): string | undefined {
-  return (finding as Finding & { messageId?: string }).messageId;
+  return (finding as Finding & { messageId?: string }).messageId || undefined;
 }
 
 export interface FixtureCase {
@@ -259,9 +259,10 @@ export interface WantsMatch {
   unexpected: string[];
 }
 
-/** Whether a full want is exactly this finding: rule, start, end, severity and message id. */
-function isExactly(source: SourceText, want: Want, finding: Finding): boolean {
-  if (want.draft || finding.rule !== want.rule || finding.severity !== want.severity || messageIdOf(finding) !== want.messageId) return false;
+/** Whether a full want is this finding in rule, start, end and severity, and in message id unless `anyId`. */
+function isExactly(source: SourceText, want: Want, finding: Finding, anyId = false): boolean {
+  if (want.draft || finding.rule !== want.rule || finding.severity !== want.severity) return false;
+  if (!anyId && messageIdOf(finding) !== want.messageId) return false;
   const start = source.positionAt(finding.span.start);
   const end = source.positionAt(finding.span.end);
   return start.line + 1 === want.line && start.character + 1 === want.column && end.line + 1 === want.end!.line && end.character + 1 === want.end!.column;
@@ -280,29 +281,33 @@ function isNamedBy(source: SourceText, want: Want, finding: Finding): boolean {
 
 /**
  * Pairs wants with findings. Exact pairs first (a full want and the finding it describes in every
- * part); then, when `loosely`, the rest by rule, line, and column and substring where given, the
- * most specific wants picking first so that a want without a column cannot take the finding a
- * want with one needs. The runner pairs exactly; the update mode loosely.
+ * part). Then, when `loosely` (the update mode), full wants that differ only in the message id (so
+ * that ids added to the findings go to the wants that described them), and last the rest by rule,
+ * line, and column and substring where given, the most specific wants picking first so that a want
+ * without a column cannot take the finding a want with one needs.
  */
 export function pairWants(report: FileReport, wants: readonly Want[], loosely: boolean): { pairs: [Want, Finding][]; wants: Want[]; findings: Finding[] } {
   const source = report.file.source;
   const findings = [...report.findings];
   const pairs: [Want, Finding][] = [];
-  const left: Want[] = [];
-  for (const want of wants) {
-    const index = findings.findIndex((f) => isExactly(source, want, f));
-    if (index >= 0) pairs.push([want, findings.splice(index, 1)[0]!]);
-    else left.push(want);
-  }
+  const pass = (left: readonly Want[], matches: (want: Want, finding: Finding) => boolean): Want[] => {
+    const unpaired: Want[] = [];
+    for (const want of left) {
+      const index = findings.findIndex((f) => matches(want, f));
+      if (index >= 0) pairs.push([want, findings.splice(index, 1)[0]!]);
+      else unpaired.push(want);
+    }
+    return unpaired;
+  };
+  let left = pass(wants, (w, f) => isExactly(source, w, f));
   if (!loosely) return { pairs, wants: left, findings };
+  left = pass(left, (w, f) => isExactly(source, w, f, true));
   const specificity = (w: Want) => (w.column !== undefined ? 2 : 0) + (w.substring ? 1 : 0);
-  const unpaired: Want[] = [];
-  for (const want of [...left].sort((a, b) => specificity(b) - specificity(a) || a.line - b.line)) {
-    const index = findings.findIndex((f) => isNamedBy(source, want, f));
-    if (index >= 0) pairs.push([want, findings.splice(index, 1)[0]!]);
-    else unpaired.push(want);
-  }
-  return { pairs, wants: unpaired, findings };
+  left = pass(
+    [...left].sort((a, b) => specificity(b) - specificity(a) || a.line - b.line),
+    (w, f) => isNamedBy(source, w, f),
+  );
+  return { pairs, wants: left, findings };
 }
 
 /** A want as its marker reads, for failure messages. */

@@ -11,7 +11,7 @@ import { checkFile } from '../../server/src/core/engine.js';
 import type { Rule } from '../../server/src/core/rules/rule.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 import { updateFolder } from '../helpers/fixtureUpdate.js';
-import { checkFolder, failuresLogged, FIXTURES_ROOT, loadRecording, markerBody, matchWants, parseWants, parseWantsFile, type Want } from '../helpers/fixtures.js';
+import { checkFolder, failuresLogged, FIXTURES_ROOT, loadRecording, markerBody, matchWants, pairWants, parseWants, parseWantsFile, type Want } from '../helpers/fixtures.js';
 
 let crashes = 0;
 /** A rule that throws, with a new message each time (the engine logs one failure per rule and message once). */
@@ -197,6 +197,20 @@ describe('matching wants to findings', () => {
       const other = match('# want error test/spans:atValue 6-10 # want error test/spans:atValue 12-16', line1, withIds);
       assert.match(other.missing[0]!, /line 2: error test\/spans:atValue 6-10 \(on that line: error test\/spans:atKey 6-10; /);
       assert.deepEqual(other.unexpected, ['  2: error test/spans:atKey 6-10 "at the key"']);
+    });
+
+    test('the update mode gives each want without an id the id of the finding it describes', () => {
+      // Two findings that start at one place: the end tells them apart, not the order.
+      const spans = { ...withIds, findings: [...withIds.findings, { ...withIds.findings.find((f) => f.message === 'at the key')!, span: at('name: flow'), messageId: 'atPair' }] };
+      const wants = parseWants(`${twoLines}\n# want error test/spans 6-16 # want error test/spans 6-10 # want error test/spans 12-16`);
+      const { pairs, wants: left, findings } = pairWants(spans, wants, true);
+      assert.deepEqual([left, findings], [[], []]);
+      assert.deepEqual(
+        pairs.map(([want, finding]) => `${want.column}-${want.end!.column} => ${markerBody(spans.file.source, finding)}`).sort(),
+        ['10-6 => error test/spans:spread 10-+1:6', '12-16 => error test/spans:atValue 12-16', '6-10 => error test/spans:atKey 6-10', '6-16 => error test/spans:atPair 6-16'],
+      );
+      // The runner itself pairs none of them: each lacks its id.
+      assert.equal(matchWants(spans, wants).missing.length, 4);
     });
 
     test('a finding with an id needs it in its want; a finding without one takes no want with one', () => {

@@ -11,7 +11,7 @@ import { checkFile } from '../../server/src/core/engine.js';
 import type { Rule } from '../../server/src/core/rules/rule.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 import { updateFolder } from '../helpers/fixtureUpdate.js';
-import { checkFolder, failuresLogged, FIXTURES_ROOT, loadRecording, markerBody, matchWants, pairWants, parseWants, parseWantsFile, type Want } from '../helpers/fixtures.js';
+import { checkFolder, failuresLogged, FIXTURES_ROOT, loadRecording, markerBody, matchWants, messageIdOf, pairWants, parseWants, parseWantsFile, type Want } from '../helpers/fixtures.js';
 
 let crashes = 0;
 /** A rule that throws, with a new message each time (the engine logs one failure per rule and message once). */
@@ -249,12 +249,15 @@ describe('the update mode', () => {
     writeFileSync(join(dir, 'gateway.yaml'), before);
     writeFileSync(join(dir, 'cases.jsonl'), '{"x": 1}\n');
     writeFileSync(join(dir, 'cases.wants'), '# no finding here\n1 workflow/duplicate-step-id\n');
+    // The rule's message id, when its findings have one, is written after the rule.
+    const found = checkFolder(dir).reports.flatMap((r) => r.findings).find((f) => f.rule === 'workflow/duplicate-step-id')!;
+    const rule = `workflow/duplicate-step-id${messageIdOf(found) ? `:${messageIdOf(found)}` : ''}`;
     assert.deepEqual(updateFolder(dir, 'workflow/duplicate-step-id'), [join(dir, 'gateway.yaml')]);
     const lines = readFileSync(join(dir, 'gateway.yaml'), 'utf8').split('\r\n');
     assert.deepEqual(lines, [
       ...before.split('\r\n').slice(0, 5),
-      '      - {id: read, tool: filesystem.read_file} # want error workflow/duplicate-step-id 14-18',
-      '      - id: read # want error workflow/duplicate-step-id 13-17',
+      `      - {id: read, tool: filesystem.read_file} # want error ${rule} 14-18`,
+      `      - id: read # want error ${rule} 13-17`,
       // No finding on this line: the want stays, and fails.
       '        tool: filesystem.read_file # want workflow/duplicate-step-id',
       // A finding without a want is not written in: it stays a failure too.

@@ -35,7 +35,7 @@ function json(args: string[]): { code: number | null; report: JsonReport } {
 }
 
 describe('--format json', () => {
-  test('a finding: path, kind, rule, severity, message, 1-based range with an exclusive end', () => {
+  test('a finding: path, kind, rule, message id, severity, message, 1-based range with an exclusive end', () => {
     const { code, report } = json(['check', 'one-error']);
     assert.equal(code, 1);
     assert.deepEqual(Object.keys(report), ['version', 'files', 'summary']);
@@ -47,8 +47,9 @@ describe('--format json', () => {
     assert.equal(gateway!.kind, 'vmcp-config');
     assert.equal(gateway!.diagnostics.length, 1);
     const diagnostic = gateway!.diagnostics[0]!;
-    assert.deepEqual(Object.keys(diagnostic), ['rule', 'severity', 'message', 'range', 'fixes']);
+    assert.deepEqual(Object.keys(diagnostic), ['rule', 'messageId', 'severity', 'message', 'range', 'fixes']);
     assert.equal(diagnostic.rule, 'yaml/duplicate-key');
+    assert.equal((diagnostic as { messageId?: string }).messageId, 'duplicate');
     assert.equal(diagnostic.severity, 'error');
     assert.equal(diagnostic.message, DUPLICATE);
     // `description` on line 5 starts in column 5 and is 11 characters long.

@@ -126,7 +126,7 @@ function withFix(edits: Fix['edits'], text = TEXT): string[] {
   const check = (t: string) => checkFile(ws.parse('s.calls.yaml', t), ws);
   const report = check(text);
   const fix: Fix = { title: 'A hand-built fix', safe: true, edits };
-  const findings = [...report.findings, { rule: 'envelope/arguments-not-object', severity: 'error' as const, message: 'hand-built', span: { start: 0, end: 1 }, fixes: [fix] }];
+  const findings = [...report.findings, { rule: 'envelope/arguments-not-object', messageId: 'notObject', severity: 'error' as const, message: 'hand-built', span: { start: 0, end: 1 }, fixes: [fix] }];
   return fixSafetyOf(report.file, { ...report, findings }, check).violations;
 }
 

@@ -13,6 +13,7 @@ import { getNode, type Node } from '../../server/src/core/parse/nodes.js';
 import { tooManyValues } from '../../server/src/core/parse/size.js';
 import { parseYaml } from '../../server/src/core/parse/yaml.js';
 import { Workspace } from '../../server/src/core/workspace.js';
+import { parserWords } from '../../server/src/core/wording/parserWords.js';
 
 const workspace = () => new Workspace('/ws');
 const rulesOf = (path: string, text: string) => checkFile(parseFile(path, text), workspace()).findings.map((f) => f.rule);
@@ -30,7 +31,7 @@ test('a file larger than LIMITS.fileBytes is declined whole, with one info at it
     const [doc] = file.documents;
     assert.equal(doc!.root, null, `${path}: nothing is parsed`);
     assert.deepEqual(doc!.problems.map((p) => [p.rule, p.span.start, p.span.end]), [['lens/declined', 0, 1]], path);
-    assert.match(doc!.problems[0]!.message, /^This file is 8\.\d MB, more than the 8 MB Tool Lens reads, so none of it is checked/);
+    assert.match(parserWords(doc!.problems[0]!), /^This file is 8\.\d MB, more than the 8 MB Tool Lens reads, so none of it is checked/);
     assert.deepEqual(file.comments, [], `${path}: not read for comments either (a suppression in it counts for nothing)`);
     assert.deepEqual(rulesOf(path!, text!), ['lens/declined'], `${path}: the decline and nothing else`);
   }
@@ -54,7 +55,7 @@ test('a file holding more than LIMITS.fileValues values is declined whole', () =
   ]) {
     const file = parseFile(path!, text!);
     assert.equal(file.documents[0]!.root, null, path);
-    assert.match(file.documents[0]!.problems[0]!.message, /^This file holds more than the 500,000 values Tool Lens reads in one file/, path);
+    assert.match(parserWords(file.documents[0]!.problems[0]!), /^This file holds more than the 500,000 values Tool Lens reads in one file/, path);
     assert.deepEqual(checkFile(file, workspace()).findings.map((f) => f.rule), ['lens/declined'], path);
   }
   // The cheap bound counts commas and colons in strings too; the count on tokens does not.
@@ -83,7 +84,7 @@ test('the alias budget is one per file, and said once per document', () => {
   assert.equal(declined.slice(0, 9).join(''), '000000000', 'the first documents are within the budget');
   assert.equal(declined[9], 1, 'the budget runs out in the tenth');
   assert.deepEqual(declined.slice(10), Array(20).fill(1), 'then each document says it once');
-  assert.match(file.documents[20]!.problems[0]!.message, /^This alias and the 9 after it in this document are not expanded/);
+  assert.match(parserWords(file.documents[20]!.problems[0]!), /^This alias and the 9 after it in this document are not expanded/);
 });
 
 test('a problem inside an anchor is reported once, not once for each alias of it', () => {

@@ -13,6 +13,7 @@ import type { ScalarNode } from '../../server/src/core/parse/nodes.js';
 import { getNode } from '../../server/src/core/parse/nodes.js';
 import { eolOf, lineStartOf, loneCrAsLf, SourceText, wholeCharacters } from '../../server/src/core/text/source.js';
 import { Workspace } from '../../server/src/core/workspace.js';
+import { parserWords } from '../../server/src/core/wording/parserWords.js';
 
 test('SourceText: a BOM belongs to no line, so line 1 starts after it as in an editor', () => {
   const source = new SourceText('\uFEFFab\ncd');
@@ -136,7 +137,7 @@ test('parse problems of damaged CRLF files lie on whole characters: never betwee
         text = text.slice(0, at) + e.insert + text.slice(at + e.remove);
       }
       for (const doc of parseFile(path, text).documents) {
-        for (const problem of doc.problems) assert.deepEqual(wholeCharacters(text, problem.span), problem.span, `${problem.rule} "${problem.message}" at ${JSON.stringify(problem.span)} in ${JSON.stringify(text)}`);
+        for (const problem of doc.problems) assert.deepEqual(wholeCharacters(text, problem.span), problem.span, `${problem.rule} "${parserWords(problem)}" at ${JSON.stringify(problem.span)} in ${JSON.stringify(text)}`);
       }
     }),
     { numRuns: 1200, seed: 20261201 },

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkFile } from '../../server/src/core/engine.js';
-import { firstSentence, headlineFits } from '../../server/src/core/wording/sentences.js';
+import { firstSentence, headlineFits } from '../../server/src/core/wording/headlines.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 
 const HEAD = 'compositeTools:\n  - name: docs\n    steps: []\n';

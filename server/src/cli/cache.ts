@@ -461,7 +461,7 @@ function isSpan(value: unknown): boolean {
 }
 
 function isFinding(value: unknown): value is Finding {
-  if (!isRecord(value) || typeof value.rule !== 'string' || typeof value.message !== 'string' || !isSpan(value.span)) return false;
+  if (!isRecord(value) || typeof value.rule !== 'string' || typeof value.messageId !== 'string' || typeof value.message !== 'string' || !isSpan(value.span)) return false;
   if (typeof value.severity !== 'string' || !Object.hasOwn(SEVERITY_ORDER, value.severity)) return false;
   if (value.fixes !== undefined) {
     if (!Array.isArray(value.fixes)) return false;

@@ -5,13 +5,15 @@
 import { configuredSeverity } from './config/config.js';
 import { sharedEffectOf, sharedIndexOf, type SharedIndex } from './edit/sharedEdits.js';
 import type { ParsedFile } from './parse/file.js';
+import { rule as declinedRule } from './rules/lens/declined.js';
+import { rule as unusedSuppressionRule } from './rules/lens/unused-suppression.js';
 import { ALL_RULES, RULE_IDS } from './rules/registry.js';
-import type { Rule, RuleContext } from './rules/rule.js';
+import { wordReport, type Rule, type RuleContext } from './rules/rule.js';
 import { documentContext } from './context.js';
 import { applySuppressions, findDirectives, UNUSED_SUPPRESSION, unusedSuppressionFindings } from './suppressions.js';
 import { wholeCharacters } from './text/source.js';
 import type { Finding, Fix, Severity } from './types.js';
-import { sharedFixTitle } from './wording/shared.js';
+import { sharedFixTitle } from './wording/sharedFixTitle.js';
 import type { Workspace } from './workspace.js';
 
 export interface FileReport {
@@ -29,7 +31,7 @@ export interface CheckOptions {
 const loggedFailures = new Set<string>();
 
 /** The rule that says what was declined runs whatever the budget: it is what makes a decline visible. */
-const ALWAYS_RUNS = 'lens/declined';
+const ALWAYS_RUNS = declinedRule.id;
 
 /**
  * The rules that run over a partial resource (a Chainsaw assertion or patch: parse/embedded.ts):
@@ -67,10 +69,12 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
         if (expressions.some((e) => report.span.start >= e.start && report.span.start < e.end)) return;
         const held = heldToAnchors(report.fixes);
         const fixes = guessed && held?.some((fix) => fix.safe) ? held.map((fix) => (fix.safe ? { ...fix, safe: false } : fix)) : held;
+        const worded = report.messageId === undefined ? { messageId: '', message: report.message } : { messageId: report.messageId, message: wordReport(rule.id, rule.messages ?? {}, report) };
         raw.push({
           rule: rule.id,
+          messageId: worded.messageId,
           severity: report.severity ?? rule.defaultSeverity,
-          message: report.message,
+          message: worded.message,
           span: report.span,
           ...(fixes?.length ? { fixes } : {}),
           ...(report.related?.length ? { related: report.related } : {}),
@@ -104,7 +108,7 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
   const kept = applySuppressions(configured, directives, file.source);
   const unusedSeverity = configuredSeverity(workspace.config, UNUSED_SUPPRESSION, relative) ?? 'warning';
   if (unusedSeverity !== 'off') {
-    for (const finding of unusedSuppressionFindings(directives, file.source, RULE_IDS)) {
+    for (const finding of unusedSuppressionFindings(directives, file.source, RULE_IDS, unusedSuppressionRule.messages)) {
       kept.push({ ...finding, severity: unusedSeverity });
     }
   }
@@ -147,13 +151,11 @@ function onWholeCharacters(finding: Finding, text: string): Finding {
 
 /** The info that says which rules a spent budget kept from running, at the start of the file. */
 function budgetSpent(file: ParsedFile, budgetMs: number, skipped: string[]): Finding {
-  const shown = skipped.slice(0, 5).join(', ') + (skipped.length > 5 ? ` and ${skipped.length - 5} more` : '');
   return {
     rule: ALWAYS_RUNS,
+    messageId: 'budgetSpent',
     severity: 'info',
-    message:
-      `Tool Lens stopped checking this file after ${budgetMs} ms, so ${skipped.length === 1 ? 'one rule' : `${skipped.length} rules`} did not run (${shown}). ` +
-      'The findings shown come from the rules that ran; `tool-lens check` runs them all.',
+    message: declinedRule.messages.budgetSpent({ budgetMs, skipped }),
     span: { start: 0, end: Math.min(1, file.source.text.length) },
   };
 }

@@ -107,15 +107,30 @@ export function applySuppressions(findings: Finding[], directives: Directive[], 
 
 export const UNUSED_SUPPRESSION = 'lens/unused-suppression';
 
+/** Where a directive applies, as the words of an unused suppression say it. */
+export type DirectiveReach = Directive['kind'];
+
+/** The messages of lens/unused-suppression (its rule module holds them; the engine passes them in). */
+export interface UnusedSuppressionMessages {
+  namesNoRule: () => string;
+  silencesNothing: (data: { rule: string; known: boolean; reach: DirectiveReach }) => string;
+}
+
 /** One finding per listed rule that silenced nothing, with a fix that removes it. */
-export function unusedSuppressionFindings(directives: Directive[], source: SourceText, knownRules: ReadonlySet<string>): Finding[] {
+export function unusedSuppressionFindings(
+  directives: Directive[],
+  source: SourceText,
+  knownRules: ReadonlySet<string>,
+  messages: UnusedSuppressionMessages,
+): Finding[] {
   const findings: Finding[] = [];
   for (const directive of directives) {
     if (directive.rules.length === 0) {
       findings.push({
         rule: UNUSED_SUPPRESSION,
+        messageId: 'namesNoRule',
         severity: 'warning',
-        message: 'This suppression names no rule, so it silences nothing; list the rule ids it is meant for.',
+        message: messages.namesNoRule(),
         span: directive.commentSpan,
         ...(directive.removal === 'none' ? {} : { fixes: [{ title: 'Remove this suppression comment', safe: directive.removal === 'safe', edits: [{ span: directive.removalSpan, newText: '' }] }] }),
       });
@@ -123,13 +138,11 @@ export function unusedSuppressionFindings(directives: Directive[], source: Sourc
     }
     const unused = directive.rules.filter((r) => !r.used);
     for (const rule of unused) {
-      const why = knownRules.has(rule.id)
-        ? `${rule.id} reports nothing ${directive.kind === 'file' ? 'in this file' : directive.kind === 'line' ? 'on this line' : 'on the next line'}`
-        : `"${rule.id}" is not a rule id`;
       findings.push({
         rule: UNUSED_SUPPRESSION,
+        messageId: 'silencesNothing',
         severity: 'warning',
-        message: `This suppression silences nothing: ${why}. Remove it so it does not hide a future finding.`,
+        message: messages.silencesNothing({ rule: rule.id, known: knownRules.has(rule.id), reach: directive.kind }),
         span: rule.span,
         ...(directive.removal === 'none' ? {} : { fixes: [removalFix(directive, rule, source)] }),
       });

@@ -37,6 +37,8 @@ export interface RelatedInfo {
 
 export interface Finding {
   rule: string;
+  /** Which message of its rule's table this is (`duplicate`, `unknownNamespace`): stable, for programs. */
+  messageId: string;
   severity: Severity;
   message: string;
   span: Span;

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, resolve, sep } from 'node:path';
 import { parseFile } from '../core/parse/file.js';
+import { parserWords } from '../core/wording/parserWords.js';
 import { getNode, getString, isMap, isScalar, isSeq, keyText, type Node } from '../core/parse/nodes.js';
 import type { Span } from '../core/types.js';
 
@@ -109,7 +110,7 @@ export function serversFromConfig(file: string, text: string, root: string): { s
   if (doc && doc.problems.length > 0) {
     const first = doc.problems[0]!;
     const pos = parsed.source.positionAt(first.span.start);
-    problems.push(`${file}:${pos.line + 1}:${pos.character + 1}: ${first.message}`);
+    problems.push(`${file}:${pos.line + 1}:${pos.character + 1}: ${parserWords(first)}`);
   }
   const top = doc?.root ?? null;
   if (!isMap(top)) {

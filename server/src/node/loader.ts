@@ -9,6 +9,7 @@ import { LIMITS } from '../core/limits.js';
 import { HEAD_BYTES, type ParsedFile } from '../core/parse/file.js';
 import { mayBeOurs, unparsedFile } from '../core/parse/prefilter.js';
 import { fileTooLarge } from '../core/parse/problems.js';
+import { parserWords } from '../core/wording/parserWords.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace, type Logger } from '../core/workspace.js';
@@ -155,7 +156,7 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
       workspace.config = rebaseConfig(result.config, configRoot, cwd);
     } else {
       const problem = fileTooLarge({ start: 0, end: Math.min(read.text.length, 1) }, read.bytes);
-      configProblems = [{ rule: problem.rule, severity: 'error', message: problem.message, span: problem.span }];
+      configProblems = [{ rule: problem.rule, messageId: problem.code, severity: 'error', message: parserWords(problem), span: problem.span }];
     }
   }
 

@@ -18,6 +18,8 @@ interface JsonFix {
 
 interface JsonDiagnostic {
   rule: string;
+  /** Which message of the rule's table this is: stable, so programs can tell cases apart without the text. */
+  messageId: string;
   severity: Severity;
   message: string;
   range: Range;
@@ -51,6 +53,7 @@ function toJsonReport(result: CheckResult): JsonReport {
 function diagnostic(source: SourceText, finding: Finding): JsonDiagnostic {
   return {
     rule: finding.rule,
+    messageId: finding.messageId,
     severity: finding.severity,
     message: finding.message,
     range: toRange(source, finding.span),

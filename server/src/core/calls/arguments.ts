@@ -41,7 +41,7 @@ import {
 } from '../edit/mappingEdits.js';
 import { closest, closestN, type SuggestionBudget } from '../text/suggest.js';
 import type { Span, TextEdit } from '../types.js';
-import { calledToolWords, subjectWords, type CallSubject } from '../wording/calls.js';
+import { calledToolWords, subjectWords, type CallSubject } from '../wording/callSubjects.js';
 import { argumentsAnchor, CALL_KINDS, callsOf, listedTool, type CallSite } from './calls.js';
 import { declineUnchecked, patternBudgetOf } from './patterns.js';
 

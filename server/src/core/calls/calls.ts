@@ -15,7 +15,7 @@ import { memoKey } from '../memo.js';
 import type { ParsedFile } from '../parse/file.js';
 import { getBoolean, getNode, getPair, getSeq, getString, isMap, isScalar, keyText, type MapNode, type Node, type Pair, type ScalarNode } from '../parse/nodes.js';
 import { suggestionBudgetOf, type DocumentContext } from '../context.js';
-import type { CallSubject } from '../wording/calls.js';
+import type { CallSubject } from '../wording/callSubjects.js';
 import { closestN, type SuggestionBudget } from '../text/suggest.js';
 import { WORKFLOW_KINDS, type DocumentKind, type Span } from '../types.js';
 
@@ -151,7 +151,7 @@ export interface CallSite {
   argsPair?: Pair;
   /** The arguments as written, whatever their type. */
   args?: Node;
-  /** Who messages about this site are about (wording/calls.ts says it). */
+  /** Who messages about this site are about (wording/callSubjects.ts says it). */
   subject: CallSubject;
   target: CallTarget;
   /** Set when the call is `call_dynamic_tool` and its input is a mapping. */

@@ -9,6 +9,7 @@
 import { replaceScalarFixes } from '../edit/mappingEdits.js';
 import { DEFAULT_LIMITS, FIXED_LIMITS, LIMIT_BOUNDS, LIMITS, type ConfigurableLimit, type LimitBound, type Limits } from '../limits.js';
 import { parseFile } from '../parse/file.js';
+import { parserWords } from '../wording/parserWords.js';
 import { getMap, getNode, isMap, isScalar, isSeq, keyText, type Node } from '../parse/nodes.js';
 import { closest } from '../text/suggest.js';
 import type { DocumentKind, Finding, Fix, SeverityOrOff } from '../types.js';
@@ -59,11 +60,11 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
   const problems: Finding[] = [];
   const config: LensConfig = { path, catalogs: [], workloads: {}, rules: {}, overrides: [], kinds: {}, limits: DEFAULT_LIMITS };
   for (const doc of file.documents) {
-    for (const p of doc.problems) problems.push({ rule: p.rule, severity: 'error', message: p.message, span: p.span });
+    for (const p of doc.problems) problems.push({ rule: p.rule, messageId: p.code, severity: 'error', message: parserWords(p), span: p.span });
   }
   const root = file.documents[0]?.root ?? null;
   const problem = (node: Node, message: string, fixes?: Fix[]) =>
-    problems.push({ rule: 'schema/invalid-value', severity: 'error', message, span: node.span, ...(fixes?.length ? { fixes } : {}) });
+    problems.push({ rule: 'schema/invalid-value', messageId: 'configValue', severity: 'error', message, span: node.span, ...(fixes?.length ? { fixes } : {}) });
   const edits = { text, json: false };
   /** The "did you mean" of a misspelt word: the sentence to add, and the fix to the right word. */
   const guess = (node: Node, word: string, candidates: Iterable<string>): { advice: string; fixes?: Fix[] } => {
@@ -143,7 +144,7 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
           }
         break;
       case 'limits':
-        config.limits = limitValues(value, problem, (node, message) => problems.push({ rule: 'schema/unknown-key', severity: 'error', message, span: node.span }));
+        config.limits = limitValues(value, problem, (node, message) => problems.push({ rule: 'schema/unknown-key', messageId: 'configKey', severity: 'error', message, span: node.span }));
         break;
       case 'ruleDocsUrl': {
         const url = isScalar(value) && typeof value.value === 'string' ? value.value : undefined;
@@ -156,6 +157,7 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
         const { advice, fixes } = guess(pair.key, key, CONFIG_KEYS);
         problems.push({
           rule: 'schema/unknown-key',
+          messageId: 'configKey',
           severity: 'error',
           message: `"${key}" is not a configuration key.${advice} The keys are ${CONFIG_KEY_WORDS}.`,
           span: pair.key.span,

@@ -15,25 +15,6 @@ export interface ParsedJsonDocument {
   problems: ParseProblem[];
 }
 
-const ERROR_TEXT: Record<string, string> = {
-  InvalidSymbol: 'This character cannot start a JSON value.',
-  InvalidNumberFormat: 'This is not a valid JSON number.',
-  PropertyNameExpected: 'A property name in double quotes is expected here.',
-  ValueExpected: 'A value is expected here.',
-  ColonExpected: 'A colon is expected after the property name.',
-  CommaExpected: 'A comma is expected between these entries.',
-  CloseBraceExpected: 'This object is not closed: a "}" is missing.',
-  CloseBracketExpected: 'This array is not closed: a "]" is missing.',
-  EndOfFileExpected: 'Nothing may follow the top-level value.',
-  InvalidCommentToken: 'This comment is not closed.',
-  UnexpectedEndOfComment: 'This comment is not closed.',
-  UnexpectedEndOfString: 'This string is not closed.',
-  UnexpectedEndOfNumber: 'This number ends unexpectedly.',
-  InvalidUnicode: 'This \\u escape is not valid.',
-  InvalidEscapeCharacter: 'This escape sequence is not valid in JSON.',
-  InvalidCharacter: 'This character is not allowed inside a JSON string.',
-};
-
 /**
  * Parses one JSON text starting at `base` in the file (JSONL lines pass their offset). A BOM at
  * its start is no part of the JSON (jsonc-parser would call it an invalid symbol): the document
@@ -75,7 +56,8 @@ export function parseJson(text: string, base = 0, options: { comments?: boolean;
     if (start >= contentEnd) [start, end] = contentEnd > 0 ? [contentEnd - 1, contentEnd] : [0, 0];
     problems.push({
       rule: 'yaml/syntax',
-      message: ERROR_TEXT[code] ?? `The JSON does not parse (${code}).`,
+      code: 'jsonError',
+      data: { code },
       span: { start: base + start, end: base + Math.min(end, text.length) },
     });
   }
@@ -144,9 +126,10 @@ class JsonConverter {
           if (earlier) {
             this.problems.push({
               rule: 'yaml/duplicate-key',
-              message: `The key "${name}" appears twice in this object; JSON readers keep only the last value, so the first one is silently lost.`,
+              code: 'duplicateKey',
+              data: { key: name, json: true },
               span: key.span,
-              related: [{ span: earlier.span, message: 'first occurrence' }],
+              related: [{ span: earlier.span }],
             });
           } else seen.set(name, key);
           map.pairs.push(pair);

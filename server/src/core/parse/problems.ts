@@ -1,27 +1,41 @@
 import { LIMITS } from '../limits.js';
 import type { Fix, Span } from '../types.js';
 
-/** A problem found while parsing, reported later by the `yaml/*` rules (and `lens/declined`, for a part not read). */
-export interface ParseProblem {
-  rule: 'yaml/syntax' | 'yaml/duplicate-key' | 'lens/declined';
-  message: string;
-  /** For a YAML syntax error, the YAML library's error code (`MISSING_CHAR`, `BAD_INDENT`, ...): rules/yaml/syntax.ts words it. */
-  code?: string;
+/**
+ * A problem found while parsing, as data: which rule reports it, a code that says the case, and
+ * the data its words need. The parsers word nothing: the `yaml/*` rules and `lens/declined` (for a
+ * part not read) say each in their own message table.
+ */
+export type ParseProblem = ProblemCase & {
   span: Span;
   fixes?: Fix[];
-  related?: { span: Span; message: string }[];
-}
+  /** Other places the problem is about (a duplicate key's first writing). */
+  related?: { span: Span }[];
+};
+
+export type ProblemCase =
+  /** One of the YAML library's errors: its code (`MISSING_CHAR`, `BAD_INDENT`, ...) and its text, without the code excerpt. */
+  | { rule: 'yaml/syntax'; code: 'yamlError'; data: { code: string; text: string } }
+  /** One of jsonc-parser's errors, by its name (`CommaExpected`, ...). */
+  | { rule: 'yaml/syntax'; code: 'jsonError'; data: { code: string } }
+  /** A quoted string the block reader ended on its own line, though a quote inside it is not escaped. */
+  | { rule: 'yaml/syntax'; code: 'unpairedQuote'; data: { quote: "'" | '"' } }
+  /** A key written twice in one mapping (`related` holds the first); `json`: in a JSON object. */
+  | { rule: 'yaml/duplicate-key'; code: 'duplicateKey'; data: { key: string; json: boolean } }
+  | { rule: 'lens/declined'; code: 'tooDeep'; data: { limit: number } }
+  /** Aliases past the file's expansion budget: the first one left unexpanded and how many `more` follow it. */
+  | { rule: 'lens/declined'; code: 'aliasesNotExpanded'; data: { more: number; limit: number } }
+  | { rule: 'lens/declined'; code: 'fileTooLarge'; data: { bytes: number; limit: number } }
+  | { rule: 'lens/declined'; code: 'fileTooManyValues'; data: { limit: number } }
+  /** A document a parser could not read at all: it ran out of stack (`error` absent), or threw. */
+  | { rule: 'lens/declined'; code: 'unreadable'; data: { error?: string } };
 
 /** Deeper nesting than this is declined and cut off, so no later stage can overflow the stack. */
 export const MAX_NESTING = LIMITS.nesting;
 
 /** The parse-time decline of content nested too deep: the rest of the document is still checked. */
 export function tooDeepToCheck(span: Span): ParseProblem {
-  return {
-    rule: 'lens/declined',
-    message: `This value nests deeper than ${MAX_NESTING} levels, so Tool Lens does not check it; the rest of the document is checked.`,
-    span,
-  };
+  return { rule: 'lens/declined', code: 'tooDeep', data: { limit: MAX_NESTING }, span };
 }
 
 /**
@@ -29,45 +43,22 @@ export function tooDeepToCheck(span: Span): ParseProblem {
  * at the first alias left unexpanded, with how many more there are.
  */
 export function aliasesNotExpanded(span: Span, more: number, limit: number = LIMITS.aliasNodes): ParseProblem {
-  const which = more > 0 ? `This alias and the ${more.toLocaleString('en-US')} after it in this document are` : 'This alias is';
-  const they = more > 0 ? 'they stand' : 'it stands';
-  const them = more > 0 ? 'them' : 'it';
-  return {
-    rule: 'lens/declined',
-    message: `${which} not expanded, so what ${they} for is not checked where used: Tool Lens builds at most ${limit.toLocaleString('en-US')} values from aliases in one file, and ${more > 0 ? 'these' : 'this one'} would go past that. To have ${them} checked, write large repeated content out or alias smaller anchors; the rest of the document is checked.`,
-    span,
-  };
+  return { rule: 'lens/declined', code: 'aliasesNotExpanded', data: { more, limit }, span };
 }
-
-const MB = 1024 * 1024;
-const GB = 1024 * MB;
 
 /** The decline of a whole file larger than LIMITS.fileBytes (or the workspace's `limit`): nothing in it is read. */
 export function fileTooLarge(span: Span, bytes: number, limit: number = LIMITS.fileBytes): ParseProblem {
-  // Rounded up, so that a file just past the limit does not read as the limit itself.
-  const unit = bytes >= GB ? { size: GB, name: 'GB' } : bytes >= MB ? { size: MB, name: 'MB' } : { size: 1024, name: 'KB' };
-  const size = `${(Math.ceil((bytes / unit.size) * 10) / 10).toFixed(1)} ${unit.name}`;
-  const most = limit % MB === 0 ? `${limit / MB} MB` : limit % 1024 === 0 ? `${limit / 1024} KB` : `${limit.toLocaleString('en-US')} bytes`;
-  return {
-    rule: 'lens/declined',
-    message: `This file is ${size}, more than the ${most} Tool Lens reads, so none of it is checked; split it into smaller files to have them checked.`,
-    span,
-  };
+  return { rule: 'lens/declined', code: 'fileTooLarge', data: { bytes, limit }, span };
 }
 
 /** The decline of a whole file holding more than LIMITS.fileValues (or the workspace's `limit`) values: nothing in it is read. */
 export function fileTooManyValues(span: Span, limit: number = LIMITS.fileValues): ParseProblem {
-  return {
-    rule: 'lens/declined',
-    message: `This file holds more than the ${limit.toLocaleString('en-US')} values Tool Lens reads in one file, so none of it is checked; split it into smaller files to have them checked.`,
-    span,
-  };
+  return { rule: 'lens/declined', code: 'fileTooManyValues', data: { limit }, span };
 }
 
 /** The decline of a document a parser could not read at all (it ran out of stack, or threw). */
 export function unreadable(span: Span, error: unknown): ParseProblem {
-  const why = error instanceof RangeError ? 'it nests too deeply to be read' : `it could not be read (${String(error)})`;
-  return { rule: 'lens/declined', message: `This document is not checked: ${why}.`, span };
+  return { rule: 'lens/declined', code: 'unreadable', data: error instanceof RangeError ? {} : { error: String(error) }, span };
 }
 
 /**

@@ -166,16 +166,12 @@ function convertDocument(doc: Document.Parsed, text: string, base: number, regio
     end = Math.min(Math.max(end, start + 1), text.length);
     // The library's position may be the CR of a CRLF, or half of an astral character.
     const at = wholeCharacters(text, { start, end });
-    problems.push({ rule: 'yaml/syntax', message: yamlMessage(error.message), code: error.code, span: { start: base + at.start, end: base + at.end } });
+    problems.push({ rule: 'yaml/syntax', code: 'yamlError', data: { code: error.code, text: yamlMessage(error.message) }, span: { start: base + at.start, end: base + at.end } });
   }
   for (const span of unpaired) {
     if (span.start < docStart || span.start >= docEnd) continue;
     const at = wholeCharacters(text, span);
-    const single = text[span.start] === "'";
-    const headline = single
-      ? "This quoted string has an unpaired ' inside: write '' for each ' in it, and close it with '."
-      : 'This quoted string has an unescaped " inside or at its end: write \\" for each " in it, and close it.';
-    problems.push({ rule: 'yaml/syntax', message: `${headline} YAML reads such a string as going on to a later quote, so the lines after it would be part of it; the parser here ended it on its own line.`, span: { start: base + at.start, end: base + at.end } });
+    problems.push({ rule: 'yaml/syntax', code: 'unpairedQuote', data: { quote: text[span.start] === "'" ? "'" : '"' }, span: { start: base + at.start, end: base + at.end } });
   }
   const converter = new Converter(doc, text, base, problems, regions, budget);
   let root: Node | null = null;

@@ -88,17 +88,12 @@ export function scalarValue(raw: unknown): ScalarValue {
 
 /** A key written twice in one mapping (`earlier` is its first writing). Own copies of the spans: a re-parse may move node spans in place (incremental.ts). */
 export function duplicateKey(name: string, span: Span, earlier: Span): ParseProblem {
-  return {
-    rule: 'yaml/duplicate-key',
-    message: `The key "${name}" appears twice in this mapping; most readers keep only one of the two values, so one of them is silently lost.`,
-    span: { ...span },
-    related: [{ span: { ...earlier }, message: 'first occurrence' }],
-  };
+  return { rule: 'yaml/duplicate-key', code: 'duplicateKey', data: { key: name, json: false }, span: { ...span }, related: [{ span: { ...earlier } }] };
 }
 
 /** What tells one problem from another, so that an anchor's problems are not reported again for each alias. */
 export function problemKey(problem: ParseProblem): string {
-  return `${problem.rule}\0${problem.span.start}\0${problem.span.end}\0${problem.message}`;
+  return `${problem.rule}\0${problem.span.start}\0${problem.span.end}\0${problem.code}\0${JSON.stringify(problem.data)}`;
 }
 
 /** Mappings with this many pairs or more find a key written twice through an index rather than a scan. */

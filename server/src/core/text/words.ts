@@ -1,5 +1,6 @@
-// Words in messages: lists (`a, b and c`, `"a", "b" and "c"`, `"a" or "b"`, a long list cut short)
-// and a capital at the start of a sentence. One place, so that every rule words them the same way.
+// Words in messages: counts and plurals (`1 tool`, `3 tools`, `is`/`are`), lists (`a, b and c`,
+// `"a", "b" and "c"`, `"a" or "b"`, a long list cut short) and a capital at the start of a
+// sentence. One place, so that every rule words them the same way.
 import { LIMITS } from '../limits.js';
 
 /**
@@ -8,6 +9,16 @@ import { LIMITS } from '../limits.js';
  */
 export function firstItems<T>(items: readonly T[], max: number = LIMITS.messageItems): { shown: T[]; more: number } {
   return items.length <= max ? { shown: [...items], more: 0 } : { shown: items.slice(0, max), more: items.length - max };
+}
+
+/** One form or the other by a count: `byCount(n, 'is', 'are')`, `byCount(n, 'it', 'them')`. */
+export function byCount<T>(count: number, one: T, many: T): T {
+  return count === 1 ? one : many;
+}
+
+/** A count and its noun: `1 tool`, `3 tools`; `counted(n, 'entry', 'entries')` where the plural is not `+s`. */
+export function counted(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
 }
 
 /** `4 more`, `1,234 more`. */

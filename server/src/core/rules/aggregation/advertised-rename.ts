@@ -11,24 +11,28 @@ import { advertisedRenamesOf, type AdvertisedRename, type NameUse } from '../../
 import { DEFAULT_PREFIX_FORMAT } from '../../model/aggregation.js';
 import { firstItems, quotedList } from '../../text/words.js';
 import type { RelatedInfo } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 
 export const ADVERTISED_RENAME = 'aggregation/advertised-rename';
 
 /** How many steps and calls a finding lists as related places. */
 const USES_SHOWN = 20;
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: ADVERTISED_RENAME,
   defaultSeverity: 'warning',
   summary: 'A catalog change since the editor session began renames an advertised tool (a new clash, a backend rename), breaking callers of the old name.',
   kinds: ['vmcp-config', 'vmcp-server'],
+  messages: {
+    /** The analysis's rename is the data: the names before and after, why, and who calls the old name. */
+    renamed: (rename: AdvertisedRename) => messageOf(rename),
+  },
   check(ctx) {
     for (const rename of advertisedRenamesOf(ctx)) {
-      ctx.report({ message: messageOf(rename), span: rename.span, related: relatedOf(rename) });
+      ctx.report({ messageId: 'renamed', data: rename, span: rename.span, related: relatedOf(rename) });
     }
   },
-};
+});
 
 function messageOf(r: AdvertisedRename): string {
   const renamed = `The catalog change renames the advertised tool "${r.before}" (${r.from}) to "${r.after}"`;

@@ -5,13 +5,21 @@
 // in pkg/vmcp/config/validator.go): the CLI at load, a VirtualMCPServer when its vMCP pod starts.
 import { aggregationOf } from '../../model/aggregation.js';
 import { getString, isScalar } from '../../parse/nodes.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'aggregation/deny-priority-order',
   defaultSeverity: 'error',
   summary: 'Under `defaultToolVisibility: deny`, a priorityOrder workload without a `tools` entry.',
   kinds: ['vmcp-config', 'vmcp-server'],
+  messages: {
+    /** `moment`: when ToolHive refuses it, in the document's dialect. */
+    noToolsEntry: ({ workload, moment }: { workload: string; moment: string }) =>
+      `"${workload}" has no \`tools\` entry: add \`{workload: ${workload}}\` to \`tools\` or take it out of \`priorityOrder\`. ` +
+      'Under `defaultToolVisibility: deny` every workload in `priorityOrder` needs an `aggregation.tools` entry: ' +
+      'names are resolved before tools are hidden, so it could win a name and then be withheld, and no client would see that tool; ' +
+      `ToolHive refuses the combination (validateDenyVisibilityPriorityOrder): ${moment}.`,
+  },
   check(ctx) {
     const settings = aggregationOf(ctx);
     const agg = settings.aggregation;
@@ -29,13 +37,10 @@ export const rule: Rule = {
       if (listed.has(workload) || seen.has(workload)) continue;
       seen.add(workload);
       ctx.report({
-        message:
-          `"${workload}" has no \`tools\` entry: add \`{workload: ${workload}}\` to \`tools\` or take it out of \`priorityOrder\`. ` +
-          'Under `defaultToolVisibility: deny` every workload in `priorityOrder` needs an `aggregation.tools` entry: ' +
-          'names are resolved before tools are hidden, so it could win a name and then be withheld, and no client would see that tool; ' +
-          `ToolHive refuses the combination (validateDenyVisibilityPriorityOrder): ${moment}.`,
+        messageId: 'noToolsEntry',
+        data: { workload, moment },
         span: item.span,
       });
     }
   },
-};
+});

@@ -4,13 +4,20 @@
 // entries as they are and the vMCP pod's validator refuses them, so the pod does not start.
 import { aggregationOf } from '../../model/aggregation.js';
 import { getScalar } from '../../parse/nodes.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'aggregation/duplicate-workload',
   defaultSeverity: 'error',
   summary: 'Two `aggregation.tools` entries for one workload.',
   kinds: ['vmcp-config', 'vmcp-server'],
+  messages: {
+    /** `moment`: when ToolHive refuses it, in the document's dialect. */
+    secondEntry: ({ workload, moment }: { workload: string; moment: string }) =>
+      `A second \`tools\` entry for workload "${workload}": merge it into the first one. ` +
+      'Its filter and overrides belong in the first entry. ' +
+      `ToolHive refuses two entries for one workload (validateToolConfigurations): ${moment}.`,
+  },
   check(ctx) {
     const settings = aggregationOf(ctx);
     const moment =
@@ -22,13 +29,11 @@ export const rule: Rule = {
       const there = getScalar(first.node, 'workload');
       if (!here) continue;
       ctx.report({
-        message:
-          `A second \`tools\` entry for workload "${workload}": merge it into the first one. ` +
-          'Its filter and overrides belong in the first entry. ' +
-          `ToolHive refuses two entries for one workload (validateToolConfigurations): ${moment}.`,
+        messageId: 'secondEntry',
+        data: { workload, moment },
         span: here.span,
         related: there ? [{ span: there.span, message: `the first entry for "${workload}"` }] : undefined,
       });
     }
   },
-};
+});

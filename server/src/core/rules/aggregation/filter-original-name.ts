@@ -10,13 +10,20 @@ import { gatewayOf } from '../../gateway/gateway.js';
 import { aggregationOf } from '../../model/aggregation.js';
 import { isScalar } from '../../parse/nodes.js';
 import type { Fix } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'aggregation/filter-original-name',
   defaultSeverity: 'warning',
   summary: 'A filter names a tool by its backend name although an override renames it, so the tool is never advertised.',
   kinds: ['vmcp-config', 'vmcp-server'],
+  messages: {
+    /** `listed`: the name the filter lists; `renamed`: what the override renames it to. */
+    listsOriginalName: ({ listed, renamed }: { listed: string; renamed: string }) =>
+      `The filter lists "${listed}", which the override renames: list "${renamed}" instead. ` +
+      `The filter is matched after overrides, and the override renames "${listed}" to "${renamed}". ` +
+      `As written no entry matches the tool, so ToolHive never advertises it to clients (shouldAdvertiseTool, when tools are listed); composite steps can still call it, but the safety floor counts it as unknown.`,
+  },
   check(ctx) {
     const agg = aggregationOf(ctx).aggregation;
     if (agg.excludeAllTools) return; // nothing is advertised anyway
@@ -43,10 +50,8 @@ export const rule: Rule = {
         const edit = replaceScalarText(target, item, renamed);
         const fixes: Fix[] = edit ? [{ title: `List "${renamed}", the name after the override`, safe: true, edits: [edit] }] : [];
         ctx.report({
-          message:
-            `The filter lists "${listed}", which the override renames: list "${renamed}" instead. ` +
-            `The filter is matched after overrides, and the override renames "${listed}" to "${renamed}". ` +
-            `As written no entry matches the tool, so ToolHive never advertises it to clients (shouldAdvertiseTool, when tools are listed); composite steps can still call it, but the safety floor counts it as unknown.`,
+          messageId: 'listsOriginalName',
+          data: { listed, renamed },
           span: item.span,
           fixes,
           related: [{ span: override!.pair.key.span, message: `the override that renames "${listed}" to "${renamed}"` }],
@@ -54,4 +59,4 @@ export const rule: Rule = {
       }
     }
   },
-};
+});

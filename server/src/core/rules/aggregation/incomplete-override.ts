@@ -9,13 +9,23 @@ import { gatewayOf } from '../../gateway/gateway.js';
 import { aggregationOf } from '../../model/aggregation.js';
 import { isMap } from '../../parse/nodes.js';
 import type { Fix } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'aggregation/incomplete-override',
   defaultSeverity: 'error',
   summary: 'A tool override sets neither `name` nor `description` (annotations alone are refused).',
   kinds: ['vmcp-config', 'vmcp-server'],
+  messages: {
+    /** `patches`: it sets annotations only (else nothing at all); `moment`: when ToolHive refuses it. */
+    noDescriptionOrName: ({ tool, patches, moment }: { tool: string; patches: boolean; moment: string }) =>
+      [
+        `The override of "${tool}" needs a \`description\` or a new \`name\`: add one.`,
+        `It sets neither (${patches ? 'it only patches annotations' : 'it changes nothing'}).`,
+        `ToolHive's validator refuses an override without one of them (validateToolOverrides): ${moment}.`,
+        ...(patches ? ['Until then Tool Lens does not count its annotations for the safety floor.'] : []),
+      ].join(' '),
+  },
   check(ctx) {
     const settings = aggregationOf(ctx);
     const moment =
@@ -27,7 +37,6 @@ export const rule: Rule = {
         if (!override.refused) continue;
         const value = override.pair.value;
         const patches = override.annotations !== undefined;
-        const what = patches ? 'it only patches annotations' : 'it changes nothing';
         const fixes: Fix[] = [];
         const backend = gatewayOf(ctx).workloads.get(config.workload)?.server?.tools.find((t) => t.name === override.toolName);
         if (isMap(value) && backend?.description) {
@@ -36,16 +45,12 @@ export const rule: Rule = {
           if (edit) fixes.push({ title: "Add `description` with the backend's own description", safe: false, edits: [edit] });
         }
         ctx.report({
-          message: [
-            `The override of "${override.toolName}" needs a \`description\` or a new \`name\`: add one.`,
-            `It sets neither (${what}).`,
-            `ToolHive's validator refuses an override without one of them (validateToolOverrides): ${moment}.`,
-            ...(patches ? ['Until then Tool Lens does not count its annotations for the safety floor.'] : []),
-          ].join(' '),
+          messageId: 'noDescriptionOrName',
+          data: { tool: override.toolName, patches, moment },
           span: override.pair.key.span,
           fixes,
         });
       }
     }
   },
-};
+});

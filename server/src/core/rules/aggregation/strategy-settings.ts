@@ -14,15 +14,51 @@ import { editContextOf, insertPairs, plainEntry, replaceScalarText, type InsertE
 import { aggregationOf, DEFAULT_PREFIX_FORMAT, type GatewaySettings } from '../../model/aggregation.js';
 import { getPair } from '../../parse/nodes.js';
 import type { Fix, Span, TextEdit } from '../../types.js';
-import type { Rule, RuleContext } from '../rule.js';
+import { defineRule, type RuleContext } from '../rule.js';
 
 const STRATEGIES: readonly string[] = ['prefix', 'priority', 'manual'];
 
-export const rule: Rule = {
+/** What the CLI does with a file that leaves a conflict setting out. */
+const CLI_REFUSES = 'The CLI reads the file as written and fills in no defaults (only a VirtualMCPServer gets them), so `thv vmcp validate` and `vmcp serve` refuse it.';
+
+const messages = {
+  /** The CLI file names neither `conflictResolution` nor its config (`both`), or only the first. */
+  noStrategy: ({ both }: { both: boolean }) =>
+    both
+      ? `\`aggregation\` sets no conflict resolution: add \`conflictResolution: prefix\` and its config. ` +
+        `It has neither \`conflictResolution\` nor \`conflictResolutionConfig\`; the usual pair is \`conflictResolution: prefix\` with \`conflictResolutionConfig: {prefixFormat: "${DEFAULT_PREFIX_FORMAT}"}\` (or another strategy and its settings). ${CLI_REFUSES}`
+      : '`aggregation` has no `conflictResolution`: add `conflictResolution: prefix` (or `priority`, `manual`). ' + CLI_REFUSES,
+  /** `moment`: when ToolHive refuses it. */
+  noPriorityOrder: ({ moment }: { moment: string }) =>
+    '`conflictResolution: priority` has no `priorityOrder`: list the workloads there, first wins. ' +
+    'The first workload in `conflictResolutionConfig.priorityOrder` keeps a name several serve. ' +
+    `ToolHive refuses the priority strategy without it (validateConflictStrategy): ${moment}.`,
+  noManualTools: ({ moment }: { moment: string }) =>
+    '`conflictResolution: manual` has no `tools` entries: add overrides under `aggregation.tools`. ' +
+    'They are what tells conflicting tools apart. ' +
+    `ToolHive refuses the manual strategy without any (validateConflictStrategy): ${moment}.`,
+  noResolutionConfig: ({ strategy }: { strategy: 'prefix' | 'manual' }) =>
+    strategy === 'prefix'
+      ? `\`conflictResolution: prefix\` has no \`conflictResolutionConfig\`: add one with a \`prefixFormat\`. The usual one is \`conflictResolutionConfig: {prefixFormat: "${DEFAULT_PREFIX_FORMAT}"}\`. ${CLI_REFUSES}`
+      : `\`conflictResolution: manual\` has no \`conflictResolutionConfig\`: add an empty one, \`{}\`. The validator wants it for every strategy. ${CLI_REFUSES}`,
+  /** `kubernetes`: a VirtualMCPServer (else a CLI file). */
+  emptyPrefixFormat: ({ kubernetes }: { kubernetes: boolean }) =>
+    `\`prefixFormat\` is empty: write the prefix (\`"${DEFAULT_PREFIX_FORMAT}"\` is the usual one). ` +
+    (kubernetes
+      ? "No default replaces a value that is written, so the operator passes the empty format on and the vMCP pod's validator refuses it: the pod does not start."
+      : 'ToolHive refuses the prefix strategy without a format (validateConflictStrategy): `thv vmcp validate` and `vmcp serve` refuse the file.'),
+  noPrefixFormat: () =>
+    `\`conflictResolutionConfig\` has no \`prefixFormat\`: add \`prefixFormat: "${DEFAULT_PREFIX_FORMAT}"\` (or your own). ` +
+    'The prefix strategy needs one. ' +
+    'The CLI reads the file as written and fills in no defaults (only a VirtualMCPServer gets them), so `thv vmcp validate` and `vmcp serve` refuse it.',
+};
+
+export const rule = defineRule({
   id: 'aggregation/strategy-settings',
   defaultSeverity: 'error',
   summary: 'A conflict-resolution strategy lacks the settings ToolHive requires for it (priorityOrder, tools, prefixFormat, ...).',
   kinds: ['vmcp-config', 'vmcp-server'],
+  messages,
   check(ctx) {
     const settings = aggregationOf(ctx);
     const agg = settings.aggregation;
@@ -34,7 +70,6 @@ export const rule: Rule = {
     if (w.strategy && !(typeof written === 'string' && STRATEGIES.includes(written))) return;
     const strict = settings.dialect === 'cli' && settings.wholeConfig;
     const target = editContextOf(ctx.file);
-    const cliRefuses = 'The CLI reads the file as written and fills in no defaults (only a VirtualMCPServer gets them), so `thv vmcp validate` and `vmcp serve` refuse it.';
     const aggregationKey = settings.aggregationPair?.key.span ?? node.span;
     const resolutionValueOk = w.resolutionPair === undefined || w.resolution !== undefined;
     if (!resolutionValueOk) return; // `conflictResolutionConfig` that is not a mapping: the schema rules say so.
@@ -44,10 +79,8 @@ export const rule: Rule = {
       const entries: InsertEntry[] = [plainEntry(target, 'conflictResolution', 'prefix')];
       if (both) entries.push(plainEntry(target, 'conflictResolutionConfig', { prefixFormat: DEFAULT_PREFIX_FORMAT }));
       ctx.report({
-        message: both
-          ? `\`aggregation\` sets no conflict resolution: add \`conflictResolution: prefix\` and its config. ` +
-            `It has neither \`conflictResolution\` nor \`conflictResolutionConfig\`; the usual pair is \`conflictResolution: prefix\` with \`conflictResolutionConfig: {prefixFormat: "${DEFAULT_PREFIX_FORMAT}"}\` (or another strategy and its settings). ${cliRefuses}`
-          : '`aggregation` has no `conflictResolution`: add `conflictResolution: prefix` (or `priority`, `manual`). ' + cliRefuses,
+        messageId: 'noStrategy',
+        data: { both },
         span: aggregationKey,
         fixes: fixOf(both ? 'Add prefix conflict resolution with the `{workload}_` format' : 'Add `conflictResolution: prefix`', insertPairs(target, node, entries)),
       });
@@ -69,10 +102,8 @@ export const rule: Rule = {
             : insertPairs(target, node, [{ key: 'conflictResolutionConfig', value: { entries: [plainEntry(target, 'priorityOrder', backends)] } }], strategyPair);
         }
         ctx.report({
-          message:
-            '`conflictResolution: priority` has no `priorityOrder`: list the workloads there, first wins. ' +
-            'The first workload in `conflictResolutionConfig.priorityOrder` keeps a name several serve. ' +
-            `ToolHive refuses the priority strategy without it (validateConflictStrategy): ${priorityMoment(settings, strict)}.`,
+          messageId: 'noPriorityOrder',
+          data: { moment: priorityMoment(settings, strict) },
           span,
           fixes: fixOf('List the backends in `priorityOrder` (in the order of the `backends` list)', edit),
         });
@@ -81,10 +112,8 @@ export const rule: Rule = {
 
     if (strategy === 'manual' && (!w.tools || w.tools.items.length === 0)) {
       ctx.report({
-        message:
-          '`conflictResolution: manual` has no `tools` entries: add overrides under `aggregation.tools`. ' +
-          'They are what tells conflicting tools apart. ' +
-          `ToolHive refuses the manual strategy without any (validateConflictStrategy): ${laterMoment(settings)}.`,
+        messageId: 'noManualTools',
+        data: { moment: laterMoment(settings) },
         span: strategySpan,
       });
     }
@@ -92,10 +121,8 @@ export const rule: Rule = {
     if (strict && !w.resolutionPair && strategy !== 'priority') {
       const value: PlainValue = strategy === 'prefix' ? { prefixFormat: DEFAULT_PREFIX_FORMAT } : {};
       ctx.report({
-        message:
-          strategy === 'prefix'
-            ? `\`conflictResolution: prefix\` has no \`conflictResolutionConfig\`: add one with a \`prefixFormat\`. The usual one is \`conflictResolutionConfig: {prefixFormat: "${DEFAULT_PREFIX_FORMAT}"}\`. ${cliRefuses}`
-            : `\`conflictResolution: manual\` has no \`conflictResolutionConfig\`: add an empty one, \`{}\`. The validator wants it for every strategy. ${cliRefuses}`,
+        messageId: 'noResolutionConfig',
+        data: { strategy: strategy === 'prefix' ? 'prefix' : 'manual' },
         span: strategySpan,
         fixes: fixOf(
           strategy === 'prefix' ? 'Add `conflictResolutionConfig` with the `{workload}_` format' : 'Add `conflictResolutionConfig: {}`',
@@ -107,20 +134,17 @@ export const rule: Rule = {
 
     if (strategy === 'prefix' && w.resolution) checkPrefixFormat(ctx, settings, strict);
   },
-};
+});
 
-function checkPrefixFormat(ctx: RuleContext, settings: GatewaySettings, strict: boolean): void {
+function checkPrefixFormat(ctx: RuleContext<typeof messages>, settings: GatewaySettings, strict: boolean): void {
   const w = settings.aggregation.written;
   const format = w.prefixFormat;
   const target = editContextOf(ctx.file);
   if (format && format.value === '') {
     const edit = replaceScalarText(target, format, DEFAULT_PREFIX_FORMAT);
     ctx.report({
-      message:
-        `\`prefixFormat\` is empty: write the prefix (\`"${DEFAULT_PREFIX_FORMAT}"\` is the usual one). ` +
-        (settings.dialect === 'kubernetes'
-          ? "No default replaces a value that is written, so the operator passes the empty format on and the vMCP pod's validator refuses it: the pod does not start."
-          : 'ToolHive refuses the prefix strategy without a format (validateConflictStrategy): `thv vmcp validate` and `vmcp serve` refuse the file.'),
+      messageId: 'emptyPrefixFormat',
+      data: { kubernetes: settings.dialect === 'kubernetes' },
       span: format.span,
       fixes: fixOf(`Set \`prefixFormat: "${DEFAULT_PREFIX_FORMAT}"\``, edit),
     });
@@ -128,10 +152,7 @@ function checkPrefixFormat(ctx: RuleContext, settings: GatewaySettings, strict: 
   }
   if (strict && !getPair(w.resolution, 'prefixFormat') && w.resolution && w.resolutionPair) {
     ctx.report({
-      message:
-        `\`conflictResolutionConfig\` has no \`prefixFormat\`: add \`prefixFormat: "${DEFAULT_PREFIX_FORMAT}"\` (or your own). ` +
-        'The prefix strategy needs one. ' +
-        'The CLI reads the file as written and fills in no defaults (only a VirtualMCPServer gets them), so `thv vmcp validate` and `vmcp serve` refuse it.',
+      messageId: 'noPrefixFormat',
       span: w.resolutionPair.key.span,
       fixes: fixOf(`Add \`prefixFormat: "${DEFAULT_PREFIX_FORMAT}"\``, insertPairs(target, w.resolution, [plainEntry(target, 'prefixFormat', DEFAULT_PREFIX_FORMAT)])),
     });

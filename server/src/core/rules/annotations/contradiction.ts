@@ -10,7 +10,7 @@ import { workflowsOf, type WorkflowModel } from '../../model/workflow.js';
 import { getPair, isScalar, type Pair } from '../../parse/nodes.js';
 import { editContextOf, insertPairs, removePair, replaceValue, type EditContext, type InsertEntry } from '../../edit/mappingEdits.js';
 import type { Fix, RelatedInfo, TextEdit } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 import { addCatalogAdviceFor } from '../../wording/catalogAdvice.js';
 import { LIMITS } from '../../limits.js';
@@ -28,11 +28,20 @@ const COUNTS_AS: Record<FloorHint, string> = {
 };
 const SAFE_VALUE: Record<FloorHint, boolean> = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
 
-export const rule: Rule = {
+const messages = {
+  /** `hint` claims more safety than the steps that decide it allow; `floor` is what they allow. */
+  saferThanSteps: ({ hint, floor, deciding }: { hint: FloorHint; floor: Floor; deciding: readonly StepEntry<ResolvedStep>[] }) =>
+    errorMessage(hint, floor, deciding),
+  /** The deciding steps are only tools without a catalog: the contradiction may not be real. */
+  uncatalogued: ({ hint, deciding }: { hint: FloorHint; deciding: readonly StepEntry<ResolvedStep>[] }) => warningMessage(hint, deciding),
+};
+
+export const rule = defineRule({
   id: 'annotations/contradiction',
   defaultSeverity: 'error',
   summary: 'Explicit annotations look safer than the steps allow: the gateway drops the composite tool.',
   kinds: WORKFLOW_KINDS,
+  messages,
   check(ctx) {
     const edit = editContextOf(ctx.file);
     for (const workflow of workflowsOf(ctx).workflows) {
@@ -50,17 +59,13 @@ export const rule: Rule = {
         const related: RelatedInfo[] = deciding
           .filter((e) => e.step.step.tool)
           .map((e) => ({ span: e.step.step.tool!.span, message: `decides ${hint}: ${entryText(e, hint)}` }));
-        ctx.report({
-          message: onlyUncatalogued ? warningMessage(hint, deciding) : errorMessage(hint, derived, deciding),
-          span: pair.span,
-          severity: onlyUncatalogued ? 'warning' : undefined,
-          fixes: fixes(edit, workflow, pair, hint, derived),
-          related,
-        });
+        const place = { span: pair.span, fixes: fixes(edit, workflow, pair, hint, derived), related };
+        if (onlyUncatalogued) ctx.report({ messageId: 'uncatalogued', data: { hint, deciding }, severity: 'warning', ...place });
+        else ctx.report({ messageId: 'saferThanSteps', data: { hint, floor: derived, deciding }, ...place });
       }
     }
   },
-};
+});
 
 /** What one deciding step does to the hint, in words (for related information). */
 function entryText(entry: StepEntry<ResolvedStep>, hint: FloorHint): string {

@@ -7,24 +7,30 @@
 // as deciding.
 import { hiddenByText } from '../../gateway/words.js';
 import { toolStepsOf, type ResolvedStep } from '../../gateway/steps.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
 const TAINT =
   'The floor assumes the worst for it: this composite tool cannot be advertised as read-only, non-destructive or closed-world';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'annotations/unknown-step',
   defaultSeverity: 'info',
   summary: 'A step whose tool has no known annotations, tainting the floor.',
   kinds: WORKFLOW_KINDS,
+  messages: {
+    /** The step calls a tool that declares no annotations. */
+    noAnnotations: (step: ResolvedStep) => message(step),
+    /** The step calls a tool the advertising filter hides, whose annotations ToolHive does not read. */
+    hidden: (step: ResolvedStep) => message(step),
+  },
   check(ctx) {
     for (const { workflow, step: s } of toolStepsOf(ctx)) {
       if (!workflow.annotations || !s.step.tool || !reachesATool(s)) continue;
-      ctx.report({ message: message(s), span: s.step.tool.span });
+      ctx.report({ messageId: s.cause === 'no-annotations' ? 'noAnnotations' : 'hidden', data: s, span: s.step.tool.span });
     }
   },
-};
+});
 
 /** The causes this rule owns: the reference reaches a tool, whose annotations still do not count. */
 function reachesATool(s: ResolvedStep): boolean {

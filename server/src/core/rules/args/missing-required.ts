@@ -6,21 +6,25 @@
 import { ARGUMENT_KINDS, argumentProblemsOf, type MissingArguments } from '../../calls/arguments.js';
 import { listOf, quotedList } from '../../text/words.js';
 import type { Fix } from '../../types.js';
-import { calledToolWords, subjectWords } from '../../wording/calls.js';
-import { problemsOf, type Rule } from '../rule.js';
+import { calledToolWords, subjectWords } from '../../wording/callSubjects.js';
+import { defineRule, problemsOf,  } from '../rule.js';
 import { LIMITS } from '../../limits.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'args/missing-required',
   defaultSeverity: 'error',
   summary: 'A tool step or call lacks an argument the tool requires.',
   kinds: ARGUMENT_KINDS,
+  messages: {
+    /** The analysis's problem is the data: the call site, the arguments missing, those given as null. */
+    missing: (problem: MissingArguments) => message(problem),
+  },
   check(ctx) {
     for (const problem of problemsOf(argumentProblemsOf(ctx), 'args/missing-required')) {
-      ctx.report({ message: message(problem), span: problem.span, fixes: fixes(problem) });
+      ctx.report({ messageId: 'missing', data: problem, span: problem.span, fixes: fixes(problem) });
     }
   },
-};
+});
 
 function message({ place, names, nulls }: MissingArguments): string {
   const nullNote = nulls.length ? ` ${quotedList(nulls)} ${nulls.length === 1 ? 'is' : 'are'} null, which counts as missing.` : '';

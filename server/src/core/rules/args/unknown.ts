@@ -5,16 +5,20 @@
 import { ARGUMENT_KINDS, argumentProblemsOf, type UnknownArgument } from '../../calls/arguments.js';
 import { editContextOf, renameKey } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
-import { calledToolWords, subjectWords } from '../../wording/calls.js';
-import { problemsOf, type Rule } from '../rule.js';
+import { calledToolWords, subjectWords } from '../../wording/callSubjects.js';
+import { defineRule, problemsOf,  } from '../rule.js';
 import { LIMITS } from '../../limits.js';
 import { listOf } from '../../text/words.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'args/unknown',
   defaultSeverity: 'warning',
   summary: "An argument the tool's schema does not declare (error when it forbids extra properties).",
   kinds: ARGUMENT_KINDS,
+  messages: {
+    /** The analysis's problem is the data: the argument, the tool, and whether its schema forbids others. */
+    unknownArgument: (problem: UnknownArgument) => message(problem),
+  },
   check(ctx) {
     const edit = editContextOf(ctx.file);
     for (const problem of problemsOf(argumentProblemsOf(ctx), 'args/unknown')) {
@@ -24,7 +28,8 @@ export const rule: Rule = {
         if (change) fixes.push({ title: `Rename the argument to "${suggestion}"`, safe: false, edits: [change] });
       }
       ctx.report({
-        message: message(problem),
+        messageId: 'unknownArgument',
+        data: problem,
         span: problem.pair.key.span,
         // A schema that forbids other properties makes the server refuse the call.
         ...(problem.closed ? { severity: 'error' as const } : {}),
@@ -32,7 +37,7 @@ export const rule: Rule = {
       });
     }
   },
-};
+});
 
 function message({ place, name, declared, suggestions, closed }: UnknownArgument): string {
   const known = declared.length

@@ -8,23 +8,27 @@ import { ARGUMENT_KINDS, argumentProblemsOf, type WrongArgument } from '../../ca
 import { editContextOf, replaceScalarFixes } from '../../edit/mappingEdits.js';
 import { issueWords, pathText } from '../../jsonschema/arguments.js';
 import { isScalar, toValue } from '../../parse/nodes.js';
-import { calledToolWords, subjectWords } from '../../wording/calls.js';
-import { problemsOf, type Rule } from '../rule.js';
+import { calledToolWords, subjectWords } from '../../wording/callSubjects.js';
+import { defineRule, problemsOf,  } from '../rule.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'args/wrong-type',
   defaultSeverity: 'error',
   summary: "A literal argument the tool's schema rejects.",
   kinds: ARGUMENT_KINDS,
+  messages: {
+    /** The analysis's problem is the data: the argument, what the schema says of it, and the value. */
+    wrongType: (problem: WrongArgument) => message(problem),
+  },
   check(ctx) {
     const edit = editContextOf(ctx.file);
     for (const problem of problemsOf(argumentProblemsOf(ctx), 'args/wrong-type')) {
       const { node, closestAllowed } = problem;
       const fixes = closestAllowed !== undefined && isScalar(node) ? replaceScalarFixes(edit, node, [closestAllowed], (value) => `Change to "${value}"`) : [];
-      ctx.report({ message: message(problem), span: problem.span, ...(fixes.length ? { fixes } : {}) });
+      ctx.report({ messageId: 'wrongType', data: problem, span: problem.span, ...(fixes.length ? { fixes } : {}) });
     }
   },
-};
+});
 
 function message({ place, issue, node }: WrongArgument): string {
   const refuses = place.origin === 'step' ? 'rejects the call and the step fails' : 'refuses the call';

@@ -5,56 +5,68 @@ import { META_TOOLS } from '../../catalog/model.js';
 import { capitalize } from '../../text/words.js';
 import { getPair, isMap, getNode } from '../../parse/nodes.js';
 import type { Span } from '../../types.js';
-import type { Rule, RuleContext } from '../rule.js';
+import { defineRule, type Report, type RuleContext } from '../rule.js';
 import { catalogDeclarationsOf, describeTool, type ToolDecl } from '../../model/catalogDeclarations.js';
 
-export const rule: Rule = {
+const messages = {
+  duplicateServer: ({ name }: { name: string }) =>
+    `Server "${name}" appears twice in this snapshot: merge the two entries. Tool Lens reads the first one and ignores this one, so its tools ` +
+    'and namespaces are never used.',
+  duplicateTool: ({ name, server }: { name: string; server: string }) =>
+    `Tool "${name}" is listed twice by server "${server}": remove or rename one. MCP clients keep one tool per name, so one of the two ` +
+    'declarations is unreachable (which one depends on the client), and Tool Lens reads only the first.',
+  duplicateNamespace: ({ name, server }: { name: string; server: string }) =>
+    `Server "${server}" declares namespace "${name}" twice: merge the two namespaces. The runtime refuses to register a namespace name a ` +
+    'second time, and Tool Lens reads only the first.',
+  duplicateNamespaceTool: ({ name, namespace, server }: { name: string; namespace: string; server: string }) =>
+    `Namespace "${namespace}" declares tool "${name}" twice: remove or rename one. The namespace is server "${server}"'s. The runtime refuses ` +
+    'to register the second one, and Tool Lens reads only the first.',
+  /** A tool named like the meta tool the runtime adds for dynamic namespaces. */
+  metaToolName: ({ tool }: { tool: ToolDecl }) =>
+    `\`${tool.name ?? ''}\` is the name of a meta tool of the runtime: rename this tool. ` +
+    `${capitalize(describeTool(tool))} is named like the meta tool the runtime adds for its dynamic namespaces. ` +
+    `Models call \`${tool.name ?? ''}\` to reach dynamic tools, so the two collide: one of them cannot be called.`,
+};
+
+export const rule = defineRule({
   id: 'catalog/duplicate-name',
   defaultSeverity: 'error',
   summary: 'One name twice in one server (tools, namespaces), or a tool named like a dynamic-tool meta tool.',
   kinds: ['tool-catalog'],
+  messages,
   check(ctx) {
     const { servers } = catalogDeclarationsOf(ctx);
     reportDuplicates(
       ctx,
       servers.filter((s) => s.nameNode).map((s) => ({ name: s.name, span: s.nameNode!.span })),
-      (name) =>
-        `Server "${name}" appears twice in this snapshot: merge the two entries. Tool Lens reads the first one and ignores this one, so its tools ` +
-        'and namespaces are never used.',
+      (name) => ({ messageId: 'duplicateServer', data: { name } }),
     );
     for (const server of servers) {
-      reportDuplicates(ctx, named(server.tools), (name) =>
-        `Tool "${name}" is listed twice by server "${server.name}": remove or rename one. MCP clients keep one tool per name, so one of the two ` +
-        'declarations is unreachable (which one depends on the client), and Tool Lens reads only the first.',
-      );
+      reportDuplicates(ctx, named(server.tools), (name) => ({ messageId: 'duplicateTool', data: { name, server: server.name } }));
       reportDuplicates(
         ctx,
         server.namespaces.filter((n) => n.name !== undefined && n.nameNode).map((n) => ({ name: n.name!, span: n.nameNode!.span })),
-        (name) =>
-          `Server "${server.name}" declares namespace "${name}" twice: merge the two namespaces. The runtime refuses to register a namespace name a ` +
-          'second time, and Tool Lens reads only the first.',
+        (name) => ({ messageId: 'duplicateNamespace', data: { name, server: server.name } }),
       );
       for (const namespace of server.namespaces) {
-        reportDuplicates(ctx, named(namespace.tools), (name) =>
-          `Namespace "${namespace.name ?? ''}" declares tool "${name}" twice: remove or rename one. The namespace is server "${server.name}"'s. The runtime refuses ` +
-          'to register the second one, and Tool Lens reads only the first.',
-        );
+        reportDuplicates(ctx, named(namespace.tools), (name) => ({
+          messageId: 'duplicateNamespaceTool',
+          data: { name, namespace: namespace.name ?? '', server: server.name },
+        }));
       }
       if (server.namespaces.length === 0) continue;
       for (const tool of [...server.tools, ...server.namespaces.flatMap((n) => n.tools)]) {
         if (!tool.nameNode || !isMetaName(tool.name)) continue;
         if (!tool.namespace && looksLikeMetaTool(tool)) continue; // the runtime's own meta tool, as tools/list shows it
         ctx.report({
-          message:
-            `\`${tool.name}\` is the name of a meta tool of the runtime: rename this tool. ` +
-            `${capitalize(describeTool(tool))} is named like the meta tool the runtime adds for its dynamic namespaces. ` +
-            `Models call \`${tool.name}\` to reach dynamic tools, so the two collide: one of them cannot be called.`,
+          messageId: 'metaToolName',
+          data: { tool },
           span: tool.nameNode.span,
         });
       }
     }
   },
-};
+});
 
 interface Named {
   name: string;
@@ -65,7 +77,10 @@ function named(tools: readonly ToolDecl[]): Named[] {
   return tools.filter((t) => t.name !== undefined && t.nameNode).map((t) => ({ name: t.name!, span: t.nameNode!.span }));
 }
 
-function reportDuplicates(ctx: RuleContext, items: readonly Named[], message: (name: string) => string): void {
+/** Which message a duplicate of one kind is, with its data. */
+type DuplicateWords = Pick<Extract<Report<typeof messages>, { messageId: `duplicate${string}` }>, 'messageId' | 'data'>;
+
+function reportDuplicates(ctx: RuleContext<typeof messages>, items: readonly Named[], words: (name: string) => DuplicateWords): void {
   const first = new Map<string, Named>();
   for (const item of items) {
     const earlier = first.get(item.name);
@@ -73,7 +88,7 @@ function reportDuplicates(ctx: RuleContext, items: readonly Named[], message: (n
       first.set(item.name, item);
       continue;
     }
-    ctx.report({ message: message(item.name), span: item.span, related: [{ span: earlier.span, message: `"${item.name}" is first declared here` }] });
+    ctx.report({ ...words(item.name), span: item.span, related: [{ span: earlier.span, message: `"${item.name}" is first declared here` }] } as Report<typeof messages>);
   }
 }
 

@@ -2,26 +2,34 @@
 // when a server registers another name, so such names reach clients, and whatever enforces the
 // rule downstream (gateways, model APIs) refuses or renames the tool. A dynamic namespace with a
 // blank name is reported here too: the runtime refuses to register it.
-import type { Rule } from '../rule.js';
-import { catalogDeclarationsOf, describeTool } from '../../model/catalogDeclarations.js';
+import { defineRule } from '../rule.js';
+import { catalogDeclarationsOf, describeTool, type ToolDecl } from '../../model/catalogDeclarations.js';
 
 const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'catalog/invalid-name',
   defaultSeverity: 'warning',
   summary: 'A tool name outside the MCP rule `^[A-Za-z0-9._-]{1,128}$`, or a namespace with an empty name.',
   kinds: ['tool-catalog'],
+  messages: {
+    /** `wrong`: what is wrong with the name, in words (`is empty`, `contains a space`). */
+    invalidName: ({ wrong, tool }: { wrong: string; tool: ToolDecl }) =>
+      `This tool name ${wrong}: rename the tool in the server. ` +
+      `It is the name of ${describeTool(tool)}. MCP tool names are 1 to 128 characters from ` +
+      'A-Z, a-z, 0-9, `_`, `-` and `.`; the server may list it anyway, but gateways, clients and model APIs that ' +
+      'enforce the rule refuse or rename the tool, and references to it break.',
+    emptyNamespace: ({ server }: { server: string }) =>
+      `A dynamic namespace of server "${server}" has an empty name: give it a name. The runtime refuses to register a namespace ` +
+      'without a name, so none of its tools can be called (calls name the namespace in their envelope).',
+  },
   check(ctx) {
     const declarations = catalogDeclarationsOf(ctx);
     for (const tool of declarations.tools) {
       if (tool.name === undefined || !tool.nameNode || TOOL_NAME.test(tool.name)) continue;
       ctx.report({
-        message:
-          `This tool name ${whatIsWrong(tool.name)}: rename the tool in the server. ` +
-          `It is the name of ${describeTool(tool)}. MCP tool names are 1 to 128 characters from ` +
-          'A-Z, a-z, 0-9, `_`, `-` and `.`; the server may list it anyway, but gateways, clients and model APIs that ' +
-          'enforce the rule refuse or rename the tool, and references to it break.',
+        messageId: 'invalidName',
+        data: { wrong: whatIsWrong(tool.name), tool },
         span: tool.nameNode.span,
       });
     }
@@ -29,15 +37,14 @@ export const rule: Rule = {
       for (const namespace of server.namespaces) {
         if (namespace.name === undefined || namespace.name.trim() !== '' || !namespace.nameNode) continue;
         ctx.report({
-          message:
-            `A dynamic namespace of server "${server.name}" has an empty name: give it a name. The runtime refuses to register a namespace ` +
-            'without a name, so none of its tools can be called (calls name the namespace in their envelope).',
+          messageId: 'emptyNamespace',
+          data: { server: server.name },
           span: namespace.nameNode.span,
         });
       }
     }
   },
-};
+});
 
 function whatIsWrong(name: string): string {
   if (name.length === 0) return 'is empty';

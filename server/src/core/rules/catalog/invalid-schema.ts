@@ -6,9 +6,9 @@ import { decline } from '../../declined.js';
 import { getPair, isMap, isScalar, keyText, toValue, walk, type Pair } from '../../parse/nodes.js';
 import { compileSchema, IN_PLACE_LOOP, plainlyValid, type UnevaluatedPattern } from '../../jsonschema/validate.js';
 import type { Span } from '../../types.js';
-import type { Rule, RuleContext } from '../rule.js';
+import { defineRule, type RuleContext } from '../rule.js';
 import { catalogDeclarationsOf, describeTool, type ToolDecl } from '../../model/catalogDeclarations.js';
-import { headlineFits } from '../../wording/sentences.js';
+import { headlineFits } from '../../wording/headlines.js';
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
@@ -16,11 +16,36 @@ const DEFAULT_2020 = 'https://json-schema.org/draft/2020-12/schema';
 
 type Dialect = { kind: 'draft-07' | '2020-12'; declared: boolean } | { kind: 'unsupported'; uri: string };
 
-export const rule: Rule = {
+const messages = {
+  /** `key`: inputSchema or outputSchema; `uri`: the dialect's `$schema`. */
+  uncommonDialect: ({ key, tool, uri }: { key: string; tool: ToolDecl; uri: string }) =>
+    `This ${key} declares an uncommon dialect: declare draft-07 or 2020-12 if it is valid in one. ` +
+    `The ${key} of ${describeTool(tool)} declares the dialect ${JSON.stringify(uri)}. MCP clients must support ` +
+    'JSON Schema 2020-12 and commonly support draft-07; one that does not support this dialect must refuse the schema, ' +
+    'and Tool Lens cannot check it.',
+  /**
+   * `which`: the dialect it is read in; `declared`: it names its dialect (else MCP's default applies);
+   * `problem`: the validator's objection in our words.
+   */
+  invalid: ({ key, tool, which, declared, problem }: { key: string; tool: ToolDecl; which: string; declared: boolean; problem: string }) => {
+    const why = declared ? '' : ' (it has no `$schema`, and MCP then reads it as 2020-12)';
+    const short = `This ${key} is not valid ${which}: ${problem}.`;
+    const fits = headlineFits(short);
+    const headline = fits ? short : `This ${key} is not valid ${which}: fix what is said next.`;
+    return (
+      `${headline} The ${key} of ${describeTool(tool)} is not a valid ${which} schema${why}${fits ? '' : `: ${problem}`}. ` +
+      `A client or gateway that validates ${key === 'inputSchema' ? 'arguments' : 'results'} against it fails on this tool, ` +
+      'and Tool Lens skips its checks against it.'
+    );
+  },
+};
+
+export const rule = defineRule({
   id: 'catalog/invalid-schema',
   defaultSeverity: 'error',
   summary: 'A tool schema that does not compile for its JSON Schema dialect.',
   kinds: ['tool-catalog'],
+  messages,
   check(ctx) {
     for (const tool of catalogDeclarationsOf(ctx).tools) {
       for (const key of ['inputSchema', 'outputSchema'] as const) {
@@ -29,9 +54,9 @@ export const rule: Rule = {
       }
     }
   },
-};
+});
 
-function checkSchema(ctx: RuleContext, tool: ToolDecl, key: string, pair: Pair): void {
+function checkSchema(ctx: RuleContext<typeof messages>, tool: ToolDecl, key: string, pair: Pair): void {
   const schema = toValue(pair.value) as Record<string, unknown>;
   const dialect = dialectOf(schema.$schema);
   if (dialect.kind === 'unsupported') {
@@ -39,11 +64,8 @@ function checkSchema(ctx: RuleContext, tool: ToolDecl, key: string, pair: Pair):
     ctx.report({
       // We cannot know which clients support it, so this is a warning, not an error.
       severity: 'warning',
-      message:
-        `This ${key} declares an uncommon dialect: declare draft-07 or 2020-12 if it is valid in one. ` +
-        `The ${key} of ${describeTool(tool)} declares the dialect ${JSON.stringify(dialect.uri)}. MCP clients must support ` +
-        'JSON Schema 2020-12 and commonly support draft-07; one that does not support this dialect must refuse the schema, ' +
-        'and Tool Lens cannot check it.',
+      messageId: 'uncommonDialect',
+      data: { key, tool, uri: dialect.uri },
       span: schemaPair?.value?.span ?? pair.key.span,
     });
     return;
@@ -55,15 +77,9 @@ function checkSchema(ctx: RuleContext, tool: ToolDecl, key: string, pair: Pair):
     return;
   }
   const which = dialect.kind === '2020-12' ? 'JSON Schema 2020-12' : 'JSON Schema draft-07';
-  const why = dialect.declared ? '' : ' (it has no `$schema`, and MCP then reads it as 2020-12)';
-  const problem = plainWords(compiled.error, dialect);
-  const short = `This ${key} is not valid ${which}: ${problem}.`;
-  const headline = headlineFits(short) ? short : `This ${key} is not valid ${which}: fix what is said next.`;
   ctx.report({
-    message:
-      `${headline} The ${key} of ${describeTool(tool)} is not a valid ${which} schema${why}${headline === short ? '' : `: ${problem}`}. ` +
-      `A client or gateway that validates ${key === 'inputSchema' ? 'arguments' : 'results'} against it fails on this tool, ` +
-      'and Tool Lens skips its checks against it.',
+    messageId: 'invalid',
+    data: { key, tool, which, declared: dialect.declared, problem: plainWords(compiled.error, dialect) },
     span: pair.key.span,
   });
 }
@@ -72,7 +88,7 @@ function checkSchema(ctx: RuleContext, tool: ToolDecl, key: string, pair: Pair):
  * A pattern Tool Lens never runs (jsonschema/patterns.ts), said once at the pattern itself: no
  * argument or result is held to it. The checks of arguments and results say it again at each value.
  */
-function declinePattern(ctx: RuleContext, tool: ToolDecl, key: string, pair: Pair, pattern: UnevaluatedPattern): void {
+function declinePattern(ctx: RuleContext<typeof messages>, tool: ToolDecl, key: string, pair: Pair, pattern: UnevaluatedPattern): void {
   const spans: Span[] = [];
   walk(pair.value, (node) => {
     if (!isMap(node)) return;

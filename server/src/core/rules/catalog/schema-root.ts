@@ -3,14 +3,26 @@
 // revisions (both SDKs in their default, legacy mode) parse tools/list with a schema that insists
 // on `type: object` and throw away the whole list when one tool breaks it.
 import { getPair, isMap, isScalar } from '../../parse/nodes.js';
-import type { Rule } from '../rule.js';
-import { catalogDeclarationsOf, describeTool } from '../../model/catalogDeclarations.js';
+import { defineRule } from '../rule.js';
+import { catalogDeclarationsOf, describeTool, type ToolDecl } from '../../model/catalogDeclarations.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'catalog/schema-root',
   defaultSeverity: 'error',
   summary: 'An inputSchema or outputSchema whose root is not `type: object`.',
   kinds: ['tool-catalog'],
+  messages: {
+    /** `what`: what the root has instead (`has no \`type\` at its root`). */
+    inputNotObject: ({ tool, what }: { tool: ToolDecl; what: string }) =>
+      `The inputSchema of ${describeTool(tool)} ${what}. MCP requires \`type: object\` there in every revision (arguments ` +
+      'are always an object of named values), and clients built on the MCP SDKs reject the server\'s whole tool list ' +
+      'because of this one schema. Make the root `type: object` and put the arguments under `properties`.',
+    outputNotObject: ({ tool, what }: { tool: ToolDecl; what: string }) =>
+      `The outputSchema of ${describeTool(tool)} ${what}. That is legal in the 2026-07-28 MCP revision, but every ` +
+      'client of the older revisions (2025-11-25 and before, which is what the SDK clients negotiate by default) ' +
+      'rejects the server\'s WHOLE tool list because of it, not just this tool. Wrap the result in an object ' +
+      '(`type: object` with the value under a property).',
+  },
   check(ctx) {
     for (const tool of catalogDeclarationsOf(ctx).tools) {
       for (const key of ['inputSchema', 'outputSchema'] as const) {
@@ -24,20 +36,11 @@ export const rule: Rule = {
           : undefined;
         const what = written !== undefined ? `has \`type: ${oneLine(written)}\` at its root` : 'has no `type` at its root';
         const span = written !== undefined ? typePair!.value!.span : pair.key.span;
-        const message =
-          key === 'inputSchema'
-            ? `The inputSchema of ${describeTool(tool)} ${what}. MCP requires \`type: object\` there in every revision (arguments ` +
-              'are always an object of named values), and clients built on the MCP SDKs reject the server\'s whole tool list ' +
-              'because of this one schema. Make the root `type: object` and put the arguments under `properties`.'
-            : `The outputSchema of ${describeTool(tool)} ${what}. That is legal in the 2026-07-28 MCP revision, but every ` +
-              'client of the older revisions (2025-11-25 and before, which is what the SDK clients negotiate by default) ' +
-              'rejects the server\'s WHOLE tool list because of it, not just this tool. Wrap the result in an object ' +
-              '(`type: object` with the value under a property).';
-        ctx.report({ message, span });
+        ctx.report({ messageId: key === 'inputSchema' ? 'inputNotObject' : 'outputNotObject', data: { tool, what }, span });
       }
     }
   },
-};
+});
 
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();

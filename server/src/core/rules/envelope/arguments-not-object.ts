@@ -12,16 +12,26 @@ import { CALL_KINDS, callsOf, type CallSite } from '../../calls/calls.js';
 import { isMap, isNullScalar, isScalar, type MapNode, type Node, type Pair } from '../../parse/nodes.js';
 import { editContextOf, flowSeparators, renderString, type EditContext } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
-import type { Rule, RuleContext } from '../rule.js';
+import { defineRule, type RuleContext } from '../rule.js';
 import { argumentsFit } from '../../calls/arguments.js';
 import { parseFile } from '../../parse/file.js';
-import { subjectWords } from '../../wording/calls.js';
+import { subjectWords, type CallSubject } from '../../wording/callSubjects.js';
 
-export const rule: Rule = {
+const messages = {
+  /** `what`: which arguments, in words (`"arguments"`, `the input "input"`). */
+  jsonString: ({ subject, what }: { subject: CallSubject; what: string }) =>
+    `${subjectWords(subject)}: ${what} is a JSON string: write the object itself. It is JSON text in a string, not an object, and the runtime wants the object itself and refuses the call.`,
+  /** `kind`: what the value is instead, in words (`a number`, `empty`). */
+  notObject: ({ subject, what, kind }: { subject: CallSubject; what: string; kind: string }) =>
+    `${subjectWords(subject)}: ${what} is ${kind}: write a mapping instead. It is not an object, so the runtime refuses the call. The tool's input is a mapping of argument names to values.`,
+};
+
+export const rule = defineRule({
   id: 'envelope/arguments-not-object',
   defaultSeverity: 'error',
   summary: 'Arguments that are not an object, such as a JSON string (fix: write the object).',
   kinds: CALL_KINDS,
+  messages,
   check(ctx) {
     for (const site of callsOf(ctx).calls) {
       // A recorded call's own input (a step's is the schema rules' business).
@@ -39,13 +49,13 @@ export const rule: Rule = {
       }
     }
   },
-};
+});
 
-function report(ctx: RuleContext, site: CallSite, holder: MapNode, pair: Pair, value: Node, what: string): void {
+function report(ctx: RuleContext<typeof messages>, site: CallSite, holder: MapNode, pair: Pair, value: Node, what: string): void {
   const edit = editContextOf(ctx.file);
   const parsed = isScalar(value) && typeof value.value === 'string' ? parseObject(value.value) : undefined;
   let fixes: Fix[] = [];
-  let message: string;
+  let kind: string | undefined;
   if (parsed !== undefined) {
     const { colon, comma } = flowSeparators(edit, holder, pair);
     const old = edit.text.slice(value.span.start, value.span.end);
@@ -55,13 +65,12 @@ function report(ctx: RuleContext, site: CallSite, holder: MapNode, pair: Pair, v
     const header = isScalar(value) && (value.style === 'literal' || value.style === 'folded') ? (/^[|>][0-9+-]*([^\r\n]*)/.exec(old)?.[1] ?? '') : '';
     const written = render(edit, parsed, colon, comma);
     fixes = [{ title: 'Write the arguments as an object', safe: fitsOnceWritten(ctx, site, holder, written), edits: [{ span: value.span, newText: written + header + trailing }] }];
-    message = `${subjectWords(site.subject)}: ${what} is a JSON string: write the object itself. It is JSON text in a string, not an object, and the runtime wants the object itself and refuses the call.`;
   } else {
-    const kind = isScalar(value) && value.value === null && value.span.start === value.span.end ? 'empty' : describeValue(isScalar(value) ? value.value : isMap(value) ? {} : []);
-    message = `${subjectWords(site.subject)}: ${what} is ${kind}: write a mapping instead. It is not an object, so the runtime refuses the call. The tool's input is a mapping of argument names to values.`;
+    kind = isScalar(value) && value.value === null && value.span.start === value.span.end ? 'empty' : describeValue(isScalar(value) ? value.value : isMap(value) ? {} : []);
   }
   const span = value.span.start < value.span.end ? value.span : pair.key.span;
-  ctx.report({ message, span, fixes });
+  if (kind === undefined) ctx.report({ messageId: 'jsonString', data: { subject: site.subject, what }, span, fixes });
+  else ctx.report({ messageId: 'notObject', data: { subject: site.subject, what, kind }, span, fixes });
 }
 
 /**
@@ -70,7 +79,7 @@ function report(ctx: RuleContext, site: CallSite, holder: MapNode, pair: Pair, v
  * it (or no catalogued schema will judge them). call_dynamic_tool's own input becomes an envelope,
  * which the envelope rules then judge whole: a suggestion, always.
  */
-function fitsOnceWritten(ctx: RuleContext, site: CallSite, holder: MapNode, written: string): boolean {
+function fitsOnceWritten(ctx: RuleContext<typeof messages>, site: CallSite, holder: MapNode, written: string): boolean {
   if (site.target.kind === 'envelope' && holder === site.container) return false;
   const tool = site.target.kind === 'envelope' ? site.tool : site.target.kind === 'tool' ? site.target.tool : undefined;
   if (!tool || tool.inputSchema === undefined) return true;

@@ -21,35 +21,49 @@ import {
   type EditContext,
   type InsertEntry,
 } from '../../edit/mappingEdits.js';
-import { quotedList } from '../../text/words.js';
+import { byCount, quotedList } from '../../text/words.js';
 import type { Fix, TextEdit } from '../../types.js';
-import type { Rule, RuleContext } from '../rule.js';
+import { defineRule } from '../rule.js';
+import type { DocumentContext } from '../../context.js';
 import { argumentsFit } from '../../calls/arguments.js';
-import { subjectWords } from '../../wording/calls.js';
+import { subjectWords, type CallSubject } from '../../wording/callSubjects.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'envelope/bare-dynamic-name',
   defaultSeverity: 'error',
   summary: 'A dynamic tool called by its bare name, which the runtime does not know (fix: rewrite into the envelope).',
   kinds: CALL_KINDS,
+  messages: {
+    /**
+     * `envelope`: the envelope tool as the call should name it; `namespaces`: those that hold the
+     * tool (each with whether it is external and its status).
+     */
+    bareName: ({ subject, envelope, tool, server, namespaces }: { subject: CallSubject; envelope: string; tool: string; server: string; namespaces: readonly DynamicNamespace[] }) => {
+      const where = namespaces.length === 1 ? `namespace "${namespaces[0]!.name}"` : `namespaces ${quotedList(namespaces.map((n) => n.name))}`;
+      const notes: string[] = [];
+      const external = namespaces.filter((n) => n.external);
+      if (external.length) {
+        notes.push(
+          `${quotedList(external.map((n) => n.name))} ${byCount(external.length, 'is an external namespace', 'are external namespaces')}, so the envelope must also carry mcpDetails.description saying why the call is made.`,
+        );
+      }
+      for (const ns of namespaces) if (ns.status !== 'ready') notes.push(`Namespace "${ns.name}" is "${ns.status}", so the runtime refuses calls into it until it is ready.`);
+      return (
+        `${subjectWords(subject)} names a dynamic tool: call it through ${envelope}. ` +
+        `"${tool}" is a dynamic tool of server "${server}", kept in ${where} and in no tool list, so the runtime ` +
+        `answers "Unknown tool" to its bare name. Call it with the namespace, toolName "${tool}" and its own input under "arguments"` +
+        `${namespaces.length > 1 ? ' (pick the namespace you mean)' : ''}.` +
+        (notes.length ? ` ${notes.join(' ')}` : '')
+      );
+    },
+  },
   check(ctx) {
     const edit = editContextOf(ctx.file);
     for (const site of callsOf(ctx).calls) {
       const target = site.target;
       if (target.kind !== 'dynamic' || !site.name) continue;
       const namespaces = target.namespaces;
-      const where = namespaces.length === 1 ? `namespace "${namespaces[0]!.name}"` : `namespaces ${quotedList(namespaces.map((n) => n.name))}`;
       const envelope = site.origin === 'step' ? `"${target.envelopeName ?? 'call_dynamic_tool'}"` : 'call_dynamic_tool';
-      const notes: string[] = [];
-      const external = namespaces.filter((n) => n.external);
-      if (external.length) notes.push(`${quotedList(external.map((n) => n.name))} ${external.length === 1 ? 'is an external namespace' : 'are external namespaces'}, so the envelope must also carry mcpDetails.description saying why the call is made.`);
-      for (const ns of namespaces) if (ns.status !== 'ready') notes.push(`Namespace "${ns.name}" is "${ns.status}", so the runtime refuses calls into it until it is ready.`);
-      const message =
-        `${subjectWords(site.subject)} names a dynamic tool: call it through ${envelope}. ` +
-        `"${target.toolName}" is a dynamic tool of server "${target.server.name}", kept in ${where} and in no tool list, so the runtime ` +
-        `answers "Unknown tool" to its bare name. Call it with the namespace, toolName "${target.toolName}" and its own input under "arguments"` +
-        `${namespaces.length > 1 ? ' (pick the namespace you mean)' : ''}.` +
-        (notes.length ? ` ${notes.join(' ')}` : '');
       const fixes: Fix[] = [];
       if (target.envelopeName !== undefined) {
         for (const ns of namespaces) {
@@ -67,13 +81,18 @@ export const rule: Rule = {
           });
         }
       }
-      ctx.report({ message, span: site.name.span, fixes });
+      ctx.report({
+        messageId: 'bareName',
+        data: { subject: site.subject, envelope, tool: target.toolName, server: target.server.name, namespaces },
+        span: site.name.span,
+        fixes,
+      });
     }
   },
-};
+});
 
 /** Whether the call's arguments fit the dynamic tool's schema as they are (no schema known: nothing to refuse them). */
-function argumentsFitTool(ctx: RuleContext, site: CallSite, ns: DynamicNamespace, toolName: string): boolean {
+function argumentsFitTool(ctx: DocumentContext, site: CallSite, ns: DynamicNamespace, toolName: string): boolean {
   const tool = ns.tools.find((t) => t.name === toolName);
   if (!tool || tool.inputSchema === undefined) return true;
   return argumentsFit(ctx, site, tool);

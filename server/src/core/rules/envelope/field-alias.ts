@@ -6,14 +6,26 @@
 import { CALL_KINDS, callsOf } from '../../calls/calls.js';
 import { editContextOf, renameKey } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
-import type { Rule } from '../rule.js';
-import { subjectWords } from '../../wording/calls.js';
+import { defineRule } from '../rule.js';
+import { subjectWords, type CallSubject } from '../../wording/callSubjects.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'envelope/field-alias',
   defaultSeverity: 'error',
   summary: 'An envelope field under a name the runtime does not read (fix: rename the key).',
   kinds: CALL_KINDS,
+  messages: {
+    /** `key`: the name written; `field`: the envelope field it stands for. */
+    alias: ({ subject, key, field }: { subject: CallSubject; key: string; field: string }) =>
+      `${subjectWords(subject)}: rename "${key}" to "${field}". ` +
+      `call_dynamic_tool has no field "${key}"; the runtime reads "${field}" only, so it refuses this call ` +
+      `as if "${field}" were missing.`,
+    /** `given`: the key that already gives the field. */
+    repeats: ({ subject, key, field, given }: { subject: CallSubject; key: string; field: string; given: string }) =>
+      `${subjectWords(subject)}: "${key}" repeats "${given}": keep one of the two. ` +
+      `"${key}" is another name for "${field}", which this envelope already gives as "${given}"; ` +
+      `the runtime reads only "${field}" and drops this value without a word.`,
+  },
   check(ctx) {
     const edit = editContextOf(ctx.file);
     for (const site of callsOf(ctx).calls) {
@@ -27,10 +39,8 @@ export const rule: Rule = {
         const alone = !envelope.shadowed.some((other) => other.field === field.field);
         const fixes: Fix[] = change ? [{ title: `Rename "${field.key}" to "${field.field}"`, safe: alone, edits: [change] }] : [];
         ctx.report({
-          message:
-            `${subjectWords(site.subject)}: rename "${field.key}" to "${field.field}". ` +
-            `call_dynamic_tool has no field "${field.key}"; the runtime reads "${field.field}" only, so it refuses this call ` +
-            `as if "${field.field}" were missing.`,
+          messageId: 'alias',
+          data: { subject: site.subject, key: field.key, field: field.field },
           span: field.pair.key.span,
           fixes,
         });
@@ -38,13 +48,11 @@ export const rule: Rule = {
       for (const field of envelope.shadowed) {
         const given = envelope.fields[field.field]!;
         ctx.report({
-          message:
-            `${subjectWords(site.subject)}: "${field.key}" repeats "${given.key}": keep one of the two. ` +
-            `"${field.key}" is another name for "${field.field}", which this envelope already gives as "${given.key}"; ` +
-            `the runtime reads only "${field.field}" and drops this value without a word.`,
+          messageId: 'repeats',
+          data: { subject: site.subject, key: field.key, field: field.field, given: given.key },
           span: field.pair.key.span,
         });
       }
     }
   },
-};
+});

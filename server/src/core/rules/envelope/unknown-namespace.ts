@@ -6,16 +6,100 @@ import { CALL_KINDS, callsOf, namespaceNames, namespaceToolNames } from '../../c
 import { homesOf } from '../../catalog/index.js';
 import { isScalar, type Node } from '../../parse/nodes.js';
 import { editContextOf, replaceScalarFixes } from '../../edit/mappingEdits.js';
-import { quotedAlternatives, quotedList } from '../../text/words.js';
+import { byCount, quotedAlternatives, quotedList } from '../../text/words.js';
 import type { Fix, Span } from '../../types.js';
-import type { Rule } from '../rule.js';
-import { subjectWords } from '../../wording/calls.js';
+import { defineRule } from '../rule.js';
+import type { DynamicNamespace } from '../../catalog/model.js';
+import { subjectWords, type CallSubject } from '../../wording/callSubjects.js';
 
-export const rule: Rule = {
+/** How an envelope field is wrong: left out, empty, or not a string. */
+type FieldProblem = 'missing' | 'empty' | 'notAName';
+
+function fieldProblem(field: unknown, value: Node | null | undefined): FieldProblem {
+  if (!field) return 'missing';
+  return isScalar(value) && typeof value.value === 'string' ? 'empty' : 'notAName';
+}
+
+const NAMESPACE_PROBLEM: Record<FieldProblem, string> = {
+  missing: 'names no namespace',
+  empty: 'has an empty namespace',
+  notAName: 'has a namespace that is not a name',
+};
+
+const TOOL_PROBLEM: Record<FieldProblem, string> = {
+  missing: 'names no tool (toolName)',
+  empty: 'has an empty toolName',
+  notAName: 'has a toolName that is not a name (it must be a non-empty string)',
+};
+
+/** The tools a namespace holds, by name; undefined when it declares none. */
+function toolsOf(namespace: DynamicNamespace): readonly string[] | undefined {
+  return namespace.tools.length ? namespaceToolNames(namespace) : undefined;
+}
+
+function holds(tools: readonly string[] | undefined): string {
+  return tools ? quotedList(tools) : 'no tools';
+}
+
+const messages = {
+  /** `problem`: the namespace is left out, empty, or not a string; `known`: the namespaces there are. */
+  noNamespace: ({ subject, problem, known }: { subject: CallSubject; problem: FieldProblem; known: readonly string[] }) =>
+    `${subjectWords(subject)}: the envelope ${NAMESPACE_PROBLEM[problem]}: name the namespace. ${problem === 'notAName' ? 'It must be a non-empty string. ' : ''}The runtime refuses it before looking for the tool.` +
+    (known.length ? ` The known namespaces are ${quotedList(known)}.` : ''),
+  /**
+   * `homes`: the namespaces that hold the tool the envelope names; `suggestions`: near spellings of
+   * the namespace; `servers`: the servers looked in; `known`: their namespaces.
+   */
+  unknownNamespace: (d: { subject: CallSubject; namespace: string; tool: string | undefined; homes: readonly string[]; suggestions: readonly string[]; servers: readonly string[]; known: readonly string[] }) => {
+    const choices = [...new Set([...d.homes, ...d.suggestions])];
+    const typos = d.suggestions.filter((n) => !d.homes.includes(n));
+    const advice = d.homes.length === 1 ? `use "${d.homes[0]!}".` : choices.length === 1 ? `did you mean "${choices[0]!}"?` : 'use one of those below.';
+    const sentences = [
+      `${subjectWords(d.subject)}: no namespace "${d.namespace}": ${advice}`,
+      `${byCount(d.servers.length, 'Server', 'Servers')} ${quotedList(d.servers)} ${byCount(d.servers.length, 'has', 'have')} no namespace ` +
+        `"${d.namespace}", so the runtime answers "namespace not found".`,
+    ];
+    if (d.homes.length) sentences.push(`Tool "${d.tool}" is in ${byCount(d.homes.length, 'namespace', 'namespaces')} ${quotedList([...new Set(d.homes)])}.`);
+    if (typos.length && !(d.homes.length === 0 && choices.length === 1)) sentences.push(`Did you mean ${quotedAlternatives(typos)}?`);
+    else if (!d.homes.length) sentences.push(d.known.length ? `The namespaces are ${quotedList(d.known)}.` : 'There are no namespaces.');
+    return sentences.join(' ');
+  },
+  /** `problem`: toolName is left out, empty, or not a string; `tools`: what the namespace holds. */
+  noTool: ({ subject, problem, namespace, tools }: { subject: CallSubject; problem: FieldProblem; namespace: string; tools: readonly string[] | undefined }) =>
+    `${subjectWords(subject)}: the envelope ${TOOL_PROBLEM[problem]}: name the tool in toolName. The runtime refuses it. Namespace "${namespace}" holds ` +
+    `${holds(tools)}.`,
+  /**
+   * `elsewhere`: other namespaces that hold the tool; `listed`: it is a listed tool of `server`;
+   * `suggestions`: near names in the namespace; `tools`: what the namespace holds.
+   */
+  unknownTool: (d: {
+    subject: CallSubject;
+    namespace: string;
+    tool: string | undefined;
+    elsewhere: readonly string[];
+    listed: boolean;
+    server: string;
+    suggestions: readonly string[];
+    tools: readonly string[] | undefined;
+  }) => {
+    const notes: string[] = [];
+    if (d.elsewhere.length) notes.push(`It is in ${byCount(d.elsewhere.length, 'namespace', 'namespaces')} ${quotedList(d.elsewhere)}.`);
+    if (d.listed) notes.push(`"${d.tool}" is a listed tool of server "${d.server}": call it directly, not through call_dynamic_tool.`);
+    if (d.suggestions.length) notes.push(`Did you mean ${quotedAlternatives(d.suggestions)}?`);
+    else if (!d.elsewhere.length && !d.listed) notes.push(`The namespace holds ${holds(d.tools)}.`);
+    return (
+      `${subjectWords(d.subject)}: namespace "${d.namespace}" has no such tool: ${toolAdvice(d)} ` +
+      `It has no tool "${d.tool}", so the runtime answers "tool not found". ${notes.join(' ')}`
+    ).trimEnd();
+  },
+};
+
+export const rule = defineRule({
   id: 'envelope/unknown-namespace',
   defaultSeverity: 'error',
   summary: 'An envelope whose namespace (or tool in the namespace) does not exist.',
   kinds: CALL_KINDS,
+  messages,
   check(ctx) {
     const edit = editContextOf(ctx.file);
     for (const site of callsOf(ctx).calls) {
@@ -32,42 +116,28 @@ export const rule: Rule = {
           const value = nsField?.value;
           const span = value && value.span.start < value.span.end ? value.span : (nsField?.pair.key.span ?? envelopeSpan);
           if (!span) break;
-          const what = !nsField
-            ? 'names no namespace'
-            : isScalar(value) && typeof value.value === 'string'
-              ? 'has an empty namespace'
-              : `has a namespace that is not a name`;
           const servers = site.target.kind === 'envelope' ? site.target.servers : [];
-          const known = namespaceNames(servers);
-          ctx.report({
-            message:
-              `${subjectWords(site.subject)}: the envelope ${what}: name the namespace. ${what === 'has a namespace that is not a name' ? 'It must be a non-empty string. ' : ''}The runtime refuses it before looking for the tool.` +
-              (known.length ? ` The known namespaces are ${quotedList(known)}.` : ''),
-            span,
-          });
+          ctx.report({ messageId: 'noNamespace', data: { subject: site.subject, problem: fieldProblem(nsField, value), known: namespaceNames(servers) }, span });
           break;
         }
         case 'unknown-namespace': {
           const value = nsField?.value;
           if (!value) break;
-          const known = namespaceNames(r.servers);
           // The namespace that holds the named tool is the likeliest meant, before near spellings.
           const toolName = envelope.toolNameText;
           const homes = toolName === undefined ? [] : r.servers.flatMap((s) => homesOf(s, toolName).filter((n) => n.name.trim() !== '').map((n) => n.name));
           const choices = [...new Set([...homes, ...r.suggestions])];
-          const servers = quotedList(r.servers.map((s) => s.name));
-          const typos = r.suggestions.filter((n) => !homes.includes(n));
-          const advice = homes.length === 1 ? `use "${homes[0]!}".` : choices.length === 1 ? `did you mean "${choices[0]!}"?` : choices.length ? 'use one of those below.' : 'use one of those below.';
-          const sentences = [
-            `${subjectWords(site.subject)}: no namespace "${envelope.namespaceText}": ${advice}`,
-            `${r.servers.length === 1 ? 'Server' : 'Servers'} ${servers} ${r.servers.length === 1 ? 'has' : 'have'} no namespace ` +
-              `"${envelope.namespaceText}", so the runtime answers "namespace not found".`,
-          ];
-          if (homes.length) sentences.push(`Tool "${envelope.toolNameText}" is in ${homes.length === 1 ? 'namespace' : 'namespaces'} ${quotedList([...new Set(homes)])}.`);
-          if (typos.length && !(homes.length === 0 && choices.length === 1)) sentences.push(`Did you mean ${quotedAlternatives(typos)}?`);
-          else if (!homes.length) sentences.push(known.length ? `The namespaces are ${quotedList(known)}.` : 'There are no namespaces.');
           ctx.report({
-            message: sentences.join(' '),
+            messageId: 'unknownNamespace',
+            data: {
+              subject: site.subject,
+              namespace: String(envelope.namespaceText),
+              tool: envelope.toolNameText,
+              homes,
+              suggestions: r.suggestions,
+              servers: r.servers.map((s) => s.name),
+              known: namespaceNames(r.servers),
+            },
             span: value.span,
             fixes: replace(value, choices, (v) => `Change the namespace to "${v}"`),
           });
@@ -77,11 +147,9 @@ export const rule: Rule = {
           const value = toolField?.value;
           const span = value && value.span.start < value.span.end ? value.span : (toolField?.pair.key.span ?? envelopeSpan);
           if (!span) break;
-          const what = !toolField ? 'names no tool (toolName)' : isScalar(value) && typeof value.value === 'string' ? 'has an empty toolName' : 'has a toolName that is not a name (it must be a non-empty string)';
           ctx.report({
-            message:
-              `${subjectWords(site.subject)}: the envelope ${what}: name the tool in toolName. The runtime refuses it. Namespace "${r.namespace.name}" holds ` +
-              `${r.namespace.tools.length ? quotedList(namespaceToolNames(r.namespace)) : 'no tools'}.`,
+            messageId: 'noTool',
+            data: { subject: site.subject, problem: fieldProblem(toolField, value), namespace: r.namespace.name, tools: toolsOf(r.namespace) },
             span,
           });
           break;
@@ -89,15 +157,18 @@ export const rule: Rule = {
         case 'unknown-tool': {
           const value = toolField?.value;
           if (!value) break;
-          const notes: string[] = [];
-          if (r.elsewhere.length) notes.push(`It is in ${r.elsewhere.length === 1 ? 'namespace' : 'namespaces'} ${quotedList(r.elsewhere.map((n) => n.name))}.`);
-          if (r.listed) notes.push(`"${envelope.toolNameText}" is a listed tool of server "${r.server.name}": call it directly, not through call_dynamic_tool.`);
-          if (r.suggestions.length) notes.push(`Did you mean ${quotedAlternatives(r.suggestions)}?`);
-          else if (!r.elsewhere.length && !r.listed) notes.push(`The namespace holds ${r.namespace.tools.length ? quotedList(namespaceToolNames(r.namespace)) : 'no tools'}.`);
           ctx.report({
-            message:
-              `${subjectWords(site.subject)}: namespace "${r.namespace.name}" has no such tool: ${toolAdvice(r)} ` +
-              `It has no tool "${envelope.toolNameText}", so the runtime answers "tool not found". ${notes.join(' ')}`.trimEnd(),
+            messageId: 'unknownTool',
+            data: {
+              subject: site.subject,
+              namespace: r.namespace.name,
+              tool: envelope.toolNameText,
+              elsewhere: r.elsewhere.map((n) => n.name),
+              listed: r.listed,
+              server: r.server.name,
+              suggestions: r.suggestions,
+              tools: toolsOf(r.namespace),
+            },
             span: value.span,
             fixes: [
               ...replace(value, r.suggestions, (v) => `Change the tool to "${v}"`),
@@ -111,7 +182,7 @@ export const rule: Rule = {
       }
     }
   },
-};
+});
 
 /** What the headline of an unknown dynamic tool advises; the notes after it say where it is. */
 function toolAdvice(r: { elsewhere: readonly unknown[]; listed: boolean; suggestions: readonly string[] }): string {

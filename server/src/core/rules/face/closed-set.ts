@@ -9,10 +9,10 @@ import {
 } from '../../faces/constants.js';
 import { facesOf, type FaceString } from '../../model/faces.js';
 import { closest } from '../../text/suggest.js';
-import type { Rule, RuleContext } from '../rule.js';
+import { defineRule, type RuleContext } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
 import { listOf } from '../../text/words.js';
-import { quote, refusedToMount, replaceScalarFix } from '../../wording/faces.js';
+import { quote, refusedToMount, replaceScalarFix } from '../../wording/faceWords.js';
 import { FACE_KINDS } from '../../types.js';
 
 // Words people write for a member of each set that no edit distance would find.
@@ -55,11 +55,18 @@ const CARD_SYNONYMS: Record<string, string> = {
   none: 'generic',
 };
 
-export const rule: Rule = {
+const messages = {
+  /** `field`: the face field; `set`: the values it allows; `guess`: the one probably meant. */
+  notAllowed: ({ field, value, set, guess, toolName }: { field: string; value: string; set: readonly string[]; guess: string | undefined; toolName: string }) =>
+    `${field.includes('.') ? field : `\`${field}\``} ${quote(value)} is not allowed: ${guess ? `did you mean ${quote(guess)}?` : 'use one of the values below.'} It is not one of ${listOf(set)}. ${refusedToMount(toolName)}`,
+};
+
+export const rule = defineRule({
   id: 'face/closed-set',
   defaultSeverity: 'error',
   summary: 'A face value outside its closed set.',
   kinds: FACE_KINDS,
+  messages,
   check(ctx) {
     for (const server of facesOf(ctx).servers) {
       for (const face of server.faces) {
@@ -74,13 +81,13 @@ export const rule: Rule = {
       }
     }
   },
-};
+});
 
-function report(ctx: RuleContext, toolName: string, field: string, value: FaceString, set: readonly string[], synonyms: Record<string, string>): void {
+function report(ctx: RuleContext<typeof messages>, toolName: string, field: string, value: FaceString, set: readonly string[], synonyms: Record<string, string>): void {
   const guess = closest(value.value, set, { synonyms });
-  const advice = guess ? `did you mean ${quote(guess)}?` : 'use one of the values below.';
   ctx.report({
-    message: `${field.includes('.') ? field : `\`${field}\``} ${quote(value.value)} is not allowed: ${advice} It is not one of ${listOf(set)}. ${refusedToMount(toolName)}`,
+    messageId: 'notAllowed',
+    data: { field, value: value.value, set, guess, toolName },
     span: value.node.span,
     fixes: guess ? replaceScalarFix(editContextOf(ctx.file), value.node, guess) : [],
   });

@@ -3,16 +3,39 @@
 import { facesOf, faceTargetOf, pathTargetNames, type Face, type FaceList } from '../../model/faces.js';
 import type { TopLevelProperties } from '../../jsonschema/properties.js';
 import { getPair } from '../../parse/nodes.js';
-import type { Rule, RuleContext } from '../rule.js';
+import { defineRule, type RuleContext } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
-import { quote, refusesToMount, replaceScalarFix } from '../../wording/faces.js';
+import { quote, refusesToMount, replaceScalarFix } from '../../wording/faceWords.js';
 import { FACE_KINDS } from '../../types.js';
 
-export const rule: Rule = {
+const messages = {
+  rootBaseWritten: ({ tool }: { tool: string }) =>
+    `pathTarget.base "root" needs access "read": use base "cwd", or access "read" if the tool only reads. ` +
+    `This path is written, and the write guards resolve targets against the ` +
+    `working directory only, so ${refusesToMount(tool)}.`,
+  absentBaseWritten: ({ tool }: { tool: string }) =>
+    `pathTarget.absent "base" needs access "read": use absent "refuse" for a written path. ` +
+    `This path is written, and an empty path would mean "search from the ` +
+    `base", which only reading has, so ${refusesToMount(tool)}. With absent "refuse" a call without a path is refused.`,
+  /** `absentWritten`: pathTarget.absent is set (to "refuse"); else it is not set. */
+  patternWithoutBase: ({ pattern, absentWritten, tool }: { pattern: string; absentWritten: boolean; tool: string }) =>
+    `pathTarget.patternParam needs absent "base": set it (read access only), or remove patternParam. ` +
+    `${quote(pattern)} only works with absent "base" (a pattern searches ` +
+    `within the base when the path is empty), but ${absentWritten ? 'absent is "refuse"' : 'absent is not set'}, so the pattern could never apply; the runtime takes that for a ` +
+    `broken face: ${refusesToMount(tool)}.`,
+  /** `field`: the rule-face list; `type`: the property's type in words. */
+  notScalar: ({ field, property, type, tool }: { field: string; property: string; type: string; tool: string }) =>
+    `${field} ${quote(property)} is not a scalar property: remove it, or name a scalar one. ` +
+    `It names a property of ${quote(tool)} whose type is ${type}: rules match ` +
+    `only on scalar values (string, number, integer, boolean) or on the path target, so ${refusesToMount(tool)}.`,
+};
+
+export const rule = defineRule({
   id: 'face/inconsistent',
   defaultSeverity: 'error',
   summary: 'Path access, base, absent and patternParam that cannot go together, or a ruleFace entry rules cannot match on.',
   kinds: FACE_KINDS,
+  messages,
   check(ctx) {
     for (const server of facesOf(ctx).servers) {
       for (const face of server.faces) {
@@ -25,9 +48,9 @@ export const rule: Rule = {
       }
     }
   },
-};
+});
 
-function checkPathTarget(ctx: RuleContext, face: Face): void {
+function checkPathTarget(ctx: RuleContext<typeof messages>, face: Face): void {
   const target = face.pathTarget;
   if (!target) return;
   const edit = editContextOf(ctx.file);
@@ -37,10 +60,8 @@ function checkPathTarget(ctx: RuleContext, face: Face): void {
   const tool = face.toolName;
   if (writes && target.base?.value === 'root') {
     ctx.report({
-      message:
-        `pathTarget.base "root" needs access "read": use base "cwd", or access "read" if the tool only reads. ` +
-        `This path is written, and the write guards resolve targets against the ` +
-        `working directory only, so ${refusesToMount(tool)}.`,
+      messageId: 'rootBaseWritten',
+      data: { tool },
       span: target.base.node.span,
       fixes: replaceScalarFix(edit, target.base.node, 'cwd', 'Use base "cwd"'),
       related: target.access ? [{ span: target.access.node.span, message: 'the access that conflicts' }] : undefined,
@@ -48,10 +69,8 @@ function checkPathTarget(ctx: RuleContext, face: Face): void {
   }
   if (writes && target.absent?.value === 'base') {
     ctx.report({
-      message:
-        `pathTarget.absent "base" needs access "read": use absent "refuse" for a written path. ` +
-        `This path is written, and an empty path would mean "search from the ` +
-        `base", which only reading has, so ${refusesToMount(tool)}. With absent "refuse" a call without a path is refused.`,
+      messageId: 'absentBaseWritten',
+      data: { tool },
       span: target.absent.node.span,
       fixes: replaceScalarFix(edit, target.absent.node, 'refuse', 'Use absent "refuse"'),
       related: target.access ? [{ span: target.access.node.span, message: 'the access that conflicts' }] : undefined,
@@ -60,13 +79,9 @@ function checkPathTarget(ctx: RuleContext, face: Face): void {
   const absent = target.absent?.value;
   const absentWritten = getPair(target.node, 'absent') !== undefined;
   if (target.patternParam && (!absentWritten || absent === 'refuse')) {
-    const why = !absentWritten ? 'absent is not set' : 'absent is "refuse"';
     ctx.report({
-      message:
-        `pathTarget.patternParam needs absent "base": set it (read access only), or remove patternParam. ` +
-        `${quote(target.patternParam.value)} only works with absent "base" (a pattern searches ` +
-        `within the base when the path is empty), but ${why}, so the pattern could never apply; the runtime takes that for a ` +
-        `broken face: ${refusesToMount(tool)}.`,
+      messageId: 'patternWithoutBase',
+      data: { pattern: target.patternParam.value, absentWritten, tool },
       span: target.patternParam.node.span,
       // Switching refuse to base is only right when the access allows it.
       fixes: absent === 'refuse' && access === 'read' && target.absent ? replaceScalarFix(edit, target.absent.node, 'base', 'Use absent "base"') : [],
@@ -74,17 +89,15 @@ function checkPathTarget(ctx: RuleContext, face: Face): void {
   }
 }
 
-function checkRuleFace(ctx: RuleContext, face: Face, list: FaceList | undefined, field: string, properties: TopLevelProperties): void {
+function checkRuleFace(ctx: RuleContext<typeof messages>, face: Face, list: FaceList | undefined, field: string, properties: TopLevelProperties): void {
   const pathNames = pathTargetNames(face);
   for (const entry of list?.entries ?? []) {
     const property = properties.properties.get(entry.value);
     // Not a property at all is face/unknown-param's finding; the path target is always allowed.
     if (!property || property.scalar || pathNames.has(entry.value)) continue;
     ctx.report({
-      message:
-        `${field} ${quote(entry.value)} is not a scalar property: remove it, or name a scalar one. ` +
-        `It names a property of ${quote(face.toolName)} whose type is ${property.typeText}: rules match ` +
-        `only on scalar values (string, number, integer, boolean) or on the path target, so ${refusesToMount(face.toolName)}.`,
+      messageId: 'notScalar',
+      data: { field, property: entry.value, type: property.typeText, tool: face.toolName },
       span: entry.node.span,
     });
   }

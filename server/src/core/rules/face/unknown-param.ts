@@ -8,28 +8,61 @@ import { catalogServerOf, faceTargetOf, facesOf, pathTargetNames, type Face } fr
 import type { ScalarNode } from '../../parse/nodes.js';
 import { suggestionBudgetOf } from '../../context.js';
 import { closest } from '../../text/suggest.js';
-import type { Rule, RuleContext } from '../rule.js';
+import { defineRule, type RuleContext } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
 import { listOf } from '../../text/words.js';
-import { quote, refusesToMount, replaceScalarFix } from '../../wording/faces.js';
+import { quote, refusesToMount, replaceScalarFix } from '../../wording/faceWords.js';
 import { FACE_KINDS } from '../../types.js';
 
-export const rule: Rule = {
+/** A face field naming a parameter the tool lacks: `names` are the tool's top-level properties, `guess` the one probably meant. */
+interface UnknownParam {
+  field: string;
+  value: string;
+  tool: string;
+  names: readonly string[];
+  guess: string | undefined;
+}
+
+function known(names: readonly string[]): string {
+  return names.length ? `its top-level properties are ${listOf(names)}` : 'its input schema declares no top-level properties';
+}
+
+const messages = {
+  noCatalog: ({ server }: { server: string }) =>
+    `No catalog for server ${quote(server)}: add one to check these faces fully. ` +
+    `The face checks that need its tools' input schemas wait: ` +
+    `named parameters (pathTarget.param, patternParam, summaryParams, ruleFace), the parameters each approval card needs, ` +
+    `and faces for tools the server does not list. The other face checks ran. ${addCatalogAdvice(server)}`,
+  /** The schema may declare properties Tool Lens cannot list (anyOf, oneOf, a remote $ref). */
+  notSeen: (data: UnknownParam) =>
+    `${data.field} ${quote(data.value)} is not a property Tool Lens sees: check that the tool has it. ` +
+    `It is not among the properties Tool Lens can see for ${quote(data.tool)} (${known(data.names)}), but the schema ` +
+    `may declare more through anyOf, oneOf or a remote $ref. If ${quote(data.tool)} has no top-level property ${quote(data.value)}, ` +
+    `${refusesToMount(data.tool)}.`,
+  /** `pathOk`: the field may also name the path target. */
+  notAProperty: (data: UnknownParam & { pathOk: boolean }) => {
+    const problem = data.pathOk
+      ? `It is neither a top-level property of ${quote(data.tool)} (${known(data.names)}) nor the path target (pathTarget.param or an alias)`
+      : `It is not a top-level property of ${quote(data.tool)} (${known(data.names)})`;
+    const advice = data.guess ? `did you mean ${quote(data.guess)}?` : 'name one of its top-level properties.';
+    return `${data.field} ${quote(data.value)} is not a property of the tool: ${advice} ${problem}: ${refusesToMount(data.tool)}.`;
+  },
+};
+
+export const rule = defineRule({
   id: 'face/unknown-param',
   defaultSeverity: 'error',
   summary: 'A face names a parameter that is not a top-level property of the tool.',
   kinds: FACE_KINDS,
+  messages,
   check(ctx) {
     for (const server of facesOf(ctx).servers) {
       if (server.faces.length === 0) continue;
       if (server.name !== undefined && !catalogServerOf(ctx, server) && server.toolFacesPair) {
         ctx.report({
           severity: 'info',
-          message:
-            `No catalog for server ${quote(server.name)}: add one to check these faces fully. ` +
-            `The face checks that need its tools' input schemas wait: ` +
-            `named parameters (pathTarget.param, patternParam, summaryParams, ruleFace), the parameters each approval card needs, ` +
-            `and faces for tools the server does not list. The other face checks ran. ${addCatalogAdvice(server.name)}`,
+          messageId: 'noCatalog',
+          data: { server: server.name },
           span: server.toolFacesPair.key.span,
         });
         continue;
@@ -40,9 +73,9 @@ export const rule: Rule = {
       }
     }
   },
-};
+});
 
-function checkFace(ctx: RuleContext, face: Face, properties: TopLevelProperties): void {
+function checkFace(ctx: RuleContext<typeof messages>, face: Face, properties: TopLevelProperties): void {
   const pathNames = pathTargetNames(face);
   const one = (field: string, node: ScalarNode, value: string, pathOk: boolean) => {
     if (properties.properties.has(value) || (pathOk && pathNames.has(value))) return;
@@ -59,32 +92,25 @@ function checkFace(ctx: RuleContext, face: Face, properties: TopLevelProperties)
 /** The property names of a schema, made once per schema (a face may name many unknown ones). */
 const propertyNames = new WeakMap<TopLevelProperties, string[]>();
 
-function report(ctx: RuleContext, face: Face, field: string, node: ScalarNode, value: string, properties: TopLevelProperties, pathOk: boolean): void {
+function report(ctx: RuleContext<typeof messages>, face: Face, field: string, node: ScalarNode, value: string, properties: TopLevelProperties, pathOk: boolean): void {
   let names = propertyNames.get(properties);
   if (!names) propertyNames.set(properties, (names = [...properties.properties.keys()]));
   const guess = closest(value, names, { budget: suggestionBudgetOf(ctx) });
-  const known = names.length ? `its top-level properties are ${listOf(names)}` : 'its input schema declares no top-level properties';
-  const tool = quote(face.toolName);
+  const data = { field, value, tool: face.toolName, names, guess };
   if (properties.open) {
     // The schema may declare properties we cannot list (anyOf, oneOf, a remote $ref): say so, softly.
     ctx.report({
       severity: 'info',
-      message:
-        `${field} ${quote(value)} is not a property Tool Lens sees: check that the tool has it. ` +
-        `It is not among the properties Tool Lens can see for ${tool} (${known}), but the schema ` +
-        `may declare more through anyOf, oneOf or a remote $ref. If ${tool} has no top-level property ${quote(value)}, ` +
-        `${refusesToMount(face.toolName)}.`,
+      messageId: 'notSeen',
+      data,
       span: node.span,
       fixes: guess ? replaceScalarFix(editContextOf(ctx.file), node, guess) : [],
     });
     return;
   }
-  const problem = pathOk
-    ? `It is neither a top-level property of ${tool} (${known}) nor the path target (pathTarget.param or an alias)`
-    : `It is not a top-level property of ${tool} (${known})`;
-  const advice = guess ? `did you mean ${quote(guess)}?` : 'name one of its top-level properties.';
   ctx.report({
-    message: `${field} ${quote(value)} is not a property of the tool: ${advice} ${problem}: ${refusesToMount(face.toolName)}.`,
+    messageId: 'notAProperty',
+    data: { ...data, pathOk },
     span: node.span,
     fixes: guess ? replaceScalarFix(editContextOf(ctx.file), node, guess) : [],
   });

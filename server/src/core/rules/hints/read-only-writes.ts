@@ -4,17 +4,29 @@
 import { hintAuditOf, type LocatedEvidence } from '../../audit/hints.js';
 import { describeTool } from '../../model/catalogDeclarations.js';
 import { listWords, quotedList } from '../../text/words.js';
-import { overrideAdvice, toolHeadline } from '../../wording/hints.js';
-import { reportShare, type Rule } from '../rule.js';
+import { overrideAdvice, toolHeadline } from '../../wording/hintAdvice.js';
+import type { ToolDecl } from '../../model/catalogDeclarations.js';
+import { defineRule, reportShare } from '../rule.js';
 
-export const rule: Rule = {
+const messages = {
+  /** `evidence`: what says it writes, in words (`its name says "create"`). */
+  mayWrite: ({ tool, evidence }: { tool: ToolDecl; evidence: string[] }) =>
+    toolHeadline(describeTool(tool), tool.name, 'declares readOnlyHint: true but may write: check what it does.') +
+    ` It declares readOnlyHint: true, but ${listWords(evidence)}: it may change something. ` +
+    'If it writes, correct its hints upstream or in the gateway. A client that runs read-only ' +
+    'tools without asking would run it unasked, and a composite tool that calls it may be advertised as read-only. ' +
+    overrideAdvice(tool.name ?? 'TOOL', 'readOnlyHint: false'),
+};
+
+export const rule = defineRule({
   id: 'hints/read-only-writes',
   defaultSeverity: 'warning',
   summary: 'A catalog tool declares readOnlyHint: true while its name, description or parameters say it changes something.',
   kinds: ['tool-catalog'],
+  messages,
   check(ctx) {
     const text = ctx.file.source.text;
-    reportShare(ctx, 'hints/read-only-writes', hintAuditOf(ctx), (problem) => {
+    reportShare(ctx, messages, 'hints/read-only-writes', hintAuditOf(ctx), (problem) => {
       const described = problem.evidence.filter((e) => e.where === 'description');
       const words = [
         ...problem.evidence.filter((e) => e.where === 'name').map((e) => evidenceWords(e, text)),
@@ -22,18 +34,14 @@ export const rule: Rule = {
         ...problem.evidence.filter((e) => e.where === 'parameter').map((e) => evidenceWords(e, text)),
       ];
       return {
-        message:
-          toolHeadline(describeTool(problem.tool), problem.tool.name, 'declares readOnlyHint: true but may write: check what it does.') +
-          ` It declares readOnlyHint: true, but ${listWords(words)}: it may change something. ` +
-          'If it writes, correct its hints upstream or in the gateway. A client that runs read-only ' +
-          'tools without asking would run it unasked, and a composite tool that calls it may be advertised as read-only. ' +
-          overrideAdvice(problem.tool.name ?? 'TOOL', 'readOnlyHint: false'),
+        messageId: 'mayWrite',
+        data: { tool: problem.tool, evidence: words },
         span: problem.span,
         related: problem.evidence.map((e) => ({ span: e.span, message: `${evidenceWords(e, text)}` })),
       };
     });
   },
-};
+});
 
 function evidenceWords(evidence: LocatedEvidence, text: string): string {
   if (evidence.where === 'name') return `its name says "${evidence.verb.text}"`;

@@ -3,27 +3,74 @@
 // nothing is known to be wrong there, but nothing is known to be right either, and the rest of the
 // document was checked. Runs after every other rule (its family is listed last), so it sees what
 // the analyses those rules ran declined.
-import { declinedOf, type Declined } from '../../declined.js';
+import { declinedOf } from '../../declined.js';
 import { LIMITS, type LimitName, type Limits } from '../../limits.js';
-import type { Rule } from '../rule.js';
-import { firstSentence, headlineFits } from '../../wording/sentences.js';
+import { defineRule } from '../rule.js';
+import { headlineFits } from '../../wording/headlines.js';
+import { aliasesNotExpandedWords, byteLimitWords, fileSizeWords, unreadableWords } from '../../wording/parserWords.js';
 
-export const rule: Rule = {
+/** What the parser declined (parse/problems.ts), when a headline goes before its own words. */
+const PART_NOT_CHECKED = 'Part of this document is not checked: a limit of Tool Lens applies.';
+
+export const rule = defineRule({
   id: 'lens/declined',
   defaultSeverity: 'info',
   summary: 'A part of a document not checked because a limit applies.',
   kinds: '*',
+  messages: {
+    /** An analysis declined part of the document (declined.ts); `why` is the limit's reason in the workspace's values. */
+    declined: ({ limit, what, why }: { limit: LimitName; what: string; why: string }) =>
+      `${HEADLINE[limit]} Tool Lens did not check ${what}: ${why}. The rest of the document is checked.`,
+    tooDeep: ({ limit }: { limit: number }) =>
+      `This value nests deeper than ${limit} levels, so Tool Lens does not check it. The rest of the document is checked.`,
+    aliasesNotExpanded: ({ more, limit }: { more: number; limit: number }) => `${PART_NOT_CHECKED} ${aliasesNotExpandedWords(more, limit)}`,
+    fileTooLarge: ({ bytes, limit }: { bytes: number; limit: number }) =>
+      `This file is ${fileSizeWords(bytes)}, more than the ${byteLimitWords(limit)} Tool Lens reads, so none of it is checked. ` +
+      'Split it into smaller files to have them checked.',
+    fileTooManyValues: ({ limit }: { limit: number }) =>
+      `This file holds more than the ${limit.toLocaleString('en-US')} values Tool Lens reads in one file, so none of it is checked. ` +
+      'Split it into smaller files to have them checked.',
+    /** `error`: what the parser threw; absent when it ran out of stack. */
+    unreadable: ({ error }: { error?: string }) => {
+      const words = unreadableWords(error);
+      return headlineFits(words) ? words : `${PART_NOT_CHECKED} ${words}`;
+    },
+    /** The editor's time for one file ran out (engine.ts) before the rules `skipped` ran. */
+    budgetSpent: ({ budgetMs, skipped }: { budgetMs: number; skipped: readonly string[] }) => {
+      const shown = skipped.slice(0, 5).join(', ') + (skipped.length > 5 ? ` and ${skipped.length - 5} more` : '');
+      return (
+        `Tool Lens stopped checking this file after ${budgetMs} ms, so ${skipped.length === 1 ? 'one rule' : `${skipped.length} rules`} did not run (${shown}). ` +
+        'The findings shown come from the rules that ran; `tool-lens check` runs them all.'
+      );
+    },
+  },
   check(ctx) {
     for (const problem of ctx.doc.problems) {
-      if (problem.rule === 'lens/declined') ctx.report({ message: parseHeadline(problem.message), span: problem.span });
+      switch (problem.code) {
+        case 'tooDeep':
+          ctx.report({ messageId: 'tooDeep', data: problem.data, span: problem.span });
+          break;
+        case 'aliasesNotExpanded':
+          ctx.report({ messageId: 'aliasesNotExpanded', data: problem.data, span: problem.span });
+          break;
+        case 'fileTooLarge':
+          ctx.report({ messageId: 'fileTooLarge', data: problem.data, span: problem.span });
+          break;
+        case 'fileTooManyValues':
+          ctx.report({ messageId: 'fileTooManyValues', data: problem.data, span: problem.span });
+          break;
+        case 'unreadable':
+          ctx.report({ messageId: 'unreadable', data: problem.data, span: problem.span });
+          break;
+      }
     }
     const declined = declinedOf(ctx);
     // The words cost (toLocaleString), and most documents decline nothing.
     if (declined.length === 0) return;
     const why = WHY(ctx.workspace.limits);
-    for (const one of declined) ctx.report({ message: message(one, why), span: one.span });
+    for (const one of declined) ctx.report({ messageId: 'declined', data: { limit: one.limit, what: one.what, why: why[one.limit] }, span: one.span });
   },
-};
+});
 
 /** Why each limit declines, in the words of the workspace's values (`.toollens.yaml` may set some). */
 const WHY = (limits: Limits): Record<LimitName, string> => ({
@@ -67,18 +114,3 @@ const HEADLINE: Record<LimitName, string> = {
   fileValues: 'Not checked: the file holds more values than Tool Lens reads (raise `limits.fileValues`).',
   schemaWork: 'Not checked against this schema: its references fan out past what Tool Lens validates.',
 };
-
-function message(declined: Declined, why: Record<LimitName, string>): string {
-  return `${HEADLINE[declined.limit]} Tool Lens did not check ${declined.what}: ${why[declined.limit]}. The rest of the document is checked.`;
-}
-
-/**
- * A decline the parser wrote: its own first sentence when it fits a row (split at its first `; `
- * when that makes it fit), else a headline before it.
- */
-function parseHeadline(text: string): string {
-  if (headlineFits(firstSentence(text))) return text;
-  const split = text.indexOf('; ');
-  if (split > 0 && headlineFits(`${text.slice(0, split)}.`)) return `${text.slice(0, split)}. ${text.charAt(split + 2).toUpperCase()}${text.slice(split + 3)}`;
-  return `Part of this document is not checked: a limit of Tool Lens applies. ${text}`;
-}

@@ -1,10 +1,18 @@
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 
 // Reported by the engine once suppressions have been applied (see core/suppressions.ts): only it
-// knows which suppressions silenced something. This module carries the rule's metadata.
-export const rule: Rule = {
+// knows which suppressions silenced something. This module carries the rule's metadata and words.
+export const rule = defineRule({
   id: 'lens/unused-suppression',
   defaultSeverity: 'warning',
   summary: 'A suppression comment that suppresses nothing.',
   kinds: '*',
-};
+  messages: {
+    namesNoRule: () => 'This suppression names no rule, so it silences nothing; list the rule ids it is meant for.',
+    /** `known`: `rule` is a rule id; `reach`: the directive's (`file`, `line`, `next-line`). */
+    silencesNothing: ({ rule, known, reach }: { rule: string; known: boolean; reach: 'file' | 'line' | 'next-line' }) => {
+      const why = known ? `${rule} reports nothing ${reach === 'file' ? 'in this file' : reach === 'line' ? 'on this line' : 'on the next line'}` : `"${rule}" is not a rule id`;
+      return `This suppression silences nothing: ${why}. Remove it so it does not hide a future finding.`;
+    },
+  },
+});

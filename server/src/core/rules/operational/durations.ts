@@ -7,18 +7,29 @@
 import { getBoolean, getMap, getScalar, type ScalarNode } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
 import { parseGoDuration } from '../../text/durations.js';
-import { refusedAtLoad } from '../../wording/moments.js';
-import type { Rule } from '../rule.js';
+import { refusedAtLoad } from '../../wording/refusalMoments.js';
+import { defineRule } from '../rule.js';
 
 const SECOND_NS = 1e9;
 /** config/defaults.go defaultHealthCheckInterval. */
 const DEFAULT_HEALTH_CHECK_INTERVAL_NS = 30 * SECOND_NS;
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'operational/durations',
   defaultSeverity: 'error',
   summary: 'A `healthCheckTimeout` not below the health check interval, or a circuit breaker `timeout` under 1s.',
   kinds: ['vmcp-config'],
+  messages: {
+    /** `timeout` and `interval` as written (`interval` may say it is the default); `moment`: when ToolHive refuses it. */
+    timeoutNotBelowInterval: ({ timeout, interval, moment }: { timeout: string; interval: string; moment: string }) =>
+      `\`healthCheckTimeout\` ${timeout} is not below the interval: make it shorter, or 0 for none. ` +
+      `The \`healthCheckInterval\` is ${interval}; a timeout of 0 means no timeout. ` +
+      `ToolHive refuses a health check that may outlast the time between two checks (validateFailureHandling): ${moment}.`,
+    breakerTimeout: ({ timeout, moment }: { timeout: string; moment: string }) =>
+      `The circuit breaker \`timeout\` ${timeout} is under 1s: use 1s or more, or leave it out. ` +
+      'Left out, it is the default 60s. ' +
+      `ToolHive refuses a shorter wait before an open circuit is tried again, which would make it flap (validateFailureHandling): ${moment}.`,
+  },
   check(ctx) {
     const failureHandling = getMap(getMap(workflowsOf(ctx).config, 'operational'), 'failureHandling');
     if (!failureHandling) return;
@@ -38,10 +49,8 @@ export const rule: Rule = {
     const timeout = durationOf(timeoutNode);
     if (timeoutNode && timeout !== undefined && timeout > 0 && interval !== undefined && interval > 0 && timeout >= interval) {
       ctx.report({
-        message:
-          `\`healthCheckTimeout\` ${String(timeoutNode.value)} is not below the interval: make it shorter, or 0 for none. ` +
-          `The \`healthCheckInterval\` is ${intervalText}; a timeout of 0 means no timeout. ` +
-          `ToolHive refuses a health check that may outlast the time between two checks (validateFailureHandling): ${moment}.`,
+        messageId: 'timeoutNotBelowInterval',
+        data: { timeout: String(timeoutNode.value), interval: intervalText, moment },
         span: timeoutNode.span,
       });
     }
@@ -52,16 +61,14 @@ export const rule: Rule = {
       const value = durationOf(node);
       if (node && value !== undefined && value > 0 && value < SECOND_NS) {
         ctx.report({
-          message:
-            `The circuit breaker \`timeout\` ${String(node.value)} is under 1s: use 1s or more, or leave it out. ` +
-            'Left out, it is the default 60s. ' +
-            `ToolHive refuses a shorter wait before an open circuit is tried again, which would make it flap (validateFailureHandling): ${moment}.`,
+          messageId: 'breakerTimeout',
+          data: { timeout: String(node.value), moment },
           span: node.span,
         });
       }
     }
   },
-};
+});
 
 /** A written duration in nanoseconds; undefined when absent, not a string, or not a Go duration. */
 function durationOf(node: ScalarNode | undefined): number | undefined {

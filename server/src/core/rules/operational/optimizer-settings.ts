@@ -6,16 +6,32 @@
 // An openai provider without embeddingService is left alone: `--enable-embedding` fills it.
 import { getMap, getPair, getScalar, type ScalarNode } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
-import { refusedAtStart } from '../../wording/moments.js';
-import type { Rule, RuleContext } from '../rule.js';
+import { refusedAtStart } from '../../wording/refusalMoments.js';
+import { defineRule, type RuleContext } from '../rule.js';
 
 const PROVIDERS = ['tei', 'openai'];
 
-export const rule: Rule = {
+const messages = {
+  /** `why`: when and how ToolHive refuses it, a sentence. */
+  unknownProvider: ({ provider, why }: { provider: string; why: string }) =>
+    `${JSON.stringify(provider)} is not an embedding provider ToolHive has: use \`tei\` (the default) or \`openai\`. ${why}`,
+  noModel: ({ why }: { why: string }) =>
+    `The \`openai\` embedding provider needs an \`embeddingModel\`: name one. Such as \`text-embedding-3-small\`; ToolHive does not pick one. ${why}`,
+  toolCount: ({ count, why }: { count: number; why: string }) =>
+    `\`maxToolsToReturn\` ${count} is outside 1..50: write a count in that range, or leave it out. Left out, the default applies. ${why}`,
+  /** `value`: the JSON form of what is written. */
+  notANumber: ({ field, value, max, why }: { field: string; value: string; max: number; why: string }) =>
+    `\`${field}\` ${value} is not a number: write one from 0 to ${max}. ${why}`,
+  outOfRange: ({ field, value, max, why }: { field: string; value: string; max: number; why: string }) =>
+    `\`${field}\` ${value} is outside 0..${max}: write a number in that range. ${why}`,
+};
+
+export const rule = defineRule({
   id: 'operational/optimizer-settings',
   defaultSeverity: 'error',
   summary: 'Optimizer settings `vmcp serve` refuses: an unknown embedding provider, openai without a model, a count, ratio or threshold out of range.',
   kinds: ['vmcp-config'],
+  messages,
   check(ctx) {
     const optimizer = getMap(workflowsOf(ctx).config, 'optimizer');
     if (!optimizer) return;
@@ -25,14 +41,16 @@ export const rule: Rule = {
     const provider = getScalar(optimizer, 'embeddingProvider');
     if (provider && typeof provider.value === 'string' && provider.value !== '' && !PROVIDERS.includes(provider.value)) {
       ctx.report({
-        message: `${JSON.stringify(provider.value)} is not an embedding provider ToolHive has: use \`tei\` (the default) or \`openai\`. ${why}`,
+        messageId: 'unknownProvider',
+        data: { provider: provider.value, why },
         span: provider.span,
       });
     } else if (provider?.value === 'openai') {
       const model = getScalar(optimizer, 'embeddingModel');
       if (!model || model.value === null || model.value === '') {
         ctx.report({
-          message: `The \`openai\` embedding provider needs an \`embeddingModel\`: name one. Such as \`text-embedding-3-small\`; ToolHive does not pick one. ${why}`,
+          messageId: 'noModel',
+          data: { why },
           span: getPair(optimizer, 'embeddingProvider')!.key.span,
         });
       }
@@ -41,25 +59,26 @@ export const rule: Rule = {
     const count = getScalar(optimizer, 'maxToolsToReturn');
     if (count && typeof count.value === 'number' && count.value !== 0 && (count.value < 1 || count.value > 50)) {
       ctx.report({
-        message: `\`maxToolsToReturn\` ${count.value} is outside 1..50: write a count in that range, or leave it out. Left out, the default applies. ${why}`,
+        messageId: 'toolCount',
+        data: { count: count.value, why },
         span: count.span,
       });
     }
     checkRange(ctx, getScalar(optimizer, 'hybridSearchSemanticRatio'), 'hybridSearchSemanticRatio', 1, why);
     checkRange(ctx, getScalar(optimizer, 'semanticDistanceThreshold'), 'semanticDistanceThreshold', 2, why);
   },
-};
+});
 
-function checkRange(ctx: RuleContext, node: ScalarNode | undefined, field: string, max: number, why: string): void {
+function checkRange(ctx: RuleContext<typeof messages>, node: ScalarNode | undefined, field: string, max: number, why: string): void {
   if (!node || node.value === null || node.value === '' || typeof node.value === 'boolean') return;
   const text = String(node.value).trim() === String(node.value) ? String(node.value) : undefined;
   const value = text === undefined ? Number.NaN : goFloat(text);
   if (value === undefined) return; // a form Tool Lens does not read (hex, underscores): not judged
   if (Number.isNaN(value) && text !== undefined && /^[+-]?nan$/i.test(text)) return; // NaN passes Go's comparisons
   if (Number.isNaN(value)) {
-    ctx.report({ message: `\`${field}\` ${JSON.stringify(node.value)} is not a number: write one from 0 to ${max}. ${why}`, span: node.span });
+    ctx.report({ messageId: 'notANumber', data: { field, value: JSON.stringify(node.value), max, why }, span: node.span });
   } else if (value < 0 || value > max) {
-    ctx.report({ message: `\`${field}\` ${String(node.value)} is outside 0..${max}: write a number in that range. ${why}`, span: node.span });
+    ctx.report({ messageId: 'outOfRange', data: { field, value: String(node.value), max, why }, span: node.span });
   }
 }
 

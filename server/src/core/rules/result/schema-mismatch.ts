@@ -9,15 +9,23 @@ import { decline } from '../../declined.js';
 import { declineUnchecked, patternBudgetOf } from '../../calls/patterns.js';
 import { getPair, isMap, nodeAtPath, pairAtPath, toValue, type Node, type Pair } from '../../parse/nodes.js';
 import type { Span } from '../../types.js';
-import type { Rule } from '../rule.js';
-import { subjectWords, toolWords } from '../../wording/calls.js';
-import { headlineFits } from '../../wording/sentences.js';
+import { defineRule } from '../rule.js';
+import { subjectWords, toolWords, type CallSubject } from '../../wording/callSubjects.js';
+import { headlineFits } from '../../wording/headlines.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'result/schema-mismatch',
   defaultSeverity: 'error',
   summary: "Recorded structuredContent that does not fit the tool's outputSchema (each failing path).",
   kinds: ['tool-calls'],
+  messages: {
+    /** `where`: the path in structuredContent; `words`: what is wrong with the value there; `tool`: the tool in words. */
+    mismatch: ({ subject, where, words, tool }: { subject: CallSubject; where: string; words: string; tool: string }) => {
+      const short = `${subjectWords(subject)}: ${where} ${words}.`;
+      const headline = headlineFits(short) ? short : `${subjectWords(subject)}: \`${where}\` does not fit its schema: fix the value. It ${words}.`;
+      return `${headline} So the result does not fit the outputSchema of ${tool}; clients that validate results reject it as an error.`;
+    },
+  },
   check(ctx) {
     for (const site of callsOf(ctx).calls) {
       const result = site.result;
@@ -46,18 +54,15 @@ export const rule: Rule = {
         const node = structured.value ? nodeAtPath(structured.value, issue.path) : undefined;
         const where = issue.path.length ? `structuredContent.${pathText(issue.path)}`.replace('structuredContent.[', 'structuredContent[') : 'structuredContent';
         const words = issueWords(issue, node ? toValue(node) : null);
-        const short = `${subjectWords(site.subject)}: ${where} ${words}.`;
-        const headline = headlineFits(short) ? short : `${subjectWords(site.subject)}: \`${where}\` does not fit its schema: fix the value. It ${words}.`;
         ctx.report({
-          message:
-            `${headline} So the result does not fit the outputSchema of ${who}; ` +
-            'clients that validate results reject it as an error.',
+          messageId: 'mismatch',
+          data: { subject: site.subject, where, words, tool: who },
           span: spanOf(structured, issue, node),
         });
       }
     }
   },
-};
+});
 
 /** The failing value; a missing or extra property at the key that holds it (or names it). */
 function spanOf(structured: Pair, issue: SchemaIssue, node: Node | undefined): Span {

@@ -2,27 +2,75 @@
 // pattern, a range or a format, too short or too long, or an object of none of the accepted shapes.
 // The validation (schema/validate.ts) says which check failed, with its limit or allowed values and
 // the closest allowed one; the words here say what is wrong, what follows and what is expected.
-import { reportShare, type Rule } from '../rule.js';
+import { defineRule, reportShare } from '../rule.js';
 import { isScalar } from '../../parse/nodes.js';
 import { ensurePeriod, lowerFirst } from '../../text/words.js';
 import { capitalize, listOf } from '../../text/words.js';
 import { DOCUMENT_KINDS, type DocumentKind, type Fix } from '../../types.js';
 import { schemaProblemsOf } from '../../schema/validate.js';
 import type { InvalidValueProblem } from '../../schema/problems.js';
-import { firstSentence, headlineFits } from '../../wording/sentences.js';
+import { firstSentence, headlineFits } from '../../wording/headlines.js';
 
-export const rule: Rule = {
+type Keyword<K extends InvalidValueProblem['keyword']> = Extract<InvalidValueProblem, { keyword: K }>;
+type Limited = Extract<InvalidValueProblem, { limit: number }>;
+
+/** The message of each kind of check the value fails (the validation's problem is the data). */
+const messages = {
+  notInEnum: (problem: Keyword<'enum'>) => messageOf(problem),
+  notConst: (problem: Keyword<'const'>) => messageOf(problem),
+  noPatternMatch: (problem: Keyword<'pattern'>) => messageOf(problem),
+  badFormat: (problem: Keyword<'format'>) => messageOf(problem),
+  /** A bound: `minimum`, `maximum` and their exclusive forms. */
+  outOfRange: (problem: Limited) => messageOf(problem),
+  /** A string's `minLength` or `maxLength`. */
+  badLength: (problem: Limited) => messageOf(problem),
+  /** A list's `minItems` or `maxItems`, an object's `minProperties`. */
+  badCount: (problem: Limited) => messageOf(problem),
+  noShape: (problem: Extract<InvalidValueProblem, { keyword: 'not' | 'anyOf' | 'oneOf' }>) => messageOf(problem),
+  other: (problem: Keyword<'other'>) => messageOf(problem),
+};
+
+export const rule = defineRule({
   id: 'schema/invalid-value',
   defaultSeverity: 'error',
   summary: 'A value outside an enum, pattern, range or format.',
   kinds: DOCUMENT_KINDS,
+  messages,
   check(ctx) {
-    reportShare(ctx, 'schema/invalid-value', schemaProblemsOf(ctx), (problem) => {
+    reportShare(ctx, messages, 'schema/invalid-value', schemaProblemsOf(ctx), (problem) => {
       const fixes = fixesOf(problem);
-      return { message: messageOf(problem), span: problem.span, ...(fixes ? { fixes } : {}) };
+      const place = { span: problem.span, ...(fixes ? { fixes } : {}) };
+      switch (problem.keyword) {
+        case 'enum':
+          return { messageId: 'notInEnum', data: problem, ...place };
+        case 'const':
+          return { messageId: 'notConst', data: problem, ...place };
+        case 'pattern':
+          return { messageId: 'noPatternMatch', data: problem, ...place };
+        case 'format':
+          return { messageId: 'badFormat', data: problem, ...place };
+        case 'minimum':
+        case 'maximum':
+        case 'exclusiveMinimum':
+        case 'exclusiveMaximum':
+          return { messageId: 'outOfRange', data: problem, ...place };
+        case 'minLength':
+        case 'maxLength':
+          return { messageId: 'badLength', data: problem, ...place };
+        case 'minItems':
+        case 'maxItems':
+        case 'minProperties':
+          return { messageId: 'badCount', data: problem, ...place };
+        case 'not':
+        case 'anyOf':
+        case 'oneOf':
+          return { messageId: 'noShape', data: problem, ...place };
+        case 'other':
+          return { messageId: 'other', data: problem, ...place };
+      }
     });
   },
-};
+});
 
 /** What a pattern asks for, in words, where the schema's description says something else. */
 const PATTERN_EXPECTED: Record<string, string> = {

@@ -1,22 +1,28 @@
 // schema/missing-field: a required field is absent. The validation (schema/validate.ts) says which
 // field, of which object and which subschema requires it; the words here say what its absence
 // costs at run time: per field where we know (MISSING_EFFECT), else by who reads the document.
-import { reportShare, type Rule } from '../rule.js';
+import { defineRule, reportShare } from '../rule.js';
 import { ensurePeriod } from '../../text/words.js';
 import { capitalize } from '../../text/words.js';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../types.js';
 import { schemaProblemsOf } from '../../schema/validate.js';
 import type { MissingFieldProblem } from '../../schema/problems.js';
 
-export const rule: Rule = {
+const messages = {
+  /** The validation's problem is the data: which field, of which object, and what its absence costs. */
+  missing: (problem: MissingFieldProblem) => messageOf(problem),
+};
+
+export const rule = defineRule({
   id: 'schema/missing-field',
   defaultSeverity: 'error',
   summary: 'A required field is absent.',
   kinds: DOCUMENT_KINDS,
+  messages,
   check(ctx) {
-    reportShare(ctx, 'schema/missing-field', schemaProblemsOf(ctx), (problem) => ({ message: messageOf(problem), span: problem.span }));
+    reportShare(ctx, messages, 'schema/missing-field', schemaProblemsOf(ctx), (problem) => ({ messageId: 'missing', data: problem, span: problem.span }));
   },
-};
+});
 
 function messageOf(problem: MissingFieldProblem): string {
   const { field, schemaName } = problem;

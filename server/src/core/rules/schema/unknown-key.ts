@@ -1,24 +1,48 @@
 // schema/unknown-key: a key the document's format does not have. The validation (schema/validate.ts)
 // says which key, where, and what it probably meant; the words here say what happens to it at run
 // time (which depends on who reads the document) and what to do.
-import { reportShare, type Rule } from '../rule.js';
+import { defineRule, reportShare } from '../rule.js';
 import { listOf } from '../../text/words.js';
 import { DOCUMENT_KINDS, type DocumentKind, type Fix } from '../../types.js';
 import { schemaProblemsOf } from '../../schema/validate.js';
 import type { UnknownKeyProblem } from '../../schema/problems.js';
 
-export const rule: Rule = {
+type Reason<R extends UnknownKeyProblem['reason']> = Extract<UnknownKeyProblem, { reason: R }>;
+
+/** The message of each reason the key is unknown (the validation's problem is the data). */
+const messages = {
+  misplaced: (problem: Reason<'misplaced'>) => messageOf(problem),
+  noSuchFeature: (problem: Reason<'no-such-feature'>) => messageOf(problem),
+  misspelt: (problem: Reason<'misspelt'>) => messageOf(problem),
+  secondSpelling: (problem: Reason<'second-spelling'>) => messageOf(problem),
+  unknownKey: (problem: Reason<'unknown'>) => messageOf(problem),
+};
+
+export const rule = defineRule({
   id: 'schema/unknown-key',
   defaultSeverity: 'error',
   summary: 'A key the format does not have (`maxRetries`, `failureMode`, ...), with a "did you mean" fix.',
   kinds: DOCUMENT_KINDS,
+  messages,
   check(ctx) {
-    reportShare(ctx, 'schema/unknown-key', schemaProblemsOf(ctx), (problem) => {
+    reportShare(ctx, messages, 'schema/unknown-key', schemaProblemsOf(ctx), (problem) => {
       const fixes = fixesOf(problem);
-      return { message: messageOf(problem), span: problem.span, ...(fixes ? { fixes } : {}) };
+      const place = { span: problem.span, ...(fixes ? { fixes } : {}) };
+      switch (problem.reason) {
+        case 'misplaced':
+          return { messageId: 'misplaced', data: problem, ...place };
+        case 'no-such-feature':
+          return { messageId: 'noSuchFeature', data: problem, ...place };
+        case 'misspelt':
+          return { messageId: 'misspelt', data: problem, ...place };
+        case 'second-spelling':
+          return { messageId: 'secondSpelling', data: problem, ...place };
+        case 'unknown':
+          return { messageId: 'unknownKey', data: problem, ...place };
+      }
     });
   },
-};
+});
 
 /** Keys that are not misspellings but missing features: what to do instead. */
 const NO_SUCH_FIELD: Record<string, string> = {

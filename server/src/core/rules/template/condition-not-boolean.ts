@@ -8,28 +8,40 @@ import {
   type TemplateNode,
 } from '../../templates/index.js';
 import type { Fix } from '../../types.js';
-import type { Rule, RuleContext } from '../rule.js';
+import { defineRule, type RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
 // Go's comparison functions refuse to compare a float with an integer ("incompatible types for
 // comparison"), and every number that came from JSON (step output, call arguments) is a float64.
 const COMPARISONS = new Set(['eq', 'ne', 'lt', 'le', 'gt', 'ge']);
 
-export const rule: Rule = {
+const messages = {
+  /** `reason`: why it never renders a boolean, as a sentence's start. */
+  notBoolean: ({ reason }: { reason: string }) =>
+    'This condition never renders exactly true or false: make it a comparison or a boolean. ' +
+    `${reason.charAt(0).toUpperCase()}${reason.slice(1)}. ToolHive only accepts a condition that renders exactly true or false ` +
+    '(`true`, `True` or `TRUE`, and the same for false); anything else fails the step on every run.',
+  /** `fn`: the comparison; `literal`: the integer as written; `read`: what it compares, as written. */
+  integerComparison: ({ fn, literal, read }: { fn: string; literal: string; read: string }) =>
+    `\`${fn}\` compares a JSON number with the integer ${literal}: write ${literal}.0. ` +
+    `It compares ${read} with ${literal}, but numbers that come from JSON (step output and call ` +
+    `parameters) are floats: Go refuses to compare a float with an integer, so the condition fails the step.`,
+};
+
+export const rule = defineRule({
   id: 'template/condition-not-boolean',
   defaultSeverity: 'warning',
   summary: 'A condition that cannot render true or false.',
   kinds: WORKFLOW_KINDS,
+  messages,
   check(ctx) {
     for (const template of templatesOf(ctx).strings) {
       if (template.field !== 'condition' || template.parsed.errors.length) continue; // syntax errors: template/syntax
       const verdict = checkConditionRendersBoolean(template.parsed);
       if (!verdict.ok) {
         ctx.report({
-          message:
-            'This condition never renders exactly true or false: make it a comparison or a boolean. ' +
-            `${verdict.reason.charAt(0).toUpperCase()}${verdict.reason.slice(1)}. ToolHive only accepts a condition that renders exactly true or false ` +
-            '(`true`, `True` or `TRUE`, and the same for false); anything else fails the step on every run.',
+          messageId: 'notBoolean',
+          data: { reason: verdict.reason },
           span: template.map(verdict.start, verdict.end > verdict.start ? verdict.end : Math.min(verdict.start + 1, template.text.length)),
         });
         continue;
@@ -37,9 +49,9 @@ export const rule: Rule = {
       integerComparisons(ctx, template);
     }
   },
-};
+});
 
-function integerComparisons(ctx: RuleContext, template: TemplateString): void {
+function integerComparisons(ctx: RuleContext<typeof messages>, template: TemplateString): void {
   const visitNodes = (nodes: TemplateNode[], dotIsRoot: boolean, depth: number) => {
     if (depth > 200) return;
     for (const node of nodes) {
@@ -84,17 +96,15 @@ function fromJson(expr: ExprNode, dotIsRoot: boolean): boolean {
   return segments[0]!.name === 'steps' && segments.length >= 4 && segments[2]!.name === 'output';
 }
 
-function report(ctx: RuleContext, template: TemplateString, fn: string, literal: NumberNode, other: ExprNode): void {
+function report(ctx: RuleContext<typeof messages>, template: TemplateString, fn: string, literal: NumberNode, other: ExprNode): void {
   const asFloat = `${literal.text}.0`;
   const fixes: Fix[] = [];
   const span = /^[0-9]+$/.test(literal.text) ? exactSpan(ctx.file.source.text, template, literal.start, literal.end, literal.text) : undefined;
   if (span) fixes.push({ title: `Write ${asFloat}`, safe: false, edits: [{ span, newText: asFloat }] });
   const read = template.text.slice(other.start, other.end);
   ctx.report({
-    message:
-      `\`${fn}\` compares a JSON number with the integer ${literal.text}: write ${asFloat}. ` +
-      `It compares ${read} with ${literal.text}, but numbers that come from JSON (step output and call ` +
-      `parameters) are floats: Go refuses to compare a float with an integer, so the condition fails the step.`,
+    messageId: 'integerComparison',
+    data: { fn, literal: literal.text, read },
     span: template.map(literal.start, literal.end),
     fixes,
   });

@@ -1,14 +1,22 @@
 import { exactSpan, templatesOf } from '../../model/templates.js';
 import type { Fix } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
 /** `.steps.E.content…` / `.steps.E.action` on an elicitation step E: the answer lives under `.output`. */
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'template/elicitation-path',
   defaultSeverity: 'warning',
   summary: '`.steps.E.content` or `.steps.E.action` on an elicitation step (the data is under `.output`).',
   kinds: WORKFLOW_KINDS,
+  messages: {
+    /** `step`: the elicitation step; `field`: what is read of it, without `output.`. */
+    missingOutput: ({ step, field }: { step: string; field: string }) =>
+      `"${step}" is an elicitation step: the user's answer is under \`.steps.${step}.output.${field}\`. ` +
+      `\`.steps.${step}.${field}\` is not filled in for elicitations, so this renders \`<no value>\` ` +
+      (field === 'action' ? '(and a comparison with "accept" is never true).' : 'instead of the answer.') +
+      ' Insert `output.` before it.',
+  },
   check(ctx) {
     const source = ctx.file.source.text;
     for (const template of templatesOf(ctx).strings) {
@@ -25,15 +33,12 @@ export const rule: Rule = {
           fixes.push({ title: `Read .steps.${stepSegment.name}.output.${field.name}`, safe: true, edits: [{ span: at, newText: 'output.' }] });
         }
         ctx.report({
-          message:
-            `"${stepSegment.name}" is an elicitation step: the user's answer is under \`.steps.${stepSegment.name}.output.${field.name}\`. ` +
-            `\`.steps.${stepSegment.name}.${field.name}\` is not filled in for elicitations, so this renders \`<no value>\` ` +
-            (field.name === 'action' ? '(and a comparison with "accept" is never true).' : 'instead of the answer.') +
-            ' Insert `output.` before it.',
+          messageId: 'missingOutput',
+          data: { step: stepSegment.name, field: field.name },
           span: field.span,
           fixes,
         });
       }
     }
   },
-};
+});

@@ -1,15 +1,25 @@
 import { renameSegmentEdit, templatesOf } from '../../model/templates.js';
 import { closest } from '../../text/suggest.js';
 import type { Fix } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
 /** `.forEach` outside a forEach inner step, or `.forEach.v` with v neither the itemVar nor `index`. */
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'template/foreach-var',
   defaultSeverity: 'warning',
   summary: '`.forEach` misuse.',
   kinds: WORKFLOW_KINDS,
+  messages: {
+    /** `where`: where the string is, as a sentence; `advice`: what to do instead. */
+    outsideLoop: ({ where, advice }: { where: string; advice: string }) =>
+      `\`.forEach\` only exists in the \`arguments\` of a forEach's inner \`step\`. ${where}, so this renders \`<no value>\`. ${advice}`,
+    /** `name`: the variable read; `itemVar`: the loop's name for its item. */
+    unknownVariable: ({ name, itemVar }: { name: string; itemVar: string }) =>
+      `\`.forEach.${name}\` is not set: use \`.forEach.${itemVar}\` for the item or \`.forEach.index\` for its position. ` +
+      `This forEach names its item \`${itemVar}\`${getItemVarNote(itemVar)}, so \`.forEach.${name}\` renders ` +
+      `\`<no value>\` for every item.`,
+  },
   check(ctx) {
     const source = ctx.file.source.text;
     for (const template of templatesOf(ctx).strings) {
@@ -28,7 +38,8 @@ export const rule: Rule = {
                     "Use it in the inner `step`'s arguments, or read the loop results from `.steps.<forEach id>.output.iterations` in a later step.",
                   ];
           ctx.report({
-            message: `\`.forEach\` only exists in the \`arguments\` of a forEach's inner \`step\`. ${where}, so this renders \`<no value>\`. ${advice}`,
+            messageId: 'outsideLoop',
+            data: { where, advice },
             span: head.span,
           });
           continue;
@@ -42,17 +53,15 @@ export const rule: Rule = {
         const edit = renameSegmentEdit(source, template, reference, 1, guess);
         if (edit) fixes.push({ title: `Change to .forEach.${guess}`, safe: false, edits: [edit] });
         ctx.report({
-          message:
-            `\`.forEach.${variable.name}\` is not set: use \`.forEach.${forEach.itemVar}\` for the item or \`.forEach.index\` for its position. ` +
-            `This forEach names its item \`${forEach.itemVar}\`${getItemVarNote(forEach.itemVar)}, so \`.forEach.${variable.name}\` renders ` +
-            `\`<no value>\` for every item.`,
+          messageId: 'unknownVariable',
+          data: { name: variable.name, itemVar: forEach.itemVar },
           span: variable.span,
           fixes,
         });
       }
     }
   },
-};
+});
 
 function getItemVarNote(itemVar: string): string {
   return itemVar === 'item' ? ' (the default when `itemVar` is not set)' : ' (its `itemVar`)';

@@ -3,7 +3,7 @@ import type { StepModel } from '../../model/workflow.js';
 import { getPair } from '../../parse/nodes.js';
 import { editContextOf, insertPairs, plainEntry } from '../../edit/mappingEdits.js';
 import type { Fix, TextEdit } from '../../types.js';
-import type { Rule, RuleContext } from '../rule.js';
+import { defineRule, type RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 import { LIMITS } from '../../limits.js';
 import { listOf } from '../../text/words.js';
@@ -15,11 +15,24 @@ import { listOf } from '../../text/words.js';
  * written with dots in conditions, messages, top-level arguments of top-level steps and output
  * values; we also check nested arguments, collections, forEach inner steps and `index` reads.
  */
-export const rule: Rule = {
+const messages = {
+  /**
+   * `field`: what is read; `step`: the step that may not run; `skippable`: it has a condition (else
+   * it may fail and be passed over); `byToolHive`: ToolHive's validator refuses the workflow for it.
+   */
+  missingDefault: ({ field, step, skippable, byToolHive }: { field: string; step: string; skippable: boolean; byToolHive: boolean }) =>
+    `Add "${field}" to the \`defaultResults\` of step "${step}": it may not run. ` +
+    `Step "${step}" ${skippable ? 'has a `condition`, so it may be skipped' : 'has `onError.action: continue`, so it may fail and be passed over'}; its output is then its \`defaultResults\`, which has no "${field}". ` +
+    (byToolHive ? 'ToolHive refuses to load the workflow for this. ' : 'ToolHive does not catch this one: at run time it renders `<no value>`. ') +
+    'Give it the value to use when the step did not run.',
+};
+
+export const rule = defineRule({
   id: 'template/missing-default',
   defaultSeverity: 'error',
   summary: 'A skippable step\'s field is read but its `defaultResults` lacks it.',
   kinds: WORKFLOW_KINDS,
+  messages,
   check(ctx) {
     const reads: { target: StepModel; field: SourceSegment; template: TemplateString; byToolHive: boolean }[] = [];
     const missingByStep = new Map<StepModel, string[]>();
@@ -44,30 +57,23 @@ export const rule: Rule = {
       if (!fixes.has(read.target)) fixes.set(read.target, defaultsFix(ctx, read.target, missingByStep.get(read.target)!));
       const fix = fixes.get(read.target);
       const name = read.target.idText ?? '?';
-      const why = read.target.condition && typeof read.target.condition.value === 'string' && read.target.condition.value !== ''
-        ? 'has a `condition`, so it may be skipped'
-        : 'has `onError.action: continue`, so it may fail and be passed over';
+      const skippable = !!read.target.condition && typeof read.target.condition.value === 'string' && read.target.condition.value !== '';
       ctx.report({
-        message:
-          `Add "${read.field.name}" to the \`defaultResults\` of step "${name}": it may not run. ` +
-          `Step "${name}" ${why}; its output is then its \`defaultResults\`, which has no "${read.field.name}". ` +
-          (read.byToolHive
-            ? 'ToolHive refuses to load the workflow for this. '
-            : 'ToolHive does not catch this one: at run time it renders `<no value>`. ') +
-          'Give it the value to use when the step did not run.',
+        messageId: 'missingDefault',
+        data: { field: read.field.name, step: name, skippable, byToolHive: read.byToolHive },
         span: read.field.span,
         fixes: fix ? [fix] : [],
       });
     }
   },
-};
+});
 
 function hasDefault(step: StepModel, field: string): boolean {
   return step.defaultResults?.pairs.some((p) => String(p.key.value) === field) ?? false;
 }
 
 /** Adds every missing key of the step at once, each with an empty placeholder the user must fill. */
-function defaultsFix(ctx: RuleContext, step: StepModel, fields: string[]): Fix | undefined {
+function defaultsFix(ctx: RuleContext<typeof messages>, step: StepModel, fields: string[]): Fix | undefined {
   const target = editContextOf(ctx.file);
   let edit: TextEdit | undefined;
   if (step.defaultResults) edit = insertPairs(target, step.defaultResults, fields.map((f) => plainEntry(target, f, '')));

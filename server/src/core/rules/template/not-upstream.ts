@@ -3,7 +3,7 @@ import { waitsForEach, type StepModel, type WaitQuestion, type WorkflowModel } f
 import { getPair } from '../../parse/nodes.js';
 import { appendItems, editContextOf, insertPairs, plainEntry } from '../../edit/mappingEdits.js';
 import type { Fix, TextEdit } from '../../types.js';
-import type { Rule, RuleContext } from '../rule.js';
+import { defineRule, type RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 import { LIMITS } from '../../limits.js';
 import { listOf } from '../../text/words.js';
@@ -13,11 +13,25 @@ import { listOf } from '../../text/words.js';
  * dependency path run in parallel, so X may not have run yet. Output values are exempt: the
  * output is built after every step has finished.
  */
-export const rule: Rule = {
+const messages = {
+  /** `read`: the step read; `step`: the step whose template reads it. */
+  runsAfter: ({ read, step }: { read: string; step: string }) =>
+    `Step "${read}" runs after this one: read \`.steps.${read}\` in a later step or in \`output\`. ` +
+    `It waits for "${step}" (through \`dependsOn\`), so it always runs after this template is ` +
+    `rendered: \`.steps.${read}\` is never filled in here and renders \`<no value>\`.`,
+  notWaiting: ({ read, step }: { read: string; step: string }) =>
+    `Step "${step}" reads \`.steps.${read}\` without waiting for it: add "${read}" to \`dependsOn\`. ` +
+    `It does not depend on "${read}", directly or through other steps. ` +
+    'Steps without a dependency path run in parallel, so it may not have run yet: a race that renders `<no value>` when it ' +
+    'loses.',
+};
+
+export const rule = defineRule({
   id: 'template/not-upstream',
   defaultSeverity: 'warning',
   summary: '`.steps.X` is not reachable through `dependsOn`.',
   kinds: WORKFLOW_KINDS,
+  messages,
   check(ctx) {
     const index = templatesOf(ctx);
     // Every `.steps.X` read by a step, then the graph questions about all of them at once
@@ -56,27 +70,22 @@ export const rule: Rule = {
       for (const read of entry.reads) {
         if (read.downstream) {
           ctx.report({
-            message:
-              `Step "${read.id}" runs after this one: read \`.steps.${read.id}\` in a later step or in \`output\`. ` +
-              `It waits for "${step.idText}" (through \`dependsOn\`), so it always runs after this template is ` +
-              `rendered: \`.steps.${read.id}\` is never filled in here and renders \`<no value>\`.`,
+            messageId: 'runsAfter',
+            data: { read: read.id, step: String(step.idText) },
             span: read.segment.span,
           });
           continue;
         }
         ctx.report({
-          message:
-            `Step "${step.idText}" reads \`.steps.${read.id}\` without waiting for it: add "${read.id}" to \`dependsOn\`. ` +
-            `It does not depend on "${read.id}", directly or through other steps. ` +
-            'Steps without a dependency path run in parallel, so it may not have run yet: a race that renders `<no value>` when it ' +
-            'loses.',
+          messageId: 'notWaiting',
+          data: { read: read.id, step: String(step.idText) },
           span: read.segment.span,
           fixes: fix ? [fix] : [],
         });
       }
     }
   },
-};
+});
 
 /** The answers to questions about several workflows, in the order asked: one batch per workflow. */
 function answersFor(asked: readonly { workflow: WorkflowModel; question: WaitQuestion }[]): boolean[] {
@@ -94,7 +103,7 @@ function answersFor(asked: readonly { workflow: WorkflowModel; question: WaitQue
   return answers;
 }
 
-function dependsOnFix(ctx: RuleContext, step: StepModel, ids: string[]): Fix | undefined {
+function dependsOnFix(ctx: RuleContext<typeof messages>, step: StepModel, ids: string[]): Fix | undefined {
   if (!ids.length) return undefined;
   const target = editContextOf(ctx.file);
   const pair = getPair(step.node, 'dependsOn');

@@ -1,22 +1,26 @@
 import { templatesOf, type TemplateString } from '../../model/templates.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { delimiterProblem } from '../../templates/delimiters.js';
 import { WORKFLOW_KINDS } from '../../types.js';
-import { headlineFits } from '../../wording/sentences.js';
+import { headlineFits } from '../../wording/headlines.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'template/syntax',
   defaultSeverity: 'error',
   summary: 'A `{{ }}` template that does not parse.',
   kinds: WORKFLOW_KINDS,
+  messages: {
+    /** `error`: the template parser's words; `template`: the string, whose place says when the error bites. */
+    syntax: ({ error, template }: { error: string; template: TemplateString }) => `${headline(capitalize(error))} ${consequence(template)}`,
+  },
   check(ctx) {
     for (const template of templatesOf(ctx).strings) {
       for (const error of template.errors) {
-        ctx.report({ message: `${headline(capitalize(error.message))} ${consequence(template)}`, span: error.span });
+        ctx.report({ messageId: 'syntax', data: { error: error.message, template }, span: error.span });
       }
     }
   },
-};
+});
 
 /**
  * The parser's words, with what to do first: a list of known names goes after the headline, and a

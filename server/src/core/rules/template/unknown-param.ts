@@ -5,14 +5,36 @@ import { closest } from '../../text/suggest.js';
 import { LIMITS } from '../../limits.js';
 import { listOf } from '../../text/words.js';
 import type { Fix } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
-export const rule: Rule = {
+/** The declared parameters, the first few quoted. */
+function declaredList(declared: ReadonlySet<string>): string {
+  const shown: string[] = [];
+  for (const name of declared) {
+    if (shown.length >= LIMITS.messageItems) break;
+    shown.push(`"${name}"`);
+  }
+  return listOf(shown, LIMITS.messageItems, declared.size);
+}
+
+export const rule = defineRule({
   id: 'template/unknown-param',
   defaultSeverity: 'warning',
   summary: '`.params.X` names a parameter the workflow does not declare.',
   kinds: WORKFLOW_KINDS,
+  messages: {
+    /** `guess`: the parameter probably meant; else `declared` lists those there are. */
+    unknownParam: ({ name, guess, declared }: { name: string; guess: string | undefined; declared: ReadonlySet<string> }) =>
+      `No parameter "${name}": ${guess !== undefined ? `did you mean "${guess}"?` : 'declare it, or use a declared one.'} ` +
+      `The workflow declares no parameter "${name}": clients only send declared parameters, so at run time this renders the text ` +
+      `\`<no value>\` without any error.` +
+      (guess !== undefined
+        ? ''
+        : declared.size
+          ? ` The declared parameters are ${declaredList(declared)}; declare "${name}" under \`parameters.properties\` or use one of them.`
+          : ` Declare "${name}" under \`parameters.properties\`.`),
+  },
   check(ctx) {
     const source = ctx.file.source.text;
     // Per workflow, once: a workflow has many templates.
@@ -30,29 +52,16 @@ export const rule: Rule = {
         const fixes: Fix[] = [];
         const edit = guess !== undefined ? renameSegmentEdit(source, template, reference, 1, guess) : undefined;
         if (edit) fixes.push({ title: `Change to .params.${guess}`, safe: false, edits: [edit] });
-        const shown: string[] = [];
-        for (const name of declared) {
-          if (shown.length >= LIMITS.messageItems) break;
-          shown.push(`"${name}"`);
-        }
-        const list = listOf(shown, LIMITS.messageItems, declared.size);
         ctx.report({
-          message:
-            `No parameter "${param.name}": ${guess !== undefined ? `did you mean "${guess}"?` : 'declare it, or use a declared one.'} ` +
-            `The workflow declares no parameter "${param.name}": clients only send declared parameters, so at run time this renders the text ` +
-            `\`<no value>\` without any error.` +
-            (guess !== undefined
-              ? ''
-              : declared.size
-                ? ` The declared parameters are ${list}; declare "${param.name}" under \`parameters.properties\` or use one of them.`
-                : ` Declare "${param.name}" under \`parameters.properties\`.`),
+          messageId: 'unknownParam',
+          data: { name: param.name, guess, declared },
           span: param.span,
           fixes,
         });
       }
     }
   },
-};
+});
 
 /**
  * The parameter names, or undefined when they cannot be known: a schema that is not a plain

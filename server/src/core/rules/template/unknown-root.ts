@@ -3,7 +3,7 @@ import { suggestionBudgetOf } from '../../context.js';
 import { isTemplateRoot, TEMPLATE_ROOTS } from '../../templates/index.js';
 import { closest } from '../../text/suggest.js';
 import type { Fix } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
 /** Names people reach for when they want the time: the run's start is `.workflow.start_time`. */
@@ -14,11 +14,18 @@ const TIME_WORDS = new Set(['timestamp', 'time', 'now', 'date', 'datetime', 'sta
  * expandStringInternal in composer/template_expander.go). Nothing checks it before the step runs,
  * and then the missing key renders as `<no value>`.
  */
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'template/unknown-root',
   defaultSeverity: 'warning',
   summary: 'A template reads a root that ToolHive\'s template data does not have (`.timestamp`).',
   kinds: WORKFLOW_KINDS,
+  messages: {
+    /** `advice`: what to read instead, as a sentence. */
+    unknownRoot: ({ name, advice }: { name: string; advice: string }) =>
+      `Templates have no \`.${name}\`: ${advice.charAt(0).toLowerCase()}${advice.slice(1)} ` +
+      `At run time this prints \`<no value>\` without an error: ToolHive's template data ` +
+      `holds only \`.params\`, \`.steps\`, \`.vars\` and \`.workflow\` (and \`.forEach\` in a forEach's inner step).`,
+  },
   check(ctx) {
     const source = ctx.file.source.text;
     for (const template of templatesOf(ctx).strings) {
@@ -38,14 +45,12 @@ export const rule: Rule = {
               ? 'For the time the run started, use `.workflow.start_time`.'
               : 'Read the value from `.params` or from an earlier step under `.steps`.';
         ctx.report({
-          message:
-            `Templates have no \`.${name}\`: ${advice.charAt(0).toLowerCase()}${advice.slice(1)} ` +
-            `At run time this prints \`<no value>\` without an error: ToolHive's template data ` +
-            `holds only \`.params\`, \`.steps\`, \`.vars\` and \`.workflow\` (and \`.forEach\` in a forEach's inner step).`,
+          messageId: 'unknownRoot',
+          data: { name, advice },
           span: head.span,
           fixes,
         });
       }
     }
   },
-};
+});

@@ -4,7 +4,7 @@ import { LIMITS } from '../../limits.js';
 import { closestStepId, otherStepIds, type StepModel, type WorkflowModel } from '../../model/workflow.js';
 import { listOf } from '../../text/words.js';
 import type { Fix } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
 function idList(workflow: WorkflowModel, self: string | undefined): string {
@@ -12,11 +12,30 @@ function idList(workflow: WorkflowModel, self: string | undefined): string {
   return listOf(shown, LIMITS.messageItems, total);
 }
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'template/unknown-step',
   defaultSeverity: 'error',
   summary: '`.steps.X` names no step, or the step itself.',
   kinds: WORKFLOW_KINDS,
+  messages: {
+    /** `step`: the step whose template reads itself. */
+    readsItself: ({ step }: { step: string }) =>
+      'A step cannot read its own results: read them in a later step or in `output`. ' +
+      `While "${step}" renders this template it has not finished, so ` +
+      `\`.steps.${step}\` holds nothing useful yet (a missing field renders \`<no value>\`). ` +
+      'Read the data from the step that produces it, or move this to a later step or to `output`.',
+    /** `guess`: the id probably meant; else `ids` lists the others. */
+    unknownStep: ({ name, guess, ids }: { name: string; guess: string | undefined; ids: string }) =>
+      `No step has the id "${name}": ` +
+      (guess !== undefined ? `did you mean "${guess}"?` : 'use one of the ids below.') +
+      ' ToolHive does not check this, and at run time the template renders the text `<no value>` silently.' +
+      (guess !== undefined ? '' : ` The step ids are ${ids || 'none'}.`),
+    /** `name` is the inner step of the forEach `forEach`, whose results are the loop's. */
+    innerStep: ({ name, forEach }: { name: string; forEach: string }) =>
+      `No step has the id "${name}": read \`.steps.${forEach}.output.iterations\`.` +
+      ' ToolHive does not check this, and at run time the template renders the text `<no value>` silently.' +
+      ` "${name}" is the inner step of forEach "${forEach}"; its results are under \`.steps.${forEach}.output.iterations\`.`,
+  },
   check(ctx) {
     const source = ctx.file.source.text;
     // forEach inner step ids, per workflow: the step each belongs to (the first).
@@ -41,11 +60,8 @@ export const rule: Rule = {
         if (target && target !== self) continue;
         if (target && self && target === self) {
           ctx.report({
-            message:
-              'A step cannot read its own results: read them in a later step or in `output`. ' +
-              `While "${segment.name}" renders this template it has not finished, so ` +
-              `\`.steps.${segment.name}\` holds nothing useful yet (a missing field renders \`<no value>\`). ` +
-              'Read the data from the step that produces it, or move this to a later step or to `output`.',
+            messageId: 'readsItself',
+            data: { step: segment.name },
             span: segment.span,
           });
           continue;
@@ -55,20 +71,12 @@ export const rule: Rule = {
         const edit = guess !== undefined ? renameSegmentEdit(source, template, reference, 1, guess) : undefined;
         if (edit) fixes.push({ title: `Change to .steps.${guess}`, safe: false, edits: [edit] });
         const inner = innerStep(workflow, segment.name);
-        ctx.report({
-          message:
-            `No step has the id "${segment.name}": ` +
-            (inner ? `read \`.steps.${inner.idText ?? '?'}.output.iterations\`.` : guess !== undefined ? `did you mean "${guess}"?` : 'use one of the ids below.') +
-            ' ToolHive does not check this, and at run time the template renders the text `<no value>` silently.' +
-            (inner
-              ? ` "${segment.name}" is the inner step of forEach "${inner.idText ?? '?'}"; its results are under \`.steps.${inner.idText ?? '?'}.output.iterations\`.`
-              : guess !== undefined
-                ? ''
-                : ` The step ids are ${idList(workflow, self?.idText) || 'none'}.`),
-          span: segment.span,
-          fixes,
-        });
+        if (inner) ctx.report({ messageId: 'innerStep', data: { name: segment.name, forEach: inner.idText ?? '?' }, span: segment.span, fixes });
+        else {
+          const ids = guess !== undefined ? '' : idList(workflow, self?.idText);
+          ctx.report({ messageId: 'unknownStep', data: { name: segment.name, guess, ids }, span: segment.span, fixes });
+        }
       }
     }
   },
-};
+});

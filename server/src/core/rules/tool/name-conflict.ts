@@ -5,14 +5,22 @@ import { advertisedNamed, dotForm, gatewayOf } from '../../gateway/gateway.js';
 import { floorOf } from '../../floor/workflowFloor.js';
 import { workflowsOf } from '../../model/workflow.js';
 import type { RelatedInfo } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'tool/name-conflict',
   defaultSeverity: 'error',
   summary: "A composite tool's name equals an advertised backend tool's: the gateway drops every composite tool.",
   kinds: WORKFLOW_KINDS,
+  messages: {
+    /** `backend`: the backend tool as the gateway names it (and where that name comes from). */
+    nameConflict: ({ name, workload, backend }: { name: string; workload: string; backend: string }) =>
+      `Composite tool "${name}" is also a backend tool's name: rename one of the two. ` +
+      `It has the same name as the backend tool the gateway advertises for workload ` +
+      `"${workload}" (${backend}). When a session lists tools, ToolHive sees the clash and ` +
+      `leaves out every composite tool of the session, not only this one. Rename the composite tool, or hide or rename the backend tool in aggregation.tools.`,
+  },
   check(ctx) {
     const gateway = gatewayOf(ctx);
     for (const workflow of workflowsOf(ctx).workflows) {
@@ -31,14 +39,11 @@ export const rule: Rule = {
         { span: clash.tool.origin.span, file: clash.tool.origin.file, message: `the backend tool ${dotForm(clash)}, advertised as "${clash.resolvedName}"` },
       ];
       ctx.report({
-        message:
-          `Composite tool "${name}" is also a backend tool's name: rename one of the two. ` +
-          `It has the same name as the backend tool the gateway advertises for workload ` +
-          `"${clash.workload}" (${backendName}). When a session lists tools, ToolHive sees the clash and ` +
-          `leaves out every composite tool of the session, not only this one. Rename the composite tool, or hide or rename the backend tool in aggregation.tools.`,
+        messageId: 'nameConflict',
+        data: { name, workload: clash.workload, backend: backendName },
         span: workflow.name.span,
         related,
       });
     }
   },
-};
+});

@@ -13,14 +13,48 @@ import type { ScalarNode } from '../../parse/nodes.js';
 import { listWords, quotedAlternatives, quotedList } from '../../text/words.js';
 import type { Fix } from '../../types.js';
 import { addCatalogAdvice, addCatalogAdviceFor } from '../../wording/catalogAdvice.js';
-import { subjectWords } from '../../wording/calls.js';
-import type { Report, Rule } from '../rule.js';
+import { subjectWords, type CallSubject } from '../../wording/callSubjects.js';
+import { defineRule, type Report } from '../rule.js';
 
-export const rule: Rule = {
+const messages = {
+  /** A step's tool reference resolves to no tool, or to several (`workflow`: the composite tool's name). */
+  unresolved: ({ stepId, resolution, workflow }: { stepId: string; resolution: Extract<ToolRefResolution, { kind: 'unresolved' }>; workflow: string | undefined }) =>
+    unresolvedMessage(stepId, resolution, workflow),
+  /** A step's tool may belong to a workload without a catalog: not known to be wrong. */
+  noCatalog: ({ stepId, resolution }: { stepId: string; resolution: Extract<ToolRefResolution, { kind: 'no-catalog' }> }) => noCatalogMessage(stepId, resolution),
+  /** The calls document's `server:` has no catalog: said once, there. */
+  serverWithoutCatalog: ({ server }: { server: string }) =>
+    `Server "${server}" has no catalog: add one to check these calls. ` +
+    'Without it Tool Lens cannot check the tool names, arguments or results of these calls. ' +
+    addCatalogAdvice(server),
+  /** `servers`: the catalogued servers that all have the called name. */
+  ambiguousCall: ({ subject, name, servers }: { subject: CallSubject; name: string; servers: readonly string[] }) =>
+    `${subjectWords(subject)}: several servers have this tool: name one with a top-level "server:" key. ` +
+    `${quotedList(servers)} all answer to "${name}", and this document does not say which ` +
+    `server it calls, so Tool Lens checks the call against none of them.`,
+  /** The named server's catalog has no such tool. */
+  notOnServer: ({ subject, name, server, suggestions }: { subject: CallSubject; name: string; server: string; suggestions: readonly string[] }) =>
+    `${subjectWords(subject)}: server "${server}" has no such tool: ${fixWords(suggestions, 'fix the name')} ` +
+    `Its catalog lists no tool "${name}", listed or dynamic, so the call fails ` +
+    `with "Unknown tool".${alternativesSentence(suggestions)}`,
+  /** No catalogued server has the called name: it may be a server's without a catalog. */
+  inNoCatalog: ({ subject, name, suggestions }: { subject: CallSubject; name: string; suggestions: readonly string[] }) =>
+    `${subjectWords(subject)}: no catalog has this tool: add its server's catalog, or name it in "server:". ` +
+    `No catalogued server has a tool "${name}"; it may belong to a server Tool Lens has no catalog for, ` +
+    `so the call is not checked.${suggestions.length ? ` Did you mean ${quotedAlternatives(suggestions.slice(0, 3))}?` : ''}`,
+  /** The workspace has no catalog at all: said once, on the first call. */
+  noCatalogs: ({ subject }: { subject: CallSubject }) =>
+    `${subjectWords(subject)}: the workspace has no catalog: add one to check these calls. ` +
+    'Without one Tool Lens cannot check the tool names, arguments or results of these calls. ' +
+    'Add a "catalog: 1" snapshot or a saved tools/list result.',
+};
+
+export const rule = defineRule({
   id: 'tool/unknown',
   defaultSeverity: 'warning',
   summary: 'A step or call names a tool the gateway or catalog cannot route (info when its server has no catalog).',
   kinds: CALL_KINDS,
+  messages,
   check(ctx) {
     if (ctx.doc.kind === 'tool-calls') {
       for (const report of callsDocumentReports(ctx)) ctx.report(report);
@@ -33,13 +67,15 @@ export const rule: Rule = {
       if (!resolution || !scalar) continue;
       if (resolution.kind === 'unresolved') {
         ctx.report({
-          message: unresolvedMessage(stepId, resolution, workflow.nameText),
+          messageId: 'unresolved',
+          data: { stepId, resolution, workflow: workflow.nameText },
           span: scalar.span,
           fixes: didYouMean(edit, scalar, resolution.suggestions),
         });
       } else if (resolution.kind === 'no-catalog') {
         ctx.report({
-          message: noCatalogMessage(stepId, resolution),
+          messageId: 'noCatalog',
+          data: { stepId, resolution },
           span: scalar.span,
           severity: 'info',
           fixes: didYouMean(edit, scalar, resolution.suggestions),
@@ -48,7 +84,7 @@ export const rule: Rule = {
       // `dynamic` belongs to the envelope rules; `resolved` is fine.
     }
   },
-};
+});
 
 function unresolvedMessage(stepId: string, resolution: Extract<ToolRefResolution, { kind: 'unresolved' }>, workflowName: string | undefined): string {
   const what = resolution.problem === 'conflict' ? `"${resolution.ref}" is ambiguous:` : `no tool "${resolution.ref}";`;
@@ -112,8 +148,8 @@ function didYouMean(edit: EditContext, scalar: ScalarNode, suggestions: readonly
 // Called names that resolve to nothing certain, in calls documents (for workflow steps the rule
 // reads the gateway's resolution instead).
 
-function callsDocumentReports(ctx: DocumentContext): Report[] {
-  const out: Report[] = [];
+function callsDocumentReports(ctx: DocumentContext): Report<typeof messages>[] {
+  const out: Report<typeof messages>[] = [];
   let saidNoCatalog = false;
   const edit = editContextOf(ctx.file);
   const { calls, serverName, serverNode } = callsOf(ctx);
@@ -121,10 +157,8 @@ function callsDocumentReports(ctx: DocumentContext): Report[] {
     // The named server has no catalog: say so once, on `server:`, rather than on every call.
     if (calls.length > 0) {
       out.push({
-        message:
-          `Server "${serverName}" has no catalog: add one to check these calls. ` +
-          'Without it Tool Lens cannot check the tool names, arguments or results of these calls. ' +
-          addCatalogAdvice(serverName),
+        messageId: 'serverWithoutCatalog',
+        data: { server: serverName },
         span: serverNode.span,
         severity: 'info',
       });
@@ -135,14 +169,11 @@ function callsDocumentReports(ctx: DocumentContext): Report[] {
     if (site.origin !== 'calls' || !site.name || site.nameText === undefined) continue;
     const target = site.target;
     const rename = (suggestions: readonly string[]): Fix[] => replaceScalarFixes(edit, site.name!, suggestions.slice(0, 3), (s) => `Call "${s}" instead`);
-    const didYouMean = (suggestions: readonly string[]) => (suggestions.length ? ` Did you mean ${quotedAlternatives(suggestions.slice(0, 3))}?` : '');
     switch (target.kind) {
       case 'ambiguous':
         out.push({
-          message:
-            `${subjectWords(site.subject)}: several servers have this tool: name one with a top-level "server:" key. ` +
-            `${quotedList(target.servers.map((s) => s.name))} all answer to "${site.nameText}", and this document does not say which ` +
-            `server it calls, so Tool Lens checks the call against none of them.`,
+          messageId: 'ambiguousCall',
+          data: { subject: site.subject, name: site.nameText, servers: target.servers.map((s) => s.name) },
           span: site.name.span,
           severity: 'info',
         });
@@ -150,19 +181,15 @@ function callsDocumentReports(ctx: DocumentContext): Report[] {
       case 'unknown':
         if (target.server) {
           out.push({
-            message:
-              `${subjectWords(site.subject)}: server "${target.server.name}" has no such tool: ${fixWords(target.suggestions, 'fix the name')} ` +
-              `Its catalog lists no tool "${site.nameText}", listed or dynamic, so the call fails ` +
-              `with "Unknown tool".${alternativesSentence(target.suggestions)}`,
+            messageId: 'notOnServer',
+            data: { subject: site.subject, name: site.nameText, server: target.server.name, suggestions: target.suggestions },
             span: site.name.span,
             fixes: rename(target.suggestions),
           });
         } else {
           out.push({
-            message:
-              `${subjectWords(site.subject)}: no catalog has this tool: add its server's catalog, or name it in "server:". ` +
-              `No catalogued server has a tool "${site.nameText}"; it may belong to a server Tool Lens has no catalog for, ` +
-              `so the call is not checked.${didYouMean(target.suggestions)}`,
+            messageId: 'inNoCatalog',
+            data: { subject: site.subject, name: site.nameText, suggestions: target.suggestions },
             span: site.name.span,
             severity: 'info',
             fixes: rename(target.suggestions),
@@ -174,10 +201,8 @@ function callsDocumentReports(ctx: DocumentContext): Report[] {
         if (target.serverName === undefined && !saidNoCatalog) {
           saidNoCatalog = true;
           out.push({
-            message:
-              `${subjectWords(site.subject)}: the workspace has no catalog: add one to check these calls. ` +
-              'Without one Tool Lens cannot check the tool names, arguments or results of these calls. ' +
-              'Add a "catalog: 1" snapshot or a saved tools/list result.',
+            messageId: 'noCatalogs',
+            data: { subject: site.subject },
             span: site.name.span,
             severity: 'info',
           });

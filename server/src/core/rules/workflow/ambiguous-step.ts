@@ -2,7 +2,7 @@ import { getPair, type MapNode } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
 import { editContextOf, insertPairs, plainEntry } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
 /**
@@ -12,11 +12,19 @@ import { WORKFLOW_KINDS } from '../../types.js';
  * to `tool` before the operator reads the resource. So the step runs as a tool call and its message
  * is never shown: a warning, since the author may have meant a question.
  */
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'workflow/ambiguous-step',
   defaultSeverity: 'warning',
   summary: '`tool` and `message` without an explicit `type`: a tool call whose message is ignored.',
   kinds: WORKFLOW_KINDS,
+  messages: {
+    /** `defaulted`: who makes it a tool step, in the document's dialect. */
+    toolAndMessage: ({ defaulted }: { defaulted: string }) =>
+      'This step has `tool` and `message` but no `type`: add `type: elicitation` or `type: tool`. ' +
+      'It runs as a tool call and its message is never shown: ' +
+      `${defaulted}, before any check could call it ambiguous. If it should ask the user, add \`type: elicitation\` ` +
+      '(the tool is then ignored); otherwise add `type: tool` and remove `message`.',
+  },
   check(ctx) {
     const target = editContextOf(ctx.file);
     for (const workflow of workflowsOf(ctx).workflows) {
@@ -37,11 +45,8 @@ export const rule: Rule = {
             ? "ToolHive's loader makes every step that names a tool a `type: tool` step"
             : 'the CRD sets `type: tool` on a step that leaves it out';
         ctx.report({
-          message:
-            'This step has `tool` and `message` but no `type`: add `type: elicitation` or `type: tool`. ' +
-            'It runs as a tool call and its message is never shown: ' +
-            `${defaulted}, before any check could call it ambiguous. If it should ask the user, add \`type: elicitation\` ` +
-            '(the tool is then ignored); otherwise add `type: tool` and remove `message`.',
+          messageId: 'toolAndMessage',
+          data: { defaulted },
           span: later.key.span,
           related: [{ span: earlier.key.span, message: `\`${earlier.key.value}\` is here` }],
           fixes,
@@ -49,7 +54,7 @@ export const rule: Rule = {
       }
     }
   },
-};
+});
 
 /**
  * `tool` and `message` both set and `type` absent or empty, in either dialect (the loader and the

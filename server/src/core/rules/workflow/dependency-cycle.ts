@@ -1,18 +1,26 @@
 import { workflowsOf, type StepModel } from '../../model/workflow.js';
 import { LIMITS } from '../../limits.js';
 import type { RelatedInfo } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
 const WHITE = 0;
 const GREY = 1;
 const BLACK = 2;
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'workflow/dependency-cycle',
   defaultSeverity: 'error',
   summary: 'Steps depend on each other in a cycle.',
   kinds: WORKFLOW_KINDS,
+  messages: {
+    dependsOnItself: ({ id }: { id: string }) =>
+      `Step "${id}" depends on itself, so it can never start: ToolHive refuses to load the workflow. Remove "${id}" from its own \`dependsOn\`.`,
+    /** `chain`: the cycle in words (`"a" waits for "b", which waits for "a"`). */
+    cycle: ({ chain }: { chain: string }) =>
+      `This dependency closes a cycle: ${chain}. None of these steps can ever start, so ToolHive refuses to load the workflow. ` +
+      'Remove the dependency that is not real (a step that needs data from another should only depend on it, not the other way round).',
+  },
   check(ctx) {
     for (const workflow of workflowsOf(ctx).workflows) {
       const colour = new Map<StepModel, number>();
@@ -69,17 +77,10 @@ export const rule: Rule = {
             const waitsFor = path[start + ((k + 1) % length)]!;
             if (member.id) related.push({ span: member.id.span, message: `"${member.idText}" is in the cycle: it waits for "${waitsFor.idText}"` });
           }
-          ctx.report({
-            message:
-              length === 1
-                ? `Step "${names[0]}" depends on itself, so it can never start: ToolHive refuses to load the workflow. Remove "${names[0]}" from its own \`dependsOn\`.`
-                : `This dependency closes a cycle: ${chain}. None of these steps can ever start, so ToolHive refuses to load the workflow. ` +
-                  'Remove the dependency that is not real (a step that needs data from another should only depend on it, not the other way round).',
-            span: entry.span,
-            related,
-          });
+          if (length === 1) ctx.report({ messageId: 'dependsOnItself', data: { id: names[0]! }, span: entry.span, related });
+          else ctx.report({ messageId: 'cycle', data: { chain }, span: entry.span, related });
         }
       }
     }
   },
-};
+});

@@ -1,14 +1,26 @@
 import { getMap, getSeq, getString, isMap, isScalar, type ScalarNode } from '../../parse/nodes.js';
 import { compositeDefinitionsIn, workflowsOf } from '../../model/workflow.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import type { DocumentContext } from '../../context.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'workflow/duplicate-name',
   defaultSeverity: 'error',
   summary: 'Two composite tools with one name.',
   kinds: WORKFLOW_KINDS,
+  messages: {
+    duplicate: ({ name }: { name: string }) =>
+      `Another composite tool is already named "${name}". ToolHive refuses the configuration: a client could not ` +
+      'tell the two tools apart. Rename one of them.',
+    duplicateRef: ({ name }: { name: string }) =>
+      `"${name}" is already listed in \`compositeToolRefs\`. ToolHive refuses duplicate references; remove this one.`,
+    /** A referenced definition (`ref`) defines a composite tool named like one defined here (`tool`). */
+    definedTwice: ({ tool, ref }: { tool: string; ref: string }) =>
+      `Composite tool "${tool}" is defined here and by "${ref}": rename one of them. ` +
+      `The referenced definition "${ref}" defines the composite tool "${tool}", and a composite tool ` +
+      'of that name is already defined here. The operator refuses the VirtualMCPServer.',
+  },
   check(ctx) {
     const doc = workflowsOf(ctx);
     const seen = new Map<string, ScalarNode>();
@@ -21,9 +33,8 @@ export const rule: Rule = {
         continue;
       }
       ctx.report({
-        message:
-          `Another composite tool is already named "${workflow.nameText}". ToolHive refuses the configuration: a client could not ` +
-          'tell the two tools apart. Rename one of them.',
+        messageId: 'duplicate',
+        data: { name: workflow.nameText },
         span: name.span,
         related: [{ span: first.span, message: `first composite tool named "${workflow.nameText}"` }],
       });
@@ -39,7 +50,8 @@ export const rule: Rule = {
       const earlier = refNames.get(nameNode.value);
       if (earlier) {
         ctx.report({
-          message: `"${nameNode.value}" is already listed in \`compositeToolRefs\`. ToolHive refuses duplicate references; remove this one.`,
+          messageId: 'duplicateRef',
+          data: { name: nameNode.value },
           span: nameNode.span,
           related: [{ span: earlier.span, message: 'first reference' }],
         });
@@ -51,10 +63,8 @@ export const rule: Rule = {
       const first = seen.get(definition.toolName);
       if (first) {
         ctx.report({
-          message:
-            `Composite tool "${definition.toolName}" is defined here and by "${nameNode.value}": rename one of them. ` +
-            `The referenced definition "${nameNode.value}" defines the composite tool "${definition.toolName}", and a composite tool ` +
-            'of that name is already defined here. The operator refuses the VirtualMCPServer.',
+          messageId: 'definedTwice',
+          data: { tool: definition.toolName, ref: nameNode.value },
           span: nameNode.span,
           related: [
             { span: first.span, message: `composite tool named "${definition.toolName}"` },
@@ -64,7 +74,7 @@ export const rule: Rule = {
       } else seen.set(definition.toolName, nameNode);
     }
   },
-};
+});
 
 /** The first VirtualMCPCompositeToolDefinition of this file with this metadata.name (and namespace) that names its tool. */
 function definitionInFile(

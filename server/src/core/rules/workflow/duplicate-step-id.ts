@@ -1,12 +1,17 @@
 import { workflowsOf } from '../../model/workflow.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'workflow/duplicate-step-id',
   defaultSeverity: 'error',
   summary: 'Two steps of one workflow share an id.',
   kinds: WORKFLOW_KINDS,
+  messages: {
+    duplicate: ({ id }: { id: string }) =>
+      `Another step already has the id "${id}". ToolHive refuses to load a workflow with duplicate step ids, ` +
+      `and \`dependsOn\` and \`.steps.${id}\` could not tell the two apart anyway. Give this step its own id.`,
+  },
   check(ctx) {
     for (const workflow of workflowsOf(ctx).workflows) {
       // byId keeps the first step of each id; every later one is the duplicate.
@@ -15,13 +20,12 @@ export const rule: Rule = {
         const first = workflow.byId.get(step.idText);
         if (!first || first === step || !first.id) continue;
         ctx.report({
-          message:
-            `Another step already has the id "${step.idText}". ToolHive refuses to load a workflow with duplicate step ids, ` +
-            `and \`dependsOn\` and \`.steps.${step.idText}\` could not tell the two apart anyway. Give this step its own id.`,
+          messageId: 'duplicate',
+          data: { id: step.idText },
           span: step.id.span,
           related: [{ span: first.id.span, message: `first step with the id "${step.idText}"` }],
         });
       }
     }
   },
-};
+});

@@ -1,6 +1,6 @@
 import { getPair, type Pair } from '../../parse/nodes.js';
 import { allSteps, workflowsOf, type StepModel } from '../../model/workflow.js';
-import type { Rule, RuleContext } from '../rule.js';
+import { defineRule, type RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 import { isAmbiguous } from './ambiguous-step.js';
 
@@ -12,19 +12,32 @@ const ELICITATION_ONLY = ['message', 'schema', 'onDecline', 'onCancel'];
  * refuses the configuration rather than ignoring the field: `tool` or `message` on a forEach step
  * (they belong on the inner `step`). It is reported here, under this rule, at severity error.
  */
-export const rule: Rule = {
+const messages = {
+  /** `key`: the field; `why`: what this step type does with it (the rest of the sentence). */
+  ignored: ({ key, why }: { key: string; why: string }) => `\`${key}\` ${why}`,
+  forEachMessage: () => 'ToolHive refuses a forEach step with a `message`: a forEach cannot ask the user anything. Remove it.',
+  forEachTool: () =>
+    'A forEach step takes no `tool`: move it (and its `arguments`) under `step:`. ' +
+    'ToolHive refuses a forEach step with a `tool`: the tool called for each item belongs on the inner `step`.',
+  elicitationRetry: () =>
+    '`retry` does nothing on an elicitation step: asking the user again is not how it handles a failure. Use `onDecline` and ' +
+    '`onCancel` for the answers, and `continue` or `abort` here.',
+};
+
+export const rule = defineRule({
   id: 'workflow/field-ignored',
   defaultSeverity: 'info',
   summary: 'A field that this step type never reads.',
   kinds: WORKFLOW_KINDS,
+  messages,
   check(ctx) {
     for (const workflow of workflowsOf(ctx).workflows) {
       for (const step of allSteps(workflow)) checkStep(ctx, step);
     }
   },
-};
+});
 
-function checkStep(ctx: RuleContext, step: StepModel): void {
+function checkStep(ctx: RuleContext<typeof messages>, step: StepModel): void {
   if (step.type === 'invalid' || (!step.parent && isAmbiguous(step.node))) return;
   if (step.parent && step.type !== 'tool') return; // inner steps must be tool steps: schema/invalid-value
   // No `type` and no `tool`: ToolHive refuses it as a tool step without a tool (schema/missing-field,
@@ -32,7 +45,7 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
   if (!step.parent && !step.typeNode && !getPair(step.node, 'tool')) return;
   const where = step.parent ? 'the inner step of a forEach' : `this ${step.type} step`;
   const ignored = (pair: Pair | undefined, why: string) => {
-    if (pair) ctx.report({ message: `\`${pair.key.value}\` ${why}`, span: pair.key.span });
+    if (pair) ctx.report({ messageId: 'ignored', data: { key: String(pair.key.value), why }, span: pair.key.span });
   };
   const has = (key: string) => getPair(step.node, key);
   if (step.type !== 'forEach') {
@@ -48,7 +61,7 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
       if (!pair) continue;
       if (step.type === 'forEach' && (key === 'message')) {
         ctx.report({
-          message: 'ToolHive refuses a forEach step with a `message`: a forEach cannot ask the user anything. Remove it.',
+          messageId: 'forEachMessage',
           span: pair.key.span,
           severity: 'error',
         });
@@ -59,9 +72,7 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
     const tool = has('tool');
     if (tool) {
       ctx.report({
-        message:
-          'A forEach step takes no `tool`: move it (and its `arguments`) under `step:`. ' +
-          'ToolHive refuses a forEach step with a `tool`: the tool called for each item belongs on the inner `step`.',
+        messageId: 'forEachTool',
         span: tool.key.span,
         severity: 'error',
       });
@@ -78,9 +89,7 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
   if (step.type === 'elicitation' && action === 'retry') {
     const actionPair = getPair(onError, 'action')!;
     ctx.report({
-      message:
-        '`retry` does nothing on an elicitation step: asking the user again is not how it handles a failure. Use `onDecline` and ' +
-        '`onCancel` for the answers, and `continue` or `abort` here.',
+      messageId: 'elicitationRetry',
       span: (actionPair.value ?? actionPair.key).span,
     });
     return;

@@ -1,14 +1,20 @@
 import { getPair, getScalar } from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
-import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../../types.js';
-import { refusedAtStart } from '../../wording/moments.js';
+import { defineRule } from '../rule.js';
+import { WORKFLOW_KINDS, type DocumentKind } from '../../types.js';
+import { refusedAtStart } from '../../wording/refusalMoments.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'workflow/foreach-inner-id',
   defaultSeverity: 'error',
   summary: 'A forEach inner step without `id`.',
   kinds: WORKFLOW_KINDS,
+  messages: {
+    noInnerId: ({ forEach, kind }: { forEach: string; kind: DocumentKind | null }) =>
+      `The inner \`step\` of forEach "${forEach}" has no \`id\`: give it one. ` +
+      `${refusedAtStart(kind).replace(/^./, (c) => c.toUpperCase())}, since it converts ` +
+      'the inner step like any other and every step needs an id.',
+  },
   check(ctx) {
     for (const workflow of workflowsOf(ctx).workflows) {
       for (const step of workflow.steps) {
@@ -17,13 +23,11 @@ export const rule: Rule = {
         if (id && id.value !== null && id.value !== '') continue;
         const key = getPair(step.node, 'step')!.key;
         ctx.report({
-          message:
-            `The inner \`step\` of forEach "${step.idText ?? '?'}" has no \`id\`: give it one. ` +
-            `${refusedAtStart(ctx.doc.kind).replace(/^./, (c) => c.toUpperCase())}, since it converts ` +
-            'the inner step like any other and every step needs an id.',
+          messageId: 'noInnerId',
+          data: { forEach: step.idText ?? '?', kind: ctx.doc.kind },
           span: (id ?? key).span.end > (id ?? key).span.start ? (id ?? key).span : key.span,
         });
       }
     }
   },
-};
+});

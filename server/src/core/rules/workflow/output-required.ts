@@ -5,21 +5,35 @@ import { suggestionBudgetOf } from '../../context.js';
 import { closest } from '../../text/suggest.js';
 import { listOf } from '../../text/words.js';
 import { LIMITS } from '../../limits.js';
-import { refusedAtStart } from '../../wording/moments.js';
+import { refusedAtStart } from '../../wording/refusalMoments.js';
 import type { Fix } from '../../types.js';
-import type { Rule } from '../rule.js';
-import { WORKFLOW_KINDS } from '../../types.js';
+import { defineRule } from '../rule.js';
+import { WORKFLOW_KINDS, type DocumentKind } from '../../types.js';
 
 /**
  * `output.required` names a property `output.properties` does not define. ToolHive checks this
  * only when the server starts (ValidateOutputConfig, composer/output_validator.go, called from
  * ValidateWorkflow), so the load-time validator and the operator let it pass.
  */
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'workflow/output-required',
   defaultSeverity: 'error',
   summary: '`output.required` names a property that `output.properties` does not define.',
   kinds: WORKFLOW_KINDS,
+  messages: {
+    /** `guess`: the property probably meant; else `defined` lists the properties. */
+    notAProperty: ({ name, guess, defined, kind }: { name: string; guess: string | undefined; defined: readonly string[]; kind: DocumentKind | null }) =>
+      `\`output.required\` names "${name}", which is not a property: ` +
+      (guess !== undefined ? `did you mean "${guess}"? ` : 'define it, or remove it here. ') +
+      `\`output.properties\` does not define it: ${refusedAtStart(kind)}.` +
+      (guess !== undefined
+        ? ''
+        : ` Define "${name}" under \`output.properties\` or remove it here (the properties are ${listOf(
+            defined.slice(0, LIMITS.messageItems).map((property) => `"${property}"`),
+            LIMITS.messageItems,
+            defined.length,
+          )}).`),
+  },
   check(ctx) {
     const target = editContextOf(ctx.file);
     for (const workflow of workflowsOf(ctx).workflows) {
@@ -34,19 +48,13 @@ export const rule: Rule = {
         const fixes: Fix[] = [];
         const edit = guess !== undefined ? replaceScalarText(target, item, guess) : undefined;
         if (edit) fixes.push({ title: `Change to "${guess}"`, safe: false, edits: [edit] });
-        const shown = defined.slice(0, LIMITS.messageItems).map((name) => `"${name}"`);
         ctx.report({
-          message:
-            `\`output.required\` names "${item.value}", which is not a property: ` +
-            (guess !== undefined ? `did you mean "${guess}"? ` : 'define it, or remove it here. ') +
-            `\`output.properties\` does not define it: ${refusedAtStart(ctx.doc.kind)}.` +
-            (guess !== undefined
-              ? ''
-              : ` Define "${item.value}" under \`output.properties\` or remove it here (the properties are ${listOf(shown, LIMITS.messageItems, defined.length)}).`),
+          messageId: 'notAProperty',
+          data: { name: item.value, guess, defined, kind: ctx.doc.kind },
           span: item.span,
           fixes,
         });
       }
     }
   },
-};
+});

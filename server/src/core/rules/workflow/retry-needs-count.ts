@@ -2,23 +2,32 @@ import { getPair, getScalar, type MapNode } from '../../parse/nodes.js';
 import { allSteps, workflowsOf, type StepModel } from '../../model/workflow.js';
 import { editContextOf, insertPairs, plainEntry } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
-import type { Rule, RuleContext } from '../rule.js';
+import { defineRule, type RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 import { schemaProblemsOf } from '../../schema/validate.js';
 
-export const rule: Rule = {
+const messages = {
+  noCount: () =>
+    '`onError.action` is `retry` without a `retryCount`: add one (at least 1). ' +
+    'No `retryCount` says how often: ToolHive refuses to load the workflow (the count would be 0).',
+  countBelowOne: ({ count }: { count: number }) =>
+    `\`retryCount\` is ${count}, but \`retry\` needs at least 1: ToolHive refuses to load the workflow. Set how many retries you want.`,
+};
+
+export const rule = defineRule({
   id: 'workflow/retry-needs-count',
   defaultSeverity: 'error',
   summary: '`onError.action: retry` without `retryCount` of at least 1.',
   kinds: WORKFLOW_KINDS,
+  messages,
   check(ctx) {
     for (const workflow of workflowsOf(ctx).workflows) {
       for (const step of allSteps(workflow)) checkStep(ctx, step);
     }
   },
-};
+});
 
-function checkStep(ctx: RuleContext, step: StepModel): void {
+function checkStep(ctx: RuleContext<typeof messages>, step: StepModel): void {
   const onError = step.onError;
   if (!onError || step.onErrorAction !== 'retry') return;
   const target = editContextOf(ctx.file);
@@ -33,9 +42,7 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
     const edit = countPair ? undefined : insertPairs(target, onError, [plainEntry(target, 'retryCount', 1)], action);
     const fixes: Fix[] = edit ? [{ title: 'Add `retryCount: 1`', safe: false, edits: [edit] }] : [];
     ctx.report({
-      message:
-        '`onError.action` is `retry` without a `retryCount`: add one (at least 1). ' +
-        'No `retryCount` says how often: ToolHive refuses to load the workflow (the count would be 0).',
+      messageId: 'noCount',
       span: (action.value ?? action.key).span,
       fixes,
     });
@@ -44,7 +51,8 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
   if (count && typeof count.value === 'number' && count.value < 1) {
     const fixes: Fix[] = [{ title: 'Set `retryCount: 1`', safe: false, edits: [{ span: count.span, newText: '1' }] }];
     ctx.report({
-      message: `\`retryCount\` is ${count.value}, but \`retry\` needs at least 1: ToolHive refuses to load the workflow. Set how many retries you want.`,
+      messageId: 'countBelowOne',
+      data: { count: count.value },
       span: count.span,
       fixes,
     });
@@ -52,7 +60,7 @@ function checkStep(ctx: RuleContext, step: StepModel): void {
 }
 
 /** The onError mapping has a key schema/unknown-key takes for a misspelt `retryCount`. */
-function countMisspelt(ctx: RuleContext, onError: MapNode): boolean {
+function countMisspelt(ctx: RuleContext<typeof messages>, onError: MapNode): boolean {
   const keys = new Set(onError.pairs.map((pair) => pair.key.span.start));
   return schemaProblemsOf(ctx).some(
     (p) => p.rule === 'schema/unknown-key' && p.reason === 'misspelt' && p.suggestion === 'retryCount' && keys.has(p.span.start),

@@ -2,10 +2,10 @@ import { getMap, getScalar } from '../../parse/nodes.js';
 import { waitsForEach, workflowsOf, type StepModel, type WorkflowModel } from '../../model/workflow.js';
 import { templatesOf, type TemplateIndex } from '../../model/templates.js';
 import { editContextOf, replaceScalarText } from '../../edit/mappingEdits.js';
-import { listOf } from '../../text/words.js';
+import { byCount, listOf } from '../../text/words.js';
 import { LIMITS } from '../../limits.js';
 import type { Fix } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
 const HANDLERS = [
@@ -20,11 +20,28 @@ const HANDLERS = [
  * when every step that waits for the elicitation has a `condition` reading its answer: those
  * steps are skipped by their own conditions, which is what the file means.
  */
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'workflow/skip-remaining',
   defaultSeverity: 'warning',
   summary: '`skip_remaining` on an elicitation handler: ToolHive skips nothing and runs the later steps.',
   kinds: WORKFLOW_KINDS,
+  messages: {
+    /**
+     * `id`: the elicitation step; `when`: the answer it handles (`on decline`); `unguarded`: the ids
+     * of the steps that wait for it with no condition on the answer.
+     */
+    skipsNothing: ({ id, when, unguarded }: { id: string; when: string; unguarded: readonly string[] }) => {
+      const names = listOf(unguarded.slice(0, LIMITS.messageItems).map((s) => `"${s}"`), LIMITS.messageItems, unguarded.length);
+      const output = /^[A-Za-z_][A-Za-z0-9_]*$/.test(id) ? `.steps.${id}.output` : `(index .steps ${JSON.stringify(id)}).output`;
+      return (
+        `\`skip_remaining\` skips nothing: use \`abort\`, or a \`condition\` on the answer. ` +
+        `ToolHive accepts it, but ${when} it ends step "${id}" as a success and still runs ` +
+        `${names}, which ${byCount(unguarded.length, 'waits', 'wait')} for it, as with \`continue\`. Use \`abort\` to stop the ` +
+        `workflow, or give ${byCount(unguarded.length, 'that step', 'those steps')} a \`condition\` on the answer, such as ` +
+        `\`{{eq ${output}.action "accept"}}\`.`
+      );
+    },
+  },
   check(ctx) {
     const target = editContextOf(ctx.file);
     for (const workflow of workflowsOf(ctx).workflows) {
@@ -38,8 +55,6 @@ export const rule: Rule = {
         const unguarded = unguardedAfter(workflow, step, templatesOf(ctx));
         if (unguarded.length === 0) continue;
         const id = step.idText ?? '?';
-        const names = listOf(unguarded.slice(0, LIMITS.messageItems).map((s) => `"${s.idText ?? '?'}"`), LIMITS.messageItems, unguarded.length);
-        const output = /^[A-Za-z_][A-Za-z0-9_]*$/.test(id) ? `.steps.${id}.output` : `(index .steps ${JSON.stringify(id)}).output`;
         for (const { action, when } of handlers) {
           const fixes: Fix[] = [];
           for (const [value, title] of [
@@ -50,12 +65,8 @@ export const rule: Rule = {
             if (edit) fixes.push({ title, safe: false, edits: [edit] });
           }
           ctx.report({
-            message:
-              `\`skip_remaining\` skips nothing: use \`abort\`, or a \`condition\` on the answer. ` +
-              `ToolHive accepts it, but ${when} it ends step "${id}" as a success and still runs ` +
-              `${names}, which ${unguarded.length === 1 ? 'waits' : 'wait'} for it, as with \`continue\`. Use \`abort\` to stop the ` +
-              `workflow, or give ${unguarded.length === 1 ? 'that step' : 'those steps'} a \`condition\` on the answer, such as ` +
-              `\`{{eq ${output}.action "accept"}}\`.`,
+            messageId: 'skipsNothing',
+            data: { id, when, unguarded: unguarded.map((s) => s.idText ?? '?') },
             span: action.span,
             fixes,
           });
@@ -63,7 +74,7 @@ export const rule: Rule = {
       }
     }
   },
-};
+});
 
 /** The steps that wait for `asked` through `dependsOn` and have no condition reading its output. */
 function unguardedAfter(workflow: WorkflowModel, asked: StepModel, templates: TemplateIndex): StepModel[] {

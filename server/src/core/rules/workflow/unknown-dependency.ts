@@ -1,22 +1,24 @@
-import { closestStepId, otherStepIds, workflowsOf, type WorkflowModel } from '../../model/workflow.js';
+import { closestStepId, otherStepIds, workflowsOf } from '../../model/workflow.js';
 import { suggestionBudgetOf } from '../../context.js';
 import { LIMITS } from '../../limits.js';
 import { listOf } from '../../text/words.js';
 import { editContextOf, replaceScalarText } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 
-function idList(workflow: WorkflowModel, self: string | undefined): string {
-  const { shown, total } = otherStepIds(workflow, self, LIMITS.messageItems);
-  return listOf(shown, LIMITS.messageItems, total);
-}
-
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'workflow/unknown-dependency',
   defaultSeverity: 'error',
   summary: '`dependsOn` names a step that does not exist.',
   kinds: WORKFLOW_KINDS,
+  messages: {
+    /** `guess`: the id probably meant; else `ids` holds the others (the first few, and how many in all). */
+    unknownStep: ({ name, guess, ids }: { name: string; guess: string | undefined; ids: { shown: string[]; total: number } }) =>
+      `No step has the id "${name}": ${guess !== undefined ? `did you mean "${guess}"?` : 'depend on one of the ids below.'} ` +
+      'This step would wait for something that never runs: ToolHive refuses to load the workflow.' +
+      (guess !== undefined ? '' : ` The step ids are: ${listOf(ids.shown, LIMITS.messageItems, ids.total) || 'none'}.`),
+  },
   check(ctx) {
     const target = editContextOf(ctx.file);
     for (const workflow of workflowsOf(ctx).workflows) {
@@ -30,10 +32,8 @@ export const rule: Rule = {
           const edit = guess !== undefined ? replaceScalarText(target, entry, guess) : undefined;
           if (guess !== undefined && edit) fixes.push({ title: `Change to "${guess}"`, safe: false, edits: [edit] });
           ctx.report({
-            message:
-              `No step has the id "${name}": ${guess !== undefined ? `did you mean "${guess}"?` : 'depend on one of the ids below.'} ` +
-              'This step would wait for something that never runs: ToolHive refuses to load the workflow.' +
-              (guess !== undefined ? '' : ` The step ids are: ${idList(workflow, step.idText) || 'none'}.`),
+            messageId: 'unknownStep',
+            data: { name, guess, ids: otherStepIds(workflow, step.idText, LIMITS.messageItems) },
             span: entry.span,
             fixes,
           });
@@ -41,4 +41,4 @@ export const rule: Rule = {
       }
     }
   },
-};
+});

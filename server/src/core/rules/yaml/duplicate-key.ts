@@ -1,28 +1,29 @@
 // yaml/duplicate-key: the same key twice in one mapping (the parsers find it). The headline says
 // to keep one; what readers do with the two values follows.
-import type { Rule } from '../rule.js';
+import { defineRule } from '../rule.js';
+import { duplicateKeyLoss } from '../../wording/parserWords.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'yaml/duplicate-key',
   defaultSeverity: 'error',
   summary: 'The same key appears twice in one mapping.',
   kinds: '*',
+  messages: {
+    /** `json`: in a JSON object, whose readers keep the last value. */
+    duplicate: ({ key, json }: { key: string; json: boolean }) => {
+      const loss = duplicateKeyLoss(json);
+      return `The key "${key}" appears twice in this ${json ? 'object' : 'mapping'}: keep one. ${loss.charAt(0).toUpperCase()}${loss.slice(1)}.`;
+    },
+  },
   check(ctx) {
     for (const problem of ctx.doc.problems) {
-      if (problem.rule !== 'yaml/duplicate-key') continue;
+      if (problem.code !== 'duplicateKey') continue;
       ctx.report({
-        message: headlineFirst(problem.message),
+        messageId: 'duplicate',
+        data: problem.data,
         span: problem.span,
-        related: problem.related?.map((r) => ({ span: r.span, message: r.message })),
+        related: problem.related?.map((r) => ({ span: r.span, message: 'first occurrence' })),
       });
     }
   },
-};
-
-/** `The key "a" appears twice in this mapping; most readers keep ...` → `... mapping: keep one. Most readers keep ...`. */
-function headlineFirst(message: string): string {
-  const split = message.indexOf('; ');
-  if (split < 0) return message;
-  const rest = message.slice(split + 2);
-  return `${message.slice(0, split)}: keep one. ${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
-}
+});

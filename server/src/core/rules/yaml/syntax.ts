@@ -1,22 +1,43 @@
-// yaml/syntax: the YAML or JSON does not parse. The JSON parser's errors are in our words already
-// (parse/json.ts); the YAML library's are its own text, so this rule says them in ours from the
-// library's error code and message (ParseProblem.code), with what to do first, and keeps the
-// library's text after it, so nothing it said is lost. The range is the parser's.
-import type { Rule } from '../rule.js';
+// yaml/syntax: the YAML or JSON does not parse. The parsers give a code with data
+// (parse/problems.ts); jsonc-parser's errors and the block reader's unpaired quotes are said in our
+// words (wording/parserWords.ts, which `.toollens.yaml`'s problems share). The YAML library's
+// errors come with its own text: this rule says them in ours from the library's error code and
+// text, with what to do first, and keeps the library's text after it, so nothing it said is lost.
+// The range is the parser's.
+import { defineRule } from '../rule.js';
+import { jsonErrorWords, unpairedQuoteWords } from '../../wording/parserWords.js';
 
-export const rule: Rule = {
+export const rule = defineRule({
   id: 'yaml/syntax',
   defaultSeverity: 'error',
   summary: 'The YAML or JSON does not parse.',
   kinds: '*',
+  messages: {
+    /** One of the YAML library's errors: `code` is the library's (`MISSING_CHAR`), `text` its sentence. */
+    yamlError: ({ code, text }: { code: string; text: string }) => {
+      const words = yamlWords(code, text);
+      return words ? `${words} The YAML parser says: "${text.replace(/\.$/, '')}".` : text;
+    },
+    /** One of jsonc-parser's errors, by its name (`CommaExpected`). */
+    jsonError: ({ code }: { code: string }) => jsonErrorWords(code),
+    unpairedQuote: ({ quote }: { quote: "'" | '"' }) => unpairedQuoteWords(quote),
+  },
   check(ctx) {
     for (const problem of ctx.doc.problems) {
-      if (problem.rule !== 'yaml/syntax') continue;
-      const words = problem.code === undefined ? undefined : yamlWords(problem.code, problem.message);
-      ctx.report({ message: words ? `${words} The YAML parser says: "${problem.message.replace(/\.$/, '')}".` : problem.message, span: problem.span });
+      switch (problem.code) {
+        case 'yamlError':
+          ctx.report({ messageId: 'yamlError', data: problem.data, span: problem.span });
+          break;
+        case 'jsonError':
+          ctx.report({ messageId: 'jsonError', data: problem.data, span: problem.span });
+          break;
+        case 'unpairedQuote':
+          ctx.report({ messageId: 'unpairedQuote', data: problem.data, span: problem.span });
+          break;
+      }
     }
   },
-};
+});
 
 /** Our headline for one of the YAML library's errors, or undefined to keep its text as it is. */
 export function yamlWords(code: string, text: string): string | undefined {

@@ -2,7 +2,7 @@
 // own the server can do about its annotations (report them upstream, or override them in the
 // gateway, docs/toolhive.md#overrides).
 import { HINT_NAMES, type HintName } from '../types.js';
-import { headlineFits } from './sentences.js';
+import { headlineFits } from './headlines.js';
 
 /**
  * A headline about one catalog tool: `Tool "scan" of server "scanner" declares no annotations: ...`

@@ -149,9 +149,9 @@ export function markerBody(source: SourceText, finding: Finding): string {
   return `${finding.severity} ${finding.rule}${id !== undefined ? `:${id}` : ''} ${start.character + 1}-${down}${end.character + 1}`;
 }
 
-/** The finding's message id, or undefined when it has none (an empty id is none: a rule that still reports bare text). */
+/** The finding's message id, or undefined when it has none (an empty id: a report of bare text, as a test rule makes). */
 export function messageIdOf(finding: Finding): string | undefined {
-  return (finding as Finding & { messageId?: string }).messageId || undefined;
+  return finding.messageId || undefined;
 }
 
 export interface FixtureCase {

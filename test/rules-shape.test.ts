@@ -19,6 +19,7 @@ import { describe, test } from 'node:test';
 import { checkFile } from '../server/src/core/engine.js';
 import { ALL_RULES, FAMILY_ORDER } from '../server/src/core/rules/registry.js';
 import type { Rule } from '../server/src/core/rules/rule.js';
+import { Workspace } from '../server/src/core/workspace.js';
 import { firstSentence, HEADLINE_LENGTH, headlineLength } from '../server/src/core/wording/headlines.js';
 import { fixtureFolders, loadRecording, parseWants, parseWantsFile } from './helpers/fixtures.js';
 
@@ -177,4 +178,65 @@ describe('every message has a headline of at most HEADLINE_LENGTH characters, th
       assert.deepEqual(problems, [], `${rule.id} writes messages whose first sentence should say what is wrong and what to do on one row, the why after it`);
     });
   }
+});
+
+// Messages are data: each rule declares its messages by id (`messages`, rules/rule.ts), a report
+// names one of them, and the engine words it. The ids are a public interface (the JSON report's
+// `messageId`): short camelCase names, one table per rule.
+const MESSAGE_ID = /^[a-z][a-zA-Z0-9]*$/;
+
+describe('every rule declares its messages by id', () => {
+  for (const rule of ALL_RULES) {
+    test(rule.id, () => {
+      const messages: unknown = (rule as { messages?: unknown }).messages;
+      assert.ok(typeof messages === 'object' && messages !== null, `${rule.id} declares no \`messages\` table`);
+      const ids = Object.keys(messages);
+      assert.ok(ids.length > 0, `${rule.id}'s \`messages\` table is empty`);
+      for (const id of ids) {
+        assert.match(id, MESSAGE_ID, `${rule.id}: message id "${id}" is not camelCase`);
+        assert.equal(typeof (messages as Record<string, unknown>)[id], 'function', `${rule.id}: message "${id}" is not a function of its data`);
+      }
+      // Keys of one object are unique; ids that differ only in case would still read as one.
+      const folded = ids.map((id) => id.toLowerCase());
+      assert.deepEqual(folded.filter((id, i) => folded.indexOf(id) !== i), [], `${rule.id}: message ids that differ only in case`);
+    });
+  }
+});
+
+test('every finding on the fixtures and examples carries a message id of its rule', () => {
+  const dirs = [...fixtureFolders().map((f) => f.dir), join(ROOT, 'examples')];
+  const wrong: string[] = [];
+  let findings = 0;
+  for (const dir of dirs) {
+    const loaded = loadRecording({ paths: ['.'], cwd: dir }, []);
+    for (const file of loaded.files) {
+      for (const finding of checkFile(file, loaded.workspace).findings) {
+        findings++;
+        const rule = REGISTERED.get(finding.rule);
+        if (!rule || !Object.hasOwn(rule.messages, finding.messageId)) wrong.push(`${finding.rule}: "${finding.messageId}" (${rel(dir)}/${file.path})`);
+      }
+    }
+  }
+  assert.ok(findings > 500, `only ${findings} findings`);
+  assert.deepEqual(wrong, []);
+});
+
+test('a report whose message id its rule does not declare is the rule failing, not a finding', () => {
+  const logged: string[] = [];
+  const workspace = new Workspace('/w', (line) => logged.push(line));
+  const misnamed: Rule = {
+    id: 'test/misnamed',
+    defaultSeverity: 'error',
+    summary: 'Reports an id it does not declare.',
+    kinds: '*',
+    messages: { declared: () => 'Declared.' },
+    check(ctx) {
+      ctx.report({ messageId: 'undeclared', span: { start: 0, end: 1 } });
+      ctx.report({ messageId: 'declared', span: { start: 0, end: 1 } });
+    },
+  };
+  const text = 'compositeTools:\n  - {name: flow, description: d, steps: [{id: s, tool: t}]}\n';
+  const findings = checkFile(workspace.parse('/w/gateway.yaml', text), workspace, [misnamed]).findings;
+  assert.deepEqual(findings.map((f) => f.messageId), [], 'the check stops at the undeclared id');
+  assert.match(logged.join('\n'), /rule test\/misnamed failed .*has no message "undeclared"/);
 });

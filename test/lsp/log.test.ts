@@ -80,6 +80,7 @@ describe('the log lines of the output channel', () => {
       defaultSeverity: 'error',
       summary: 'Throws.',
       kinds: '*',
+      messages: {},
       check() {
         throw new Error('boom for the log test');
       },

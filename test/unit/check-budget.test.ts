@@ -17,9 +17,10 @@ function timedRule(id: string, clock: { t: number }, cost: number): Rule {
     defaultSeverity: 'warning',
     summary: id,
     kinds: '*',
+    messages: { ran: () => `${id} ran` },
     check(ctx) {
       clock.t += cost;
-      ctx.report({ message: `${id} ran`, span: { start: 0, end: 1 } });
+      ctx.report({ messageId: 'ran', span: { start: 0, end: 1 } });
     },
   };
 }

@@ -21,6 +21,7 @@ function throwingRule(): Rule {
     id: 'test/throws',
     defaultSeverity: 'error',
     summary: 'Throws.',
+    messages: {},
     kinds: '*',
     check() {
       throw new Error(message);
@@ -134,75 +135,80 @@ describe('matching wants to findings', () => {
     defaultSeverity: 'error',
     summary: 'Reports at two places of one line.',
     kinds: '*',
+    messages: { atKey: () => 'at the key', atValue: () => 'at the value', spread: () => 'over two lines' },
     check(ctx) {
-      ctx.report({ message: 'at the key', span: at('name') });
-      ctx.report({ message: 'at the value', span: at('flow') });
-      ctx.report({ message: 'over two lines', span: { start: text.indexOf('Tools'), end: text.indexOf('name') } });
+      ctx.report({ messageId: 'atKey', span: at('name') });
+      ctx.report({ messageId: 'atValue', span: at('flow') });
+      ctx.report({ messageId: 'spread', span: { start: text.indexOf('Tools'), end: text.indexOf('name') } });
     },
   };
   const workspace = new Workspace('/w');
   const report = checkFile(workspace.parse('/w/gateway.yaml', text), workspace, [keyAndValue]);
   const ok = { missing: [], unexpected: [] };
-  const right = '# want error test/spans 10-14 # want error test/spans 12-16';
-  const twoLines = 'x # want error test/spans 10-+1:6';
+  const right = '# want error test/spans:atKey 6-10 # want error test/spans:atValue 12-16';
+  const twoLines = 'x # want error test/spans:spread 10-+1:6';
   /** The wants of `line2` (the markers of line 2) and of `line1`, matched against `against`. */
   const match = (line2: string, line1 = twoLines, against = report) => matchWants(against, parseWants(`${line1}\n${line2}`));
 
   test('the fixture is what the cases below assume', () => {
     const found = report.findings.map((f) => `${markerBody(report.file.source, f)} ${f.message}`).sort();
-    assert.deepEqual(found, ['error test/spans 10-+1:6 over two lines', 'error test/spans 12-16 at the value', 'error test/spans 6-10 at the key']);
+    assert.deepEqual(found, [
+      'error test/spans:atKey 6-10 at the key',
+      'error test/spans:atValue 12-16 at the value',
+      'error test/spans:spread 10-+1:6 over two lines',
+    ]);
   });
 
   test('every part right: matched', () => {
-    assert.deepEqual(match('# want error test/spans 6-10 # want error test/spans 12-16'), ok);
+    assert.deepEqual(match(right), ok);
   });
 
   test('a widened range fails: a later end column, or an end on a later line', () => {
-    const wider = match('# want error test/spans 6-11 # want error test/spans 12-16');
-    assert.deepEqual(wider.missing, ['  line 2: error test/spans 6-11 (on that line: error test/spans 6-10; error test/spans 12-16)']);
-    assert.deepEqual(wider.unexpected, ['  2: error test/spans 6-10 "at the key"']);
-    assert.equal(match('# want error test/spans 6-10 # want error test/spans 12-16', 'x # want error test/spans 10-+1:7').missing.length, 1);
-    assert.equal(match('# want error test/spans 6-10 # want error test/spans 12-16', 'x # want error test/spans 10-+2:6').missing.length, 1);
+    const wider = match('# want error test/spans:atKey 6-11 # want error test/spans:atValue 12-16');
+    assert.deepEqual(wider.missing, ['  line 2: error test/spans:atKey 6-11 (on that line: error test/spans:atKey 6-10; error test/spans:atValue 12-16)']);
+    assert.deepEqual(wider.unexpected, ['  2: error test/spans:atKey 6-10 "at the key"']);
+    assert.equal(match(right, 'x # want error test/spans:spread 10-+1:7').missing.length, 1);
+    assert.equal(match(right, 'x # want error test/spans:spread 10-+2:6').missing.length, 1);
   });
 
   test('a narrowed range fails as well', () => {
-    assert.equal(match('# want error test/spans 6-9 # want error test/spans 12-16').missing.length, 1);
+    assert.equal(match('# want error test/spans:atKey 6-9 # want error test/spans:atValue 12-16').missing.length, 1);
   });
 
   test('a wrong start column fails', () => {
-    const wrong = match('# want error test/spans 6-10 # want error test/spans 13-16');
-    assert.match(wrong.missing[0]!, /line 2: error test\/spans 13-16/);
-    assert.deepEqual(wrong.unexpected, ['  2: error test/spans 12-16 "at the value"']);
+    const wrong = match('# want error test/spans:atKey 6-10 # want error test/spans:atValue 13-16');
+    assert.match(wrong.missing[0]!, /line 2: error test\/spans:atValue 13-16/);
+    assert.deepEqual(wrong.unexpected, ['  2: error test/spans:atValue 12-16 "at the value"']);
   });
 
   test('a changed severity fails', () => {
-    const lowered = match('# want error test/spans 6-10 # want info test/spans 12-16');
-    assert.match(lowered.missing[0]!, /line 2: info test\/spans 12-16 \(on that line: .*error test\/spans 12-16\)/);
+    const lowered = match('# want error test/spans:atKey 6-10 # want info test/spans:atValue 12-16');
+    assert.match(lowered.missing[0]!, /line 2: info test\/spans:atValue 12-16 \(on that line: .*error test\/spans:atValue 12-16\)/);
     assert.equal(lowered.unexpected.length, 1);
     // And the other way round: the check lowers the severity the fixture pins.
-    const quieter = { ...report, findings: report.findings.map((f) => (f.message === 'at the key' ? { ...f, severity: 'info' as const } : f)) };
-    assert.equal(match('# want error test/spans 6-10 # want error test/spans 12-16', twoLines, quieter).missing.length, 1);
+    const quieter = { ...report, findings: report.findings.map((f) => (f.messageId === 'atKey' ? { ...f, severity: 'info' as const } : f)) };
+    assert.equal(match(right, twoLines, quieter).missing.length, 1);
   });
 
   describe('message ids', () => {
-    const ids = new Map([['at the key', 'atKey'], ['at the value', 'atValue'], ['over two lines', 'spread']]);
-    const withIds = { ...report, findings: report.findings.map((f) => ({ ...f, messageId: ids.get(f.message)! })) };
-    const line1 = 'x # want error test/spans:spread 10-+1:6';
-
-    test('the right ids match', () => {
-      assert.deepEqual(match('# want error test/spans:atKey 6-10 # want error test/spans:atValue 12-16', line1, withIds), ok);
-    });
-
     test('a different id fails', () => {
-      const other = match('# want error test/spans:atValue 6-10 # want error test/spans:atValue 12-16', line1, withIds);
+      const other = match('# want error test/spans:atValue 6-10 # want error test/spans:atValue 12-16');
       assert.match(other.missing[0]!, /line 2: error test\/spans:atValue 6-10 \(on that line: error test\/spans:atKey 6-10; /);
       assert.deepEqual(other.unexpected, ['  2: error test/spans:atKey 6-10 "at the key"']);
     });
 
+    test('a finding with an id needs it in its want; a finding without one (an empty id) takes no want with one', () => {
+      assert.equal(match('# want error test/spans 6-10 # want error test/spans:atValue 12-16').missing.length, 1);
+      const bare = { ...report, findings: report.findings.map((f) => ({ ...f, messageId: '' })) };
+      assert.equal(match(right, 'x # want error test/spans 10-+1:6', bare).missing.length, 2);
+      assert.deepEqual(match('# want error test/spans 6-10 # want error test/spans 12-16', 'x # want error test/spans 10-+1:6', bare), ok);
+    });
+
     test('the update mode gives each want without an id the id of the finding it describes', () => {
       // Two findings that start at one place: the end tells them apart, not the order.
-      const spans = { ...withIds, findings: [...withIds.findings, { ...withIds.findings.find((f) => f.message === 'at the key')!, span: at('name: flow'), messageId: 'atPair' }] };
-      const wants = parseWants(`${twoLines}\n# want error test/spans 6-16 # want error test/spans 6-10 # want error test/spans 12-16`);
+      const atKey = report.findings.find((f) => f.messageId === 'atKey')!;
+      const spans = { ...report, findings: [...report.findings, { ...atKey, span: at('name: flow'), messageId: 'atPair' }] };
+      const wants = parseWants('x # want error test/spans 10-+1:6\n# want error test/spans 6-16 # want error test/spans 6-10 # want error test/spans 12-16');
       const { pairs, wants: left, findings } = pairWants(spans, wants, true);
       assert.deepEqual([left, findings], [[], []]);
       assert.deepEqual(
@@ -212,16 +218,11 @@ describe('matching wants to findings', () => {
       // The runner itself pairs none of them: each lacks its id.
       assert.equal(matchWants(spans, wants).missing.length, 4);
     });
-
-    test('a finding with an id needs it in its want; a finding without one takes no want with one', () => {
-      assert.equal(match('# want error test/spans 6-10 # want error test/spans:atValue 12-16', line1, withIds).missing.length, 1);
-      assert.equal(match('# want error test/spans:atKey 6-10 # want error test/spans 12-16').missing.length, 1);
-    });
   });
 
   test('the line counts, and a draft never matches', () => {
     assert.equal(matchWants(report, parseWants(`${right}\n${twoLines}`)).missing.length, 3);
-    const draft = match('# want test/spans@6 # want error test/spans 12-16');
+    const draft = match('# want test/spans@6 # want error test/spans:atValue 12-16');
     assert.match(draft.missing[0]!, /line 2: test\/spans@6 \(a draft: fill it in with UPDATE_FIXTURES=1/);
     assert.equal(draft.unexpected.length, 1);
   });

@@ -201,9 +201,10 @@ test('a hand-built fix that edits an anchor others use is turned into a suggesti
       defaultSeverity: 'error' as const,
       summary: 'test',
       kinds: '*' as const,
+      messages: { inAnchor: () => 'in the anchor', atAlias: () => 'at the alias' },
       check(ctx: { report(r: unknown): void }) {
-        ctx.report({ message: 'in the anchor', span: inAnchor, fixes: [{ title: 'Rewrite', safe: true, edits: [{ span: inAnchor, newText: 'Writes' }] }] });
-        ctx.report({ message: 'at the alias', span: onAlias, fixes: [{ title: 'Rewrite', safe: true, edits: [{ span: onAlias, newText: 'Writes.' }] }] });
+        ctx.report({ messageId: 'inAnchor', span: inAnchor, fixes: [{ title: 'Rewrite', safe: true, edits: [{ span: inAnchor, newText: 'Writes' }] }] });
+        ctx.report({ messageId: 'atAlias', span: onAlias, fixes: [{ title: 'Rewrite', safe: true, edits: [{ span: onAlias, newText: 'Writes.' }] }] });
       },
     },
   ];

@@ -69,12 +69,12 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
         if (expressions.some((e) => report.span.start >= e.start && report.span.start < e.end)) return;
         const held = heldToAnchors(report.fixes);
         const fixes = guessed && held?.some((fix) => fix.safe) ? held.map((fix) => (fix.safe ? { ...fix, safe: false } : fix)) : held;
-        const worded = report.messageId === undefined ? { messageId: '', message: report.message } : { messageId: report.messageId, message: wordReport(rule.id, rule.messages ?? {}, report) };
         raw.push({
           rule: rule.id,
-          messageId: worded.messageId,
+          messageId: report.messageId,
           severity: report.severity ?? rule.defaultSeverity,
-          message: worded.message,
+          // Throws for an id the rule's table lacks: logged as the rule's failure, like any other.
+          message: wordReport(rule.id, rule.messages, report),
           span: report.span,
           ...(fixes?.length ? { fixes } : {}),
           ...(report.related?.length ? { related: report.related } : {}),

@@ -28,9 +28,7 @@ export type Report<M extends Messages = Messages> =
         ReportPlace & { messageId: string; data?: unknown }
       : {
           [Id in keyof M & string]: ReportPlace & { messageId: Id } & DataOf<M[Id]>;
-        }[keyof M & string])
-  // TRANSITION: rules not yet given a table of messages report their text.
-  | (ReportPlace & { message: string; messageId?: undefined });
+        }[keyof M & string]);
 
 export interface RuleContext<M extends Messages = Messages> extends DocumentContext {
   report(report: Report<M>): void;
@@ -45,7 +43,7 @@ export interface Rule<M extends Messages = Messages> {
   /** The document kinds this rule looks at; '*' for every recognised kind. */
   kinds: readonly DocumentKind[] | '*';
   /** Every message this rule reports, by id. */
-  messages?: M;
+  messages: M;
   /** Absent only for rules the engine itself reports (lens/unused-suppression). */
   check?(ctx: RuleContext<M>): void;
 }
@@ -100,9 +98,7 @@ export function reportShare<M extends Messages, P extends { rule: string }, Id e
   for (const problem of problems) {
     if (problem.rule !== id) continue;
     const report = word(problem as Extract<P, { rule: Id }>);
-    const loose = report as { messageId?: string; message?: string; data?: unknown };
-    const text = loose.messageId === undefined ? loose.message : wordReport(id, messages, { messageId: loose.messageId, data: loose.data });
-    const key = `${report.span.start}\0${report.span.end}\0${text}`;
+    const key = `${report.span.start}\0${report.span.end}\0${wordReport(id, messages, report)}`;
     if (seen.has(key)) continue;
     seen.add(key);
     ctx.report(report);

@@ -1,19 +1,16 @@
 // envelope/bare-dynamic-name: a dynamic tool called by its bare name. It lives only in a namespace,
 // never in a tool list, so the runtime's dispatcher answers "Unknown tool". The fix rewrites the call
-// into the call_dynamic_tool envelope as a minimal edit: the name is replaced in its own quoting, the
+// into the call_dynamic_tool envelope as a minimal edit, from the parsed call and the shared edit
+// helpers (edit/mappingEdits.ts, edit/nestEdits.ts): the name is replaced in its own quoting, the
 // envelope keys are inserted around the original arguments, and those arguments keep their text,
 // comments and layout (in YAML block style their lines only move right by one indentation step).
 import type { DynamicNamespace } from '../../catalog/model.js';
 import { CALL_KINDS, callsOf, MCP_DETAILS_PLACEHOLDER, type CallSite } from '../../calls/calls.js';
-import { isMap, isScalar, type MapNode, type Node, type Pair, type ScalarNode } from '../../parse/nodes.js';
+import { isMap, isScalar, type Node, type ScalarNode } from '../../parse/nodes.js';
 import {
-  columnOf,
   editContextOf,
-  endOfLine,
-  eolOf,
   flowSeparators,
   insertPairs,
-  lineStartOf,
   ownLineInsertion,
   renderStringAs,
   replaceScalarText,
@@ -21,6 +18,7 @@ import {
   type EditContext,
   type InsertEntry,
 } from '../../edit/mappingEdits.js';
+import { flowSafePlain, hasProperties, nestBlockMap, spansLines, wrapValue } from '../../edit/nestEdits.js';
 import { byCount, quotedList } from '../../text/words.js';
 import type { Fix, TextEdit } from '../../types.js';
 import { defineRule } from '../rule.js';
@@ -145,7 +143,6 @@ function wrapIntoEnvelope(edit: EditContext, site: CallSite, envelopeName: strin
 }
 
 function argumentEdits(edit: EditContext, style: Style, site: CallSite, args: Node | undefined, ns: DynamicNamespace, toolName: string): TextEdit[] | undefined {
-  const { text } = edit;
   const head = envelopeHead(style, ns, toolName);
   const tail = ns.external ? `${style.comma}${mcpDetailsFlow(style)}}` : '}';
 
@@ -160,31 +157,29 @@ function argumentEdits(edit: EditContext, style: Style, site: CallSite, args: No
     return replacement ? [replacement] : undefined;
   }
   // An anchor or tag on the arguments would move to the envelope and change what its aliases mean.
-  if (site.argsPair && /[&!]/.test(withoutComments(text.slice(site.argsPair.key.span.end, args.span.start)))) return undefined;
-  const source = text.slice(args.span.start, args.span.end);
+  if (site.argsPair && hasProperties(edit, site.argsPair, args)) return undefined;
   const blockMap = isMap(args) && !args.flow && !edit.json;
   if (!blockMap) {
     // Flow mappings, JSON, and one-line values: the wrapper goes around the text as written.
     if (isScalar(args) && (args.style === 'literal' || args.style === 'folded')) return undefined;
-    if (!edit.json && !isMap(args) && /[\r\n]/.test(source)) return undefined;
+    if (!edit.json && !isMap(args) && spansLines(edit, args.span)) return undefined;
     // A YAML plain scalar may hold commas or brackets that mean something else inside a flow mapping.
-    if (!edit.json && isScalar(args) && args.style === 'plain' && !/^[A-Za-z0-9_.+-]*$/.test(source)) return undefined;
+    if (!edit.json && isScalar(args) && !flowSafePlain(edit, args)) return undefined;
     if (!edit.json && !isMap(args) && !isScalar(args) && !args.flow) return undefined;
-    return [
-      { span: { start: args.span.start, end: args.span.start }, newText: `${head}${style.comma}${style.key('arguments')}${style.colon}` },
-      { span: { start: args.span.end, end: args.span.end }, newText: tail },
-    ];
+    return wrapValue(args, `${head}${style.comma}${style.key('arguments')}${style.colon}`, tail);
   }
-  return reindentBlock(edit, style, site, args, ns, toolName);
+  if (!site.argsPair) return undefined;
+  const { key, str } = style;
+  const after = ns.external ? [{ key: key('mcpDetails'), lines: [{ key: key('description'), value: JSON.stringify(MCP_DETAILS_PLACEHOLDER) }] }] : [];
+  return nestBlockMap(edit, site.argsPair, args, [{ key: key('namespace'), value: str(ns.name) }, { key: key('toolName'), value: str(toolName) }], key('arguments'), after);
 }
 
 /** A call written without arguments: `arguments: {namespace: ..., toolName: ...}` after its name. */
 function addArgumentsKey(edit: EditContext, style: Style, site: CallSite, flow: string, ns: DynamicNamespace, toolName: string): TextEdit[] | undefined {
-  const { text } = edit;
   const container = site.container;
   const after = site.namePair;
   if (!after?.value) return undefined;
-  const oneLine = !/[\r\n]/.test(text.slice(container.span.start, container.span.end));
+  const oneLine = !spansLines(edit, container.span);
   if ((container.flow || edit.json) && oneLine) {
     const at = Math.max(after.span.end, after.value.span.end);
     return [{ span: { start: at, end: at }, newText: `${style.comma}${style.key(site.argsKey)}${style.colon}${flow}` }];
@@ -201,60 +196,4 @@ function addArgumentsKey(edit: EditContext, style: Style, site: CallSite, flow: 
   const value = container.flow || edit.json ? { inline: flow } : { entries };
   const insertion = insertPairs(edit, container, [{ key: site.argsKey, value }], after);
   return insertion ? [insertion] : undefined;
-}
-
-/**
- * YAML block arguments: the envelope keys go where the arguments began, at their indentation, and
- * every line of the original arguments moves right by one indentation step (the step the file uses
- * between the arguments key and its entries). Nothing else of those lines changes.
- */
-function reindentBlock(edit: EditContext, style: Style, site: CallSite, args: MapNode, ns: DynamicNamespace, toolName: string): TextEdit[] | undefined {
-  const { text } = edit;
-  const eol = eolOf(text);
-  const first = args.pairs[0];
-  const keyPair: Pair | undefined = site.argsPair;
-  if (!first || !keyPair) return undefined;
-  const column = columnOf(text, first.key.span.start);
-  const keyColumn = columnOf(text, keyPair.key.span.start);
-  if (column === undefined || keyColumn === undefined || column <= keyColumn) return undefined;
-  // The arguments must start their own line: only spaces before the first key.
-  if (/[^ ]/.test(text.slice(lineStartOf(text, first.key.span.start), first.key.span.start))) return undefined;
-  const unit = column - keyColumn;
-  const pad = ' '.repeat(column);
-  const step = ' '.repeat(unit);
-
-  // The last character that belongs to the arguments (a block map's span may end after a line break).
-  let end = args.span.end;
-  while (end > first.key.span.start && /\s/.test(text[end - 1]!)) end--;
-
-  const edits: TextEdit[] = [];
-  const firstLine = lineStartOf(text, first.key.span.start);
-  const header = `${pad}${style.key('namespace')}: ${style.str(ns.name)}${eol}${pad}${style.key('toolName')}: ${style.str(toolName)}${eol}${pad}${style.key('arguments')}:${eol}`;
-  edits.push({ span: { start: firstLine, end: firstLine }, newText: header + step });
-  // Every later line of the arguments, blank lines aside, moves right by one step.
-  let at = nextLineStart(text, firstLine);
-  while (at !== undefined && at < end) {
-    const lineEnd = endOfLine(text, at);
-    if (lineEnd > at) edits.push({ span: { start: at, end: at }, newText: step });
-    at = nextLineStart(text, at);
-  }
-  if (ns.external) {
-    const after = nextLineStart(text, end);
-    const lines = `${pad}${style.key('mcpDetails')}:${eol}${pad}${step}${style.key('description')}: ${JSON.stringify(MCP_DETAILS_PLACEHOLDER)}`;
-    if (after === undefined) edits.push({ span: { start: text.length, end: text.length }, newText: `${eol}${lines}` });
-    else edits.push({ span: { start: after, end: after }, newText: `${lines}${eol}` });
-  }
-  return edits;
-}
-
-
-/** Start of the line after the one holding `offset`; undefined on the last line. */
-function nextLineStart(text: string, offset: number): number | undefined {
-  const i = endOfLine(text, offset);
-  if (i >= text.length) return undefined;
-  return text[i] === '\r' && text[i + 1] === '\n' ? i + 2 : i + 1;
-}
-
-function withoutComments(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\r\n]*|#[^\r\n]*/g, '');
 }

@@ -18,6 +18,7 @@
 // entries are judged against it. The cache file is written atomically (a temporary file renamed),
 // a corrupt or foreign one is ignored (said with --debug), and it keeps entries only for files
 // that still exist.
+import { counted } from '../core/text/words.js';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -401,7 +402,7 @@ function readCache(file: string, key: string, debug: Logger): Previous {
     if (isEntry(entry)) files.set(path, entry);
     else damaged++;
   }
-  if (damaged > 0) debug(`cache: ${damaged} damaged entr${damaged === 1 ? 'y' : 'ies'} of ${file} ignored`);
+  if (damaged > 0) debug(`cache: ${counted(damaged, 'damaged entry', 'damaged entries')} of ${file} ignored`);
   return { files, foreign: false, intact: damaged === 0 };
 }
 

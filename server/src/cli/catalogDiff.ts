@@ -4,6 +4,7 @@
 // (core/listing/compare.ts) are compared, and so are the findings of every file (steps and calls
 // that name a tool the change renamed or removed, arguments that no longer fit). Exit 1 when a safety hint loosens, a
 // composite that was advertised no longer is, or a gateway gets a new error; 0 otherwise.
+import { counted } from '../core/text/words.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { diffCatalogs, type CatalogDiff, type HintChange, type ToolChange } from '../core/catalog/diff.js';
@@ -182,7 +183,7 @@ export function formatDiffTable(report: DiffReport, colors: Palette): string {
   if (report.servers.length === 0) out.push('  none');
   for (const server of report.servers) {
     if (server.change !== 'changed') {
-      out.push(`  server ${server.name}: ${server.change} (${server.tools.length} tool${server.tools.length === 1 ? '' : 's'})`);
+      out.push(`  server ${server.name}: ${server.change} (${counted(server.tools.length, 'tool')})`);
       continue;
     }
     out.push(`  server ${server.name}`);
@@ -209,7 +210,7 @@ export function formatDiffTable(report: DiffReport, colors: Palette): string {
     }
   }
   const s = report.summary;
-  out.push(`${s.loosened} hint${s.loosened === 1 ? '' : 's'} loosened, ${s.tightened} tightened; ${s.broken} composite tool${s.broken === 1 ? '' : 's'} no longer advertised; ${s.newErrors} new error${s.newErrors === 1 ? '' : 's'}`);
+  out.push(`${counted(s.loosened, 'hint')} loosened, ${s.tightened} tightened; ${counted(s.broken, 'composite tool')} no longer advertised; ${counted(s.newErrors, 'new error')}`);
   return out.join('\n') + '\n';
 }
 

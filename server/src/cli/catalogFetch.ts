@@ -5,6 +5,7 @@
 // printed, secrets masked, before it starts. A snapshot that would land outside the workspace, or
 // on another server's file, is refused before its server starts. Exit codes: 0 every server
 // fetched, 1 some could not be (or their snapshot not written), 2 usage error, 3 internal error.
+import { byCount, counted } from '../core/text/words.js';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { version as TOOL_VERSION } from '../../../package.json';
@@ -102,7 +103,7 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
   if (workspace.files.length === 0) {
     throw new UsageProblem(`no MCP client config in ${root} (looked for ${MCP_CONFIG_FILES.map((f) => f.path).join(', ')})`);
   }
-  if (workspace.servers.length === 0) throw new UsageProblem(`${workspace.files.join(', ')} declare${workspace.files.length === 1 ? 's' : ''} no MCP server`);
+  if (workspace.servers.length === 0) throw new UsageProblem(`${workspace.files.join(', ')} ${byCount(workspace.files.length, 'declares', 'declare')} no MCP server`);
 
   const selected = select(workspace.servers, positionals);
   for (const entry of workspace.shadowed) {
@@ -186,7 +187,7 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
       const shown = relative(io.cwd, path).replace(/\\/g, '/') || path;
       const { pages, connectMs, listMs } = catalog.stats;
       const protocol = catalog.fetched.protocolVersion ? `, protocol ${catalog.fetched.protocolVersion}` : '';
-      say(`${entry.name}: ${plural(catalog.tools.length, 'tool')} in ${plural(pages, 'page')} (connect ${connectMs} ms, list ${listMs} ms${protocol}) -> ${shown}`);
+      say(`${entry.name}: ${counted(catalog.tools.length, 'tool')} in ${counted(pages, 'page')} (connect ${connectMs} ms, list ${listMs} ms${protocol}) -> ${shown}`);
       io.stdout(`${shown}\n`);
       fetched++;
     }
@@ -194,10 +195,10 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
     process.off('SIGINT', onInterrupt);
   }
   const failed = selected.length - fetched;
-  say(`fetched ${fetched} of ${plural(selected.length, 'server')}${failed ? `; ${failed} could not be fetched` : ''}`);
+  say(`fetched ${fetched} of ${counted(selected.length, 'server')}${failed ? `; ${failed} could not be fetched` : ''}`);
   if (values.check) {
     const stale = checks.filter((c) => c.status !== 'matches');
-    say(stale.length ? `${plural(stale.length, 'snapshot')} no longer match${stale.length === 1 ? 'es' : ''} ${stale.length === 1 ? 'its server' : 'their servers'}: ${stale.map((c) => c.server).join(', ')}; run tool-lens catalog fetch to update` : 'every snapshot checked matches its server');
+    say(stale.length ? `${counted(stale.length, 'snapshot')} ${byCount(stale.length, 'no longer matches its server', 'no longer match their servers')}: ${stale.map((c) => c.server).join(', ')}; run tool-lens catalog fetch to update` : 'every snapshot checked matches its server');
     return failed > 0 || stale.length > 0 ? 1 : 0;
   }
   return failed > 0 ? 1 : 0;
@@ -248,6 +249,3 @@ function shortParseMessage(error: unknown): string {
   return message.split(/\r?\n/, 1)[0] ?? message;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}

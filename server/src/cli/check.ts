@@ -1,5 +1,6 @@
 // One `tool-lens check` pass: load the workspace (configuration, files, catalogs) from disk, stop on
 // an invalid configuration, and check every file with the shared engine.
+import { counted } from '../core/text/words.js';
 import { existsSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { checkFile } from '../core/engine.js';
@@ -34,7 +35,7 @@ export interface CheckOptions {
 /** The configuration file has problems: each is a `file:line:col: message (rule)` line. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`the configuration has ${problems.length} problem${problems.length === 1 ? '' : 's'}`);
+    super(`the configuration has ${counted(problems.length, 'problem')}`);
   }
 }
 

@@ -2,6 +2,7 @@
 // (core/listing/report.ts), as a table for people or JSON for scripts: every advertised tool
 // with the name clients see and its annotations, then what the gateway withholds and why, then
 // what Tool Lens cannot know (workloads without a catalog, definitions kept in the cluster).
+import { counted } from '../core/text/words.js';
 import { resolve } from 'node:path';
 import { documentContext } from '../core/context.js';
 import { checkFile } from '../core/engine.js';
@@ -83,7 +84,7 @@ export function formatGatewayToolsTable(reports: readonly GatewayReport[], color
     const title = `${gateway.path}:${gateway.location.line}: ${gateway.kind === 'vmcp-server' ? 'VirtualMCPServer' : 'gateway'}${gateway.name ? ` "${gateway.name}"` : ''}, ${gateway.strategy} strategy`;
     out.push(colors.bold(title));
     if (gateway.errors > 0) {
-      out.push(colors.red(`  tool-lens check reports ${gateway.errors} error${gateway.errors === 1 ? '' : 's'} in this document: run it to see whether any keeps the gateway from loading`));
+      out.push(colors.red(`  tool-lens check reports ${counted(gateway.errors, 'error')} in this document: run it to see whether any keeps the gateway from loading`));
     }
     if (gateway.workloadsFrom === 'catalog') {
       out.push(colors.dim('  no backends list: the workloads are the catalogued servers (ToolHive finds the group\'s workloads when it starts)'));

@@ -3,6 +3,7 @@
 // 0 clean, 1 findings at or above --fail-on (or more warnings than --max-warnings), 2 usage
 // error or a file that could not be read, 3 internal error (docs/behaviour.md, "The checker's
 // command line").
+import { counted } from '../core/text/words.js';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { version as TOOL_VERSION } from '../../../package.json';
@@ -387,7 +388,7 @@ function checkCommand(line: CommandLine, paths: string[], io: Io): number {
     if (refused.length > 0) fixRefused = true;
     for (const file of fixed) {
       const left = file.skipped ? `; ${file.skipped} more overlap these, run --fix again for them` : '';
-      io.err(`tool-lens: fixed ${file.applied} problem${file.applied === 1 ? '' : 's'} in ${visible(file.path)}${left}\n`);
+      io.err(`tool-lens: fixed ${counted(file.applied, 'problem')} in ${visible(file.path)}${left}\n`);
     }
     // Report the files as they are now, so the output and the exit code match what is on disk.
     if (fixed.length > 0) result = check(true);
@@ -396,7 +397,7 @@ function checkCommand(line: CommandLine, paths: string[], io: Io): number {
   output.write(render(result, format, io, colourWanted({ isTTY: output.isTTY }, line.color, io.env), failOn));
   const warnings = summarize(result).warning;
   const tooManyWarnings = maxWarnings !== undefined && warnings > maxWarnings;
-  if (tooManyWarnings) options.log(`${warnings} warning${warnings === 1 ? '' : 's'}, more than --max-warnings ${maxWarnings}`);
+  if (tooManyWarnings) options.log(`${counted(warnings, 'warning')}, more than --max-warnings ${maxWarnings}`);
   // What could not be read was not checked: the run did not do what was asked (stderr named each).
   if (result.unreadable) return EXIT_USAGE;
   return failing(result, failOn) || tooManyWarnings || fixRefused ? EXIT_FINDINGS : EXIT_CLEAN;

@@ -5,6 +5,7 @@
 // (docs/behaviour.md, "Which files are read"). The folder itself may be reached through a link.
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { byCount } from '../core/text/words.js';
 import { toPosix } from './paths.js';
 
 /** A symbolic link the walk did not follow because it leads out of the folder. */
@@ -122,6 +123,6 @@ export function linksOutNote(linksOut: readonly LinkOut[], cwd: string): string 
   if (unique.length === 0) return undefined;
   const shown = unique.slice(0, 5).map((link) => `${toPosix(relative(cwd, link.link))} -> ${toPosix(link.target)}`);
   const more = unique.length > shown.length ? `, and ${unique.length - shown.length} more` : '';
-  const count = unique.length === 1 ? 'a symbolic link that leads' : `${unique.length} symbolic links that lead`;
-  return `did not follow ${count} out of the folder being read, so nothing behind ${unique.length === 1 ? 'it' : 'them'} is checked: ${shown.join(', ')}${more}`;
+  const count = byCount(unique.length, 'a symbolic link that leads', `${unique.length} symbolic links that lead`);
+  return `did not follow ${count} out of the folder being read, so nothing behind ${byCount(unique.length, 'it', 'them')} is checked: ${shown.join(', ')}${more}`;
 }

@@ -2,6 +2,7 @@
 // `^~~~` underline under the exact range (its first line), like actionlint and rustc. Paths,
 // messages and source lines come from the checked files: what a terminal would act on in them is
 // printed as an escape (visible.ts), and the underline counts the escape's width.
+import { counted } from '../../core/text/words.js';
 import type { Palette } from '../colors.js';
 import type { SourceText } from '../../core/text/source.js';
 import type { Finding, Span } from '../../core/types.js';
@@ -119,16 +120,13 @@ function charWidth(ch: string): number {
   return wide ? 2 : 1;
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
 
 function summaryLine(summary: Summary, colors: Palette): string {
   const parts = [
-    summary.error ? colors.red(plural(summary.error, 'error')) : plural(0, 'error'),
-    summary.warning ? colors.yellow(plural(summary.warning, 'warning')) : plural(0, 'warning'),
-    summary.info ? colors.cyan(plural(summary.info, 'info')) : plural(0, 'info'),
+    summary.error ? colors.red(counted(summary.error, 'error')) : counted(0, 'error'),
+    summary.warning ? colors.yellow(counted(summary.warning, 'warning')) : counted(0, 'warning'),
+    summary.info ? colors.cyan(counted(summary.info, 'info')) : counted(0, 'info'),
   ];
-  if (summary.hint) parts.push(plural(summary.hint, 'hint'));
-  return `${parts.join(', ')} in ${plural(summary.files, 'file')}`;
+  if (summary.hint) parts.push(counted(summary.hint, 'hint'));
+  return `${parts.join(', ')} in ${counted(summary.files, 'file')}`;
 }

@@ -12,6 +12,7 @@ import { parseFile } from '../parse/file.js';
 import { parserWords } from '../wording/parserWords.js';
 import { getMap, getNode, isMap, isScalar, isSeq, keyText, type Node } from '../parse/nodes.js';
 import { closest } from '../text/suggest.js';
+import { joinWords } from '../text/words.js';
 import type { DocumentKind, Finding, Fix, SeverityOrOff } from '../types.js';
 import { DOCUMENT_KINDS } from '../types.js';
 import { compileGlob, leavesFolder, matchesGlob } from './glob.js';
@@ -47,7 +48,7 @@ export const SEVERITIES: readonly SeverityOrOff[] = ['error', 'warning', 'info',
 
 /** The top-level keys of `.toollens.yaml`, in the order the docs list them. */
 export const CONFIG_KEYS = ['catalogs', 'workloads', 'rules', 'overrides', 'kinds', 'limits', 'ruleDocsUrl'] as const;
-const CONFIG_KEY_WORDS = `${CONFIG_KEYS.slice(0, -1).join(', ')} and ${CONFIG_KEYS[CONFIG_KEYS.length - 1]!}`;
+const CONFIG_KEY_WORDS = joinWords(CONFIG_KEYS);
 
 export interface ConfigResult {
   config: LensConfig;
@@ -233,7 +234,7 @@ function ruleSeverities(
 }
 
 const CONFIGURABLE = Object.keys(LIMIT_BOUNDS) as ConfigurableLimit[];
-const CONFIGURABLE_WORDS = `${CONFIGURABLE.slice(0, -1).join(', ')} and ${CONFIGURABLE[CONFIGURABLE.length - 1]!}`;
+const CONFIGURABLE_WORDS = joinWords(CONFIGURABLE);
 
 /**
  * The limits `limits:` sets, over the defaults. A value that is not a whole number within its

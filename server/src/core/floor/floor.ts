@@ -1,7 +1,7 @@
 // The safety floor of a composite tool (docs/toolhive.md#the-safety-floor), as pure functions over one
 // entry per tool step. Nothing here knows about documents or catalogs: callers resolve the steps.
 
-import { capitalize } from '../text/words.js';
+import { byCount, capitalize, joinWords } from '../text/words.js';
 import { HINT_NAMES, type HintName, type ToolAnnotations } from '../types.js';
 
 /** One entry per tool step (in step order, including forEach inner tool steps). */
@@ -237,9 +237,7 @@ function noFloorWhy(hint: FloorHint, explicit: boolean | undefined): string {
 
 /** "a", "a and b", "a, b and c", without repeats (the same tool may back several steps). */
 function list(names: string[]): string {
-  const unique = [...new Set(names)];
-  if (unique.length <= 1) return unique.join('');
-  return `${unique.slice(0, -1).join(', ')} and ${unique[unique.length - 1]}`;
+  return joinWords([...new Set(names)]);
 }
 
 function floorWhy<S>(
@@ -263,7 +261,7 @@ function floorWhy<S>(
 
   const parts: string[] = [];
   if (unsafeDeclared.length > 0) {
-    const verb = unsafeDeclared.length === 1 ? 'declares' : 'declare';
+    const verb = byCount(unsafeDeclared.length, 'declares', 'declare');
     parts.push(`${names(unsafeDeclared)} ${verb} ${hint}: ${!safe}`);
   }
   if (omitted.length > 0) parts.push(omittedPart(hint, omitted, names));

@@ -1,6 +1,7 @@
 // The safety floor of one composite tool in one document: each tool step as the gateway resolves
 // it (gateway/steps.ts), its declared annotations (after overrides) or why they are unknown, and
 // the table the hover, the code lens and the annotation rules all read. Memoised per document.
+import { counted } from '../text/words.js';
 import { annotationsFrom } from '../catalog/load.js';
 import type { DocumentContext } from '../context.js';
 import { dotForm } from '../gateway/gateway.js';
@@ -118,7 +119,7 @@ export function floorMarkdown(floor: WorkflowFloor, options: { contradictionSaid
   } else {
     const unknown = entries.filter((e) => !e.known).length;
     const tail = unknown ? `, ${unknown} with unknown annotations` : '';
-    lines.push(`**${escapeMarkdown(name)}**: safety floor from ${entries.length} tool step${entries.length === 1 ? '' : 's'}${tail}.`, '');
+    lines.push(`**${escapeMarkdown(name)}**: safety floor from ${counted(entries.length, 'tool step')}${tail}.`, '');
   }
   lines.push('| hint | floor | explicit | advertised | decided by |', '|---|---|---|---|---|');
   for (const row of table.rows) {

@@ -2,6 +2,7 @@
 // (`tool-lens gateway tools`) and the editor's "Advertised tools" view: each tool with the name
 // clients see and its annotations, each withheld one with its reason, and what cannot be known.
 // Places stay abstract (`place(file, span)`), so each front end converts them to its positions.
+import { byCount } from '../text/words.js';
 import type { DocumentContext } from '../context.js';
 import { dotForm, type GatewayTool } from '../gateway/gateway.js';
 import { hiddenByText } from '../gateway/words.js';
@@ -126,8 +127,7 @@ function withheldComposite<P>(composite: ListedComposite, list: ToolList, locati
   switch (composite.status) {
     case 'left-out': {
       const steps = composite.unroutable.map((s) => `"${s.stepId}"${s.toolRef ? ` (${s.toolRef})` : ''}`);
-      const one = steps.length === 1;
-      return { ...base, status: 'left-out', reason: `${one ? 'step' : 'steps'} ${steps.join(', ')} ${one ? 'does' : 'do'} not resolve, so no session lists it` };
+      return { ...base, status: 'left-out', reason: `${byCount(steps.length, 'step', 'steps')} ${steps.join(', ')} ${byCount(steps.length, 'does', 'do')} not resolve, so no session lists it` };
     }
     case 'name-conflict': {
       if (composite.clash) {

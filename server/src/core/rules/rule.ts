@@ -22,13 +22,10 @@ interface ReportPlace {
 }
 
 /** One finding as a rule reports it: a message of its table by id, with the data that message takes. */
-export type Report<M extends Messages = Messages> =
-  | (string extends keyof M
-      ? // Any rule's report, as the engine takes it.
-        ReportPlace & { messageId: string; data?: unknown }
-      : {
-          [Id in keyof M & string]: ReportPlace & { messageId: Id } & DataOf<M[Id]>;
-        }[keyof M & string]);
+export type Report<M extends Messages = Messages> = string extends keyof M
+  ? // Any rule's report, as the engine takes it.
+    ReportPlace & { messageId: string; data?: unknown }
+  : { [Id in keyof M & string]: ReportPlace & { messageId: Id } & DataOf<M[Id]> }[keyof M & string];
 
 export interface RuleContext<M extends Messages = Messages> extends DocumentContext {
   report(report: Report<M>): void;

@@ -2,6 +2,7 @@
 // `a mapping`, `a list`; `an integer`, `a string or null`. One vocabulary, so that schema/wrong-type
 // (a document against its format) and the args/result checks (a value against a tool's schema)
 // name a value or a type the same way.
+import { joinWords } from './words.js';
 import { LIMITS } from '../limits.js';
 
 /** `the string "abc"`, `the number 5`, `the boolean true`, `a list`, `a mapping`, `null`. */
@@ -38,6 +39,5 @@ const TYPE_WORDS: Record<string, string> = {
 export function typeWords(type: unknown): string {
   const types = Array.isArray(type) ? type : typeof type === 'string' ? type.split(',') : [];
   const words = (types as unknown[]).slice(0, LIMITS.messageItems).map((t) => (Object.hasOwn(TYPE_WORDS, String(t)) ? TYPE_WORDS[String(t)]! : String(t)));
-  if (words.length <= 1) return words.join('');
-  return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+  return joinWords(words, 'or');
 }

@@ -26,12 +26,17 @@ function moreWords(more: number): string {
   return `${more.toLocaleString('en-US')} more`;
 }
 
+/** `a`, `a and b`, `a, b and c` (or `a, b or c`): every item, however many (listWords bounds them). */
+export function joinWords(items: readonly string[], conjunction: 'and' | 'or' = 'and'): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${conjunction} ${items[items.length - 1]}`;
+}
+
 /** `a`, `a and b`, `a, b and c`; past LIMITS.messageItems, `a, b, ... and 12 more`. */
 export function listWords(items: readonly string[]): string {
   const { shown, more } = firstItems(items);
   if (more > 0) return `${shown.join(', ')} and ${moreWords(more)}`;
-  if (shown.length <= 1) return shown.join('');
-  return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+  return joinWords(shown);
 }
 
 /** `"a"`, `"a" and "b"`, `"a", "b" and "c"` (bounded like listWords). */
@@ -46,8 +51,7 @@ export function quotedAlternatives(items: readonly string[]): string {
   const { shown, more } = firstItems(items);
   const quoted = shown.map((i) => `"${i}"`);
   if (more > 0) return `${quoted.join(', ')} or one of ${moreWords(more)}`;
-  if (quoted.length <= 1) return quoted.join('');
-  return `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
+  return joinWords(quoted, 'or');
 }
 
 /**

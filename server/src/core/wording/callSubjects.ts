@@ -22,6 +22,11 @@ export function subjectWords(subject: CallSubject): string {
   }
 }
 
+/** The same inside a sentence: `call "notify_user"` (a step and a dynamic call keep their words). */
+export function subjectInSentence(subject: CallSubject): string {
+  return subject.kind === 'call' ? `c${subjectWords(subject).slice(1)}` : subjectWords(subject);
+}
+
 /** The tool as messages name it: `applet_create (namespace "applets")` for a dynamic tool. */
 export function toolWords(tool: { name: string; namespace?: string }): string {
   return tool.namespace !== undefined ? `${tool.name} (namespace "${tool.namespace}")` : tool.name;

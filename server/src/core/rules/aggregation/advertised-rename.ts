@@ -9,7 +9,7 @@
 import { dotForm, type GatewayTool } from '../../gateway/gateway.js';
 import { advertisedRenamesOf, type AdvertisedRename, type NameUse } from '../../listing/renames.js';
 import { DEFAULT_PREFIX_FORMAT } from '../../model/aggregation.js';
-import { firstItems, quotedList } from '../../text/words.js';
+import { byCount, counted, firstItems, quotedList } from '../../text/words.js';
 import type { RelatedInfo } from '../../types.js';
 import { defineRule } from '../rule.js';
 
@@ -82,8 +82,8 @@ function messageOf(r: AdvertisedRename): string {
 function callersWords(r: AdvertisedRename, what = 'no longer reach it'): string {
   const steps = r.uses.filter((u) => u.kind === 'step').length;
   const calls = r.uses.length - steps;
-  const counted = [steps ? `${steps} step${steps === 1 ? '' : 's'}` : '', calls ? `${calls} recorded call${calls === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
-  return counted ? `clients and ${counted} of the workspace that use the old name ${what}.` : `clients that use "${r.before}" ${what} (no step or call of the workspace writes it).`;
+  const uses = [steps ? counted(steps, 'step') : '', calls ? counted(calls, 'recorded call') : ''].filter(Boolean).join(' and ');
+  return uses ? `clients and ${uses} of the workspace that use the old name ${what}.` : `clients that use "${r.before}" ${what} (no step or call of the workspace writes it).`;
 }
 
 function relatedOf(r: AdvertisedRename): RelatedInfo[] {
@@ -92,7 +92,7 @@ function relatedOf(r: AdvertisedRename): RelatedInfo[] {
   for (const use of shown) related.push({ file: use.file, span: use.span, message: useWords(use, r.before) });
   if (more > 0 && shown.length > 0) {
     const last = shown[shown.length - 1]!;
-    related.push({ file: last.file, span: last.span, message: `and ${more} more ${more === 1 ? 'step or call' : 'steps or calls'} that write "${r.before}"` });
+    related.push({ file: last.file, span: last.span, message: `and ${more} more ${byCount(more, 'step or call', 'steps or calls')} that write "${r.before}"` });
   }
   const c = r.cause;
   const tools = c.kind === 'clash' || c.kind === 'conflicted' ? c.others : c.kind === 'lost' && c.winner ? [c.winner] : [];

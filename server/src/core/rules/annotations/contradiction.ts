@@ -14,12 +14,18 @@ import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
 import { addCatalogAdviceFor } from '../../wording/catalogAdvice.js';
 import { LIMITS } from '../../limits.js';
-import { listOf, listWords } from '../../text/words.js';
+import { byCount, joinWords, listOf, listWords } from '../../text/words.js';
 
 const UNSAFE: Record<FloorHint, string> = {
   readOnlyHint: 'is not read-only',
   destructiveHint: 'is destructive',
   openWorldHint: 'is open-world',
+};
+/** UNSAFE, said of several steps. */
+const UNSAFE_PLURAL: Record<FloorHint, string> = {
+  readOnlyHint: 'are not read-only',
+  destructiveHint: 'are destructive',
+  openWorldHint: 'are open-world',
 };
 const COUNTS_AS: Record<FloorHint, string> = {
   readOnlyHint: 'which does not count as read-only',
@@ -94,8 +100,7 @@ function stepName(entry: StepEntry<ResolvedStep>): string {
 function steps(entries: readonly StepEntry<ResolvedStep>[]): string {
   const names = entries.slice(0, 4).map(stepName);
   if (entries.length > 4) names.push(`${entries.length - 4} more`);
-  const joined = names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-  return `${entries.length === 1 ? 'step' : 'steps'} ${joined}`;
+  return `${byCount(entries.length, 'step', 'steps')} ${joinWords(names)}`;
 }
 
 /** The deciding steps grouped by what they do to the hint: declare it unsafe, omit it, unknown. */
@@ -104,11 +109,11 @@ function listed(entries: readonly StepEntry<ResolvedStep>[], hint: FloorHint): s
   const omitted = entries.filter((e): e is Extract<StepEntry<ResolvedStep>, { known: true }> => e.known && e.annotations[hint] === undefined);
   const unknown = entries.filter((e) => !e.known);
   const parts: string[] = [];
-  if (unsafe.length) parts.push(`${steps(unsafe)} ${unsafe.length === 1 ? UNSAFE[hint] : UNSAFE[hint].replace(/^is /, 'are ')}`);
+  if (unsafe.length) parts.push(`${steps(unsafe)} ${byCount(unsafe.length, UNSAFE[hint], UNSAFE_PLURAL[hint])}`);
   if (omitted.length) {
     const readOnly = hint !== 'readOnlyHint' && omitted.every((e) => e.annotations.readOnlyHint === true);
-    const despite = readOnly ? ` (even though ${omitted.length === 1 ? 'it declares' : 'they declare'} readOnlyHint: true: the floor reads ${hint} itself)` : '';
-    parts.push(`${steps(omitted)} ${omitted.length === 1 ? 'omits' : 'omit'} ${hint}, ${COUNTS_AS[hint]}${despite}`);
+    const despite = readOnly ? ` (even though ${byCount(omitted.length, 'it declares', 'they declare')} readOnlyHint: true: the floor reads ${hint} itself)` : '';
+    parts.push(`${steps(omitted)} ${byCount(omitted.length, 'omits', 'omit')} ${hint}, ${COUNTS_AS[hint]}${despite}`);
   }
   for (const entry of unknown.slice(0, 4)) parts.push(`${steps([entry])} has unknown annotations (${shortReason(entry)})`);
   return parts.join('; ');
@@ -136,7 +141,7 @@ function warningMessage(hint: FloorHint, deciding: readonly StepEntry<ResolvedSt
   return (
     `${hint}: ${SAFE_VALUE[hint]} cannot be checked: add a catalog for ${servers}. ` +
     `This composite tool will be dropped unless ${list} ` +
-    `declare${tools.length === 1 ? 's' : ''} ${hint}: ${SAFE_VALUE[hint]} (the gateway checks when it lists tools). ` +
+    `${byCount(tools.length, 'declares', 'declare')} ${hint}: ${SAFE_VALUE[hint]} (the gateway checks when it lists tools). ` +
     `Tool Lens has no catalog for ${servers}, so it cannot tell. ${addCatalogAdviceFor(unique)}`
   );
 }

@@ -4,7 +4,7 @@
 // with a placeholder of the right type. The check itself is calls/arguments.ts (shared by the
 // three args rules, for workflow steps, recorded calls and envelopes' inner arguments).
 import { ARGUMENT_KINDS, argumentProblemsOf, type MissingArguments } from '../../calls/arguments.js';
-import { listOf, quotedList } from '../../text/words.js';
+import { byCount, listOf, quotedList } from '../../text/words.js';
 import type { Fix } from '../../types.js';
 import { calledToolWords, subjectWords } from '../../wording/callSubjects.js';
 import { defineRule, problemsOf,  } from '../rule.js';
@@ -27,10 +27,10 @@ export const rule = defineRule({
 });
 
 function message({ place, names, nulls }: MissingArguments): string {
-  const nullNote = nulls.length ? ` ${quotedList(nulls)} ${nulls.length === 1 ? 'is' : 'are'} null, which counts as missing.` : '';
+  const nullNote = nulls.length ? ` ${quotedList(nulls)} ${byCount(nulls.length, 'is', 'are')} null, which counts as missing.` : '';
   const consequence = place.origin === 'step' ? 'The backend rejects the call and the step fails.' : 'The tool refuses the call.';
   return (
-    `${subjectWords(place.subject)}: ${calledToolWords(place)} requires ${quotedList(names)}: add ${names.length === 1 ? 'it' : 'them'}. ` +
+    `${subjectWords(place.subject)}: ${calledToolWords(place)} requires ${quotedList(names)}: add ${byCount(names.length, 'it', 'them')}. ` +
     `The arguments lack ${names.length === 1 ? 'it' : 'them'}.${nullNote} ${consequence}`
   );
 }

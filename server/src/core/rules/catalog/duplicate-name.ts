@@ -4,8 +4,8 @@
 import { META_TOOLS } from '../../catalog/model.js';
 import { capitalize } from '../../text/words.js';
 import { getPair, isMap, getNode } from '../../parse/nodes.js';
-import type { Span } from '../../types.js';
-import { defineRule, type Report, type RuleContext } from '../rule.js';
+import type { RelatedInfo, Span } from '../../types.js';
+import { defineRule } from '../rule.js';
 import { catalogDeclarationsOf, describeTool, type ToolDecl } from '../../model/catalogDeclarations.js';
 
 const messages = {
@@ -36,23 +36,22 @@ export const rule = defineRule({
   messages,
   check(ctx) {
     const { servers } = catalogDeclarationsOf(ctx);
-    reportDuplicates(
-      ctx,
-      servers.filter((s) => s.nameNode).map((s) => ({ name: s.name, span: s.nameNode!.span })),
-      (name) => ({ messageId: 'duplicateServer', data: { name } }),
-    );
+    for (const { item, related } of duplicatesOf(servers.filter((s) => s.nameNode).map((s) => ({ name: s.name, span: s.nameNode!.span })))) {
+      ctx.report({ messageId: 'duplicateServer', data: { name: item.name }, span: item.span, related });
+    }
     for (const server of servers) {
-      reportDuplicates(ctx, named(server.tools), (name) => ({ messageId: 'duplicateTool', data: { name, server: server.name } }));
-      reportDuplicates(
-        ctx,
-        server.namespaces.filter((n) => n.name !== undefined && n.nameNode).map((n) => ({ name: n.name!, span: n.nameNode!.span })),
-        (name) => ({ messageId: 'duplicateNamespace', data: { name, server: server.name } }),
-      );
+      for (const { item, related } of duplicatesOf(named(server.tools))) {
+        ctx.report({ messageId: 'duplicateTool', data: { name: item.name, server: server.name }, span: item.span, related });
+      }
+      const namespaces = server.namespaces.filter((n) => n.name !== undefined && n.nameNode).map((n) => ({ name: n.name!, span: n.nameNode!.span }));
+      for (const { item, related } of duplicatesOf(namespaces)) {
+        ctx.report({ messageId: 'duplicateNamespace', data: { name: item.name, server: server.name }, span: item.span, related });
+      }
       for (const namespace of server.namespaces) {
-        reportDuplicates(ctx, named(namespace.tools), (name) => ({
-          messageId: 'duplicateNamespaceTool',
-          data: { name, namespace: namespace.name ?? '', server: server.name },
-        }));
+        for (const { item, related } of duplicatesOf(named(namespace.tools))) {
+          const data = { name: item.name, namespace: namespace.name ?? '', server: server.name };
+          ctx.report({ messageId: 'duplicateNamespaceTool', data, span: item.span, related });
+        }
       }
       if (server.namespaces.length === 0) continue;
       for (const tool of [...server.tools, ...server.namespaces.flatMap((n) => n.tools)]) {
@@ -77,19 +76,16 @@ function named(tools: readonly ToolDecl[]): Named[] {
   return tools.filter((t) => t.name !== undefined && t.nameNode).map((t) => ({ name: t.name!, span: t.nameNode!.span }));
 }
 
-/** Which message a duplicate of one kind is, with its data. */
-type DuplicateWords = Pick<Extract<Report<typeof messages>, { messageId: `duplicate${string}` }>, 'messageId' | 'data'>;
-
-function reportDuplicates(ctx: RuleContext<typeof messages>, items: readonly Named[], words: (name: string) => DuplicateWords): void {
+/** Every item whose name an earlier one has, with the first as its related place. */
+function duplicatesOf(items: readonly Named[]): { item: Named; related: RelatedInfo[] }[] {
   const first = new Map<string, Named>();
+  const out: { item: Named; related: RelatedInfo[] }[] = [];
   for (const item of items) {
     const earlier = first.get(item.name);
-    if (!earlier) {
-      first.set(item.name, item);
-      continue;
-    }
-    ctx.report({ ...words(item.name), span: item.span, related: [{ span: earlier.span, message: `"${item.name}" is first declared here` }] } as Report<typeof messages>);
+    if (!earlier) first.set(item.name, item);
+    else out.push({ item, related: [{ span: earlier.span, message: `"${item.name}" is first declared here` }] });
   }
+  return out;
 }
 
 function isMetaName(name: string | undefined): boolean {

@@ -10,7 +10,7 @@ import { declineUnchecked, patternBudgetOf } from '../../calls/patterns.js';
 import { getPair, isMap, nodeAtPath, pairAtPath, toValue, type Node, type Pair } from '../../parse/nodes.js';
 import type { Span } from '../../types.js';
 import { defineRule } from '../rule.js';
-import { subjectWords, toolWords, type CallSubject } from '../../wording/callSubjects.js';
+import { subjectInSentence, subjectWords, toolWords, type CallSubject } from '../../wording/callSubjects.js';
 import { headlineFits } from '../../wording/headlines.js';
 
 export const rule = defineRule({
@@ -37,12 +37,12 @@ export const rule = defineRule({
       if (!validation.compiled) continue;
       const who = toolWords(tool);
       if (validation.tooMuchWork) {
-        const words = `the structuredContent of ${subjectWords(site.subject).replace(/^Call/, 'call')}`;
+        const words = `the structuredContent of ${subjectInSentence(site.subject)}`;
         decline(ctx, { limit: 'schemaWork', span: (structured.value ?? structured.key).span, what: `${words} against the outputSchema of ${who}` });
         continue;
       }
       if (structured.value) {
-        const words = `the structuredContent of ${subjectWords(site.subject).replace(/^Call/, 'call')}`;
+        const words = `the structuredContent of ${subjectInSentence(site.subject)}`;
         declineUnchecked(ctx, { node: structured.value, words, schema: `the outputSchema of ${who}` }, validation.unchecked);
       }
       const seen = new Set<string>();

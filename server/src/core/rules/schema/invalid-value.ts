@@ -5,7 +5,7 @@
 import { defineRule, reportShare } from '../rule.js';
 import { isScalar } from '../../parse/nodes.js';
 import { ensurePeriod, lowerFirst } from '../../text/words.js';
-import { capitalize, listOf } from '../../text/words.js';
+import { capitalize, counted, listOf } from '../../text/words.js';
 import { DOCUMENT_KINDS, type DocumentKind, type Fix } from '../../types.js';
 import { schemaProblemsOf } from '../../schema/validate.js';
 import type { InvalidValueProblem } from '../../schema/problems.js';
@@ -120,11 +120,11 @@ function messageOf(problem: InvalidValueProblem): string {
     case 'maxLength':
       return `\`${field}\` must be at most ${problem.limit} characters long.${why}`;
     case 'minItems':
-      return `\`${field}\` must list at least ${problem.limit} item${problem.limit === 1 ? '' : 's'}.${why}`;
+      return `\`${field}\` must list at least ${counted(problem.limit, 'item')}.${why}`;
     case 'maxItems':
       return `\`${field}\` may list at most ${problem.limit} items.${why}`;
     case 'minProperties':
-      return `\`${field}\` must have at least ${problem.limit} entr${problem.limit === 1 ? 'y' : 'ies'}.${why}`;
+      return `\`${field}\` must have at least ${counted(problem.limit, 'entry', 'entries')}.${why}`;
     case 'not':
     case 'anyOf':
     case 'oneOf': {

@@ -3,6 +3,7 @@ import { workflowsOf } from '../../model/workflow.js';
 import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS, type DocumentKind } from '../../types.js';
 import { refusedAtStart } from '../../wording/refusalMoments.js';
+import { capitalize } from '../../text/words.js';
 
 export const rule = defineRule({
   id: 'workflow/foreach-inner-id',
@@ -12,7 +13,7 @@ export const rule = defineRule({
   messages: {
     noInnerId: ({ forEach, kind }: { forEach: string; kind: DocumentKind | null }) =>
       `The inner \`step\` of forEach "${forEach}" has no \`id\`: give it one. ` +
-      `${refusedAtStart(kind).replace(/^./, (c) => c.toUpperCase())}, since it converts ` +
+      `${capitalize(refusedAtStart(kind))}, since it converts ` +
       'the inner step like any other and every step needs an id.',
   },
   check(ctx) {

@@ -1,15 +1,20 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { sep } from 'node:path';
 import { describe, test } from 'node:test';
 import { checkFile } from '../server/src/core/engine.js';
 import { applyEdits, chooseCompatibleFixes } from '../server/src/core/text/edits.js';
 import { Workspace } from '../server/src/core/workspace.js';
 import { CHECKED_EXTENSIONS } from '../server/src/node/discovery.js';
 import { checkFolder, describeFindings, failuresLogged, fixtureFolders, loadRecording, matchWants, wantsFor } from './helpers/fixtures.js';
+import { fixedPathFor, fixedTextOf, updateFolder } from './helpers/fixtureUpdate.js';
+
+// UPDATE_FIXTURES=1 rewrites the wants from the findings before checking (helpers/fixtureUpdate.ts).
+const UPDATE = process.env.UPDATE_FIXTURES === '1';
 
 for (const { ruleId, dir } of fixtureFolders()) {
   describe(`fixtures ${ruleId}`, () => {
+    if (UPDATE) for (const path of updateFolder(dir, ruleId)) console.log(`updated ${path}`);
     const { reports, logged } = checkFolder(dir);
 
     test('no rule failed on the folder', () => {
@@ -44,13 +49,10 @@ for (const { ruleId, dir } of fixtureFolders()) {
           missing.length === 0 && unexpected.length === 0,
           `${report.file.path}\nmissing:\n${missing.join('\n') || '  none'}\nunexpected:\n${unexpected.join('\n') || '  none'}\nall findings:\n${describeFindings(report)}`,
         );
-        const ext = /\.[a-z]+$/.exec(report.file.path)![0];
-        const fixedPath = join(dir, report.file.path.slice(0, -ext.length) + '.fixed' + ext);
+        const fixedPath = fixedPathFor(dir, report.file.path);
         if (existsSync(fixedPath)) {
-          const fixes = report.findings.filter((f) => f.rule === ruleId && f.fixes?.length).map((f) => f.fixes![0]!);
-          assert.ok(fixes.length > 0, `${report.file.path} has a .fixed file but no fix for ${ruleId}`);
-          const { chosen } = chooseCompatibleFixes(fixes);
-          const fixed = applyEdits(report.file.source.text, chosen.flatMap((f) => f.edits));
+          const fixed = fixedTextOf(report, ruleId);
+          assert.ok(fixed !== undefined, `${report.file.path} has a .fixed file but no fix for ${ruleId}`);
           assert.equal(fixed, readFileSync(fixedPath, 'utf8'));
         }
       });

@@ -78,10 +78,10 @@ describe('every registered rule has its module, fixtures and docs page', () => {
       assert.equal(exported, rule, `the registry's ${rule.id} is not the rule ${rel(modulePath)} exports`);
 
       const fixtures = join(FIXTURES_DIR, rule.id);
-      assert.ok(isDir(fixtures), `rule ${rule.id} has no fixture folder: add ${rel(fixtures)}/ with a case whose offending line ends in \`# want ${rule.id}\``);
+      assert.ok(isDir(fixtures), `rule ${rule.id} has no fixture folder: add ${rel(fixtures)}/ with a case whose offending line ends in the draft \`# want ${rule.id}\`, then fill it in with UPDATE_FIXTURES=1 (test/fixtures/README.md)`);
       assert.ok(
         casesWanting(fixtures, rule.id).length > 0,
-        `${rel(fixtures)}/ has no case that wants ${rule.id}: add a file with a line ending in \`# want ${rule.id} "message"\` (or a .wants file beside a .jsonl case)`,
+        `${rel(fixtures)}/ has no case that wants ${rule.id}: add a file with a line ending in the draft \`# want ${rule.id}\` (or a .wants file beside a .jsonl case), then fill it in with UPDATE_FIXTURES=1 (test/fixtures/README.md)`,
       );
 
       const page = join(DOCS_DIR, `${rule.id}.md`);
@@ -123,7 +123,8 @@ test('every docs page belongs to a registered rule', () => {
 });
 
 test('every fixture folder belongs to a registered rule', () => {
-  for (const family of readdirSync(FIXTURES_DIR).sort()) {
+  // README.md describes the format; everything else is a family folder.
+  for (const family of readdirSync(FIXTURES_DIR).sort().filter((name) => name !== 'README.md')) {
     assert.ok(isDir(join(FIXTURES_DIR, family)), `test/fixtures/${family} is not a rule family folder`);
     for (const name of readdirSync(join(FIXTURES_DIR, family)).sort()) {
       const id = `${family}/${name}`;

@@ -1,8 +1,11 @@
-// Marker fixtures: `test/fixtures/<rule-id>/` is a small workspace. Every file in it is checked;
-// a line that should get a finding carries `# want <rule-id>[@COL] ["message substring"]` (`// want`
-// in JSON), where COL, when given, is the 1-based column (UTF-16 code units, as the CLI prints it)
-// at which the finding's range starts on that line. JSONL files, which cannot hold comments, list
-// their wants in `<case>.wants` as `LINE[:COL] RULE ["substring"]`. A `<case>.fixed.<ext>` beside a
+// Marker fixtures (the format is written down in test/fixtures/README.md): `test/fixtures/<rule-id>/`
+// is a small workspace. Every file in it is checked; a line where a finding starts carries
+// `# want SEVERITY RULE[:MESSAGE-ID] COL-END` (`// want` in JSON), END being the end column on that
+// line or `+N:COL` N lines below, columns 1-based in UTF-16 code units and the end exclusive, as
+// the CLI's JSON report gives them. JSONL files, which cannot hold comments, list their wants in
+// `<case>.wants` as `LINE SEVERITY RULE[:MESSAGE-ID] COL-END`. A draft want
+// (`# want RULE[@COL] ["substring"]`; `LINE[:COL] RULE ["substring"]` in `.wants`) is what the
+// update mode (fixtureUpdate.ts) fills in; the runner refuses it. A `<case>.fixed.<ext>` beside a
 // case is the text after applying the first fix of each finding of the folder's rule.
 //
 // A catalog file's baseline (the catalog the language server started from, which
@@ -19,17 +22,136 @@ import { checkFile, type FileReport } from '../../server/src/core/engine.js';
 import { advertisableNames } from '../../server/src/core/listing/renames.js';
 import { catalogBaseline, type BaselineFile } from '../../server/src/core/workspace.js';
 import type { Rule } from '../../server/src/core/rules/rule.js';
-import type { Finding } from '../../server/src/core/types.js';
+import type { SourceText } from '../../server/src/core/text/source.js';
+import type { Finding, Severity } from '../../server/src/core/types.js';
 import { loadWorkspace, type LoadedWorkspace, type LoadOptions } from '../../server/src/node/loader.js';
 
 export const FIXTURES_ROOT = join(__dirname, '..', 'fixtures');
 
+/** Where a finding ends: 1-based line and 1-based UTF-16 column, exclusive (as the CLI's JSON `end`). */
+export interface WantEnd {
+  line: number;
+  column: number;
+}
+
+/**
+ * One expected finding. A full want pins everything a user sees: `severity`, `column`, `end` and the
+ * message id (absent when the finding has none). A draft (`# want <rule>[@COL] ["substring"]`, the
+ * form a fixture is first written in) names only the rule, at best a column and a substring: the
+ * runner refuses it, and the update mode (fixtureUpdate.ts) rewrites it into a full want.
+ */
 export interface Want {
   line: number; // 1-based
-  /** 1-based column of the finding's start on `line`; any column when absent. */
-  column?: number;
   rule: string;
+  draft: boolean;
+  /** 1-based column of the finding's start on `line`: always in a full want; any column when a draft has none. */
+  column?: number;
+  severity?: Severity;
+  messageId?: string;
+  end?: WantEnd;
+  /** Drafts only: a piece of the message. */
   substring?: string;
+  /** Where the want's body (after `want `, or the whole `.wants` line) sits in its text, for the update mode. */
+  body: { start: number; end: number };
+}
+
+const SEVERITIES = ['error', 'warning', 'info', 'hint'] as const;
+/** Where a marker may start: a `#` or `//` comment, then `want`. */
+const MARKER = /(?:#|\/\/)\s*want\b/g;
+const RULE = String.raw`[a-z]+\/[a-z-]+`;
+/** `SEVERITY RULE[:ID] COL-END`, END being `ENDCOL` on the same line or `+N:ENDCOL` N lines below. */
+const FULL = String.raw`(error|warning|info|hint) (${RULE})(?::([A-Za-z][\w-]*))? (\d+)-(?:\+(\d+):)?(\d+)`;
+const DRAFT = String.raw`(${RULE})(?:@(\d+))?(?:\s+"([^"]*)")?`;
+/** A whole marker, anchored at a MARKER match: its body ends at a space or the line's end, and no quote may follow. */
+const WANT = new RegExp(String.raw`(?:#|\/\/)\s*want\s+(?:${FULL}|${DRAFT})(?!\S)(?!\s+")`, 'y');
+/** A line of a `.wants` file: the line, then a marker's body. */
+const WANTS_LINE = new RegExp(String.raw`^(\d+) ${FULL}$`);
+/** A draft line of a `.wants` file: `LINE[:COL] RULE ["substring"]`. */
+const WANTS_DRAFT_LINE = new RegExp(String.raw`^(\d+)(?::(\d+))?\s+(${RULE})(?:\s+"([^"]*)")?$`);
+
+const LINE_BREAK = /\r\n|\r|\n/g; // the line breaks SourceText counts
+
+/** The lines of a text with the offset each starts at. */
+function linesOf(text: string): { text: string; offset: number }[] {
+  const out: { text: string; offset: number }[] = [];
+  let offset = 0;
+  for (const brk of text.matchAll(LINE_BREAK)) {
+    out.push({ text: text.slice(offset, brk.index), offset });
+    offset = brk.index + brk[0].length;
+  }
+  out.push({ text: text.slice(offset), offset });
+  return out;
+}
+
+export function parseWants(text: string): Want[] {
+  const wants: Want[] = [];
+  linesOf(text).forEach(({ text: line, offset }, index) => {
+    for (const marker of line.matchAll(MARKER)) {
+      WANT.lastIndex = marker.index;
+      const match = WANT.exec(line);
+      // A marker that does not parse would silently expect nothing: refuse it.
+      if (!match) throw new Error(`line ${index + 1}: malformed want marker: ${line.slice(marker.index)}`);
+      const bodyStart = marker.index + /^(?:#|\/\/)\s*want\s+/.exec(match[0])![0].length;
+      const body = { start: offset + bodyStart, end: offset + marker.index + match[0].length };
+      wants.push(wantOf(index + 1, match.slice(1), body));
+    }
+  });
+  return wants;
+}
+
+export function parseWantsFile(text: string): Want[] {
+  const wants: Want[] = [];
+  for (const { text: raw, offset } of linesOf(text)) {
+    if (!raw.trim() || raw.startsWith('#')) continue;
+    const body = { start: offset, end: offset + raw.length };
+    const full = WANTS_LINE.exec(raw);
+    if (full) {
+      wants.push(wantOf(Number(full[1]), [...full.slice(2), undefined, undefined, undefined], body));
+      continue;
+    }
+    const draft = WANTS_DRAFT_LINE.exec(raw.trim());
+    if (!draft) throw new Error(`bad .wants line: ${raw}`);
+    wants.push(wantOf(Number(draft[1]), [undefined, undefined, undefined, undefined, undefined, undefined, draft[3], draft[2], draft[4]], body));
+  }
+  return wants;
+}
+
+/** A want from the groups of FULL then DRAFT (severity, rule, id, column, lines down, end column; rule, column, substring). */
+function wantOf(line: number, groups: (string | undefined)[], body: Want['body']): Want {
+  const [severity, rule, messageId, column, down, endColumn, draftRule, draftColumn, substring] = groups;
+  const where = `line ${line}`;
+  if (severity === undefined) {
+    if (draftColumn !== undefined && Number(draftColumn) < 1) throw new Error(`${where}: columns are 1-based, got @${draftColumn}`);
+    return {
+      line,
+      rule: draftRule!,
+      draft: true,
+      ...(draftColumn !== undefined ? { column: Number(draftColumn) } : {}),
+      ...(substring !== undefined ? { substring } : {}),
+      body,
+    };
+  }
+  const start = Number(column);
+  const end = { line: line + (down === undefined ? 0 : Number(down)), column: Number(endColumn) };
+  if (start < 1 || end.column < 1) throw new Error(`${where}: columns are 1-based, got ${column}-${endColumn}`);
+  if (down !== undefined && Number(down) < 1) throw new Error(`${where}: a range that ends on its own line is written COL-ENDCOL, not +0`);
+  if (end.line === line && end.column < start) throw new Error(`${where}: the range ${column}-${endColumn} ends before it starts`);
+  if (!SEVERITIES.includes(severity as Severity)) throw new Error(`${where}: no severity ${severity}`);
+  return { line, rule: rule!, draft: false, column: start, severity: severity as Severity, ...(messageId !== undefined ? { messageId } : {}), end, body };
+}
+
+/** A finding's full marker body, as the update mode writes it: `SEVERITY RULE[:ID] COL-END`. */
+export function markerBody(source: SourceText, finding: Finding): string {
+  const start = source.positionAt(finding.span.start);
+  const end = source.positionAt(finding.span.end);
+  const id = messageIdOf(finding);
+  const down = end.line > start.line ? `+${end.line - start.line}:` : '';
+  return `${finding.severity} ${finding.rule}${id !== undefined ? `:${id}` : ''} ${start.character + 1}-${down}${end.character + 1}`;
+}
+
+/** The finding's message id, or undefined when it has none (an empty id: a report of bare text, as a test rule makes). */
+export function messageIdOf(finding: Finding): string | undefined {
+  return finding.messageId || undefined;
 }
 
 export interface FixtureCase {
@@ -53,43 +175,6 @@ export function fixtureFolders(root = FIXTURES_ROOT): { ruleId: string; dir: str
   }
   if (out.length === 0) throw new Error(`no rule folders under ${root}`);
   return out;
-}
-
-/** Where a marker may start: a `#` or `//` comment, then `want`. */
-const MARKER = /(?:#|\/\/)\s*want\b/g;
-/** A whole marker, anchored at a MARKER match: it ends at a space or the line's end, and a quote after it must be its substring. */
-const WANT = /(?:#|\/\/)\s*want\s+([a-z]+\/[a-z-]+)(?:@(\d+))?(?:\s+"([^"]*)")?(?!\S)(?!\s+")/y;
-
-const LINE_BREAK = /\r\n|\r|\n/; // the line breaks SourceText counts
-
-export function parseWants(text: string): Want[] {
-  const wants: Want[] = [];
-  text.split(LINE_BREAK).forEach((line, index) => {
-    for (const marker of line.matchAll(MARKER)) {
-      WANT.lastIndex = marker.index;
-      const match = WANT.exec(line);
-      // A marker that does not parse would silently expect nothing: refuse it.
-      if (!match) throw new Error(`line ${index + 1}: malformed want marker: ${line.slice(marker.index)}`);
-      wants.push(want(index + 1, match[2], match[1]!, match[3]));
-    }
-  });
-  return wants;
-}
-
-export function parseWantsFile(text: string): Want[] {
-  return text
-    .split(LINE_BREAK)
-    .filter((l) => l.trim() && !l.startsWith('#'))
-    .map((l) => {
-      const match = /^(\d+)(?::(\d+))?\s+([a-z]+\/[a-z-]+)(?:\s+"([^"]*)")?\s*$/.exec(l.trim());
-      if (!match) throw new Error(`bad .wants line: ${l}`);
-      return want(Number(match[1]), match[2], match[3]!, match[4]);
-    });
-}
-
-function want(line: number, column: string | undefined, rule: string, substring: string | undefined): Want {
-  if (column !== undefined && Number(column) < 1) throw new Error(`line ${line}: columns are 1-based, got @${column}`);
-  return { line, rule, ...(column !== undefined ? { column: Number(column) } : {}), ...(substring !== undefined ? { substring } : {}) };
 }
 
 export interface CheckedFolder {
@@ -154,14 +239,19 @@ export function wantsPathFor(dir: string, path: string): string {
   return join(dir, path.replace(/\.[a-z]+$/, '.wants'));
 }
 
-export function wantsFor(dir: string, path: string, text: string): Want[] {
+/** The wants of a case: its markers, or the lines of its `.wants` file (`sidecar` says which). */
+export function wantsWithSource(dir: string, path: string, text: string): { wants: Want[]; sidecar?: string } {
   const sidecar = wantsPathFor(dir, path);
   if (existsSync(sidecar)) {
     // Wants in a side file and markers in the case would leave the markers unchecked.
     if (parseWants(text).length) throw new Error(`${path} has both a .wants file and want markers`);
-    return parseWantsFile(readFileSync(sidecar, 'utf8'));
+    return { wants: parseWantsFile(readFileSync(sidecar, 'utf8')), sidecar };
   }
-  return parseWants(text);
+  return { wants: parseWants(text) };
+}
+
+export function wantsFor(dir: string, path: string, text: string): Want[] {
+  return wantsWithSource(dir, path, text).wants;
 }
 
 export interface WantsMatch {
@@ -169,46 +259,88 @@ export interface WantsMatch {
   unexpected: string[];
 }
 
+/** Whether a full want is this finding in rule, start, end and severity, and in message id unless `anyId`. */
+function isExactly(source: SourceText, want: Want, finding: Finding, anyId = false): boolean {
+  if (want.draft || finding.rule !== want.rule || finding.severity !== want.severity) return false;
+  if (!anyId && messageIdOf(finding) !== want.messageId) return false;
+  const start = source.positionAt(finding.span.start);
+  const end = source.positionAt(finding.span.end);
+  return start.line + 1 === want.line && start.character + 1 === want.column && end.line + 1 === want.end!.line && end.character + 1 === want.end!.column;
+}
+
+/** Whether a want names this finding loosely, as the update mode pairs them: rule, line, and the column and substring it gives. */
+function isNamedBy(source: SourceText, want: Want, finding: Finding): boolean {
+  const start = source.positionAt(finding.span.start);
+  return (
+    finding.rule === want.rule &&
+    start.line + 1 === want.line &&
+    (want.column === undefined || start.character + 1 === want.column) &&
+    (!want.substring || finding.message.includes(want.substring))
+  );
+}
+
 /**
- * Pairs each want with a finding of its rule that starts on its line (at its column, when it gives
- * one) and whose message holds its substring. The most specific wants pick first, so that a want
+ * Pairs wants with findings. Exact pairs first (a full want and the finding it describes in every
+ * part). Then, when `loosely` (the update mode), full wants that differ only in the message id (so
+ * that ids added to the findings go to the wants that described them), and last the rest by rule,
+ * line, and column and substring where given, the most specific wants picking first so that a want
  * without a column cannot take the finding a want with one needs.
+ */
+export function pairWants(report: FileReport, wants: readonly Want[], loosely: boolean): { pairs: [Want, Finding][]; wants: Want[]; findings: Finding[] } {
+  const source = report.file.source;
+  const findings = [...report.findings];
+  const pairs: [Want, Finding][] = [];
+  const pass = (left: readonly Want[], matches: (want: Want, finding: Finding) => boolean): Want[] => {
+    const unpaired: Want[] = [];
+    for (const want of left) {
+      const index = findings.findIndex((f) => matches(want, f));
+      if (index >= 0) pairs.push([want, findings.splice(index, 1)[0]!]);
+      else unpaired.push(want);
+    }
+    return unpaired;
+  };
+  let left = pass(wants, (w, f) => isExactly(source, w, f));
+  if (!loosely) return { pairs, wants: left, findings };
+  left = pass(left, (w, f) => isExactly(source, w, f, true));
+  const specificity = (w: Want) => (w.column !== undefined ? 2 : 0) + (w.substring ? 1 : 0);
+  left = pass(
+    [...left].sort((a, b) => specificity(b) - specificity(a) || a.line - b.line),
+    (w, f) => isNamedBy(source, w, f),
+  );
+  return { pairs, wants: left, findings };
+}
+
+/** A want as its marker reads, for failure messages. */
+function describeWant(want: Want): string {
+  if (want.draft) return `${want.rule}${want.column !== undefined ? `@${want.column}` : ''}${want.substring ? ` "${want.substring}"` : ''}`;
+  const down = want.end!.line > want.line ? `+${want.end!.line - want.line}:` : '';
+  return `${want.severity} ${want.rule}${want.messageId !== undefined ? `:${want.messageId}` : ''} ${want.column}-${down}${want.end!.column}`;
+}
+
+export const UPDATE_COMMAND = 'UPDATE_FIXTURES=1 node scripts/run-tests.mjs fixtures';
+
+/**
+ * Each want must be exactly one finding (rule, start, end, severity, message id) and each finding
+ * one want. A missing want lists the findings of its rule on its line as markers, so the difference
+ * shows; a draft is always missing, with how to fill it in.
  */
 export function matchWants(report: FileReport, wants: readonly Want[]): WantsMatch {
   const source = report.file.source;
-  const start = (f: Finding) => source.positionAt(f.span.start);
-  const specificity = (w: Want) => (w.column !== undefined ? 2 : 0) + (w.substring ? 1 : 0);
-  const unmatched = [...report.findings];
-  const missing: { line: number; text: string }[] = [];
-  for (const want of [...wants].sort((a, b) => specificity(b) - specificity(a) || a.line - b.line)) {
-    const index = unmatched.findIndex((f) => {
-      const pos = start(f);
-      return (
-        f.rule === want.rule &&
-        pos.line + 1 === want.line &&
-        (want.column === undefined || pos.character + 1 === want.column) &&
-        (!want.substring || f.message.includes(want.substring))
-      );
+  const { wants: left, findings } = pairWants(report, wants, false);
+  const missing = left
+    .sort((a, b) => a.line - b.line)
+    .map((want) => {
+      const onLine = report.findings.filter((f) => f.rule === want.rule && source.positionAt(f.span.start).line + 1 === want.line);
+      const seen = onLine.length ? ` (on that line: ${onLine.map((f) => markerBody(source, f)).join('; ')})` : '';
+      const draft = want.draft ? ` (a draft: fill it in with ${UPDATE_COMMAND}, then review it)` : '';
+      return `  line ${want.line}: ${describeWant(want)}${draft}${seen}`;
     });
-    if (index >= 0) {
-      unmatched.splice(index, 1);
-      continue;
-    }
-    const onLine = report.findings.filter((f) => f.rule === want.rule && start(f).line + 1 === want.line);
-    const seen = onLine.length ? ` (on that line: ${onLine.map((f) => `@${start(f).character + 1} "${f.message}"`).join('; ')})` : '';
-    missing.push({ line: want.line, text: `  line ${want.line}: ${want.rule}${want.column !== undefined ? `@${want.column}` : ''}${want.substring ? ` "${want.substring}"` : ''}${seen}` });
-  }
-  const unexpected = unmatched.map((f) => `  ${start(f).line + 1}:${start(f).character + 1} ${f.rule} ${f.message}`);
-  return { missing: missing.sort((a, b) => a.line - b.line).map((m) => m.text), unexpected };
+  const unexpected = findings.map((f) => `  ${source.positionAt(f.span.start).line + 1}: ${markerBody(source, f)} "${f.message}"`);
+  return { missing, unexpected };
 }
 
 export function describeFindings(report: FileReport): string {
-  return report.findings
-    .map((f) => {
-      const pos = report.file.source.positionAt(f.span.start);
-      return `  ${pos.line + 1}:${pos.character + 1} ${f.rule} ${f.severity} ${f.message}`;
-    })
-    .join('\n');
+  return report.findings.map((f) => `  ${report.file.source.positionAt(f.span.start).line + 1}: ${markerBody(report.file.source, f)} "${f.message}"`).join('\n');
 }
 
 export function relativeToFixtures(path: string): string {

@@ -10,12 +10,12 @@ const CORE_LAYERS = [
   { name: 'base', members: ['types.ts', 'memo.ts', 'limits.ts'] },
   { name: 'text', members: ['text'] },
   { name: 'parse', members: ['parse'] },
-  { name: 'readers', members: ['edit', 'jsonschema', 'templates', 'faces', 'config', 'wording'] },
+  { name: 'readers', members: ['edit', 'jsonschema', 'templates', 'faceVocabulary', 'config', 'wording'] },
   { name: 'catalog', members: ['catalog'] },
   { name: 'workspace', members: ['workspace.ts', 'context.ts', 'declined.ts'] },
   { name: 'model', members: ['model'] },
   { name: 'gateway', members: ['gateway'] },
-  { name: 'analyses', members: ['floor', 'calls', 'schema', 'listing', 'audit'] },
+  { name: 'analyses', members: ['floor', 'calls', 'structure', 'listing', 'audit'] },
   { name: 'rules', members: ['rules'] },
   { name: 'engine', members: ['suppressions.ts', 'engine.ts'] },
   // Editor features over the core's data (offsets, spans, findings, edits), no protocol type:
@@ -118,7 +118,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^server/src/core/schema/generated/' },
+    exclude: { path: '^server/src/core/structure/generated/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

@@ -14,7 +14,7 @@ const nodeGlobals = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tmp/**', 'test/bench/out/**', 'test/fixtures/**', 'test/corpus/**', 'server/src/core/schema/generated/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.tmp/**', 'test/bench/out/**', 'test/fixtures/**', 'test/corpus/**', 'server/src/core/structure/generated/**'] },
   js.configs.recommended,
   {
     // A disable comment that no longer disables anything goes.

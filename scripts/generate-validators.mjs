@@ -1,4 +1,4 @@
-// Writes server/src/core/schema/generated/validators.js: ajv's standalone validation code for the document-kind schemas,
+// Writes server/src/core/structure/generated/validators.js: ajv's standalone validation code for the document-kind schemas,
 // so neither the language server nor the CLI compiles a schema at run time (that took 100-220 ms
 // on the first document). scripts/build.mjs calls it before every bundle, so the file is never
 // older than schemas/*.schema.json; `node generate-validators.mjs --check` (run by
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
-export const OUTPUT = join(ROOT, 'server/src/core/schema/generated/validators.js');
+export const OUTPUT = join(ROOT, 'server/src/core/structure/generated/validators.js');
 
 const BASE = 'https://tool-lens.dev/schemas/';
 

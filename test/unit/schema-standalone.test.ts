@@ -10,8 +10,8 @@ import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import Ajv, { type ErrorObject } from 'ajv';
 import { toValue } from '../../server/src/core/parse/nodes.js';
-import { createValidators, REFS, SCHEMA_FILES } from '../../server/src/core/schema/generated/validators.js';
-import { BUNDLED_SCHEMAS, CALL_ENTRY, SCHEMA_FOR_KIND } from '../../server/src/core/schema/validate.js';
+import { createValidators, REFS, SCHEMA_FILES } from '../../server/src/core/structure/generated/validators.js';
+import { BUNDLED_SCHEMAS, CALL_ENTRY, SCHEMA_FOR_KIND } from '../../server/src/core/structure/validate.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 
 const ROOT = join(__dirname, '..', '..');

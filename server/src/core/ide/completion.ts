@@ -4,7 +4,7 @@
 // face fields. Each entry says what it replaces (a span of the file) and with what;
 // lsp/completion.ts makes LSP items of them.
 import { dotForm, gatewayOf } from '../gateway/gateway.js';
-import { RESERVED_APPROVAL_CARDS, TOOL_APPROVAL_CARD_NAMES, TOOL_FAMILIES, TOOL_PATH_ABSENCES, TOOL_PATH_ACCESSES, TOOL_PATH_BASES } from '../faces/constants.js';
+import { RESERVED_APPROVAL_CARDS, TOOL_APPROVAL_CARD_NAMES, TOOL_FAMILIES, TOOL_PATH_ABSENCES, TOOL_PATH_ACCESSES, TOOL_PATH_BASES } from '../faceVocabulary/constants.js';
 import { topLevelProperties } from '../jsonschema/properties.js';
 import { catalogServerOf, facesOf, type FaceServer } from '../model/faces.js';
 import { upstreamOf, type StepModel, type WorkflowModel } from '../model/workflow.js';

@@ -1,6 +1,6 @@
 // face/card-needs-param: an approval card that reads schema properties the tool does not have
 // (file-edit and file-write need file_path, notebook-edit notebook_path, shell command, fetch url).
-import { isApprovalCard, TOOL_APPROVAL_CARDS } from '../../faces/constants.js';
+import { isApprovalCard, TOOL_APPROVAL_CARDS } from '../../faceVocabulary/constants.js';
 import { facesOf, faceTargetOf } from '../../model/faces.js';
 import { defineRule } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';

@@ -6,7 +6,7 @@ import {
   TOOL_PATH_ABSENCES,
   TOOL_PATH_ACCESSES,
   TOOL_PATH_BASES,
-} from '../../faces/constants.js';
+} from '../../faceVocabulary/constants.js';
 import { facesOf, type FaceString } from '../../model/faces.js';
 import { closest } from '../../text/suggest.js';
 import { defineRule, type RuleContext } from '../rule.js';

@@ -1,6 +1,6 @@
 // face/reserved-card: `plan` and `question` cards belong to the runtime's own tools; an MCP tool's
 // face may not claim them. Needs no catalog.
-import { RESERVED_APPROVAL_CARDS, type ToolApprovalCard } from '../../faces/constants.js';
+import { RESERVED_APPROVAL_CARDS, type ToolApprovalCard } from '../../faceVocabulary/constants.js';
 import { facesOf } from '../../model/faces.js';
 import { defineRule } from '../rule.js';
 import { editContextOf } from '../../edit/mappingEdits.js';

@@ -6,7 +6,7 @@ import {
   RENDER_HINT_MAX_CHARS,
   RENDER_HINT_MAX_LIST,
   TOOL_KEY_MAX_CHARS,
-} from '../../faces/constants.js';
+} from '../../faceVocabulary/constants.js';
 import { facesOf, namedParams, type Face, type FaceList, type FaceString } from '../../model/faces.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { refusedToMount, refusesToMount } from '../../wording/faceWords.js';

@@ -7,8 +7,8 @@ import { isScalar } from '../../parse/nodes.js';
 import { ensurePeriod, lowerFirst } from '../../text/words.js';
 import { capitalize, counted, listOf } from '../../text/words.js';
 import { DOCUMENT_KINDS, type DocumentKind, type Fix } from '../../types.js';
-import { schemaProblemsOf } from '../../schema/validate.js';
-import type { InvalidValueProblem } from '../../schema/problems.js';
+import { schemaProblemsOf } from '../../structure/validate.js';
+import type { InvalidValueProblem } from '../../structure/problems.js';
 import { firstSentence, headlineFits } from '../../wording/headlines.js';
 
 type Keyword<K extends InvalidValueProblem['keyword']> = Extract<InvalidValueProblem, { keyword: K }>;

@@ -5,8 +5,8 @@ import { defineRule, reportShare } from '../rule.js';
 import { ensurePeriod } from '../../text/words.js';
 import { capitalize } from '../../text/words.js';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../types.js';
-import { schemaProblemsOf } from '../../schema/validate.js';
-import type { MissingFieldProblem } from '../../schema/problems.js';
+import { schemaProblemsOf } from '../../structure/validate.js';
+import type { MissingFieldProblem } from '../../structure/problems.js';
 
 const messages = {
   /** The validation's problem is the data: which field, of which object, and what its absence costs. */

@@ -4,8 +4,8 @@
 import { defineRule, reportShare } from '../rule.js';
 import { listOf } from '../../text/words.js';
 import { DOCUMENT_KINDS, type DocumentKind, type Fix } from '../../types.js';
-import { schemaProblemsOf } from '../../schema/validate.js';
-import type { UnknownKeyProblem } from '../../schema/problems.js';
+import { schemaProblemsOf } from '../../structure/validate.js';
+import type { UnknownKeyProblem } from '../../structure/problems.js';
 
 type Reason<R extends UnknownKeyProblem['reason']> = Extract<UnknownKeyProblem, { reason: R }>;
 

@@ -6,8 +6,8 @@ import { isMap, isSeq, type Node } from '../../parse/nodes.js';
 import { describeValue, typeWords } from '../../text/jsonWords.js';
 import { capitalize } from '../../text/words.js';
 import { DOCUMENT_KINDS, type DocumentKind, type Fix } from '../../types.js';
-import { schemaProblemsOf } from '../../schema/validate.js';
-import type { Retype } from '../../schema/problems.js';
+import { schemaProblemsOf } from '../../structure/validate.js';
+import type { Retype } from '../../structure/problems.js';
 
 /** `expected`: the types in words; `actual`: the value in words; `effect`: what follows, as a sentence's start. */
 interface WrongType {

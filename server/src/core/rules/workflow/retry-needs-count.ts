@@ -4,7 +4,7 @@ import { editContextOf, insertPairs, plainEntry } from '../../edit/mappingEdits.
 import type { Fix } from '../../types.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
-import { schemaProblemsOf } from '../../schema/validate.js';
+import { schemaProblemsOf } from '../../structure/validate.js';
 
 const messages = {
   noCount: () =>

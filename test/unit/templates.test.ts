@@ -44,7 +44,9 @@ function onlyError(text: string): TemplateError {
 /** What is wrong, without where: the code and its data. */
 function problemOf(error: TemplateError | undefined): TemplateProblem | undefined {
   if (!error) return undefined;
-  const { start: _start, end: _end, ...problem } = error;
+  const problem: Partial<TemplateError> = { ...error };
+  delete problem.start;
+  delete problem.end;
   return problem as TemplateProblem;
 }
 

@@ -9,6 +9,7 @@ import {
   MAX_PAREN_DEPTH,
   parseTemplate,
   type BranchNode,
+  type ConditionReason,
   type ExprNode,
   type FieldReference,
   type ParsedTemplate,
@@ -998,13 +999,10 @@ test('plain text conditions are not ok', () => {
   const yes = verdict('yes');
   assert.ok(!yes.ok);
   assert.deepEqual([yes.start, yes.end], [0, 3]);
-  assert.equal(
-    yes.reason,
-    'the condition is plain text "yes", which is never true or false; write a template such as {{eq .params.x "yes"}}',
-  );
+  assert.deepEqual(yes.reason, { code: 'plainText', text: 'yes' });
   const v = verdict('enabled');
   assert.ok(!v.ok);
-  assert.match(v.reason, /plain text "enabled"/);
+  assert.deepEqual(v.reason, { code: 'plainText', text: 'enabled' });
   assert.deepEqual([v.start, v.end], [0, 7]);
   const spaced = verdict(' true');
   assert.ok(!spaced.ok);
@@ -1015,7 +1013,7 @@ test('literal text beside the action is not ok', () => {
   const v = verdict('x{{.a}}');
   assert.ok(!v.ok);
   assert.deepEqual([v.start, v.end], [0, 1]);
-  assert.match(v.reason, /literal text "x"/);
+  assert.deepEqual(v.reason, { code: 'textBeside', text: 'x' });
   const nl = verdict('{{.a}}\n');
   assert.ok(!nl.ok);
   assert.deepEqual([nl.start, nl.end], [6, 7]);
@@ -1028,32 +1026,33 @@ test('literal text beside the action is not ok', () => {
 });
 
 test('functions that never render a bool are not ok', () => {
-  const cases: [string, number, number][] = [
-    ['{{quote .a}}', 2, 7],
-    ['{{.a | quote}}', 7, 12],
-    ['{{len .a}}', 2, 5],
-    ['{{println .a}}', 2, 9],
-    ['{{printf "%s!" .a}}', 9, 14],
-    ['{{"yes"}}', 2, 7],
-    ['{{1}}', 2, 3],
-    ['{{(quote .a)}}', 3, 8],
+  const cases: [string, number, number, ConditionReason][] = [
+    ['{{quote .a}}', 2, 7, { code: 'neverBooleanFunction', name: 'quote' }],
+    ['{{.a | quote}}', 7, 12, { code: 'neverBooleanFunction', name: 'quote' }],
+    ['{{len .a}}', 2, 5, { code: 'neverBooleanFunction', name: 'len' }],
+    ['{{println .a}}', 2, 9, { code: 'neverBooleanFunction', name: 'println' }],
+    ['{{printf "%s!" .a}}', 9, 14, { code: 'printfAddsText', format: '%s!' }],
+    ['{{"yes"}}', 2, 7, { code: 'alwaysString', value: 'yes' }],
+    ['{{1}}', 2, 3, { code: 'alwaysNumber' }],
+    ['{{(quote .a)}}', 3, 8, { code: 'neverBooleanFunction', name: 'quote' }],
   ];
-  for (const [text, start, end] of cases) {
+  for (const [text, start, end, reason] of cases) {
     const v = verdict(text);
     assert.ok(!v.ok, text);
     assert.deepEqual([v.start, v.end], [start, end], text);
-    assert.ok(v.reason.length > 0);
+    assert.deepEqual(v.reason, reason, text);
   }
 });
 
 test('conditions that render empty or only non-bool branches are not ok', () => {
   const empty = verdict('{{/* nothing */}}');
   assert.ok(!empty.ok);
-  assert.match(empty.reason, /empty string/);
+  assert.deepEqual(empty.reason, { code: 'rendersEmpty' });
   assert.deepEqual([empty.start, empty.end], [0, 17]);
   const branches = verdict('{{if .a}}yes{{else}}no{{end}}');
   assert.ok(!branches.ok);
   assert.deepEqual([branches.start, branches.end], [0, 29]);
+  assert.deepEqual(branches.reason, { code: 'everyBranchPrintsText' });
   // Without an else the body may not run: not certain.
   assert.deepEqual(verdict('{{if .a}}yes{{end}}'), { ok: true });
 });

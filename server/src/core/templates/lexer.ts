@@ -26,7 +26,10 @@
 //   action is uncertain, so nothing else is reported for that action.
 // - A string, raw string or quoted character never closed: it stops at the next `}}` or `{{` (or
 //   at the end of its line, for quoted ones). When the action then has no `}}` either, the two
-//   are one slip and get one error, at the literal, that says both.
+//   are one slip and get one error, at the literal, whose code says both (`unclosedStringAndAction`).
+//
+// Errors are codes with data (TemplateProblem in ast.ts), never sentences: the rule
+// `template/syntax` words them.
 
 import type { TemplateError, TemplateProblem } from './ast.js';
 
@@ -643,7 +646,7 @@ class Lexer implements ItemReader {
     const { text } = this;
     let end = scanWord(text, p + 1);
     // Step ids often contain '-', which cannot appear in a field name; read the whole name so the
-    // message can point at it and suggest `index`.
+    // error can point at it and its message suggest `index`.
     let dashed = false;
     while (text.charCodeAt(end) === CH_DASH && wordCharLength(text, end + 1) > 0) {
       dashed = true;

@@ -480,7 +480,7 @@ class ActionParser {
 
   /**
    * `[decl :=] command { | command }`, up to the end of the action (or the closing paren).
-   * May return no commands when the action/parens are empty; callers word that error.
+   * May return no commands when the action/parens are empty; callers report that error.
    */
   private pipeline(inParen: boolean, context: string): Pipeline {
     const startToken = this.peek();

@@ -5,7 +5,7 @@ import { memoKey } from '../memo.js';
 import { getMap, getNode, getScalar, isMap, isScalar, isSeq, type Node, type ScalarNode } from '../parse/nodes.js';
 import { valueSpanMapper, type ValueSpanMapper } from '../parse/scalarOffsets.js';
 import type { DocumentContext } from '../context.js';
-import { extractReferences, isTemplate, parseTemplate, type FieldReference, type ParsedTemplate } from '../templates/index.js';
+import { extractReferences, isTemplate, parseTemplate, type FieldReference, type ParsedTemplate, type TemplateProblem } from '../templates/index.js';
 import type { Span, TextEdit } from '../types.js';
 import { allSteps, workflowsOf, type StepModel, type WorkflowModel } from './workflow.js';
 
@@ -59,7 +59,8 @@ export interface TemplateString {
   text: string;
   parsed: ParsedTemplate;
   references: SourceReference[];
-  errors: { message: string; span: Span }[];
+  /** The parse errors: what is wrong (a code with data; its offsets are the value's) and where in the source. */
+  errors: { problem: TemplateProblem; span: Span }[];
   /** Maps value offsets to source spans; falls back to the whole scalar when it cannot be exact. */
   map: ValueSpanMapper;
   /** True when `map` gives exact characters, so a fix may edit inside the string. */
@@ -196,7 +197,7 @@ function makeString(
     viaDollar: value[ref.start] === '$',
   }));
   const errors = parsed.errors.map((e) => ({
-    message: e.message,
+    problem: e,
     // A zero-width error (end of text) still gets one character to sit on.
     span: map(e.start, e.end > e.start ? e.end : Math.min(e.start + 1, value.length)),
   }));

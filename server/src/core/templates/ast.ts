@@ -2,12 +2,86 @@
 // Every offset is a UTF-16 index into the decoded string value (not the YAML/JSON source);
 // the caller maps them to document positions. Ranges are half-open.
 
+/** The comparison and logic operators of other languages, which Go templates do not have. */
+export type ForeignOperator = '==' | '!=' | '&&' | '||' | '<' | '<=' | '>' | '>=' | '!';
+
+/** A keyword that ends or continues a block and takes nothing after it. */
+export type BareKeyword = 'else' | 'end' | 'break' | 'continue';
+
+/** How far an action without `}}` runs: to the end of the text, or into the next `{{`. */
+export type RunsInto = 'end' | 'next';
+
+/**
+ * What is wrong, as a code with the data that tells this case apart; no words. The rule
+ * `template/syntax` words each code (one message per code). The `...AndAction` codes are an
+ * unterminated literal or comment that also swallowed the end of its action: one slip, one error.
+ */
+export type TemplateProblem =
+  // Escapes in a quoted literal. `escape` is the backslash with what follows it, as written.
+  | { code: 'badHexEscape'; escape: string; width: number }
+  | { code: 'badCodePoint'; escape: string }
+  | { code: 'badOctalEscape' }
+  | { code: 'badEscape'; escape: string }
+  // Delimiters and comments. `trim`: the brace was written ` -}`.
+  | { code: 'strayBrace'; trim: boolean }
+  | { code: 'unclosedAtBrace'; trim: boolean; runsInto: RunsInto }
+  | { code: 'unclosedAction'; runsInto: RunsInto }
+  | { code: 'unclosedComment' }
+  | { code: 'badCommentEnd' }
+  | { code: 'misplacedComment' }
+  | { code: 'misplacedCommentAndAction' }
+  // Literals and characters.
+  | { code: 'unclosedString' }
+  | { code: 'unclosedStringAndAction' }
+  | { code: 'unclosedRawString' }
+  | { code: 'unclosedRawStringAndAction' }
+  | { code: 'unclosedSingleQuoted' }
+  | { code: 'unclosedSingleQuotedAndAction' }
+  | { code: 'singleQuotedString' }
+  | { code: 'foreignOperator'; operator: ForeignOperator }
+  | { code: 'loneColon' }
+  | { code: 'unexpectedCharacter'; character: string }
+  /** `chain`: the source of the field chain before the name (for the `index` example), or `.`. */
+  | { code: 'dashInFieldName'; name: string; chain: string }
+  | { code: 'badNumber'; literal: string }
+  // Blocks.
+  | { code: 'unclosedBlock'; keyword: 'if' | 'with' | 'range' | 'define' | 'block' }
+  | { code: 'blocksTooDeep'; limit: number }
+  | { code: 'elseWithoutBlock' }
+  | { code: 'secondElse'; keyword: 'if' | 'with' | 'range' }
+  | { code: 'elseChainMismatch'; chain: 'if' | 'with'; block: 'if' | 'with' | 'range' }
+  | { code: 'endWithoutBlock' }
+  | { code: 'defineNotTopLevel' }
+  | { code: 'loopControlOutsideRange'; keyword: 'break' | 'continue' }
+  | { code: 'trailingAfterKeyword'; keyword: BareKeyword }
+  | { code: 'trailingAfterDefine'; name: string }
+  | { code: 'templateNameMissing'; keyword: 'define' | 'block' | 'template' }
+  | { code: 'branchWithoutValue'; keyword: 'if' | 'with' | 'range' }
+  // The words of an action. `token`: the source text of the token concerned.
+  | { code: 'unexpectedEnd' }
+  | { code: 'emptyAction' }
+  | { code: 'unmatchedRightParen' }
+  | { code: 'misplacedDeclaration'; operator: ':=' | '=' }
+  | { code: 'misplacedComma' }
+  | { code: 'misplacedKeyword'; keyword: string }
+  | { code: 'pipeWithoutValue' }
+  | { code: 'unexpectedToken'; token: string }
+  | { code: 'twoVariablesOutsideRange' }
+  | { code: 'undefinedVariable'; name: string }
+  | { code: 'declarationWithoutValue'; operator: ':=' | '=' }
+  | { code: 'pipeWithoutFunction' }
+  | { code: 'constantReceivesPipe' }
+  | { code: 'missingSpace'; token: string }
+  | { code: 'constantField' }
+  | { code: 'unknownFunction'; name: string }
+  | { code: 'parensTooDeep'; limit: number }
+  | { code: 'emptyParens' }
+  | { code: 'unclosedParen' };
+
+export type TemplateProblemCode = TemplateProblem['code'];
+
 /** A problem found while reading a template, at the exact characters concerned. */
-export interface TemplateError {
-  message: string;
-  start: number;
-  end: number;
-}
+export type TemplateError = TemplateProblem & Span;
 
 export interface Span {
   start: number;

@@ -4,7 +4,25 @@
 
 import type { Command, ExprNode, ParsedTemplate, Pipeline, TemplateNode, TextNode } from './ast.js';
 
-export type ConditionVerdict = { ok: true } | { ok: false; reason: string; start: number; end: number };
+/**
+ * Why a condition never renders true or false, as a code with data and no words (the rule
+ * `template/condition-not-boolean` words it). Text and values are given in full, as rendered.
+ */
+export type ConditionReason =
+  | { code: 'rendersEmpty' }
+  /** Only text is printed (its actions print nothing): `text` is what it renders. */
+  | { code: 'alwaysRendersText'; text: string }
+  /** No action at all. */
+  | { code: 'plainText'; text: string }
+  /** Literal text beside what the template prints. */
+  | { code: 'textBeside'; text: string }
+  | { code: 'everyBranchPrintsText' }
+  | { code: 'neverBooleanFunction'; name: NeverBooleanFunction }
+  | { code: 'printfAddsText'; format: string }
+  | { code: 'alwaysString'; value: string }
+  | { code: 'alwaysNumber' };
+
+export type ConditionVerdict = { ok: true } | { ok: false; reason: ConditionReason; start: number; end: number };
 
 const OK: ConditionVerdict = { ok: true };
 
@@ -14,18 +32,12 @@ const BOOLEAN_TEXTS = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE'
 const BOOLEAN_CHARS = new Set('truefalsTRUEFALS');
 
 /** Functions whose result never prints as a bool, whatever their arguments. */
-const NEVER_BOOLEAN: Record<string, string> = {
-  quote: 'quote wraps its result in double quotes',
-  len: 'len returns a number',
-  println: 'println adds a newline',
-};
+export type NeverBooleanFunction = 'quote' | 'len' | 'println';
+
+const NEVER_BOOLEAN: ReadonlySet<string> = new Set<NeverBooleanFunction>(['quote', 'len', 'println']);
 
 /** How deep the branch analysis looks into nested if/with/range; deeper means "not sure". */
 const MAX_BRANCH_DEPTH = 32;
-
-function show(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text);
-}
 
 function hasNonBooleanChar(text: string): boolean {
   for (const ch of text) if (!BOOLEAN_CHARS.has(ch)) return true;
@@ -58,15 +70,13 @@ export function checkConditionRendersBoolean(parsed: ParsedTemplate): ConditionV
     const rendered = texts.map((t) => t.value).join('');
     if (BOOLEAN_TEXTS.has(rendered)) return OK;
     if (rendered === '') {
-      return { ok: false, reason: 'the condition renders an empty string; it must render true or false', start: 0, end: parsed.text.length };
+      return { ok: false, reason: { code: 'rendersEmpty' }, start: 0, end: parsed.text.length };
     }
     const first = texts[0] as TextNode;
     const last = texts[texts.length - 1] as TextNode;
     return {
       ok: false,
-      reason: parsed.hasActions
-        ? `the condition always renders ${show(rendered)}, never true or false`
-        : `the condition is plain text ${show(rendered)}, which is never true or false; write a template such as {{eq .params.x "yes"}}`,
+      reason: { code: parsed.hasActions ? 'alwaysRendersText' : 'plainText', text: rendered },
       start: first.valueStart,
       end: last.valueEnd,
     };
@@ -78,7 +88,7 @@ export function checkConditionRendersBoolean(parsed: ParsedTemplate): ConditionV
     if (prints.length > 0 || hasNonBooleanChar(text.value)) {
       return {
         ok: false,
-        reason: `the literal text ${show(text.value)} beside the template is part of the rendered condition, so it cannot be exactly true or false`,
+        reason: { code: 'textBeside', text: text.value },
         start: text.valueStart,
         end: text.valueEnd,
       };
@@ -89,7 +99,7 @@ export function checkConditionRendersBoolean(parsed: ParsedTemplate): ConditionV
     if (alwaysPrintsNonBoolean([block], 0)) {
       return {
         ok: false,
-        reason: 'every branch of this block prints text that is not true or false',
+        reason: { code: 'everyBranchPrintsText' },
         start: block.start,
         end: block.end,
       };
@@ -131,15 +141,14 @@ function pipelineVerdict(pipeline: Pipeline, depth: number): ConditionVerdict | 
   const last: Command | undefined = pipeline.commands[pipeline.commands.length - 1];
   const head = last?.args[0];
   if (!last || !head) return null;
-  const notOk = (reason: string, at: ExprNode): ConditionVerdict => ({ ok: false, reason, start: at.start, end: at.end });
+  const notOk = (reason: ConditionReason, at: ExprNode): ConditionVerdict => ({ ok: false, reason, start: at.start, end: at.end });
   switch (head.kind) {
     case 'identifier': {
-      const why = Object.hasOwn(NEVER_BOOLEAN, head.name) ? NEVER_BOOLEAN[head.name] : undefined;
-      if (why) return notOk(`${why}, so the condition can never be exactly true or false`, head);
+      if (NEVER_BOOLEAN.has(head.name)) return notOk({ code: 'neverBooleanFunction', name: head.name as NeverBooleanFunction }, head);
       if (head.name === 'printf') {
         const format = last.args[1];
         if (format?.kind === 'string' && hasNonBooleanChar(formatLiteralText(format.value))) {
-          return notOk(`the printf format ${show(format.value)} adds text, so the condition can never be exactly true or false`, format);
+          return notOk({ code: 'printfAddsText', format: format.value }, format);
         }
       }
       return null;
@@ -147,12 +156,12 @@ function pipelineVerdict(pipeline: Pipeline, depth: number): ConditionVerdict | 
     case 'string':
       // A piped value would be an error anyway; only judge a lone constant.
       if (last.args.length === 1 && pipeline.commands.length === 1 && !BOOLEAN_TEXTS.has(head.value)) {
-        return notOk(`the condition always renders the string ${show(head.value)}, never true or false`, head);
+        return notOk({ code: 'alwaysString', value: head.value }, head);
       }
       return null;
     case 'number':
       if (last.args.length === 1 && pipeline.commands.length === 1) {
-        return notOk('the condition always renders a number, never true or false', head);
+        return notOk({ code: 'alwaysNumber' }, head);
       }
       return null;
     case 'paren':

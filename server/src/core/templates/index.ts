@@ -12,6 +12,7 @@ export type {
   DotNode,
   ExprNode,
   FieldNode,
+  ForeignOperator,
   IdentifierNode,
   LoopControlNode,
   NilNode,
@@ -24,6 +25,8 @@ export type {
   StringNode,
   TemplateCallNode,
   TemplateError,
+  TemplateProblem,
+  TemplateProblemCode,
   TemplateNode,
   TextNode,
   VariableDecl,
@@ -31,6 +34,6 @@ export type {
 } from './ast.js';
 export { parseTemplate, isTemplate, MAX_PAREN_DEPTH } from './parser.js';
 export { extractReferences, type FieldReference } from './references.js';
-export { checkConditionRendersBoolean, type ConditionVerdict } from './condition.js';
+export { checkConditionRendersBoolean, type ConditionReason, type ConditionVerdict, type NeverBooleanFunction } from './condition.js';
 export { knownFunctions, toolhiveFunctions, goBuiltinFunctions, isKnownFunction } from './functions.js';
 export { TEMPLATE_ROOTS, WORKFLOW_FIELDS, isTemplateRoot, type TemplateRoot } from './context.js';

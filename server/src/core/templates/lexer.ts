@@ -26,9 +26,12 @@
 //   action is uncertain, so nothing else is reported for that action.
 // - A string, raw string or quoted character never closed: it stops at the next `}}` or `{{` (or
 //   at the end of its line, for quoted ones). When the action then has no `}}` either, the two
-//   are one slip and get one error, at the literal, that says both.
+//   are one slip and get one error, at the literal, whose code says both (`unclosedStringAndAction`).
+//
+// Errors are codes with data (TemplateProblem in ast.ts), never sentences: the rule
+// `template/syntax` words them.
 
-import type { TemplateError } from './ast.js';
+import type { TemplateError, TemplateProblem } from './ast.js';
 
 type TokenKind =
   | 'field' // .name
@@ -147,22 +150,6 @@ function scanWord(text: string, i: number): number {
   return i;
 }
 
-const COMPARE_HINT = 'Go templates compare with functions: use eq/ne/and/or';
-const ORDER_HINT = 'Go templates compare with functions: use lt/le/gt/ge';
-const OPERATORS: Record<string, string> = {
-  '==': `"==" does not work here; ${COMPARE_HINT}, e.g. {{eq .a "b"}}`,
-  '!=': `"!=" does not work here; ${COMPARE_HINT}, e.g. {{ne .a "b"}}`,
-  '&&': `"&&" does not work here; ${COMPARE_HINT}, e.g. {{and .a .b}}`,
-  '||': `"||" does not work here; ${COMPARE_HINT}, e.g. {{or .a .b}}`,
-  '<': `"<" does not work here; ${ORDER_HINT}, e.g. {{lt .a 10.0}}`,
-  '<=': `"<=" does not work here; ${ORDER_HINT}, e.g. {{le .a 10.0}}`,
-  '>': `">" does not work here; ${ORDER_HINT}, e.g. {{gt .a 10.0}}`,
-  '>=': `">=" does not work here; ${ORDER_HINT}, e.g. {{ge .a 10.0}}`,
-  '!': `"!" does not work here; negate with the not function, e.g. {{not .a}}`,
-};
-
-const SINGLE_QUOTE_MESSAGE = 'single-quoted strings are not strings in Go templates; use double quotes';
-
 // Numbers as Go accepts them: decimal (with optional fraction/exponent), hex (with optional
 // p-exponent), octal and binary, underscores between digits, optional imaginary suffix.
 const DEC_NUMBER = /^[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?i?$/;
@@ -221,7 +208,9 @@ function decodeEscapes(text: string, start: number, end: number, quote: string):
       if (digits.length !== width || !/^[0-9a-fA-F]+$/.test(digits)) {
         const bad = Math.min(i + 2 + width, end);
         errors.push({
-          message: `"\\${e}" must be followed by exactly ${width} hex digits`,
+          code: 'badHexEscape',
+          escape: `\\${e}`,
+          width,
           start: i,
           end: Math.max(bad, i + 2),
         });
@@ -230,7 +219,7 @@ function decodeEscapes(text: string, start: number, end: number, quote: string):
       }
       const cp = parseInt(digits, 16);
       if (e !== 'x' && (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))) {
-        errors.push({ message: `"\\${e}${digits}" is not a valid Unicode code point`, start: i, end: i + 2 + width });
+        errors.push({ code: 'badCodePoint', escape: `\\${e}${digits}`, start: i, end: i + 2 + width });
       } else {
         value += e === 'x' ? String.fromCharCode(cp) : String.fromCodePoint(cp);
       }
@@ -241,7 +230,7 @@ function decodeEscapes(text: string, start: number, end: number, quote: string):
       const digits = text.slice(i + 1, Math.min(i + 4, end));
       if (!/^[0-7]{3}$/.test(digits) || parseInt(digits, 8) > 255) {
         const stop = Math.min(i + 4, end);
-        errors.push({ message: 'an octal escape needs exactly three digits from \\000 to \\377', start: i, end: stop });
+        errors.push({ code: 'badOctalEscape', start: i, end: stop });
         i = stop;
         continue;
       }
@@ -250,7 +239,7 @@ function decodeEscapes(text: string, start: number, end: number, quote: string):
       continue;
     }
     const len = e === '' ? 1 : 2;
-    errors.push({ message: `"\\${e}" is not a valid escape sequence`, start: i, end: i + len });
+    errors.push({ code: 'badEscape', escape: `\\${e}`, start: i, end: i + len });
     i += len;
   }
   return { value, errors };
@@ -279,21 +268,22 @@ interface StrayBrace {
   before: Checkpoint;
 }
 
+/** An unterminated literal (or misplaced comment) and the code of its error when its action has no `}}` either. */
+const AND_ACTION = {
+  unclosedString: 'unclosedStringAndAction',
+  unclosedRawString: 'unclosedRawStringAndAction',
+  unclosedSingleQuoted: 'unclosedSingleQuotedAndAction',
+  misplacedComment: 'misplacedCommentAndAction',
+} as const;
+
+type OpenLiteralCode = keyof typeof AND_ACTION;
+
 /** The error of an unterminated literal, which can also say that its action is never closed. */
 interface OpenLiteral {
   errorIndex: number;
-  /** The message to use when the action has no `}}` either. */
-  withUnclosedAction: string;
+  /** The error's code when the action has no `}}` either. */
+  withUnclosedAction: (typeof AND_ACTION)[OpenLiteralCode];
 }
-
-function strayText(stray: StrayBrace): string {
-  return stray.trim ? '"-}"' : 'a single "}"';
-}
-
-const UNCLOSED_TAIL = {
-  end: 'it runs on to the end of the text',
-  next: 'it runs on into the next {{',
-} as const;
 
 class Lexer implements ItemReader {
   readonly errors: TemplateError[] = [];
@@ -355,8 +345,8 @@ class Lexer implements ItemReader {
     return { kind: 'text', start, end, valueStart, valueEnd };
   }
 
-  private error(message: string, start: number, end: number): void {
-    this.errors.push({ message, start, end });
+  private error(problem: TemplateProblem, start: number, end: number): void {
+    this.errors.push({ ...problem, start, end });
   }
 
   /** Lexes the action opening at `open`; `pos` moves to where the next item starts. */
@@ -450,12 +440,7 @@ class Lexer implements ItemReader {
       // its own lexing errors are dropped and the parser reports nothing for this action.
       this.errors.length = stray.before.errors;
       action.unreliable = true;
-      const close = stray.trim ? '-}}' : '}}';
-      this.error(
-        `${strayText(stray)} cannot stand inside an action: remove it, or write ${close} if the action should end there`,
-        stray.start,
-        stray.end,
-      );
+      this.error({ code: 'strayBrace', trim: stray.trim }, stray.start, stray.end);
     }
     return action;
   }
@@ -465,19 +450,14 @@ class Lexer implements ItemReader {
    * the action ends at the stray brace or the line end before `stop`, if any (see the header).
    */
   private unclosed(action: LexedAction, stop: number, stray: StrayBrace | null, lineEnd: Checkpoint | null): LexedAction {
-    const tail = UNCLOSED_TAIL[stop < this.text.length ? 'next' : 'end'];
+    const runsInto = stop < this.text.length ? 'next' : 'end';
     if (stray) {
       // Read as if the brace were `}}`: the action is sound up to it.
       this.rollBack(action, stray.before);
       action.end = stray.end;
       action.endsAtBrace = true;
       action.trimRight = stray.trim;
-      const close = stray.trim ? '-}}' : '}}';
-      this.error(
-        `this action is never closed: ${strayText(stray)} does not end it, so ${tail}; write ${close}`,
-        stray.start,
-        stray.end,
-      );
+      this.error({ code: 'unclosedAtBrace', trim: stray.trim, runsInto }, stray.start, stray.end);
       return action;
     }
     if (lineEnd) {
@@ -490,18 +470,19 @@ class Lexer implements ItemReader {
     const last = action.tokens[action.tokens.length - 1];
     const literal = last && this.openLiterals.get(last);
     if (literal) {
-      // The literal swallowed the rest of the action: its error says both.
-      (this.errors[literal.errorIndex] as TemplateError).message = literal.withUnclosedAction;
+      // The literal swallowed the rest of the action: its error becomes the one that says both.
+      const { start, end } = this.errors[literal.errorIndex] as TemplateError;
+      this.errors[literal.errorIndex] = { code: literal.withUnclosedAction, start, end };
       return action;
     }
-    this.error(`this action is never closed: ${tail}; add }} where it should end`, action.start, action.start + 2);
+    this.error({ code: 'unclosedAction', runsInto }, action.start, action.start + 2);
     return action;
   }
 
-  /** Records the unterminated literal just pushed (with its error), for unclosed(). */
-  private literalLeftOpen(action: LexedAction, withUnclosedAction: string): void {
+  /** Records the unterminated literal just pushed (with its error, of code `code`), for unclosed(). */
+  private literalLeftOpen(action: LexedAction, code: OpenLiteralCode): void {
     const token = action.tokens[action.tokens.length - 1] as Token;
-    this.openLiterals.set(token, { errorIndex: this.errors.length - 1, withUnclosedAction });
+    this.openLiterals.set(token, { errorIndex: this.errors.length - 1, withUnclosedAction: AND_ACTION[code] });
   }
 
   private lexComment(open: number, p: number, trimLeft: boolean): LexedAction {
@@ -520,7 +501,7 @@ class Lexer implements ItemReader {
     };
     const close = this.find('*/', p + 2);
     if (close < 0) {
-      this.error('this comment is never closed: end it with */}}', open, p + 2);
+      this.error({ code: 'unclosedComment' }, open, p + 2);
       const brace = this.find('}}', p + 2);
       item.end = brace < 0 ? text.length : brace + 2;
       return item;
@@ -534,7 +515,7 @@ class Lexer implements ItemReader {
       item.trimRight = true;
       item.end = q + 4;
     } else {
-      this.error('a comment must end with */ directly followed by }}', close, q);
+      this.error({ code: 'badCommentEnd' }, close, q);
       // `*/}` (or `*/ -}`) is a `}}` missing a brace: the comment ends there. Otherwise it ends at
       // the next `}}`, but not past the next `{{`, which starts an action of its own.
       const trimmed = isSpaceCode(text.charCodeAt(q)) && text.charCodeAt(q + 1) === CH_DASH && text.charCodeAt(q + 2) === CH_RBRACE;
@@ -558,8 +539,8 @@ class Lexer implements ItemReader {
     action.tokens.push({ kind, start, end, text: tokenText, spaceBefore: space, value: value ?? tokenText });
   }
 
-  private bad(action: LexedAction, start: number, end: number, space: boolean, message: string): number {
-    this.error(message, start, end);
+  private bad(action: LexedAction, start: number, end: number, space: boolean, problem: TemplateProblem): number {
+    this.error(problem, start, end);
     this.push(action, 'bad', start, end, space);
     return end;
   }
@@ -580,7 +561,7 @@ class Lexer implements ItemReader {
         this.push(action, 'comma', p, p + 1, space);
         return p + 1;
       case '|':
-        if (next === '|') return this.bad(action, p, p + 2, space, OPERATORS['||'] as string);
+        if (next === '|') return this.bad(action, p, p + 2, space, { code: 'foreignOperator', operator: '||' });
         this.push(action, 'pipe', p, p + 1, space);
         return p + 1;
       case ':':
@@ -588,21 +569,21 @@ class Lexer implements ItemReader {
           this.push(action, 'declare', p, p + 2, space);
           return p + 2;
         }
-        return this.bad(action, p, p + 1, space, 'unexpected ":"; declare a variable with $name := value');
+        return this.bad(action, p, p + 1, space, { code: 'loneColon' });
       case '=':
-        if (next === '=') return this.bad(action, p, p + 2, space, OPERATORS['=='] as string);
+        if (next === '=') return this.bad(action, p, p + 2, space, { code: 'foreignOperator', operator: '==' });
         this.push(action, 'assign', p, p + 1, space);
         return p + 1;
       case '!':
-        if (next === '=') return this.bad(action, p, p + 2, space, OPERATORS['!='] as string);
-        return this.bad(action, p, p + 1, space, OPERATORS['!'] as string);
+        if (next === '=') return this.bad(action, p, p + 2, space, { code: 'foreignOperator', operator: '!=' });
+        return this.bad(action, p, p + 1, space, { code: 'foreignOperator', operator: '!' });
       case '&':
-        if (next === '&') return this.bad(action, p, p + 2, space, OPERATORS['&&'] as string);
+        if (next === '&') return this.bad(action, p, p + 2, space, { code: 'foreignOperator', operator: '&&' });
         break;
       case '<':
       case '>': {
-        const op = next === '=' ? c + '=' : c;
-        return this.bad(action, p, p + op.length, space, OPERATORS[op] as string);
+        const operator = next === '=' ? (`${c}=` as const) : c;
+        return this.bad(action, p, p + operator.length, space, { code: 'foreignOperator', operator });
       }
       case '/':
         if (next === '*') return this.misplacedComment(action, p, space);
@@ -642,24 +623,21 @@ class Lexer implements ItemReader {
     }
     const cp = text.codePointAt(p) ?? 0;
     const ch = String.fromCodePoint(cp);
-    return this.bad(action, p, p + ch.length, space, `unexpected character ${JSON.stringify(ch)} inside an action`);
+    return this.bad(action, p, p + ch.length, space, { code: 'unexpectedCharacter', character: ch });
   }
 
   // A comment after a space (`{{ /* x *` + `/ }}`) is not a comment to Go, which only looks right
   // after the delimiter. Skip it as one bad token so its words do not cause more errors.
   private misplacedComment(action: LexedAction, p: number, space: boolean): number {
     const { text } = this;
-    this.error('a comment must start right after {{ (or {{- ), as in {{/* note */}}', p, p + 2);
+    this.error({ code: 'misplacedComment' }, p, p + 2);
     const close = this.find('*/', p + 2);
     const limit = this.recoveryStop(p + 2, text.length);
     const ended = close >= 0 && close < limit;
     const end = ended ? close + 2 : this.trimEnd(p, limit);
     this.push(action, 'bad', p, end, space);
     if (!ended) {
-      this.literalLeftOpen(
-        action,
-        'a comment must start right after {{ (or {{- ), as in {{/* note */}}; this one never ends, and neither does its action',
-      );
+      this.literalLeftOpen(action, 'misplacedComment');
     }
     return end;
   }
@@ -668,7 +646,7 @@ class Lexer implements ItemReader {
     const { text } = this;
     let end = scanWord(text, p + 1);
     // Step ids often contain '-', which cannot appear in a field name; read the whole name so the
-    // message can point at it and suggest `index`.
+    // error can point at it and its message suggest `index`.
     let dashed = false;
     while (text.charCodeAt(end) === CH_DASH && wordCharLength(text, end + 1) > 0) {
       dashed = true;
@@ -676,12 +654,7 @@ class Lexer implements ItemReader {
     }
     const name = text.slice(p + 1, end);
     if (dashed) {
-      const prefix = this.chainBefore(action, p);
-      this.error(
-        `"${name}" cannot be used as a field name because of the "-"; use index with a quoted key instead, e.g. (index ${prefix} "${name}")`,
-        p + 1,
-        end,
-      );
+      this.error({ code: 'dashInFieldName', name, chain: this.chainBefore(action, p) }, p + 1, end);
     }
     this.push(action, 'field', p, end, space, name);
     return end;
@@ -734,7 +707,7 @@ class Lexer implements ItemReader {
     // Go rejects a number glued to letters (`10abc`); take the whole run so the error covers it.
     if (wordCharLength(text, q) > 0) q = scanWord(text, q);
     const literal = text.slice(p, q);
-    if (!isValidNumber(literal)) return this.bad(action, p, q, space, `"${literal}" is not a valid number`);
+    if (!isValidNumber(literal)) return this.bad(action, p, q, space, { code: 'badNumber', literal });
     this.push(action, 'number', p, q, space);
     return q;
   }
@@ -788,8 +761,8 @@ class Lexer implements ItemReader {
     if (!scan.closed) {
       const stop = this.recoveryStop(p + 1, scan.end);
       action.unreliable = true;
-      this.bad(action, p, this.trimEnd(p, stop), space, 'this string is never closed: add the closing double quote');
-      this.literalLeftOpen(action, 'this string is never closed, and neither is its action: add the closing double quote, then }}');
+      this.bad(action, p, this.trimEnd(p, stop), space, { code: 'unclosedString' });
+      this.literalLeftOpen(action, 'unclosedString');
       return stop;
     }
     const decoded = decodeEscapes(this.text, p + 1, scan.end - 1, '"');
@@ -808,8 +781,8 @@ class Lexer implements ItemReader {
     if (close < 0) {
       const stop = this.recoveryStop(p + 1, text.length);
       action.unreliable = true;
-      this.bad(action, p, this.trimEnd(p, stop), space, 'this raw string is never closed: add the closing backquote');
-      this.literalLeftOpen(action, 'this raw string is never closed, and neither is its action: add the closing backquote, then }}');
+      this.bad(action, p, this.trimEnd(p, stop), space, { code: 'unclosedRawString' });
+      this.literalLeftOpen(action, 'unclosedRawString');
       return stop;
     }
     // Go drops carriage returns from raw strings.
@@ -822,11 +795,8 @@ class Lexer implements ItemReader {
     if (!scan.closed) {
       const stop = this.recoveryStop(p + 1, scan.end);
       action.unreliable = true;
-      this.bad(action, p, this.trimEnd(p, stop), space, `this single-quoted value is never closed; ${SINGLE_QUOTE_MESSAGE}`);
-      this.literalLeftOpen(
-        action,
-        `this single-quoted value is never closed, and neither is its action; ${SINGLE_QUOTE_MESSAGE}, then end the action with }}`,
-      );
+      this.bad(action, p, this.trimEnd(p, stop), space, { code: 'unclosedSingleQuoted' });
+      this.literalLeftOpen(action, 'unclosedSingleQuoted');
       return stop;
     }
     const decoded = decodeEscapes(this.text, p + 1, scan.end - 1, "'");
@@ -836,7 +806,7 @@ class Lexer implements ItemReader {
       return scan.end;
     }
     // Exactly one character is a Go rune constant (a number); anything else is a mistaken string.
-    if ([...decoded.value].length !== 1) return this.bad(action, p, scan.end, space, SINGLE_QUOTE_MESSAGE);
+    if ([...decoded.value].length !== 1) return this.bad(action, p, scan.end, space, { code: 'singleQuotedString' });
     this.push(action, 'char', p, scan.end, space, decoded.value);
     return scan.end;
   }

@@ -12,11 +12,13 @@ import type {
   Pipeline,
   Segment,
   Span,
+  BareKeyword,
   TemplateError,
   TemplateNode,
+  TemplateProblem,
   VariableDecl,
 } from './ast.js';
-import { isKnownFunction, knownFunctions } from './functions.js';
+import { isKnownFunction } from './functions.js';
 import { itemReader, type LexedAction, type Token } from './lexer.js';
 
 /** Deeper parentheses are refused, which keeps the recursive expression parser safe. */
@@ -39,7 +41,7 @@ export function isTemplate(text: string): boolean {
 /** Thrown to abandon the rest of an action after its first structural error. */
 class ActionFailure extends Error {
   constructor(readonly error: TemplateError) {
-    super(error.message);
+    super(error.code);
   }
 }
 
@@ -71,8 +73,6 @@ interface Frame {
   dropped: boolean;
 }
 
-const FUNCTION_LIST = knownFunctions.join(', ');
-
 /** Variables in scope: a stack (blocks pop back to a length) plus counts for quick lookups. */
 class Variables {
   private readonly names: string[] = [];
@@ -102,12 +102,6 @@ class Variables {
     }
   }
 }
-
-const BRANCH_NEEDS: Record<BranchKind, string> = {
-  if: 'a value to test',
-  with: 'a value',
-  range: 'a value to loop over',
-};
 
 class TemplateParser {
   private readonly errors: TemplateError[] = [];
@@ -143,8 +137,7 @@ class TemplateParser {
       const frame = this.stack.pop() as Frame;
       frame.node.end = this.text.length;
       if (!frame.chained && !frame.openUnclosed && !frame.dropped && !lastUnclosed) {
-        const kw = frame.node.kind;
-        this.errors.push({ message: `{{${kw}}} is never closed: add {{end}}`, ...frame.node.keyword });
+        this.errors.push({ code: 'unclosedBlock', keyword: frame.node.kind, ...frame.node.keyword });
       }
     }
     this.errors.sort((a, b) => a.start - b.start || a.end - b.end);
@@ -161,10 +154,7 @@ class TemplateParser {
     const dropped = (top?.dropped ?? false) || this.stack.length >= MAX_BLOCK_DEPTH;
     if (dropped && !top?.dropped && !this.depthReported) {
       this.depthReported = true;
-      this.errors.push({
-        message: `blocks are nested more than ${MAX_BLOCK_DEPTH} levels deep; the deeper ones are not checked`,
-        ...node.keyword,
-      });
+      this.errors.push({ code: 'blocksTooDeep', limit: MAX_BLOCK_DEPTH, ...node.keyword });
     }
     if (!dropped) into.push(node);
     this.stack.push({ ...frame, node, list: node.body, dropped });
@@ -203,13 +193,13 @@ class TemplateParser {
       case 'else': {
         const top = this.stack[this.stack.length - 1];
         if (!top || top.node.kind === 'define' || top.node.kind === 'block') {
-          this.error('{{else}} has no {{if}}, {{with}} or {{range}} to belong to', directive.keyword);
+          this.error({ code: 'elseWithoutBlock' }, directive.keyword);
           this.broken(action);
           return;
         }
         const node = top.node as BranchNode;
         if (node.elseBody) {
-          this.error(`this {{${node.kind}}} already has an {{else}}; only one is allowed`, directive.keyword);
+          this.error({ code: 'secondElse', keyword: node.kind }, directive.keyword);
           this.broken(action);
           return;
         }
@@ -220,7 +210,7 @@ class TemplateParser {
         if (!chain) return;
         if (chain.type !== node.kind) {
           // Go only chains `else if` after if and `else with` after with; treat it as a plain else.
-          this.error(`{{else ${chain.type}}} can only follow {{${chain.type}}}, not {{${node.kind}}}`, chain.keyword);
+          this.error({ code: 'elseChainMismatch', chain: chain.type, block: node.kind }, chain.keyword);
           return;
         }
         const inner: BranchNode = {
@@ -237,7 +227,7 @@ class TemplateParser {
       }
       case 'end': {
         if (this.stack.length === 0) {
-          this.error('{{end}} has nothing to close (no open if, with, range, define or block)', directive.keyword);
+          this.error({ code: 'endWithoutBlock' }, directive.keyword);
           this.broken(action);
           return;
         }
@@ -253,7 +243,7 @@ class TemplateParser {
       case 'define':
       case 'block': {
         if (directive.kind === 'define' && this.stack.length > 0) {
-          this.error('{{define}} is only allowed at the top level, outside other blocks', directive.keyword);
+          this.error({ code: 'defineNotTopLevel' }, directive.keyword);
         }
         const node: DefineNode = {
           kind: directive.kind,
@@ -287,7 +277,7 @@ class TemplateParser {
         return;
       case 'break':
       case 'continue': {
-        if (!this.insideRange()) this.error(`{{${directive.kind}}} can only be used inside {{range}}`, directive.keyword);
+        if (!this.insideRange()) this.error({ code: 'loopControlOutsideRange', keyword: directive.kind }, directive.keyword);
         this.current().push({ kind: directive.kind, start: action.start, end: action.end });
         return;
       }
@@ -300,8 +290,8 @@ class TemplateParser {
     this.current().push(node);
   }
 
-  private error(message: string, span: Span): void {
-    this.errors.push({ message, start: span.start, end: span.end });
+  private error(problem: TemplateProblem, span: Span): void {
+    this.errors.push({ ...problem, start: span.start, end: span.end });
   }
 
   private insideRange(): boolean {
@@ -345,8 +335,8 @@ class ActionParser {
     if (!this.action.unreliable) this.errors.push(error);
   }
 
-  private fail(message: string, start: number, end: number): ActionFailure {
-    return new ActionFailure({ message, start, end });
+  private fail(problem: TemplateProblem, start: number, end: number): ActionFailure {
+    return new ActionFailure({ ...problem, start, end });
   }
 
   private peek(offset = 0): Token | undefined {
@@ -355,7 +345,7 @@ class ActionParser {
 
   private next(): Token {
     const t = this.tokens[this.pos++];
-    if (!t) throw this.fail('unexpected end of action', this.action.end, this.action.end);
+    if (!t) throw this.fail({ code: 'unexpectedEnd' }, this.action.end, this.action.end);
     return t;
   }
 
@@ -363,12 +353,12 @@ class ActionParser {
     return this.pos >= this.tokens.length;
   }
 
-  /** Requires that nothing follows a keyword that takes no arguments. */
-  private expectEnd(what: string): void {
+  /** Requires that nothing follows a keyword that takes no arguments (`problem` says which). */
+  private expectEnd(problem: TemplateProblem): void {
     if (this.atEnd()) return;
     const first = this.peek() as Token;
     const last = this.tokens[this.tokens.length - 1] as Token;
-    throw this.fail(`${what} takes nothing after it`, first.start, last.end);
+    throw this.fail(problem, first.start, last.end);
   }
 
   /** Complains about the first leftover token after a complete pipeline. */
@@ -380,18 +370,18 @@ class ActionParser {
   private unexpected(t: Token): ActionFailure {
     switch (t.kind) {
       case 'rightParen':
-        return this.fail('")" has no matching "("', t.start, t.end);
+        return this.fail({ code: 'unmatchedRightParen' }, t.start, t.end);
       case 'declare':
       case 'assign':
-        return this.fail(`"${t.text}" can only come right after a $variable at the start of an action`, t.start, t.end);
+        return this.fail({ code: 'misplacedDeclaration', operator: declarationOperator(t) }, t.start, t.end);
       case 'comma':
-        return this.fail('"," is only used to declare two range variables, as in range $i, $v := ...', t.start, t.end);
+        return this.fail({ code: 'misplacedComma' }, t.start, t.end);
       case 'keyword':
-        return this.fail(`"${t.text}" can only start an action, as in {{${t.text} ...}}`, t.start, t.end);
+        return this.fail({ code: 'misplacedKeyword', keyword: t.text }, t.start, t.end);
       case 'pipe':
-        return this.fail('"|" needs a value before it', t.start, t.end);
+        return this.fail({ code: 'pipeWithoutValue' }, t.start, t.end);
       default:
-        return this.fail(`unexpected "${t.text}"`, t.start, t.end);
+        return this.fail({ code: 'unexpectedToken', token: t.text }, t.start, t.end);
     }
   }
 
@@ -400,7 +390,7 @@ class ActionParser {
     if (!first) {
       // Without `}}` the lexer has already reported this action: its emptiness is no news.
       if (this.action.unreliable || !this.action.closed) return { kind: 'broken' };
-      throw this.fail('empty action: put a value or a function call between {{ and }}', this.action.start, this.action.end);
+      throw this.fail({ code: 'emptyAction' }, this.action.start, this.action.end);
     }
     if (first.kind !== 'keyword') {
       const pipeline = this.pipeline(false, 'action');
@@ -422,15 +412,15 @@ class ActionParser {
           const chainKeyword: Span = { start: after.start, end: after.end };
           return { kind: 'else', keyword, chain: { type, keyword: chainKeyword, pipeline: this.branchPipeline(type, chainKeyword) } };
         }
-        this.tryOrReport(() => this.expectEnd('{{else}}'));
+        this.tryOrReport(() => this.expectEnd({ code: 'trailingAfterKeyword', keyword: 'else' }));
         return { kind: 'else', keyword, chain: null };
       }
       case 'end':
-        this.tryOrReport(() => this.expectEnd('{{end}}'));
+        this.tryOrReport(() => this.expectEnd({ code: 'trailingAfterKeyword', keyword: 'end' }));
         return { kind: 'end', keyword };
       case 'break':
       case 'continue':
-        this.tryOrReport(() => this.expectEnd(`{{${first.text}}}`));
+        this.tryOrReport(() => this.expectEnd({ code: 'trailingAfterKeyword', keyword: first.text as BareKeyword }));
         return { kind: first.text, keyword };
       case 'define':
       case 'block':
@@ -443,12 +433,12 @@ class ActionParser {
           const t = this.peek();
           if (!t || (t.kind !== 'string' && t.kind !== 'rawString')) {
             const at = t ?? keyword;
-            throw this.fail(`{{${kw}}} needs a template name in double quotes`, at.start, at.end);
+            throw this.fail({ code: 'templateNameMissing', keyword: kw }, at.start, at.end);
           }
           this.pos++;
           name = t.value;
           nameSpan = { start: t.start, end: t.end };
-          if (kw === 'define') return this.expectEnd(`{{define "${name}"}}`);
+          if (kw === 'define') return this.expectEnd({ code: 'trailingAfterDefine', name });
           if (this.atEnd()) return;
           pipeline = this.pipeline(false, kw);
           this.expectNoMore();
@@ -475,9 +465,9 @@ class ActionParser {
   private branchPipeline(kind: BranchKind, keyword: Span): Pipeline | null {
     let result: Pipeline | null = null;
     this.tryOrReport(() => {
-      if (this.atEnd()) throw this.fail(`{{${kind}}} needs ${BRANCH_NEEDS[kind]}`, keyword.start, keyword.end);
+      if (this.atEnd()) throw this.fail({ code: 'branchWithoutValue', keyword: kind }, keyword.start, keyword.end);
       const pipeline = this.pipeline(false, kind);
-      if (pipeline.commands.length === 0) throw this.fail(`{{${kind}}} needs ${BRANCH_NEEDS[kind]}`, keyword.start, keyword.end);
+      if (pipeline.commands.length === 0) throw this.fail({ code: 'branchWithoutValue', keyword: kind }, keyword.start, keyword.end);
       this.expectNoMore();
       result = pipeline;
     });
@@ -490,7 +480,7 @@ class ActionParser {
 
   /**
    * `[decl :=] command { | command }`, up to the end of the action (or the closing paren).
-   * May return no commands when the action/parens are empty; callers word that error.
+   * May return no commands when the action/parens are empty; callers report that error.
    */
   private pipeline(inParen: boolean, context: string): Pipeline {
     const startToken = this.peek();
@@ -510,7 +500,7 @@ class ActionParser {
       const t3 = this.peek(3);
       if (t2?.kind === 'variable' && (t3?.kind === 'declare' || t3?.kind === 'assign')) {
         if (context !== 'range') {
-          this.report({ message: 'only {{range}} can declare two variables', start: t0.start, end: t2.end });
+          this.report({ code: 'twoVariablesOutsideRange', start: t0.start, end: t2.end });
         }
         decl.push({ name: t0.value, start: t0.start, end: t0.end }, { name: t2.value, start: t2.start, end: t2.end });
         declToken = t3;
@@ -521,13 +511,13 @@ class ActionParser {
       isAssign = declToken.kind === 'assign';
       for (const v of decl) {
         if (isAssign) {
-          if (!this.vars.has(v.name)) this.report({ message: `variable "${v.name}" is not defined`, start: v.start, end: v.end });
+          if (!this.vars.has(v.name)) this.report({ code: 'undefinedVariable', name: v.name, start: v.start, end: v.end });
         } else {
           this.vars.declare(v.name);
         }
       }
       if (this.isPipelineEnd(this.peek(), inParen)) {
-        throw this.fail(`nothing follows "${declToken.text}": give the variable a value`, declToken.start, declToken.end);
+        throw this.fail({ code: 'declarationWithoutValue', operator: declarationOperator(declToken) }, declToken.start, declToken.end);
       }
     }
 
@@ -542,7 +532,7 @@ class ActionParser {
       this.pos++;
       const following = this.peek();
       if (this.isPipelineEnd(following, inParen) || following?.kind === 'pipe') {
-        throw this.fail('nothing follows "|": add the function that should receive the value', after.start, after.end);
+        throw this.fail({ code: 'pipeWithoutFunction' }, after.start, after.end);
       }
     }
 
@@ -550,7 +540,7 @@ class ActionParser {
     for (let i = 1; i < commands.length; i++) {
       const head = (commands[i] as Command).args[0];
       if (head && (head.kind === 'string' || head.kind === 'number' || head.kind === 'bool' || head.kind === 'nil' || head.kind === 'dot')) {
-        this.report({ message: 'a constant cannot receive piped input; put a function after "|"', start: head.start, end: head.end });
+        this.report({ code: 'constantReceivesPipe', start: head.start, end: head.end });
       }
     }
 
@@ -568,7 +558,7 @@ class ActionParser {
       const previous = this.tokens[this.pos - 1];
       // Next to a token the lexer already rejected, a missing space is not news.
       if (args.length > 0 && !t.spaceBefore && t.kind !== 'bad' && previous?.kind !== 'bad') {
-        this.report({ message: `missing space before "${t.text}"`, start: t.start, end: t.end });
+        this.report({ code: 'missingSpace', token: t.text, start: t.start, end: t.end });
       }
       args.push(this.operand());
     }
@@ -599,7 +589,7 @@ class ActionParser {
       case 'nil':
       case 'dot': {
         const first = segments[0] as Segment;
-        this.report({ message: 'a constant has no fields to read', start: first.start - 1, end });
+        this.report({ code: 'constantField', start: first.start - 1, end });
         break;
       }
       default:
@@ -614,7 +604,7 @@ class ActionParser {
     switch (t.kind) {
       case 'identifier':
         if (!isKnownFunction(t.text)) {
-          this.report({ message: `function "${t.text}" is not defined; known functions: ${FUNCTION_LIST}`, ...span });
+          this.report({ code: 'unknownFunction', name: t.text, ...span });
         }
         return { kind: 'identifier', name: t.text, ...span };
       case 'dot':
@@ -633,21 +623,21 @@ class ActionParser {
       case 'bad':
         return { kind: 'bad', text: t.text, ...span };
       case 'variable':
-        if (!this.vars.has(t.value)) this.report({ message: `variable "${t.value}" is not defined`, ...span });
+        if (!this.vars.has(t.value)) this.report({ code: 'undefinedVariable', name: t.value, ...span });
         return { kind: 'variable', name: t.value, segments: [], ...span };
       case 'field':
         return { kind: 'field', segments: [segmentOf(t)], ...span };
       case 'leftParen': {
         if (this.depth >= MAX_PAREN_DEPTH) {
-          throw this.fail(`parentheses are nested more than ${MAX_PAREN_DEPTH} levels deep; simplify the expression`, t.start, t.end);
+          throw this.fail({ code: 'parensTooDeep', limit: MAX_PAREN_DEPTH }, t.start, t.end);
         }
         this.depth++;
         const pipeline = this.pipeline(true, 'paren');
         const close = this.peek();
         if (pipeline.commands.length === 0) {
-          throw this.fail('empty parentheses: put a value or a function call inside', t.start, close ? close.end : t.end);
+          throw this.fail({ code: 'emptyParens' }, t.start, close ? close.end : t.end);
         }
-        if (!close || close.kind !== 'rightParen') throw this.fail('this "(" is never closed with ")"', t.start, t.end);
+        if (!close || close.kind !== 'rightParen') throw this.fail({ code: 'unclosedParen' }, t.start, t.end);
         this.pos++;
         this.depth--;
         return { kind: 'paren', pipeline, start: t.start, end: close.end };
@@ -656,6 +646,11 @@ class ActionParser {
         throw this.unexpected(t);
     }
   }
+}
+
+/** The operator of a `declare` (`:=`) or `assign` (`=`) token. */
+function declarationOperator(t: Token): ':=' | '=' {
+  return t.kind === 'declare' ? ':=' : '=';
 }
 
 function segmentOf(t: Token): Segment {

@@ -2,6 +2,7 @@ import { exactSpan, templatesOf, type TemplateString } from '../../model/templat
 import {
   checkConditionRendersBoolean,
   type Command,
+  type ConditionReason,
   type ExprNode,
   type NumberNode,
   type Pipeline,
@@ -16,10 +17,10 @@ import { WORKFLOW_KINDS } from '../../types.js';
 const COMPARISONS = new Set(['eq', 'ne', 'lt', 'le', 'gt', 'ge']);
 
 const messages = {
-  /** `reason`: why it never renders a boolean, as a sentence's start. */
-  notBoolean: ({ reason }: { reason: string }) =>
+  /** `reason`: why it never renders a boolean (templates/condition.ts). */
+  notBoolean: ({ reason }: { reason: ConditionReason }) =>
     'This condition never renders exactly true or false: make it a comparison or a boolean. ' +
-    `${reason.charAt(0).toUpperCase()}${reason.slice(1)}. ToolHive only accepts a condition that renders exactly true or false ` +
+    `${reasonWords(reason)}. ToolHive only accepts a condition that renders exactly true or false ` +
     '(`true`, `True` or `TRUE`, and the same for false); anything else fails the step on every run.',
   /** `fn`: the comparison; `literal`: the integer as written; `read`: what it compares, as written. */
   integerComparison: ({ fn, literal, read }: { fn: string; literal: string; read: string }) =>
@@ -27,6 +28,42 @@ const messages = {
     `It compares ${read} with ${literal}, but numbers that come from JSON (step output and call ` +
     `parameters) are floats: Go refuses to compare a float with an integer, so the condition fails the step.`,
 };
+
+/** Why the condition never renders a boolean, as one sentence without its full stop. */
+function reasonWords(reason: ConditionReason): string {
+  switch (reason.code) {
+    case 'rendersEmpty':
+      return 'The condition renders an empty string; it must render true or false';
+    case 'alwaysRendersText':
+      return `The condition always renders ${show(reason.text)}, never true or false`;
+    case 'plainText':
+      return `The condition is plain text ${show(reason.text)}, which is never true or false; write a template such as {{eq .params.x "yes"}}`;
+    case 'textBeside':
+      return `The literal text ${show(reason.text)} beside the template is part of the rendered condition, so it cannot be exactly true or false`;
+    case 'everyBranchPrintsText':
+      return 'Every branch of this block prints text that is not true or false';
+    case 'neverBooleanFunction':
+      return `${NEVER_BOOLEAN[reason.name]}, so the condition can never be exactly true or false`;
+    case 'printfAddsText':
+      return `The printf format ${show(reason.format)} adds text, so the condition can never be exactly true or false`;
+    case 'alwaysString':
+      return `The condition always renders the string ${show(reason.value)}, never true or false`;
+    case 'alwaysNumber':
+      return 'The condition always renders a number, never true or false';
+  }
+}
+
+/** What each function's result is, that keeps it from printing true or false. */
+const NEVER_BOOLEAN = {
+  quote: 'Quote wraps its result in double quotes',
+  len: 'Len returns a number',
+  println: 'Println adds a newline',
+} as const;
+
+/** A rendered text or value in quotes, cut to 40 characters. */
+function show(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text);
+}
 
 export const rule = defineRule({
   id: 'template/condition-not-boolean',

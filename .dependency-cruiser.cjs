@@ -49,22 +49,34 @@ module.exports = {
       name: 'rules-through-the-registry',
       severity: 'error',
       comment: 'nothing in core outside rules/ and the engine reaches into a rule module',
-      from: { path: '^server/src/core/', pathNot: ['^server/src/core/rules/', '^server/src/core/engine\\.ts$', '^server/src/core/ide/'] },
+      from: {
+        path: '^server/src/core/',
+        pathNot: ['^server/src/core/rules/', '^server/src/core/engine\\.ts$', '^server/src/core/ide/'],
+      },
       to: { path: '^server/src/core/rules/' },
     },
     {
       name: 'ide-through-the-registry',
       severity: 'error',
-      comment: "ide/ (above the engine) reads the rules' ids, summaries and severities through the registry, never a rule module",
+      comment:
+        "ide/ (above the engine) reads the rules' ids, summaries and severities through the registry, never a rule module",
       from: { path: '^server/src/core/ide/' },
-      to: { path: '^server/src/core/rules/', pathNot: ['^server/src/core/rules/registry\\.ts$', '^server/src/core/rules/rule\\.ts$'] },
+      to: {
+        path: '^server/src/core/rules/',
+        pathNot: ['^server/src/core/rules/registry\\.ts$', '^server/src/core/rules/rule\\.ts$'],
+      },
     },
     {
       name: 'core-is-editor-agnostic',
       severity: 'error',
       comment: 'core runs in the CLI, the server and the tests alike: no LSP, VS Code, MCP SDK or file system',
       from: { path: '^server/src/core/' },
-      to: { path: ['^node_modules/(vscode|vscode-languageserver[^/]*|vscode-languageclient|vscode-jsonrpc|@modelcontextprotocol)/', '^(fs|fs/promises|child_process|net|http|https|os)$'] },
+      to: {
+        path: [
+          '^node_modules/(vscode|vscode-languageserver[^/]*|vscode-languageclient|vscode-jsonrpc|@modelcontextprotocol)/',
+          '^(fs|fs/promises|child_process|net|http|https|os)$',
+        ],
+      },
     },
     {
       name: 'core-imports-no-adapter',
@@ -106,7 +118,14 @@ module.exports = {
       severity: 'error',
       comment: 'the extension shows what the server computes; it shares only the protocol and the rule docs location',
       from: { path: '^client/' },
-      to: { path: '^server/', pathNot: ['^server/src/lsp/protocol\\.ts$', '^server/src/core/rules/rule\\.ts$', '^server/src/core/types\\.ts$'] },
+      to: {
+        path: '^server/',
+        pathNot: [
+          '^server/src/lsp/protocol\\.ts$',
+          '^server/src/core/rules/rule\\.ts$',
+          '^server/src/core/types\\.ts$',
+        ],
+      },
     },
     {
       name: 'no-circular',

@@ -8,13 +8,41 @@ import tseslint from 'typescript-eslint';
 
 // The Node globals the scripts use (the `globals` package is not a dependency of ours).
 const nodeGlobals = Object.fromEntries(
-  ['process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval',
-    'setImmediate', 'clearImmediate', 'queueMicrotask', 'structuredClone', 'TextEncoder', 'TextDecoder', 'AbortController',
-    'AbortSignal', 'fetch', 'performance'].map((name) => [name, 'readonly']),
+  [
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'URLSearchParams',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+    'clearImmediate',
+    'queueMicrotask',
+    'structuredClone',
+    'TextEncoder',
+    'TextDecoder',
+    'AbortController',
+    'AbortSignal',
+    'fetch',
+    'performance',
+  ].map((name) => [name, 'readonly']),
 );
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tmp/**', 'test/bench/out/**', 'test/fixtures/**', 'test/corpus/**', 'server/src/core/structure/generated/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.tmp/**',
+      'test/bench/out/**',
+      'test/fixtures/**',
+      'test/corpus/**',
+      'server/src/core/structure/generated/**',
+    ],
+  },
   js.configs.recommended,
   {
     // A disable comment that no longer disables anything goes.
@@ -42,7 +70,15 @@ export default tseslint.config(
       // itself awaits.
       '@typescript-eslint/no-floating-promises': [
         'error',
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'test', 'it', 'suite', 'skip', 'only', 'todo'] }] },
+        {
+          allowForKnownSafeCalls: [
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['describe', 'test', 'it', 'suite', 'skip', 'only', 'todo'],
+            },
+          ],
+        },
       ],
       // The names also let a test context's `t.test()` through, and on Node 20 a subtest that is
       // not awaited is cancelled when its parent ends: that one must be awaited.
@@ -50,7 +86,8 @@ export default tseslint.config(
         'error',
         {
           selector: "ExpressionStatement > CallExpression[callee.type='MemberExpression'][callee.property.name='test']",
-          message: 'Await the subtest: on Node 20 a t.test() that is not awaited is cancelled when its parent test ends.',
+          message:
+            'Await the subtest: on Node 20 a t.test() that is not awaited is cancelled when its parent test ends.',
         },
       ],
     },

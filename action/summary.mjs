@@ -42,9 +42,12 @@ if (rows.length === 0) {
     const { line, column } = row.range.start;
     const where = `\`${cell(row.path)}:${line}:${column}\``;
     const location = blob ? `[${where}](${blob}${encodeURI(row.path)}#L${line})` : where;
-    const rule = /^[a-z-]+\/[a-z-]+$/.test(row.rule) ? `[\`${row.rule}\`](${DOCS}${row.rule}.md)` : `\`${cell(row.rule)}\``;
+    const rule = /^[a-z-]+\/[a-z-]+$/.test(row.rule)
+      ? `[\`${row.rule}\`](${DOCS}${row.rule}.md)`
+      : `\`${cell(row.rule)}\``;
     lines.push(`| ${row.severity} | ${location} | ${rule} | ${cell(row.message)} |`);
   }
-  if (rows.length > MAX_ROWS) lines.push('', `${rows.length - MAX_ROWS} more findings are in the log and the annotations.`);
+  if (rows.length > MAX_ROWS)
+    lines.push('', `${rows.length - MAX_ROWS} more findings are in the log and the annotations.`);
 }
 process.stdout.write(`${lines.join('\n')}\n`);

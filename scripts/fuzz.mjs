@@ -17,20 +17,25 @@ import { randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const USAGE = 'usage: node scripts/fuzz.mjs [--runs N] [--seed N] [--jobs N] [--only PROPERTY] [--path PATH] [--trace FILE]';
+const USAGE =
+  'usage: node scripts/fuzz.mjs [--runs N] [--seed N] [--jobs N] [--only PROPERTY] [--path PATH] [--trace FILE]';
 
 function parseArgs(argv) {
   const options = { runs: 100_000, seed: undefined, jobs: 1, only: undefined, path: undefined, trace: undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [name, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined) throw new Error(`${name} needs a value\n${USAGE}`);
       return v;
     };
     const integer = (v, min) => {
-      if (!/^-?\d+$/.test(v) || Number(v) < min) throw new Error(`${name} must be an integer of at least ${min}, got ${v}\n${USAGE}`);
+      if (!/^-?\d+$/.test(v) || Number(v) < min)
+        throw new Error(`${name} must be an integer of at least ${min}, got ${v}\n${USAGE}`);
       return Number(v);
     };
     switch (name) {
@@ -92,7 +97,11 @@ function runJob(index) {
   if (options.only !== undefined) env.FUZZ_ONLY = options.only;
   if (options.path !== undefined) env.FUZZ_PATH = options.path;
   if (options.trace !== undefined) env.FUZZ_TRACE = resolve(options.trace) + (options.jobs > 1 ? `.${index + 1}` : '');
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', testFile], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', testFile], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const prefix = options.jobs > 1 ? `[job ${index + 1}, seed ${jobSeed}] ` : '';
   let cases = 0;
   const relay = (stream, out) => {
@@ -122,6 +131,8 @@ const failed = results.filter((r) => r.code !== 0);
 const total = results.reduce((n, r) => n + r.cases, 0);
 console.log(
   `fuzz: ${total} cases passed in ${minutes} min with seed${results.length > 1 ? 's' : ''} ${results.map((r) => r.seed).join(', ')}` +
-    (failed.length ? `; FAILED with seed${failed.length > 1 ? 's' : ''} ${failed.map((r) => r.seed).join(', ')} (the failure above says how to replay it)` : ''),
+    (failed.length
+      ? `; FAILED with seed${failed.length > 1 ? 's' : ''} ${failed.map((r) => r.seed).join(', ')} (the failure above says how to replay it)`
+      : ''),
 );
 process.exit(failed.length ? 1 : 0);

@@ -49,7 +49,7 @@ export const FAMILY_TITLES: Readonly<Record<string, string>> = {
 };
 
 export const BEGIN_MARKER =
-  '<!-- BEGIN GENERATED from the rule registry by scripts/generate-rule-files.ts: do not edit by hand; change a rule\'s id, defaultSeverity or summary in its module and run `npm run build` -->';
+  "<!-- BEGIN GENERATED from the rule registry by scripts/generate-rule-files.ts: do not edit by hand; change a rule's id, defaultSeverity or summary in its module and run `npm run build` -->";
 export const END_MARKER = '<!-- END GENERATED -->';
 
 function familyOf(id: string): string {
@@ -76,7 +76,9 @@ export function renderIndexTables(rules: readonly RuleInfo[]): string {
         `rule family "${family}" has no section title: add \`${family}: '<Title>'\` to FAMILY_TITLES in scripts/generate-rule-files.ts`,
       );
     }
-    const rows = members.map((rule) => `| [${rule.id}](${rule.id}.md) | ${rule.defaultSeverity} | ${rule.summary.replace(/\|/g, '\\|')} |`);
+    const rows = members.map(
+      (rule) => `| [${rule.id}](${rule.id}.md) | ${rule.defaultSeverity} | ${rule.summary.replace(/\|/g, '\\|')} |`,
+    );
     sections.push([`## ${title}`, '', '| rule | default | what |', '|---|---|---|', ...rows].join('\n'));
   }
   return sections.join('\n\n');
@@ -87,7 +89,9 @@ export function renderRulesIndex(current: string, rules: readonly RuleInfo[]): s
   const begin = current.indexOf(BEGIN_MARKER);
   const end = current.indexOf(END_MARKER);
   if (begin < 0 || end < begin) {
-    throw new Error(`${relative(ROOT, RULES_INDEX)} has lost its generated region: put back the lines\n${BEGIN_MARKER}\n${END_MARKER}`);
+    throw new Error(
+      `${relative(ROOT, RULES_INDEX)} has lost its generated region: put back the lines\n${BEGIN_MARKER}\n${END_MARKER}`,
+    );
   }
   return `${current.slice(0, begin)}${BEGIN_MARKER}\n\n${renderIndexTables(rules)}\n\n${current.slice(end)}`;
 }
@@ -101,7 +105,8 @@ function limitsSchema(): unknown {
   const number = (value: number) => value.toLocaleString('en-US');
   return {
     type: 'object',
-    description: "Bounds on Tool Lens's own work, each settable within its range (docs/limits.md); the others are fixed.",
+    description:
+      "Bounds on Tool Lens's own work, each settable within its range (docs/limits.md); the others are fixed.",
     markdownDescription: `Bounds on Tool Lens's own work, each settable within its range; the others are fixed. [Limits](${LIMITS_DOCS_URL})`,
     additionalProperties: false,
     properties: Object.fromEntries(
@@ -126,7 +131,10 @@ function limitsSchema(): unknown {
 
 /** schemas/toollens-config.schema.json with one severity key per rule, and the configurable limits. */
 export function renderConfigSchema(current: string, rules: readonly RuleInfo[]): string {
-  const schema = JSON.parse(current) as { properties?: Record<string, unknown>; definitions?: { RuleSeverities?: { properties?: unknown } } };
+  const schema = JSON.parse(current) as {
+    properties?: Record<string, unknown>;
+    definitions?: { RuleSeverities?: { properties?: unknown } };
+  };
   if (!schema.properties) throw new Error(`${relative(ROOT, CONFIG_SCHEMA)} has no properties`);
   schema.properties.limits = limitsSchema();
   const severities = schema.definitions?.RuleSeverities;
@@ -156,7 +164,8 @@ export function ruleFiles(rules: readonly RuleInfo[] = ALL_RULES): GeneratedFile
   const read = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
   const index = read(RULES_INDEX);
   const schema = read(CONFIG_SCHEMA);
-  if (index === undefined || schema === undefined) throw new Error(`${relative(ROOT, index === undefined ? RULES_INDEX : CONFIG_SCHEMA)} is missing`);
+  if (index === undefined || schema === undefined)
+    throw new Error(`${relative(ROOT, index === undefined ? RULES_INDEX : CONFIG_SCHEMA)} is missing`);
   return [
     { path: RULES_INDEX, current: index, text: renderRulesIndex(index, rules) },
     { path: CONFIG_SCHEMA, current: schema, text: renderConfigSchema(schema, rules) },
@@ -180,7 +189,8 @@ export function writeRuleFiles(rules: readonly RuleInfo[] = ALL_RULES): string[]
 if (require.main === module) {
   if (process.argv.includes('--check')) {
     const stale = ruleFiles().filter((file) => file.current !== file.text);
-    for (const file of stale) console.error(`${relative(ROOT, file.path)} is out of date with the rule registry: run npm run build`);
+    for (const file of stale)
+      console.error(`${relative(ROOT, file.path)} is out of date with the rule registry: run npm run build`);
     process.exit(stale.length ? 1 : 0);
   } else {
     const written = writeRuleFiles();

@@ -59,7 +59,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--check')) {
     const current = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : undefined;
     if (current !== renderRuleModules()) {
-      console.error(`${relative(ROOT, OUTPUT)} is ${current === undefined ? 'missing' : 'out of date'}: run npm run build`);
+      console.error(
+        `${relative(ROOT, OUTPUT)} is ${current === undefined ? 'missing' : 'out of date'}: run npm run build`,
+      );
       process.exit(1);
     }
   } else {

@@ -53,7 +53,8 @@ if (fast) {
   const posixFiles = files.map((file) => file.split('\\').join('/'));
   // An entry that names no file any more (a test renamed or folded into another) is said, not skipped quietly.
   for (const part of [...SLOW, ...FAST_ANYWAY]) {
-    if (!posixFiles.some((file) => file.includes(part))) console.error(`run-tests: --fast lists ${part}, which is no test file now: update scripts/run-tests.mjs`);
+    if (!posixFiles.some((file) => file.includes(part)))
+      console.error(`run-tests: --fast lists ${part}, which is no test file now: update scripts/run-tests.mjs`);
   }
   const slow = (file) => SLOW.some((part) => file.includes(part)) && !FAST_ANYWAY.includes(file);
   files = files.filter((file, i) => !slow(posixFiles[i]));

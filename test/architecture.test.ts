@@ -19,7 +19,13 @@ async function violations(baseDir: string, paths: string[]): Promise<string[]> {
   try {
     // dependency-cruiser is an ES module only; the tests run as CommonJS.
     const { cruise } = await import('dependency-cruiser');
-    const { output } = await cruise(paths, { ruleSet: config, validate: true, ...config.options, tsConfig: undefined, baseDir });
+    const { output } = await cruise(paths, {
+      ruleSet: config,
+      validate: true,
+      ...config.options,
+      tsConfig: undefined,
+      baseDir,
+    });
     const result = output as ICruiseResult;
     return result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
   } finally {
@@ -44,19 +50,45 @@ function write(path: string, text: string): void {
 test('the layer rules catch an import up a layer (the engine into ide/ too), between rule families, and out of core', async () => {
   write('tsconfig.json', '{"compilerOptions": {"module": "NodeNext", "moduleResolution": "NodeNext"}}\n');
   write('server/src/core/types.ts', 'export type Span = { start: number; end: number };\n');
-  write('server/src/core/rules/rule.ts', "import type { Span } from '../types.js';\nexport type Rule = { span: Span };\n");
-  write('server/src/core/rules/a/one.ts', "import type { Rule } from '../rule.js';\nimport { two } from '../b/two.js';\nexport const one: Rule | number = two;\n");
+  write(
+    'server/src/core/rules/rule.ts',
+    "import type { Span } from '../types.js';\nexport type Rule = { span: Span };\n",
+  );
+  write(
+    'server/src/core/rules/a/one.ts',
+    "import type { Rule } from '../rule.js';\nimport { two } from '../b/two.js';\nexport const one: Rule | number = two;\n",
+  );
   write('server/src/core/rules/b/two.ts', 'export const two = 2;\n');
   // text/ is below rules/: this import goes up.
   write('server/src/core/text/words.ts', "import type { Rule } from '../rules/rule.js';\nexport type Words = Rule;\n");
   // ide/ sits above the engine: the engine does not reach up into an editor feature.
   write('server/src/core/ide/at.ts', 'export const at = 1;\n');
   write('server/src/core/engine.ts', "import { at } from './ide/at.js';\nexport const engine = at;\n");
-  write('server/src/core/model/view.ts', "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n");
+  write(
+    'server/src/core/model/view.ts',
+    "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+  );
   const found = await violations(scratch, ['server']);
-  assert.ok(found.some((v) => v.startsWith('core-layer-text: server/src/core/text/words.ts → server/src/core/rules/rule.ts')), found.join('\n'));
-  assert.ok(found.some((v) => v.startsWith('rule-families-apart: server/src/core/rules/a/one.ts → server/src/core/rules/b/two.ts')), found.join('\n'));
-  assert.ok(found.some((v) => v.startsWith('core-is-editor-agnostic: server/src/core/model/view.ts')), found.join('\n'));
-  assert.ok(found.some((v) => v.startsWith('core-layer-engine: server/src/core/engine.ts → server/src/core/ide/at.ts')), found.join('\n'));
-  assert.ok(found.some((v) => v.startsWith('rules-through-the-registry: server/src/core/text/words.ts')), found.join('\n'));
+  assert.ok(
+    found.some((v) => v.startsWith('core-layer-text: server/src/core/text/words.ts → server/src/core/rules/rule.ts')),
+    found.join('\n'),
+  );
+  assert.ok(
+    found.some((v) =>
+      v.startsWith('rule-families-apart: server/src/core/rules/a/one.ts → server/src/core/rules/b/two.ts'),
+    ),
+    found.join('\n'),
+  );
+  assert.ok(
+    found.some((v) => v.startsWith('core-is-editor-agnostic: server/src/core/model/view.ts')),
+    found.join('\n'),
+  );
+  assert.ok(
+    found.some((v) => v.startsWith('core-layer-engine: server/src/core/engine.ts → server/src/core/ide/at.ts')),
+    found.join('\n'),
+  );
+  assert.ok(
+    found.some((v) => v.startsWith('rules-through-the-registry: server/src/core/text/words.ts')),
+    found.join('\n'),
+  );
 });

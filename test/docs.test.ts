@@ -103,7 +103,12 @@ function findingsOf(example: Example[], ruleId: string): Checked {
     attachBaseline(dir, loaded);
     const files: CheckedFile[] = loaded.files
       .filter((f) => written.includes(f.path))
-      .map((f) => ({ path: f.path, kind: f.kind, source: f.source, findings: checkFile(f, loaded.workspace).findings.filter((x) => x.rule === ruleId) }));
+      .map((f) => ({
+        path: f.path,
+        kind: f.kind,
+        source: f.source,
+        findings: checkFile(f, loaded.workspace).findings.filter((x) => x.rule === ruleId),
+      }));
     assert.equal(failuresLogged(logged), undefined);
     const messages = files.flatMap((f) => f.findings.map((x) => x.message));
     const printed = formatStylish({ files }, palette(false));
@@ -120,7 +125,11 @@ for (const rule of ALL_RULES) {
     const page = join(DOCS, `${rule.id}.md`);
     assert.ok(existsSync(page), `rule ${rule.id} has no documentation page`);
     const markdown = readFileSync(page, 'utf8');
-    assert.match(markdown, new RegExp(`^# ${rule.id.replace('/', '\\/')}\\s*$`, 'm'), 'the page starts with the rule id as its title');
+    assert.match(
+      markdown,
+      new RegExp(`^# ${rule.id.replace('/', '\\/')}\\s*$`, 'm'),
+      'the page starts with the rule id as its title',
+    );
     const bad = examples(markdown, 'Bad');
     const good = examples(markdown, 'Good');
     assert.ok(bad.length > 0, 'the page has a "## Bad" example');
@@ -130,8 +139,16 @@ for (const rule of ALL_RULES) {
     assert.deepEqual(findingsOf(good, rule.id).messages, [], `the good example yields ${rule.id}`);
     if (UPDATE && shownOutput(markdown)[0] !== output) writeFileSync(page, withOutput(markdown, output));
     const shown = shownOutput(UPDATE ? readFileSync(page, 'utf8') : markdown);
-    assert.equal(shown.length, 1, 'the bad section shows, in one `text` block, what `tool-lens check` prints for it (UPDATE_FIXTURES=1 writes it)');
-    assert.equal(shown[0], output, 'the bad section shows what `tool-lens check` prints for it, word for word (UPDATE_FIXTURES=1 writes it; review the change)');
+    assert.equal(
+      shown.length,
+      1,
+      'the bad section shows, in one `text` block, what `tool-lens check` prints for it (UPDATE_FIXTURES=1 writes it)',
+    );
+    assert.equal(
+      shown[0],
+      output,
+      'the bad section shows what `tool-lens check` prints for it, word for word (UPDATE_FIXTURES=1 writes it; review the change)',
+    );
   });
 }
 

@@ -6,7 +6,15 @@ import { checkFile } from '../server/src/core/engine.js';
 import { applyEdits, chooseCompatibleFixes } from '../server/src/core/text/edits.js';
 import { Workspace } from '../server/src/core/workspace.js';
 import { CHECKED_EXTENSIONS } from '../server/src/node/discovery.js';
-import { checkFolder, describeFindings, failuresLogged, fixtureFolders, loadRecording, matchWants, wantsFor } from './helpers/fixtures.js';
+import {
+  checkFolder,
+  describeFindings,
+  failuresLogged,
+  fixtureFolders,
+  loadRecording,
+  matchWants,
+  wantsFor,
+} from './helpers/fixtures.js';
 import { fixedPathFor, fixedTextOf, updateFolder } from './helpers/fixtureUpdate.js';
 
 // UPDATE_FIXTURES=1 rewrites the wants from the findings before checking (helpers/fixtureUpdate.ts).
@@ -32,7 +40,10 @@ for (const { ruleId, dir } of fixtureFolders()) {
         const path = name.split(sep).join('/');
         if (path.endsWith('.wants')) {
           const base = path.slice(0, -'.wants'.length);
-          assert.ok(CHECKED_EXTENSIONS.some((ext) => cases.has(`${base}.${ext}`)), `${path} has no case beside it`);
+          assert.ok(
+            CHECKED_EXTENSIONS.some((ext) => cases.has(`${base}.${ext}`)),
+            `${path} has no case beside it`,
+          );
         }
         const fixed = /^(.*)\.fixed(\.[a-z]+)$/.exec(path);
         if (fixed) assert.ok(cases.has(fixed[1]! + fixed[2]!), `${path} has no case beside it`);
@@ -43,7 +54,8 @@ for (const { ruleId, dir } of fixtureFolders()) {
       test(report.file.path, () => {
         const wants = wantsFor(dir, report.file.path, report.file.source.text);
         // A file the checker does not recognise gets no finding: its wants could never be met.
-        if (!report.file.kind) assert.deepEqual(wants, [], `${report.file.path} is not recognised as any document kind, but wants findings`);
+        if (!report.file.kind)
+          assert.deepEqual(wants, [], `${report.file.path} is not recognised as any document kind, but wants findings`);
         const { missing, unexpected } = matchWants(report, wants);
         assert.ok(
           missing.length === 0 && unexpected.length === 0,
@@ -65,17 +77,26 @@ for (const { ruleId, dir } of fixtureFolders()) {
         const safe = report.findings.filter((f) => f.fixes?.some((x) => x.safe));
         if (!safe.length) continue;
         const { chosen } = chooseCompatibleFixes(safe.map((f) => f.fixes!.find((x) => x.safe)!));
-        const text = applyEdits(report.file.source.text, chosen.flatMap((f) => f.edits));
+        const text = applyEdits(
+          report.file.source.text,
+          chosen.flatMap((f) => f.edits),
+        );
         const reparsed = loaded.workspace.parse(report.file.path, text);
         const after = checkFile(reparsed, loaded.workspace);
         const syntaxBefore = report.findings.filter((f) => f.rule === 'yaml/syntax').length;
         const syntaxAfter = after.findings.filter((f) => f.rule === 'yaml/syntax').length;
-        assert.ok(syntaxAfter <= syntaxBefore, `${report.file.path}: safe fixes broke the syntax:\n${describeFindings(after)}`);
+        assert.ok(
+          syntaxAfter <= syntaxBefore,
+          `${report.file.path}: safe fixes broke the syntax:\n${describeFindings(after)}`,
+        );
         const fixedRules = new Set(safe.map((f) => f.rule));
         for (const rule of fixedRules) {
           const before = report.findings.filter((f) => f.rule === rule && f.fixes?.some((x) => x.safe)).length;
           const remaining = after.findings.filter((f) => f.rule === rule && f.fixes?.some((x) => x.safe)).length;
-          assert.ok(remaining < before || before === 0, `${report.file.path}: ${rule} still offers safe fixes after applying them:\n${describeFindings(after)}`);
+          assert.ok(
+            remaining < before || before === 0,
+            `${report.file.path}: ${rule} still offers safe fixes after applying them:\n${describeFindings(after)}`,
+          );
         }
       }
       assert.equal(failuresLogged(relogged), undefined);

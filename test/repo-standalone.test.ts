@@ -60,7 +60,10 @@ interface Place {
 const SCRIPTS = /^(?:(?:test|scripts|action|images)\/.*\.[cm]?[jt]s|[^/]+\.[cm]?js)$/;
 
 function repositoryFiles(): string[] {
-  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
+  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   const files = listed.split('\0').filter((f) => f !== '' && !EXEMPT.test(f));
   // Only regular files: not the node_modules link, not files deleted but still in the index.
   return [...new Set(files)].filter((f) => {
@@ -125,7 +128,8 @@ function anchorsOf(markdown: string): Set<string> {
 function outsideReferences(file: string, text: string, exists: (path: string) => boolean): Place[] {
   const found: Place[] = [];
   for (const { pattern, what } of FORBIDDEN) {
-    for (const match of text.matchAll(pattern)) found.push({ file, line: lineOf(text, match.index), text: `${match[0]} (${what})` });
+    for (const match of text.matchAll(pattern))
+      found.push({ file, line: lineOf(text, match.index), text: `${match[0]} (${what})` });
   }
   // Such a file name is fine where it names a page of this repository: docs/toolhive.md, or a
   // relative link from a page beside it.
@@ -147,18 +151,32 @@ function outsideReferences(file: string, text: string, exists: (path: string) =>
  * temporary folder, an argument) is not judged.
  */
 function pathsOutside(file: string, text: string): Place[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, /\.[cm]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    /\.[cm]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS,
+  );
   // Paths relative to the repository root; one that leaves it starts with `..`. A folder that a
   // URL names ends with `/`, as fileURLToPath gives it, so that dirname and URLs resolve as Node's do.
   const constants = new Map<string, string>();
   const found = new Map<number, Place>();
 
   const isImportMeta = (node: ts.Expression, property: string): boolean =>
-    ts.isPropertyAccessExpression(node) && node.name.text === property && ts.isMetaProperty(node.expression) && node.expression.keywordToken === ts.SyntaxKind.ImportKeyword;
+    ts.isPropertyAccessExpression(node) &&
+    node.name.text === property &&
+    ts.isMetaProperty(node.expression) &&
+    node.expression.keywordToken === ts.SyntaxKind.ImportKeyword;
   const calleeName = (node: ts.CallExpression): string | undefined => {
     const callee = node.expression;
     if (ts.isIdentifier(callee)) return callee.text;
-    if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && /^(?:path|posix)$/.test(callee.expression.text)) return callee.name.text;
+    if (
+      ts.isPropertyAccessExpression(callee) &&
+      ts.isIdentifier(callee.expression) &&
+      /^(?:path|posix)$/.test(callee.expression.text)
+    )
+      return callee.name.text;
     return undefined;
   };
 
@@ -182,9 +200,15 @@ function pathsOutside(file: string, text: string): Place[] {
       const right = evaluate(node.right);
       return left === undefined || right === undefined ? undefined : left + right;
     }
-    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'URL' && node.arguments?.length === 2) {
+    if (
+      ts.isNewExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === 'URL' &&
+      node.arguments?.length === 2
+    ) {
       const [relative, base] = node.arguments.map(evaluate);
-      if (relative === undefined || base === undefined || relative.startsWith('/') || /^[a-z][\w+.-]*:/i.test(relative)) return undefined;
+      if (relative === undefined || base === undefined || relative.startsWith('/') || /^[a-z][\w+.-]*:/i.test(relative))
+        return undefined;
       const joined = posix.join(base.endsWith('/') ? base : posix.dirname(base), relative);
       return /(?:^|\/)\.\.?$/.test(relative) ? `${joined}/` : joined;
     }
@@ -207,11 +231,20 @@ function pathsOutside(file: string, text: string): Place[] {
 
   const leavesRepository = (path: string): boolean => path === '..' || path.startsWith('../');
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTemplateExpression(node) || ts.isBinaryExpression(node)) {
+    if (
+      ts.isCallExpression(node) ||
+      ts.isNewExpression(node) ||
+      ts.isTemplateExpression(node) ||
+      ts.isBinaryExpression(node)
+    ) {
       const path = evaluate(node);
       const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
       if (path !== undefined && leavesRepository(posix.normalize(path)) && !found.has(line)) {
-        found.set(line, { file, line, text: `${node.getText(source)} is ${posix.normalize(path)} from the repository root (a path out of the repository)` });
+        found.set(line, {
+          file,
+          line,
+          text: `${node.getText(source)} is ${posix.normalize(path)} from the repository root (a path out of the repository)`,
+        });
       }
     }
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {
@@ -238,7 +271,11 @@ interface Link {
 function linksOf(file: string, text: string): Link[] {
   const links: Link[] = [];
   for (const match of text.matchAll(DOCS_REFERENCE)) {
-    links.push({ place: { file, line: lineOf(text, match.index), text: match[0] }, page: `docs/${match[1]!}`, anchor: match[2] });
+    links.push({
+      place: { file, line: lineOf(text, match.index), text: match[0] },
+      page: `docs/${match[1]!}`,
+      anchor: match[2],
+    });
   }
   if (file.endsWith('.md')) {
     for (const match of text.matchAll(MARKDOWN_LINK)) {
@@ -273,7 +310,10 @@ describe('the repository stands on its own', () => {
   test('no script builds a path out of the repository', () => {
     const scripts = [...files].filter(([file]) => SCRIPTS.test(file));
     // The check must have something to check: the bench and the build scripts are there.
-    assert.ok(scripts.some(([file]) => file.startsWith('test/bench/')) && scripts.some(([file]) => file.startsWith('scripts/')), 'no scripts found: is SCRIPTS wrong?');
+    assert.ok(
+      scripts.some(([file]) => file.startsWith('test/bench/')) && scripts.some(([file]) => file.startsWith('scripts/')),
+      'no scripts found: is SCRIPTS wrong?',
+    );
     const found = scripts.flatMap(([file, text]) => pathsOutside(file, text));
     assert.deepEqual(
       found,
@@ -292,16 +332,26 @@ describe('the repository stands on its own', () => {
     };
     const links = [...files].flatMap(([file, text]) => linksOf(file, text));
     // The check must have something to check: comments point into docs/ with anchors.
-    assert.ok(links.filter((l) => l.place.file.startsWith('server/') && l.anchor).length >= 10, 'no docs anchors found in server/: is the pattern broken?');
+    assert.ok(
+      links.filter((l) => l.place.file.startsWith('server/') && l.anchor).length >= 10,
+      'no docs anchors found in server/: is the pattern broken?',
+    );
     const broken: Place[] = [];
     for (const link of links) {
       if (link.page.startsWith('..') || !exists(link.page)) {
         broken.push({ ...link.place, text: `${link.place.text}: no page ${link.page}` });
       } else if (link.anchor !== undefined && !anchorsOfPage(link.page).has(link.anchor)) {
-        broken.push({ ...link.place, text: `${link.place.text}: ${link.page} has no heading with the anchor #${link.anchor}` });
+        broken.push({
+          ...link.place,
+          text: `${link.place.text}: ${link.page} has no heading with the anchor #${link.anchor}`,
+        });
       }
     }
-    assert.deepEqual(broken, [], `Broken pointers into the docs (fix the reference, or the heading it names):\n${report(broken)}`);
+    assert.deepEqual(
+      broken,
+      [],
+      `Broken pointers into the docs (fix the reference, or the heading it names):\n${report(broken)}`,
+    );
   });
 });
 
@@ -312,10 +362,13 @@ describe('the checks themselves', () => {
   const beside = ['..', 'shared'].join('/');
   const otherNotes = ['mcp-spec', 'md'].join('.');
 
-  test('slugs are GitHub\'s', () => {
+  test("slugs are GitHub's", () => {
     assert.equal(slug("Mistakes in ToolHive's own docs"), 'mistakes-in-toolhives-own-docs');
     assert.equal(slug('Families: `TOOL_FAMILIES`'), 'families-tool_families');
-    assert.equal(slug('Path target: `TOOL_PATH_ACCESSES`, `TOOL_PATH_BASES`'), 'path-target-tool_path_accesses-tool_path_bases');
+    assert.equal(
+      slug('Path target: `TOOL_PATH_ACCESSES`, `TOOL_PATH_BASES`'),
+      'path-target-tool_path_accesses-tool_path_bases',
+    );
     assert.equal(slug('The call envelope'), 'the-call-envelope');
     assert.equal(slug('Tools and `tools/list`'), 'tools-and-toolslist');
   });
@@ -335,14 +388,17 @@ describe('the checks themselves', () => {
     ].join('\n');
     // Line 2: the section number, the folder, the folder's subfolder and both file names.
     const found = outsideReferences('server/src/x.ts', text, exists).map((p) => p.line);
-    assert.deepEqual(found.sort((a, b) => a - b), [1, 2, 2, 2, 2, 2, 4]);
+    assert.deepEqual(
+      found.sort((a, b) => a - b),
+      [1, 2, 2, 2, 2, 2, 4],
+    );
     assert.deepEqual(outsideReferences('docs/mcp.md', `[link](${notes}#overrides)`, exists), []);
   });
 
   test('paths that scripts build out of the repository are found, those inside are not', () => {
     // The ways the bench reached the catalogs beside the checkout, and ways that stay inside.
     const text = [
-      "const HERE = dirname(fileURLToPath(import.meta.url));",
+      'const HERE = dirname(fileURLToPath(import.meta.url));',
       "const ROOT = join(HERE, '..', '..');",
       "const A = join(HERE, '..', '..', '..', 'shared', 'catalogs');",
       "const B = join(ROOT, '..', 'shared', 'catalogs');",
@@ -363,12 +419,23 @@ describe('the checks themselves', () => {
     const found = pathsOutside('test/bench/x.mjs', text).map((p) => p.line);
     assert.deepEqual(found, [3, 4, 6, 7, 8, 9, 10]);
     // The same text one folder deeper reaches one folder less far.
-    assert.deepEqual(pathsOutside('test/bench/deeper/x.mjs', 'const A = join(import.meta.dirname, "..", "..", "..");'), []);
-    assert.deepEqual(pathsOutside('scripts/x.ts', "const ROOT = join(__dirname, '..');\nconst A = join(ROOT, '..');").map((p) => p.line), [2]);
+    assert.deepEqual(
+      pathsOutside('test/bench/deeper/x.mjs', 'const A = join(import.meta.dirname, "..", "..", "..");'),
+      [],
+    );
+    assert.deepEqual(
+      pathsOutside('scripts/x.ts', "const ROOT = join(__dirname, '..');\nconst A = join(ROOT, '..');").map(
+        (p) => p.line,
+      ),
+      [2],
+    );
   });
 
   test('links are read from comments and Markdown', () => {
-    const links = linksOf('docs/mcp.md', `see docs/toolhive.md#entries, [x](${notes}#overrides), [y](#tool-names), [z](../README.md)`);
+    const links = linksOf(
+      'docs/mcp.md',
+      `see docs/toolhive.md#entries, [x](${notes}#overrides), [y](#tool-names), [z](../README.md)`,
+    );
     assert.deepEqual(
       links.map((l) => [l.page, l.anchor]),
       [

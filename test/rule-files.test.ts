@@ -31,14 +31,32 @@ for (const file of ruleFiles()) {
 
 test('the generated files change with the registry, and keep what is written by hand', () => {
   const [index, schema] = ruleFiles().map((file) => file.current!);
-  const added = [...ALL_RULES, { id: 'lens/new-rule', defaultSeverity: 'hint' as const, summary: 'A `new` rule | with a bar.' }];
+  const added = [
+    ...ALL_RULES,
+    { id: 'lens/new-rule', defaultSeverity: 'hint' as const, summary: 'A `new` rule | with a bar.' },
+  ];
   const newIndex = renderRulesIndex(index!, added);
   assert.ok(newIndex.includes('| [lens/new-rule](lens/new-rule.md) | hint | A `new` rule \\| with a bar. |'));
-  assert.equal(newIndex.slice(0, index!.indexOf('<!--')), index!.slice(0, index!.indexOf('<!--')), 'the prose before the tables is kept');
-  const newSchema = JSON.parse(renderConfigSchema(schema!, added)) as { definitions: { RuleSeverities: { properties: Record<string, { description: string }> } } };
-  assert.equal(newSchema.definitions.RuleSeverities.properties['lens/new-rule']?.description, 'A new rule | with a bar. Default: hint.');
-  assert.deepEqual(Object.keys(newSchema.definitions.RuleSeverities.properties), added.map((rule) => rule.id));
-  assert.throws(() => renderRulesIndex(index!, [{ id: 'brand-new/rule', defaultSeverity: 'error', summary: 'x' }]), /FAMILY_TITLES in scripts\/generate-rule-files\.ts/);
+  assert.equal(
+    newIndex.slice(0, index!.indexOf('<!--')),
+    index!.slice(0, index!.indexOf('<!--')),
+    'the prose before the tables is kept',
+  );
+  const newSchema = JSON.parse(renderConfigSchema(schema!, added)) as {
+    definitions: { RuleSeverities: { properties: Record<string, { description: string }> } };
+  };
+  assert.equal(
+    newSchema.definitions.RuleSeverities.properties['lens/new-rule']?.description,
+    'A new rule | with a bar. Default: hint.',
+  );
+  assert.deepEqual(
+    Object.keys(newSchema.definitions.RuleSeverities.properties),
+    added.map((rule) => rule.id),
+  );
+  assert.throws(
+    () => renderRulesIndex(index!, [{ id: 'brand-new/rule', defaultSeverity: 'error', summary: 'x' }]),
+    /FAMILY_TITLES in scripts\/generate-rule-files\.ts/,
+  );
   assert.throws(() => renderRulesIndex('# Rules\n', ALL_RULES), /generated region/);
 });
 
@@ -50,5 +68,8 @@ test('rules/modules.generated.ts lists every rule module on disk', async () => {
     `server/src/core/rules/modules.generated.ts is out of date: run \`npm run build\` and commit it.\n${firstDifference(current, generator.renderRuleModules())}`,
   );
   // The list follows the files: one more module, one more entry.
-  assert.match(generator.renderRuleModules(['lens/new-rule']), /import \{ rule as lensNewRule \} from '\.\/lens\/new-rule\.js';[\s\S]*\{ path: 'lens\/new-rule', rule: lensNewRule \}/);
+  assert.match(
+    generator.renderRuleModules(['lens/new-rule']),
+    /import \{ rule as lensNewRule \} from '\.\/lens\/new-rule\.js';[\s\S]*\{ path: 'lens\/new-rule', rule: lensNewRule \}/,
+  );
 });

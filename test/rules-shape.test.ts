@@ -34,7 +34,12 @@ const RULE_ID = /^[a-z]+\/[a-z-]+$/;
 
 const rel = (path: string) => path.slice(ROOT.length + 1);
 const isDir = (path: string) => existsSync(path) && statSync(path).isDirectory();
-const subdirs = (dir: string) => (isDir(dir) ? readdirSync(dir).filter((name) => isDir(join(dir, name))).sort() : []);
+const subdirs = (dir: string) =>
+  isDir(dir)
+    ? readdirSync(dir)
+        .filter((name) => isDir(join(dir, name)))
+        .sort()
+    : [];
 
 const REGISTERED = new Map<string, Rule>(ALL_RULES.map((rule) => [rule.id, rule]));
 
@@ -44,7 +49,12 @@ function load(path: string): Record<string, unknown> {
 }
 
 function isRule(value: unknown): value is Rule {
-  return typeof value === 'object' && value !== null && typeof (value as Rule).id === 'string' && typeof (value as Rule).summary === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Rule).id === 'string' &&
+    typeof (value as Rule).summary === 'string'
+  );
 }
 
 /** The cases of a fixture folder that want its rule: a `# want <id>` marker, or a line of a `.wants` file. */
@@ -63,7 +73,11 @@ test('rule ids are unique and of the form family/name', () => {
   for (const rule of ALL_RULES) {
     assert.ok(!seen.has(rule.id), `${rule.id} is registered twice`);
     seen.add(rule.id);
-    assert.match(rule.id, RULE_ID, `rule id "${rule.id}" is not family/name in lower case with dashes (the fixtures' want markers read only those)`);
+    assert.match(
+      rule.id,
+      RULE_ID,
+      `rule id "${rule.id}" is not family/name in lower case with dashes (the fixtures' want markers read only those)`,
+    );
   }
 });
 
@@ -71,21 +85,34 @@ describe('every registered rule has its module, fixtures and docs page', () => {
   for (const rule of ALL_RULES) {
     test(rule.id, () => {
       const modulePath = join(RULES_DIR, `${rule.id}.ts`);
-      assert.ok(existsSync(modulePath), `rule ${rule.id} is not defined in ${rel(modulePath)}: a rule's module is at the path of its id`);
+      assert.ok(
+        existsSync(modulePath),
+        `rule ${rule.id} is not defined in ${rel(modulePath)}: a rule's module is at the path of its id`,
+      );
       const exported = load(modulePath).rule;
       assert.ok(isRule(exported), `${rel(modulePath)} does not export \`rule\``);
-      assert.equal(exported.id, rule.id, `${rel(modulePath)} exports a rule with id ${exported.id}: its id must be ${rule.id}, the module's path`);
+      assert.equal(
+        exported.id,
+        rule.id,
+        `${rel(modulePath)} exports a rule with id ${exported.id}: its id must be ${rule.id}, the module's path`,
+      );
       assert.equal(exported, rule, `the registry's ${rule.id} is not the rule ${rel(modulePath)} exports`);
 
       const fixtures = join(FIXTURES_DIR, rule.id);
-      assert.ok(isDir(fixtures), `rule ${rule.id} has no fixture folder: add ${rel(fixtures)}/ with a case whose offending line ends in the draft \`# want ${rule.id}\`, then fill it in with UPDATE_FIXTURES=1 (test/fixtures/README.md)`);
+      assert.ok(
+        isDir(fixtures),
+        `rule ${rule.id} has no fixture folder: add ${rel(fixtures)}/ with a case whose offending line ends in the draft \`# want ${rule.id}\`, then fill it in with UPDATE_FIXTURES=1 (test/fixtures/README.md)`,
+      );
       assert.ok(
         casesWanting(fixtures, rule.id).length > 0,
         `${rel(fixtures)}/ has no case that wants ${rule.id}: add a file with a line ending in the draft \`# want ${rule.id}\` (or a .wants file beside a .jsonl case), then fill it in with UPDATE_FIXTURES=1 (test/fixtures/README.md)`,
       );
 
       const page = join(DOCS_DIR, `${rule.id}.md`);
-      assert.ok(existsSync(page), `rule ${rule.id} has no docs page: add ${rel(page)} (title \`# ${rule.id}\`, a "## Bad" and a "## Good" example)`);
+      assert.ok(
+        existsSync(page),
+        `rule ${rule.id} has no docs page: add ${rel(page)} (title \`# ${rule.id}\`, a "## Bad" and a "## Good" example)`,
+      );
     });
   }
 });
@@ -93,7 +120,10 @@ describe('every registered rule has its module, fixtures and docs page', () => {
 describe('every file in a rule family folder is a registered rule', () => {
   for (const family of subdirs(RULES_DIR)) {
     test(`server/src/core/rules/${family}/`, () => {
-      assert.ok(FAMILY_ORDER.includes(family), `rule family "${family}" is not in FAMILY_ORDER: add it in server/src/core/rules/registry.ts where its rules should be listed`);
+      assert.ok(
+        FAMILY_ORDER.includes(family),
+        `rule family "${family}" is not in FAMILY_ORDER: add it in server/src/core/rules/registry.ts where its rules should be listed`,
+      );
       for (const name of readdirSync(join(RULES_DIR, family)).sort()) {
         const entry = `${family}/${name}`;
         const path = join(RULES_DIR, entry);
@@ -104,8 +134,16 @@ describe('every file in a rule family folder is a registered rule', () => {
         const id = `${family}/${name.slice(0, -'.ts'.length)}`;
         const exported = load(path).rule;
         assert.ok(isRule(exported), `${notARule}; a rule module exports \`rule: Rule\` with id ${id}`);
-        assert.equal(exported.id, id, `${rel(path)} exports a rule with id ${exported.id}: a rule's id is its module's path, ${id}`);
-        assert.equal(REGISTERED.get(id), exported, `${id} is not in the registry: run \`npm run build\` (it lists the rule modules in rules/modules.generated.ts)`);
+        assert.equal(
+          exported.id,
+          id,
+          `${rel(path)} exports a rule with id ${exported.id}: a rule's id is its module's path, ${id}`,
+        );
+        assert.equal(
+          REGISTERED.get(id),
+          exported,
+          `${id} is not in the registry: run \`npm run build\` (it lists the rule modules in rules/modules.generated.ts)`,
+        );
       }
     });
   }
@@ -114,22 +152,36 @@ describe('every file in a rule family folder is a registered rule', () => {
 test('every docs page belongs to a registered rule', () => {
   for (const name of readdirSync(DOCS_DIR).sort()) {
     if (DOCS_EXTRAS.has(name)) continue;
-    assert.ok(isDir(join(DOCS_DIR, name)), `docs/rules/${name} is neither a rule family folder nor README.md or _catalogs/`);
+    assert.ok(
+      isDir(join(DOCS_DIR, name)),
+      `docs/rules/${name} is neither a rule family folder nor README.md or _catalogs/`,
+    );
     for (const page of readdirSync(join(DOCS_DIR, name)).sort()) {
       const id = `${name}/${page.replace(/\.md$/, '')}`;
-      assert.ok(page.endsWith('.md') && REGISTERED.has(id), `docs/rules/${name}/${page} is the page of no registered rule: rename it after a rule id or remove it`);
+      assert.ok(
+        page.endsWith('.md') && REGISTERED.has(id),
+        `docs/rules/${name}/${page} is the page of no registered rule: rename it after a rule id or remove it`,
+      );
     }
   }
 });
 
 test('every fixture folder belongs to a registered rule', () => {
   // README.md describes the format; everything else is a family folder.
-  for (const family of readdirSync(FIXTURES_DIR).sort().filter((name) => name !== 'README.md')) {
+  for (const family of readdirSync(FIXTURES_DIR)
+    .sort()
+    .filter((name) => name !== 'README.md')) {
     assert.ok(isDir(join(FIXTURES_DIR, family)), `test/fixtures/${family} is not a rule family folder`);
     for (const name of readdirSync(join(FIXTURES_DIR, family)).sort()) {
       const id = `${family}/${name}`;
-      assert.ok(isDir(join(FIXTURES_DIR, id)), `test/fixtures/${id} is not a folder: fixtures live in test/fixtures/<family>/<name>/`);
-      assert.ok(REGISTERED.has(id), `test/fixtures/${id}/ is the fixture folder of no registered rule: rename it after a rule id or remove it`);
+      assert.ok(
+        isDir(join(FIXTURES_DIR, id)),
+        `test/fixtures/${id} is not a folder: fixtures live in test/fixtures/<family>/<name>/`,
+      );
+      assert.ok(
+        REGISTERED.has(id),
+        `test/fixtures/${id}/ is the fixture folder of no registered rule: rename it after a rule id or remove it`,
+      );
     }
   }
 });
@@ -138,8 +190,10 @@ test('every fixture folder belongs to a registered rule', () => {
 function headlineProblem(message: string): string | undefined {
   const first = firstSentence(message);
   if (!/[.!?]$/.test(first)) return 'its first sentence does not end with a period';
-  if (headlineLength(first) > HEADLINE_LENGTH) return `its first sentence is ${headlineLength(first)} characters (at most ${HEADLINE_LENGTH})`;
-  if (!/^[A-Z"`*[({.$<0-9']/.test(first) && !/^[a-z]+[A-Z_]/.test(first)) return 'its first sentence does not start as a sentence does';
+  if (headlineLength(first) > HEADLINE_LENGTH)
+    return `its first sentence is ${headlineLength(first)} characters (at most ${HEADLINE_LENGTH})`;
+  if (!/^[A-Z"`*[({.$<0-9']/.test(first) && !/^[a-z]+[A-Z_]/.test(first))
+    return 'its first sentence does not start as a sentence does';
   return undefined;
 }
 
@@ -171,11 +225,16 @@ describe('every message has a headline of at most HEADLINE_LENGTH characters, th
       }
     }
   }
-  test('the fixtures and examples give messages to look at', () => assert.ok(messages > 500, `only ${messages} messages`));
+  test('the fixtures and examples give messages to look at', () =>
+    assert.ok(messages > 500, `only ${messages} messages`));
   for (const rule of ALL_RULES) {
     test(rule.id, () => {
       const problems = [...(bad.get(rule.id) ?? [])];
-      assert.deepEqual(problems, [], `${rule.id} writes messages whose first sentence should say what is wrong and what to do on one row, the why after it`);
+      assert.deepEqual(
+        problems,
+        [],
+        `${rule.id} writes messages whose first sentence should say what is wrong and what to do on one row, the why after it`,
+      );
     });
   }
 });
@@ -194,11 +253,19 @@ describe('every rule declares its messages by id', () => {
       assert.ok(ids.length > 0, `${rule.id}'s \`messages\` table is empty`);
       for (const id of ids) {
         assert.match(id, MESSAGE_ID, `${rule.id}: message id "${id}" is not camelCase`);
-        assert.equal(typeof (messages as Record<string, unknown>)[id], 'function', `${rule.id}: message "${id}" is not a function of its data`);
+        assert.equal(
+          typeof (messages as Record<string, unknown>)[id],
+          'function',
+          `${rule.id}: message "${id}" is not a function of its data`,
+        );
       }
       // Keys of one object are unique; ids that differ only in case would still read as one.
       const folded = ids.map((id) => id.toLowerCase());
-      assert.deepEqual(folded.filter((id, i) => folded.indexOf(id) !== i), [], `${rule.id}: message ids that differ only in case`);
+      assert.deepEqual(
+        folded.filter((id, i) => folded.indexOf(id) !== i),
+        [],
+        `${rule.id}: message ids that differ only in case`,
+      );
     });
   }
 });
@@ -213,7 +280,8 @@ test('every finding on the fixtures and examples carries a message id of its rul
       for (const finding of checkFile(file, loaded.workspace).findings) {
         findings++;
         const rule = REGISTERED.get(finding.rule);
-        if (!rule || !Object.hasOwn(rule.messages, finding.messageId)) wrong.push(`${finding.rule}: "${finding.messageId}" (${rel(dir)}/${file.path})`);
+        if (!rule || !Object.hasOwn(rule.messages, finding.messageId))
+          wrong.push(`${finding.rule}: "${finding.messageId}" (${rel(dir)}/${file.path})`);
       }
     }
   }
@@ -237,6 +305,10 @@ test('a report whose message id its rule does not declare is the rule failing, n
   };
   const text = 'compositeTools:\n  - {name: flow, description: d, steps: [{id: s, tool: t}]}\n';
   const findings = checkFile(workspace.parse('/w/gateway.yaml', text), workspace, [misnamed]).findings;
-  assert.deepEqual(findings.map((f) => f.messageId), [], 'the check stops at the undeclared id');
+  assert.deepEqual(
+    findings.map((f) => f.messageId),
+    [],
+    'the check stops at the undeclared id',
+  );
   assert.match(logged.join('\n'), /rule test\/misnamed failed .*has no message "undeclared"/);
 });

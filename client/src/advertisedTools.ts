@@ -3,7 +3,12 @@
 // comes from. The server computes the list (toolLens.server.advertisedTools); this only draws it.
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, type LanguageClient } from 'vscode-languageclient/node';
-import { SERVER_COMMANDS, type AdvertisedToolItem, type AdvertisedToolsView, type ViewLocation } from '../../server/src/lsp/protocol.js';
+import {
+  SERVER_COMMANDS,
+  type AdvertisedToolItem,
+  type AdvertisedToolsView,
+  type ViewLocation,
+} from '../../server/src/lsp/protocol.js';
 
 export const ADVERTISED_TOOLS_VIEW = 'toolLens.advertisedTools';
 /** Context key: a gateway file has been in focus and its list is shown (the view appears only then). */
@@ -31,7 +36,11 @@ class AdvertisedToolsProvider implements vscode.TreeDataProvider<Node> {
       return this.views.length === 1 ? groupsOf(this.views[0]!) : this.views.map((view) => ({ type: 'gateway', view }));
     }
     if (node.type === 'gateway') return groupsOf(node.view);
-    if (node.type === 'group') return [...node.items.map((item): Node => ({ type: 'tool', item })), ...(node.notes ?? []).map((text): Node => ({ type: 'note', text }))];
+    if (node.type === 'group')
+      return [
+        ...node.items.map((item): Node => ({ type: 'tool', item })),
+        ...(node.notes ?? []).map((text): Node => ({ type: 'note', text })),
+      ];
     return [];
   }
 
@@ -44,7 +53,12 @@ class AdvertisedToolsProvider implements vscode.TreeDataProvider<Node> {
         return item;
       }
       case 'group':
-        return new vscode.TreeItem(node.label, node.label.startsWith('Advertised') ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+        return new vscode.TreeItem(
+          node.label,
+          node.label.startsWith('Advertised')
+            ? vscode.TreeItemCollapsibleState.Expanded
+            : vscode.TreeItemCollapsibleState.Collapsed,
+        );
       case 'note': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.iconPath = new vscode.ThemeIcon('question');
@@ -59,7 +73,8 @@ class AdvertisedToolsProvider implements vscode.TreeDataProvider<Node> {
 
 function groupsOf(view: AdvertisedToolsView): Node[] {
   const groups: Node[] = [{ type: 'group', label: `Advertised (${view.advertised.length})`, items: view.advertised }];
-  if (view.withheld.length > 0) groups.push({ type: 'group', label: `Withheld (${view.withheld.length})`, items: view.withheld });
+  if (view.withheld.length > 0)
+    groups.push({ type: 'group', label: `Withheld (${view.withheld.length})`, items: view.withheld });
   if (view.notes.length > 0) groups.push({ type: 'group', label: 'Not known', items: [], notes: view.notes });
   return groups;
 }
@@ -84,7 +99,11 @@ function toolItem(tool: AdvertisedToolItem): vscode.TreeItem {
 function openCommand(location: ViewLocation): vscode.Command {
   const { start, end } = location.range;
   const selection = new vscode.Range(start.line, start.character, end.line, end.character);
-  return { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.parse(location.uri), { selection, preview: true }] };
+  return {
+    title: 'Open',
+    command: 'vscode.open',
+    arguments: [vscode.Uri.parse(location.uri), { selection, preview: true }],
+  };
 }
 
 /**
@@ -94,7 +113,10 @@ function openCommand(location: ViewLocation): vscode.Command {
  */
 export function registerAdvertisedTools(context: vscode.ExtensionContext, client: LanguageClient): void {
   const provider = new AdvertisedToolsProvider();
-  const treeView = vscode.window.createTreeView(ADVERTISED_TOOLS_VIEW, { treeDataProvider: provider, showCollapseAll: true });
+  const treeView = vscode.window.createTreeView(ADVERTISED_TOOLS_VIEW, {
+    treeDataProvider: provider,
+    showCollapseAll: true,
+  });
   context.subscriptions.push(treeView);
   let shown: vscode.Uri | undefined;
   let generation = 0;
@@ -112,7 +134,10 @@ export function registerAdvertisedTools(context: vscode.ExtensionContext, client
   const refresh = async (): Promise<void> => {
     const mine = ++generation;
     const document = vscode.window.activeTextEditor?.document;
-    const candidate = document && document.uri.scheme === 'file' && /^(yaml|json|jsonc)$/.test(document.languageId) ? document.uri : undefined;
+    const candidate =
+      document && document.uri.scheme === 'file' && /^(yaml|json|jsonc)$/.test(document.languageId)
+        ? document.uri
+        : undefined;
     let views = candidate ? await viewsOf(candidate) : [];
     let uri = candidate;
     if (views.length === 0 && shown) {

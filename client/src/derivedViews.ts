@@ -49,7 +49,9 @@ export interface FloorViews {
 export function registerFloorViews(context: vscode.ExtensionContext, client: LanguageClient): FloorViews {
   const changed = new vscode.EventEmitter<vscode.Uri>();
   const ask = (source: FloorSource) =>
-    client.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.floor, arguments: [source] }) as Promise<FloorReport[]>;
+    client.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.floor, arguments: [source] }) as Promise<
+      FloorReport[]
+    >;
   const provider: vscode.TextDocumentContentProvider = {
     onDidChange: changed.event,
     async provideTextDocumentContent(uri) {
@@ -83,7 +85,8 @@ export function registerFloorViews(context: vscode.ExtensionContext, client: Lan
   return {
     async show(source, position) {
       const reports = await ask({ uri: source.toString(), ...(position ? { position } : {}) });
-      if (!reports.length) return void vscode.window.showInformationMessage('Tool Lens: this document has no composite tools.');
+      if (!reports.length)
+        return void vscode.window.showInformationMessage('Tool Lens: this document has no composite tools.');
       const view = floorUri(source, position, reports.length === 1 ? reports[0]!.workflow : undefined);
       await vscode.commands.executeCommand('markdown.showPreviewToSide', view);
     },

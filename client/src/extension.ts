@@ -1,7 +1,12 @@
 // The VS Code side of Tool Lens: starts the language server (dist/server.js over IPC), registers
 // the commands, the language status items, the "Advertised tools" view and the workspace-trust plumbing. No analysis here.
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import {
   CATALOG_STATE_NOTIFICATION,
   TRUST_NOTIFICATION,
@@ -46,7 +51,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<ToolLe
   };
   // The diagnostics' links and "Show documentation" quick fixes run this command (commands.ts), which
   // opens the page bundled in the extension rather than a web page.
-  const initializationOptions: InitializationOptions = { trusted: vscode.workspace.isTrusted, settings: readSettings(), ruleDocsCommand: OPEN_RULE_DOCS };
+  const initializationOptions: InitializationOptions = {
+    trusted: vscode.workspace.isTrusted,
+    settings: readSettings(),
+    ruleDocsCommand: OPEN_RULE_DOCS,
+  };
   const clientOptions: LanguageClientOptions = {
     // Every YAML and JSON file on disk: the server decides from the content which ones are ours.
     documentSelector: [
@@ -65,7 +74,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<ToolLe
 
   const status = new LanguageStatus(client);
   context.subscriptions.push(status, output);
-  context.subscriptions.push(client.onNotification(CATALOG_STATE_NOTIFICATION, (state: CatalogState) => status.update(state)));
+  context.subscriptions.push(
+    client.onNotification(CATALOG_STATE_NOTIFICATION, (state: CatalogState) => status.update(state)),
+  );
   registerCommands(context, client);
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -77,7 +88,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<ToolLe
   registerAdvertisedTools(context, client);
   return {
     languageStatusShownFor: (document) => status.showsFor(document),
-    languageStatus: () => [status.catalogs, status.config, status.fetch].map((item) => ({ id: item.id, text: item.text, detail: item.detail, command: item.command?.command })),
+    languageStatus: () =>
+      [status.catalogs, status.config, status.fetch].map((item) => ({
+        id: item.id,
+        text: item.text,
+        detail: item.detail,
+        command: item.command?.command,
+      })),
   };
 }
 

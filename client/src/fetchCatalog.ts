@@ -6,21 +6,33 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport } from 'vscode-languageclient/node';
-import type { FetchCatalogParams, FetchCatalogResult, LiveServerItem, LiveServerList } from '../../server/src/lsp/protocol.js';
+import type {
+  FetchCatalogParams,
+  FetchCatalogResult,
+  LiveServerItem,
+  LiveServerList,
+} from '../../server/src/lsp/protocol.js';
 import { CONSENT_CLOSE, consentPrompt, hasConsent, pickRow, recordConsent } from './fetchConsent.js';
 
 export interface FetchDeps {
   listServers(): Promise<LiveServerList>;
   /** Cancelling `token` cancels the request; the server then stops the fetch and the MCP server. */
   fetch(params: FetchCatalogParams, token?: vscode.CancellationToken): Promise<FetchCatalogResult>;
-  onProgress(token: string, handler: (value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd) => void): vscode.Disposable;
+  onProgress(
+    token: string,
+    handler: (value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd) => void,
+  ): vscode.Disposable;
   showOutput(): void;
   log(line: string): void;
 }
 
 const CONFIG_FILES = '.vscode/mcp.json, .cursor/mcp.json, .mcp.json or claude_desktop_config.json';
 
-export async function fetchCatalog(context: vscode.ExtensionContext, deps: FetchDeps, preselect?: string): Promise<void> {
+export async function fetchCatalog(
+  context: vscode.ExtensionContext,
+  deps: FetchDeps,
+  preselect?: string,
+): Promise<void> {
   if (!vscode.workspace.isTrusted) {
     const manage = 'Manage Workspace Trust';
     const answer = await vscode.window.showWarningMessage(
@@ -34,22 +46,33 @@ export async function fetchCatalog(context: vscode.ExtensionContext, deps: Fetch
   for (const problem of list.problems) deps.log(`MCP config problem: ${problem}`);
   if (!list.trusted) {
     // The trust notification has not reached the server yet (it refuses too): say so rather than fail later.
-    void vscode.window.showWarningMessage('Tool Lens: the language server does not know yet that this workspace is trusted. Try again in a moment, or reload the window.');
+    void vscode.window.showWarningMessage(
+      'Tool Lens: the language server does not know yet that this workspace is trusted. Try again in a moment, or reload the window.',
+    );
     return;
   }
   if (list.servers.length === 0) {
-    const where = list.configFiles.length ? `${list.configFiles.join(', ')} declare${list.configFiles.length === 1 ? 's' : ''} no MCP server` : `no ${CONFIG_FILES} in this workspace`;
-    void vscode.window.showInformationMessage(`Tool Lens: nothing to fetch: ${where}.${list.problems.length ? ' See the Tool Lens output for problems in the configs.' : ''}`);
+    const where = list.configFiles.length
+      ? `${list.configFiles.join(', ')} declare${list.configFiles.length === 1 ? 's' : ''} no MCP server`
+      : `no ${CONFIG_FILES} in this workspace`;
+    void vscode.window.showInformationMessage(
+      `Tool Lens: nothing to fetch: ${where}.${list.problems.length ? ' See the Tool Lens output for problems in the configs.' : ''}`,
+    );
     return;
   }
 
   const item = preselect !== undefined ? list.servers.find((s) => s.name === preselect) : await pick(list.servers);
   if (!item) {
-    if (preselect !== undefined) void vscode.window.showWarningMessage(`Tool Lens: no MCP server named "${preselect}" in this workspace's MCP configs.`);
+    if (preselect !== undefined)
+      void vscode.window.showWarningMessage(
+        `Tool Lens: no MCP server named "${preselect}" in this workspace's MCP configs.`,
+      );
     return;
   }
   if (item.blocked || !item.fingerprint) {
-    void vscode.window.showWarningMessage(`Tool Lens cannot fetch "${item.name}": ${item.blocked?.message ?? 'it cannot be fetched'}.`);
+    void vscode.window.showWarningMessage(
+      `Tool Lens cannot fetch "${item.name}": ${item.blocked?.message ?? 'it cannot be fetched'}.`,
+    );
     return;
   }
   if (item.pending) {
@@ -87,15 +110,27 @@ async function pick(servers: LiveServerItem[]): Promise<LiveServerItem | undefin
 
 function run(deps: FetchDeps, item: LiveServerItem): Thenable<FetchCatalogResult> {
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Tool Lens: fetching the tools of "${item.name}"`, cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Tool Lens: fetching the tools of "${item.name}"`,
+      cancellable: true,
+    },
     async (progress, cancellation) => {
       const token = `toolLens.fetch.${randomUUID()}`;
       const subscription = deps.onProgress(token, (value) => {
         if (value.kind !== 'end' && value.message) progress.report({ message: value.message });
       });
-      const cancelled: FetchCatalogResult = { ok: false, server: item.name, reason: 'cancelled', message: `the fetch of "${item.name}" was cancelled.` };
+      const cancelled: FetchCatalogResult = {
+        ok: false,
+        server: item.name,
+        reason: 'cancelled',
+        message: `the fetch of "${item.name}" was cancelled.`,
+      };
       try {
-        return await deps.fetch({ server: item.name, fingerprint: item.fingerprint!, workDoneToken: token }, cancellation);
+        return await deps.fetch(
+          { server: item.name, fingerprint: item.fingerprint!, workDoneToken: token },
+          cancellation,
+        );
       } catch (error) {
         // A cancelled request may end as an error rather than as the server's answer.
         if (cancellation.isCancellationRequested) return cancelled;
@@ -107,7 +142,12 @@ function run(deps: FetchDeps, item: LiveServerItem): Thenable<FetchCatalogResult
   );
 }
 
-async function report(context: vscode.ExtensionContext, deps: FetchDeps, item: LiveServerItem, result: FetchCatalogResult): Promise<void> {
+async function report(
+  context: vscode.ExtensionContext,
+  deps: FetchDeps,
+  item: LiveServerItem,
+  result: FetchCatalogResult,
+): Promise<void> {
   if (result.ok) {
     const open = 'Open Snapshot';
     const answer = await vscode.window.showInformationMessage(

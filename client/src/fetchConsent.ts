@@ -45,12 +45,20 @@ export interface PickRow {
 
 /** A quick pick row: name; transport (or why it cannot be fetched) and where it is declared; the command line. */
 export function pickRow(item: LiveServerItem): PickRow {
-  const how = item.blocked ? (item.blocked.reason === 'needs-input' ? 'needs input' : 'cannot be fetched') : item.transport ?? 'stdio';
-  const state = item.pending ? ' · fetching now' : item.catalogued ? ` · has a catalog${item.fetchedAt ? ` (fetched ${item.fetchedAt})` : ''}` : '';
+  const how = item.blocked
+    ? item.blocked.reason === 'needs-input'
+      ? 'needs input'
+      : 'cannot be fetched'
+    : (item.transport ?? 'stdio');
+  const state = item.pending
+    ? ' · fetching now'
+    : item.catalogued
+      ? ` · has a catalog${item.fetchedAt ? ` (fetched ${item.fetchedAt})` : ''}`
+      : '';
   return {
     label: item.blocked ? `$(circle-slash) ${item.name}` : item.name,
     description: `${how} · ${item.declaredIn}${state}`,
-    detail: item.blocked ? `Cannot be fetched: ${item.blocked.message}` : item.commandLine ?? '',
+    detail: item.blocked ? `Cannot be fetched: ${item.blocked.message}` : (item.commandLine ?? ''),
   };
 }
 
@@ -75,7 +83,12 @@ function snapshotWords(item: LiveServerItem): string {
  * happens, and the snapshot file written (new, or replacing one). `buttons` in their order: Cancel
  * first, so that the default (Enter) starts nothing; then the action.
  */
-export function consentPrompt(item: LiveServerItem): { message: string; detail: string; action: string; buttons: string[] } {
+export function consentPrompt(item: LiveServerItem): {
+  message: string;
+  detail: string;
+  action: string;
+  buttons: string[];
+} {
   const stdio = (item.transport ?? 'stdio') === 'stdio';
   const file = item.declaredIn.replace(/:\d+$/, '');
   const action = stdio ? 'Start and Fetch' : 'Connect and Fetch';

@@ -4,7 +4,12 @@
 // contradict the floor), a badge on each step that breaks the claim, reads a step it does not wait
 // for (and a dashed `reads` edge for that race), or has unknown annotations.
 // Pure functions, no `vscode` import, so they are unit-tested directly.
-import type { AnnotationClass, WorkflowGraph, WorkflowGraphMark, WorkflowGraphNode } from '../../server/src/lsp/protocol.js';
+import type {
+  AnnotationClass,
+  WorkflowGraph,
+  WorkflowGraphMark,
+  WorkflowGraphNode,
+} from '../../server/src/lsp/protocol.js';
 
 export const CLASS_STYLE: Record<AnnotationClass, { fill: string; label: string }> = {
   'read-only': { fill: '#2e7d32', label: 'read-only (readOnlyHint: true)' },
@@ -16,7 +21,7 @@ export const CLASS_STYLE: Record<AnnotationClass, { fill: string; label: string 
 
 /** The badge of each mark, and what the legend says of it. */
 export const MARK_STYLE: Record<WorkflowGraphMark['kind'], { badge: string; fill: string; label: string }> = {
-  'breaks-claim': { badge: 'breaks claim', fill: '#b71c1c', label: 'breaks the composite\'s claimed hints' },
+  'breaks-claim': { badge: 'breaks claim', fill: '#b71c1c', label: "breaks the composite's claimed hints" },
   race: { badge: 'race', fill: '#e65100', label: 'reads a step it does not wait for (dashed edge)' },
   unknown: { badge: 'unknown', fill: '#6d4c41', label: 'annotations unknown: the floor assumes the worst' },
 };
@@ -70,14 +75,21 @@ export function layout(graph: WorkflowGraph): { nodes: PlacedNode[]; width: numb
   for (const [layer, row] of [...rows].sort((a, b) => a[0] - b[0])) {
     const rowWidth = row.length * NODE_WIDTH + (row.length - 1) * GAP_X;
     const left = (width - rowWidth) / 2;
-    row.forEach((node, i) => placed.push({ ...node, layer, x: left + i * (NODE_WIDTH + GAP_X), y: MARGIN + layer * (NODE_HEIGHT + GAP_Y) }));
+    row.forEach((node, i) =>
+      placed.push({ ...node, layer, x: left + i * (NODE_WIDTH + GAP_X), y: MARGIN + layer * (NODE_HEIGHT + GAP_Y) }),
+    );
   }
   const layers = Math.max(1, rows.size);
   return { nodes: placed, width, height: MARGIN * 2 + layers * NODE_HEIGHT + (layers - 1) * GAP_Y };
 }
 
 function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 function clip(text: string, max: number): string {
@@ -108,12 +120,18 @@ function graphSvg(graph: WorkflowGraph): string {
     const x2 = to.x + NODE_WIDTH / 2;
     const y2 = to.y;
     const middle = (y1 + y2) / 2;
-    parts.push(`<path class="edge" d="M ${x1} ${y1} C ${x1} ${middle}, ${x2} ${middle}, ${x2} ${y2}" marker-end="url(#arrow)"/>`);
+    parts.push(
+      `<path class="edge" d="M ${x1} ${y1} C ${x1} ${middle}, ${x2} ${middle}, ${x2} ${y2}" marker-end="url(#arrow)"/>`,
+    );
   }
   for (const node of nodes) {
     const style = CLASS_STYLE[node.annotationClass];
     const marks = node.marks ?? [];
-    const title = [`${node.id}${node.tool ? ` → ${node.tool}` : ''}`, node.detail, ...marks.map((m) => `${MARK_STYLE[m.kind].badge}: ${m.text}`)].join('\n');
+    const title = [
+      `${node.id}${node.tool ? ` → ${node.tool}` : ''}`,
+      node.detail,
+      ...marks.map((m) => `${MARK_STYLE[m.kind].badge}: ${m.text}`),
+    ].join('\n');
     parts.push(
       `<g class="node${marks.length ? ' marked' : ''}" data-line="${node.line}" data-marks="${escapeXml(marks.map((m) => m.kind).join(' '))}" tabindex="0">`,
       `<title>${escapeXml(title)}</title>`,
@@ -168,7 +186,8 @@ function readsEdge(from: PlacedNode, to: PlacedNode): string {
 }
 
 function legendHtml(): string {
-  const swatch = (fill: string) => `<svg width="14" height="14" aria-hidden="true"><rect width="14" height="14" rx="3" fill="${fill}"/></svg>`;
+  const swatch = (fill: string) =>
+    `<svg width="14" height="14" aria-hidden="true"><rect width="14" height="14" rx="3" fill="${fill}"/></svg>`;
   const items = (Object.keys(CLASS_STYLE) as AnnotationClass[]).map((key) => {
     const style = CLASS_STYLE[key];
     return `<li>${swatch(style.fill)} ${escapeXml(style.label)}</li>`;
@@ -183,7 +202,12 @@ function legendHtml(): string {
 /** The panel's tab: `Graph: publish_readme · docs.vmcp.yaml`, or `Graph: 3 composites · …` for a file of several. */
 export function graphTitle(graphs: readonly WorkflowGraph[], uri: { path: string }): string {
   const file = uri.path.slice(uri.path.lastIndexOf('/') + 1) || uri.path;
-  const what = graphs.length === 1 ? graphs[0]!.workflow : graphs.length === 0 ? 'no composite tools' : `${graphs.length} composites`;
+  const what =
+    graphs.length === 1
+      ? graphs[0]!.workflow
+      : graphs.length === 0
+        ? 'no composite tools'
+        : `${graphs.length} composites`;
   return `Graph: ${what} · ${file}`;
 }
 

@@ -17,7 +17,10 @@ export function showGraphPanel(graphs: WorkflowGraph[], uri: vscode.Uri): void {
     });
     panel.onDidDispose(() => (panel = undefined));
     panel.webview.onDidReceiveMessage(async (message: unknown) => {
-      const line = (message as { type?: unknown; line?: unknown })?.type === 'reveal' ? (message as { line: unknown }).line : undefined;
+      const line =
+        (message as { type?: unknown; line?: unknown })?.type === 'reveal'
+          ? (message as { line: unknown }).line
+          : undefined;
       if (typeof line !== 'number' || !shownUri) return;
       const editor = await vscode.window.showTextDocument(shownUri, { viewColumn: vscode.ViewColumn.One });
       const position = new vscode.Position(line, 0);

@@ -6,7 +6,12 @@
 // No analysis here: every word comes from the server's catalog state.
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, type LanguageClient } from 'vscode-languageclient/node';
-import { SERVER_COMMANDS, STALE_AFTER_DAYS, type CatalogState, type DocumentKindResult } from '../../server/src/lsp/protocol.js';
+import {
+  SERVER_COMMANDS,
+  STALE_AFTER_DAYS,
+  type CatalogState,
+  type DocumentKindResult,
+} from '../../server/src/lsp/protocol.js';
 
 /** The languages the client hands to the server (extension.ts's document selector). */
 const LANGUAGES = new Set(['yaml', 'json', 'jsonc', 'jsonl']);
@@ -61,7 +66,10 @@ export class LanguageStatus implements vscode.Disposable {
     const uri = document.uri.toString();
     let answer: DocumentKindResult | undefined;
     try {
-      answer = (await this.client.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.documentKind, arguments: [{ uri }] })) as DocumentKindResult | undefined;
+      answer = (await this.client.sendRequest(ExecuteCommandRequest.type, {
+        command: SERVER_COMMANDS.documentKind,
+        arguments: [{ uri }],
+      })) as DocumentKindResult | undefined;
     } catch (error) {
       // The client stopping, or the server restarting: the next editor change asks again.
       this.client.debug(`documentKind for ${uri} failed`, error);
@@ -90,20 +98,34 @@ export class LanguageStatus implements vscode.Disposable {
   update(state: CatalogState): void {
     const count = state.servers.length;
     const parts: string[] = [];
-    if (state.stale.length) parts.push(`stale: ${state.stale.join(', ')} (fetched more than ${STALE_AFTER_DAYS} days ago)`);
+    if (state.stale.length)
+      parts.push(`stale: ${state.stale.join(', ')} (fetched more than ${STALE_AFTER_DAYS} days ago)`);
     if (state.pending.length) parts.push(`pending: ${state.pending.join(', ')}`);
     if (state.failed.length) {
       // Redacted by the server; only the first line of each.
-      parts.push(`failed: ${state.failed.map((server) => `${server} (${(state.failures?.[server] ?? 'see the Tool Lens output').split(/\r?\n/, 1)[0]})`).join(', ')}`);
+      parts.push(
+        `failed: ${state.failed.map((server) => `${server} (${(state.failures?.[server] ?? 'see the Tool Lens output').split(/\r?\n/, 1)[0]})`).join(', ')}`,
+      );
     }
     const catalogs = this.catalogs;
     catalogs.busy = !state.loaded || state.pending.length > 0;
     catalogs.text = count === 0 ? '$(tools) No catalog' : `$(tools) ${plural(count, 'catalog server')}`;
-    catalogs.detail = count === 0
-      ? 'add a catalog: 1 snapshot or a saved tools/list (<server>.tools.json), or fetch one'
-      : parts.length ? parts.join('; ') : `from ${plural(state.files, 'snapshot file')}, all fresh`;
-    catalogs.severity = state.failed.length ? vscode.LanguageStatusSeverity.Error : state.stale.length || count === 0 ? vscode.LanguageStatusSeverity.Warning : vscode.LanguageStatusSeverity.Information;
-    catalogs.command = { title: 'Refresh', command: 'toolLens.refreshCatalogs', tooltip: 'Read the catalogs, the configuration and the files from disk again' };
+    catalogs.detail =
+      count === 0
+        ? 'add a catalog: 1 snapshot or a saved tools/list (<server>.tools.json), or fetch one'
+        : parts.length
+          ? parts.join('; ')
+          : `from ${plural(state.files, 'snapshot file')}, all fresh`;
+    catalogs.severity = state.failed.length
+      ? vscode.LanguageStatusSeverity.Error
+      : state.stale.length || count === 0
+        ? vscode.LanguageStatusSeverity.Warning
+        : vscode.LanguageStatusSeverity.Information;
+    catalogs.command = {
+      title: 'Refresh',
+      command: 'toolLens.refreshCatalogs',
+      tooltip: 'Read the catalogs, the configuration and the files from disk again',
+    };
 
     const configs = state.configs ?? [];
     const config = this.config;
@@ -122,7 +144,11 @@ export class LanguageStatus implements vscode.Disposable {
     fetch.text = '$(cloud-download) Live catalogs';
     if (state.trusted) {
       fetch.detail = 'fetch the tools of an MCP server this workspace declares';
-      fetch.command = { title: 'Fetch', command: 'toolLens.fetchCatalog', tooltip: 'Fetch Catalog from an MCP Server (you are asked before anything starts)' };
+      fetch.command = {
+        title: 'Fetch',
+        command: 'toolLens.fetchCatalog',
+        tooltip: 'Fetch Catalog from an MCP Server (you are asked before anything starts)',
+      };
     } else {
       fetch.detail = 'off in Restricted Mode: Tool Lens starts nothing in an untrusted workspace';
       fetch.command = undefined;

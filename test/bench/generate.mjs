@@ -31,7 +31,18 @@ function random(seed) {
 }
 
 const TEAMS = ['docs', 'platform', 'research', 'support', 'release', 'data', 'security', 'design', 'growth', 'infra'];
-const TOPICS = ['changelog', 'runbook', 'onboarding', 'incident', 'roadmap', 'glossary', 'adr', 'api-notes', 'faq', 'postmortem'];
+const TOPICS = [
+  'changelog',
+  'runbook',
+  'onboarding',
+  'incident',
+  'roadmap',
+  'glossary',
+  'adr',
+  'api-notes',
+  'faq',
+  'postmortem',
+];
 
 function header(team, index) {
   return `# vMCP gateway for the ${team} team (${index}): read-mostly access to the team checkout and the
@@ -618,5 +629,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const linesAt = args.indexOf('--lines');
   const target = linesAt >= 0 ? Number(args.splice(linesAt, 2)[1]) : DEFAULT_LINES;
   const stats = generate(args[0] ?? DEFAULT_OUT, target);
-  console.log(`${stats.files} files, ${stats.tools} composite tools, ${stats.lines} lines, ${(stats.bytes / 1e6).toFixed(1)} MB in ${stats.dir}`);
+  console.log(
+    `${stats.files} files, ${stats.tools} composite tools, ${stats.lines} lines, ${(stats.bytes / 1e6).toFixed(1)} MB in ${stats.dir}`,
+  );
 }

@@ -84,7 +84,10 @@ class PushClient {
   constructor(name, args) {
     this.name = name;
     this.spawnedAt = performance.now();
-    this.child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+    this.child = spawn(process.execPath, args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     live.add(this.child);
     this.exit = new Promise((resolve) => this.child.once('exit', () => (live.delete(this.child), resolve())));
     this.stderr = '';
@@ -94,18 +97,32 @@ class PushClient {
     this.publishes = [];
     this.waiters = [];
     this.configurationAsked = 0;
-    const connection = createProtocolConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
+    const connection = createProtocolConnection(
+      new StreamMessageReader(this.child.stdout),
+      new StreamMessageWriter(this.child.stdin),
+    );
     connection.onRequest('client/registerCapability', () => null);
     connection.onRequest('workspace/configuration', (params) => {
       this.configurationAsked++;
-      return (params?.items ?? []).map((item) => (item.section === 'yaml' ? yamlSettings() : item.section === 'toolLens' ? {} : null));
+      return (params?.items ?? []).map((item) =>
+        item.section === 'yaml' ? yamlSettings() : item.section === 'toolLens' ? {} : null,
+      );
     });
     connection.onNotification('textDocument/publishDiagnostics', (params) => {
-      this.publishes.push({ at: performance.now(), uri: params.uri, version: params.version, diagnostics: params.diagnostics });
+      this.publishes.push({
+        at: performance.now(),
+        uri: params.uri,
+        version: params.version,
+        diagnostics: params.diagnostics,
+      });
       for (const waiter of [...this.waiters]) waiter();
     });
-    connection.onNotification(() => { /* logs, catalog states: not measured here */ });
-    connection.onError(() => { /* a dead server is seen by the waits timing out */ });
+    connection.onNotification(() => {
+      /* logs, catalog states: not measured here */
+    });
+    connection.onError(() => {
+      /* a dead server is seen by the waits timing out */
+    });
     connection.listen();
     this.connection = connection;
   }
@@ -144,8 +161,15 @@ class PushClient {
         rootUri: uri,
         workspaceFolders: [{ uri, name: 'bench' }],
         capabilities: {
-          textDocument: { synchronization: { dynamicRegistration: false }, publishDiagnostics: { relatedInformation: true, versionSupport: true } },
-          workspace: { workspaceFolders: true, configuration: true, didChangeConfiguration: { dynamicRegistration: false } },
+          textDocument: {
+            synchronization: { dynamicRegistration: false },
+            publishDiagnostics: { relatedInformation: true, versionSupport: true },
+          },
+          workspace: {
+            workspaceFolders: true,
+            configuration: true,
+            didChangeConfiguration: { dynamicRegistration: false },
+          },
         },
         initializationOptions: { settings: { workspaceDiagnostics: true } },
       }),
@@ -178,7 +202,9 @@ class PushClient {
     } finally {
       if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
       this.connection.dispose();
-      await withTimeout(this.exit, 5000, 'the killed server').catch(() => { /* nothing more to do */ });
+      await withTimeout(this.exit, 5000, 'the killed server').catch(() => {
+        /* nothing more to do */
+      });
     }
   }
 }
@@ -208,11 +234,13 @@ function planEdits(text, count) {
   const keys = [];
   const numbers = [];
   lines.forEach((line, index) => {
-    if (/^ {4}description: /.test(line)) keys.push({ line: index, character: 4 + 'description'.length - 1, original: 'n', slip: 'm' });
+    if (/^ {4}description: /.test(line))
+      keys.push({ line: index, character: 4 + 'description'.length - 1, original: 'n', slip: 'm' });
     const retry = /^( +retryCount: )(\d+)$/.exec(line);
     if (retry) numbers.push({ line: index, character: retry[1].length, original: retry[2], slip: 'two' });
   });
-  if (keys.length === 0 || numbers.length === 0) throw new Error('the generated document has no description key or retryCount to edit');
+  if (keys.length === 0 || numbers.length === 0)
+    throw new Error('the generated document has no description key or retryCount to edit');
   let seed = 0x9e11;
   const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
   const edits = [];
@@ -220,9 +248,13 @@ function planEdits(text, count) {
     const kind = i % 2 === 0 ? 'key' : 'type';
     const places = kind === 'key' ? keys : numbers;
     const p = places[Math.floor(next() * places.length)];
-    const range = (length) => ({ start: { line: p.line, character: p.character }, end: { line: p.line, character: p.character + length } });
+    const range = (length) => ({
+      start: { line: p.line, character: p.character },
+      end: { line: p.line, character: p.character + length },
+    });
     edits.push({ kind: `${kind} slip`, range: range(p.original.length), text: p.slip, slipLine: p.line });
-    if (edits.length < count) edits.push({ kind: `${kind} repair`, range: range(p.slip.length), text: p.original, repair: true });
+    if (edits.length < count)
+      edits.push({ kind: `${kind} repair`, range: range(p.slip.length), text: p.original, repair: true });
   }
   return edits;
 }
@@ -235,7 +267,9 @@ async function startOnce(server, dir, uri, text) {
   try {
     const initializeMs = await client.initialize(dir);
     const openedAt = performance.now();
-    await client.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+    await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: 'yaml', version: 1, text },
+    });
     const first = await client.waitPublish(uri, 0, () => true, 'the first diagnostics after open');
     return { initializeMs, firstMs: first.at - openedAt, firstCount: first.diagnostics.length };
   } finally {
@@ -245,11 +279,21 @@ async function startOnce(server, dir, uri, text) {
 
 async function editBoth(list, dir, uri, text, edits) {
   const clients = list.map((s) => new PushClient(s.name, s.args));
-  const results = list.map(() => ({ samples: [], kinds: {}, verified: 0, unverified: [], baseline: undefined, cpuBefore: undefined, cpuAfter: undefined }));
+  const results = list.map(() => ({
+    samples: [],
+    kinds: {},
+    verified: 0,
+    unverified: [],
+    baseline: undefined,
+    cpuBefore: undefined,
+    cpuAfter: undefined,
+  }));
   try {
     for (const client of clients) await client.initialize(dir);
     for (const [i, client] of clients.entries()) {
-      await client.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+      await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId: 'yaml', version: 1, text },
+      });
       // The document's own count once both have settled: the last publish after a quiet moment.
       await client.waitPublish(uri, 0, () => true, 'the diagnostics after open');
       await new Promise((r) => setTimeout(r, YAML_LS_DELAY_MS + 300));
@@ -263,14 +307,27 @@ async function editBoth(list, dir, uri, text, edits) {
         const r = results[i];
         const from = client.publishes.length;
         const started = performance.now();
-        await client.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ range: edit.range, text: edit.text }] });
-        const published = await client.waitPublish(uri, from, (p) => p.version === undefined || p.version === version, `the diagnostics of version ${version}`);
+        await client.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+          textDocument: { uri, version },
+          contentChanges: [{ range: edit.range, text: edit.text }],
+        });
+        const published = await client.waitPublish(
+          uri,
+          from,
+          (p) => p.version === undefined || p.version === version,
+          `the diagnostics of version ${version}`,
+        );
         const ms = published.at - started;
         r.samples.push(ms);
         (r.kinds[edit.kind] ??= []).push(ms);
-        const ok = edit.repair ? published.diagnostics.length === r.baseline : published.diagnostics.some((d) => d.range.start.line === edit.slipLine);
+        const ok = edit.repair
+          ? published.diagnostics.length === r.baseline
+          : published.diagnostics.some((d) => d.range.start.line === edit.slipLine);
         if (ok) r.verified++;
-        else if (r.unverified.length < 3) r.unverified.push(`${edit.kind} at line ${edit.range.start.line + 1}: ${published.diagnostics.length} diagnostics`);
+        else if (r.unverified.length < 3)
+          r.unverified.push(
+            `${edit.kind} at line ${edit.range.start.line + 1}: ${published.diagnostics.length} diagnostics`,
+          );
         // A settled server between edits: neither takes the next edit while still busy with this one.
         await new Promise((r) => setImmediate(r));
       }
@@ -285,9 +342,17 @@ async function editBoth(list, dir, uri, text, edits) {
     p95Ms: round(percentile(r.samples, 95)),
     minMs: round(Math.min(...r.samples)),
     maxMs: round(Math.max(...r.samples)),
-    byKind: Object.fromEntries(Object.entries(r.kinds).map(([k, v]) => [k, { n: v.length, p50Ms: round(percentile(v, 50)), p95Ms: round(percentile(v, 95)) }])),
+    byKind: Object.fromEntries(
+      Object.entries(r.kinds).map(([k, v]) => [
+        k,
+        { n: v.length, p50Ms: round(percentile(v, 50)), p95Ms: round(percentile(v, 95)) },
+      ]),
+    ),
     documentDiagnostics: r.baseline,
-    serverCpuPerEditMs: r.cpuBefore !== undefined && r.cpuAfter !== undefined ? round((r.cpuAfter - r.cpuBefore) / r.samples.length) : undefined,
+    serverCpuPerEditMs:
+      r.cpuBefore !== undefined && r.cpuAfter !== undefined
+        ? round((r.cpuAfter - r.cpuBefore) / r.samples.length)
+        : undefined,
     verified: r.verified,
     unverified: r.unverified,
   }));
@@ -342,37 +407,86 @@ export async function lspPushSection({ out, options = {} }) {
     editP95: ratio(yl.edit.p95Ms / tl.edit.p95Ms),
     editP50LessItsDelay: ratio(lessDelay(yl.edit.p50Ms) / tl.edit.p50Ms),
     editP95LessItsDelay: ratio(lessDelay(yl.edit.p95Ms) / tl.edit.p95Ms),
-    serverCpuPerEdit: tl.edit.serverCpuPerEditMs ? ratio(yl.edit.serverCpuPerEditMs / tl.edit.serverCpuPerEditMs) : undefined,
+    serverCpuPerEdit: tl.edit.serverCpuPerEditMs
+      ? ratio(yl.edit.serverCpuPerEditMs / tl.edit.serverCpuPerEditMs)
+      : undefined,
   };
   const ms = (n) => (n === undefined || Number.isNaN(n) ? '-' : `${n.toFixed(1)} ms`);
   console.log(
     table([
       ['', 'Tool Lens', 'yaml-language-server', 'its, less its 200 ms wait', 'yaml-ls / Tool Lens'],
-      ['initialize (spawn → answer), median', ms(tl.initializeMedianMs), ms(yl.initializeMedianMs), '', `${ratios.initialize}x`],
-      ['didOpen → first diagnostics, median', ms(tl.firstDiagnosticsMedianMs), ms(yl.firstDiagnosticsMedianMs), ms(lessDelay(yl.firstDiagnosticsMedianMs)), `${ratios.firstDiagnostics}x`],
-      ['edit → fresh diagnostics, p50', ms(tl.edit.p50Ms), ms(yl.edit.p50Ms), ms(lessDelay(yl.edit.p50Ms)), `${ratios.editP50}x (${ratios.editP50LessItsDelay}x)`],
-      ['edit → fresh diagnostics, p95', ms(tl.edit.p95Ms), ms(yl.edit.p95Ms), ms(lessDelay(yl.edit.p95Ms)), `${ratios.editP95}x (${ratios.editP95LessItsDelay}x)`],
-      ['server CPU per edit (/proc), mean', ms(tl.edit.serverCpuPerEditMs), ms(yl.edit.serverCpuPerEditMs), '', tl.edit.serverCpuPerEditMs ? `${ratio(yl.edit.serverCpuPerEditMs / tl.edit.serverCpuPerEditMs)}x` : '-'],
+      [
+        'initialize (spawn → answer), median',
+        ms(tl.initializeMedianMs),
+        ms(yl.initializeMedianMs),
+        '',
+        `${ratios.initialize}x`,
+      ],
+      [
+        'didOpen → first diagnostics, median',
+        ms(tl.firstDiagnosticsMedianMs),
+        ms(yl.firstDiagnosticsMedianMs),
+        ms(lessDelay(yl.firstDiagnosticsMedianMs)),
+        `${ratios.firstDiagnostics}x`,
+      ],
+      [
+        'edit → fresh diagnostics, p50',
+        ms(tl.edit.p50Ms),
+        ms(yl.edit.p50Ms),
+        ms(lessDelay(yl.edit.p50Ms)),
+        `${ratios.editP50}x (${ratios.editP50LessItsDelay}x)`,
+      ],
+      [
+        'edit → fresh diagnostics, p95',
+        ms(tl.edit.p95Ms),
+        ms(yl.edit.p95Ms),
+        ms(lessDelay(yl.edit.p95Ms)),
+        `${ratios.editP95}x (${ratios.editP95LessItsDelay}x)`,
+      ],
+      [
+        'server CPU per edit (/proc), mean',
+        ms(tl.edit.serverCpuPerEditMs),
+        ms(yl.edit.serverCpuPerEditMs),
+        '',
+        tl.edit.serverCpuPerEditMs ? `${ratio(yl.edit.serverCpuPerEditMs / tl.edit.serverCpuPerEditMs)}x` : '-',
+      ],
     ]),
   );
-  const verified = (s) => `${s.edit.verified}/${s.edit.edits} publishes showed their edit` + (s.edit.unverified.length ? ` (not: ${s.edit.unverified.join('; ')})` : '');
+  const verified = (s) =>
+    `${s.edit.verified}/${s.edit.edits} publishes showed their edit` +
+    (s.edit.unverified.length ? ` (not: ${s.edit.unverified.join('; ')})` : '');
   console.log(
-    `\nload average ${loadavg().map((n) => n.toFixed(1)).join(', ')} on ${availableParallelism()} cores (wall times stretch with it; the CPU times less so)` +
-    `\nTool Lens push edit p95 ${tl.edit.p95Ms} ms (target under ${TARGETS.editP95Ms} ms); p50 ${ratios.editP50}x faster than yaml-language-server (target ${TARGETS.editP50SpeedupOverYamlLs}x)` +
+    `\nload average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(', ')} on ${availableParallelism()} cores (wall times stretch with it; the CPU times less so)` +
+      `\nTool Lens push edit p95 ${tl.edit.p95Ms} ms (target under ${TARGETS.editP95Ms} ms); p50 ${ratios.editP50}x faster than yaml-language-server (target ${TARGETS.editP50SpeedupOverYamlLs}x)` +
       `\n  Tool Lens: ${verified(tl)}; ${tl.edit.documentDiagnostics} diagnostics in the document before editing, ${tl.firstDiagnosticsCount} in its first publish` +
       `\n  yaml-language-server: ${verified(yl)}; ${yl.edit.documentDiagnostics} diagnostics in the document before editing, ${yl.firstDiagnosticsCount} in its first publish` +
       `\n  by edit (p50/p95 ms): ` +
-      summary.map((s) => `${s.server}: ${Object.entries(s.edit.byKind).map(([k, v]) => `${k} ${v.p50Ms}/${v.p95Ms}`).join(', ')}`).join('; '),
+      summary
+        .map(
+          (s) =>
+            `${s.server}: ${Object.entries(s.edit.byKind)
+              .map(([k, v]) => `${k} ${v.p50Ms}/${v.p95Ms}`)
+              .join(', ')}`,
+        )
+        .join('; '),
   );
   return {
     date: new Date().toISOString(),
     document: { lines: doc.lines, compositeTools: doc.tools, bytes: doc.bytes },
     yamlLanguageServer: { version, validationDelayMs: YAML_LS_DELAY_MS, schema: relative(ROOT, SCHEMA) },
-    measure: 'client-observed over stdio on the same machine: spawn to the initialize answer; didOpen to the first publishDiagnostics of the document; didChange to the publish of that version; and each server\'s CPU time over the edit loop from /proc (less sensitive to the machine\'s load than the wall times)',
+    measure:
+      "client-observed over stdio on the same machine: spawn to the initialize answer; didOpen to the first publishDiagnostics of the document; didChange to the publish of that version; and each server's CPU time over the edit loop from /proc (less sensitive to the machine's load than the wall times)",
     loadAverage: loadavg().map((n) => round(n)),
     targets: TARGETS,
     servers: summary,
-    starts: Object.fromEntries(list.map((s, i) => [s.name, starts[i].map((x) => ({ initializeMs: round(x.initializeMs), firstMs: round(x.firstMs) }))])),
+    starts: Object.fromEntries(
+      list.map((s, i) => [
+        s.name,
+        starts[i].map((x) => ({ initializeMs: round(x.initializeMs), firstMs: round(x.firstMs) })),
+      ]),
+    ),
     ratios,
   };
 }

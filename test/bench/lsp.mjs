@@ -107,8 +107,13 @@ class ServerProcess {
     this.pushes = 0;
     this.refreshes = 0;
     this.loadedAt = undefined;
-    this.onLoaded = () => { /* nobody waits until waitLoaded() */ };
-    const connection = createProtocolConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
+    this.onLoaded = () => {
+      /* nobody waits until waitLoaded() */
+    };
+    const connection = createProtocolConnection(
+      new StreamMessageReader(this.child.stdout),
+      new StreamMessageWriter(this.child.stdin),
+    );
     connection.onRequest('workspace/diagnostic/refresh', () => {
       this.refreshes++;
       return null;
@@ -127,7 +132,9 @@ class ServerProcess {
     });
     this.closed = false;
     connection.onClose(() => (this.closed = true));
-    connection.onError(() => { /* a dead server is seen by request(), through this.exit */ });
+    connection.onError(() => {
+      /* a dead server is seen by request(), through this.exit */
+    });
     connection.listen();
     this.connection = connection;
   }
@@ -136,9 +143,15 @@ class ServerProcess {
   request(type, params, what, token) {
     if (this.spawnError) return Promise.reject(this.spawnError);
     const died = this.exit.then(({ code, signal }) => {
-      throw new Error(`the server exited (${signal ?? `code ${code}`}) while waiting for ${what}${this.stderr ? `:\n${this.stderr.slice(-2000)}` : ''}`);
+      throw new Error(
+        `the server exited (${signal ?? `code ${code}`}) while waiting for ${what}${this.stderr ? `:\n${this.stderr.slice(-2000)}` : ''}`,
+      );
     });
-    return withTimeout(Promise.race([this.connection.sendRequest(type, params, token), died]), REQUEST_TIMEOUT_MS, what);
+    return withTimeout(
+      Promise.race([this.connection.sendRequest(type, params, token), died]),
+      REQUEST_TIMEOUT_MS,
+      what,
+    );
   }
 
   notify(type, params) {
@@ -165,7 +178,11 @@ class ServerProcess {
 
   waitLoaded() {
     if (this.loadedAt !== undefined) return Promise.resolve();
-    return withTimeout(new Promise((resolve) => (this.onLoaded = resolve)), REQUEST_TIMEOUT_MS, 'the workspace to load');
+    return withTimeout(
+      new Promise((resolve) => (this.onLoaded = resolve)),
+      REQUEST_TIMEOUT_MS,
+      'the workspace to load',
+    );
   }
 
   /** CPU time (user + system) of the server process so far, in ms; undefined where /proc is missing. */
@@ -202,7 +219,9 @@ class ServerProcess {
     } finally {
       if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
       this.connection.dispose();
-      await withTimeout(this.exit, 5000, 'the killed server to exit').catch(() => { /* SIGKILLed: nothing more to do if it is slow to go */ });
+      await withTimeout(this.exit, 5000, 'the killed server to exit').catch(() => {
+        /* SIGKILLed: nothing more to do if it is slow to go */
+      });
     }
   }
 }
@@ -235,20 +254,34 @@ function planEdits(text, count) {
     else if (/^ {4}timeout: /.test(line) && tools.length) tools[tools.length - 1].timeout = true;
   });
   const insertable = tools.filter((t) => !t.timeout);
-  if (templates.length === 0 || insertable.length === 0) throw new Error('the generated document has no template or tool to edit');
+  if (templates.length === 0 || insertable.length === 0)
+    throw new Error('the generated document has no template or tool to edit');
   let seed = 0x5eed;
   const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
   const edits = [];
   for (let i = 0; edits.length < count; i++) {
     const t = templates[Math.floor(next() * templates.length)];
     const replacement = t.original === 'x' ? 'y' : 'x';
-    const charRange = { start: { line: t.line, character: t.character }, end: { line: t.line, character: t.character + 1 } };
+    const charRange = {
+      start: { line: t.line, character: t.character },
+      end: { line: t.line, character: t.character + 1 },
+    };
     const at = insertable[Math.floor(next() * insertable.length)].line + 1;
     const group = [
       { kind: 'template typo', range: charRange, text: replacement, expectLine: t.line },
       { kind: 'template fix', range: charRange, text: t.original, expectSame: true },
-      { kind: 'insert line', range: { start: { line: at, character: 0 }, end: { line: at, character: 0 } }, text: `    timeout: ${30 + (i % 60)}s\n`, expectSame: true },
-      { kind: 'delete line', range: { start: { line: at, character: 0 }, end: { line: at + 1, character: 0 } }, text: '', expectSame: true },
+      {
+        kind: 'insert line',
+        range: { start: { line: at, character: 0 }, end: { line: at, character: 0 } },
+        text: `    timeout: ${30 + (i % 60)}s\n`,
+        expectSame: true,
+      },
+      {
+        kind: 'delete line',
+        range: { start: { line: at, character: 0 }, end: { line: at + 1, character: 0 } },
+        text: '',
+        expectSame: true,
+      },
     ];
     edits.push(...group.slice(0, count - edits.length));
   }
@@ -259,7 +292,11 @@ function planEdits(text, count) {
 async function pullFresh(server, uri, previousResultId, counters) {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await server.request(DocumentDiagnosticRequest.type, { textDocument: { uri }, previousResultId }, 'textDocument/diagnostic');
+      return await server.request(
+        DocumentDiagnosticRequest.type,
+        { textDocument: { uri }, previousResultId },
+        'textDocument/diagnostic',
+      );
     } catch (error) {
       const retrigger = error?.code === LSPErrorCodes.ServerCancelled && error?.data?.retriggerRequest !== false;
       if (!retrigger || attempt >= 5) throw error;
@@ -296,7 +333,9 @@ function workspacePoll(server, maxPolls) {
     async stop() {
       stopped = true;
       if (!server.closed) source?.cancel();
-      await withTimeout(done, 3000, 'the workspace poll to end').catch(() => { /* cancelled: a poll slow to end is not a result */ });
+      await withTimeout(done, 3000, 'the workspace poll to end').catch(() => {
+        /* cancelled: a poll slow to end is not a result */
+      });
     },
   };
 }
@@ -324,7 +363,9 @@ async function editLatency(out, doc, options) {
   try {
     await server.initialize(dir);
     await server.waitLoaded();
-    await server.notify(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'yaml', version: 1, text: doc.text } });
+    await server.notify(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: 'yaml', version: 1, text: doc.text },
+    });
     const openStart = performance.now();
     const first = await pullFresh(server, uri, undefined, counters);
     openMs = performance.now() - openStart;
@@ -366,22 +407,32 @@ async function editLatency(out, doc, options) {
           ? report.items.length === baselineFindings
           : report.items.some((d) => d.range.start.line === edit.expectLine);
         if (ok) counters.verified++;
-        else if (counters.unverified.length < 5) counters.unverified.push(`${edit.kind} at line ${edit.range.start.line + 1}: ${report.items.length} findings`);
+        else if (counters.unverified.length < 5)
+          counters.unverified.push(
+            `${edit.kind} at line ${edit.range.start.line + 1}: ${report.items.length} findings`,
+          );
       }
       resultId = report.resultId ?? resultId;
     }
     const cpuAfter = server.cpuMs();
-    if (cpuBefore !== undefined && cpuAfter !== undefined) cpu = { totalMs: round(cpuAfter - cpuBefore), perEditMs: round((cpuAfter - cpuBefore) / samples.length) };
+    if (cpuBefore !== undefined && cpuAfter !== undefined)
+      cpu = { totalMs: round(cpuAfter - cpuBefore), perEditMs: round((cpuAfter - cpuBefore) / samples.length) };
   } finally {
     await poll?.stop();
     await server.close();
   }
 
-  const byKind = Object.fromEntries(Object.entries(kinds).map(([kind, values]) => [kind, { n: values.length, p50Ms: round(percentile(values, 50)), p95Ms: round(percentile(values, 95)) }]));
+  const byKind = Object.fromEntries(
+    Object.entries(kinds).map(([kind, values]) => [
+      kind,
+      { n: values.length, p50Ms: round(percentile(values, 50)), p95Ms: round(percentile(values, 95)) },
+    ]),
+  );
   return {
     document: { lines: doc.lines, compositeTools: doc.tools, bytes: doc.bytes, findings: baselineFindings },
     edits: samples.length,
-    measure: 'client-observed round trip over stdio on the same machine, from sending didChange to receiving the textDocument/diagnostic report (an upper bound of server time; nothing subtracted)',
+    measure:
+      'client-observed round trip over stdio on the same machine, from sending didChange to receiving the textDocument/diagnostic report (an upper bound of server time; nothing subtracted)',
     p50Ms: round(percentile(samples, 50)),
     p95Ms: round(percentile(samples, 95)),
     minMs: round(Math.min(...samples)),
@@ -391,7 +442,12 @@ async function editLatency(out, doc, options) {
     byKind,
     firstPullAfterOpenMs: round(openMs),
     serverCpu: cpu,
-    fresh: { verified: counters.verified, stale: counters.stale, unverified: counters.unverified, retriggers: counters.retriggers },
+    fresh: {
+      verified: counters.verified,
+      stale: counters.stale,
+      unverified: counters.unverified,
+      retriggers: counters.retriggers,
+    },
     workspacePoll: poll ? { ...poll.state } : undefined,
     serverLogErrors: server.logErrors,
     pushes: server.pushes,
@@ -426,14 +482,22 @@ async function startOnce(ws) {
   };
   // As VS Code does: a partial result token, so reports stream in as the server makes them.
   const partialResultToken = `bench-startup-${process.pid}-${Math.round(started)}`;
-  const progress = server.connection.onProgress(WorkspaceDiagnosticRequest.partialResult, partialResultToken, (partial) => {
-    const added = take(partial?.items);
-    if (added > 0 && first === undefined) first = { ms: performance.now() - started, files: added, diagnostics };
-  });
+  const progress = server.connection.onProgress(
+    WorkspaceDiagnosticRequest.partialResult,
+    partialResultToken,
+    (partial) => {
+      const added = take(partial?.items);
+      if (added > 0 && first === undefined) first = { ms: performance.now() - started, files: added, diagnostics };
+    },
+  );
   try {
     await server.initialize(ws.dir);
     const initializedMs = performance.now() - started;
-    const report = await server.request(WorkspaceDiagnosticRequest.type, { previousResultIds: [], partialResultToken }, 'workspace/diagnostic');
+    const report = await server.request(
+      WorkspaceDiagnosticRequest.type,
+      { previousResultIds: [], partialResultToken },
+      'workspace/diagnostic',
+    );
     const ms = performance.now() - started;
     const added = take(report.items);
     if (added > 0 && first === undefined) first = { ms, files: added, diagnostics };
@@ -463,20 +527,30 @@ async function memoryOnce(ws) {
   const server = new ServerProcess();
   try {
     await server.initialize(ws.dir);
-    await server.request(WorkspaceDiagnosticRequest.type, { previousResultIds: [], partialResultToken: `bench-memory-${process.pid}` }, 'workspace/diagnostic');
+    await server.request(
+      WorkspaceDiagnosticRequest.type,
+      { previousResultIds: [], partialResultToken: `bench-memory-${process.pid}` },
+      'workspace/diagnostic',
+    );
     const afterStartKb = server.rssKb();
     const uris = ws.paths.map((path) => pathToFileURL(join(ws.dir, path)).href);
     for (const [i, uri] of uris.entries()) {
       const text = readFileSync(join(ws.dir, ws.paths[i]), 'utf8');
       const languageId = uri.endsWith('.json') ? 'json' : 'yaml';
-      await server.notify(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+      await server.notify(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId, version: 1, text },
+      });
       await server.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, `diagnostics of ${ws.paths[i]}`);
     }
     const allOpenKb = server.rssKb();
     for (const uri of uris) await server.notify(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
     await new Promise((resolve) => setTimeout(resolve, 1000));
     // A request after the closes, so they have all been handled.
-    await server.request(WorkspaceDiagnosticRequest.type, { previousResultIds: [] }, 'workspace/diagnostic after closing');
+    await server.request(
+      WorkspaceDiagnosticRequest.type,
+      { previousResultIds: [] },
+      'workspace/diagnostic after closing',
+    );
     const afterCloseKb = server.rssKb();
     return { afterStartKb, allOpenKb, afterCloseKb, files: uris.length };
   } finally {
@@ -487,7 +561,10 @@ async function memoryOnce(ws) {
 /** `node baseline.mjs DIR` in a fresh process: node start-up, read and `yaml` parse of every file. */
 function baselineProcess(dir) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [join(HERE, 'baseline.mjs'), dir], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  const result = spawnSync(process.execPath, [join(HERE, 'baseline.mjs'), dir], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   const ms = performance.now() - started;
   if (result.status !== 0) throw new Error(`baseline.mjs exited ${result.status}: ${result.stderr.slice(-1000)}`);
   return ms;
@@ -545,7 +622,9 @@ export async function capacity(out) {
         doc = generateDocument(lines, 0x3000 + opened);
         const uri = pathToFileURL(join(dir, `capacity-${opened++}.vmcp.yaml`)).href;
         const started = performance.now();
-        await server.notify(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'yaml', version: 1, text: doc.text } });
+        await server.notify(DidOpenTextDocumentNotification.type, {
+          textDocument: { uri, languageId: 'yaml', version: 1, text: doc.text },
+        });
         await pullFresh(server, uri, undefined, { retriggers: 0 });
         samples.push(performance.now() - started);
         await server.notify(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
@@ -553,7 +632,16 @@ export async function capacity(out) {
       const parse = parseTimes([doc.text], 5, 1);
       const steps = (doc.text.match(/^\s+- id: /gm) ?? []).length;
       const checkMs = median(samples);
-      sizes.push({ lines: doc.lines, compositeTools: doc.tools, steps, bytes: doc.bytes, checkMedianMs: round(checkMs), samplesMs: samples.map(round), parseMedianMs: round(median(parse)), checkOverParse: ratio(checkMs / median(parse)) });
+      sizes.push({
+        lines: doc.lines,
+        compositeTools: doc.tools,
+        steps,
+        bytes: doc.bytes,
+        checkMedianMs: round(checkMs),
+        samplesMs: samples.map(round),
+        parseMedianMs: round(median(parse)),
+        checkOverParse: ratio(checkMs / median(parse)),
+      });
       if (checkMs > CAPACITY_BUDGETS_MS[CAPACITY_BUDGETS_MS.length - 1]) break;
     }
   } finally {
@@ -564,11 +652,23 @@ export async function capacity(out) {
       const fits = sizes.filter((s) => s.checkMedianMs <= budget);
       const largest = fits[fits.length - 1];
       const beyond = sizes.find((s) => s.checkMedianMs > budget);
-      return [`${budget}ms`, largest ? { lines: largest.lines, compositeTools: largest.compositeTools, steps: largest.steps, checkMedianMs: largest.checkMedianMs, nextSizeMs: beyond?.checkMedianMs } : null];
+      return [
+        `${budget}ms`,
+        largest
+          ? {
+              lines: largest.lines,
+              compositeTools: largest.compositeTools,
+              steps: largest.steps,
+              checkMedianMs: largest.checkMedianMs,
+              nextSizeMs: beyond?.checkMedianMs,
+            }
+          : null,
+      ];
     }),
   );
   return {
-    measure: 'didOpen of a new document to its first textDocument/diagnostic report (client-observed round trip over stdio), median of 3 runs per size, each a fresh document',
+    measure:
+      'didOpen of a new document to its first textDocument/diagnostic report (client-observed round trip over stdio), median of 3 runs per size, each a fresh document',
     sizes,
     within,
   };
@@ -612,7 +712,15 @@ export async function lspSection({ out, options }) {
 
   const startMs = starts.map((s) => s.ms);
   const startup = {
-    workspace: { files: ws.files, gateways: ws.gateways, catalogs: ws.catalogs, overlays: ws.overlays, compositeTools: ws.tools, lines: ws.lines, bytes: ws.bytes },
+    workspace: {
+      files: ws.files,
+      gateways: ws.gateways,
+      catalogs: ws.catalogs,
+      overlays: ws.overlays,
+      compositeTools: ws.tools,
+      lines: ws.lines,
+      bytes: ws.bytes,
+    },
     runs: starts.length,
     measure:
       'spawn of node dist/server.js --stdio to the first partial workspace/diagnostic result with a file report (first), and to the end of the ' +
@@ -641,8 +749,19 @@ export async function lspSection({ out, options }) {
       maxMs: round(Math.max(...baselines)),
       samplesMs: baselines.map(round),
     },
-    workspaceParseInProcess: { files: wsTexts.length, runs: wsParse.length, medianMs: round(median(wsParse)), minMs: round(Math.min(...wsParse)) },
-    documentParseInProcess: { lines: edit.document.lines, runs: docParse.length, p50Ms: round(percentile(docParse, 50)), p95Ms: round(percentile(docParse, 95)), minMs: round(Math.min(...docParse)) },
+    workspaceParseInProcess: {
+      files: wsTexts.length,
+      runs: wsParse.length,
+      medianMs: round(median(wsParse)),
+      minMs: round(Math.min(...wsParse)),
+    },
+    documentParseInProcess: {
+      lines: edit.document.lines,
+      runs: docParse.length,
+      p50Ms: round(percentile(docParse, 50)),
+      p95Ms: round(percentile(docParse, 95)),
+      minMs: round(Math.min(...docParse)),
+    },
   };
   const ratios = {
     editP50OverParseP50: ratio(edit.p50Ms / baseline.documentParseInProcess.p50Ms),
@@ -657,15 +776,59 @@ export async function lspSection({ out, options }) {
   console.log(
     table([
       ['case', 'p50 / median', 'p95', 'min', 'max', 'n'],
-      [`edit → fresh diagnostics (round trip)`, ms(edit.p50Ms), ms(edit.p95Ms), ms(edit.minMs), ms(edit.maxMs), edit.edits],
-      [`  yaml parse of the ${docLines}-line document`, ms(baseline.documentParseInProcess.p50Ms), ms(baseline.documentParseInProcess.p95Ms), ms(baseline.documentParseInProcess.minMs), '', docParse.length],
-      [`start-up → first diagnostics`, ms(startup.firstMedianMs), '', ms(startup.firstMinMs), ms(startup.firstMaxMs), startup.runs],
-      [`start-up → ${startup.filesDiagnosed}/${ws.files} files diagnosed`, ms(startup.medianMs), '', ms(startup.minMs), ms(startup.maxMs), startup.runs],
-      [`  node baseline.mjs (process) on them`, ms(baseline.startupProcess.medianMs), '', ms(baseline.startupProcess.minMs), ms(baseline.startupProcess.maxMs), baselines.length],
-      [`  yaml parse of them (in process)`, ms(baseline.workspaceParseInProcess.medianMs), '', ms(baseline.workspaceParseInProcess.minMs), '', wsParse.length],
+      [
+        `edit → fresh diagnostics (round trip)`,
+        ms(edit.p50Ms),
+        ms(edit.p95Ms),
+        ms(edit.minMs),
+        ms(edit.maxMs),
+        edit.edits,
+      ],
+      [
+        `  yaml parse of the ${docLines}-line document`,
+        ms(baseline.documentParseInProcess.p50Ms),
+        ms(baseline.documentParseInProcess.p95Ms),
+        ms(baseline.documentParseInProcess.minMs),
+        '',
+        docParse.length,
+      ],
+      [
+        `start-up → first diagnostics`,
+        ms(startup.firstMedianMs),
+        '',
+        ms(startup.firstMinMs),
+        ms(startup.firstMaxMs),
+        startup.runs,
+      ],
+      [
+        `start-up → ${startup.filesDiagnosed}/${ws.files} files diagnosed`,
+        ms(startup.medianMs),
+        '',
+        ms(startup.minMs),
+        ms(startup.maxMs),
+        startup.runs,
+      ],
+      [
+        `  node baseline.mjs (process) on them`,
+        ms(baseline.startupProcess.medianMs),
+        '',
+        ms(baseline.startupProcess.minMs),
+        ms(baseline.startupProcess.maxMs),
+        baselines.length,
+      ],
+      [
+        `  yaml parse of them (in process)`,
+        ms(baseline.workspaceParseInProcess.medianMs),
+        '',
+        ms(baseline.workspaceParseInProcess.minMs),
+        '',
+        wsParse.length,
+      ],
     ]),
   );
-  const kindsText = Object.entries(edit.byKind).map(([k, v]) => `${k} ${v.p50Ms}/${v.p95Ms}`).join(', ');
+  const kindsText = Object.entries(edit.byKind)
+    .map(([k, v]) => `${k} ${v.p50Ms}/${v.p95Ms}`)
+    .join(', ');
   console.log(
     `\nedit latency p95 ${edit.p95Ms} ms (target under ${TARGETS.editP95Ms} ms), p50 ${edit.p50Ms} ms: the client-observed round trip over stdio on this machine, ` +
       `an upper bound of the server's time` +
@@ -678,24 +841,48 @@ export async function lspSection({ out, options }) {
       `\nstart-up: first diagnostics ${startup.firstMedianMs} ms median (target under ${TARGETS.startupMs} ms; the first partial result held ` +
       `${startup.firstFiles} file reports), all ${ws.files} files ${startup.medianMs} ms; initialize answered at ${startup.initializeMedianMs} ms, ` +
       `workspace read at ${startup.loadedMedianMs} ms` +
-      (startup.filesDiagnosed < ws.files ? `\n  only ${startup.filesDiagnosed} of ${ws.files} files came back (missing e.g. ${startup.missing.join(', ')})` : '') +
+      (startup.filesDiagnosed < ws.files
+        ? `\n  only ${startup.filesDiagnosed} of ${ws.files} files came back (missing e.g. ${startup.missing.join(', ')})`
+        : '') +
       `\nratios: edit p50 / parse p50 ${ratios.editP50OverParseP50}x, edit p95 / parse p95 ${ratios.editP95OverParseP95}x, ` +
       `start-up / baseline process ${ratios.startupOverBaselineProcess}x (median of pairs), start-up / in-process parse ${ratios.startupOverWorkspaceParse}x` +
-      (edit.serverLogErrors.length || startup.serverLogErrors ? `\nserver logged errors: ${edit.serverLogErrors.length + startup.serverLogErrors}` : '') +
+      (edit.serverLogErrors.length || startup.serverLogErrors
+        ? `\nserver logged errors: ${edit.serverLogErrors.length + startup.serverLogErrors}`
+        : '') +
       `\nserver memory (RSS, /proc): ${kb(memory.afterStartKb)} once the ${ws.files} files are diagnosed, ${kb(memory.allOpenKb)} with all ${memory.files} open, ` +
       `${kb(memory.afterCloseKb)} a second after closing them all`,
   );
   const fit = (budget) => {
     const w = capacityResult.within[`${budget}ms`];
-    return w ? `${w.lines.toLocaleString('en')} lines (${w.compositeTools} composite tools, ${w.steps} steps) in ${w.checkMedianMs} ms` + (w.nextSizeMs ? `; the next size took ${w.nextSizeMs} ms` : '') : 'not even the smallest size';
+    return w
+      ? `${w.lines.toLocaleString('en')} lines (${w.compositeTools} composite tools, ${w.steps} steps) in ${w.checkMedianMs} ms` +
+          (w.nextSizeMs ? `; the next size took ${w.nextSizeMs} ms` : '')
+      : 'not even the smallest size';
   };
   console.log(
     `\ncapacity (didOpen → first diagnostics, median of 3 fresh documents per size):\n` +
       table([
         ['lines', 'composite tools', 'steps', 'check', 'yaml parse', 'check / parse'],
-        ...capacityResult.sizes.map((s) => [s.lines.toLocaleString('en'), s.compositeTools, s.steps, ms(s.checkMedianMs), ms(s.parseMedianMs), `${s.checkOverParse}x`]),
+        ...capacityResult.sizes.map((s) => [
+          s.lines.toLocaleString('en'),
+          s.compositeTools,
+          s.steps,
+          ms(s.checkMedianMs),
+          ms(s.parseMedianMs),
+          `${s.checkOverParse}x`,
+        ]),
       ]) +
       `\nlargest document checked within 100 ms: ${fit(100)}\nlargest document checked within 1 s: ${fit(1000)}`,
   );
-  return { date: new Date().toISOString(), server: 'node dist/server.js --stdio', targets: TARGETS, edit, startup, baseline, ratios, memory, capacity: capacityResult };
+  return {
+    date: new Date().toISOString(),
+    server: 'node dist/server.js --stdio',
+    targets: TARGETS,
+    edit,
+    startup,
+    baseline,
+    ratios,
+    memory,
+    capacity: capacityResult,
+  };
 }

@@ -82,7 +82,8 @@ function measure(nodeArgs, { okCodes = [0], timeoutMs, cwd = OUT } = {}) {
     ...(timeoutMs === undefined ? {} : { timeout: timeoutMs, killSignal: 'SIGKILL' }),
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (timeoutMs !== undefined && (result.signal === 'SIGKILL' || result.error?.code === 'ETIMEDOUT')) return { ms, timedOut: true };
+  if (timeoutMs !== undefined && (result.signal === 'SIGKILL' || result.error?.code === 'ETIMEDOUT'))
+    return { ms, timedOut: true };
   if (result.error) throw result.error;
   if (!okCodes.includes(result.status ?? -1)) {
     throw new Error(`node ${nodeArgs.join(' ')} exited ${result.status}:\n${result.stderr.slice(-2000)}`);
@@ -124,8 +125,16 @@ function stats(samples) {
  */
 function cliCheckSection() {
   const workspaces = [
-    { id: 'large', title: `~${Math.round(options.lines / 1000)}k lines`, ...generate(join(OUT, 'workspace'), options.lines) },
-    { id: 'many', title: `${MANY_FILES} files of ${MANY_PER_FILE} composites`, ...generateMany(join(OUT, 'workspace-many')) },
+    {
+      id: 'large',
+      title: `~${Math.round(options.lines / 1000)}k lines`,
+      ...generate(join(OUT, 'workspace'), options.lines),
+    },
+    {
+      id: 'many',
+      title: `${MANY_FILES} files of ${MANY_PER_FILE} composites`,
+      ...generateMany(join(OUT, 'workspace-many')),
+    },
   ];
   // Run inside the workspace, as a user runs in a repository: the workspace of a run is the current
   // folder (no .toollens.yaml), and the other sections' files beside it are no part of it.
@@ -137,7 +146,10 @@ function cliCheckSection() {
   console.log(
     `\n## CLI check against the bare YAML parse\n` +
       workspaces
-        .map((w) => `${w.id}: ${w.files} gateway files (and 2 catalog snapshots), ${w.tools} composite tools, ${w.lines.toLocaleString('en')} lines, ${(w.bytes / 1e6).toFixed(1)} MB`)
+        .map(
+          (w) =>
+            `${w.id}: ${w.files} gateway files (and 2 catalog snapshots), ${w.tools} composite tools, ${w.lines.toLocaleString('en')} lines, ${(w.bytes / 1e6).toFixed(1)} MB`,
+        )
         .join('\n') +
       `\n${options.runs} runs of each command after a warm-up, the two workspaces in turn, the order of each pair alternating\n`,
   );
@@ -159,7 +171,11 @@ function cliCheckSection() {
       id: w.id,
       workspace: { files: w.files, compositeTools: w.tools, lines: w.lines, bytes: w.bytes },
       baseline: { command: `node test/bench/baseline.mjs . (in ${relative(OUT, w.dir)})`, ...base },
-      cli: { command: `node dist/cli.js check . --format json (in ${relative(OUT, w.dir)})`, ...cli, findings: findings[index] },
+      cli: {
+        command: `node dist/cli.js check . --format json (in ${relative(OUT, w.dir)})`,
+        ...cli,
+        findings: findings[index],
+      },
       ratio: {
         medianOfPairs: ratio(median(cliSamples.map((s, i) => s.ms / baseSamples[i].ms))),
         ofMedians: ratio(cli.medianMs / base.medianMs),
@@ -223,9 +239,11 @@ function cliCacheSection() {
   );
   const fill = measure(cached, { okCodes: [0, 1], cwd });
   const uncached = measure([CLI, 'check', '.', '--format', 'json'], { okCodes: [0, 1], cwd });
-  if (fill.stdout !== uncached.stdout) throw new Error('the run that filled the cache printed other findings than a run without it');
+  if (fill.stdout !== uncached.stdout)
+    throw new Error('the run that filled the cache printed other findings than a run without it');
   const first = cases.map((c) => measure(c.args, c));
-  if (first[1].stdout !== uncached.stdout) throw new Error('the cached re-run printed other findings than a run without the cache');
+  if (first[1].stdout !== uncached.stdout)
+    throw new Error('the cached re-run printed other findings than a run without the cache');
   const samples = cases.map(() => []);
   for (let run = 0; run < options.runs; run++) cases.forEach((c, index) => samples[index].push(measure(c.args, c)));
   const [base, cache, start] = samples.map(stats);
@@ -274,9 +292,19 @@ const SECTIONS = [
   // Edit latency and start-up of the language server over stdio, against the bare YAML parse.
   { id: 'lsp', run: () => lspSection({ out: OUT, options }) },
   // One file of each shape at two sizes against its bare parse, and what hostile files cost.
-  { id: 'scaling', run: () => scalingSection({ out: OUT, options, measure, cli: CLI, baseline: join(HERE, 'baseline.mjs') }) },
+  {
+    id: 'scaling',
+    run: () => scalingSection({ out: OUT, options, measure, cli: CLI, baseline: join(HERE, 'baseline.mjs') }),
+  },
   // Push diagnostics (Neovim, Helix) beside yaml-language-server on the same document (lsp-push.mjs); takes --edits, --doc-lines, --starts.
-  { id: 'lsp-push', run: async () => (await import('./lsp-push.mjs')).lspPushSection({ out: OUT, options: { push: { edits: options.lsp.edits, docLines: options.lsp.docLines, starts: options.lsp.starts } } }) },
+  {
+    id: 'lsp-push',
+    run: async () =>
+      (await import('./lsp-push.mjs')).lspPushSection({
+        out: OUT,
+        options: { push: { edits: options.lsp.edits, docLines: options.lsp.docLines, starts: options.lsp.starts } },
+      }),
+  },
 ];
 
 // ------------------------------------------------------------------------------------------------
@@ -291,28 +319,32 @@ function parseOptions(argv) {
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
-    if (flag === '--runs') out.runs = count(flag, value, 1), i++;
-    else if (flag === '--lines') out.lines = count(flag, value, 1), i++;
-    else if (flag === '--only') out.only = (value ?? '').split(',').filter(Boolean), i++;
-    else if (flag === '--edits') out.lsp.edits = count(flag, value, 1), i++;
-    else if (flag === '--doc-lines') out.lsp.docLines = count(flag, value, 100), i++;
-    else if (flag === '--ws-files') out.lsp.wsFiles = count(flag, value, 4), i++;
-    else if (flag === '--starts') out.lsp.starts = count(flag, value, 1), i++;
-    else if (flag === '--scaling-lines') out.scalingLines = (value ?? '').split(',').map((n) => count(flag, n, 100)), i++;
-    else if (flag === '--hostile-limit') out.hostileLimitMs = count(flag, value, 1) * 1000, i++;
+    if (flag === '--runs') ((out.runs = count(flag, value, 1)), i++);
+    else if (flag === '--lines') ((out.lines = count(flag, value, 1)), i++);
+    else if (flag === '--only') ((out.only = (value ?? '').split(',').filter(Boolean)), i++);
+    else if (flag === '--edits') ((out.lsp.edits = count(flag, value, 1)), i++);
+    else if (flag === '--doc-lines') ((out.lsp.docLines = count(flag, value, 100)), i++);
+    else if (flag === '--ws-files') ((out.lsp.wsFiles = count(flag, value, 4)), i++);
+    else if (flag === '--starts') ((out.lsp.starts = count(flag, value, 1)), i++);
+    else if (flag === '--scaling-lines')
+      ((out.scalingLines = (value ?? '').split(',').map((n) => count(flag, n, 100))), i++);
+    else if (flag === '--hostile-limit') ((out.hostileLimitMs = count(flag, value, 1) * 1000), i++);
     else usage(`unknown argument ${flag}`);
   }
   return out;
 }
 
 function usage(problem) {
-  console.error(`${problem}; use --only SECTION[,SECTION], --runs N, --lines N, --edits N, --doc-lines N, --ws-files N, --starts N, --scaling-lines N,N, --hostile-limit SECONDS`);
+  console.error(
+    `${problem}; use --only SECTION[,SECTION], --runs N, --lines N, --edits N, --doc-lines N, --ws-files N, --starts N, --scaling-lines N,N, --hostile-limit SECONDS`,
+  );
   process.exit(2);
 }
 
 async function main() {
   const unknown = (options.only ?? []).filter((id) => !SECTIONS.some((s) => s.id === id));
-  if (unknown.length || options.only?.length === 0) usage(`--only takes section names (${SECTIONS.map((s) => s.id).join(', ')})`);
+  if (unknown.length || options.only?.length === 0)
+    usage(`--only takes section names (${SECTIONS.map((s) => s.id).join(', ')})`);
   if (!existsSync(CLI) || !existsSync(SERVER)) {
     const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) process.exit(1);

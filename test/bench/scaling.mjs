@@ -12,7 +12,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { mb, median, ratio, table } from './stats.mjs';
 
-const HEADER = 'name: scaling\ngroupRef: bench\naggregation:\n  conflictResolution: prefix\nbackends:\n  - name: fs\n    url: http://fs:8080/mcp\n';
+const HEADER =
+  'name: scaling\ngroupRef: bench\naggregation:\n  conflictResolution: prefix\nbackends:\n  - name: fs\n    url: http://fs:8080/mcp\n';
 
 function step(i, dependsOn) {
   const deps = dependsOn.length ? `\n        dependsOn: [${dependsOn.map((d) => `s${d}`).join(', ')}]` : '';
@@ -65,7 +66,9 @@ const HOSTILE = {
   '20 misspelt tools against a 20,000-tool catalog': () => ({
     'big.catalog.yaml':
       'catalog: 1\nservers:\n  - name: big\n    tools:\n' +
-      Array.from({ length: 20000 }, (_, i) => `      - {name: tool_number_${i}, inputSchema: {type: object}}\n`).join(''),
+      Array.from({ length: 20000 }, (_, i) => `      - {name: tool_number_${i}, inputSchema: {type: object}}\n`).join(
+        '',
+      ),
     'calls.calls.yaml': `server: big\ncalls:\n${Array.from({ length: 20 }, (_, i) => `  - tool: tool_nunber_${i * 997}\n`).join('')}`,
   }),
   'a gateway mapping of 20,000 unknown keys': () => ({
@@ -84,7 +87,9 @@ function writeFiles(dir, files) {
 export function scalingSection({ out, options, measure, cli, baseline }) {
   const sizes = options.scalingLines ?? [50_000, 200_000];
   const runs = options.scalingRuns ?? 3;
-  console.log(`\n## Scaling with file size, and hostile files\none gateway file per shape at ${sizes.map((s) => s.toLocaleString('en')).join(' and ')} lines; ${runs} paired runs each after a warm-up\n`);
+  console.log(
+    `\n## Scaling with file size, and hostile files\none gateway file per shape at ${sizes.map((s) => s.toLocaleString('en')).join(' and ')} lines; ${runs} paired runs each after a warm-up\n`,
+  );
   const rows = [['shape', 'lines', 'check median', 'parse median', 'check/parse', 'peak RSS']];
   const scaling = {};
   for (const shape of SCALING_SHAPES) {
@@ -103,13 +108,35 @@ export function scalingSection({ out, options, measure, cli, baseline }) {
       const parse = median(pairs.map(([, p]) => p.ms));
       const pairRatio = ratio(median(pairs.map(([c, p]) => c.ms / p.ms)));
       const rss = Math.max(...pairs.map(([c]) => c.rssKb));
-      scaling[shape].push({ lines, checkMs: Math.round(check), parseMs: Math.round(parse), ratio: pairRatio, peakRssKb: rss });
-      rows.push([shape, lines.toLocaleString('en'), `${check.toFixed(0)} ms`, `${parse.toFixed(0)} ms`, `${pairRatio.toFixed(2)}x`, mb(rss)]);
+      scaling[shape].push({
+        lines,
+        checkMs: Math.round(check),
+        parseMs: Math.round(parse),
+        ratio: pairRatio,
+        peakRssKb: rss,
+      });
+      rows.push([
+        shape,
+        lines.toLocaleString('en'),
+        `${check.toFixed(0)} ms`,
+        `${parse.toFixed(0)} ms`,
+        `${pairRatio.toFixed(2)}x`,
+        mb(rss),
+      ]);
     }
   }
   console.log(table(rows));
-  const growth = Object.fromEntries(Object.entries(scaling).map(([shape, [small, large]]) => [shape, large && small ? ratio(large.ratio / small.ratio) : undefined]));
-  console.log(`\ngrowth of check/parse from the smaller size to the larger (1.00 = flat): ${Object.entries(growth).map(([s, g]) => `${s} ${g?.toFixed(2)}`).join(', ')}`);
+  const growth = Object.fromEntries(
+    Object.entries(scaling).map(([shape, [small, large]]) => [
+      shape,
+      large && small ? ratio(large.ratio / small.ratio) : undefined,
+    ]),
+  );
+  console.log(
+    `\ngrowth of check/parse from the smaller size to the larger (1.00 = flat): ${Object.entries(growth)
+      .map(([s, g]) => `${s} ${g?.toFixed(2)}`)
+      .join(', ')}`,
+  );
 
   const limitMs = options.hostileLimitMs ?? 60_000;
   const hostileRows = [['hostile file', 'result', 'time', 'peak RSS']];
@@ -130,7 +157,11 @@ export function scalingSection({ out, options, measure, cli, baseline }) {
     hostile[name] = result;
     hostileRows.push([
       name,
-      result.finished ? `exit ${result.exit}` : result.error ? `failed: ${result.error.slice(0, 60)}` : `did not finish in ${limitMs / 1000} s`,
+      result.finished
+        ? `exit ${result.exit}`
+        : result.error
+          ? `failed: ${result.error.slice(0, 60)}`
+          : `did not finish in ${limitMs / 1000} s`,
       result.ms === undefined ? '—' : `${result.ms} ms`,
       result.peakRssKb ? mb(result.peakRssKb) : '—',
     ]);

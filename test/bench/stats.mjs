@@ -21,6 +21,12 @@ export const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
 export function table(rows) {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)));
   return rows
-    .map((row) => row.map((cell, column) => (column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]))).join('   '))
+    .map((row) =>
+      row
+        .map((cell, column) =>
+          column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]),
+        )
+        .join('   '),
+    )
     .join('\n');
 }

@@ -29,7 +29,9 @@ function copyOfExamples(): string {
 /** A run with the cache; `checked`: the files it checked rather than took from the cache (from --debug). */
 function cached(dir: string, args: string[] = []): CliRun & { checked: string[] } {
   const run = runCli(['check', '--format', 'json', '--cache', '--debug', ...args], { cwd: dir });
-  const checked = [...run.stderr.matchAll(/^tool-lens: debug: cache: checking (\S+):/gm)].map((m) => m[1] as string).sort();
+  const checked = [...run.stderr.matchAll(/^tool-lens: debug: cache: checking (\S+):/gm)]
+    .map((m) => m[1] as string)
+    .sort();
   return { ...run, checked };
 }
 
@@ -45,7 +47,9 @@ function assertSameAsUncached(dir: string, run: CliRun, args: string[] = []): vo
 }
 
 function rulesOf(run: CliRun, path: string): string[] {
-  const report = JSON.parse(run.stdout) as { files: { path: string; diagnostics: { rule: string; severity: string }[] }[] };
+  const report = JSON.parse(run.stdout) as {
+    files: { path: string; diagnostics: { rule: string; severity: string }[] }[];
+  };
   return (report.files.find((f) => f.path === path)?.diagnostics ?? []).map((d) => `${d.rule} ${d.severity}`);
 }
 
@@ -68,7 +72,12 @@ const ALL_EXAMPLES = [
 ];
 
 /** The files of examples/ that look up the filesystem server, or consult the whole index (docs-release: its gateway lists no backends). */
-const FILESYSTEM_DEPENDENTS = ['faces/filesystem.faces.yaml', 'gateways/docs-bot.vmcp.yaml', 'gateways/docs-release.k8s.yaml', 'gateways/knowledge.vmcp.json'];
+const FILESYSTEM_DEPENDENTS = [
+  'faces/filesystem.faces.yaml',
+  'gateways/docs-bot.vmcp.yaml',
+  'gateways/docs-release.k8s.yaml',
+  'gateways/knowledge.vmcp.json',
+];
 
 describe('tool-lens check --cache', () => {
   test('a cached run prints what a run without the cache prints, and checks nothing again', () => {
@@ -110,7 +119,8 @@ describe('tool-lens check --cache', () => {
     const text = readFileSync(catalog, 'utf8');
     const start = text.indexOf('"name": "write_file"');
     assert.ok(start > 0);
-    const edited = text.slice(0, start) + text.slice(start).replace('"path"', '"file_path"').replace('"path"', '"file_path"');
+    const edited =
+      text.slice(0, start) + text.slice(start).replace('"path"', '"file_path"').replace('"path"', '"file_path"');
     writeFileSync(catalog, edited);
     const run = cached(dir);
     assert.deepEqual(run.checked, ['catalogs/filesystem.json', ...FILESYSTEM_DEPENDENTS]);
@@ -122,10 +132,18 @@ describe('tool-lens check --cache', () => {
     const dir = copyOfExamples();
     cached(dir);
     const catalog = join(dir, 'catalogs/memory.json');
-    writeFileSync(catalog, readFileSync(catalog, 'utf8').replace(/"description": "[^"]*"/, '"description": "Changed."'));
+    writeFileSync(
+      catalog,
+      readFileSync(catalog, 'utf8').replace(/"description": "[^"]*"/, '"description": "Changed."'),
+    );
     const run = cached(dir);
     assert.ok(run.checked.includes('catalogs/memory.json'));
-    for (const untouched of ['faces/filesystem.faces.yaml', 'calls/assistant.calls.yaml', 'catalogs/filesystem.json', 'catalogs/team-tools.catalog.yaml']) {
+    for (const untouched of [
+      'faces/filesystem.faces.yaml',
+      'calls/assistant.calls.yaml',
+      'catalogs/filesystem.json',
+      'catalogs/team-tools.catalog.yaml',
+    ]) {
       assert.ok(!run.checked.includes(untouched), `${untouched} does not consult the memory server`);
     }
     assertSameAsUncached(dir, run);
@@ -141,7 +159,9 @@ describe('tool-lens check --cache', () => {
       const without = cached(dir);
       assert.ok(without.checked.length > 0, `removing ${name} re-checks its dependents`);
       assertSameAsUncached(dir, without);
-      const entries = Object.keys((JSON.parse(readFileSync(join(dir, '.toollens-cache'), 'utf8')) as { files: object }).files);
+      const entries = Object.keys(
+        (JSON.parse(readFileSync(join(dir, '.toollens-cache'), 'utf8')) as { files: object }).files,
+      );
       assert.ok(!entries.includes(path), `the entry of the removed ${name} is dropped`);
       writeFileSync(path, text);
       const back = cached(dir);
@@ -153,9 +173,14 @@ describe('tool-lens check --cache', () => {
     const dir = copyOfExamples();
     cached(dir);
     // "catalogs/a-..." joins before "catalogs/filesystem.json", so its filesystem server wins.
-    const shadow = JSON.parse(readFileSync(join(dir, 'catalogs/filesystem.json'), 'utf8')) as { tools: { name: string }[] };
+    const shadow = JSON.parse(readFileSync(join(dir, 'catalogs/filesystem.json'), 'utf8')) as {
+      tools: { name: string }[];
+    };
     shadow.tools = shadow.tools.filter((tool) => tool.name !== 'write_file');
-    writeFileSync(join(dir, 'catalogs/a-filesystem.catalog.json'), JSON.stringify({ catalog: 1, servers: [{ name: 'filesystem', tools: shadow.tools }] }, null, 2));
+    writeFileSync(
+      join(dir, 'catalogs/a-filesystem.catalog.json'),
+      JSON.stringify({ catalog: 1, servers: [{ name: 'filesystem', tools: shadow.tools }] }, null, 2),
+    );
     const run = cached(dir);
     for (const dependent of FILESYSTEM_DEPENDENTS) assert.ok(run.checked.includes(dependent), dependent);
     assert.ok(!run.checked.includes('calls/assistant.calls.yaml'));
@@ -171,7 +196,12 @@ describe('tool-lens check --cache', () => {
     const before = cached(dir);
     assert.match(before.stdout, /no catalog/);
     // The gh workload of the composite gets a catalog.
-    writeFileSync(join(dir, 'gh.tools.json'), JSON.stringify({ tools: [{ name: 'search_issues', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } }] }));
+    writeFileSync(
+      join(dir, 'gh.tools.json'),
+      JSON.stringify({
+        tools: [{ name: 'search_issues', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } }],
+      }),
+    );
     const run = cached(dir);
     assert.ok(run.checked.includes('composite.yaml'));
     assertSameAsUncached(dir, run);
@@ -183,15 +213,29 @@ describe('tool-lens check --cache', () => {
     temporaries.push(dir);
     // A call that names no server is looked for in every catalogued server.
     writeFileSync(join(dir, 'bare.calls.yaml'), 'calls:\n  - tool: zzz_tool\n    input:\n      query: docs\n');
-    writeFileSync(join(dir, 'aaa.tools.json'), JSON.stringify({ tools: [{ name: 'other', inputSchema: { type: 'object' } }] }));
+    writeFileSync(
+      join(dir, 'aaa.tools.json'),
+      JSON.stringify({ tools: [{ name: 'other', inputSchema: { type: 'object' } }] }),
+    );
     const before = cached(dir);
     assert.deepEqual(rulesOf(before, 'bare.calls.yaml'), ['tool/unknown info']);
     writeFileSync(
       join(dir, 'zzz.tools.json'),
-      JSON.stringify({ tools: [{ name: 'zzz_tool', inputSchema: { type: 'object', properties: { q: { type: 'string' } }, additionalProperties: false } }] }),
+      JSON.stringify({
+        tools: [
+          {
+            name: 'zzz_tool',
+            inputSchema: { type: 'object', properties: { q: { type: 'string' } }, additionalProperties: false },
+          },
+        ],
+      }),
     );
     const run = cached(dir);
-    assert.deepEqual(run.checked, ['bare.calls.yaml', 'zzz.tools.json'], 'aaa.tools.json consults no catalog and is not checked again');
+    assert.deepEqual(
+      run.checked,
+      ['bare.calls.yaml', 'zzz.tools.json'],
+      'aaa.tools.json consults no catalog and is not checked again',
+    );
     assert.deepEqual(rulesOf(run, 'bare.calls.yaml'), ['args/unknown error']);
     assertSameAsUncached(dir, run);
   });
@@ -232,7 +276,9 @@ describe('tool-lens check --cache', () => {
     assertSameAsUncached(dir, truncated);
     assert.deepEqual(cached(dir).checked, [], 'the damaged cache was replaced by a good one');
     // One entry whose findings are not findings: that file alone is checked again.
-    const content = JSON.parse(readFileSync(cacheFile, 'utf8')) as { files: Record<string, { checked: { findings: unknown[] } }> };
+    const content = JSON.parse(readFileSync(cacheFile, 'utf8')) as {
+      files: Record<string, { checked: { findings: unknown[] } }>;
+    };
     const faces = Object.keys(content.files).find((path) => path.endsWith('filesystem.faces.yaml')) as string;
     (content.files[faces] as { checked: { findings: unknown[] } }).checked.findings = [{ rule: 1, span: 'x' }];
     writeFileSync(cacheFile, JSON.stringify(content));
@@ -283,14 +329,23 @@ describe('tool-lens check --cache', () => {
     assert.equal(fixed.code, plain.code);
     for (const name of readdirSync(join(without, 'fixable'))) {
       if (name === 'catalogs') continue;
-      assert.equal(readFileSync(join(withCache, 'fixable', name), 'utf8'), readFileSync(join(without, 'fixable', name), 'utf8'), name);
+      assert.equal(
+        readFileSync(join(withCache, 'fixable', name), 'utf8'),
+        readFileSync(join(without, 'fixable', name), 'utf8'),
+        name,
+      );
     }
     const lines = fixed.stderr.split('\n');
-    const fixedFiles = lines.filter((line) => line.startsWith('tool-lens: fixed')).map((line) => line.replace(/.* in /, ''));
+    const fixedFiles = lines
+      .filter((line) => line.startsWith('tool-lens: fixed'))
+      .map((line) => line.replace(/.* in /, ''));
     assert.ok(fixedFiles.length > 0);
     // The check after the fix re-checks exactly the fixed files.
     const second = lines.slice(lines.findIndex((line) => line.startsWith('tool-lens: fixed')));
-    const rechecked = second.map((line) => /cache: checking (\S+):/.exec(line)?.[1]).filter(Boolean).sort();
+    const rechecked = second
+      .map((line) => /cache: checking (\S+):/.exec(line)?.[1])
+      .filter(Boolean)
+      .sort();
     assert.deepEqual(rechecked, fixedFiles.sort());
     assert.deepEqual(cached(withCache, ['fixable']).checked, []);
   });

@@ -14,7 +14,17 @@ const CATALOG = 'catalogs/team-tools.catalog.yaml';
 
 interface Report {
   version: number;
-  servers: { name: string; change: string; tools: { name: string; change: string; renamedTo?: string; requiredAdded: string[]; hints: { hint: string; before?: boolean; after?: boolean; direction: string }[] }[] }[];
+  servers: {
+    name: string;
+    change: string;
+    tools: {
+      name: string;
+      change: string;
+      renamedTo?: string;
+      requiredAdded: string[];
+      hints: { hint: string; before?: boolean; after?: boolean; direction: string }[];
+    }[];
+  }[];
   gateways: {
     path: string;
     renamed: { from: string; to?: string; before: string; after: string }[];
@@ -30,7 +40,8 @@ interface Report {
 function changedWorkspace(edit: (text: string) => string): string {
   const dir = mkdtempSync(join(tmpdir(), 'tool-lens-diff-'));
   cpSync(join(ROOT, 'examples'), dir, { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, stdio: 'pipe' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, stdio: 'pipe' });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-qm', 'snapshots');
@@ -52,7 +63,10 @@ function after(anchor: string, from: string, to: string): (text: string) => stri
   };
 }
 
-function diff(dir: string, args = ['HEAD:catalogs', 'catalogs']): { code: number | null; report: Report; stdout: string } {
+function diff(
+  dir: string,
+  args = ['HEAD:catalogs', 'catalogs'],
+): { code: number | null; report: Report; stdout: string } {
   const run = runCli(['catalog', 'diff', ...args, '--format', 'json'], { cwd: dir });
   assert.equal(run.stderr, '');
   return { code: run.code, report: JSON.parse(run.stdout) as Report, stdout: run.stdout };
@@ -64,18 +78,37 @@ describe('tool-lens catalog diff', () => {
     const { code, report } = diff(dir);
     assert.equal(code, 1);
     const github = report.servers.find((s) => s.name === 'github')!;
-    assert.deepEqual(github.tools.map((t) => `${t.name} ${t.change}`), ['list_pull_requests changed']);
-    assert.deepEqual(github.tools[0]!.hints, [{ hint: 'readOnlyHint', before: true, after: false, direction: 'loosened' }]);
+    assert.deepEqual(
+      github.tools.map((t) => `${t.name} ${t.change}`),
+      ['list_pull_requests changed'],
+    );
+    assert.deepEqual(github.tools[0]!.hints, [
+      { hint: 'readOnlyHint', before: true, after: false, direction: 'loosened' },
+    ]);
     const docsBot = report.gateways.find((g) => g.path === 'gateways/docs-bot.vmcp.yaml')!;
-    assert.deepEqual(docsBot.composites.map((c) => `${c.name} ${c.before} → ${c.after} ${c.broken}`), ['draft_release_notes advertised → contradiction true']);
-    assert.deepEqual(report.findings.flatMap((f) => f.findings.map((x) => `${f.path}:${x.range.start.line} ${x.rule}`)), ['gateways/docs-bot.vmcp.yaml:47 annotations/contradiction']);
+    assert.deepEqual(
+      docsBot.composites.map((c) => `${c.name} ${c.before} → ${c.after} ${c.broken}`),
+      ['draft_release_notes advertised → contradiction true'],
+    );
+    assert.deepEqual(
+      report.findings.flatMap((f) => f.findings.map((x) => `${f.path}:${x.range.start.line} ${x.rule}`)),
+      ['gateways/docs-bot.vmcp.yaml:47 annotations/contradiction'],
+    );
     assert.deepEqual(report.summary, { loosened: 1, tightened: 0, broken: 1, newErrors: 1 });
   });
 
   test('a required argument added: the step that does not give it gets args/missing-required', () => {
     const dir = changedWorkspace((text) =>
-      after('- name: add_issue_comment', 'required: [owner, repo, issue_number, body]', 'required: [owner, repo, issue_number, body, labels]')(
-        after('- name: add_issue_comment', 'body: {type: string, description: Comment content}', 'body: {type: string, description: Comment content}\n            labels: {type: array, items: {type: string}}')(text),
+      after(
+        '- name: add_issue_comment',
+        'required: [owner, repo, issue_number, body]',
+        'required: [owner, repo, issue_number, body, labels]',
+      )(
+        after(
+          '- name: add_issue_comment',
+          'body: {type: string, description: Comment content}',
+          'body: {type: string, description: Comment content}\n            labels: {type: array, items: {type: string}}',
+        )(text),
       ),
     );
     const { code, report } = diff(dir);
@@ -83,7 +116,10 @@ describe('tool-lens catalog diff', () => {
     const tool = report.servers[0]!.tools[0]!;
     assert.equal(tool.name, 'add_issue_comment');
     assert.deepEqual(tool.requiredAdded, ['labels']);
-    assert.deepEqual(report.findings.flatMap((f) => f.findings.map((x) => `${f.path} ${x.rule} ${x.severity}`)), ['gateways/docs-release.k8s.yaml args/missing-required error']);
+    assert.deepEqual(
+      report.findings.flatMap((f) => f.findings.map((x) => `${f.path} ${x.rule} ${x.severity}`)),
+      ['gateways/docs-release.k8s.yaml args/missing-required error'],
+    );
     assert.equal(report.summary.loosened, 0);
   });
 
@@ -95,20 +131,40 @@ describe('tool-lens catalog diff', () => {
     });
     const { code, report } = diff(dir);
     assert.equal(code, 1);
-    assert.deepEqual(report.servers[0]!.tools.map((t) => `${t.name} ${t.change}`), ['add_issue_comment removed']);
+    assert.deepEqual(
+      report.servers[0]!.tools.map((t) => `${t.name} ${t.change}`),
+      ['add_issue_comment removed'],
+    );
     const release = report.gateways.find((g) => g.path === 'gateways/docs-release.k8s.yaml')!;
     assert.deepEqual(release.removed, ['github_add_issue_comment']);
-    assert.deepEqual(release.composites.map((c) => `${c.name} ${c.before} → ${c.after}`), ['ship_docs_release advertised → left-out']);
-    assert.ok(report.findings.some((f) => f.path === 'gateways/docs-release.k8s.yaml' && f.findings.some((x) => x.rule === 'tool/unknown')));
+    assert.deepEqual(
+      release.composites.map((c) => `${c.name} ${c.before} → ${c.after}`),
+      ['ship_docs_release advertised → left-out'],
+    );
+    assert.ok(
+      report.findings.some(
+        (f) => f.path === 'gateways/docs-release.k8s.yaml' && f.findings.some((x) => x.rule === 'tool/unknown'),
+      ),
+    );
     assert.equal(report.summary.broken, 1);
   });
 
   test('a tool renamed: one rename in the catalog, and the advertised name it changes, not a removal and an addition', () => {
     const dir = changedWorkspace((text) => text.replace('- name: search_issues', '- name: search_all_issues'));
     const { code, report, stdout } = diff(dir);
-    assert.deepEqual(report.servers[0]!.tools.map((t) => `${t.name} ${t.change} ${t.renamedTo}`), ['search_issues renamed search_all_issues']);
+    assert.deepEqual(
+      report.servers[0]!.tools.map((t) => `${t.name} ${t.change} ${t.renamedTo}`),
+      ['search_issues renamed search_all_issues'],
+    );
     const docsBot = report.gateways.find((g) => g.path === 'gateways/docs-bot.vmcp.yaml')!;
-    assert.deepEqual(docsBot.renamed, [{ from: 'github.search_issues', to: 'github.search_all_issues', before: 'github_search_issues', after: 'github_search_all_issues' }]);
+    assert.deepEqual(docsBot.renamed, [
+      {
+        from: 'github.search_issues',
+        to: 'github.search_all_issues',
+        before: 'github_search_issues',
+        after: 'github_search_all_issues',
+      },
+    ]);
     assert.deepEqual(docsBot.added, []);
     assert.deepEqual(docsBot.removed, []);
     assert.equal(code, 0, `a rename alone loosens nothing and breaks no composite here:\n${stdout}`);
@@ -118,7 +174,9 @@ describe('tool-lens catalog diff', () => {
     const dir = changedWorkspace(after('- name: create_issue', 'openWorldHint: true', 'openWorldHint: false'));
     const { code, report } = diff(dir);
     assert.equal(code, 0);
-    assert.deepEqual(report.servers[0]!.tools[0]!.hints, [{ hint: 'openWorldHint', before: true, after: false, direction: 'tightened' }]);
+    assert.deepEqual(report.servers[0]!.tools[0]!.hints, [
+      { hint: 'openWorldHint', before: true, after: false, direction: 'tightened' },
+    ]);
     assert.deepEqual(report.summary, { loosened: 0, tightened: 1, broken: 0, newErrors: 0 });
   });
 

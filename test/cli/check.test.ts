@@ -35,7 +35,9 @@ describe('tool-lens check', () => {
   });
 
   test('a single file can be checked, and paths are relative to the current folder', () => {
-    const run = runCli(['check', 'gateway.vmcp.yaml', '--catalog', 'catalogs/*.json'], { cwd: `${__dirname}/scenarios/one-error` });
+    const run = runCli(['check', 'gateway.vmcp.yaml', '--catalog', 'catalogs/*.json'], {
+      cwd: `${__dirname}/scenarios/one-error`,
+    });
     assert.equal(run.code, 1);
     assert.match(run.stdout, /^gateway\.vmcp\.yaml:5:5: error /);
     assert.match(run.stdout, /1 error, 0 warnings, 0 infos in 1 file\n$/);
@@ -87,7 +89,13 @@ describe('tool-lens check', () => {
     const report = JSON.parse(run.stdout) as { files: { path: string }[] };
     assert.deepEqual(
       report.files.map((f) => f.path),
-      ['clean/catalogs/filesystem.json', 'clean/gateway.vmcp.yaml', 'clean/notes.yaml', 'one-error/catalogs/filesystem.json', 'one-error/gateway.vmcp.yaml'],
+      [
+        'clean/catalogs/filesystem.json',
+        'clean/gateway.vmcp.yaml',
+        'clean/notes.yaml',
+        'one-error/catalogs/filesystem.json',
+        'one-error/gateway.vmcp.yaml',
+      ],
     );
   });
 });

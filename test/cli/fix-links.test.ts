@@ -4,7 +4,17 @@
 // files outside keep every byte. A link that stays inside is fixed as usual. `--cache` keeps to
 // the same rule for its cache file.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -24,13 +34,27 @@ describe('tool-lens check --fix and symbolic links', () => {
   const original = (name: string) => readFileSync(join(SCENARIOS, 'fixable', name), 'utf8');
 
   test('a file and a folder linked from outside are refused, named, and fail the run; the inside link is fixed', () => {
-    const run = runCli(['check', '--fix', '--format', 'json', 'linked.vmcp.yaml', 'vendor/partial.vmcp.yaml', 'inside.vmcp.yaml'], { cwd: ws });
+    const run = runCli(
+      ['check', '--fix', '--format', 'json', 'linked.vmcp.yaml', 'vendor/partial.vmcp.yaml', 'inside.vmcp.yaml'],
+      { cwd: ws },
+    );
     assert.equal(run.code, 1, run.stderr);
-    assert.match(run.stderr, /tool-lens: not fixed: not writing linked\.vmcp\.yaml: linked\.vmcp\.yaml -> \S+inline\.vmcp\.yaml is a symbolic link that leads out of the workspace, to \S+outside\/inline\.vmcp\.yaml\. Tool Lens writes only inside the workspace /);
-    assert.match(run.stderr, /tool-lens: not fixed: not writing vendor\/partial\.vmcp\.yaml: vendor -> \S+outside is a symbolic link that leads out of the workspace/);
+    assert.match(
+      run.stderr,
+      /tool-lens: not fixed: not writing linked\.vmcp\.yaml: linked\.vmcp\.yaml -> \S+inline\.vmcp\.yaml is a symbolic link that leads out of the workspace, to \S+outside\/inline\.vmcp\.yaml\. Tool Lens writes only inside the workspace /,
+    );
+    assert.match(
+      run.stderr,
+      /tool-lens: not fixed: not writing vendor\/partial\.vmcp\.yaml: vendor -> \S+outside is a symbolic link that leads out of the workspace/,
+    );
     assert.match(run.stderr, /tool-lens: fixed 1 problem in inside\.vmcp\.yaml/);
-    for (const name of ['inline.vmcp.yaml', 'partial.vmcp.yaml']) assert.equal(readFileSync(join(outside, name), 'utf8'), original(name), `${name} outside is untouched`);
-    assert.notEqual(readFileSync(join(ws, 'own', 'partial.vmcp.yaml'), 'utf8'), original('partial.vmcp.yaml'), 'the file inside, reached through a link inside, is fixed');
+    for (const name of ['inline.vmcp.yaml', 'partial.vmcp.yaml'])
+      assert.equal(readFileSync(join(outside, name), 'utf8'), original(name), `${name} outside is untouched`);
+    assert.notEqual(
+      readFileSync(join(ws, 'own', 'partial.vmcp.yaml'), 'utf8'),
+      original('partial.vmcp.yaml'),
+      'the file inside, reached through a link inside, is fixed',
+    );
   });
 
   test('the refusal alone fails the run: the linked file passes without --fix, and fails with it', () => {
@@ -55,7 +79,10 @@ describe('tool-lens check --cache and symbolic links', () => {
 
   test('a --cache-location through a link out of the folder is not written, and the run says so', () => {
     const run = runCli(['check', 'own', '--cache', '--cache-location', 'build/', '--format', 'json'], { cwd: ws });
-    assert.match(run.stderr, /cache: not written: not writing build\/\.toollens-cache: build -> \S+ is a symbolic link that leads out of the workspace/);
+    assert.match(
+      run.stderr,
+      /cache: not written: not writing build\/\.toollens-cache: build -> \S+ is a symbolic link that leads out of the workspace/,
+    );
     assert.deepEqual(readdirSync(outside), []);
     // Inside the folder, the cache is written as usual.
     const inside = runCli(['check', 'own', '--cache', '--format', 'json'], { cwd: ws });
@@ -68,7 +95,10 @@ describe('tool-lens check --cache and symbolic links', () => {
     symlinkSync(target, join(ws, 'report.json'));
     const run = runCli(['check', 'own', '--format', 'json', '--output-file', 'report.json'], { cwd: ws });
     assert.equal(run.code, 2, run.stderr);
-    assert.match(run.stderr, /the report was not written: not writing report\.json: report\.json -> \S+precious\.txt is a symbolic link that leads out of the workspace/);
+    assert.match(
+      run.stderr,
+      /the report was not written: not writing report\.json: report\.json -> \S+precious\.txt is a symbolic link that leads out of the workspace/,
+    );
     assert.equal(readFileSync(target, 'utf8'), 'keep me\n');
     // A report file inside the folder is written as usual, its folders made.
     const inside = runCli(['check', 'own', '--format', 'json', '--output-file', 'reports/check.json'], { cwd: ws });

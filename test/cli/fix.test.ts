@@ -35,7 +35,10 @@ describe('tool-lens check --fix', () => {
         '',
       ].join('\n'),
     );
-    const report = JSON.parse(run.stdout) as { files: { path: string; diagnostics: { rule: string }[] }[]; summary: Record<string, number> };
+    const report = JSON.parse(run.stdout) as {
+      files: { path: string; diagnostics: { rule: string }[] }[];
+      summary: Record<string, number>;
+    };
     const left = report.files.flatMap((f) => f.diagnostics.map((d) => `${f.path} ${d.rule}`));
     assert.deepEqual(left, ['fixable/untouched.vmcp.yaml yaml/duplicate-key']);
     assert.deepEqual(report.summary, { files: 5, error: 1, warning: 0, info: 0, hint: 0 });

@@ -22,7 +22,9 @@ interface JsonOut {
 describe('--stdin', () => {
   test('checks standard input as the file --stdin-filename names, in its workspace', () => {
     const text = scenario('one-error/gateway.vmcp.yaml');
-    const run = runCli(['check', '--stdin', '--stdin-filename', 'one-error/gateway.vmcp.yaml', '--format', 'json'], { input: text });
+    const run = runCli(['check', '--stdin', '--stdin-filename', 'one-error/gateway.vmcp.yaml', '--format', 'json'], {
+      input: text,
+    });
     assert.equal(run.stderr, '');
     assert.equal(run.code, 1);
     const disk = runCli(['check', 'one-error/gateway.vmcp.yaml', '--format', 'json']);
@@ -30,25 +32,42 @@ describe('--stdin', () => {
   });
 
   test('the text wins over the disk, and the file need not exist', () => {
-    const edited = scenario('one-error/gateway.vmcp.yaml').replace(/\n {4}description: Read the first lines[^\n]*(\n {4}description)/, '$1');
-    const run = runCli(['check', '--stdin', '--stdin-filename', 'one-error/unsaved.vmcp.yaml', '--format', 'json'], { input: edited });
+    const edited = scenario('one-error/gateway.vmcp.yaml').replace(
+      /\n {4}description: Read the first lines[^\n]*(\n {4}description)/,
+      '$1',
+    );
+    const run = runCli(['check', '--stdin', '--stdin-filename', 'one-error/unsaved.vmcp.yaml', '--format', 'json'], {
+      input: edited,
+    });
     const out = JSON.parse(run.stdout) as JsonOut;
-    assert.deepEqual(out.files.map((file) => [file.path, file.kind, file.diagnostics.length]), [['one-error/unsaved.vmcp.yaml', 'vmcp-config', 0]]);
+    assert.deepEqual(
+      out.files.map((file) => [file.path, file.kind, file.diagnostics.length]),
+      [['one-error/unsaved.vmcp.yaml', 'vmcp-config', 0]],
+    );
     assert.equal(run.code, 0);
   });
 
   test('the file name gives the kind; the tool references are resolved against the workspace catalogs', () => {
     // A calls file named only by its name: no kind from content alone.
     const text = 'server: filesystem\ncalls:\n  - tool: read_text_file\n    input: {path: a, head: "x"}\n';
-    const named = JSON.parse(runCli(['check', '--stdin', '--stdin-filename', 'clean/session.calls.yaml', '--format', 'json'], { input: text }).stdout) as JsonOut;
+    const named = JSON.parse(
+      runCli(['check', '--stdin', '--stdin-filename', 'clean/session.calls.yaml', '--format', 'json'], { input: text })
+        .stdout,
+    ) as JsonOut;
     assert.equal(named.files[0]!.kind, 'tool-calls');
-    assert.ok(named.files[0]!.diagnostics.some((d) => d.rule.startsWith('args/')), 'the catalog in clean/catalogs/ was read');
+    assert.ok(
+      named.files[0]!.diagnostics.some((d) => d.rule.startsWith('args/')),
+      'the catalog in clean/catalogs/ was read',
+    );
   });
 
   test('without --stdin-filename the text is <stdin>, recognised by its content', () => {
     const run = runCli(['check', '--stdin', '--format', 'json'], { input: scenario('one-error/gateway.vmcp.yaml') });
     const out = JSON.parse(run.stdout) as JsonOut;
-    assert.deepEqual(out.files.map((file) => [file.path, file.kind, file.diagnostics.map((d) => d.rule)]), [['<stdin>', 'vmcp-config', ['yaml/duplicate-key']]]);
+    assert.deepEqual(
+      out.files.map((file) => [file.path, file.kind, file.diagnostics.map((d) => d.rule)]),
+      [['<stdin>', 'vmcp-config', ['yaml/duplicate-key']]],
+    );
     assert.equal(run.code, 1);
   });
 
@@ -61,7 +80,10 @@ describe('--stdin', () => {
     assert.equal(scenario('fixable/inline.vmcp.yaml'), text, 'the file on disk is not touched');
     // Nothing to fix: the text comes back as it was.
     const clean = scenario('clean/gateway.vmcp.yaml');
-    assert.equal(runCli(['check', '--stdin', '--stdin-filename', 'clean/gateway.vmcp.yaml', '--fix'], { input: clean }).stdout, clean);
+    assert.equal(
+      runCli(['check', '--stdin', '--stdin-filename', 'clean/gateway.vmcp.yaml', '--fix'], { input: clean }).stdout,
+      clean,
+    );
   });
 });
 
@@ -92,7 +114,8 @@ describe('--max-warnings and --quiet', () => {
 });
 
 describe('colour', () => {
-  const stylish = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(['check', 'one-error', ...args], { env: { ...NEUTRAL, ...env } }).stdout;
+  const stylish = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    runCli(['check', 'one-error', ...args], { env: { ...NEUTRAL, ...env } }).stdout;
 
   test('off for a pipe, on with --color or FORCE_COLOR, off again with --no-color or FORCE_COLOR=0', () => {
     assert.ok(!stylish([]).includes(ESC), 'a pipe gets no colour');
@@ -103,7 +126,11 @@ describe('colour', () => {
     assert.ok(!stylish([], { FORCE_COLOR: '0' }).includes(ESC));
     assert.ok(stylish(['--no-color', '--color']).includes(ESC), 'the last flag wins');
     assert.ok(!stylish(['--color', '--no-color']).includes(ESC));
-    assert.equal(stylish(['--color']).replace(new RegExp(`${ESC.replace('[', '\\[')}\\d+m`, 'g'), ''), stylish([]), 'colour adds escape codes and nothing else');
+    assert.equal(
+      stylish(['--color']).replace(new RegExp(`${ESC.replace('[', '\\[')}\\d+m`, 'g'), ''),
+      stylish([]),
+      'colour adds escape codes and nothing else',
+    );
     assert.ok(runCli(['rules', '--color'], { env: NEUTRAL }).stdout.includes(ESC));
   });
 });

@@ -103,7 +103,18 @@ interface SarifLog {
   $schema: string;
   version: string;
   runs: {
-    tool: { driver: { name: string; version: string; rules: { id: string; shortDescription: { text: string }; helpUri: string; defaultConfiguration: { level: string } }[] } };
+    tool: {
+      driver: {
+        name: string;
+        version: string;
+        rules: {
+          id: string;
+          shortDescription: { text: string };
+          helpUri: string;
+          defaultConfiguration: { level: string };
+        }[];
+      };
+    };
     originalUriBaseIds: Record<string, { uri: string }>;
     columnKind: string;
     results: {
@@ -114,7 +125,10 @@ interface SarifLog {
       locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId: string }; region: SarifRegion } }[];
       fixes?: {
         description: { text: string };
-        artifactChanges: { artifactLocation: { uri: string }; replacements: { deletedRegion: SarifRegion; insertedContent: { text: string } }[] }[];
+        artifactChanges: {
+          artifactLocation: { uri: string };
+          replacements: { deletedRegion: SarifRegion; insertedContent: { text: string } }[];
+        }[];
       }[];
     }[];
   }[];
@@ -132,7 +146,10 @@ describe('--format sarif', () => {
     const [sarifRun] = log.runs;
     const driver = sarifRun!.tool.driver;
     assert.equal(driver.name, 'Tool Lens');
-    assert.equal(driver.version, (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+    assert.equal(
+      driver.version,
+      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+    );
     const ids = driver.rules.map((r) => r.id);
     assert.equal(new Set(ids).size, ids.length, 'each rule once');
     const duplicateKey = driver.rules.find((r) => r.id === 'yaml/duplicate-key');
@@ -162,7 +179,12 @@ describe('--format sarif', () => {
 
     assert.equal(warning!.ruleId, 'lens/unused-suppression');
     assert.equal(warning!.level, 'warning');
-    assert.deepEqual(warning!.locations[0]!.physicalLocation.region, { startLine: 13, startColumn: 37, endLine: 13, endColumn: 55 });
+    assert.deepEqual(warning!.locations[0]!.physicalLocation.region, {
+      startLine: 13,
+      startColumn: 37,
+      endLine: 13,
+      endColumn: 55,
+    });
     assert.equal(warning!.fixes?.length, 1);
     const change = warning!.fixes[0]!.artifactChanges[0]!;
     assert.equal(warning!.fixes[0]!.description.text, 'Remove this suppression comment');

@@ -33,7 +33,10 @@ describe('stylish snippet', () => {
   });
 
   test('only the first line of a multi-line range is underlined', () => {
-    assert.deepEqual(underline('k: |\n  one\n  two\n', 'one', 'one\n  two'.length), { shown: '  one', underline: '  ^~~' });
+    assert.deepEqual(underline('k: |\n  one\n  two\n', 'one', 'one\n  two'.length), {
+      shown: '  one',
+      underline: '  ^~~',
+    });
   });
 
   test('wide characters take two columns', () => {
@@ -41,7 +44,10 @@ describe('stylish snippet', () => {
   });
 
   test('control characters and bidi overrides are shown as escapes, and the caret counts their width', () => {
-    assert.deepEqual(underline('k: a\x1b[2Jb\u202ec: x\n', 'b'), { shown: 'k: a\\x1b[2Jb\\u202ec: x', underline: '           ^' });
+    assert.deepEqual(underline('k: a\x1b[2Jb\u202ec: x\n', 'b'), {
+      shown: 'k: a\\x1b[2Jb\\u202ec: x',
+      underline: '           ^',
+    });
     assert.deepEqual(underline('k: \x07bell\n', '\x07bell'), { shown: 'k: \\x07bell', underline: '   ^~~~~~~~' });
     assert.equal(visible('line\nbreak\r\x00\x9b\u2066'), 'line\\nbreak\\r\\0\\x9b\\u2066');
     assert.equal(visible('tab\tand é 😀'), 'tab\tand é 😀', 'a tab and printable text stay');
@@ -79,7 +85,11 @@ describe('colour', () => {
     assert.equal(colourWanted({ isTTY: true }, false, { FORCE_COLOR: '1' }), false, '--no-color wins over FORCE_COLOR');
     assert.equal(colourWanted({ isTTY: true }, undefined, { NO_COLOR: '1' }), false);
     assert.equal(colourWanted({ isTTY: true }, undefined, { NO_COLOR: '' }), true, 'an empty NO_COLOR does not count');
-    assert.equal(colourWanted({ isTTY: false }, undefined, { FORCE_COLOR: '1', NO_COLOR: '1' }), true, 'FORCE_COLOR wins over NO_COLOR');
+    assert.equal(
+      colourWanted({ isTTY: false }, undefined, { FORCE_COLOR: '1', NO_COLOR: '1' }),
+      true,
+      'FORCE_COLOR wins over NO_COLOR',
+    );
     assert.equal(colourWanted({ isTTY: false }, undefined, { FORCE_COLOR: '' }), true);
     assert.equal(colourWanted({ isTTY: true }, undefined, { FORCE_COLOR: '0' }), false);
     assert.equal(colourWanted({ isTTY: true }, undefined, { FORCE_COLOR: 'false' }), false);

@@ -38,7 +38,8 @@ function reports(args: string[] = ['gateway-tools']): Map<string, Report> {
   return new Map(parsed.gateways.map((g) => [g.path.split('/').slice(-2, -1)[0]!, g]));
 }
 
-const names = (entries: Entry[]) => entries.map((e) => `${e.kind === 'backend' ? e.from : 'composite'} → ${e.name}${e.status ? ` (${e.status})` : ''}`);
+const names = (entries: Entry[]) =>
+  entries.map((e) => `${e.kind === 'backend' ? e.from : 'composite'} → ${e.name}${e.status ? ` (${e.status})` : ''}`);
 
 describe('tool-lens gateway tools', () => {
   const all = reports();
@@ -61,7 +62,10 @@ describe('tool-lens gateway tools', () => {
       'composite → gone (left-out)',
     ]);
     const hidden = gateway.withheld[0]!;
-    assert.match(hidden.reason!, /the filter of workload "beta" does not list "fetch_page"; composite steps can still call it/);
+    assert.match(
+      hidden.reason!,
+      /the filter of workload "beta" does not list "fetch_page"; composite steps can still call it/,
+    );
     assert.deepEqual(hidden.location, { path: 'gateway-tools/catalogs/backends.catalog.yaml', line: 24, column: 15 });
     assert.match(gateway.withheld[1]!.reason!, /readOnlyHint: true but the steps give false/);
     assert.match(gateway.withheld[2]!.reason!, /step "missing" \(alpha_nothing\) does not resolve/);
@@ -110,7 +114,10 @@ describe('tool-lens gateway tools', () => {
     assert.equal(gateway.advertised.find((e) => e.name === 'fetch_page')!.annotations, null);
     const digest = gateway.advertised.find((e) => e.name === 'digest')!;
     assert.equal(digest.certain, false);
-    assert.deepEqual(gateway.unknown.map((u) => u.workload), ['gamma']);
+    assert.deepEqual(
+      gateway.unknown.map((u) => u.workload),
+      ['gamma'],
+    );
     assert.equal(gateway.errors, 0);
   });
 
@@ -131,7 +138,10 @@ describe('tool-lens gateway tools', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^gateway-tools\/manual\/gateway\.vmcp\.yaml:2: gateway "manual", manual strategy$/m);
     assert.match(run.stdout, /^ {4}search_web +beta\.search +read-only, open-world$/m);
-    assert.match(run.stdout, /^ {4}digest +composite +not read-only, destructive, open-world \(if the uncatalogued steps resolve\)$/m);
+    assert.match(
+      run.stdout,
+      /^ {4}digest +composite +not read-only, destructive, open-world \(if the uncatalogued steps resolve\)$/m,
+    );
     assert.match(run.stdout, /^ {4}workload "gamma": no catalog for server "gamma"/m);
     assert.match(run.stdout, /^ {4}beta_fetch_page +hidden +beta\.fetch_page: the filter of workload "beta"/m);
   });
@@ -149,7 +159,10 @@ describe('tool-lens gateway tools', () => {
     const run = runCli(['gateway', 'tools', '.', '--format', 'json'], { cwd: `${__dirname}/../../examples` });
     assert.equal(run.code, 0, run.stderr);
     const gateways = (JSON.parse(run.stdout) as { gateways: Report[] }).gateways;
-    assert.deepEqual(gateways.map((g) => g.path), ['gateways/docs-bot.vmcp.yaml', 'gateways/docs-release.k8s.yaml', 'gateways/knowledge.vmcp.json']);
+    assert.deepEqual(
+      gateways.map((g) => g.path),
+      ['gateways/docs-bot.vmcp.yaml', 'gateways/docs-release.k8s.yaml', 'gateways/knowledge.vmcp.json'],
+    );
     const docsBot = gateways[0]!;
     assert.deepEqual(names(docsBot.withheld), ['composite → publish_release_notes (contradiction)']);
     assert.equal(docsBot.workloadsFrom, 'backends');

@@ -8,7 +8,8 @@ import { after, describe, test } from 'node:test';
 import { runCli } from './harness.js';
 
 // A workflow with one finding (a key written twice), so that a file being read shows.
-const WORKFLOW = 'compositeTools:\n  - name: t\n    description: one\n    description: two\n    steps:\n      - id: s\n        tool: fs.read\n';
+const WORKFLOW =
+  'compositeTools:\n  - name: t\n    description: one\n    description: two\n    steps:\n      - id: s\n        tool: fs.read\n';
 const CATALOG = 'catalog: 1\nservers:\n  - name: secret\n    tools: []\n';
 
 const temporary: string[] = [];
@@ -81,24 +82,42 @@ describe('globs of .toollens.yaml', () => {
     assert.equal(run.stdout, '');
     const lines = run.stderr.trimEnd().split('\n');
     assert.equal(lines.length, 3, run.stderr);
-    assert.match(lines[0]!, /^\.toollens\.yaml:1:12: "\/\*\*\/\*\.json" is an absolute path, and globs here are relative to the folder of \.toollens\.yaml, which is as far as Tool Lens reads; write it relative to that folder\. \(schema\/invalid-value\)$/);
+    assert.match(
+      lines[0]!,
+      /^\.toollens\.yaml:1:12: "\/\*\*\/\*\.json" is an absolute path, and globs here are relative to the folder of \.toollens\.yaml, which is as far as Tool Lens reads; write it relative to that folder\. \(schema\/invalid-value\)$/,
+    );
     assert.match(lines[1]!, /^\.toollens\.yaml:1:26: "\.\.\/\*\.json" climbs out with "\.\."/);
     assert.match(lines[2]!, /^\.toollens\.yaml:3:13: "\/etc\/\*\*" is an absolute path/);
   });
 
   test('a glob Tool Lens cannot read is a configuration problem, and a bad --catalog a usage error', () => {
-    const cwd = workspace({ '.toollens.yaml': `kinds:\n  tool-calls: ["!x/**", "${'a'.repeat(300)}"]\n`, 'gw.vmcp.yaml': WORKFLOW });
+    const cwd = workspace({
+      '.toollens.yaml': `kinds:\n  tool-calls: ["!x/**", "${'a'.repeat(300)}"]\n`,
+      'gw.vmcp.yaml': WORKFLOW,
+    });
     const run = runCli(['check', '.'], { cwd });
     assert.equal(run.code, 2);
-    assert.match(run.stderr, /^\.toollens\.yaml:2:16: "!x\/\*\*" starts with "!", and Tool Lens globs have no negation/);
-    assert.match(run.stderr, /\n\.toollens\.yaml:2:25: This glob is 300 characters long, and Tool Lens reads globs of at most 256/);
+    assert.match(
+      run.stderr,
+      /^\.toollens\.yaml:2:16: "!x\/\*\*" starts with "!", and Tool Lens globs have no negation/,
+    );
+    assert.match(
+      run.stderr,
+      /\n\.toollens\.yaml:2:25: This glob is 300 characters long, and Tool Lens reads globs of at most 256/,
+    );
 
     const clean = workspace({ 'gw.vmcp.yaml': WORKFLOW, '.toollens.yaml': '' });
     const bad = runCli(['check', '.', '--catalog', '*(a|b).json'], { cwd: clean });
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /^tool-lens: --catalog \*\(a\|b\)\.json: "\*\(" in "\*\(a\|b\)\.json" is a pattern form Tool Lens does not read/);
+    assert.match(
+      bad.stderr,
+      /^tool-lens: --catalog \*\(a\|b\)\.json: "\*\(" in "\*\(a\|b\)\.json" is a pattern form Tool Lens does not read/,
+    );
     // --catalog is what the user typed: it may name files outside the folder.
-    const outside = workspace({ 'snap/c.yaml': 'catalog: 1\nservers:\n  - name: fs\n    tools:\n      - name: read\n        inputSchema: {type: object}\n' });
+    const outside = workspace({
+      'snap/c.yaml':
+        'catalog: 1\nservers:\n  - name: fs\n    tools:\n      - name: read\n        inputSchema: {type: object}\n',
+    });
     const ok = check(clean, '.', '--catalog', join(outside, 'snap', '*.yaml'), '--catalog', '../nothing-here/*.json');
     assert.equal(ok.stderr, `tool-lens: --catalog ../nothing-here/*.json matches no file\n`);
     assert.deepEqual(
@@ -117,7 +136,13 @@ describe('symbolic links', () => {
     const outside = workspace({ 'gw.vmcp.yaml': WORKFLOW, 'secret.catalog.yaml': CATALOG });
     const cwd = workspace(
       { 'd/gw.vmcp.yaml': WORKFLOW, 'catalogs/c.catalog.yaml': CATALOG.replace('secret', 'inside') },
-      { root: '/', out: outside, 'd/up': '..', 'second.vmcp.yaml': 'd/gw.vmcp.yaml', 'out.catalog.yaml': join(outside, 'secret.catalog.yaml') },
+      {
+        root: '/',
+        out: outside,
+        'd/up': '..',
+        'second.vmcp.yaml': 'd/gw.vmcp.yaml',
+        'out.catalog.yaml': join(outside, 'secret.catalog.yaml'),
+      },
     );
     const { code, report, stderr } = check(cwd, '.');
     assert.equal(code, 1);
@@ -148,10 +173,22 @@ describe('symbolic links', () => {
 
   test('a catalog glob through a link out of the folder names nothing, and says so', () => {
     const outside = workspace({ 'secret.catalog.yaml': CATALOG });
-    const cwd = workspace({ '.toollens.yaml': 'catalogs: ["vendor/*.yaml"]\n', 'gw.vmcp.yaml': 'compositeTools:\n  - name: t\n    steps:\n      - id: s\n        tool: secret.x\n' }, { vendor: outside });
+    const cwd = workspace(
+      {
+        '.toollens.yaml': 'catalogs: ["vendor/*.yaml"]\n',
+        'gw.vmcp.yaml': 'compositeTools:\n  - name: t\n    steps:\n      - id: s\n        tool: secret.x\n',
+      },
+      { vendor: outside },
+    );
     const { report, stderr } = check(cwd, '.');
-    assert.equal(stderr, `tool-lens: note: did not follow a symbolic link that leads out of the folder being read, so nothing behind it is checked: vendor -> ${outside}\n`);
+    assert.equal(
+      stderr,
+      `tool-lens: note: did not follow a symbolic link that leads out of the folder being read, so nothing behind it is checked: vendor -> ${outside}\n`,
+    );
     // The server `secret` has no catalog: its tool is unknown rather than checked against it.
-    assert.ok(report!.files[0]!.diagnostics.some((d) => d.rule === 'tool/unknown'), JSON.stringify(report));
+    assert.ok(
+      report!.files[0]!.diagnostics.some((d) => d.rule === 'tool/unknown'),
+      JSON.stringify(report),
+    );
   });
 });

@@ -40,10 +40,18 @@ export interface CliRun {
 }
 
 /** Runs `node dist/cli.js ARGS` in `cwd` (default: the scenarios folder), `input` on its stdin. */
-export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): CliRun {
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
+): CliRun {
   ensureBuilt();
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd ?? SCENARIOS, env, encoding: 'utf8', input: options.input ?? '' });
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? SCENARIOS,
+    env,
+    encoding: 'utf8',
+    input: options.input ?? '',
+  });
   assert.equal(result.error, undefined, String(result.error));
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

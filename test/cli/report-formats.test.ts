@@ -23,13 +23,22 @@ const validGitlab = ajv.compile(schema('gitlab-codequality.schema.json'));
 const validRdjson = ajv.compile(schema('rdjson-diagnostic-result.schema.json'));
 
 interface JsonOut {
-  files: { path: string; diagnostics: { rule: string; severity: string; message: string; range: { start: { line: number; column: number }; end: { line: number; column: number } } }[] }[];
+  files: {
+    path: string;
+    diagnostics: {
+      rule: string;
+      severity: string;
+      message: string;
+      range: { start: { line: number; column: number }; end: { line: number; column: number } };
+    }[];
+  }[];
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'tool-lens-formats-'));
 // Line 3: the duplicate key `b` comes after an emoji (2 UTF-16 code units, 4 UTF-8 bytes); line 5:
 // a key with a control character and XML markup, twice; line 7: the finding of line 3 again.
-const ODD = 'name: odd\ncompositeTools: []\nx: {"😀": 1, b: 1, b: 2}\ny:\n  "<a&b>\\u0001": 1\n  "<a&b>\\u0001": 2\nz: {b: 1, b: 2}\n';
+const ODD =
+  'name: odd\ncompositeTools: []\nx: {"😀": 1, b: 1, b: 2}\ny:\n  "<a&b>\\u0001": 1\n  "<a&b>\\u0001": 2\nz: {b: 1, b: 2}\n';
 writeFileSync(join(dir, 'odd.vmcp.yaml'), ODD);
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -48,10 +57,19 @@ function findingsOf(report: JsonOut) {
 }
 
 describe('--format gitlab', () => {
-  for (const [name, cwd] of [['examples', EXAMPLES], ['odd characters', dir]] as const) {
+  for (const [name, cwd] of [
+    ['examples', EXAMPLES],
+    ['odd characters', dir],
+  ] as const) {
     test(`${name}: valid against GitLab's Code Quality format, one issue per finding`, () => {
       const out = run('gitlab', cwd);
-      const issues = JSON.parse(out.stdout) as { check_name: string; description: string; severity: string; fingerprint: string; location: { path: string; lines: { begin: number; end: number } } }[];
+      const issues = JSON.parse(out.stdout) as {
+        check_name: string;
+        description: string;
+        severity: string;
+        fingerprint: string;
+        location: { path: string; lines: { begin: number; end: number } };
+      }[];
       assert.ok(validGitlab(issues), JSON.stringify(validGitlab.errors));
       const findings = findingsOf(asJson(cwd));
       assert.ok(findings.length >= 2);
@@ -60,21 +78,44 @@ describe('--format gitlab', () => {
         findings.map((f) => [f.path, f.rule, f.message, f.range.start.line]),
       );
       const severity: Record<string, string> = { error: 'major', warning: 'minor', info: 'info', hint: 'info' };
-      assert.deepEqual(issues.map((issue) => issue.severity), findings.map((f) => severity[f.severity]));
-      assert.equal(new Set(issues.map((issue) => issue.fingerprint)).size, issues.length, 'fingerprints are unique in a report');
+      assert.deepEqual(
+        issues.map((issue) => issue.severity),
+        findings.map((f) => severity[f.severity]),
+      );
+      assert.equal(
+        new Set(issues.map((issue) => issue.fingerprint)).size,
+        issues.length,
+        'fingerprints are unique in a report',
+      );
     });
   }
 
   test('fingerprints stay when lines move, and differ for two equal findings in one file', () => {
-    const before = JSON.parse(run('gitlab', dir).stdout) as { fingerprint: string; location: { lines: { begin: number } } }[];
+    const before = JSON.parse(run('gitlab', dir).stdout) as {
+      fingerprint: string;
+      location: { lines: { begin: number } };
+    }[];
     const moved = mkdtempSync(join(tmpdir(), 'tool-lens-formats-'));
     try {
       writeFileSync(join(moved, 'odd.vmcp.yaml'), `# a comment above moves every line\n\n${ODD}`);
       const after = JSON.parse(run('gitlab', moved).stdout) as typeof before;
-      assert.deepEqual(after.map((issue) => issue.fingerprint), before.map((issue) => issue.fingerprint));
-      assert.deepEqual(after.map((issue) => issue.location.lines.begin), before.map((issue) => issue.location.lines.begin + 2));
+      assert.deepEqual(
+        after.map((issue) => issue.fingerprint),
+        before.map((issue) => issue.fingerprint),
+      );
+      assert.deepEqual(
+        after.map((issue) => issue.location.lines.begin),
+        before.map((issue) => issue.location.lines.begin + 2),
+      );
       // Lines 3 and 7 say the same thing of the same file: two issues, two fingerprints.
-      const same = (before as unknown as { check_name: string; description: string; fingerprint: string; location: { lines: { begin: number } } }[]).filter((issue) => issue.check_name === 'yaml/duplicate-key' && [3, 7].includes(issue.location.lines.begin));
+      const same = (
+        before as unknown as {
+          check_name: string;
+          description: string;
+          fingerprint: string;
+          location: { lines: { begin: number } };
+        }[]
+      ).filter((issue) => issue.check_name === 'yaml/duplicate-key' && [3, 7].includes(issue.location.lines.begin));
       assert.equal(same.length, 2);
       assert.equal(same[0]!.description, same[1]!.description);
       assert.notEqual(same[0]!.fingerprint, same[1]!.fingerprint);
@@ -85,12 +126,21 @@ describe('--format gitlab', () => {
 });
 
 describe('--format rdjson', () => {
-  for (const [name, cwd] of [['examples', EXAMPLES], ['odd characters', dir]] as const) {
+  for (const [name, cwd] of [
+    ['examples', EXAMPLES],
+    ['odd characters', dir],
+  ] as const) {
     test(`${name}: valid against reviewdog's DiagnosticResult schema, one diagnostic per finding`, () => {
       const out = run('rdjson', cwd);
       const result = JSON.parse(out.stdout) as {
         source: { name: string };
-        diagnostics: { message: string; severity: string; code: { value: string; url: string }; location: { path: string; range: { start: { line: number; column: number } } }; suggestions?: unknown[] }[];
+        diagnostics: {
+          message: string;
+          severity: string;
+          code: { value: string; url: string };
+          location: { path: string; range: { start: { line: number; column: number } } };
+          suggestions?: unknown[];
+        }[];
       };
       assert.ok(validRdjson(result), JSON.stringify(validRdjson.errors));
       assert.equal(result.source.name, 'tool-lens');
@@ -104,9 +154,16 @@ describe('--format rdjson', () => {
   }
 
   test('columns count UTF-8 bytes, as reviewdog reads them', () => {
-    const result = JSON.parse(run('rdjson', dir).stdout) as { diagnostics: { code: { value: string }; location: { range: { start: { line: number; column: number }; end: { line: number; column: number } } } }[] };
+    const result = JSON.parse(run('rdjson', dir).stdout) as {
+      diagnostics: {
+        code: { value: string };
+        location: { range: { start: { line: number; column: number }; end: { line: number; column: number } } };
+      }[];
+    };
     const ours = findingsOf(asJson(dir)).find((f) => f.rule === 'yaml/duplicate-key' && f.range.start.line === 3)!;
-    const theirs = result.diagnostics.find((d) => d.code.value === 'yaml/duplicate-key' && d.location.range.start.line === 3)!;
+    const theirs = result.diagnostics.find(
+      (d) => d.code.value === 'yaml/duplicate-key' && d.location.range.start.line === 3,
+    )!;
     // `x: {"😀": 1, b: 1, b` : the second b is the 19th UTF-16 code unit and starts at byte 21.
     const line = 'x: {"😀": 1, b: 1, b: 2}';
     assert.equal(ours.range.start.column, line.lastIndexOf('b') + 1);
@@ -115,13 +172,22 @@ describe('--format rdjson', () => {
   });
 
   test('a fix becomes suggestions', () => {
-    const result = JSON.parse(run('rdjson', EXAMPLES).stdout) as { diagnostics: { suggestions?: { range: unknown; text: string }[] }[] };
-    assert.ok(result.diagnostics.some((d) => (d.suggestions?.length ?? 0) > 0), 'examples/ has a finding with a fix');
+    const result = JSON.parse(run('rdjson', EXAMPLES).stdout) as {
+      diagnostics: { suggestions?: { range: unknown; text: string }[] }[];
+    };
+    assert.ok(
+      result.diagnostics.some((d) => (d.suggestions?.length ?? 0) > 0),
+      'examples/ has a finding with a fix',
+    );
   });
 });
 
 describe('--format junit', () => {
-  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name) });
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    isArray: (name) => ['testsuite', 'testcase'].includes(name),
+  });
   interface Case {
     classname: string;
     name: string;
@@ -130,29 +196,48 @@ describe('--format junit', () => {
     'system-out'?: string;
   }
   interface Suites {
-    testsuites: { tests: string; failures: string; testsuite: { name: string; tests: string; failures: string; testcase: Case[] }[] };
+    testsuites: {
+      tests: string;
+      failures: string;
+      testsuite: { name: string; tests: string; failures: string; testcase: Case[] }[];
+    };
   }
 
-  for (const [name, cwd] of [['examples', EXAMPLES], ['odd characters', dir]] as const) {
+  for (const [name, cwd] of [
+    ['examples', EXAMPLES],
+    ['odd characters', dir],
+  ] as const) {
     test(`${name}: well-formed XML, one suite per file, failures exactly the findings at --fail-on`, () => {
       const out = run('junit', cwd);
       assert.equal(XMLValidator.validate(out.stdout), true);
       const xml = parser.parse(out.stdout) as Suites;
       const report = asJson(cwd);
-      assert.deepEqual(xml.testsuites.testsuite.map((suite) => suite.name), report.files.map((file) => file.path));
+      assert.deepEqual(
+        xml.testsuites.testsuite.map((suite) => suite.name),
+        report.files.map((file) => file.path),
+      );
       const findings = findingsOf(report);
       const errors = findings.filter((f) => f.severity === 'error');
       assert.equal(Number(xml.testsuites.failures), errors.length);
       assert.ok(errors.length > 0);
-      const cases = xml.testsuites.testsuite.flatMap((suite) => suite.testcase.filter((c) => c.failure || c['system-out']));
+      const cases = xml.testsuites.testsuite.flatMap((suite) =>
+        suite.testcase.filter((c) => c.failure || c['system-out']),
+      );
       assert.deepEqual(
         cases.map((c) => [c.classname, c.failure?.message ?? null, c.line]),
-        findings.map((f) => [f.path, f.severity === 'error' ? f.message.split('\u0001').join('\\u0001') : null, String(f.range.start.line)]),
+        findings.map((f) => [
+          f.path,
+          f.severity === 'error' ? f.message.split('\u0001').join('\\u0001') : null,
+          String(f.range.start.line),
+        ]),
       );
       assert.equal(out.code, 1);
       // With --fail-on warning the warnings fail too, as the exit code does.
       const warned = parser.parse(run('junit', cwd, ['--fail-on', 'warning']).stdout) as Suites;
-      assert.equal(Number(warned.testsuites.failures), findings.filter((f) => f.severity === 'error' || f.severity === 'warning').length);
+      assert.equal(
+        Number(warned.testsuites.failures),
+        findings.filter((f) => f.severity === 'error' || f.severity === 'warning').length,
+      );
     });
   }
 
@@ -160,19 +245,29 @@ describe('--format junit', () => {
     const out = run('junit', dir).stdout;
     assert.ok(!out.includes('\u0001'), 'no raw control character (XML 1.0 cannot hold one)');
     const xml = parser.parse(out) as Suites;
-    const messages = xml.testsuites.testsuite.flatMap((suite) => suite.testcase).flatMap((c) => (c.failure ? [c.failure.message] : []));
-    assert.ok(messages.some((m) => m.includes('<a&b>\\u0001')), messages.join('\n'));
+    const messages = xml.testsuites.testsuite
+      .flatMap((suite) => suite.testcase)
+      .flatMap((c) => (c.failure ? [c.failure.message] : []));
+    assert.ok(
+      messages.some((m) => m.includes('<a&b>\\u0001')),
+      messages.join('\n'),
+    );
   });
 });
 
 describe('--format sarif', () => {
   // The OASIS SARIF 2.1.0 schema (JSON Schema 2020-12), as Microsoft's SARIF SDK ships it in its
   // Linux multitool package: the published schema, read from node_modules, never copied here.
-  const sarifSchema = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@microsoft', 'sarif-multitool-linux', 'sarif-2.1.0.json'), 'utf8')) as object;
+  const sarifSchema = JSON.parse(
+    readFileSync(join(ROOT, 'node_modules', '@microsoft', 'sarif-multitool-linux', 'sarif-2.1.0.json'), 'utf8'),
+  ) as object;
   const ajv2020 = new Ajv2020({ allErrors: true, strict: false });
   addFormats(ajv2020);
   const validSarif = ajv2020.compile(sarifSchema);
-  for (const [name, cwd] of [['examples', EXAMPLES], ['odd characters', dir]] as const) {
+  for (const [name, cwd] of [
+    ['examples', EXAMPLES],
+    ['odd characters', dir],
+  ] as const) {
     test(`${name}: valid against the SARIF 2.1.0 schema, one result per finding`, () => {
       const out = run('sarif', cwd);
       const log = JSON.parse(out.stdout) as { runs: { results: { ruleId: string }[] }[] };

@@ -12,7 +12,8 @@ interface Sarif {
   runs: { tool: { driver: { rules: { id: string; helpUri: string }[] } } }[];
 }
 
-const helpUri = (stdout: string, rule: string) => (JSON.parse(stdout) as Sarif).runs[0]!.tool.driver.rules.find((r) => r.id === rule)!.helpUri;
+const helpUri = (stdout: string, rule: string) =>
+  (JSON.parse(stdout) as Sarif).runs[0]!.tool.driver.rules.find((r) => r.id === rule)!.helpUri;
 
 describe('rule page links in the reports', () => {
   const dir = copyScenarios('one-error');
@@ -24,10 +25,18 @@ describe('rule page links in the reports', () => {
   });
 
   test('--rule-docs-url: {rule} is replaced, or the id and .md appended; rdjson and rules --format json too', () => {
-    const sarif = runCli(['check', 'one-error', '--format', 'sarif', '--rule-docs-url', 'https://lint.example/rules/{rule}?v=1'], { cwd: dir });
+    const sarif = runCli(
+      ['check', 'one-error', '--format', 'sarif', '--rule-docs-url', 'https://lint.example/rules/{rule}?v=1'],
+      { cwd: dir },
+    );
     assert.equal(helpUri(sarif.stdout, 'yaml/duplicate-key'), 'https://lint.example/rules/yaml/duplicate-key?v=1');
-    const rdjson = runCli(['check', 'one-error', '--format', 'rdjson', '--rule-docs-url', 'https://lint.example/docs'], { cwd: dir });
-    const urls = (JSON.parse(rdjson.stdout) as { diagnostics: { code: { value: string; url: string } }[] }).diagnostics.map((d) => d.code);
+    const rdjson = runCli(
+      ['check', 'one-error', '--format', 'rdjson', '--rule-docs-url', 'https://lint.example/docs'],
+      { cwd: dir },
+    );
+    const urls = (
+      JSON.parse(rdjson.stdout) as { diagnostics: { code: { value: string; url: string } }[] }
+    ).diagnostics.map((d) => d.code);
     assert.ok(urls.length > 0);
     for (const code of urls) assert.equal(code.url, `https://lint.example/docs/${code.value}.md`);
     const rules = runCli(['rules', '--format', 'json', '--rule-docs-url', 'https://lint.example/docs/'], { cwd: dir });
@@ -38,7 +47,10 @@ describe('rule page links in the reports', () => {
   test('a --rule-docs-url that is no http(s) URL is a usage error', () => {
     const run = runCli(['check', 'one-error', '--rule-docs-url', 'javascript:alert(1)//{rule}'], { cwd: dir });
     assert.equal(run.code, 2);
-    assert.match(run.stderr, /--rule-docs-url must be an http or https URL, and "javascript:alert\(1\)\/\/\{rule\}" is a javascript URL/);
+    assert.match(
+      run.stderr,
+      /--rule-docs-url must be an http or https URL, and "javascript:alert\(1\)\/\/\{rule\}" is a javascript URL/,
+    );
     const gateway = runCli(['gateway', 'tools', 'one-error', '--rule-docs-url', 'https://x.example/'], { cwd: dir });
     assert.equal(gateway.code, 2);
     assert.match(gateway.stderr, /--rule-docs-url does not apply to `tool-lens gateway tools`/);
@@ -49,7 +61,10 @@ describe('rule page links in the reports', () => {
     appendFileSync(join(dir, '.toollens.yaml'), '\nruleDocsUrl: https://wiki.example/tool-lens/{rule}\n');
     const configured = runCli(['check', 'one-error', '--format', 'sarif'], { cwd: dir });
     assert.equal(helpUri(configured.stdout, 'yaml/duplicate-key'), 'https://wiki.example/tool-lens/yaml/duplicate-key');
-    const flagged = runCli(['check', 'one-error', '--format', 'sarif', '--rule-docs-url', 'https://other.example/{rule}'], { cwd: dir });
+    const flagged = runCli(
+      ['check', 'one-error', '--format', 'sarif', '--rule-docs-url', 'https://other.example/{rule}'],
+      { cwd: dir },
+    );
     assert.equal(helpUri(flagged.stdout, 'yaml/duplicate-key'), 'https://other.example/yaml/duplicate-key');
     assert.equal(runCli(['check', 'one-error', '--format', 'json'], { cwd: dir }).stdout, before.stdout);
   });
@@ -62,7 +77,10 @@ describe('rule page links in the reports', () => {
       appendFileSync(join(bad, '.toollens.yaml'), `\n${text.split('\n').find((l) => l.startsWith('ruleDocsUrl'))!}\n`);
       const run = runCli(['check', 'one-error'], { cwd: bad });
       assert.equal(run.code, 2);
-      assert.match(run.stderr, /`ruleDocsUrl` must be an http or https URL, and "file:\/\/\/etc\/\{rule\}" is a file URL; .* \(schema\/invalid-value\)/);
+      assert.match(
+        run.stderr,
+        /`ruleDocsUrl` must be an http or https URL, and "file:\/\/\/etc\/\{rule\}" is a file URL; .* \(schema\/invalid-value\)/,
+      );
     } finally {
       rmSync(bad, { recursive: true, force: true });
     }

@@ -52,12 +52,24 @@ function json(args: string[], cwd: string): { code: number | null; report: Repor
 }
 
 /** The diagnostics as lines and columns: what the user sees, never offsets. */
-const seen = (report: Report) => report.files.map((f) => ({ path: f.path, kind: f.kind, diagnostics: f.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column} ${d.rule} ${d.message}`) }));
+const seen = (report: Report) =>
+  report.files.map((f) => ({
+    path: f.path,
+    kind: f.kind,
+    diagnostics: f.diagnostics.map(
+      (d) =>
+        `${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column} ${d.rule} ${d.message}`,
+    ),
+  }));
 
 describe('a UTF-8 BOM', () => {
   // Line 1 holds a finding, so a BOM counted as a character would move its column.
   const firstLine = `stray: 1\n${GATEWAY}`;
-  const plain = workspace({ 'gateway.vmcp.yaml': firstLine, 'catalogs/filesystem.json': CATALOG, 'notes.catalog.json': '{"catalog": 1, "servers": []}\n' });
+  const plain = workspace({
+    'gateway.vmcp.yaml': firstLine,
+    'catalogs/filesystem.json': CATALOG,
+    'notes.catalog.json': '{"catalog": 1, "servers": []}\n',
+  });
   const bom = workspace({
     'gateway.vmcp.yaml': `\uFEFF${firstLine}`,
     'catalogs/filesystem.json': `\uFEFF${CATALOG}`,
@@ -69,7 +81,9 @@ describe('a UTF-8 BOM', () => {
     const without = json(['check', '.'], plain);
     assert.equal(withBom.stderr, '');
     assert.deepEqual(seen(withBom.report), seen(without.report));
-    const rules = withBom.report.files.flatMap((f) => f.diagnostics.map((d) => `${f.path} ${d.range.start.line}:${d.range.start.column} ${d.rule}`));
+    const rules = withBom.report.files.flatMap((f) =>
+      f.diagnostics.map((d) => `${f.path} ${d.range.start.line}:${d.range.start.column} ${d.rule}`),
+    );
     assert.ok(rules.includes('gateway.vmcp.yaml 1:1 schema/unknown-key'), rules.join('\n'));
     assert.ok(!rules.some((r) => r.includes('yaml/syntax')), rules.join('\n'));
     assert.equal(withBom.report.files.find((f) => f.path === 'notes.catalog.json')?.kind, 'tool-catalog');
@@ -99,11 +113,16 @@ describe('lone CR line breaks', () => {
     assert.equal(withCr.code, 1, 'it used to be skipped, with exit code 0');
     assert.deepEqual(seen(withCr.report), seen(json(['check', '.'], lf).report));
     assert.deepEqual(
-      withCr.report.files.find((f) => f.path === 'gateway.vmcp.yaml')!.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.rule}`),
+      withCr.report.files
+        .find((f) => f.path === 'gateway.vmcp.yaml')!
+        .diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.rule}`),
       ['6:5 yaml/duplicate-key'],
     );
     // The stylish snippet is the line alone.
-    assert.match(runCli(['check', 'gateway.vmcp.yaml'], { cwd: cr }).stdout, /\n6 \| {5}description: Read the first lines of a project's README\.\n/);
+    assert.match(
+      runCli(['check', 'gateway.vmcp.yaml'], { cwd: cr }).stdout,
+      /\n6 \| {5}description: Read the first lines of a project's README\.\n/,
+    );
   });
 
   test('--fix on a CR-only file keeps its line breaks', () => {
@@ -146,8 +165,14 @@ describe('characters a terminal acts on', () => {
     const lines = run.stdout.split('\n').filter(Boolean);
     assert.ok(lines.length > 0 && lines.every((l) => l.startsWith('::')), 'one workflow command per line');
     assert.ok(!RAW.test(run.stdout), JSON.stringify(run.stdout));
-    assert.ok(lines.every((l) => l.includes('file=new%0Aline\\x1b[31m.vmcp.yaml,')), lines.join('\n'));
-    assert.ok(lines.some((l) => l.includes('::The key "k\\x1b]0;pwned\\x07" appears twice')), lines.join('\n'));
+    assert.ok(
+      lines.every((l) => l.includes('file=new%0Aline\\x1b[31m.vmcp.yaml,')),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => l.includes('::The key "k\\x1b]0;pwned\\x07" appears twice')),
+      lines.join('\n'),
+    );
   });
 
   test('JSON keeps the file name, keys and values exact', () => {
@@ -162,16 +187,27 @@ describe('characters a terminal acts on', () => {
 function runUnprivileged(args: string[], cwd: string): { code: number | null; stdout: string; stderr: string } {
   ensureBuilt();
   const asRoot = process.getuid?.() === 0;
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: 'utf8',
+    ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+  });
   assert.equal(result.error, undefined, String(result.error));
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 describe('files that cannot be read', () => {
-  const gateway = GATEWAY.replace('description: Read the first lines of a project\'s README.\n    description', 'description');
+  const gateway = GATEWAY.replace(
+    "description: Read the first lines of a project's README.\n    description",
+    'description',
+  );
 
   test('a file without read permission is named on stderr, the rest is reported, and the exit code is 2', (t) => {
-    const dir = workspace({ 'good.vmcp.yaml': gateway, 'secret/locked.vmcp.yaml': gateway, 'catalogs/filesystem.json': CATALOG });
+    const dir = workspace({
+      'good.vmcp.yaml': gateway,
+      'secret/locked.vmcp.yaml': gateway,
+      'catalogs/filesystem.json': CATALOG,
+    });
     chmodSync(dir, 0o755);
     for (const sub of ['secret', 'catalogs']) chmodSync(join(dir, sub), 0o755);
     chmodSync(join(dir, 'secret', 'locked.vmcp.yaml'), 0o000);
@@ -184,14 +220,22 @@ describe('files that cannot be read', () => {
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /^tool-lens: cannot read secret\/locked\.vmcp\.yaml: EACCES: permission denied/m);
     const report = JSON.parse(run.stdout) as Report;
-    assert.deepEqual(report.files.map((f) => f.path).sort(), ['catalogs/filesystem.json', 'good.vmcp.yaml'], 'the files read are reported');
+    assert.deepEqual(
+      report.files.map((f) => f.path).sort(),
+      ['catalogs/filesystem.json', 'good.vmcp.yaml'],
+      'the files read are reported',
+    );
     // Findings do not hide it: the exit code is still 2.
     writeFileSync(join(dir, 'good.vmcp.yaml'), GATEWAY);
     assert.equal(runUnprivileged(['check', '.'], dir).code, 2);
   });
 
   test('a folder that cannot be listed is named on stderr, and the exit code is 2', (t) => {
-    const dir = workspace({ 'good.vmcp.yaml': gateway, 'hidden/b.vmcp.yaml': gateway, 'catalogs/filesystem.json': CATALOG });
+    const dir = workspace({
+      'good.vmcp.yaml': gateway,
+      'hidden/b.vmcp.yaml': gateway,
+      'catalogs/filesystem.json': CATALOG,
+    });
     chmodSync(dir, 0o755);
     chmodSync(join(dir, 'catalogs'), 0o755);
     chmodSync(join(dir, 'hidden'), 0o000);
@@ -210,7 +254,11 @@ describe('files that cannot be read', () => {
     const fifo = spawnSync('mkfifo', [join(dir, 'pipe.vmcp.yaml')]);
     assert.equal(fifo.status, 0, 'mkfifo');
     // Reading a FIFO would wait for a writer for ever; the timeout only keeps a regression from hanging the suite.
-    const named = spawnSync(process.execPath, [CLI, 'check', 'pipe.vmcp.yaml', 'good.vmcp.yaml'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    const named = spawnSync(process.execPath, [CLI, 'check', 'pipe.vmcp.yaml', 'good.vmcp.yaml'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(named.signal, null, 'the CLI waited on the FIFO');
     assert.equal(named.status, 2);
     assert.match(named.stderr, /^tool-lens: cannot read pipe\.vmcp\.yaml: it is a FIFO \(named pipe\), not a file$/m);
@@ -221,7 +269,11 @@ describe('files that cannot be read', () => {
     assert.equal(walked.status, 0, walked.stderr);
     assert.equal(walked.stderr, '');
     // As the configuration: a usage error that names it.
-    const config = spawnSync(process.execPath, [CLI, 'check', '.', '--config', 'pipe.vmcp.yaml'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    const config = spawnSync(process.execPath, [CLI, 'check', '.', '--config', 'pipe.vmcp.yaml'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(config.status, 2);
     assert.match(config.stderr, /cannot read the configuration pipe\.vmcp\.yaml: it is a FIFO/);
   });
@@ -229,7 +281,10 @@ describe('files that cannot be read', () => {
   test('a file replaced by a folder since it was listed is refused as such, not read', () => {
     // The race itself cannot be staged: the read after the listing is what meets it.
     const dir = workspace({ 'now-a-folder.vmcp.yaml/inside.txt': 'x' });
-    assert.throws(() => readWithin(join(dir, 'now-a-folder.vmcp.yaml'), 1_000_000), /^Error: it is a folder, not a file$/);
+    assert.throws(
+      () => readWithin(join(dir, 'now-a-folder.vmcp.yaml'), 1_000_000),
+      /^Error: it is a folder, not a file$/,
+    );
   });
 
   test('a dangling link named on the command line is a missing path (exit 2); in a walked folder it names nothing', () => {

@@ -16,23 +16,59 @@ describe('usage errors exit 2 with one line', () => {
   const cases: [string, string[], RegExp][] = [
     ['an unknown option', ['check', 'clean', '--bogus'], /unknown option --bogus/],
     ['a missing path', ['check', 'no-such-folder'], /no such file or folder: no-such-folder/],
-    ['a bad --format', ['check', 'clean', '--format', 'xml'], /--format must be one of stylish, json, sarif, github, junit, gitlab, rdjson; got "xml"/],
-    ['a bad --max-warnings', ['check', 'clean', '--max-warnings=-1'], /--max-warnings must be a whole number of 0 or more; got "-1"/],
-    ['a --max-warnings that is no number', ['check', 'clean', '--max-warnings', 'ten'], /--max-warnings must be a whole number of 0 or more; got "ten"/],
+    [
+      'a bad --format',
+      ['check', 'clean', '--format', 'xml'],
+      /--format must be one of stylish, json, sarif, github, junit, gitlab, rdjson; got "xml"/,
+    ],
+    [
+      'a bad --max-warnings',
+      ['check', 'clean', '--max-warnings=-1'],
+      /--max-warnings must be a whole number of 0 or more; got "-1"/,
+    ],
+    [
+      'a --max-warnings that is no number',
+      ['check', 'clean', '--max-warnings', 'ten'],
+      /--max-warnings must be a whole number of 0 or more; got "ten"/,
+    ],
     ['--stdin-filename without --stdin', ['check', '--stdin-filename', 'a.yaml'], /--stdin-filename needs --stdin/],
-    ['--stdin with a path', ['check', '--stdin', 'clean'], /--stdin checks standard input and takes no PATH; got "clean"/],
-    ['--output-file naming a folder', ['check', 'clean', '--output-file', 'clean'], /--output-file expects a file, and clean is a folder/],
+    [
+      '--stdin with a path',
+      ['check', '--stdin', 'clean'],
+      /--stdin checks standard input and takes no PATH; got "clean"/,
+    ],
+    [
+      '--output-file naming a folder',
+      ['check', 'clean', '--output-file', 'clean'],
+      /--output-file expects a file, and clean is a folder/,
+    ],
     ['a check option on rules: --quiet', ['rules', '--quiet'], /--quiet does not apply to `tool-lens rules`/],
     ['help for no command', ['help', 'lint'], /no help for "lint"/],
-    ['a bad --fail-on', ['check', 'clean', '--fail-on', 'hint'], /--fail-on must be one of error, warning, info; got "hint"/],
+    [
+      'a bad --fail-on',
+      ['check', 'clean', '--fail-on', 'hint'],
+      /--fail-on must be one of error, warning, info; got "hint"/,
+    ],
     ['an option without its value', ['check', 'clean', '--format'], /option --format needs a value/],
     ['a value for a flag', ['check', 'clean', '--fix=yes'], /option --fix takes no value/],
     ['no command', [], /no command given/],
     ['an unknown command', ['lint', '.'], /unknown command "lint"/],
     ['a check option on rules', ['rules', '--fix'], /--fix does not apply to `tool-lens rules`/],
-    ['a format rules does not have', ['rules', '--format', 'sarif'], /--format must be one of stylish, json; got "sarif"/],
-    ['a missing --config file', ['check', 'clean', '--config', 'missing.yaml'], /configuration file not found: missing\.yaml/],
-    ['--config naming a folder', ['check', 'clean', '--config', 'clean'], /--config expects a file, and clean is a folder/],
+    [
+      'a format rules does not have',
+      ['rules', '--format', 'sarif'],
+      /--format must be one of stylish, json; got "sarif"/,
+    ],
+    [
+      'a missing --config file',
+      ['check', 'clean', '--config', 'missing.yaml'],
+      /configuration file not found: missing\.yaml/,
+    ],
+    [
+      '--config naming a folder',
+      ['check', 'clean', '--config', 'clean'],
+      /--config expects a file, and clean is a folder/,
+    ],
     ['an unknown catalog command', ['catalog', 'pull'], /unknown catalog command "pull"/],
   ];
   for (const [what, args, message] of cases) {
@@ -69,7 +105,13 @@ describe('help, version and rules', () => {
     const run = runCli(['--help']);
     assert.equal(run.code, 0);
     assert.equal(run.stderr, '');
-    for (const part of ['tool-lens check [PATH...]', 'tool-lens rules', 'tool-lens catalog fetch', 'tool-lens help [COMMAND]', 'Exit codes:']) {
+    for (const part of [
+      'tool-lens check [PATH...]',
+      'tool-lens rules',
+      'tool-lens catalog fetch',
+      'tool-lens help [COMMAND]',
+      'Exit codes:',
+    ]) {
       assert.ok(run.stdout.includes(part), `help mentions ${part}`);
     }
     assert.equal(runCli(['help']).stdout, run.stdout);
@@ -79,7 +121,27 @@ describe('help, version and rules', () => {
     const check = runCli(['check', '--help']);
     assert.equal(check.code, 0);
     assert.equal(check.stderr, '');
-    for (const part of ['Usage: tool-lens check [PATH...]', '--format FORMAT', 'junit', 'gitlab', 'rdjson', '--fail-on error|warning|info', '--max-warnings N', '--quiet', '--catalog GLOB', '--config FILE', '--fix', '--stdin', '--stdin-filename PATH', '--output-file FILE', '--color, --no-color', 'NO_COLOR', 'FORCE_COLOR', 'UTF-16', 'Exit codes:']) {
+    for (const part of [
+      'Usage: tool-lens check [PATH...]',
+      '--format FORMAT',
+      'junit',
+      'gitlab',
+      'rdjson',
+      '--fail-on error|warning|info',
+      '--max-warnings N',
+      '--quiet',
+      '--catalog GLOB',
+      '--config FILE',
+      '--fix',
+      '--stdin',
+      '--stdin-filename PATH',
+      '--output-file FILE',
+      '--color, --no-color',
+      'NO_COLOR',
+      'FORCE_COLOR',
+      'UTF-16',
+      'Exit codes:',
+    ]) {
       assert.ok(check.stdout.includes(part), `check --help mentions ${part}`);
     }
     assert.equal(runCli(['help', 'check']).stdout, check.stdout);
@@ -117,13 +179,17 @@ describe('help, version and rules', () => {
       assert.equal(row.slice(column).split(/\s+/, 1)[0], rule.defaultSeverity, row);
       assert.ok(row.endsWith(rule.summary), row);
     });
-    for (const id of ['yaml/syntax', 'yaml/duplicate-key', 'lens/unused-suppression']) assert.ok(rows.some((r) => r.startsWith(`${id} `)));
+    for (const id of ['yaml/syntax', 'yaml/duplicate-key', 'lens/unused-suppression'])
+      assert.ok(rows.some((r) => r.startsWith(`${id} `)));
   });
 
   test('rules --format json', () => {
     const run = runCli(['rules', '--format', 'json']);
     assert.equal(run.code, 0);
-    const out = JSON.parse(run.stdout) as { version: number; rules: { id: string; defaultSeverity: string; summary: string; docs: string }[] };
+    const out = JSON.parse(run.stdout) as {
+      version: number;
+      rules: { id: string; defaultSeverity: string; summary: string; docs: string }[];
+    };
     assert.equal(out.version, 1);
     assert.deepEqual(
       out.rules.map((r) => [r.id, r.defaultSeverity, r.summary]),

@@ -32,15 +32,25 @@ describe('the same answer whatever files are named', () => {
     const files = checkedFiles(whole);
     test(`${name}: each file alone, as in the whole-folder run`, () => {
       assert.ok(files.length >= 8, `${name} has files to compare`);
-      assert.ok(whole.files.some((file) => file.diagnostics.length > 0) || name.includes('clean'), 'examples has findings to compare');
+      assert.ok(
+        whole.files.some((file) => file.diagnostics.length > 0) || name.includes('clean'),
+        'examples has findings to compare',
+      );
       for (const path of files) {
         const alone = report([path], folder);
-        assert.deepEqual(alone.files, whole.files.filter((file) => file.path === path), `check ${path}`);
+        assert.deepEqual(
+          alone.files,
+          whole.files.filter((file) => file.path === path),
+          `check ${path}`,
+        );
       }
     });
     test(`${name}: two files together, and from a sub-folder`, () => {
       const pair = [files[0]!, files[files.length - 1]!];
-      assert.deepEqual(report(pair, folder).files, whole.files.filter((file) => pair.includes(file.path)));
+      assert.deepEqual(
+        report(pair, folder).files,
+        whole.files.filter((file) => pair.includes(file.path)),
+      );
       // From gateways/ the configuration is found upward: the workspace is still the folder.
       const sub = join(folder, 'gateways');
       const gateways = files.filter((path) => path.startsWith('gateways/'));
@@ -64,11 +74,18 @@ describe('--fix on one file fixes what a whole-folder --fix fixes in it', () => 
     const dir = mkdtempSync(join(tmpdir(), 'tool-lens-workspace-'));
     temporary.push(dir);
     mkdirSync(join(dir, 'catalogs'));
-    cpSync(join(ROOT, 'examples', 'catalogs', 'team-tools.catalog.yaml'), join(dir, 'catalogs', 'team-tools.catalog.yaml'));
-    writeFileSync(join(dir, 'calls.yaml'), 'server: assistant\ncalls:\n  - tool: applet_create\n    input:\n      value: A checklist\n      title: Docs 3.2\n');
+    cpSync(
+      join(ROOT, 'examples', 'catalogs', 'team-tools.catalog.yaml'),
+      join(dir, 'catalogs', 'team-tools.catalog.yaml'),
+    );
+    writeFileSync(
+      join(dir, 'calls.yaml'),
+      'server: assistant\ncalls:\n  - tool: applet_create\n    input:\n      value: A checklist\n      title: Docs 3.2\n',
+    );
     return dir;
   };
-  const fixed = 'server: assistant\ncalls:\n  - tool: call_dynamic_tool\n    input:\n      namespace: applets\n      toolName: applet_create\n      arguments:\n        value: A checklist\n        title: Docs 3.2\n';
+  const fixed =
+    'server: assistant\ncalls:\n  - tool: call_dynamic_tool\n    input:\n      namespace: applets\n      toolName: applet_create\n      arguments:\n        value: A checklist\n        title: Docs 3.2\n';
 
   test('check --fix calls.yaml rewrites the bare dynamic call into its envelope', () => {
     const dir = workspace();
@@ -120,7 +137,10 @@ describe('which workspace', () => {
     writeFileSync(join(dir, 'calls', '.toollens.yaml'), 'rules:\n  envelope/bare-dynamic-name: off\n');
     const run = runCli(['check', 'calls/assistant.calls.yaml', '--format', 'json'], { cwd: dir });
     const out = JSON.parse(run.stdout) as Report;
-    assert.deepEqual(out.files.map((file) => file.path), ['calls/assistant.calls.yaml']);
+    assert.deepEqual(
+      out.files.map((file) => file.path),
+      ['calls/assistant.calls.yaml'],
+    );
     assert.ok(out.files[0]!.diagnostics.length > 0, 'the nested configuration switched nothing off');
     assert.equal(
       run.stderr,
@@ -130,7 +150,9 @@ describe('which workspace', () => {
     const inside = runCli(['check', 'assistant.calls.yaml', '--format', 'json'], { cwd: join(dir, 'calls') });
     assert.equal(inside.stderr, '');
     // With --config the user chose: no note.
-    const chosen = runCli(['check', 'calls/assistant.calls.yaml', '--config', '.toollens.yaml', '--format', 'json'], { cwd: dir });
+    const chosen = runCli(['check', 'calls/assistant.calls.yaml', '--config', '.toollens.yaml', '--format', 'json'], {
+      cwd: dir,
+    });
     assert.equal(chosen.stderr, '');
   });
 
@@ -143,6 +165,9 @@ describe('which workspace', () => {
     writeFileSync(join(here, 'shadow.catalog.yaml'), 'catalog: 1\nservers:\n  - name: assistant\n    tools: []\n');
     const there = report([join(elsewhere, 'calls', 'assistant.calls.yaml')], here);
     const own = report(['calls/assistant.calls.yaml'], elsewhere);
-    assert.deepEqual(there.files.map((file) => file.diagnostics), own.files.map((file) => file.diagnostics));
+    assert.deepEqual(
+      there.files.map((file) => file.diagnostics),
+      own.files.map((file) => file.diagnostics),
+    );
   });
 });

@@ -72,7 +72,13 @@ async function frameWith(page: Page, selector: string): Promise<Frame> {
   const deadline = Date.now() + STEP_MS;
   for (;;) {
     for (const frame of page.frames()) {
-      if (await frame.locator(selector).count().catch(() => 0)) return frame;
+      if (
+        await frame
+          .locator(selector)
+          .count()
+          .catch(() => 0)
+      )
+        return frame;
     }
     if (Date.now() > deadline) throw new Error(`no frame shows ${selector}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -80,78 +86,94 @@ async function frameWith(page: Page, selector: string): Promise<Frame> {
 }
 
 export function screenshotTests(ctx: ScreenshotContext): void {
-  test('in the browser: the README screenshots (floor hover, envelope quick fix, graph), each checked', { timeout: TEST_MS }, async (t) => {
-    const s = ctx.session();
-    const problems: string[] = [];
-    const shots: string[] = [];
-    let page: Page | undefined;
-    try {
-      const workspace = join(s.dir, 'workspace-examples');
-      cpSync(EXAMPLES, workspace, { recursive: true });
-      const gatewayText = readFileSync(join(EXAMPLES, GATEWAY), 'utf8');
-      const callsText = readFileSync(join(EXAMPLES, CALLS), 'utf8');
-      page = await ctx.newPage(s.browser, problems);
-      page.setDefaultTimeout(STEP_MS);
-      await page.goto(`http://127.0.0.1:${s.port}/?folder=${encodeURIComponent(workspace)}`);
-      await page.locator('.monaco-workbench').waitFor();
+  test(
+    'in the browser: the README screenshots (floor hover, envelope quick fix, graph), each checked',
+    { timeout: TEST_MS },
+    async (t) => {
+      const s = ctx.session();
+      const problems: string[] = [];
+      const shots: string[] = [];
+      let page: Page | undefined;
+      try {
+        const workspace = join(s.dir, 'workspace-examples');
+        cpSync(EXAMPLES, workspace, { recursive: true });
+        const gatewayText = readFileSync(join(EXAMPLES, GATEWAY), 'utf8');
+        const callsText = readFileSync(join(EXAMPLES, CALLS), 'utf8');
+        page = await ctx.newPage(s.browser, problems);
+        page.setDefaultTimeout(STEP_MS);
+        await page.goto(`http://127.0.0.1:${s.port}/?folder=${encodeURIComponent(workspace)}`);
+        await page.locator('.monaco-workbench').waitFor();
 
-      // (a) The contradiction's squiggle, hovered: the diagnostic once, then the floor table.
-      // publish_release_notes claims read-only while its step "write" writes.
-      const hint = lineOf(gatewayText, '      title: Publish release notes\n      readOnlyHint: true') + 1;
-      await openFile(page, GATEWAY, hint);
-      const editor = page.locator(`.monaco-editor[data-uri$="${GATEWAY}"]`);
-      const squiggle = editor.locator('.squiggly-error').first();
-      await squiggle.waitFor();
-      await editor.locator('.codelens-decoration', { hasText: 'Dropped by the gateway' }).first().waitFor();
-      const box = (await squiggle.boundingBox()) ?? assert.fail('the squiggle has no box');
-      await page.mouse.move(box.x + Math.min(40, box.width / 2), box.y + box.height / 2);
-      const hover = page.locator('.monaco-hover:visible', { hasText: 'decided by' });
-      await hover.first().waitFor();
-      const hoverText = (await hover.first().innerText()).replace(/\s+/g, ' ');
-      assert.match(hoverText, /readOnlyHint: true is safer than the steps: .*Step "write"/, 'the diagnostic');
-      assert.equal(hoverText.split('readOnlyHint: true is safer than the steps').length - 1, 1, `the diagnostic once: ${hoverText}`);
-      assert.doesNotMatch(hoverText, /⚠ The explicit annotations contradict the floor/, 'the hover does not say the contradiction again');
-      await shoot(page, 'floor-hover.png', shots);
-      await page.keyboard.press('Escape');
+        // (a) The contradiction's squiggle, hovered: the diagnostic once, then the floor table.
+        // publish_release_notes claims read-only while its step "write" writes.
+        const hint = lineOf(gatewayText, '      title: Publish release notes\n      readOnlyHint: true') + 1;
+        await openFile(page, GATEWAY, hint);
+        const editor = page.locator(`.monaco-editor[data-uri$="${GATEWAY}"]`);
+        const squiggle = editor.locator('.squiggly-error').first();
+        await squiggle.waitFor();
+        await editor.locator('.codelens-decoration', { hasText: 'Dropped by the gateway' }).first().waitFor();
+        const box = (await squiggle.boundingBox()) ?? assert.fail('the squiggle has no box');
+        await page.mouse.move(box.x + Math.min(40, box.width / 2), box.y + box.height / 2);
+        const hover = page.locator('.monaco-hover:visible', { hasText: 'decided by' });
+        await hover.first().waitFor();
+        const hoverText = (await hover.first().innerText()).replace(/\s+/g, ' ');
+        assert.match(hoverText, /readOnlyHint: true is safer than the steps: .*Step "write"/, 'the diagnostic');
+        assert.equal(
+          hoverText.split('readOnlyHint: true is safer than the steps').length - 1,
+          1,
+          `the diagnostic once: ${hoverText}`,
+        );
+        assert.doesNotMatch(
+          hoverText,
+          /⚠ The explicit annotations contradict the floor/,
+          'the hover does not say the contradiction again',
+        );
+        await shoot(page, 'floor-hover.png', shots);
+        await page.keyboard.press('Escape');
 
-      // (b) The quick fix menu of a bare call to a dynamic tool: the envelope fix, each title once.
-      await openFile(page, CALLS, lineOf(callsText, '  - tool: applet_create'), 11);
-      const calls = page.locator(`.monaco-editor[data-uri$="${CALLS}"]`);
-      await calls.locator('.squiggly-error').first().waitFor();
-      // The mouse away from the tabs the quick open's row left it over (no tab tooltip in the picture).
-      await page.mouse.move(1000, 820);
-      await page.keyboard.press('Control+.');
-      const menu = page.locator('.action-widget');
-      await menu.locator('.monaco-list-row', { hasText: 'Call through call_dynamic_tool' }).first().waitFor();
-      const titles = (await menu.locator('.monaco-list-row.action').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
-      t.diagnostic(`quick fixes: ${JSON.stringify(titles)}`);
-      assert.deepEqual(titles, [...new Set(titles)], 'no title twice');
-      await shoot(page, 'envelope-quick-fix.png', shots);
-      await page.keyboard.press('Escape');
+        // (b) The quick fix menu of a bare call to a dynamic tool: the envelope fix, each title once.
+        await openFile(page, CALLS, lineOf(callsText, '  - tool: applet_create'), 11);
+        const calls = page.locator(`.monaco-editor[data-uri$="${CALLS}"]`);
+        await calls.locator('.squiggly-error').first().waitFor();
+        // The mouse away from the tabs the quick open's row left it over (no tab tooltip in the picture).
+        await page.mouse.move(1000, 820);
+        await page.keyboard.press('Control+.');
+        const menu = page.locator('.action-widget');
+        await menu.locator('.monaco-list-row', { hasText: 'Call through call_dynamic_tool' }).first().waitFor();
+        const titles = (await menu.locator('.monaco-list-row.action').allInnerTexts()).map((text) =>
+          text.replace(/\s+/g, ' ').trim(),
+        );
+        t.diagnostic(`quick fixes: ${JSON.stringify(titles)}`);
+        assert.deepEqual(titles, [...new Set(titles)], 'no title twice');
+        await shoot(page, 'envelope-quick-fix.png', shots);
+        await page.keyboard.press('Escape');
 
-      // (c) The graph of publish_release_notes (the composite around the cursor).
-      await openFile(page, GATEWAY, hint);
-      await quickPick(page, 'F1', '>Tool Lens: Show Workflow Graph', 'Show Workflow Graph');
-      await page.locator('.tab', { hasText: 'Graph: publish_release_notes · docs-bot.vmcp.yaml' }).waitFor();
-      const graph = await frameWith(page, 'svg .node');
-      await graph.locator('.dropped', { hasText: 'Dropped by the gateway' }).waitFor();
-      assert.ok(await graph.locator('.node[data-marks~="breaks-claim"]').count(), 'a step that breaks the claim');
-      assert.ok(await graph.locator('.node[data-marks~="race"]').count(), 'the race');
-      assert.equal(await graph.locator('.edge.reads').count(), 1, 'the race as a reads edge');
-      await page.mouse.move(1300, 820);
-      await page.locator('.workbench-hover').first().waitFor({ state: 'hidden' });
-      await shoot(page, 'workflow-graph.png', shots);
-      t.diagnostic(`screenshots: ${shots.join(', ')}`);
-    } catch (error) {
-      ctx.failed();
-      if (page) {
-        mkdirSync(TMP, { recursive: true });
-        await page.screenshot({ path: join(TMP, 'screenshots-fail.png') }).catch(() => undefined);
-        problems.push(`screenshot of the failure: ${join(TMP, 'screenshots-fail.png')}`);
+        // (c) The graph of publish_release_notes (the composite around the cursor).
+        await openFile(page, GATEWAY, hint);
+        await quickPick(page, 'F1', '>Tool Lens: Show Workflow Graph', 'Show Workflow Graph');
+        await page.locator('.tab', { hasText: 'Graph: publish_release_notes · docs-bot.vmcp.yaml' }).waitFor();
+        const graph = await frameWith(page, 'svg .node');
+        await graph.locator('.dropped', { hasText: 'Dropped by the gateway' }).waitFor();
+        assert.ok(await graph.locator('.node[data-marks~="breaks-claim"]').count(), 'a step that breaks the claim');
+        assert.ok(await graph.locator('.node[data-marks~="race"]').count(), 'the race');
+        assert.equal(await graph.locator('.edge.reads').count(), 1, 'the race as a reads edge');
+        await page.mouse.move(1300, 820);
+        await page.locator('.workbench-hover').first().waitFor({ state: 'hidden' });
+        await shoot(page, 'workflow-graph.png', shots);
+        t.diagnostic(`screenshots: ${shots.join(', ')}`);
+      } catch (error) {
+        ctx.failed();
+        if (page) {
+          mkdirSync(TMP, { recursive: true });
+          await page.screenshot({ path: join(TMP, 'screenshots-fail.png') }).catch(() => undefined);
+          problems.push(`screenshot of the failure: ${join(TMP, 'screenshots-fail.png')}`);
+        }
+        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${problems.join('\n')}`, {
+          cause: error,
+        });
+      } finally {
+        await page?.close();
       }
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${problems.join('\n')}`, { cause: error });
-    } finally {
-      await page?.close();
-    }
-  });
+    },
+  );
 }

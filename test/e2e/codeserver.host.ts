@@ -107,8 +107,17 @@ export async function run(): Promise<void> {
   const extension = vscode.extensions.getExtension(plan.extensionId);
 
   await check('the extension installed from the .vsix activates for a workspace with .toollens.yaml', async () => {
-    if (!extension) fail(`${plan.extensionId} is not installed; installed: ${vscode.extensions.all.map((e) => e.id).filter((id) => !id.startsWith('vscode.')).join(', ')}`);
-    if (!extension.extensionPath.startsWith(plan.extensionsDir)) fail(`${plan.extensionId} runs from ${extension.extensionPath}, not from the extensions dir ${plan.extensionsDir}`);
+    if (!extension)
+      fail(
+        `${plan.extensionId} is not installed; installed: ${vscode.extensions.all
+          .map((e) => e.id)
+          .filter((id) => !id.startsWith('vscode.'))
+          .join(', ')}`,
+      );
+    if (!extension.extensionPath.startsWith(plan.extensionsDir))
+      fail(
+        `${plan.extensionId} runs from ${extension.extensionPath}, not from the extensions dir ${plan.extensionsDir}`,
+      );
     // Before any file is opened: only `workspaceContains:.toollens.yaml` can activate it.
     const started = Date.now();
     await waitFor('the extension to activate', () => (extension.isActive ? true : undefined));
@@ -116,7 +125,9 @@ export async function run(): Promise<void> {
   });
 
   await check('every contributed command is registered', async () => {
-    const contributed = ((extension?.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? []).map((c) => c.command);
+    const contributed = (
+      (extension?.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? []
+    ).map((c) => c.command);
     if (contributed.length === 0) fail('the manifest contributes no commands');
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = contributed.filter((id) => !registered.has(id));
@@ -129,15 +140,21 @@ export async function run(): Promise<void> {
 
   let contradiction: vscode.Diagnostic | undefined;
   await check(`vscode.languages.getDiagnostics reports ${RULE} on the gateway`, async () => {
-    contradiction = (await waitFor(`a ${RULE} diagnostic`, () => {
-      const found = ours(gatewayUri);
-      return found.length ? found : undefined;
-    }))[0]!;
+    contradiction = (
+      await waitFor(`a ${RULE} diagnostic`, () => {
+        const found = ours(gatewayUri);
+        return found.length ? found : undefined;
+      })
+    )[0]!;
     const all = vscode.languages.getDiagnostics(gatewayUri);
     const at = plan.gatewayText.indexOf('readOnlyHint: true');
     const expected = document.positionAt(at);
-    if (!contradiction.range.start.isEqual(expected)) fail(`range starts at ${contradiction.range.start.line + 1}:${contradiction.range.start.character + 1}, expected ${expected.line + 1}:${expected.character + 1}`);
-    if (contradiction.severity !== vscode.DiagnosticSeverity.Error) fail(`severity ${contradiction.severity}, expected Error`);
+    if (!contradiction.range.start.isEqual(expected))
+      fail(
+        `range starts at ${contradiction.range.start.line + 1}:${contradiction.range.start.character + 1}, expected ${expected.line + 1}:${expected.character + 1}`,
+      );
+    if (contradiction.severity !== vscode.DiagnosticSeverity.Error)
+      fail(`severity ${contradiction.severity}, expected Error`);
     if (contradiction.source !== 'tool-lens') fail(`source ${contradiction.source}, expected tool-lens`);
     if (all.length !== 1) fail(`expected only this diagnostic on the gateway, got ${describe(all)}`);
     return describe(all);
@@ -145,11 +162,17 @@ export async function run(): Promise<void> {
 
   await check('hover on the composite tool name shows the floor table', async () => {
     const position = document.positionAt(plan.gatewayText.indexOf(`name: ${plan.composite}`) + 'name: '.length + 2);
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', gatewayUri, position);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      gatewayUri,
+      position,
+    );
     const text = hoverText(hovers);
-    if (!text.includes('| hint | floor | explicit | advertised | decided by |')) fail(`no floor table in the hover: ${JSON.stringify(text)}`);
+    if (!text.includes('| hint | floor | explicit | advertised | decided by |'))
+      fail(`no floor table in the hover: ${JSON.stringify(text)}`);
     const row = text.split('\n').find((line) => line.startsWith('| readOnlyHint |'));
-    if (!row || !/^\| readOnlyHint \| `false` \| `true` \|/.test(row)) fail(`readOnlyHint row ${JSON.stringify(row)}, expected floor false and explicit true`);
+    if (!row || !/^\| readOnlyHint \| `false` \| `true` \|/.test(row))
+      fail(`readOnlyHint row ${JSON.stringify(row)}, expected floor false and explicit true`);
     return row;
   });
 
@@ -169,7 +192,9 @@ export async function run(): Promise<void> {
     const expected = plan.gatewayText.replace('readOnlyHint: true', 'readOnlyHint: false');
     if (document.getText() !== expected) fail(`text after the fix:\n${document.getText()}`);
     // The server sees the change (pull diagnostics on change) and the finding goes away.
-    await waitFor(`the ${RULE} diagnostic to go away after the fix`, () => (ours(gatewayUri).length === 0 ? true : undefined));
+    await waitFor(`the ${RULE} diagnostic to go away after the fix`, () =>
+      ours(gatewayUri).length === 0 ? true : undefined,
+    );
     await vscode.commands.executeCommand('workbench.action.files.revert');
     if (document.getText() !== plan.gatewayText) fail('reverting the fixed document did not restore the file text');
     return `offered ${JSON.stringify(titles)}; applied "${wanted}"; the diagnostic went away`;
@@ -178,7 +203,8 @@ export async function run(): Promise<void> {
   await ruleDocsChecks(check, gatewayUri, extension);
 
   await check('the schemas named by jsonValidation and yamlValidation are in the package', () => {
-    const contributes = (extension?.packageJSON as { contributes?: Record<string, { url: string }[] | undefined> }).contributes ?? {};
+    const contributes =
+      (extension?.packageJSON as { contributes?: Record<string, { url: string }[] | undefined> }).contributes ?? {};
     const urls = [...(contributes['jsonValidation'] ?? []), ...(contributes['yamlValidation'] ?? [])].map((v) => v.url);
     if (urls.length === 0) fail('no schema contributions');
     const missing = urls.filter((url) => !existsSync(join(extension!.extensionPath, url)));
@@ -201,7 +227,9 @@ export async function run(): Promise<void> {
       return found.length >= 2 ? found : undefined;
     }).catch((error: unknown) => {
       const json = vscode.extensions.getExtension('vscode.json-language-features');
-      throw new Error(`${error instanceof Error ? error.message : String(error)}; json-language-features active: ${json?.isActive}; every diagnostic of the file: ${describe(vscode.languages.getDiagnostics(probe))}; language ${vscode.window.activeTextEditor?.document.languageId}`);
+      throw new Error(
+        `${error instanceof Error ? error.message : String(error)}; json-language-features active: ${json?.isActive}; every diagnostic of the file: ${describe(vscode.languages.getDiagnostics(probe))}; language ${vscode.window.activeTextEditor?.document.languageId}`,
+      );
     });
     const loading = fromJson.filter((d) => /schema|reference/i.test(d.message) && !/incorrect type/i.test(d.message));
     if (loading.length) fail(`the schema did not load cleanly: ${describe(loading)}`);
@@ -211,7 +239,9 @@ export async function run(): Promise<void> {
     ];
     for (const { line, type } of wanted) {
       if (!fromJson.some((d) => d.range.start.line === line && d.message.includes(`"${type}"`))) {
-        fail(`no "expected ${type}" error on line ${line + 1}; diagnostics of the file: ${describe(vscode.languages.getDiagnostics(probe))}`);
+        fail(
+          `no "expected ${type}" error on line ${line + 1}; diagnostics of the file: ${describe(vscode.languages.getDiagnostics(probe))}`,
+        );
       }
     }
     return describe(fromJson);
@@ -239,7 +269,7 @@ export async function run(): Promise<void> {
     await vscode.window.showTextDocument(json);
     const key = json.positionAt(text.indexOf('"toolFaces"'));
     const value = json.positionAt(text.indexOf('5 }'));
-    const fromJson = await waitFor('our schema\'s error on the toolFaces value', () => {
+    const fromJson = await waitFor("our schema's error on the toolFaces value", () => {
       const found = vscode.languages.getDiagnostics(probe).filter((d) => d.source !== 'tool-lens');
       return found.some((d) => d.range.start.isEqual(value) && d.message.includes('"object"')) ? found : undefined;
     });
@@ -256,5 +286,6 @@ export async function run(): Promise<void> {
   writeFileSync(plan.results, JSON.stringify(checks, null, 2));
   const failed = checks.filter((c) => !c.ok);
   console.log(`extension-host checks: ${checks.length - failed.length} ok, ${failed.length} not ok`);
-  if (failed.length) throw new Error(`${failed.length} extension-host checks failed: ${failed.map((c) => c.name).join('; ')}`);
+  if (failed.length)
+    throw new Error(`${failed.length} extension-host checks failed: ${failed.map((c) => c.name).join('; ')}`);
 }

@@ -17,7 +17,18 @@
 // always with TOOL_LENS_E2E_KEEP=1.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +40,10 @@ import type { HostCheck, HostPlan } from './codeserver.host.js';
 
 const ROOT = join(__dirname, '..', '..');
 const CODE_SERVER_VERSION = '4.100.3';
-const CODE_SERVER = join(process.env.CODE_SERVER_DIR ?? join(ROOT, '.tmp', 'code-server'), `code-server-${CODE_SERVER_VERSION}`);
+const CODE_SERVER = join(
+  process.env.CODE_SERVER_DIR ?? join(ROOT, '.tmp', 'code-server'),
+  `code-server-${CODE_SERVER_VERSION}`,
+);
 const CODE_SERVER_ENTRY = join(CODE_SERVER, 'out', 'node', 'entry.js');
 const CHROMIUM = '/usr/bin/chromium';
 const WORKSPACE = join(__dirname, 'workspace');
@@ -37,7 +51,11 @@ const GATEWAY = 'gateways/docs.vmcp.yaml';
 const COMPOSITE = 'publish_readme';
 const RULE = 'annotations/contradiction';
 const SCREENSHOT = join(ROOT, '.tmp', 'e2e', 'codeserver-problems.png');
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  publisher: string;
+  name: string;
+  version: string;
+};
 const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
 
 // Bounds: a broken build fails within these, never hangs.
@@ -46,7 +64,8 @@ const TEST_MS = 90000;
 
 function skipReason(): string | false {
   const missing: string[] = [];
-  if (!existsSync(join(CODE_SERVER, '.tool-lens-installed'))) missing.push(`code-server ${CODE_SERVER_VERSION} (bash scripts/setup-code-server.sh)`);
+  if (!existsSync(join(CODE_SERVER, '.tool-lens-installed')))
+    missing.push(`code-server ${CODE_SERVER_VERSION} (bash scripts/setup-code-server.sh)`);
   if (!existsSync(CHROMIUM)) missing.push(`Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
   return missing.length ? `not installed: ${missing.join('; ')}. The code-server end-to-end tests did not run` : false;
 }
@@ -83,8 +102,17 @@ function newestMtime(path: string): number {
 }
 
 function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string {
-  const result = spawnSync(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, encoding: 'utf8', timeout: STEP_MS * 2 });
-  assert.equal(result.status, 0, `${command} ${args.join(' ')} failed (${result.error?.message ?? `exit ${result.status}`}):\n${result.stdout}${result.stderr}`);
+  const result = spawnSync(command, args, {
+    cwd: options.cwd ?? ROOT,
+    env: options.env ?? process.env,
+    encoding: 'utf8',
+    timeout: STEP_MS * 2,
+  });
+  assert.equal(
+    result.status,
+    0,
+    `${command} ${args.join(' ')} failed (${result.error?.message ?? `exit ${result.status}`}):\n${result.stdout}${result.stderr}`,
+  );
   return result.stdout;
 }
 
@@ -102,7 +130,9 @@ function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -193,222 +223,279 @@ const SUITE = 'code-server with the extension installed from its .vsix';
 
 // A skipped test (not a skipped suite, which counts no test) so the runner's summary shows the skip.
 if (skip) test(SUITE, { skip }, () => undefined);
-else describe(SUITE, () => {
-  let dir: string | undefined;
-  let server: ChildProcess | undefined;
-  let browser: Browser | undefined;
-  let session: Session | undefined;
-  let failures = 0;
-  // If this process ends before `after` runs (an exception, Ctrl+C, the runner's SIGTERM),
-  // code-server and its extension hosts end with it.
-  const onExit = () => {
-    if (server?.pid !== undefined) killGroup(server.pid, 'SIGKILL');
-  };
-  const onSignal = (signal: NodeJS.Signals) => {
-    onExit();
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
-    process.kill(process.pid, signal);
-  };
+else
+  describe(SUITE, () => {
+    let dir: string | undefined;
+    let server: ChildProcess | undefined;
+    let browser: Browser | undefined;
+    let session: Session | undefined;
+    let failures = 0;
+    // If this process ends before `after` runs (an exception, Ctrl+C, the runner's SIGTERM),
+    // code-server and its extension hosts end with it.
+    const onExit = () => {
+      if (server?.pid !== undefined) killGroup(server.pid, 'SIGKILL');
+    };
+    const onSignal = (signal: NodeJS.Signals) => {
+      onExit();
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+      process.kill(process.pid, signal);
+    };
 
-  before(async () => {
-    try {
-      dir = mkdtempSync(join(tmpdir(), 'tool-lens-codeserver-'));
-      const env = { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data') };
-      const userDir = join(dir, 'user');
-      const extensionsDir = join(dir, 'extensions');
-      const codeServer = [CODE_SERVER_ENTRY, '--user-data-dir', userDir, '--extensions-dir', extensionsDir];
+    before(
+      async () => {
+        try {
+          dir = mkdtempSync(join(tmpdir(), 'tool-lens-codeserver-'));
+          const env = { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data') };
+          const userDir = join(dir, 'user');
+          const extensionsDir = join(dir, 'extensions');
+          const codeServer = [CODE_SERVER_ENTRY, '--user-data-dir', userDir, '--extensions-dir', extensionsDir];
 
-      ensureBuilt();
-      const vsix = join(dir, 'tool-lens.vsix');
-      run(join(ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--out', vsix]);
-      const installed = run(process.execPath, [...codeServer, '--install-extension', vsix], { env });
-      assert.match(installed, /successfully installed/, installed);
+          ensureBuilt();
+          const vsix = join(dir, 'tool-lens.vsix');
+          run(join(ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--out', vsix]);
+          const installed = run(process.execPath, [...codeServer, '--install-extension', vsix], { env });
+          assert.match(installed, /successfully installed/, installed);
 
-      mkdirSync(join(userDir, 'User'), { recursive: true });
-      writeFileSync(join(userDir, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+          mkdirSync(join(userDir, 'User'), { recursive: true });
+          writeFileSync(join(userDir, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
 
-      const port = await freePort();
-      const log = join(dir, 'code-server.log');
-      const out = createWriteStream(log);
-      // detached: a session and process group of its own (setsid), so that killing the group ends
-      // the extension hosts and the language servers they forked too.
-      const started = spawn(
-        process.execPath,
-        [...codeServer, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-          '--disable-workspace-trust', '--disable-getting-started-override'],
-        { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      server = started;
-      process.once('exit', onExit);
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-      started.stdout.pipe(out);
-      started.stderr.pipe(out);
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: STEP_MS });
-      const candidate: Session = { dir, port, extensionsDir, server: started, log, browser };
-      await waitUntil('code-server to answer /healthz', async () => {
-        if (started.exitCode !== null) throw new Error(`code-server exited with ${started.exitCode}${logTail(candidate)}`);
-        const response = await fetch(`http://127.0.0.1:${port}/healthz`).catch((error: unknown) => {
-          if (error instanceof TypeError) return undefined; // not listening yet
+          const port = await freePort();
+          const log = join(dir, 'code-server.log');
+          const out = createWriteStream(log);
+          // detached: a session and process group of its own (setsid), so that killing the group ends
+          // the extension hosts and the language servers they forked too.
+          const started = spawn(
+            process.execPath,
+            [
+              ...codeServer,
+              '--bind-addr',
+              `127.0.0.1:${port}`,
+              '--auth',
+              'none',
+              '--disable-telemetry',
+              '--disable-update-check',
+              '--disable-workspace-trust',
+              '--disable-getting-started-override',
+            ],
+            { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+          );
+          server = started;
+          process.once('exit', onExit);
+          process.once('SIGINT', onSignal);
+          process.once('SIGTERM', onSignal);
+          started.stdout.pipe(out);
+          started.stderr.pipe(out);
+          browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: STEP_MS });
+          const candidate: Session = { dir, port, extensionsDir, server: started, log, browser };
+          await waitUntil('code-server to answer /healthz', async () => {
+            if (started.exitCode !== null)
+              throw new Error(`code-server exited with ${started.exitCode}${logTail(candidate)}`);
+            const response = await fetch(`http://127.0.0.1:${port}/healthz`).catch((error: unknown) => {
+              if (error instanceof TypeError) return undefined; // not listening yet
+              throw error;
+            });
+            return response?.ok === true;
+          });
+          session = candidate;
+        } catch (error) {
+          failures++;
           throw error;
-        });
-        return response?.ok === true;
-      });
-      session = candidate;
-    } catch (error) {
-      failures++;
-      throw error;
-    }
-  }, { timeout: TEST_MS });
+        }
+      },
+      { timeout: TEST_MS },
+    );
 
-  after(async () => {
-    await browser?.close();
-    const pid = server?.pid;
-    if (pid !== undefined) {
-      killGroup(pid, 'SIGTERM');
-      await waitUntil('code-server and its children to exit', () => !groupAlive(pid), 5000).catch(() => killGroup(pid, 'SIGKILL'));
-    }
-    process.removeListener('exit', onExit);
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
-    if (!dir) return;
-    if (failures === 0 && !process.env.TOOL_LENS_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
-    else console.log(`code-server e2e: logs, workspaces and the .vsix kept in ${dir}`);
-  });
-
-  async function newPage(browser: Browser, problems: string[]): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    return page;
-  }
-
-  test('in the extension host: activation, diagnostics, quick fix, hover, schemas', { timeout: TEST_MS }, async (t) => {
-    const s = session!;
-    const problems: string[] = [];
-    const lap = stopwatch(t);
-    try {
-      const runner = join(s.dir, 'runner');
-      mkdirSync(runner);
-      // The workbench needs an extension under development to run tests from; this one
-      // contributes nothing, so Tool Lens itself stays the extension installed from the .vsix.
-      writeFileSync(join(runner, 'package.json'), JSON.stringify({ name: 'tool-lens-e2e-runner', publisher: 'tool-lens-tests', version: '0.0.0', engines: { vscode: '^1.100.0' } }));
-      await build({ entryPoints: [join(__dirname, 'codeserver.host.ts')], outfile: join(runner, 'host.js'), bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning' });
-      const results = join(runner, 'results.json');
-      const plan: HostPlan = {
-        extensionId: EXTENSION_ID,
-        extensionsDir: s.extensionsDir,
-        gateway: GATEWAY,
-        gatewayText: readFileSync(join(WORKSPACE, GATEWAY), 'utf8'),
-        composite: COMPOSITE,
-        results,
-      };
-      writeFileSync(join(runner, 'plan.json'), JSON.stringify(plan, null, 2));
-      const workspace = workspaceCopy(s.dir, 'workspace-host', { config: true });
-
-      const page = await newPage(s.browser, problems);
-      const hostLog: string[] = [];
-      let exited: (code: number) => void = () => undefined;
-      const exit = new Promise<number>((resolve) => (exited = resolve));
-      // The hooks VS Code's workbench calls when it runs extension tests (as @vscode/test-web uses them).
-      await page.exposeFunction('codeAutomationLog', (_type: string, args: unknown[]) => hostLog.push(args.map(String).join(' ')));
-      await page.exposeFunction('codeAutomationExit', (code: number) => exited(code));
-      const authority = `127.0.0.1:${s.port}`;
-      const payload = JSON.stringify([
-        ['extensionDevelopmentPath', `vscode-remote://${authority}${runner}`],
-        ['extensionTestsPath', `vscode-remote://${authority}${join(runner, 'host.js')}`],
-      ]);
-      await page.goto(`http://${authority}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
-      lap('workbench requested');
-      let timer: NodeJS.Timeout | undefined;
-      const code = await Promise.race([exit, new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), TEST_MS - 10000)))]);
-      clearTimeout(timer);
-      lap(`extension-host tests ended (exit ${code})`);
-      await page.close();
-      const context = `\nextension host log:\n${hostLog.join('\n')}${problems.length ? `\n${problems.join('\n')}` : ''}${logTail(s)}`;
-      assert.ok(existsSync(results), `the extension-host tests wrote no results (exit: ${code})${context}`);
-      const checks = JSON.parse(readFileSync(results, 'utf8')) as HostCheck[];
-      for (const c of checks) {
-        t.diagnostic(`${c.name} (${c.ms} ms): ${c.detail.length > 240 ? `${c.detail.slice(0, 240)}…` : c.detail}`);
-        await t.test(c.name, () => assert.ok(c.ok, `${c.detail}${context}`));
+    after(async () => {
+      await browser?.close();
+      const pid = server?.pid;
+      if (pid !== undefined) {
+        killGroup(pid, 'SIGTERM');
+        await waitUntil('code-server and its children to exit', () => !groupAlive(pid), 5000).catch(() =>
+          killGroup(pid, 'SIGKILL'),
+        );
       }
-      await t.test('the extension host logged no warning or error about Tool Lens', () => {
-        assert.deepEqual(extensionHostComplaints(join(s.dir, 'user', 'logs')), []);
-      });
-      assert.equal(code, 0, `the extension-host tests exited with ${code}${context}`);
-    } catch (error) {
-      failures++;
-      throw error;
-    }
-  });
+      process.removeListener('exit', onExit);
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+      if (!dir) return;
+      if (failures === 0 && !process.env.TOOL_LENS_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
+      else console.log(`code-server e2e: logs, workspaces and the .vsix kept in ${dir}`);
+    });
 
-  test('in the browser: the gateway opened from the Explorer shows the squiggle and the Problems row', { timeout: TEST_MS }, async (t) => {
-    const s = session!;
-    const problems: string[] = [];
-    const lap = stopwatch(t);
-    let page: Page | undefined;
-    try {
-      const workspace = workspaceCopy(s.dir, 'workspace-ui', { config: false });
-      page = await newPage(s.browser, problems);
-      page.setDefaultTimeout(STEP_MS);
-      await page.goto(`http://127.0.0.1:${s.port}/?folder=${encodeURIComponent(workspace)}`);
-      await page.locator('.monaco-workbench').waitFor();
-      lap('workbench shown');
-      const explorer = page.locator('.explorer-folders-view');
-      const row = (label: string) => explorer.locator(`.monaco-list-row[aria-label="${label}"]`);
-      const [folder, file] = GATEWAY.split('/') as [string, string];
-      await row(folder).click();
-      await row(file).click();
-      lap('gateway clicked in the Explorer');
-      await page.locator(`.monaco-editor[data-uri$="${GATEWAY}"] .view-lines`).waitFor();
-      await page.locator('.monaco-editor .squiggly-error').first().waitFor();
-      lap('squiggle shown');
-      await page.keyboard.press('Control+Shift+M');
-      const problem = page.locator('.markers-panel .monaco-list-row', { hasText: RULE });
-      await problem.first().waitFor();
-      lap('Problems row shown');
-      const text = (await problem.first().innerText()).replace(/\s+/g, ' ');
-      assert.match(text, /readOnlyHint: true is safer than the steps: remove the hint or set it to false\. Step "write" \(filesystem\.write_file\) is not read-only/);
-      // Where the gateway writes the hint, as the Problems panel counts (1-based).
-      const gatewayText = readFileSync(join(WORKSPACE, GATEWAY), 'utf8');
-      const before = gatewayText.slice(0, gatewayText.indexOf('readOnlyHint: true')).split('\n');
-      assert.ok(text.includes(`Ln ${before.length}, Col ${before[before.length - 1]!.length + 1}`), `the row names the hint's place: ${text}`);
-      mkdirSync(join(ROOT, '.tmp', 'e2e'), { recursive: true });
-      await page.screenshot({ path: SCREENSHOT });
-      lap(`screenshot in ${SCREENSHOT}`);
-      // The Advertised Tools view, in the Explorer while a gateway is in focus: the composite is
-      // withheld for its contradiction, and a click on a backend tool opens its catalog entry.
-      const pane = page.locator('.pane-header', { hasText: 'Advertised Tools' });
-      await pane.waitFor();
-      if ((await pane.getAttribute('aria-expanded')) === 'false') await pane.click();
-      const view = page.locator('.pane', { has: pane });
-      // The pane is short and its list virtual: fold the advertised tools to bring the withheld ones into view.
-      const advertisedRow = view.locator('.monaco-list-row', { hasText: /^Advertised \(\d+\)/ });
-      await advertisedRow.waitFor();
-      await view.locator('.monaco-list-row', { hasText: 'filesystem_read_file' }).first().click();
-      await page.locator('.monaco-editor[data-uri$="catalogs/filesystem.json"]').waitFor();
-      lap('a click on a backend tool opened its catalog');
-      if ((await advertisedRow.getAttribute('aria-expanded')) === 'true') await advertisedRow.click();
-      const withheld = view.locator('.monaco-list-row', { hasText: 'Withheld (1)' });
-      await withheld.waitFor();
-      if ((await withheld.getAttribute('aria-expanded')) === 'false') await withheld.click();
-      const dropped = view.locator('.monaco-list-row', { hasText: 'publish_readme' });
-      await dropped.waitFor();
-      assert.match((await dropped.innerText()).replace(/\s+/g, ' '), /^publish_readme ?contradiction · composite$/);
-      lap('Advertised Tools view shows the withheld composite');
-    } catch (error) {
-      failures++;
-      if (page) {
-        const shot = SCREENSHOT.replace(/\.png$/, '-fail.png');
-        mkdirSync(join(ROOT, '.tmp', 'e2e'), { recursive: true });
-        await page.screenshot({ path: shot });
-        problems.push(`screenshot of the failure: ${shot}`);
-      }
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${problems.join('\n')}${logTail(s)}`, { cause: error });
-    } finally {
-      await page?.close();
+    async function newPage(browser: Browser, problems: string[]): Promise<Page> {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      return page;
     }
-  });
 
-  screenshotTests({ session: () => session!, newPage, failed: () => failures++ });
-});
+    test(
+      'in the extension host: activation, diagnostics, quick fix, hover, schemas',
+      { timeout: TEST_MS },
+      async (t) => {
+        const s = session!;
+        const problems: string[] = [];
+        const lap = stopwatch(t);
+        try {
+          const runner = join(s.dir, 'runner');
+          mkdirSync(runner);
+          // The workbench needs an extension under development to run tests from; this one
+          // contributes nothing, so Tool Lens itself stays the extension installed from the .vsix.
+          writeFileSync(
+            join(runner, 'package.json'),
+            JSON.stringify({
+              name: 'tool-lens-e2e-runner',
+              publisher: 'tool-lens-tests',
+              version: '0.0.0',
+              engines: { vscode: '^1.100.0' },
+            }),
+          );
+          await build({
+            entryPoints: [join(__dirname, 'codeserver.host.ts')],
+            outfile: join(runner, 'host.js'),
+            bundle: true,
+            platform: 'node',
+            format: 'cjs',
+            target: 'node20',
+            external: ['vscode'],
+            logLevel: 'warning',
+          });
+          const results = join(runner, 'results.json');
+          const plan: HostPlan = {
+            extensionId: EXTENSION_ID,
+            extensionsDir: s.extensionsDir,
+            gateway: GATEWAY,
+            gatewayText: readFileSync(join(WORKSPACE, GATEWAY), 'utf8'),
+            composite: COMPOSITE,
+            results,
+          };
+          writeFileSync(join(runner, 'plan.json'), JSON.stringify(plan, null, 2));
+          const workspace = workspaceCopy(s.dir, 'workspace-host', { config: true });
+
+          const page = await newPage(s.browser, problems);
+          const hostLog: string[] = [];
+          let exited: (code: number) => void = () => undefined;
+          const exit = new Promise<number>((resolve) => (exited = resolve));
+          // The hooks VS Code's workbench calls when it runs extension tests (as @vscode/test-web uses them).
+          await page.exposeFunction('codeAutomationLog', (_type: string, args: unknown[]) =>
+            hostLog.push(args.map(String).join(' ')),
+          );
+          await page.exposeFunction('codeAutomationExit', (code: number) => exited(code));
+          const authority = `127.0.0.1:${s.port}`;
+          const payload = JSON.stringify([
+            ['extensionDevelopmentPath', `vscode-remote://${authority}${runner}`],
+            ['extensionTestsPath', `vscode-remote://${authority}${join(runner, 'host.js')}`],
+          ]);
+          await page.goto(
+            `http://${authority}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`,
+          );
+          lap('workbench requested');
+          let timer: NodeJS.Timeout | undefined;
+          const code = await Promise.race([
+            exit,
+            new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), TEST_MS - 10000))),
+          ]);
+          clearTimeout(timer);
+          lap(`extension-host tests ended (exit ${code})`);
+          await page.close();
+          const context = `\nextension host log:\n${hostLog.join('\n')}${problems.length ? `\n${problems.join('\n')}` : ''}${logTail(s)}`;
+          assert.ok(existsSync(results), `the extension-host tests wrote no results (exit: ${code})${context}`);
+          const checks = JSON.parse(readFileSync(results, 'utf8')) as HostCheck[];
+          for (const c of checks) {
+            t.diagnostic(`${c.name} (${c.ms} ms): ${c.detail.length > 240 ? `${c.detail.slice(0, 240)}…` : c.detail}`);
+            await t.test(c.name, () => assert.ok(c.ok, `${c.detail}${context}`));
+          }
+          await t.test('the extension host logged no warning or error about Tool Lens', () => {
+            assert.deepEqual(extensionHostComplaints(join(s.dir, 'user', 'logs')), []);
+          });
+          assert.equal(code, 0, `the extension-host tests exited with ${code}${context}`);
+        } catch (error) {
+          failures++;
+          throw error;
+        }
+      },
+    );
+
+    test(
+      'in the browser: the gateway opened from the Explorer shows the squiggle and the Problems row',
+      { timeout: TEST_MS },
+      async (t) => {
+        const s = session!;
+        const problems: string[] = [];
+        const lap = stopwatch(t);
+        let page: Page | undefined;
+        try {
+          const workspace = workspaceCopy(s.dir, 'workspace-ui', { config: false });
+          page = await newPage(s.browser, problems);
+          page.setDefaultTimeout(STEP_MS);
+          await page.goto(`http://127.0.0.1:${s.port}/?folder=${encodeURIComponent(workspace)}`);
+          await page.locator('.monaco-workbench').waitFor();
+          lap('workbench shown');
+          const explorer = page.locator('.explorer-folders-view');
+          const row = (label: string) => explorer.locator(`.monaco-list-row[aria-label="${label}"]`);
+          const [folder, file] = GATEWAY.split('/') as [string, string];
+          await row(folder).click();
+          await row(file).click();
+          lap('gateway clicked in the Explorer');
+          await page.locator(`.monaco-editor[data-uri$="${GATEWAY}"] .view-lines`).waitFor();
+          await page.locator('.monaco-editor .squiggly-error').first().waitFor();
+          lap('squiggle shown');
+          await page.keyboard.press('Control+Shift+M');
+          const problem = page.locator('.markers-panel .monaco-list-row', { hasText: RULE });
+          await problem.first().waitFor();
+          lap('Problems row shown');
+          const text = (await problem.first().innerText()).replace(/\s+/g, ' ');
+          assert.match(
+            text,
+            /readOnlyHint: true is safer than the steps: remove the hint or set it to false\. Step "write" \(filesystem\.write_file\) is not read-only/,
+          );
+          // Where the gateway writes the hint, as the Problems panel counts (1-based).
+          const gatewayText = readFileSync(join(WORKSPACE, GATEWAY), 'utf8');
+          const before = gatewayText.slice(0, gatewayText.indexOf('readOnlyHint: true')).split('\n');
+          assert.ok(
+            text.includes(`Ln ${before.length}, Col ${before[before.length - 1]!.length + 1}`),
+            `the row names the hint's place: ${text}`,
+          );
+          mkdirSync(join(ROOT, '.tmp', 'e2e'), { recursive: true });
+          await page.screenshot({ path: SCREENSHOT });
+          lap(`screenshot in ${SCREENSHOT}`);
+          // The Advertised Tools view, in the Explorer while a gateway is in focus: the composite is
+          // withheld for its contradiction, and a click on a backend tool opens its catalog entry.
+          const pane = page.locator('.pane-header', { hasText: 'Advertised Tools' });
+          await pane.waitFor();
+          if ((await pane.getAttribute('aria-expanded')) === 'false') await pane.click();
+          const view = page.locator('.pane', { has: pane });
+          // The pane is short and its list virtual: fold the advertised tools to bring the withheld ones into view.
+          const advertisedRow = view.locator('.monaco-list-row', { hasText: /^Advertised \(\d+\)/ });
+          await advertisedRow.waitFor();
+          await view.locator('.monaco-list-row', { hasText: 'filesystem_read_file' }).first().click();
+          await page.locator('.monaco-editor[data-uri$="catalogs/filesystem.json"]').waitFor();
+          lap('a click on a backend tool opened its catalog');
+          if ((await advertisedRow.getAttribute('aria-expanded')) === 'true') await advertisedRow.click();
+          const withheld = view.locator('.monaco-list-row', { hasText: 'Withheld (1)' });
+          await withheld.waitFor();
+          if ((await withheld.getAttribute('aria-expanded')) === 'false') await withheld.click();
+          const dropped = view.locator('.monaco-list-row', { hasText: 'publish_readme' });
+          await dropped.waitFor();
+          assert.match((await dropped.innerText()).replace(/\s+/g, ' '), /^publish_readme ?contradiction · composite$/);
+          lap('Advertised Tools view shows the withheld composite');
+        } catch (error) {
+          failures++;
+          if (page) {
+            const shot = SCREENSHOT.replace(/\.png$/, '-fail.png');
+            mkdirSync(join(ROOT, '.tmp', 'e2e'), { recursive: true });
+            await page.screenshot({ path: shot });
+            problems.push(`screenshot of the failure: ${shot}`);
+          }
+          throw new Error(
+            `${error instanceof Error ? error.message : String(error)}\n${problems.join('\n')}${logTail(s)}`,
+            { cause: error },
+          );
+        } finally {
+          await page?.close();
+        }
+      },
+    );
+
+    screenshotTests({ session: () => session!, newPage, failed: () => failures++ });
+  });

@@ -28,7 +28,13 @@ const CATALOG = {
           name: 'applets',
           external: true,
           status: 'ready',
-          tools: [{ name: 'applet_create', description: 'Create an applet.', inputSchema: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] } }],
+          tools: [
+            {
+              name: 'applet_create',
+              description: 'Create an applet.',
+              inputSchema: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] },
+            },
+          ],
         },
       ],
     },
@@ -61,7 +67,12 @@ function ours(uri: vscode.Uri): vscode.Diagnostic[] {
 }
 
 function describe(diagnostics: readonly vscode.Diagnostic[]): string {
-  return JSON.stringify(diagnostics.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${typeof d.code === 'object' ? String(d.code.value) : String(d.code)} ${d.message}`));
+  return JSON.stringify(
+    diagnostics.map(
+      (d) =>
+        `${d.range.start.line + 1}:${d.range.start.character + 1} ${typeof d.code === 'object' ? String(d.code.value) : String(d.code)} ${d.message}`,
+    ),
+  );
 }
 
 /** Resolves at the next diagnostics change of `uri` (a pull answered), whatever it holds. */
@@ -75,7 +86,11 @@ function nextDiagnostics(uri: vscode.Uri): Promise<void> {
   });
 }
 
-export async function envelopeChecks(check: Check, folder: vscode.Uri, extension: vscode.Extension<unknown> | undefined): Promise<void> {
+export async function envelopeChecks(
+  check: Check,
+  folder: vscode.Uri,
+  extension: vscode.Extension<unknown> | undefined,
+): Promise<void> {
   const api = extension?.exports as ToolLensApi | undefined;
   const written: vscode.Uri[] = [];
   const write = async (path: string, text: string): Promise<vscode.Uri> => {
@@ -89,15 +104,26 @@ export async function envelopeChecks(check: Check, folder: vscode.Uri, extension
     if (!api?.languageStatusShownFor) throw new Error('the extension exports no languageStatusShownFor');
     const gateway = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, 'gateways', 'docs.vmcp.yaml'));
     await vscode.window.showTextDocument(gateway);
-    await waitFor('the language status for the gateway', () => (api.languageStatusShownFor(gateway) ? true : undefined));
+    await waitFor('the language status for the gateway', () =>
+      api.languageStatusShownFor(gateway) ? true : undefined,
+    );
     const items = api.languageStatus();
     const catalogs = items.find((i) => i.id === 'toolLens.catalogs');
-    if (!catalogs || !/^\$\(tools\) \d+ catalog servers?$/.test(catalogs.text) || catalogs.command !== 'toolLens.refreshCatalogs') throw new Error(`catalogs item ${JSON.stringify(catalogs)}`);
+    if (
+      !catalogs ||
+      !/^\$\(tools\) \d+ catalog servers?$/.test(catalogs.text) ||
+      catalogs.command !== 'toolLens.refreshCatalogs'
+    )
+      throw new Error(`catalogs item ${JSON.stringify(catalogs)}`);
     const config = items.find((i) => i.id === 'toolLens.config');
-    if (!config?.text.includes('.toollens.yaml') || config.text.includes('No ')) throw new Error(`config item ${JSON.stringify(config)}`);
-    const unrelated = await vscode.workspace.openTextDocument(await write('compose.yaml', 'services:\n  web:\n    image: nginx:1.27\n    ports: ["8080:80"]\n'));
+    if (!config?.text.includes('.toollens.yaml') || config.text.includes('No '))
+      throw new Error(`config item ${JSON.stringify(config)}`);
+    const unrelated = await vscode.workspace.openTextDocument(
+      await write('compose.yaml', 'services:\n  web:\n    image: nginx:1.27\n    ports: ["8080:80"]\n'),
+    );
     await vscode.window.showTextDocument(unrelated);
-    if (api.languageStatusShownFor(unrelated)) throw new Error('the items show for compose.yaml, which Tool Lens does not check');
+    if (api.languageStatusShownFor(unrelated))
+      throw new Error('the items show for compose.yaml, which Tool Lens does not check');
     // Back on the gateway they show again (the unrelated file changed nothing).
     await vscode.window.showTextDocument(gateway);
     if (!api.languageStatusShownFor(gateway)) throw new Error('the items no longer show for the gateway');
@@ -108,31 +134,56 @@ export async function envelopeChecks(check: Check, folder: vscode.Uri, extension
   await write('catalogs/applets.json', `${JSON.stringify(CATALOG, null, 2)}\n`);
   await vscode.commands.executeCommand('toolLens.refreshCatalogs');
 
-  const insertion = async (name: string, path: string, text: string, at: (document: vscode.TextDocument) => vscode.Position, expected: string, before?: string): Promise<void> => {
-    await check(`Insert Call Envelope ${name}: placed by the file's structure, and the file re-checks clean`, async () => {
-      const uri = await write(path, text);
-      const opened = nextDiagnostics(uri);
-      const document = await vscode.workspace.openTextDocument(uri);
-      const editor = await vscode.window.showTextDocument(document);
-      // The diagnostics of the text as opened come first, so that the ones awaited below are the new text's.
-      if (before) await waitFor(`the ${before} diagnostic of the unfinished entry`, () => (ours(uri).some((d) => d.code !== undefined && JSON.stringify(d.code).includes(before)) ? true : undefined));
-      else await Promise.race([opened, new Promise((resolve) => setTimeout(resolve, 3000))]);
-      const position = at(document);
-      editor.selection = new vscode.Selection(position, position);
-      const checked = nextDiagnostics(uri);
-      await vscode.commands.executeCommand('toolLens.insertCallEnvelope', 'applets-host', 'applets', 'applet_create');
-      if (document.getText() !== expected) throw new Error(`text after the insertion:\n${document.getText()}\nexpected:\n${expected}`);
-      await Promise.race([checked, new Promise((_, reject) => setTimeout(() => reject(new Error('no diagnostics came for the new text')), WAIT_MS))]);
-      await waitFor('no diagnostic on the new text', () => (ours(uri).length === 0 ? true : undefined)).catch(() => {
-        throw new Error(`diagnostics after the insertion: ${describe(ours(uri))}\n${document.getText()}`);
-      });
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-      return `${document.lineCount} lines, no diagnostic`;
-    });
+  const insertion = async (
+    name: string,
+    path: string,
+    text: string,
+    at: (document: vscode.TextDocument) => vscode.Position,
+    expected: string,
+    before?: string,
+  ): Promise<void> => {
+    await check(
+      `Insert Call Envelope ${name}: placed by the file's structure, and the file re-checks clean`,
+      async () => {
+        const uri = await write(path, text);
+        const opened = nextDiagnostics(uri);
+        const document = await vscode.workspace.openTextDocument(uri);
+        const editor = await vscode.window.showTextDocument(document);
+        // The diagnostics of the text as opened come first, so that the ones awaited below are the new text's.
+        if (before)
+          await waitFor(`the ${before} diagnostic of the unfinished entry`, () =>
+            ours(uri).some((d) => d.code !== undefined && JSON.stringify(d.code).includes(before)) ? true : undefined,
+          );
+        else await Promise.race([opened, new Promise((resolve) => setTimeout(resolve, 3000))]);
+        const position = at(document);
+        editor.selection = new vscode.Selection(position, position);
+        const checked = nextDiagnostics(uri);
+        await vscode.commands.executeCommand('toolLens.insertCallEnvelope', 'applets-host', 'applets', 'applet_create');
+        if (document.getText() !== expected)
+          throw new Error(`text after the insertion:\n${document.getText()}\nexpected:\n${expected}`);
+        await Promise.race([
+          checked,
+          new Promise((_, reject) =>
+            setTimeout(() => reject(new Error('no diagnostics came for the new text')), WAIT_MS),
+          ),
+        ]);
+        await waitFor('no diagnostic on the new text', () => (ours(uri).length === 0 ? true : undefined)).catch(() => {
+          throw new Error(`diagnostics after the insertion: ${describe(ours(uri))}\n${document.getText()}`);
+        });
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+        return `${document.lineCount} lines, no diagnostic`;
+      },
+    );
   };
 
   const list = 'calls:\n  - tool: read_file\n    input:\n      path: README.md';
-  await insertion('at the end of a YAML file', 'calls/end.calls.yaml', list, (d) => d.positionAt(list.length), `${list}\n${ENTRY}`);
+  await insertion(
+    'at the end of a YAML file',
+    'calls/end.calls.yaml',
+    list,
+    (d) => d.positionAt(list.length),
+    `${list}\n${ENTRY}`,
+  );
   await insertion(
     'inside an unfinished YAML entry',
     'calls/partial.calls.yaml',

@@ -31,30 +31,41 @@ export async function moveFacesChecks(check: Check, folder: vscode.Uri): Promise
       '      "command": "npx",',
       '      "args": ["-y", "@modelcontextprotocol/server-filesystem", "${workspaceFolder}"]',
     ].join('\n');
-    const block = ',\n      "toolFaces": {"read_text_file": {"family": "read", "pathTarget": {"param": "path", "access": "read", "base": "cwd", "absent": "refuse"}}}';
+    const block =
+      ',\n      "toolFaces": {"read_text_file": {"family": "read", "pathTarget": {"param": "path", "access": "read", "base": "cwd", "absent": "refuse"}}}';
     const tail = '\n    }\n  }\n}\n';
     await vscode.workspace.fs.delete(overlay).then(undefined, () => undefined);
     await vscode.workspace.fs.writeFile(config, new TextEncoder().encode(head + block + tail));
     const document = await vscode.workspace.openTextDocument(config);
     await vscode.window.showTextDocument(document);
-    if (document.getText() !== head + block + tail) await until('the editor to show the new text', () => (document.getText() === head + block + tail ? true : undefined));
+    if (document.getText() !== head + block + tail)
+      await until('the editor to show the new text', () =>
+        document.getText() === head + block + tail ? true : undefined,
+      );
     const key = document.positionAt((head + block).indexOf('"toolFaces"'));
     const action = await until('the move action', async () => {
-      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', config, new vscode.Range(key, key));
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        config,
+        new vscode.Range(key, key),
+      );
       return actions.find((a) => a.title === TITLE);
     });
     if (!action.edit) throw new Error('the action carries no edit');
     if (!(await vscode.workspace.applyEdit(action.edit))) throw new Error('VS Code refused the edit');
-    if (document.getText() !== head + tail) throw new Error(`the config after the move: ${JSON.stringify(document.getText())}`);
+    if (document.getText() !== head + tail)
+      throw new Error(`the config after the move: ${JSON.stringify(document.getText())}`);
     await document.save();
     const written = await until('the overlay', () => {
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === overlay.toString());
       return open && open.getText().length > 0 ? open : undefined;
     });
-    if (!/^server: files$/m.test(written.getText()) || !written.getText().includes('read_text_file:')) throw new Error(`the overlay: ${written.getText()}`);
+    if (!/^server: files$/m.test(written.getText()) || !written.getText().includes('read_text_file:'))
+      throw new Error(`the overlay: ${written.getText()}`);
     await written.save();
     const onKey = vscode.languages.getDiagnostics(config).filter((d) => d.message.includes('toolFaces'));
-    if (onKey.length) throw new Error(`still said of toolFaces in the config: ${onKey.map((d) => d.message).join('; ')}`);
+    if (onKey.length)
+      throw new Error(`still said of toolFaces in the config: ${onKey.map((d) => d.message).join('; ')}`);
     const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => d.uri.path);
     if (dirty.length) throw new Error(`unsaved documents left: ${dirty.join(', ')}`);
     return `the config lost exactly the block; the overlay reads ${JSON.stringify(written.getText().split('\n').slice(0, 3).join(' / '))}`;

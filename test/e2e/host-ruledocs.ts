@@ -29,11 +29,23 @@ async function waitFor<T>(what: string, probe: () => T | undefined): Promise<T> 
 function previewTabs(page: string): vscode.Tab[] {
   return vscode.window.tabGroups.all
     .flatMap((group) => group.tabs)
-    .filter((tab) => tab.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(tab.input.viewType) && tab.label.includes(page));
+    .filter(
+      (tab) =>
+        tab.input instanceof vscode.TabInputWebview &&
+        /markdown\.preview/.test(tab.input.viewType) &&
+        tab.label.includes(page),
+    );
 }
 
 function tabsSeen(): string {
-  return JSON.stringify(vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => `${t.label} (${t.input instanceof vscode.TabInputWebview ? t.input.viewType : t.input?.constructor.name})`));
+  return JSON.stringify(
+    vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .map(
+        (t) =>
+          `${t.label} (${t.input instanceof vscode.TabInputWebview ? t.input.viewType : t.input?.constructor.name})`,
+      ),
+  );
 }
 
 /** Runs `open`, waits for a Markdown preview tab of the rule's page, closes it again. */
@@ -50,45 +62,71 @@ async function opensPreview(open: () => Thenable<unknown>): Promise<string> {
   return label;
 }
 
-export async function ruleDocsChecks(check: Check, gatewayUri: vscode.Uri, extension: vscode.Extension<unknown> | undefined): Promise<void> {
+export async function ruleDocsChecks(
+  check: Check,
+  gatewayUri: vscode.Uri,
+  extension: vscode.Extension<unknown> | undefined,
+): Promise<void> {
   const document = await vscode.workspace.openTextDocument(gatewayUri);
   await vscode.window.showTextDocument(document);
   let diagnostic: vscode.Diagnostic | undefined;
 
-  await check('the rule pages ship in the extension, and a diagnostic links to the command that opens them', async () => {
-    if (!extension) fail('the extension is not installed');
-    const page = join(extension.extensionPath, 'docs', 'rules', `${RULE}.md`);
-    if (!existsSync(page)) fail(`${page} is not in the installed extension`);
-    diagnostic = await waitFor(`a ${RULE} diagnostic`, () =>
-      vscode.languages.getDiagnostics(gatewayUri).find((d) => typeof d.code === 'object' && String(d.code.value) === RULE),
-    );
-    const target = (diagnostic.code as { target: vscode.Uri }).target;
-    if (target.scheme !== 'command' || target.path !== COMMAND) fail(`the link is ${target.toString(true)}, not the ${COMMAND} command`);
-    const args = JSON.parse(decodeURIComponent(target.query)) as unknown;
-    if (JSON.stringify(args) !== JSON.stringify([RULE])) fail(`the link's arguments are ${target.query}`);
-    return target.toString(true);
-  });
+  await check(
+    'the rule pages ship in the extension, and a diagnostic links to the command that opens them',
+    async () => {
+      if (!extension) fail('the extension is not installed');
+      const page = join(extension.extensionPath, 'docs', 'rules', `${RULE}.md`);
+      if (!existsSync(page)) fail(`${page} is not in the installed extension`);
+      diagnostic = await waitFor(`a ${RULE} diagnostic`, () =>
+        vscode.languages
+          .getDiagnostics(gatewayUri)
+          .find((d) => typeof d.code === 'object' && String(d.code.value) === RULE),
+      );
+      const target = (diagnostic.code as { target: vscode.Uri }).target;
+      if (target.scheme !== 'command' || target.path !== COMMAND)
+        fail(`the link is ${target.toString(true)}, not the ${COMMAND} command`);
+      const args = JSON.parse(decodeURIComponent(target.query)) as unknown;
+      if (JSON.stringify(args) !== JSON.stringify([RULE])) fail(`the link's arguments are ${target.query}`);
+      return target.toString(true);
+    },
+  );
 
   let docs: vscode.CodeAction | undefined;
-  await check('the quick fixes of a diagnostic hold "Disable RULE for this file" and "Show documentation for RULE"', async () => {
-    if (!diagnostic) fail('no diagnostic');
-    const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
-      'vscode.executeCodeActionProvider',
-      gatewayUri,
-      diagnostic.range,
-      vscode.CodeActionKind.QuickFix.value,
-    );
-    const titles = actions.map((a) => a.title);
-    for (const title of [`Suppress ${RULE} on this line`, `Disable ${RULE} for this file`, `Show documentation for ${RULE}`]) {
-      if (!titles.includes(title)) fail(`no "${title}"; offered: ${JSON.stringify(titles)}`);
-    }
-    const disable = actions.find((a): a is vscode.CodeAction => a.title === `Disable ${RULE} for this file` && 'edit' in a);
-    const inserted = disable?.edit?.get(gatewayUri)?.[0];
-    if (!inserted || inserted.range.start.line !== 0 || !inserted.newText.startsWith(`# tool-lens-disable-file ${RULE} -- `)) fail(`the file suppression inserts ${JSON.stringify(inserted)}`);
-    docs = actions.find((a): a is vscode.CodeAction => a.title === `Show documentation for ${RULE}` && 'command' in a);
-    if (docs?.command?.command !== COMMAND) fail(`"Show documentation" runs ${JSON.stringify(docs?.command)}`);
-    return JSON.stringify(titles);
-  });
+  await check(
+    'the quick fixes of a diagnostic hold "Disable RULE for this file" and "Show documentation for RULE"',
+    async () => {
+      if (!diagnostic) fail('no diagnostic');
+      const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
+        'vscode.executeCodeActionProvider',
+        gatewayUri,
+        diagnostic.range,
+        vscode.CodeActionKind.QuickFix.value,
+      );
+      const titles = actions.map((a) => a.title);
+      for (const title of [
+        `Suppress ${RULE} on this line`,
+        `Disable ${RULE} for this file`,
+        `Show documentation for ${RULE}`,
+      ]) {
+        if (!titles.includes(title)) fail(`no "${title}"; offered: ${JSON.stringify(titles)}`);
+      }
+      const disable = actions.find(
+        (a): a is vscode.CodeAction => a.title === `Disable ${RULE} for this file` && 'edit' in a,
+      );
+      const inserted = disable?.edit?.get(gatewayUri)?.[0];
+      if (
+        !inserted ||
+        inserted.range.start.line !== 0 ||
+        !inserted.newText.startsWith(`# tool-lens-disable-file ${RULE} -- `)
+      )
+        fail(`the file suppression inserts ${JSON.stringify(inserted)}`);
+      docs = actions.find(
+        (a): a is vscode.CodeAction => a.title === `Show documentation for ${RULE}` && 'command' in a,
+      );
+      if (docs?.command?.command !== COMMAND) fail(`"Show documentation" runs ${JSON.stringify(docs?.command)}`);
+      return JSON.stringify(titles);
+    },
+  );
 
   await check('"Show documentation for RULE" opens the bundled page in a Markdown preview tab', async () => {
     if (!docs?.command) fail('no documentation action');

@@ -71,56 +71,98 @@ function allTabs(): vscode.Tab[] {
 }
 
 function describeDocuments(): string {
-  return JSON.stringify(vscode.workspace.textDocuments.map((d) => ({ uri: d.uri.toString(), untitled: d.isUntitled, dirty: d.isDirty })));
+  return JSON.stringify(
+    vscode.workspace.textDocuments.map((d) => ({ uri: d.uri.toString(), untitled: d.isUntitled, dirty: d.isDirty })),
+  );
 }
 
 export async function hostViews(check: Check, folder: vscode.Uri, plan: HostPlan): Promise<void> {
   const gatewayUri = vscode.Uri.joinPath(folder, plan.gateway);
 
-  await check('Show Derived Floor opens a read-only tool-lens: document and leaves nothing untitled or dirty', async () => {
-    const document = await vscode.workspace.openTextDocument(gatewayUri);
-    await vscode.window.showTextDocument(document);
-    const name = document.positionAt(plan.gatewayText.indexOf(`name: ${plan.composite}`) + 'name: '.length + 1);
-    // As the code lens runs it: the file and the position of the composite's name.
-    await vscode.commands.executeCommand('toolLens.showFloor', gatewayUri.toString(), { line: name.line, character: name.character });
-    const view = await waitFor('the floor document', () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'tool-lens'));
-    if (!view.getText().includes('| hint | floor | explicit | advertised | decided by |')) fail(`no floor table in ${view.uri.toString()}: ${view.getText().slice(0, 300)}`);
-    if (!view.uri.path.includes(`Floor of ${plan.composite}`)) fail(`the view's name does not name the composite: ${view.uri.path}`);
-    const preview = await waitFor('the Markdown preview tab', () => allTabs().find((t) => t.input instanceof vscode.TabInputWebview && t.label.includes(`Floor of ${plan.composite}`)));
-    const mess = vscode.workspace.textDocuments.filter((d) => d.isUntitled || d.isDirty);
-    if (mess.length) fail(`documents left untitled or dirty: ${describeDocuments()}`);
-    // Closing the preview asks nothing (a dirty or untitled document would ask to be saved).
-    if (!(await vscode.window.tabGroups.close(preview))) fail('the preview tab did not close');
-    const stillThere = allTabs().filter((t) => t.label.includes('Floor of'));
-    if (stillThere.length) fail(`tabs left after closing the preview: ${stillThere.map((t) => t.label).join(', ')}`);
-    return `${view.uri.toString()} (${view.lineCount} lines), shown as "${preview.label}"; documents: ${describeDocuments()}`;
-  });
+  await check(
+    'Show Derived Floor opens a read-only tool-lens: document and leaves nothing untitled or dirty',
+    async () => {
+      const document = await vscode.workspace.openTextDocument(gatewayUri);
+      await vscode.window.showTextDocument(document);
+      const name = document.positionAt(plan.gatewayText.indexOf(`name: ${plan.composite}`) + 'name: '.length + 1);
+      // As the code lens runs it: the file and the position of the composite's name.
+      await vscode.commands.executeCommand('toolLens.showFloor', gatewayUri.toString(), {
+        line: name.line,
+        character: name.character,
+      });
+      const view = await waitFor('the floor document', () =>
+        vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'tool-lens'),
+      );
+      if (!view.getText().includes('| hint | floor | explicit | advertised | decided by |'))
+        fail(`no floor table in ${view.uri.toString()}: ${view.getText().slice(0, 300)}`);
+      if (!view.uri.path.includes(`Floor of ${plan.composite}`))
+        fail(`the view's name does not name the composite: ${view.uri.path}`);
+      const preview = await waitFor('the Markdown preview tab', () =>
+        allTabs().find(
+          (t) => t.input instanceof vscode.TabInputWebview && t.label.includes(`Floor of ${plan.composite}`),
+        ),
+      );
+      const mess = vscode.workspace.textDocuments.filter((d) => d.isUntitled || d.isDirty);
+      if (mess.length) fail(`documents left untitled or dirty: ${describeDocuments()}`);
+      // Closing the preview asks nothing (a dirty or untitled document would ask to be saved).
+      if (!(await vscode.window.tabGroups.close(preview))) fail('the preview tab did not close');
+      const stillThere = allTabs().filter((t) => t.label.includes('Floor of'));
+      if (stillThere.length) fail(`tabs left after closing the preview: ${stillThere.map((t) => t.label).join(', ')}`);
+      return `${view.uri.toString()} (${view.lineCount} lines), shown as "${preview.label}"; documents: ${describeDocuments()}`;
+    },
+  );
 
-  await check('the workflow graph marks the dropped composite, the steps that break its claim, the race and the unknown step; its tab names both', async () => {
-    const probe = vscode.Uri.joinPath(folder, PROBE);
-    await vscode.workspace.fs.writeFile(probe, new TextEncoder().encode(PROBE_TEXT));
-    const document = await vscode.workspace.openTextDocument(probe);
-    await vscode.window.showTextDocument(document);
-    // The race is the diagnostics' (template/not-upstream): wait until the server has checked the file.
-    await waitFor('the probe\'s template/not-upstream diagnostic', () =>
-      vscode.languages.getDiagnostics(probe).some((d) => (typeof d.code === 'object' ? d.code.value : d.code) === 'template/not-upstream') ? true : undefined,
-    );
-    // The language client registers the server's commands: this is the graph the panel is given.
-    const graphs = await vscode.commands.executeCommand<Graph[]>('toolLens.server.workflowGraph', { uri: probe.toString() });
-    const graph = graphs?.[0] ?? fail(`no graph: ${JSON.stringify(graphs)}`);
-    const marks = Object.fromEntries(graph.nodes.map((n) => [n.id, (n.marks ?? []).map((m) => m.kind).sort().join(',')]));
-    const expected = { read: '', write: 'breaks-claim,race', notify: 'breaks-claim,unknown' };
-    if (JSON.stringify(marks) !== JSON.stringify(expected)) fail(`marks ${JSON.stringify(marks)}, expected ${JSON.stringify(expected)}`);
-    if (!graph.dropped?.startsWith('Dropped by the gateway')) fail(`the composite is not marked dropped: ${JSON.stringify(graph.dropped)}`);
-    if (!graph.edges.some((e) => e.from === 'read' && e.to === 'write' && e.kind === 'reads')) fail(`no reads edge for the race: ${JSON.stringify(graph.edges)}`);
-    await vscode.commands.executeCommand('toolLens.showWorkflowGraph', probe);
-    const title = 'Graph: copy_readme · views-probe.vmcp.yaml';
-    const tab = await waitFor(`a webview tab "${title}"`, () => allTabs().find((t) => t.input instanceof vscode.TabInputWebview && t.label === title)).catch((error: unknown) => {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}; tabs: ${allTabs().map((t) => t.label).join(', ')}`);
-    });
-    await vscode.window.tabGroups.close(tab);
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    await vscode.workspace.fs.delete(probe);
-    return `marks ${JSON.stringify(marks)}; ${graph.dropped}; tab "${tab.label}"`;
-  });
+  await check(
+    'the workflow graph marks the dropped composite, the steps that break its claim, the race and the unknown step; its tab names both',
+    async () => {
+      const probe = vscode.Uri.joinPath(folder, PROBE);
+      await vscode.workspace.fs.writeFile(probe, new TextEncoder().encode(PROBE_TEXT));
+      const document = await vscode.workspace.openTextDocument(probe);
+      await vscode.window.showTextDocument(document);
+      // The race is the diagnostics' (template/not-upstream): wait until the server has checked the file.
+      await waitFor("the probe's template/not-upstream diagnostic", () =>
+        vscode.languages
+          .getDiagnostics(probe)
+          .some((d) => (typeof d.code === 'object' ? d.code.value : d.code) === 'template/not-upstream')
+          ? true
+          : undefined,
+      );
+      // The language client registers the server's commands: this is the graph the panel is given.
+      const graphs = await vscode.commands.executeCommand<Graph[]>('toolLens.server.workflowGraph', {
+        uri: probe.toString(),
+      });
+      const graph = graphs?.[0] ?? fail(`no graph: ${JSON.stringify(graphs)}`);
+      const marks = Object.fromEntries(
+        graph.nodes.map((n) => [
+          n.id,
+          (n.marks ?? [])
+            .map((m) => m.kind)
+            .sort()
+            .join(','),
+        ]),
+      );
+      const expected = { read: '', write: 'breaks-claim,race', notify: 'breaks-claim,unknown' };
+      if (JSON.stringify(marks) !== JSON.stringify(expected))
+        fail(`marks ${JSON.stringify(marks)}, expected ${JSON.stringify(expected)}`);
+      if (!graph.dropped?.startsWith('Dropped by the gateway'))
+        fail(`the composite is not marked dropped: ${JSON.stringify(graph.dropped)}`);
+      if (!graph.edges.some((e) => e.from === 'read' && e.to === 'write' && e.kind === 'reads'))
+        fail(`no reads edge for the race: ${JSON.stringify(graph.edges)}`);
+      await vscode.commands.executeCommand('toolLens.showWorkflowGraph', probe);
+      const title = 'Graph: copy_readme · views-probe.vmcp.yaml';
+      const tab = await waitFor(`a webview tab "${title}"`, () =>
+        allTabs().find((t) => t.input instanceof vscode.TabInputWebview && t.label === title),
+      ).catch((error: unknown) => {
+        throw new Error(
+          `${error instanceof Error ? error.message : String(error)}; tabs: ${allTabs()
+            .map((t) => t.label)
+            .join(', ')}`,
+        );
+      });
+      await vscode.window.tabGroups.close(tab);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await vscode.workspace.fs.delete(probe);
+      return `marks ${JSON.stringify(marks)}; ${graph.dropped}; tab "${tab.label}"`;
+    },
+  );
 }

@@ -28,7 +28,7 @@ function readmeNeovimConfig(readme: string): string {
   assert.ok(start >= 0, 'README.md has a "### Neovim" section');
   const end = readme.indexOf('\n### ', start + 1);
   const block = /```lua\n([\s\S]*?)```/.exec(readme.slice(start, end < 0 ? undefined : end));
-  assert.ok(block, 'the README\'s Neovim section has a Lua block');
+  assert.ok(block, "the README's Neovim section has a Lua block");
   return block[1]!;
 }
 
@@ -87,50 +87,82 @@ interface NvimDiagnostic {
   href: string | null;
 }
 
-test('Neovim receives the diagnostics of a workflow', { skip: missing ? 'nvim is not installed (apt-get install -y neovim); the Neovim end-to-end test did not run' : false, timeout: TIMEOUT_MS + 10000 }, async () => {
-  if (!existsSync(SERVER)) {
-    const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(build.status, 0, `npm run build failed:\n${build.stdout}${build.stderr}`);
-  }
-  const ws = makeWorkspace({ [CATALOG_PATH]: CATALOG, [WORKFLOW_PATH]: WORKFLOW, '.toollens.yaml': '# Tool Lens settings: the defaults\n' });
-  try {
-    // The command the README names, on PATH the way npm installs it: a link to the bundle.
-    const bin = join(ws.root, '.bin');
-    mkdirSync(bin);
-    symlinkSync(SERVER, join(bin, 'tool-lens-language-server'));
-    const config = join(ws.root, 'nvim-lsp-test.lua');
-    writeFileSync(config, LUA);
-    // Opened from the workflow's own folder: the root is found upward, at .toollens.yaml.
-    const [folder, file] = [WORKFLOW_PATH.slice(0, WORKFLOW_PATH.lastIndexOf('/')), WORKFLOW_PATH.slice(WORKFLOW_PATH.lastIndexOf('/') + 1)];
-    const child = spawn('nvim', ['--headless', '--clean', '-u', config, file], {
-      cwd: join(ws.root, folder),
-      env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, TOOL_LENS_TIMEOUT_MS: String(TIMEOUT_MS - 5000), XDG_STATE_HOME: ws.root, XDG_CACHE_HOME: ws.root },
-      stdio: ['ignore', 'pipe', 'pipe'],
+test(
+  'Neovim receives the diagnostics of a workflow',
+  {
+    skip: missing ? 'nvim is not installed (apt-get install -y neovim); the Neovim end-to-end test did not run' : false,
+    timeout: TIMEOUT_MS + 10000,
+  },
+  async () => {
+    if (!existsSync(SERVER)) {
+      const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
+      assert.equal(build.status, 0, `npm run build failed:\n${build.stdout}${build.stderr}`);
+    }
+    const ws = makeWorkspace({
+      [CATALOG_PATH]: CATALOG,
+      [WORKFLOW_PATH]: WORKFLOW,
+      '.toollens.yaml': '# Tool Lens settings: the defaults\n',
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
-      child.on('exit', (exitCode) => {
-        clearTimeout(timer);
-        resolve(exitCode);
+    try {
+      // The command the README names, on PATH the way npm installs it: a link to the bundle.
+      const bin = join(ws.root, '.bin');
+      mkdirSync(bin);
+      symlinkSync(SERVER, join(bin, 'tool-lens-language-server'));
+      const config = join(ws.root, 'nvim-lsp-test.lua');
+      writeFileSync(config, LUA);
+      // Opened from the workflow's own folder: the root is found upward, at .toollens.yaml.
+      const [folder, file] = [
+        WORKFLOW_PATH.slice(0, WORKFLOW_PATH.lastIndexOf('/')),
+        WORKFLOW_PATH.slice(WORKFLOW_PATH.lastIndexOf('/') + 1),
+      ];
+      const child = spawn('nvim', ['--headless', '--clean', '-u', config, file], {
+        cwd: join(ws.root, folder),
+        env: {
+          ...process.env,
+          PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
+          TOOL_LENS_TIMEOUT_MS: String(TIMEOUT_MS - 5000),
+          XDG_STATE_HOME: ws.root,
+          XDG_CACHE_HOME: ws.root,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-    });
-    const line = stdout.split('\n').find((l) => l.startsWith('{'));
-    assert.ok(line, `Neovim printed no result (exit ${code}):\nstdout: ${stdout}\nstderr: ${stderr}`);
-    const result = JSON.parse(line) as { ok: boolean; clients: { name: string; root_dir: string; cmd: string[] }[]; diagnostics: NvimDiagnostic[] };
-    assert.equal(result.ok, true, `no annotations/contradiction diagnostic arrived: ${line}`);
-    assert.equal(code, 0);
-    assert.deepEqual(result.clients, [{ name: 'tool-lens', root_dir: ws.root, cmd: ['tool-lens-language-server', '--stdio'] }]);
-    const contradiction = result.diagnostics.find((d) => d.code === 'annotations/contradiction')!;
-    assert.equal(contradiction.source, 'tool-lens');
-    assert.equal(contradiction.severity, 1);
-    assert.equal(contradiction.lnum, WORKFLOW.slice(0, WORKFLOW.indexOf('readOnlyHint: true')).split('\n').length - 1);
-    assert.match(contradiction.message, /readOnlyHint/);
-    assert.ok(result.diagnostics.some((d) => d.code === 'template/not-upstream' && d.severity === 2), 'the template warning arrived too');
-  } finally {
-    ws.dispose();
-  }
-});
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => {
+        const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
+        child.on('exit', (exitCode) => {
+          clearTimeout(timer);
+          resolve(exitCode);
+        });
+      });
+      const line = stdout.split('\n').find((l) => l.startsWith('{'));
+      assert.ok(line, `Neovim printed no result (exit ${code}):\nstdout: ${stdout}\nstderr: ${stderr}`);
+      const result = JSON.parse(line) as {
+        ok: boolean;
+        clients: { name: string; root_dir: string; cmd: string[] }[];
+        diagnostics: NvimDiagnostic[];
+      };
+      assert.equal(result.ok, true, `no annotations/contradiction diagnostic arrived: ${line}`);
+      assert.equal(code, 0);
+      assert.deepEqual(result.clients, [
+        { name: 'tool-lens', root_dir: ws.root, cmd: ['tool-lens-language-server', '--stdio'] },
+      ]);
+      const contradiction = result.diagnostics.find((d) => d.code === 'annotations/contradiction')!;
+      assert.equal(contradiction.source, 'tool-lens');
+      assert.equal(contradiction.severity, 1);
+      assert.equal(
+        contradiction.lnum,
+        WORKFLOW.slice(0, WORKFLOW.indexOf('readOnlyHint: true')).split('\n').length - 1,
+      );
+      assert.match(contradiction.message, /readOnlyHint/);
+      assert.ok(
+        result.diagnostics.some((d) => d.code === 'template/not-upstream' && d.severity === 2),
+        'the template warning arrived too',
+      );
+    } finally {
+      ws.dispose();
+    }
+  },
+);

@@ -24,7 +24,20 @@ import type { Workspace } from '../../server/src/core/workspace.js';
 import { RULE_IDS } from '../../server/src/core/rules/registry.js';
 import { SourceText } from '../../server/src/core/text/source.js';
 import { rebaseConfig } from '../../server/src/node/loader.js';
-import { assertCheckInvariants, assertSaneFindings, checkText, corpusFolders, freshWorkspace, FuzzFailure, languageOf, runProperty, SEED, selected, type Folder, type PropertyRun } from './harness.js';
+import {
+  assertCheckInvariants,
+  assertSaneFindings,
+  checkText,
+  corpusFolders,
+  freshWorkspace,
+  FuzzFailure,
+  languageOf,
+  runProperty,
+  SEED,
+  selected,
+  type Folder,
+  type PropertyRun,
+} from './harness.js';
 import { knownHang, masked, unlessKnown } from './known.js';
 import { anyMutation, mutateAll, structuralMutation, vocabularyOf, type Mutation } from './mutations.js';
 
@@ -48,7 +61,9 @@ const vocabulary = vocabularyOf(samples.map((s) => s.text));
 
 /** The properties, by the names the fuzz script's --only takes. */
 const PROPERTIES = ['any damage', 'hostile values', 'damaged catalog', 'damaged config'] as const;
-const only = (name: (typeof PROPERTIES)[number]) => ({ skip: selected(name, PROPERTIES) ? false : `not the --only property` });
+const only = (name: (typeof PROPERTIES)[number]) => ({
+  skip: selected(name, PROPERTIES) ? false : `not the --only property`,
+});
 
 /** Runs a property and says what it ran: the seed, the cases, those a known bug explained, the slowest (fuzzing only). */
 function run(t: { diagnostic(message: string): void }, property: () => PropertyRun): void {
@@ -56,7 +71,8 @@ function run(t: { diagnostic(message: string): void }, property: () => PropertyR
   const result = property();
   t.diagnostic(`seed ${SEED}, ${result.runs} cases`);
   for (const [name, count] of masked) {
-    if (count > (before.get(name) ?? 0)) t.diagnostic(`${count - (before.get(name) ?? 0)} case(s) met the known bug "${name}"`);
+    if (count > (before.get(name) ?? 0))
+      t.diagnostic(`${count - (before.get(name) ?? 0)} case(s) met the known bug "${name}"`);
   }
   for (const slow of result.slowest) t.diagnostic(`slow: ${slow.ms.toFixed(0)} ms ${slow.where}`);
 }
@@ -69,12 +85,18 @@ function mutatedSample(pick: { sample: number; mutations: Mutation[] }): string 
 }
 
 test('corpus files with any damage keep every invariant', only('any damage'), (t) => {
-  const input = fc.record({ sample: fc.nat({ max: samples.length - 1 }), mutations: fc.array(anyMutation(vocabulary), { minLength: 1, maxLength: 4 }) });
+  const input = fc.record({
+    sample: fc.nat({ max: samples.length - 1 }),
+    mutations: fc.array(anyMutation(vocabulary), { minLength: 1, maxLength: 4 }),
+  });
   run(t, () => runProperty('any damage', input, mutatedSample, 1000, 0.45));
 });
 
 test('corpus files with hostile values in their own structure keep every invariant', only('hostile values'), (t) => {
-  const input = fc.record({ sample: fc.nat({ max: samples.length - 1 }), mutations: fc.array(structuralMutation(vocabulary), { minLength: 1, maxLength: 3 }) });
+  const input = fc.record({
+    sample: fc.nat({ max: samples.length - 1 }),
+    mutations: fc.array(structuralMutation(vocabulary), { minLength: 1, maxLength: 3 }),
+  });
   run(t, () => runProperty('hostile values', input, mutatedSample, 1000, 0.35));
 });
 
@@ -82,64 +104,98 @@ test('corpus files with hostile values in their own structure keep every invaria
 const othersOf = fc.array(fc.nat(), { minLength: 1, maxLength: 3 });
 
 test("a damaged catalog joins its workspace, and the folder's files still check", only('damaged catalog'), (t) => {
-  const catalogs = folders.flatMap((folder) => folder.catalogFiles.map((path) => ({ folder, path, text: folder.files.find((f) => f.path === path)?.text })))
+  const catalogs = folders
+    .flatMap((folder) =>
+      folder.catalogFiles.map((path) => ({ folder, path, text: folder.files.find((f) => f.path === path)?.text })),
+    )
     .filter((c): c is { folder: Folder; path: string; text: string } => c.text !== undefined);
-  const input = fc.record({ catalog: fc.nat({ max: catalogs.length - 1 }), mutations: fc.array(anyMutation(vocabulary), { minLength: 1, maxLength: 4 }), others: othersOf });
-  run(t, () => runProperty(
-    'damaged catalog',
-    input,
-    ({ catalog, mutations, others }) => {
-      const { folder, path, text: original } = catalogs[catalog]!;
-      const text = mutateAll(original, mutations, languageOf(path));
-      const logs: string[] = [];
-      if (!knownHang(text)) unlessKnown(() => {
-        const workspace = built(logs, `${folder.name}/${path} (the damaged catalog)`, text, () => freshWorkspace(folder, logs, { path, text }));
-        // The damaged catalog itself, and a few files that may call its tools.
-        const files = [{ path, text }, ...others.map((n) => folder.files[n % folder.files.length]!).filter((f) => f.path !== path)];
-        for (const file of files) {
-          const where = `${folder.name}/${file.path}, with the damaged catalog ${path}`;
-          assertSaneFindings(checkText(workspace, logs, where, file.path, file.text).report, where);
-        }
-      });
-      return `${folder.name}/${path} (${text.length} characters)`;
-    },
-    250,
-    0.15,
-  ));
+  const input = fc.record({
+    catalog: fc.nat({ max: catalogs.length - 1 }),
+    mutations: fc.array(anyMutation(vocabulary), { minLength: 1, maxLength: 4 }),
+    others: othersOf,
+  });
+  run(t, () =>
+    runProperty(
+      'damaged catalog',
+      input,
+      ({ catalog, mutations, others }) => {
+        const { folder, path, text: original } = catalogs[catalog]!;
+        const text = mutateAll(original, mutations, languageOf(path));
+        const logs: string[] = [];
+        if (!knownHang(text))
+          unlessKnown(() => {
+            const workspace = built(logs, `${folder.name}/${path} (the damaged catalog)`, text, () =>
+              freshWorkspace(folder, logs, { path, text }),
+            );
+            // The damaged catalog itself, and a few files that may call its tools.
+            const files = [
+              { path, text },
+              ...others.map((n) => folder.files[n % folder.files.length]!).filter((f) => f.path !== path),
+            ];
+            for (const file of files) {
+              const where = `${folder.name}/${file.path}, with the damaged catalog ${path}`;
+              assertSaneFindings(checkText(workspace, logs, where, file.path, file.text).report, where);
+            }
+          });
+        return `${folder.name}/${path} (${text.length} characters)`;
+      },
+      250,
+      0.15,
+    ),
+  );
 });
 
-test("a damaged .toollens.yaml reads without a throw, and the folder's files still check under it", only('damaged config'), (t) => {
-  const configured = folders.filter((folder): folder is Folder & { config: { path: string; text: string } } => folder.config !== undefined);
-  const input = fc.record({ folder: fc.nat({ max: configured.length - 1 }), mutations: fc.array(anyMutation(vocabulary), { minLength: 1, maxLength: 4 }), others: othersOf });
-  run(t, () => runProperty(
-    'damaged config',
-    input,
-    ({ folder: index, mutations, others }) => {
-      const folder = configured[index]!;
-      const text = mutateAll(folder.config.text, mutations, 'yaml');
-      const where = `${folder.name}/${folder.config.path}`;
-      let result: ReturnType<typeof parseConfig>;
-      try {
-        result = parseConfig(folder.config.path, text, RULE_IDS);
-      } catch (error) {
-        throw new FuzzFailure(`reading the configuration threw: ${error instanceof Error ? error.stack : String(error)}`, where, text);
-      }
-      unlessKnown(() => {
-        assertSaneFindings({ file: { source: new SourceText(text) } as ParsedFile, findings: result.problems }, where);
-        const logs: string[] = [];
-        const config = rebaseConfig(result.config, folder.cwd, folder.cwd);
-        const workspace = built(logs, where, text, () => freshWorkspace(folder, logs, undefined, config));
-        for (const file of others.map((n) => folder.files[n % folder.files.length]!)) {
-          const fileWhere = `${folder.name}/${file.path}, under the damaged configuration`;
-          assertSaneFindings(checkText(workspace, logs, fileWhere, file.path, file.text).report, fileWhere);
-        }
-      });
-      return `${where} (${text.length} characters)`;
-    },
-    60,
-    0.05,
-  ));
-});
+test(
+  "a damaged .toollens.yaml reads without a throw, and the folder's files still check under it",
+  only('damaged config'),
+  (t) => {
+    const configured = folders.filter(
+      (folder): folder is Folder & { config: { path: string; text: string } } => folder.config !== undefined,
+    );
+    const input = fc.record({
+      folder: fc.nat({ max: configured.length - 1 }),
+      mutations: fc.array(anyMutation(vocabulary), { minLength: 1, maxLength: 4 }),
+      others: othersOf,
+    });
+    run(t, () =>
+      runProperty(
+        'damaged config',
+        input,
+        ({ folder: index, mutations, others }) => {
+          const folder = configured[index]!;
+          const text = mutateAll(folder.config.text, mutations, 'yaml');
+          const where = `${folder.name}/${folder.config.path}`;
+          let result: ReturnType<typeof parseConfig>;
+          try {
+            result = parseConfig(folder.config.path, text, RULE_IDS);
+          } catch (error) {
+            throw new FuzzFailure(
+              `reading the configuration threw: ${error instanceof Error ? error.stack : String(error)}`,
+              where,
+              text,
+            );
+          }
+          unlessKnown(() => {
+            assertSaneFindings(
+              { file: { source: new SourceText(text) } as ParsedFile, findings: result.problems },
+              where,
+            );
+            const logs: string[] = [];
+            const config = rebaseConfig(result.config, folder.cwd, folder.cwd);
+            const workspace = built(logs, where, text, () => freshWorkspace(folder, logs, undefined, config));
+            for (const file of others.map((n) => folder.files[n % folder.files.length]!)) {
+              const fileWhere = `${folder.name}/${file.path}, under the damaged configuration`;
+              assertSaneFindings(checkText(workspace, logs, fileWhere, file.path, file.text).report, fileWhere);
+            }
+          });
+          return `${where} (${text.length} characters)`;
+        },
+        60,
+        0.05,
+      ),
+    );
+  },
+);
 
 /** A workspace built with a damaged file in it: building it may not throw or log either. */
 function built(logs: string[], where: string, text: string, build: () => Workspace): Workspace {
@@ -147,7 +203,11 @@ function built(logs: string[], where: string, text: string, build: () => Workspa
   try {
     workspace = build();
   } catch (error) {
-    throw new FuzzFailure(`building the workspace threw: ${error instanceof Error ? error.stack : String(error)}`, where, text);
+    throw new FuzzFailure(
+      `building the workspace threw: ${error instanceof Error ? error.stack : String(error)}`,
+      where,
+      text,
+    );
   }
   if (logs.length) throw new FuzzFailure(`building the workspace logged:\n${logs.join('\n')}`, where, text);
   return workspace;

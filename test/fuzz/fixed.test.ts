@@ -27,7 +27,9 @@ test('fixed: yaml/syntax: a range that ends between the CR and the LF of a line 
   // The library points "A block sequence may not be used as an implicit map key" at the CR.
   const text = 'catalog: 1\r\nservers:\r\n  - name: notes\r\n    tools:\r\n\t    - name: list_notes\r\n';
   holds('notes.catalog.yaml', text);
-  const onCr = check('notes.catalog.yaml', text).findings.find((f) => f.rule === 'yaml/syntax' && text[f.span.start] === '\r');
+  const onCr = check('notes.catalog.yaml', text).findings.find(
+    (f) => f.rule === 'yaml/syntax' && text[f.span.start] === '\r',
+  );
   assert.ok(onCr, 'the library no longer points at the CR: this case shows nothing');
   assert.equal(covered(text, onCr), '\r\n', 'a range on the line break covers the whole CRLF');
 });
@@ -48,9 +50,14 @@ test('fixed: schema/wrong-type: the first line of a document that is not a mappi
   assert.equal(covered(text, wrong), '- a', 'the first line, before its CR');
   // A lone CR ends the first line too (Tool Lens's lines are the editor's).
   const lone = '- a\r- b\n';
-  assert.equal(covered(lone, check('lab.faces.yaml', lone).findings.find((f) => f.rule === 'schema/wrong-type')!), '- a');
+  assert.equal(
+    covered(
+      lone,
+      check('lab.faces.yaml', lone).findings.find((f) => f.rule === 'schema/wrong-type')!,
+    ),
+    '- a',
+  );
 });
-
 
 test('fixed: template/not-upstream: no fix appends to a dependsOn written as an alias, or to an anchored one', () => {
   const text =
@@ -68,7 +75,8 @@ test('fixed: lens/unused-suppression: where a lone CR ends the line, removing th
   // The YAML library read a lone CR as part of the line: the comment ran on over `description: b`,
   // and removing the comment line joined two lines. Now the parsers read a lone CR as the line
   // break the editor shows (loneCrAsLf), so the directive is unused for what is on the next line.
-  const text = 'compositeTools:\n  - name: c\r    # tool-lens-disable-next-line yaml/duplicate-key\r    description: b\n';
+  const text =
+    'compositeTools:\n  - name: c\r    # tool-lens-disable-next-line yaml/duplicate-key\r    description: b\n';
   holds('cr.vmcp.yaml', text);
   const unused = check('cr.vmcp.yaml', text).findings.filter((f) => f.rule === 'lens/unused-suppression');
   assert.equal(unused.length, 1);
@@ -76,7 +84,10 @@ test('fixed: lens/unused-suppression: where a lone CR ends the line, removing th
   assert.deepEqual([fix?.title, fix?.safe], ['Remove this suppression comment', true]);
   const fixed = applyEdits(text, fix!.edits);
   assert.equal(fixed, 'compositeTools:\n  - name: c\r    description: b\n');
-  assert.deepEqual(check('cr.vmcp.yaml', fixed).findings.filter((f) => f.rule === 'yaml/syntax'), []);
+  assert.deepEqual(
+    check('cr.vmcp.yaml', fixed).findings.filter((f) => f.rule === 'yaml/syntax'),
+    [],
+  );
 });
 
 // Past an unclosed `[`, the library reads `key\n "message` as one plain scalar, and what follows
@@ -89,15 +100,20 @@ test('fixed: a fix of lens/unused-suppression removes only a comment, never part
   const unused = check('strings.vmcp.yaml', text).findings.filter((f) => f.rule === 'lens/unused-suppression');
   assert.ok(unused.length > 0, 'the library no longer reads a comment there: this case shows nothing');
   for (const finding of unused) {
-    for (const fix of finding.fixes ?? []) assert.ok(applyEdits(text, fix.edits).includes(key), `"${fix.title}" changes the quoted key "${key}"`);
+    for (const fix of finding.fixes ?? [])
+      assert.ok(applyEdits(text, fix.edits).includes(key), `"${fix.title}" changes the quoted key "${key}"`);
   }
   // In a document without a syntax error, the comments are certain and the fix is there.
   const valid = 'compositeTools: []\n# tool-lens-disable-next-line yaml/duplicate-key\nname: x\n';
-  assert.equal(check('valid.vmcp.yaml', valid).findings.find((f) => f.rule === 'lens/unused-suppression')?.fixes?.[0]?.safe, true);
+  assert.equal(
+    check('valid.vmcp.yaml', valid).findings.find((f) => f.rule === 'lens/unused-suppression')?.fixes?.[0]?.safe,
+    true,
+  );
 });
 
 test('fixed: args/missing-required: for a key written without a colon (`{path}`), the fix writes `{path: "", ...}`', () => {
-  const text = 'compositeTools:\n  - name: t\n    description: d\n    steps:\n      - {id: save, tool: filesystem.write_file, arguments: {path}}\n';
+  const text =
+    'compositeTools:\n  - name: t\n    description: d\n    steps:\n      - {id: save, tool: filesystem.write_file, arguments: {path}}\n';
   const catalog = {
     path: 'fs.catalog.yaml',
     text:

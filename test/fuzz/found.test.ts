@@ -34,14 +34,18 @@ test('a known bug masks failures only while its own input still fails the way it
   const failures = new Map(KNOWN_BUGS.map((bug) => [bug, failureAlone(bug.path, bug.text, bug.catalog)]));
   for (const bug of KNOWN_BUGS) {
     for (const [other, failure] of failures) {
-      if (other !== bug && failure) assert.ok(!bug.is(failure), `the mask of "${bug.name}" also takes the failure of "${other.name}"`);
+      if (other !== bug && failure)
+        assert.ok(!bug.is(failure), `the mask of "${bug.name}" also takes the failure of "${other.name}"`);
     }
   }
 });
 
 for (const hang of KNOWN_HANGS) {
   test(`known hang: ${hang.name}`, { todo: hang.todo }, () => {
-    assert.ok(!hang.stillThere(), `checking the ${hang.text.length} characters of its input still costs what the hang does`);
+    assert.ok(
+      !hang.stillThere(),
+      `checking the ${hang.text.length} characters of its input still costs what the hang does`,
+    );
   });
 }
 
@@ -58,7 +62,10 @@ test('valid JSON nested 20,000 levels deep is recognised, and what is too deep d
   const workspace = new Workspace('/fuzz');
   const report = checkFile(workspace.parse('deep.vmcp.json', text), workspace);
   assert.equal(report.file.kind, 'vmcp-config');
-  assert.ok(report.findings.some((f) => f.rule === 'lens/declined'), 'no lens/declined says what was not checked');
+  assert.ok(
+    report.findings.some((f) => f.rule === 'lens/declined'),
+    'no lens/declined says what was not checked',
+  );
 });
 
 // Every alias is resolved by yaml's Alias.resolve without a context, which walks the whole document
@@ -71,7 +78,9 @@ test('valid JSON nested 20,000 levels deep is recognised, and what is too deep d
 test('resolving the aliases of a YAML file walks its nodes a bounded number of times', () => {
   // The module yaml's Alias.resolve calls visit() through (its package exports do not name it).
   const load = createRequire(__filename);
-  const visitModule = load(join(dirname(load.resolve('yaml')), 'visit.js')) as { visit: (node: unknown, visitor: unknown) => void };
+  const visitModule = load(join(dirname(load.resolve('yaml')), 'visit.js')) as {
+    visit: (node: unknown, visitor: unknown) => void;
+  };
   const original = visitModule.visit;
   let visited = 0;
   visitModule.visit = Object.assign((node: unknown, visitor: unknown) => {
@@ -116,7 +125,11 @@ test('rebuilding the catalog does not grow what ajv keeps of compiled schemas', 
     const catalog = readFileSync(join(ROOT, 'test/corpus/clean/catalogs/filesystem.json'), 'utf8');
     const gateway = readFileSync(join(ROOT, 'test/corpus/clean/gateways/docs-maintenance.vmcp.yaml'), 'utf8');
     const workspace = new Workspace('/fuzz');
-    const held = () => [...instances].reduce((n, ajv) => n + ajv._cache.size + Object.values(ajv.scope._values).reduce((m, values) => m + values.size, 0), 0);
+    const held = () =>
+      [...instances].reduce(
+        (n, ajv) => n + ajv._cache.size + Object.values(ajv.scope._values).reduce((m, values) => m + values.size, 0),
+        0,
+      );
     const rebuild = () => {
       workspace.catalog.addFile(workspace.parse('catalogs/filesystem.json', catalog));
       checkFile(workspace.parse('gateways/docs-maintenance.vmcp.yaml', gateway), workspace);
@@ -199,13 +212,28 @@ test('a tool schema with a $ref and arrays nested deep in a value compiles in li
 test('validating a value against references that fan out stops at LIMITS.schemaWork', () => {
   const levels = 18;
   const defs: Record<string, unknown> = { [`d${levels}`]: { type: 'string' } };
-  for (let i = levels - 1; i >= 0; i--) defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
-  const result = validateAgainstSchema({ type: 'object', $defs: defs, properties: { p: { $ref: '#/$defs/d0' } } }, { p: 3 });
+  for (let i = levels - 1; i >= 0; i--)
+    defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+  const result = validateAgainstSchema(
+    { type: 'object', $defs: defs, properties: { p: { $ref: '#/$defs/d0' } } },
+    { p: 3 },
+  );
   assert.ok(result.compiled);
-  assert.equal(result.issues.length, 0, `one value got ${result.issues.length} issues from a schema of ${levels + 1} definitions`);
+  assert.equal(
+    result.issues.length,
+    0,
+    `one value got ${result.issues.length} issues from a schema of ${levels + 1} definitions`,
+  );
   assert.equal(result.tooMuchWork, true);
   // Below the limit, the same shape is validated as before.
-  const small = validateAgainstSchema({ type: 'object', $defs: { d0: { anyOf: [{ $ref: '#/$defs/d1' }, { $ref: '#/$defs/d1' }] }, d1: { type: 'string' } }, properties: { p: { $ref: '#/$defs/d0' } } }, { p: 3 });
+  const small = validateAgainstSchema(
+    {
+      type: 'object',
+      $defs: { d0: { anyOf: [{ $ref: '#/$defs/d1' }, { $ref: '#/$defs/d1' }] }, d1: { type: 'string' } },
+      properties: { p: { $ref: '#/$defs/d0' } },
+    },
+    { p: 3 },
+  );
   assert.ok(small.compiled && !small.tooMuchWork);
   assert.ok(small.issues.some((issue) => issue.keyword === 'anyOf'));
 });
@@ -220,10 +248,15 @@ test('a line of compact mappings after a key is cut at the nesting limit, whatev
   if (failure) throw failure;
   const findings = () => {
     const workspace = new Workspace('/fuzz');
-    return checkFile(workspace.parse('session.calls.yaml', text), workspace).findings.map((f) => `${f.rule}@${f.span.start}-${f.span.end}`);
+    return checkFile(workspace.parse('session.calls.yaml', text), workspace).findings.map(
+      (f) => `${f.rule}@${f.span.start}-${f.span.end}`,
+    );
   };
   const deeper = (frames: number): string[] => (frames === 0 ? findings() : [...deeper(frames - 1)]);
   const shallow = findings();
-  assert.ok(shallow.some((f) => f.startsWith('lens/declined@')), 'the part past the limit is declined');
+  assert.ok(
+    shallow.some((f) => f.startsWith('lens/declined@')),
+    'the part past the limit is declined',
+  );
   assert.deepEqual(deeper(2000), shallow);
 });

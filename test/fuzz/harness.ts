@@ -82,7 +82,9 @@ function loadFolder(cwd: string): Folder {
     logs,
     files: loaded.files.map((file) => ({ path: file.path, text: file.source.text, language: languageOf(file.path) })),
     catalogFiles: loaded.workspace.catalog.files,
-    ...(loaded.configPath && loaded.configText !== undefined ? { config: { path: toPosix(relative(cwd, loaded.configPath)), text: loaded.configText } } : {}),
+    ...(loaded.configPath && loaded.configText !== undefined
+      ? { config: { path: toPosix(relative(cwd, loaded.configPath)), text: loaded.configText } }
+      : {}),
     candidates,
     texts,
   };
@@ -92,7 +94,11 @@ let folders: Folder[] | undefined;
 
 /** Every fixture folder, the clean corpus and the examples, each a workspace. */
 export function corpusFolders(): Folder[] {
-  folders ??= [...fixtureFolders().map((f) => f.dir), join(ROOT, 'test', 'corpus', 'clean'), join(ROOT, 'examples')].map(loadFolder);
+  folders ??= [
+    ...fixtureFolders().map((f) => f.dir),
+    join(ROOT, 'test', 'corpus', 'clean'),
+    join(ROOT, 'examples'),
+  ].map(loadFolder);
   return folders;
 }
 
@@ -110,13 +116,19 @@ const pristine = new WeakMap<Folder, { forced: string; files: Map<string, Parsed
  * case would cost more than all the rest of a case. `replace` puts another text in place of one
  * file's (parsed anew).
  */
-export function freshWorkspace(folder: Folder, logs: string[], replace?: { path: string; text: string }, config?: LensConfig): Workspace {
+export function freshWorkspace(
+  folder: Folder,
+  logs: string[],
+  replace?: { path: string; text: string },
+  config?: LensConfig,
+): Workspace {
   const workspace = new Workspace(folder.workspace.root, (message) => logs.push(message));
   workspace.config = config ?? folder.workspace.config;
   const pathOf = (absolute: string) => toPosix(relative(folder.cwd, absolute));
   const forcedBy = (w: Workspace) => folder.candidates.map((c) => w.forcedKind(pathOf(c.absolute)) ?? '').join(',');
   let kept = pristine.get(folder);
-  if (!kept) pristine.set(folder, (kept = { forced: forcedBy(folder.workspace), files: new Map<string, ParsedFile>() }));
+  if (!kept)
+    pristine.set(folder, (kept = { forced: forcedBy(folder.workspace), files: new Map<string, ParsedFile>() }));
   const cache = kept.forced === forcedBy(workspace) ? kept.files : new Map<string, ParsedFile>();
   joinCatalog(workspace.catalog, folder.candidates, ({ absolute }) => {
     const path = pathOf(absolute);
@@ -152,7 +164,8 @@ export class FuzzFailure extends Error {
   constructor(what: string, file: string, input: string, detail: FailureDetail = {}) {
     super(`${what}\n  file: ${file}\n${describeInput(input)}`);
     // Not enumerable, so that the test runner prints the message alone, not the input twice more.
-    for (const [key, value] of Object.entries({ what, file, input, detail })) Object.defineProperty(this, key, { value, enumerable: false });
+    for (const [key, value] of Object.entries({ what, file, input, detail }))
+      Object.defineProperty(this, key, { value, enumerable: false });
   }
 }
 
@@ -164,9 +177,13 @@ export function literal(text: string): string {
 /** The input, one line per line as a string literal, long lines and long files elided in the middle. */
 export function describeInput(text: string): string {
   const lines = text.match(/[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$/g) ?? [];
-  const shown = (line: string) => (line.length > 240 ? `${literal(line.slice(0, 160))} + …${line.length - 220} characters… + ${literal(line.slice(-60))}` : literal(line));
+  const shown = (line: string) =>
+    line.length > 240
+      ? `${literal(line.slice(0, 160))} + …${line.length - 220} characters… + ${literal(line.slice(-60))}`
+      : literal(line);
   const rows = lines.map((line, i) => `    ${String(i + 1).padStart(4)} ${shown(line)}`);
-  const elided = rows.length > 160 ? [...rows.slice(0, 120), `    … ${rows.length - 150} lines …`, ...rows.slice(-30)] : rows;
+  const elided =
+    rows.length > 160 ? [...rows.slice(0, 120), `    … ${rows.length - 150} lines …`, ...rows.slice(-30)] : rows;
   return `  input (${text.length} characters, ${lines.length} lines, each line a string literal):\n${elided.join('\n')}`;
 }
 
@@ -189,7 +206,9 @@ export const RULES: readonly Rule[] = ALL_RULES.map((rule) => {
       try {
         rule.check!(ctx);
       } catch (error) {
-        thrown.push(`rule ${rule.id} threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        thrown.push(
+          `rule ${rule.id} threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
         throw error;
       }
     },
@@ -223,10 +242,16 @@ function checkParsed(workspace: Workspace, logs: string[], where: string, file: 
       throw new FuzzFailure(`the check threw: ${stack(error)}`, where, file.source.text);
     }
   });
-  if (thrown.length || logs.length) throw new FuzzFailure(`a rule failed:\n${[...thrown, ...logs].join('\n')}`, where, file.source.text);
+  if (thrown.length || logs.length)
+    throw new FuzzFailure(`a rule failed:\n${[...thrown, ...logs].join('\n')}`, where, file.source.text);
   // The core says what it has to say through findings and the workspace's log, never the console
   // (the language server's stdout is the protocol).
-  if (printed.length) throw new FuzzFailure(`the check wrote to the console:\n${printed.slice(0, 5).join('\n')}`, where, file.source.text);
+  if (printed.length)
+    throw new FuzzFailure(
+      `the check wrote to the console:\n${printed.slice(0, 5).join('\n')}`,
+      where,
+      file.source.text,
+    );
   return report!;
 }
 
@@ -236,7 +261,8 @@ const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as co
 export function consoleOutputOf(run: () => void): string[] {
   const printed: string[] = [];
   const saved = CONSOLE_METHODS.map((name) => Object.getOwnPropertyDescriptor(console, name)!);
-  for (const name of CONSOLE_METHODS) console[name] = (...args: unknown[]) => printed.push(`console.${name}: ${args.map(String).join(' ')}`);
+  for (const name of CONSOLE_METHODS)
+    console[name] = (...args: unknown[]) => printed.push(`console.${name}: ${args.map(String).join(' ')}`);
   try {
     run();
   } finally {
@@ -261,7 +287,8 @@ function offsetProblem(text: string, offset: number): string | undefined {
   if (offset < 0 || offset > text.length) return `${offset} lies outside the text (0..${text.length})`;
   if (offset > 0 && offset < text.length) {
     if (text.charCodeAt(offset - 1) === 13 && text.charCodeAt(offset) === 10) return `${offset} splits a CRLF pair`;
-    if (isHigh(text.charCodeAt(offset - 1)) && isLow(text.charCodeAt(offset))) return `${offset} splits a surrogate pair`;
+    if (isHigh(text.charCodeAt(offset - 1)) && isLow(text.charCodeAt(offset)))
+      return `${offset} splits a surrogate pair`;
   }
   return undefined;
 }
@@ -276,7 +303,8 @@ function spanProblem(source: SourceText, span: Span): string | undefined {
   const lineStart = source.lineStarts[line]!;
   const lineEnd = source.lineEnd(line);
   if (span.start < lineStart || span.start > lineEnd) return `its start is not on its line's text`;
-  if (!/[\r\n]/.test(text.slice(span.start, span.end)) && span.end > lineEnd) return `a one-line range ends past its line's end (${lineEnd})`;
+  if (!/[\r\n]/.test(text.slice(span.start, span.end)) && span.end > lineEnd)
+    return `a one-line range ends past its line's end (${lineEnd})`;
   return undefined;
 }
 
@@ -295,18 +323,25 @@ export function assertSaneFindings(report: FileReport, where: string): void {
   const source = report.file.source;
   const text = source.text;
   const fail = (finding: Finding, what: string) => {
-    throw new FuzzFailure(`${finding.rule}: ${what}\n  the finding: ${describeFinding(source, finding)}`, where, text, { finding });
+    throw new FuzzFailure(`${finding.rule}: ${what}\n  the finding: ${describeFinding(source, finding)}`, where, text, {
+      finding,
+    });
   };
   for (const finding of report.findings) {
     if (!RULE_IDS.has(finding.rule)) fail(finding, `not a rule id`);
     if (typeof finding.message !== 'string' || !finding.message.trim()) fail(finding, `an empty message`);
     // JavaScript's words for a missing or unprintable value where a message quotes one (the word
     // "undefined" in a sentence is fine: "JSON Schema leaves such a schema undefined").
-    for (const [artefact, pattern] of [['undefined', /["'`]undefined["'`]|[(:=]\s*undefined\b/], ['[object Object]', /\[object Object\]/]] as const) {
-      if (pattern.test(finding.message) && !text.includes(artefact)) fail(finding, `the message says "${artefact}" where it quotes a value`);
+    for (const [artefact, pattern] of [
+      ['undefined', /["'`]undefined["'`]|[(:=]\s*undefined\b/],
+      ['[object Object]', /\[object Object\]/],
+    ] as const) {
+      if (pattern.test(finding.message) && !text.includes(artefact))
+        fail(finding, `the message says "${artefact}" where it quotes a value`);
     }
     // A stack overflow caught and shown as a finding is an exception that escaped, in other words.
-    if (/Maximum call stack size exceeded|too much recursion/i.test(finding.message)) fail(finding, `a stack overflow is reported as a finding`);
+    if (/Maximum call stack size exceeded|too much recursion/i.test(finding.message))
+      fail(finding, `a stack overflow is reported as a finding`);
     const problem = spanProblem(source, finding.span);
     if (problem) fail(finding, `its range is wrong: ${problem}`);
     for (const related of finding.related ?? []) {
@@ -317,10 +352,14 @@ export function assertSaneFindings(report: FileReport, where: string): void {
     for (const fix of finding.fixes ?? []) {
       if (!fix.title.trim()) fail(finding, `a fix without a title`);
       for (const edit of fix.edits) {
-        const editProblem = offsetProblem(text, edit.span.start) ?? offsetProblem(text, edit.span.end) ?? (edit.span.start > edit.span.end ? 'it starts after it ends' : undefined);
+        const editProblem =
+          offsetProblem(text, edit.span.start) ??
+          offsetProblem(text, edit.span.end) ??
+          (edit.span.start > edit.span.end ? 'it starts after it ends' : undefined);
         if (editProblem) fail(finding, `the fix "${fix.title}" has an edit whose range is wrong: ${editProblem}`);
       }
-      if (fix.edits.some((e, i) => fix.edits.some((o, j) => i < j && editsOverlap(e, o)))) fail(finding, `the fix "${fix.title}" has edits that overlap one another`);
+      if (fix.edits.some((e, i) => fix.edits.some((o, j) => i < j && editsOverlap(e, o))))
+        fail(finding, `the fix "${fix.title}" has edits that overlap one another`);
     }
   }
 }
@@ -352,7 +391,11 @@ function assertOnlyEditsChanged(before: string, after: string, edits: readonly T
   const to = Math.max(...edits.map((e) => e.span.end));
   const grown = after.length - before.length;
   if (before.slice(0, from) !== after.slice(0, from) || before.slice(to) !== after.slice(to + grown)) {
-    throw new FuzzFailure(`applying the safe fixes changed text outside their edits (which cover [${from}, ${to}))`, where, before);
+    throw new FuzzFailure(
+      `applying the safe fixes changed text outside their edits (which cover [${from}, ${to}))`,
+      where,
+      before,
+    );
   }
   // Between the edits, too: each gap between two consecutive edits is kept.
   const sorted = [...edits].sort((a, b) => a.span.start - b.span.start);
@@ -364,7 +407,11 @@ function assertOnlyEditsChanged(before: string, after: string, edits: readonly T
     if (!next) break;
     const gap = before.slice(edit.span.end, next.span.start);
     if (after.slice(edit.span.end + shift, next.span.start + shift) !== gap) {
-      throw new FuzzFailure(`applying the safe fixes changed text between two edits ([${edit.span.end}, ${next.span.start}))`, where, before);
+      throw new FuzzFailure(
+        `applying the safe fixes changed text between two edits ([${edit.span.end}, ${next.span.start}))`,
+        where,
+        before,
+      );
     }
   }
 }
@@ -385,7 +432,13 @@ function safeFixes(report: FileReport): { finding: Finding; fix: Fix }[] {
  * had none, or changes the file's kind; each round changes only what its edits cover; every round's
  * text keeps the invariants.
  */
-export function assertFixesConverge(workspace: Workspace, logs: string[], where: string, path: string, first: Checked): void {
+export function assertFixesConverge(
+  workspace: Workspace,
+  logs: string[],
+  where: string,
+  path: string,
+  first: Checked,
+): void {
   const syntaxErrors = (r: FileReport) => r.findings.filter((f) => f.rule === 'yaml/syntax').length;
   const syntaxBefore = syntaxErrors(first.report);
   const seen = new Set([first.file.source.text]);
@@ -394,31 +447,56 @@ export function assertFixesConverge(workspace: Workspace, logs: string[], where:
     const safe = safeFixes(current.report);
     if (!safe.length) return;
     const text = current.file.source.text;
-    const offered = safe.map(({ finding, fix }) => `    ${describeFinding(current.file.source, finding)} → "${fix.title}"`).join('\n');
-    if (round > MAX_FIX_ROUNDS) throw new FuzzFailure(`safe fixes are still offered after ${MAX_FIX_ROUNDS} rounds of applying them:\n${offered}`, where, text);
+    const offered = safe
+      .map(({ finding, fix }) => `    ${describeFinding(current.file.source, finding)} → "${fix.title}"`)
+      .join('\n');
+    if (round > MAX_FIX_ROUNDS)
+      throw new FuzzFailure(
+        `safe fixes are still offered after ${MAX_FIX_ROUNDS} rounds of applying them:\n${offered}`,
+        where,
+        text,
+      );
     const { chosen } = chooseCompatibleFixes(safe.map((s) => s.fix));
     const detail = { fixes: chosen.map((fix) => ({ rule: safe.find((s) => s.fix === fix)!.finding.rule, fix })) };
-    if (!chosen.length) throw new FuzzFailure(`safe fixes are offered but none can be applied:\n${offered}`, where, text, detail);
+    if (!chosen.length)
+      throw new FuzzFailure(`safe fixes are offered but none can be applied:\n${offered}`, where, text, detail);
     const edits = chosen.flatMap((fix) => fix.edits);
     const next = applyEdits(text, edits);
     assertOnlyEditsChanged(text, next, edits, where);
-    if (seen.has(next)) throw new FuzzFailure(`applying the safe fixes (round ${round}) gives back a text already seen, so they never converge:\n${offered}`, where, text, detail);
+    if (seen.has(next))
+      throw new FuzzFailure(
+        `applying the safe fixes (round ${round}) gives back a text already seen, so they never converge:\n${offered}`,
+        where,
+        text,
+        detail,
+      );
     seen.add(next);
     const fixedWhere = `${where} after ${round} round(s) of safe fixes`;
     try {
       current = checkText(workspace, logs, fixedWhere, path, next);
       assertSaneFindings(current.report, fixedWhere);
     } catch (error) {
-      if (error instanceof FuzzFailure) throw new FuzzFailure(error.what, error.file, error.input, { ...error.detail, ...detail });
+      if (error instanceof FuzzFailure)
+        throw new FuzzFailure(error.what, error.file, error.input, { ...error.detail, ...detail });
       throw error;
     }
     // Only where the input parsed cleanly: in a text that is already broken, the library's error
     // recovery can say one error more or fewer for any change, a comment line removed included.
     if (syntaxBefore === 0 && syntaxErrors(current.report) > 0) {
-      throw new FuzzFailure(`the safe fixes (round ${round}) added a yaml/syntax error:\n${offered}\n  after them:\n${describeInput(next)}`, where, text, detail);
+      throw new FuzzFailure(
+        `the safe fixes (round ${round}) added a yaml/syntax error:\n${offered}\n  after them:\n${describeInput(next)}`,
+        where,
+        text,
+        detail,
+      );
     }
     if (current.file.kind !== first.file.kind) {
-      throw new FuzzFailure(`the safe fixes (round ${round}) turned a ${first.file.kind ?? 'unrecognised'} file into a ${current.file.kind ?? 'unrecognised'} one:\n${offered}`, where, text, detail);
+      throw new FuzzFailure(
+        `the safe fixes (round ${round}) turned a ${first.file.kind ?? 'unrecognised'} file into a ${current.file.kind ?? 'unrecognised'} one:\n${offered}`,
+        where,
+        text,
+        detail,
+      );
     }
   }
 }
@@ -430,17 +508,31 @@ export function assertFixesConverge(workspace: Workspace, logs: string[], where:
  */
 export function assertCheckInvariants(folder: Folder, path: string, text: string): void {
   const freshLogs: string[] = [];
-  const fresh = inFreshWorkspace(text) ? () => ({ workspace: freshWorkspace(folder, freshLogs), logs: freshLogs }) : undefined;
+  const fresh = inFreshWorkspace(text)
+    ? () => ({ workspace: freshWorkspace(folder, freshLogs), logs: freshLogs })
+    : undefined;
   assertInvariantsIn(folder.workspace, folder.logs, `${folder.name}/${path}`, path, text, fresh);
 }
 
-function assertInvariantsIn(workspace: Workspace, logs: string[], where: string, path: string, text: string, fresh?: () => { workspace: Workspace; logs: string[] }): void {
+function assertInvariantsIn(
+  workspace: Workspace,
+  logs: string[],
+  where: string,
+  path: string,
+  text: string,
+  fresh?: () => { workspace: Workspace; logs: string[] },
+): void {
   const first = checkText(workspace, logs, where, path, text);
   assertSaneFindings(first.report, where);
   sameFindings(first.report, checkParsed(workspace, logs, where, first.file), 'checking the same parse again', where);
   if (fresh) {
     const other = fresh();
-    sameFindings(first.report, checkText(other.workspace, other.logs, where, path, text).report, 'checking the same text in a fresh workspace', where);
+    sameFindings(
+      first.report,
+      checkText(other.workspace, other.logs, where, path, text).report,
+      'checking the same text in a fresh workspace',
+      where,
+    );
   }
   assertFixesConverge(workspace, logs, where, path, first);
 }
@@ -457,7 +549,11 @@ function inFreshWorkspace(text: string): boolean {
 }
 
 /** The invariants on one text alone, in a workspace of its own (with `catalog` as its one catalog file): the first that breaks, if any. */
-export function failureAlone(path: string, text: string, catalog?: { path: string; text: string }): FuzzFailure | undefined {
+export function failureAlone(
+  path: string,
+  text: string,
+  catalog?: { path: string; text: string },
+): FuzzFailure | undefined {
   const workspace = (logs: string[]) => {
     const created = new Workspace('/fuzz', (message) => logs.push(message));
     if (catalog) created.catalog.addFile(created.parse(catalog.path, catalog.text));
@@ -493,11 +589,15 @@ const TRACE = process.env.FUZZ_TRACE;
 
 /** Whether a property runs: all of them, or the --only one. Fails on an --only that names none of `names`. */
 export function selected(name: string, names: readonly string[]): boolean {
-  if (ONLY !== undefined && !names.includes(ONLY)) throw new Error(`FUZZ_ONLY names no property: ${JSON.stringify(ONLY)}; the properties are ${names.map((n) => JSON.stringify(n)).join(', ')}`);
+  if (ONLY !== undefined && !names.includes(ONLY))
+    throw new Error(
+      `FUZZ_ONLY names no property: ${JSON.stringify(ONLY)}; the properties are ${names.map((n) => JSON.stringify(n)).join(', ')}`,
+    );
   return ONLY === undefined || ONLY === name;
 }
 
-if (TOTAL_RUNS !== undefined && !(Number.isInteger(TOTAL_RUNS) && TOTAL_RUNS > 0)) throw new Error(`FUZZ_RUNS must be a positive integer, got ${process.env.FUZZ_RUNS}`);
+if (TOTAL_RUNS !== undefined && !(Number.isInteger(TOTAL_RUNS) && TOTAL_RUNS > 0))
+  throw new Error(`FUZZ_RUNS must be a positive integer, got ${process.env.FUZZ_RUNS}`);
 
 export interface PropertyRun {
   runs: number;
@@ -509,8 +609,15 @@ export interface PropertyRun {
  * Runs one property: `defaultRuns` cases under npm test, or `share` of FUZZ_RUNS. On a failure,
  * throws with the seed, the replay path and command, the shrunk counterexample and what broke.
  */
-export function runProperty<T>(name: string, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => string, defaultRuns: number, share: number): PropertyRun {
-  const numRuns = TOTAL_RUNS !== undefined ? Math.max(1, Math.round(TOTAL_RUNS * (ONLY !== undefined ? 1 : share))) : defaultRuns;
+export function runProperty<T>(
+  name: string,
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => string,
+  defaultRuns: number,
+  share: number,
+): PropertyRun {
+  const numRuns =
+    TOTAL_RUNS !== undefined ? Math.max(1, Math.round(TOTAL_RUNS * (ONLY !== undefined ? 1 : share))) : defaultRuns;
   const slowest: { ms: number; where: string }[] = [];
   let done = 0;
   const started = performance.now();
@@ -527,11 +634,17 @@ export function runProperty<T>(name: string, arbitrary: fc.Arbitrary<T>, predica
       }
       if (++done % 2000 === 0) {
         const heap = Math.round(process.memoryUsage().heapUsed / 1e6);
-        process.stderr.write(`fuzz: ${name}: ${done}/${numRuns} cases, ${Math.round((performance.now() - started) / 1000)} s, heap ${heap} MB\n`);
+        process.stderr.write(
+          `fuzz: ${name}: ${done}/${numRuns} cases, ${Math.round((performance.now() - started) / 1000)} s, heap ${heap} MB\n`,
+        );
       }
     }
   });
-  const details = fc.check(property, { seed: SEED, numRuns, ...(REPLAY_PATH ? { path: REPLAY_PATH, endOnFailure: true } : {}) });
+  const details = fc.check(property, {
+    seed: SEED,
+    numRuns,
+    ...(REPLAY_PATH ? { path: REPLAY_PATH, endOnFailure: true } : {}),
+  });
   if (details.failed) {
     const error = details.errorInstance;
     const replay = `npm run fuzz -- --seed ${SEED} --only ${JSON.stringify(name)} --path ${JSON.stringify(details.counterexamplePath ?? '')}`;

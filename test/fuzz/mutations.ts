@@ -46,39 +46,245 @@ export type Mutation =
 
 /** Characters and tokens that mean something to YAML, JSON or the template language. */
 const TOKENS = [
-  ':', ': ', '-', '- ', '{', '}', '[', ']', ',', '"', "'", '#', ' # c', '&a ', '*a', '!!str ', '!x ', '|', '|-', '>', '>+', '?', '? ',
-  '%', '@', '`', '\\', '\t', '\n', '\n  ', '\n- ', '  ', '---', '...', '{{', '}}', '{{ .params.x }}', '{{ .steps.s.output }}', '{{/*',
-  '*/}}', 'null', '~', 'true', '0', '1e999', '__proto__', 'constructor', '<<: *a', '// c', '/* c', '*/', '\\u0000', '"\\ud800"',
+  ':',
+  ': ',
+  '-',
+  '- ',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  '"',
+  "'",
+  '#',
+  ' # c',
+  '&a ',
+  '*a',
+  '!!str ',
+  '!x ',
+  '|',
+  '|-',
+  '>',
+  '>+',
+  '?',
+  '? ',
+  '%',
+  '@',
+  '`',
+  '\\',
+  '\t',
+  '\n',
+  '\n  ',
+  '\n- ',
+  '  ',
+  '---',
+  '...',
+  '{{',
+  '}}',
+  '{{ .params.x }}',
+  '{{ .steps.s.output }}',
+  '{{/*',
+  '*/}}',
+  'null',
+  '~',
+  'true',
+  '0',
+  '1e999',
+  '__proto__',
+  'constructor',
+  '<<: *a',
+  '// c',
+  '/* c',
+  '*/',
+  '\\u0000',
+  '"\\ud800"',
 ];
 
 /** Characters that are hostile to offsets and line counting. */
 const HOSTILE_CHARS = [
-  '\uFEFF', '\0', '\r', '\r\n', '\n\r', '\u2028', '\u2029', '\u0085', '\v', '\f', '\u00A0', '\u3000', '\u200B', '\u200D',
-  '\u202E', '\u202D', '\u2066', '\u200F', '\u061C', 'שָׁלוֹם', 'مرحبا', '😀', '👩‍👩‍👧‍👦', '𝕏', '\u{10FFFF}', '\u{1F1FA}\u{1F1F8}', '\uD800', '\uDC00', '\uDBFF\uDFFF',
-  'é', 'e\u0301', 'ǅ', 'ß', 'İ', '\uFFFD', '\uFFFE', '\u{E0001}',
+  '\uFEFF',
+  '\0',
+  '\r',
+  '\r\n',
+  '\n\r',
+  '\u2028',
+  '\u2029',
+  '\u0085',
+  '\v',
+  '\f',
+  '\u00A0',
+  '\u3000',
+  '\u200B',
+  '\u200D',
+  '\u202E',
+  '\u202D',
+  '\u2066',
+  '\u200F',
+  '\u061C',
+  'שָׁלוֹם',
+  'مرحبا',
+  '😀',
+  '👩‍👩‍👧‍👦',
+  '𝕏',
+  '\u{10FFFF}',
+  '\u{1F1FA}\u{1F1F8}',
+  '\uD800',
+  '\uDC00',
+  '\uDBFF\uDFFF',
+  'é',
+  'e\u0301',
+  'ǅ',
+  'ß',
+  'İ',
+  '\uFFFD',
+  '\uFFFE',
+  '\u{E0001}',
 ];
 
 /** Scalars, written as they would be in the file, that parse to odd values or odd types. */
 const SCALARS = [
-  'null', '~', '', 'true', 'false', 'yes', 'no', 'on', 'off', '0', '-0', '-1', '1.5', '1e309', '-1e309', '1e-400', '.nan', '.inf', '-.inf',
-  '0x1F', '0o17', '0b101', '0777', '+1', '.5', '1_000', '123456789012345678901234567890', '9007199254740993',
-  '""', "''", '" "', '[]', '{}', '[[]]', '[{}]', '[null]', '{a: }', '{"": ""}', '[1, "a", null, true, {}]',
-  '!!binary aGVsbG8=', '!!null x', '!!str 5', '!!int x', '!!float', '!!map {}', '!!seq []', '!!set {a, b}', '!!omap [a: 1]',
-  '!!timestamp 2001-12-14', '!custom x', '!<tag:yaml.org,2002:str> s', '! x',
-  '"\\u0000"', '"\\ud800"', '"\\udc00x"', '"\\x00"', '"a\\nb"', '"\\t"', '"\\u202Egnp.exe"', '"😀"', "'😀'", '😀',
-  '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '{__proto__: {polluted: 1}}', '{"__proto__": {"polluted": 1}}',
-  '{constructor: {prototype: {polluted: 1}}}', '[__proto__]',
-  '{{', '}}', '"{{ }}"', '"{{.}}"', '"{{ .params }}"', '"{{ .steps }}"', '"{{ .params.__proto__ }}"', '"{{ .steps.constructor.output }}"',
-  '"{{ index .params \\"x\\" }}"', '"{{ range .params.x }}{{ end }}"', '"{{ if }}{{ end }}"', '"{{/* "', '"{{ .steps.a.output.b.c.d }}"',
-  '"{{ printf \\"%s\\" .params.x }}"', '"{{ .params.x | }}"', '"{{ ((((( }}"', '"{{ $x := 1 }}{{ $x }}"',
-  '*undefined_alias', '&orphan', '&a', '? x', '- x', '@x', '`x`', '%x', '#', 'a: b: c', 'a, b', '[a, [b, [c]]]', '{a: [b, {c: d}]}',
-  '{"a": 1, "a": 2}', '{a: 1, a: 2}', '[*a]', '<<<<<<< HEAD', '=======', '>>>>>>> topic', 'x'.repeat(300),
+  'null',
+  '~',
+  '',
+  'true',
+  'false',
+  'yes',
+  'no',
+  'on',
+  'off',
+  '0',
+  '-0',
+  '-1',
+  '1.5',
+  '1e309',
+  '-1e309',
+  '1e-400',
+  '.nan',
+  '.inf',
+  '-.inf',
+  '0x1F',
+  '0o17',
+  '0b101',
+  '0777',
+  '+1',
+  '.5',
+  '1_000',
+  '123456789012345678901234567890',
+  '9007199254740993',
+  '""',
+  "''",
+  '" "',
+  '[]',
+  '{}',
+  '[[]]',
+  '[{}]',
+  '[null]',
+  '{a: }',
+  '{"": ""}',
+  '[1, "a", null, true, {}]',
+  '!!binary aGVsbG8=',
+  '!!null x',
+  '!!str 5',
+  '!!int x',
+  '!!float',
+  '!!map {}',
+  '!!seq []',
+  '!!set {a, b}',
+  '!!omap [a: 1]',
+  '!!timestamp 2001-12-14',
+  '!custom x',
+  '!<tag:yaml.org,2002:str> s',
+  '! x',
+  '"\\u0000"',
+  '"\\ud800"',
+  '"\\udc00x"',
+  '"\\x00"',
+  '"a\\nb"',
+  '"\\t"',
+  '"\\u202Egnp.exe"',
+  '"😀"',
+  "'😀'",
+  '😀',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '{__proto__: {polluted: 1}}',
+  '{"__proto__": {"polluted": 1}}',
+  '{constructor: {prototype: {polluted: 1}}}',
+  '[__proto__]',
+  '{{',
+  '}}',
+  '"{{ }}"',
+  '"{{.}}"',
+  '"{{ .params }}"',
+  '"{{ .steps }}"',
+  '"{{ .params.__proto__ }}"',
+  '"{{ .steps.constructor.output }}"',
+  '"{{ index .params \\"x\\" }}"',
+  '"{{ range .params.x }}{{ end }}"',
+  '"{{ if }}{{ end }}"',
+  '"{{/* "',
+  '"{{ .steps.a.output.b.c.d }}"',
+  '"{{ printf \\"%s\\" .params.x }}"',
+  '"{{ .params.x | }}"',
+  '"{{ ((((( }}"',
+  '"{{ $x := 1 }}{{ $x }}"',
+  '*undefined_alias',
+  '&orphan',
+  '&a',
+  '? x',
+  '- x',
+  '@x',
+  '`x`',
+  '%x',
+  '#',
+  'a: b: c',
+  'a, b',
+  '[a, [b, [c]]]',
+  '{a: [b, {c: d}]}',
+  '{"a": 1, "a": 2}',
+  '{a: 1, a: 2}',
+  '[*a]',
+  '<<<<<<< HEAD',
+  '=======',
+  '>>>>>>> topic',
+  'x'.repeat(300),
 ];
 
 /** Keys no corpus has, or keys with names that are JavaScript's. */
 const HOSTILE_KEYS = [
-  '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', '', ' ', '😀', '\u202Ekey',
-  'ключ', 'مفتاح', 'k'.repeat(300), '<<', 'null', '~', 'true', '1', '-', 'a.b', '$ref', '$schema', 'x:y', 'a b', '#', '"', "'",
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '__defineGetter__',
+  '',
+  ' ',
+  '😀',
+  '\u202Ekey',
+  'ключ',
+  'مفتاح',
+  'k'.repeat(300),
+  '<<',
+  'null',
+  '~',
+  'true',
+  '1',
+  '-',
+  'a.b',
+  '$ref',
+  '$schema',
+  'x:y',
+  'a b',
+  '#',
+  '"',
+  "'",
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -102,16 +308,45 @@ const unicodeString = fc.oneof(
 
 function valueArbitrary(vocabulary: readonly string[]): fc.Arbitrary<Value> {
   return fc.oneof(
-    { weight: 4, arbitrary: fc.record({ v: fc.constant('scalar' as const), text: fc.constantFrom(...SCALARS, ...vocabulary) }) },
-    { weight: 2, arbitrary: fc.record({ v: fc.constant('string' as const), text: unicodeString, quote: fc.constantFrom('double' as const, 'single' as const, 'plain' as const) }) },
-    { weight: 2, arbitrary: fc.record({ v: fc.constant('deep' as const), depth, style: fc.constantFrom('seq' as const, 'map' as const, 'mixed' as const, 'block' as const) }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({ v: fc.constant('scalar' as const), text: fc.constantFrom(...SCALARS, ...vocabulary) }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        v: fc.constant('string' as const),
+        text: unicodeString,
+        quote: fc.constantFrom('double' as const, 'single' as const, 'plain' as const),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        v: fc.constant('deep' as const),
+        depth,
+        style: fc.constantFrom('seq' as const, 'map' as const, 'mixed' as const, 'block' as const),
+      }),
+    },
     {
       weight: 2,
       arbitrary: fc.record({
         v: fc.constant('wide' as const),
-        width: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 20 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 2000 }) }),
+        width: fc.oneof(
+          { weight: 4, arbitrary: fc.integer({ min: 0, max: 20 }) },
+          { weight: 1, arbitrary: fc.integer({ min: 0, max: 2000 }) },
+        ),
         style: fc.constantFrom('seq' as const, 'map' as const, 'block-seq' as const, 'block-map' as const),
-        item: fc.constantFrom('1', 'x', 'null', '{}', '[]', '"{{ .params.x }}"', '{id: s, tool: t}', ...vocabulary.slice(0, 40)),
+        item: fc.constantFrom(
+          '1',
+          'x',
+          'null',
+          '{}',
+          '[]',
+          '"{{ .params.x }}"',
+          '{id: s, tool: t}',
+          ...vocabulary.slice(0, 40),
+        ),
         sameKey: fc.boolean(),
       }),
     },
@@ -119,12 +354,45 @@ function valueArbitrary(vocabulary: readonly string[]): fc.Arbitrary<Value> {
       weight: 1,
       arbitrary: fc.record({
         v: fc.constant('huge' as const),
-        length: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 100, max: 2000 }) }, { weight: 1, arbitrary: fc.integer({ min: 2000, max: 40_000 }) }),
-        unit: fc.constantFrom('x', 'ab ', '{{', '}}', '{{ .params.x }}', '😀', '\u202E', '\\', '"', "'", ' ', '# ', ': ', '%', 'é', '\t'),
-        style: fc.constantFrom('plain' as const, 'double' as const, 'single' as const, 'literal' as const, 'folded' as const),
+        length: fc.oneof(
+          { weight: 4, arbitrary: fc.integer({ min: 100, max: 2000 }) },
+          { weight: 1, arbitrary: fc.integer({ min: 2000, max: 40_000 }) },
+        ),
+        unit: fc.constantFrom(
+          'x',
+          'ab ',
+          '{{',
+          '}}',
+          '{{ .params.x }}',
+          '😀',
+          '\u202E',
+          '\\',
+          '"',
+          "'",
+          ' ',
+          '# ',
+          ': ',
+          '%',
+          'é',
+          '\t',
+        ),
+        style: fc.constantFrom(
+          'plain' as const,
+          'double' as const,
+          'single' as const,
+          'literal' as const,
+          'folded' as const,
+        ),
       }),
     },
-    { weight: 1, arbitrary: fc.record({ v: fc.constant('bomb' as const), levels: fc.integer({ min: 1, max: 4 }), width: fc.integer({ min: 1, max: 4 }) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        v: fc.constant('bomb' as const),
+        levels: fc.integer({ min: 1, max: 4 }),
+        width: fc.integer({ min: 1, max: 4 }),
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ v: fc.constant('borrow' as const), from: index }) },
   );
 }
@@ -140,7 +408,13 @@ export function structuralMutation(vocabulary: readonly string[]): fc.Arbitrary<
     { weight: 2, arbitrary: fc.record({ op: fc.constant('deleteBlock' as const), line: index }) },
     {
       weight: 2,
-      arbitrary: fc.record({ op: fc.constant('anchorAlias' as const), from: index, to: index, merge: fc.boolean(), name: fc.constantFrom('a', 'x1', '__proto__', '😀', 'a'.repeat(100)) }),
+      arbitrary: fc.record({
+        op: fc.constant('anchorAlias' as const),
+        from: index,
+        to: index,
+        merge: fc.boolean(),
+        name: fc.constantFrom('a', 'x1', '__proto__', '😀', 'a'.repeat(100)),
+      }),
     },
   );
 }
@@ -151,10 +425,40 @@ export function anyMutation(vocabulary: readonly string[]): fc.Arbitrary<Mutatio
   return fc.oneof(
     { weight: 6, arbitrary: structuralMutation(vocabulary) },
     { weight: 3, arbitrary: fc.record({ op: fc.constant('insert' as const), at: index, text: insertText }) },
-    { weight: 2, arbitrary: fc.record({ op: fc.constant('delete' as const), at: index, length: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 200 })) }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('deleteLines' as const), line: index, count: fc.integer({ min: 1, max: 5 }) }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('duplicateLines' as const), line: index, count: fc.integer({ min: 1, max: 6 }), times: fc.integer({ min: 1, max: 50 }) }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('moveLines' as const), line: index, count: fc.integer({ min: 1, max: 6 }), to: index }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        op: fc.constant('delete' as const),
+        at: index,
+        length: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 200 })),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('deleteLines' as const),
+        line: index,
+        count: fc.integer({ min: 1, max: 5 }),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('duplicateLines' as const),
+        line: index,
+        count: fc.integer({ min: 1, max: 6 }),
+        times: fc.integer({ min: 1, max: 50 }),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('moveLines' as const),
+        line: index,
+        count: fc.integer({ min: 1, max: 6 }),
+        to: index,
+      }),
+    },
     {
       weight: 2,
       arbitrary: fc.record({
@@ -165,13 +469,40 @@ export function anyMutation(vocabulary: readonly string[]): fc.Arbitrary<Mutatio
         diff3: fc.boolean(),
       }),
     },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('indent' as const), line: index, count: fc.integer({ min: 1, max: 10 }), delta: fc.integer({ min: -4, max: 4 }), tab: fc.boolean() }) },
     {
       weight: 1,
-      arbitrary: fc.record({ op: fc.constant('lineBreaks' as const), style: fc.constantFrom('crlf' as const, 'cr' as const, 'lf' as const, 'mixed' as const, 'noFinal' as const, 'blank' as const), pattern: index }),
+      arbitrary: fc.record({
+        op: fc.constant('indent' as const),
+        line: index,
+        count: fc.integer({ min: 1, max: 10 }),
+        delta: fc.integer({ min: -4, max: 4 }),
+        tab: fc.boolean(),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('lineBreaks' as const),
+        style: fc.constantFrom(
+          'crlf' as const,
+          'cr' as const,
+          'lf' as const,
+          'mixed' as const,
+          'noFinal' as const,
+          'blank' as const,
+        ),
+        pattern: index,
+      }),
     },
     { weight: 1, arbitrary: fc.record({ op: fc.constant('bom' as const), at: index, start: fc.boolean() }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('documents' as const), how: fc.constantFrom('repeat' as const, 'separator' as const, 'directive' as const, 'end' as const), line: index }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('documents' as const),
+        how: fc.constantFrom('repeat' as const, 'separator' as const, 'directive' as const, 'end' as const),
+        line: index,
+      }),
+    },
   );
 }
 
@@ -214,7 +545,8 @@ interface KeySite {
   line: number;
 }
 
-const YAML_KEY = /^([ \t]*(?:-[ \t]+)*)((?:"(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s#"'\-?:{}[\],&*!|>%@`][^:#\r\n]*?))[ \t]*:(?=[ \t]|\r|\n|$)/;
+const YAML_KEY =
+  /^([ \t]*(?:-[ \t]+)*)((?:"(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s#"'\-?:{}[\],&*!|>%@`][^:#\r\n]*?))[ \t]*:(?=[ \t]|\r|\n|$)/;
 
 function yamlKeySites(lines: readonly string[]): KeySite[] {
   const sites: KeySite[] = [];
@@ -225,7 +557,13 @@ function yamlKeySites(lines: readonly string[]): KeySite[] {
       const content = line.replace(/\r?\n$|\r$/, '');
       let valueStart = match[0].length;
       while (valueStart < content.length && (content[valueStart] === ' ' || content[valueStart] === '\t')) valueStart++;
-      sites.push({ keyStart: offset + match[1]!.length, valueStart: offset + valueStart, valueEnd: offset + content.length, column: match[1]!.length, line: i });
+      sites.push({
+        keyStart: offset + match[1]!.length,
+        valueStart: offset + valueStart,
+        valueEnd: offset + content.length,
+        column: match[1]!.length,
+        line: i,
+      });
     }
     offset += line.length;
   });
@@ -286,7 +624,13 @@ function repeatTo(unit: string, length: number): string {
 }
 
 /** The text of a value written after `key: ` (YAML) or `"key": ` (JSON); `indent` is the column its block lines take. */
-export function renderValue(value: Value, language: Language, indent: number, borrow: (n: number) => string, eol: string): string {
+export function renderValue(
+  value: Value,
+  language: Language,
+  indent: number,
+  borrow: (n: number) => string,
+  eol: string,
+): string {
   const yaml = language === 'yaml';
   const pad = (n: number) => ' '.repeat(n);
   switch (value.v) {
@@ -317,10 +661,13 @@ export function renderValue(value: Value, language: Language, indent: number, bo
     case 'wide': {
       const n = value.width;
       const key = (i: number) => (value.sameKey ? 'k' : `k${i}`);
-      if (value.style === 'seq' || (value.style === 'block-seq' && !yaml)) return `[${Array.from({ length: n }, () => value.item).join(', ')}]`;
-      if (value.style === 'map' || !yaml) return `{${Array.from({ length: n }, (_, i) => `${JSON.stringify(key(i))}: ${value.item}`).join(', ')}}`;
+      if (value.style === 'seq' || (value.style === 'block-seq' && !yaml))
+        return `[${Array.from({ length: n }, () => value.item).join(', ')}]`;
+      if (value.style === 'map' || !yaml)
+        return `{${Array.from({ length: n }, (_, i) => `${JSON.stringify(key(i))}: ${value.item}`).join(', ')}}`;
       if (n === 0) return value.style === 'block-seq' ? '[]' : '{}';
-      if (value.style === 'block-seq') return Array.from({ length: n }, () => `${eol}${pad(indent)}- ${value.item}`).join('');
+      if (value.style === 'block-seq')
+        return Array.from({ length: n }, () => `${eol}${pad(indent)}- ${value.item}`).join('');
       return Array.from({ length: n }, (_, i) => `${eol}${pad(indent)}${key(i)}: ${value.item}`).join('');
     }
     case 'huge': {
@@ -334,7 +681,12 @@ export function renderValue(value: Value, language: Language, indent: number, bo
     case 'bomb': {
       // Anchors defined inside one flow sequence, each level `width` aliases of the one before.
       const parts = [`&b0 [${Array(value.width).fill('x').join(', ')}]`];
-      for (let i = 1; i <= value.levels; i++) parts.push(`&b${i} [${Array(value.width).fill(`*b${i - 1}`).join(', ')}]`);
+      for (let i = 1; i <= value.levels; i++)
+        parts.push(
+          `&b${i} [${Array(value.width)
+            .fill(`*b${i - 1}`)
+            .join(', ')}]`,
+        );
       return `[${parts.join(', ')}]`;
     }
     case 'borrow':
@@ -405,7 +757,12 @@ export function mutate(text: string, mutation: Mutation, language: Language): st
       if (!sites.length) return text;
       const site = sites[mutation.key % sites.length]!;
       const value = renderValue(mutation.value, language, site.column + 2, (n) => borrowed(text, sites, n), eol);
-      return text.slice(0, site.valueStart) + (language === 'yaml' && site.valueStart === site.valueEnd && !/^[\r\n]/.test(value) ? ' ' : '') + value + text.slice(site.valueEnd);
+      return (
+        text.slice(0, site.valueStart) +
+        (language === 'yaml' && site.valueStart === site.valueEnd && !/^[\r\n]/.test(value) ? ' ' : '') +
+        value +
+        text.slice(site.valueEnd)
+      );
     }
     case 'insertEntry': {
       const sites = keySites(text, lines, language);
@@ -439,17 +796,42 @@ export function mutate(text: string, mutation: Mutation, language: Language): st
         const end = blockEnd(lines, alias.line);
         const withAnchor = text.slice(0, anchor.valueStart) + `&${name} ` + text.slice(anchor.valueStart);
         const shifted = splitLines(withAnchor);
-        return terminated(join(shifted.slice(0, end)), eol) + `${' '.repeat(alias.column)}<<: *${name}${eol}` + join(shifted.slice(end));
+        return (
+          terminated(join(shifted.slice(0, end)), eol) +
+          `${' '.repeat(alias.column)}<<: *${name}${eol}` +
+          join(shifted.slice(end))
+        );
       }
-      return text.slice(0, anchor.valueStart) + `&${name} ` + text.slice(anchor.valueStart, alias.valueStart) + `*${name}` + text.slice(alias.valueEnd);
+      return (
+        text.slice(0, anchor.valueStart) +
+        `&${name} ` +
+        text.slice(anchor.valueStart, alias.valueStart) +
+        `*${name}` +
+        text.slice(alias.valueEnd)
+      );
     }
     case 'conflict': {
       const i = lineAt(lines, mutation.line);
       const ours = lines.slice(i, i + mutation.count).map((l) => terminated(l, eol));
       const theirs =
-        mutation.theirs === 'same' ? ours : mutation.theirs === 'empty' ? [] : mutation.theirs === 'reversed' ? [...ours].reverse() : ours.slice(1);
+        mutation.theirs === 'same'
+          ? ours
+          : mutation.theirs === 'empty'
+            ? []
+            : mutation.theirs === 'reversed'
+              ? [...ours].reverse()
+              : ours.slice(1);
       const base = mutation.diff3 ? [`||||||| base${eol}`, ...ours] : [];
-      return join([...lines.slice(0, i), `<<<<<<< HEAD${eol}`, ...ours, ...base, `=======${eol}`, ...theirs, `>>>>>>> topic${eol}`, ...lines.slice(i + mutation.count)]);
+      return join([
+        ...lines.slice(0, i),
+        `<<<<<<< HEAD${eol}`,
+        ...ours,
+        ...base,
+        `=======${eol}`,
+        ...theirs,
+        `>>>>>>> topic${eol}`,
+        ...lines.slice(i + mutation.count),
+      ]);
     }
     case 'indent': {
       const i = lineAt(lines, mutation.line);

@@ -22,7 +22,11 @@ export function someCallsOf(run: () => void): number {
  * Every call of the method `name` of `owner` (a prototype, say) while `run` runs: the object it was
  * called on and its arguments. The method is put back afterwards, whatever `run` did.
  */
-export async function methodCallsOf<Owner extends object>(owner: Owner, name: keyof Owner & string, run: () => Promise<void>): Promise<{ self: unknown; args: unknown[] }[]> {
+export async function methodCallsOf<Owner extends object>(
+  owner: Owner,
+  name: keyof Owner & string,
+  run: () => Promise<void>,
+): Promise<{ self: unknown; args: unknown[] }[]> {
   const original = owner[name] as unknown as (...args: unknown[]) => unknown;
   const calls: { self: unknown; args: unknown[] }[] = [];
   (owner as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {

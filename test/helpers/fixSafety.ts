@@ -39,7 +39,11 @@ export function safeFixesOf(findings: readonly Finding[]): { rule: string; fix: 
 }
 
 /** The property on one file and its report: `recheck` parses and checks the fixed text as the same file. */
-export function fixSafetyOf(file: ParsedFile, report: FileReport, recheck: (text: string) => FileReport): FixSafetyResult {
+export function fixSafetyOf(
+  file: ParsedFile,
+  report: FileReport,
+  recheck: (text: string) => FileReport,
+): FixSafetyResult {
   const before = file.source.text;
   const offered = safeFixesOf(report.findings);
   const { chosen } = chooseCompatibleFixes(offered.map((o) => o.fix));
@@ -60,13 +64,19 @@ export function fixSafetyOf(file: ParsedFile, report: FileReport, recheck: (text
     if (!refs) continue;
     for (const token of refs.aliases) {
       for (const edit of edits) {
-        if (editsAliasToken(edit.span, token)) violations.push(`edits the alias token ${JSON.stringify(before.slice(token.start, token.end))} at [${token.start}, ${token.end}): ${by(edit)}`);
+        if (editsAliasToken(edit.span, token))
+          violations.push(
+            `edits the alias token ${JSON.stringify(before.slice(token.start, token.end))} at [${token.start}, ${token.end}): ${by(edit)}`,
+          );
       }
     }
     for (const anchor of refs.anchors) {
       if (!anchor.aliases.length) continue;
       for (const edit of edits) {
-        if (touchesNode(edit.span, anchor.span) && !removesOnlyComments(file, edit)) violations.push(`touches the node anchored as &${anchor.name} at [${anchor.span.start}, ${anchor.span.end}), which ${anchor.aliases.length} alias(es) use: ${by(edit)}`);
+        if (touchesNode(edit.span, anchor.span) && !removesOnlyComments(file, edit))
+          violations.push(
+            `touches the node anchored as &${anchor.name} at [${anchor.span.start}, ${anchor.span.end}), which ${anchor.aliases.length} alias(es) use: ${by(edit)}`,
+          );
       }
     }
   }
@@ -77,7 +87,10 @@ export function fixSafetyOf(file: ParsedFile, report: FileReport, recheck: (text
   const valuesAfter = anchoredValues(afterFile, false);
   for (const [key, value] of anchoredValues(file, true)) {
     if (!valuesAfter.has(key)) violations.push(`the anchor ${key} that aliases use is gone after the fixes`);
-    else if (valuesAfter.get(key) !== value) violations.push(`the anchor ${key} stands for another value after the fixes: ${value} became ${valuesAfter.get(key)}`);
+    else if (valuesAfter.get(key) !== value)
+      violations.push(
+        `the anchor ${key} stands for another value after the fixes: ${value} became ${valuesAfter.get(key)}`,
+      );
   }
 
   // An error is new unless one of the same rule was there before with the same words, or at the
@@ -87,10 +100,14 @@ export function fixSafetyOf(file: ParsedFile, report: FileReport, recheck: (text
   const errorsBefore = new Set(errors.map(key));
   const placesBefore = errors.map((f) => ({ rule: f.rule, at: carried(edits, f.span.start) }));
   for (const finding of rechecked.findings) {
-    const samePlace = placesBefore.some((p) => p.rule === finding.rule && p.at.start <= finding.span.start && finding.span.start <= p.at.end);
+    const samePlace = placesBefore.some(
+      (p) => p.rule === finding.rule && p.at.start <= finding.span.start && finding.span.start <= p.at.end,
+    );
     if (finding.severity === 'error' && !errorsBefore.has(key(finding)) && !samePlace) {
       const at = afterFile.source.positionAt(finding.span.start);
-      violations.push(`a new error after the fixes: ${at.line + 1}:${at.character + 1} ${finding.rule}: ${finding.message}`);
+      violations.push(
+        `a new error after the fixes: ${at.line + 1}:${at.character + 1} ${finding.rule}: ${finding.message}`,
+      );
     }
   }
   return { violations, applied, after };
@@ -100,15 +117,21 @@ export function fixSafetyOf(file: ParsedFile, report: FileReport, recheck: (text
 function carried(edits: readonly TextEdit[], offset: number): { start: number; end: number } {
   let shift = 0;
   for (const edit of [...edits].sort((a, b) => a.span.start - b.span.start)) {
-    if (edit.span.end <= offset && !(edit.span.start === edit.span.end && edit.span.start === offset)) shift += edit.newText.length - (edit.span.end - edit.span.start);
-    else if (edit.span.start <= offset) return { start: edit.span.start + shift, end: edit.span.start + shift + edit.newText.length };
+    if (edit.span.end <= offset && !(edit.span.start === edit.span.end && edit.span.start === offset))
+      shift += edit.newText.length - (edit.span.end - edit.span.start);
+    else if (edit.span.start <= offset)
+      return { start: edit.span.start + shift, end: edit.span.start + shift + edit.newText.length };
     else break;
   }
   return { start: offset + shift, end: offset + shift };
 }
 
 /** The property for a text checked as `path` in `workspace`. */
-export function fixSafetyIn(workspace: Workspace, path: string, text: string): FixSafetyResult & { report: FileReport } {
+export function fixSafetyIn(
+  workspace: Workspace,
+  path: string,
+  text: string,
+): FixSafetyResult & { report: FileReport } {
   const check = (t: string) => checkFile(workspace.parse(path, t), workspace);
   const report = check(text);
   return { ...fixSafetyOf(report.file, report, check), report };
@@ -135,7 +158,8 @@ export function changedOutside(before: string, after: string, edits: readonly Te
     cursorAfter += edit.newText.length;
     cursorBefore = edit.span.end;
   }
-  if (after.slice(cursorAfter) !== before.slice(cursorBefore)) violations.push(`text after the last edit changed (from ${cursorBefore})`);
+  if (after.slice(cursorAfter) !== before.slice(cursorBefore))
+    violations.push(`text after the last edit changed (from ${cursorBefore})`);
   return violations;
 }
 

@@ -24,7 +24,10 @@ export function fixedTextOf(report: FileReport, ruleId: string): string | undefi
   const fixes = report.findings.filter((f) => f.rule === ruleId && f.fixes?.length).map((f) => f.fixes![0]!);
   if (fixes.length === 0) return undefined;
   const { chosen } = chooseCompatibleFixes(fixes);
-  return applyEdits(report.file.source.text, chosen.flatMap((f) => f.edits));
+  return applyEdits(
+    report.file.source.text,
+    chosen.flatMap((f) => f.edits),
+  );
 }
 
 /** Rewrites the wants of every case of a folder; returns the files it wrote (absolute paths). */
@@ -42,7 +45,8 @@ export function updateFolder(dir: string, ruleId: string): string[] {
     const target = sidecar ?? join(dir, path);
     const text = readFileSync(target, 'utf8');
     // The markers' places are counted in the checked text: it must be the file's, byte for byte.
-    if (!sidecar && text !== report.file.source.text) throw new Error(`${path}: the checked text is not the file's; update it by hand`);
+    if (!sidecar && text !== report.file.source.text)
+      throw new Error(`${path}: the checked text is not the file's; update it by hand`);
     let out = '';
     let at = 0;
     for (const [want, finding] of pairs.sort((a, b) => a[0].body.start - b[0].body.start)) {

@@ -111,7 +111,13 @@ export function parseWantsFile(text: string): Want[] {
     }
     const draft = WANTS_DRAFT_LINE.exec(raw.trim());
     if (!draft) throw new Error(`bad .wants line: ${raw}`);
-    wants.push(wantOf(Number(draft[1]), [undefined, undefined, undefined, undefined, undefined, undefined, draft[3], draft[2], draft[4]], body));
+    wants.push(
+      wantOf(
+        Number(draft[1]),
+        [undefined, undefined, undefined, undefined, undefined, undefined, draft[3], draft[2], draft[4]],
+        body,
+      ),
+    );
   }
   return wants;
 }
@@ -121,7 +127,8 @@ function wantOf(line: number, groups: (string | undefined)[], body: Want['body']
   const [severity, rule, messageId, column, down, endColumn, draftRule, draftColumn, substring] = groups;
   const where = `line ${line}`;
   if (severity === undefined) {
-    if (draftColumn !== undefined && Number(draftColumn) < 1) throw new Error(`${where}: columns are 1-based, got @${draftColumn}`);
+    if (draftColumn !== undefined && Number(draftColumn) < 1)
+      throw new Error(`${where}: columns are 1-based, got @${draftColumn}`);
     return {
       line,
       rule: draftRule!,
@@ -134,10 +141,21 @@ function wantOf(line: number, groups: (string | undefined)[], body: Want['body']
   const start = Number(column);
   const end = { line: line + (down === undefined ? 0 : Number(down)), column: Number(endColumn) };
   if (start < 1 || end.column < 1) throw new Error(`${where}: columns are 1-based, got ${column}-${endColumn}`);
-  if (down !== undefined && Number(down) < 1) throw new Error(`${where}: a range that ends on its own line is written COL-ENDCOL, not +0`);
-  if (end.line === line && end.column < start) throw new Error(`${where}: the range ${column}-${endColumn} ends before it starts`);
+  if (down !== undefined && Number(down) < 1)
+    throw new Error(`${where}: a range that ends on its own line is written COL-ENDCOL, not +0`);
+  if (end.line === line && end.column < start)
+    throw new Error(`${where}: the range ${column}-${endColumn} ends before it starts`);
   if (!SEVERITIES.includes(severity as Severity)) throw new Error(`${where}: no severity ${severity}`);
-  return { line, rule: rule!, draft: false, column: start, severity: severity as Severity, ...(messageId !== undefined ? { messageId } : {}), end, body };
+  return {
+    line,
+    rule: rule!,
+    draft: false,
+    column: start,
+    severity: severity as Severity,
+    ...(messageId !== undefined ? { messageId } : {}),
+    end,
+    body,
+  };
 }
 
 /** A finding's full marker body, as the update mode writes it: `SEVERITY RULE[:ID] COL-END`. */
@@ -199,7 +217,9 @@ export function checkFolder(dir: string, options: CheckOptions = {}): CheckedFol
   const logged: string[] = [];
   const loaded = loadRecording({ paths: ['.'], cwd: dir }, logged);
   attachBaseline(dir, loaded);
-  const reports = loaded.files.filter((f) => !/\.fixed\.[a-z]+$/.test(f.path)).map((file) => checkFile(file, loaded.workspace, options.rules));
+  const reports = loaded.files
+    .filter((f) => !/\.fixed\.[a-z]+$/.test(f.path))
+    .map((file) => checkFile(file, loaded.workspace, options.rules));
   return { loaded, reports, logged };
 }
 
@@ -213,11 +233,16 @@ export function attachBaseline(dir: string, loaded: LoadedWorkspace): void {
     .filter((name) => name.endsWith('.baseline'))
     .sort();
   if (marked.length === 0) return;
-  const baselineOf = new Map(marked.map((name) => [name.slice(0, -'.baseline'.length), readFileSync(join(dir, name), 'utf8')]));
+  const baselineOf = new Map(
+    marked.map((name) => [name.slice(0, -'.baseline'.length), readFileSync(join(dir, name), 'utf8')]),
+  );
   const workspace = loaded.workspace;
   const files: BaselineFile[] = [];
   for (const path of workspace.catalog.files) {
-    const text = baselineOf.get(path) ?? loaded.files.find((f) => f.path === path)?.source.text ?? readFileSync(join(dir, path), 'utf8');
+    const text =
+      baselineOf.get(path) ??
+      loaded.files.find((f) => f.path === path)?.source.text ??
+      readFileSync(join(dir, path), 'utf8');
     files.push({ path, text });
     baselineOf.delete(path);
   }
@@ -265,7 +290,12 @@ function isExactly(source: SourceText, want: Want, finding: Finding, anyId = fal
   if (!anyId && messageIdOf(finding) !== want.messageId) return false;
   const start = source.positionAt(finding.span.start);
   const end = source.positionAt(finding.span.end);
-  return start.line + 1 === want.line && start.character + 1 === want.column && end.line + 1 === want.end!.line && end.character + 1 === want.end!.column;
+  return (
+    start.line + 1 === want.line &&
+    start.character + 1 === want.column &&
+    end.line + 1 === want.end!.line &&
+    end.character + 1 === want.end!.column
+  );
 }
 
 /** Whether a want names this finding loosely, as the update mode pairs them: rule, line, and the column and substring it gives. */
@@ -286,7 +316,11 @@ function isNamedBy(source: SourceText, want: Want, finding: Finding): boolean {
  * line, and column and substring where given, the most specific wants picking first so that a want
  * without a column cannot take the finding a want with one needs.
  */
-export function pairWants(report: FileReport, wants: readonly Want[], loosely: boolean): { pairs: [Want, Finding][]; wants: Want[]; findings: Finding[] } {
+export function pairWants(
+  report: FileReport,
+  wants: readonly Want[],
+  loosely: boolean,
+): { pairs: [Want, Finding][]; wants: Want[]; findings: Finding[] } {
   const source = report.file.source;
   const findings = [...report.findings];
   const pairs: [Want, Finding][] = [];
@@ -312,7 +346,8 @@ export function pairWants(report: FileReport, wants: readonly Want[], loosely: b
 
 /** A want as its marker reads, for failure messages. */
 function describeWant(want: Want): string {
-  if (want.draft) return `${want.rule}${want.column !== undefined ? `@${want.column}` : ''}${want.substring ? ` "${want.substring}"` : ''}`;
+  if (want.draft)
+    return `${want.rule}${want.column !== undefined ? `@${want.column}` : ''}${want.substring ? ` "${want.substring}"` : ''}`;
   const down = want.end!.line > want.line ? `+${want.end!.line - want.line}:` : '';
   return `${want.severity} ${want.rule}${want.messageId !== undefined ? `:${want.messageId}` : ''} ${want.column}-${down}${want.end!.column}`;
 }
@@ -330,17 +365,26 @@ export function matchWants(report: FileReport, wants: readonly Want[]): WantsMat
   const missing = left
     .sort((a, b) => a.line - b.line)
     .map((want) => {
-      const onLine = report.findings.filter((f) => f.rule === want.rule && source.positionAt(f.span.start).line + 1 === want.line);
+      const onLine = report.findings.filter(
+        (f) => f.rule === want.rule && source.positionAt(f.span.start).line + 1 === want.line,
+      );
       const seen = onLine.length ? ` (on that line: ${onLine.map((f) => markerBody(source, f)).join('; ')})` : '';
       const draft = want.draft ? ` (a draft: fill it in with ${UPDATE_COMMAND}, then review it)` : '';
       return `  line ${want.line}: ${describeWant(want)}${draft}${seen}`;
     });
-  const unexpected = findings.map((f) => `  ${source.positionAt(f.span.start).line + 1}: ${markerBody(source, f)} "${f.message}"`);
+  const unexpected = findings.map(
+    (f) => `  ${source.positionAt(f.span.start).line + 1}: ${markerBody(source, f)} "${f.message}"`,
+  );
   return { missing, unexpected };
 }
 
 export function describeFindings(report: FileReport): string {
-  return report.findings.map((f) => `  ${report.file.source.positionAt(f.span.start).line + 1}: ${markerBody(report.file.source, f)} "${f.message}"`).join('\n');
+  return report.findings
+    .map(
+      (f) =>
+        `  ${report.file.source.positionAt(f.span.start).line + 1}: ${markerBody(report.file.source, f)} "${f.message}"`,
+    )
+    .join('\n');
 }
 
 export function relativeToFixtures(path: string): string {

@@ -10,7 +10,8 @@ export const SEED_VARIABLE = 'TOOL_LENS_SEED';
 
 const given = process.env[SEED_VARIABLE];
 const chosen = given === undefined || given.trim() === '' ? undefined : Number(given);
-if (chosen !== undefined && !Number.isSafeInteger(chosen)) throw new Error(`${SEED_VARIABLE} must be an integer, got ${JSON.stringify(given)}`);
+if (chosen !== undefined && !Number.isSafeInteger(chosen))
+  throw new Error(`${SEED_VARIABLE} must be an integer, got ${JSON.stringify(given)}`);
 
 /**
  * The seed of a test whose fixed seed is `fixed`: TOOL_LENS_SEED's when it is set. With `what`,
@@ -24,7 +25,9 @@ export function seedFor(fixed: number, what?: string): number {
 
 /** How a test names its seed in what it prints. */
 export function seedNote(seed: number): string {
-  return chosen === undefined ? `seed ${seed} (fixed; ${SEED_VARIABLE}=N runs another)` : `seed ${seed} (from ${SEED_VARIABLE})`;
+  return chosen === undefined
+    ? `seed ${seed} (fixed; ${SEED_VARIABLE}=N runs another)`
+    : `seed ${seed} (from ${SEED_VARIABLE})`;
 }
 
 /**

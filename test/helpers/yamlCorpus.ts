@@ -26,13 +26,54 @@ export interface Sample {
 }
 
 export function samplesOf(files: readonly string[]): Sample[] {
-  return files.map((file) => ({ path: file.slice(ROOT.length + 1).replace(/\\/g, '/'), text: readFileSync(file, 'utf8') }));
+  return files.map((file) => ({
+    path: file.slice(ROOT.length + 1).replace(/\\/g, '/'),
+    text: readFileSync(file, 'utf8'),
+  }));
 }
 
 /** What an edit inserts: YAML punctuation, indentation, line breaks and the characters parsers treat apart. */
 export const INSERTS = [
-  'x', 'a: 1', ':', ' ', '  ', '\n', '\n  ', '\n    ', '- ', '\n- x', '#', ' # note', '{', '}', '[', ']', ',', '"', "'", '|', '>', '&a ', '*a', '!!str ',
-  '---\n', '...\n', '%YAML 1.2\n', '\t', '\r\n', '\r', '\uFEFF', '{{', '? ', 'key: value\n', '  key: value\n', '&b\n', '- - x', ': : x', '\\', '@',
+  'x',
+  'a: 1',
+  ':',
+  ' ',
+  '  ',
+  '\n',
+  '\n  ',
+  '\n    ',
+  '- ',
+  '\n- x',
+  '#',
+  ' # note',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  '"',
+  "'",
+  '|',
+  '>',
+  '&a ',
+  '*a',
+  '!!str ',
+  '---\n',
+  '...\n',
+  '%YAML 1.2\n',
+  '\t',
+  '\r\n',
+  '\r',
+  '\uFEFF',
+  '{{',
+  '? ',
+  'key: value\n',
+  '  key: value\n',
+  '&b\n',
+  '- - x',
+  ': : x',
+  '\\',
+  '@',
 ];
 
 export interface Edit {

@@ -32,12 +32,15 @@ const SECRET = 'tl-secret-5f1c9a7e';
 /** The script a package's `bin` names, as an absolute path. */
 function binOf(pkg: string): string {
   const dir = join(ROOT, 'node_modules', ...pkg.split('/'));
-  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { bin: string | Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    bin: string | Record<string, string>;
+  };
   const bin = typeof manifest.bin === 'string' ? manifest.bin : Object.values(manifest.bin)[0]!;
   return join(dir, bin);
 }
 
-const sdk = (path: string): string => pathToFileURL(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm', path)).href;
+const sdk = (path: string): string =>
+  pathToFileURL(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm', path)).href;
 
 // A fake built on the SDK's low-level Server. Modes: `pages` lists five tools two at a time;
 // `odd` lists a tool whose outputSchema is an array and which carries keys no SDK knows.
@@ -121,14 +124,26 @@ before(() => {
     // A comment, as VS Code's own examples have: the file is JSONC.
     servers: {
       filesystem: { command: 'node', args: [binOf('@modelcontextprotocol/server-filesystem'), join(tmp, 'fsroot')] },
-      memory: { type: 'stdio', command: 'node', args: [binOf('@modelcontextprotocol/server-memory')], env: { MEMORY_FILE_PATH: join(tmp, 'memory.jsonl'), API_TOKEN: SECRET } },
+      memory: {
+        type: 'stdio',
+        command: 'node',
+        args: [binOf('@modelcontextprotocol/server-memory')],
+        env: { MEMORY_FILE_PATH: join(tmp, 'memory.jsonl'), API_TOKEN: SECRET },
+      },
       everything: { command: 'node', args: [binOf('@modelcontextprotocol/server-everything')] },
       leaky: { command: 'node', args: [telltale, join(tmp, 'leaky.started')], env: { API_TOKEN: SECRET } },
-      prompted: { command: 'node', args: [telltale, join(tmp, 'prompted.started')], env: { API_TOKEN: '${input:token}' } },
+      prompted: {
+        command: 'node',
+        args: [telltale, join(tmp, 'prompted.started')],
+        env: { API_TOKEN: '${input:token}' },
+      },
     },
     inputs: [{ type: 'promptString', id: 'token', description: 'API token', password: true }],
   };
-  writeFileSync(join(workspace, '.vscode', 'mcp.json'), `// MCP servers of this workspace\n${JSON.stringify(config, null, 2).replace(/\n}$/, ',\n}')}\n`);
+  writeFileSync(
+    join(workspace, '.vscode', 'mcp.json'),
+    `// MCP servers of this workspace\n${JSON.stringify(config, null, 2).replace(/\n}$/, ',\n}')}\n`,
+  );
 });
 
 after(() => {
@@ -172,7 +187,10 @@ describe('the workspace config', () => {
     const listing = readWorkspaceServers(workspace);
     assert.deepEqual(listing.problems, []);
     assert.deepEqual(listing.files, ['.vscode/mcp.json']);
-    assert.deepEqual(listing.servers.map((s) => s.name), ['filesystem', 'memory', 'everything', 'leaky', 'prompted']);
+    assert.deepEqual(
+      listing.servers.map((s) => s.name),
+      ['filesystem', 'memory', 'everything', 'leaky', 'prompted'],
+    );
     const memory = listing.servers[1]!;
     assert.equal(memory.declared.file, '.vscode/mcp.json');
     assert.ok(memory.launch && memory.launch.type === 'stdio');
@@ -197,12 +215,22 @@ describe('the workspace config', () => {
     });
     const { servers } = serversFromConfig('.cursor/mcp.json', text, '/work/space');
     const by = new Map(servers.map((s) => [s.name, s]));
-    assert.deepEqual(by.get('remote')?.launch, { type: 'http', url: 'https://example.test/mcp?key=abc123', headers: { Authorization: 'Bearer sekret-token' } });
+    assert.deepEqual(by.get('remote')?.launch, {
+      type: 'http',
+      url: 'https://example.test/mcp?key=abc123',
+      headers: { Authorization: 'Bearer sekret-token' },
+    });
     assert.equal(by.get('legacy')?.launch?.type, 'sse');
     assert.equal(by.get('gh')?.blocked?.reason, 'needs-input');
     assert.match(by.get('gh')!.blocked!.message, /environment variable GITHUB_TOKEN/);
     assert.match(by.get('dotenv')!.blocked!.message, /envFile/);
-    assert.deepEqual(by.get('local')?.launch, { type: 'stdio', command: 'node', args: ['/work/space/server.js', '3', 'true'], env: {}, cwd: '/work/space/sub' });
+    assert.deepEqual(by.get('local')?.launch, {
+      type: 'stdio',
+      command: 'node',
+      args: ['/work/space/server.js', '3', 'true'],
+      env: {},
+      cwd: '/work/space/sub',
+    });
     assert.equal(by.get('odd')?.blocked?.reason, 'unsupported');
     assert.match(by.get('socket')!.blocked!.message, /unix:/);
     // What the user is shown before a connection: no header value, no query value.
@@ -238,8 +266,12 @@ describe('fetching the reference servers', () => {
       const captured = capture(name);
       const mine = new Map(result.tools.map((t) => [(t as { name: string }).name, t as { annotations?: unknown }]));
       const common = captured.tools.filter((t) => mine.has(t.name));
-      assert.ok(common.length >= captured.tools.length * 0.8, `most captured ${name} tools are still there (${common.length} of ${captured.tools.length})`);
-      for (const tool of common) assert.deepEqual(mine.get(tool.name)!.annotations, tool.annotations, `${name}/${tool.name} annotations`);
+      assert.ok(
+        common.length >= captured.tools.length * 0.8,
+        `most captured ${name} tools are still there (${common.length} of ${captured.tools.length})`,
+      );
+      for (const tool of common)
+        assert.deepEqual(mine.get(tool.name)!.annotations, tool.annotations, `${name}/${tool.name} annotations`);
     });
   }
 
@@ -247,9 +279,14 @@ describe('fetching the reference servers', () => {
     const out = join(tmp, 'snapshots');
     for (const [name, result] of fetched) {
       for (const format of ['yaml', 'json'] as const) {
-        const path = writeSnapshot(join(out, format), result, format, { file: '.vscode/mcp.json', transport: 'stdio', generator: 'Tool Lens test' });
+        const path = writeSnapshot(join(out, format), result, format, {
+          file: '.vscode/mcp.json',
+          transport: 'stdio',
+          generator: 'Tool Lens test',
+        });
         const text = readFileSync(path, 'utf8');
-        if (format === 'yaml') assert.match(text, /^# Tool catalog of the MCP server "[a-z]+", written by `tool-lens catalog fetch`/);
+        if (format === 'yaml')
+          assert.match(text, /^# Tool catalog of the MCP server "[a-z]+", written by `tool-lens catalog fetch`/);
         const file = parseFile(path, text);
         assert.equal(file.kind, 'tool-catalog', `${path} is a tool catalog`);
         assert.deepEqual(file.documents[0]!.problems, []);
@@ -257,7 +294,10 @@ describe('fetching the reference servers', () => {
         assert.equal(servers.length, 1);
         assert.equal(servers[0]!.name, name);
         assert.equal(servers[0]!.fetchedAt, result.fetched.at);
-        assert.deepEqual(servers[0]!.tools.map((t) => t.name), toolNames(result.tools));
+        assert.deepEqual(
+          servers[0]!.tools.map((t) => t.name),
+          toolNames(result.tools),
+        );
         // Every byte of meaning survives: the tools read back equal the raw ones.
         const root = file.documents[0]!.root;
         const serverNode = getSeq(root, 'servers')!.items[0];
@@ -267,14 +307,23 @@ describe('fetching the reference servers', () => {
     }
     // `tool-lens check` on the folder finds them as catalogs, and no rule objects to them.
     const loaded = loadWorkspace({ paths: ['.'], cwd: join(out, 'yaml') });
-    assert.deepEqual(loaded.files.map((f) => [f.path, f.kind]), [...fetched.keys()].sort().map((n) => [`${n}.catalog.yaml`, 'tool-catalog']));
+    assert.deepEqual(
+      loaded.files.map((f) => [f.path, f.kind]),
+      [...fetched.keys()].sort().map((n) => [`${n}.catalog.yaml`, 'tool-catalog']),
+    );
     assert.deepEqual(loaded.workspace.catalog.serverNames, [...fetched.keys()].sort());
-    for (const file of loaded.files) assert.deepEqual(checkFile(file, loaded.workspace).findings.map((f) => `${f.rule}: ${f.message}`), [], file.path);
+    for (const file of loaded.files)
+      assert.deepEqual(
+        checkFile(file, loaded.workspace).findings.map((f) => `${f.rule}: ${f.message}`),
+        [],
+        file.path,
+      );
   });
 
   test('a snapshot holds nothing of how the server was started', () => {
     const text = renderSnapshot([fetched.get('memory')!], 'yaml');
-    for (const leak of [SECRET, 'MEMORY_FILE_PATH', 'API_TOKEN', binOf('@modelcontextprotocol/server-memory')]) assert.ok(!text.includes(leak), leak);
+    for (const leak of [SECRET, 'MEMORY_FILE_PATH', 'API_TOKEN', binOf('@modelcontextprotocol/server-memory')])
+      assert.ok(!text.includes(leak), leak);
   });
 });
 
@@ -289,7 +338,9 @@ describe('over HTTP', () => {
       probe.once('error', reject);
       probe.listen(0, '127.0.0.1', () => {
         const address = probe.address();
-        probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+        probe.close(() =>
+          typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+        );
       });
     });
   }
@@ -324,14 +375,21 @@ describe('over HTTP', () => {
   test('Streamable HTTP, SSE, and the fallback from one to the other', async () => {
     const text = JSON.stringify({
       servers: {
-        streamable: { type: 'http', url: `http://127.0.0.1:${ports.http}/mcp`, headers: { Authorization: `Bearer ${SECRET}` } },
+        streamable: {
+          type: 'http',
+          url: `http://127.0.0.1:${ports.http}/mcp`,
+          headers: { Authorization: `Bearer ${SECRET}` },
+        },
         sse: { type: 'sse', url: `http://127.0.0.1:${ports.sse}/sse` },
         fallback: { url: `http://127.0.0.1:${ports.sse}/sse` },
       },
     });
     const servers = serversFromConfig('.vscode/mcp.json', text, tmp).servers;
     const results = await Promise.all(servers.map((server) => fetchCatalog(server)));
-    assert.deepEqual(results.map((r) => r.stats.transport), ['http', 'sse', 'sse']);
+    assert.deepEqual(
+      results.map((r) => r.stats.transport),
+      ['http', 'sse', 'sse'],
+    );
     const stdio = fetched.get('everything');
     for (const result of results) {
       assert.ok(toolNames(result.tools).includes('echo'));
@@ -341,21 +399,32 @@ describe('over HTTP', () => {
 
   test('a server that is not there fails with neither its header nor its query values in the message', async () => {
     const port = await freePort();
-    const text = JSON.stringify({ servers: { gone: { url: `http://127.0.0.1:${port}/mcp?key=${SECRET}`, headers: { 'X-Api-Key': SECRET } } } });
+    const text = JSON.stringify({
+      servers: { gone: { url: `http://127.0.0.1:${port}/mcp?key=${SECRET}`, headers: { 'X-Api-Key': SECRET } } },
+    });
     const server = serversFromConfig('.vscode/mcp.json', text, tmp).servers[0]!;
     const logged: string[] = [];
-    await assert.rejects(fetchCatalog(server, { connectTimeoutMs: 3_000, log: (line) => logged.push(line) }), (error: unknown) => {
-      assert.ok(error instanceof FetchError);
-      assert.match(error.message, /could not connect to http:\/\/127\.0\.0\.1:\d+\/mcp\?key=\*\*\* \(Streamable HTTP: .*; SSE: .*\)/);
-      assert.ok(!error.message.includes(SECRET));
-      return true;
-    });
+    await assert.rejects(
+      fetchCatalog(server, { connectTimeoutMs: 3_000, log: (line) => logged.push(line) }),
+      (error: unknown) => {
+        assert.ok(error instanceof FetchError);
+        assert.match(
+          error.message,
+          /could not connect to http:\/\/127\.0\.0\.1:\d+\/mcp\?key=\*\*\* \(Streamable HTTP: .*; SSE: .*\)/,
+        );
+        assert.ok(!error.message.includes(SECRET));
+        return true;
+      },
+    );
     for (const line of logged) assert.ok(!line.includes(SECRET), line);
   });
 });
 
 describe('servers that misbehave', () => {
-  function fake(mode: string, extra: Partial<{ env: Record<string, string> }> = {}): { server: McpServerEntry; envFile: string } {
+  function fake(
+    mode: string,
+    extra: Partial<{ env: Record<string, string> }> = {},
+  ): { server: McpServerEntry; envFile: string } {
     const envFile = join(tmp, `env-${mode}.json`);
     const config = { servers: { [mode]: { command: process.execPath, args: [fakeServer, envFile, mode], ...extra } } };
     return { server: serversFromConfig('.vscode/mcp.json', JSON.stringify(config), tmp).servers[0]!, envFile };
@@ -396,15 +465,25 @@ describe('servers that misbehave', () => {
   for (const mode of ['silent', 'list'] as const) {
     test(`a server that never answers ${mode === 'silent' ? 'initialize' : 'tools/list'} times out and is killed with its child`, async () => {
       const pidFile = join(tmp, `hang-${mode}.json`);
-      const server = serversFromConfig('.vscode/mcp.json', JSON.stringify({ servers: { hang: { command: process.execPath, args: [hangingServer, pidFile, mode] } } }), tmp).servers[0]!;
+      const server = serversFromConfig(
+        '.vscode/mcp.json',
+        JSON.stringify({ servers: { hang: { command: process.execPath, args: [hangingServer, pidFile, mode] } } }),
+        tmp,
+      ).servers[0]!;
       const started = Date.now();
-      await assert.rejects(fetchCatalog(server, { connectTimeoutMs: 600, pageTimeoutMs: 400, closeGraceMs: 150 }), (error: unknown) => {
-        assert.ok(error instanceof FetchError);
-        assert.equal(error.timedOut, true);
-        assert.equal(error.phase, mode === 'silent' ? 'connect' : 'list');
-        assert.match(error.message, mode === 'silent' ? /initialize within 600 ms/ : /tools\/list got no answer within 400 ms/);
-        return true;
-      });
+      await assert.rejects(
+        fetchCatalog(server, { connectTimeoutMs: 600, pageTimeoutMs: 400, closeGraceMs: 150 }),
+        (error: unknown) => {
+          assert.ok(error instanceof FetchError);
+          assert.equal(error.timedOut, true);
+          assert.equal(error.phase, mode === 'silent' ? 'connect' : 'list');
+          assert.match(
+            error.message,
+            mode === 'silent' ? /initialize within 600 ms/ : /tools\/list got no answer within 400 ms/,
+          );
+          return true;
+        },
+      );
       const elapsed = Date.now() - started;
       const { pid, child } = JSON.parse(readFileSync(pidFile, 'utf8')) as { pid: number; child: number };
       assert.ok(gone(pid), `server process ${pid} is gone`);
@@ -414,7 +493,11 @@ describe('servers that misbehave', () => {
 
     test(`a fetch cancelled while the server ${mode === 'silent' ? 'starts' : 'lists its tools'} stops it and its child`, async () => {
       const pidFile = join(tmp, `cancel-${mode}.json`);
-      const server = serversFromConfig('.vscode/mcp.json', JSON.stringify({ servers: { hang: { command: process.execPath, args: [hangingServer, pidFile, mode] } } }), tmp).servers[0]!;
+      const server = serversFromConfig(
+        '.vscode/mcp.json',
+        JSON.stringify({ servers: { hang: { command: process.execPath, args: [hangingServer, pidFile, mode] } } }),
+        tmp,
+      ).servers[0]!;
       const abort = new AbortController();
       // Cancelled once the server has written its pid file (it is running), long before any timeout.
       // (In list mode a little later, so that initialize has been answered.)
@@ -424,13 +507,21 @@ describe('servers that misbehave', () => {
         setTimeout(() => abort.abort(), mode === 'list' ? 300 : 0);
       }, 20);
       try {
-        await assert.rejects(fetchCatalog(server, { connectTimeoutMs: 60_000, pageTimeoutMs: 60_000, closeGraceMs: 150, signal: abort.signal }), (error: unknown) => {
-          assert.ok(error instanceof FetchError);
-          assert.equal(error.cancelled, true);
-          assert.equal(error.timedOut, false);
-          assert.match(error.message, /cancelled/);
-          return true;
-        });
+        await assert.rejects(
+          fetchCatalog(server, {
+            connectTimeoutMs: 60_000,
+            pageTimeoutMs: 60_000,
+            closeGraceMs: 150,
+            signal: abort.signal,
+          }),
+          (error: unknown) => {
+            assert.ok(error instanceof FetchError);
+            assert.equal(error.cancelled, true);
+            assert.equal(error.timedOut, false);
+            assert.match(error.message, /cancelled/);
+            return true;
+          },
+        );
       } finally {
         clearInterval(watcher);
       }
@@ -442,8 +533,15 @@ describe('servers that misbehave', () => {
 
   test('a fetch whose signal is already aborted starts nothing', async () => {
     const telltaleFile = join(tmp, 'not-started');
-    const server = serversFromConfig('.vscode/mcp.json', JSON.stringify({ servers: { t: { command: process.execPath, args: [telltale, telltaleFile] } } }), tmp).servers[0]!;
-    await assert.rejects(fetchCatalog(server, { signal: AbortSignal.abort() }), (error: unknown) => error instanceof FetchError && error.cancelled);
+    const server = serversFromConfig(
+      '.vscode/mcp.json',
+      JSON.stringify({ servers: { t: { command: process.execPath, args: [telltale, telltaleFile] } } }),
+      tmp,
+    ).servers[0]!;
+    await assert.rejects(
+      fetchCatalog(server, { signal: AbortSignal.abort() }),
+      (error: unknown) => error instanceof FetchError && error.cancelled,
+    );
     assert.equal(existsSync(telltaleFile), false);
   });
 });
@@ -460,8 +558,14 @@ describe('the command', () => {
     const folder = join(tmp, 'ws-interrupt');
     const pidFile = join(tmp, 'interrupt.json');
     mkdirSync(join(folder, '.vscode'), { recursive: true });
-    writeFileSync(join(folder, '.vscode', 'mcp.json'), JSON.stringify({ servers: { hang: { command: process.execPath, args: [hangingServer, pidFile, 'silent'] } } }));
-    const cli = spawn(process.execPath, [CLI, 'catalog', 'fetch', '--timeout', '60000'], { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+    writeFileSync(
+      join(folder, '.vscode', 'mcp.json'),
+      JSON.stringify({ servers: { hang: { command: process.execPath, args: [hangingServer, pidFile, 'silent'] } } }),
+    );
+    const cli = spawn(process.execPath, [CLI, 'catalog', 'fetch', '--timeout', '60000'], {
+      cwd: folder,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => cli.once('exit', (code) => resolve(code)));
@@ -487,7 +591,10 @@ describe('the command', () => {
     assert.equal(code, 1, stderr);
     assert.equal(stdout, 'catalogs/memory.catalog.yaml\n');
     // `node` is shown as the file the start runs: found on the PATH, absolute.
-    assert.match(stderr, /starting memory \(\.vscode\/mcp\.json:\d+\): MEMORY_FILE_PATH=\*\*\* API_TOKEN=\*\*\* \/\S*\/node .*; "node" found on its PATH\)/);
+    assert.match(
+      stderr,
+      /starting memory \(\.vscode\/mcp\.json:\d+\): MEMORY_FILE_PATH=\*\*\* API_TOKEN=\*\*\* \/\S*\/node .*; "node" found on its PATH\)/,
+    );
     assert.match(stderr, /memory: \d+ tools in 1 page .* -> catalogs\/memory\.catalog\.yaml/);
     assert.match(stderr, /leaky failed: .*\n(.*\n)*.*starting with token \*\*\*/);
     assert.match(stderr, /skipped prompted \(\.vscode\/mcp\.json:\d+\): it needs input "token"/);
@@ -506,7 +613,11 @@ describe('the command', () => {
     if (!existsSync(snapshot)) assert.equal(await runCatalogFetch(['catalog', 'fetch', 'memory'], io().io), 0);
     const committed = readFileSync(snapshot, 'utf8');
     const matching = io();
-    assert.equal(await runCatalogFetch(['catalog', 'fetch', 'memory', '--check'], matching.io), 0, matching.err.join(''));
+    assert.equal(
+      await runCatalogFetch(['catalog', 'fetch', 'memory', '--check'], matching.io),
+      0,
+      matching.err.join(''),
+    );
     assert.equal(matching.out.join(''), 'memory: catalogs/memory.catalog.yaml matches the server\n');
     assert.match(matching.err.join(''), /every snapshot checked matches its server/);
     try {
@@ -525,7 +636,10 @@ describe('the command', () => {
       // The server's read_graph is read-only: against the snapshot, the hint tightened.
       assert.match(out, /^ {2}read_graph: readOnlyHint tightened \(false → true\)$/m);
       assert.match(out, /^ {2}delete_relations: added$/m);
-      assert.match(stale.err.join(''), /1 snapshot no longer matches its server: memory; run tool-lens catalog fetch to update/);
+      assert.match(
+        stale.err.join(''),
+        /1 snapshot no longer matches its server: memory; run tool-lens catalog fetch to update/,
+      );
       assert.equal(readFileSync(snapshot, 'utf8'), altered, '--check writes nothing');
     } finally {
       writeFileSync(snapshot, committed);

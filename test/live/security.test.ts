@@ -9,7 +9,18 @@
 // - two server names never share a snapshot file.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,13 +28,21 @@ import { after, before, describe, test } from 'node:test';
 import { runCatalogFetch } from '../../server/src/cli/catalogFetch.js';
 import { FetchError } from '../../server/src/live/errors.js';
 import { fetchCatalog } from '../../server/src/live/fetch.js';
-import { decidesWhatRuns, describeLaunch, displayUrl, looksLikeToken, redact, secretsOf } from '../../server/src/live/redact.js';
+import {
+  decidesWhatRuns,
+  describeLaunch,
+  displayUrl,
+  looksLikeToken,
+  redact,
+  secretsOf,
+} from '../../server/src/live/redact.js';
 import { serversFromConfig, type McpServerEntry } from '../../server/src/live/servers.js';
 import { snapshotFileName, SnapshotClash, writeSnapshot } from '../../server/src/live/snapshot.js';
 import { OutsideWorkspace } from '../../server/src/node/confine.js';
 
 const ROOT = join(__dirname, '..', '..');
-const sdk = (path: string): string => pathToFileURL(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm', path)).href;
+const sdk = (path: string): string =>
+  pathToFileURL(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm', path)).href;
 
 // Secrets of every kind a launch can carry. Each must be masked wherever it would show.
 const ENV_SECRET = 'tl-env-secret-4c1d8e';
@@ -37,7 +56,18 @@ const QUERY_SECRET = 'tl-query-secret-1e5f2d';
 const PATH_TOKEN = 'Qm9vS3RyYXBUb2tlbjEyMzQ1Njc4OTA';
 const URL_USER = 'tl-url-user-5b8e';
 const URL_PASSWORD = 'tl-url-password-2d6f';
-const ALL_SECRETS = [ENV_SECRET, FLAG_SECRET, EQUALS_SECRET, NAMED_SECRET, GITHUB_TOKEN, HEADER_SECRET, QUERY_SECRET, PATH_TOKEN, URL_USER, URL_PASSWORD];
+const ALL_SECRETS = [
+  ENV_SECRET,
+  FLAG_SECRET,
+  EQUALS_SECRET,
+  NAMED_SECRET,
+  GITHUB_TOKEN,
+  HEADER_SECRET,
+  QUERY_SECRET,
+  PATH_TOKEN,
+  URL_USER,
+  URL_PASSWORD,
+];
 
 function noSecret(text: string, what: string, short = true): void {
   for (const secret of ALL_SECRETS) assert.ok(!text.includes(secret), `${what} shows ${secret}:\n${text}`);
@@ -99,7 +129,10 @@ before(async () => {
   echoHttp = join(tmp, 'echo-http.mjs');
   writeFileSync(echoStdio, ECHO_STDIO);
   writeFileSync(echoHttp, ECHO_HTTP);
-  const child = spawn(process.execPath, [echoHttp], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [echoHttp], {
+    env: { PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   httpChild = child;
   port = await new Promise<number>((resolve, reject) => {
     let said = '';
@@ -130,7 +163,9 @@ function workspace(name: string, servers: Record<string, unknown>, files: Record
 }
 
 function entryOf(servers: Record<string, unknown>, name: string): McpServerEntry {
-  const found = serversFromConfig('.vscode/mcp.json', JSON.stringify({ servers }), tmp).servers.find((s) => s.name === name);
+  const found = serversFromConfig('.vscode/mcp.json', JSON.stringify({ servers }), tmp).servers.find(
+    (s) => s.name === name,
+  );
   assert.ok(found?.launch, `${name} has a launch`);
   return found;
 }
@@ -146,29 +181,69 @@ async function cli(cwd: string, args: string[]): Promise<{ code: number; out: st
 function leakyStdio(marker: string, mode = 'list'): Record<string, unknown> {
   return {
     command: process.execPath,
-    args: [echoStdio, marker, mode, '--token', FLAG_SECRET, `--api-key=${EQUALS_SECRET}`, `GITHUB_PASSWORD=${NAMED_SECRET}`, GITHUB_TOKEN, '--verbose'],
+    args: [
+      echoStdio,
+      marker,
+      mode,
+      '--token',
+      FLAG_SECRET,
+      `--api-key=${EQUALS_SECRET}`,
+      `GITHUB_PASSWORD=${NAMED_SECRET}`,
+      GITHUB_TOKEN,
+      '--verbose',
+    ],
     env: { API_TOKEN: ENV_SECRET, DB_PASSWORD: SHORT_ENV_SECRET },
   };
 }
 
 describe('secrets (item 4)', () => {
   test('the heuristic: token-like words, secret flag names, URL parts', () => {
-    for (const token of [GITHUB_TOKEN, 'sk-proj-abcdefghijklmnop1234', 'xoxb-1234567890-abcdefghij', 'AKIAIOSFODNN7EXAMPLE', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0', PATH_TOKEN, 'a'.repeat(8) + '0123456789abcdef0123456789abcdef']) {
+    for (const token of [
+      GITHUB_TOKEN,
+      'sk-proj-abcdefghijklmnop1234',
+      'xoxb-1234567890-abcdefghij',
+      'AKIAIOSFODNN7EXAMPLE',
+      'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0',
+      PATH_TOKEN,
+      'a'.repeat(8) + '0123456789abcdef0123456789abcdef',
+    ]) {
       assert.ok(looksLikeToken(token), token);
     }
-    for (const word of ['--verbose', '@modelcontextprotocol/server-memory', 'server-everything', 'my_service_config_v2', '/home/user/project/server.js', '2025-11-25', 'streamableHttp', 'sk-learn']) {
+    for (const word of [
+      '--verbose',
+      '@modelcontextprotocol/server-memory',
+      'server-everything',
+      'my_service_config_v2',
+      '/home/user/project/server.js',
+      '2025-11-25',
+      'streamableHttp',
+      'sk-learn',
+    ]) {
       assert.ok(!looksLikeToken(word), word);
     }
-    assert.ok(decidesWhatRuns('PATH') && decidesWhatRuns('NODE_OPTIONS') && decidesWhatRuns('LD_PRELOAD') && decidesWhatRuns('DYLD_INSERT_LIBRARIES') && decidesWhatRuns('npm_config_registry'));
-    assert.ok(!decidesWhatRuns('API_TOKEN') && !decidesWhatRuns('NPM_CONFIG__AUTHTOKEN') && !decidesWhatRuns('MEMORY_FILE_PATH'));
+    assert.ok(
+      decidesWhatRuns('PATH') &&
+        decidesWhatRuns('NODE_OPTIONS') &&
+        decidesWhatRuns('LD_PRELOAD') &&
+        decidesWhatRuns('DYLD_INSERT_LIBRARIES') &&
+        decidesWhatRuns('npm_config_registry'),
+    );
+    assert.ok(
+      !decidesWhatRuns('API_TOKEN') &&
+        !decidesWhatRuns('NPM_CONFIG__AUTHTOKEN') &&
+        !decidesWhatRuns('MEMORY_FILE_PATH'),
+    );
     const launch = entryOf({ s: leakyStdio('/nowhere') }, 's').launch!;
     const secrets = secretsOf(launch);
-    for (const secret of [ENV_SECRET, SHORT_ENV_SECRET, FLAG_SECRET, EQUALS_SECRET, NAMED_SECRET, GITHUB_TOKEN]) assert.ok(secrets.includes(secret), secret);
+    for (const secret of [ENV_SECRET, SHORT_ENV_SECRET, FLAG_SECRET, EQUALS_SECRET, NAMED_SECRET, GITHUB_TOKEN])
+      assert.ok(secrets.includes(secret), secret);
     assert.ok(!secrets.includes('--verbose'));
     // A short secret is masked alone, never inside a longer word.
     assert.equal(redact('pw7 and pw7_reader and xpw7', [SHORT_ENV_SECRET]), '*** and pw7_reader and xpw7');
     assert.equal(
-      displayUrl(`http://${URL_USER}:${URL_PASSWORD}@127.0.0.1:9/hook/${PATH_TOKEN}/mcp?key=${QUERY_SECRET}#${QUERY_SECRET}`),
+      displayUrl(
+        `http://${URL_USER}:${URL_PASSWORD}@127.0.0.1:9/hook/${PATH_TOKEN}/mcp?key=${QUERY_SECRET}#${QUERY_SECRET}`,
+      ),
       'http://***:***@127.0.0.1:9/hook/***/mcp?key=***#***',
     );
   });
@@ -180,7 +255,10 @@ describe('secrets (item 4)', () => {
     assert.equal(run.code, 0, run.err);
     assert.ok(existsSync(marker), 'the server ran');
     assert.match(run.err, / API_TOKEN=\*\*\* DB_PASSWORD=\*\*\* /);
-    assert.match(run.err, /echo-stdio\.mjs \S+ list --token \*\*\* --api-key=\*\*\* GITHUB_PASSWORD=\*\*\* \*\*\* --verbose {2}\(in /);
+    assert.match(
+      run.err,
+      /echo-stdio\.mjs \S+ list --token \*\*\* --api-key=\*\*\* GITHUB_PASSWORD=\*\*\* \*\*\* --verbose {2}\(in /,
+    );
     const snapshot = readFileSync(join(dir, 'catalogs', 'leaky.catalog.yaml'), 'utf8');
     // The server echoed every secret; each is masked, and what is not secret stays.
     assert.match(snapshot, /My environment: .*"API_TOKEN":"\*\*\*"/);
@@ -198,21 +276,35 @@ describe('secrets (item 4)', () => {
     const run = await cli(dir, ['--debug']);
     assert.equal(run.code, 1);
     assert.ok(existsSync(marker), 'the server ran');
-    assert.match(run.err, /failing failed: .*\n(.*\n)*.*cannot start: env .*"API_TOKEN":"\*\*\*".* args --token \*\*\* --api-key=\*\*\*/);
+    assert.match(
+      run.err,
+      /failing failed: .*\n(.*\n)*.*cannot start: env .*"API_TOKEN":"\*\*\*".* args --token \*\*\* --api-key=\*\*\*/,
+    );
     noSecret(run.out + run.err, 'the terminal');
     assert.equal(existsSync(join(dir, 'catalogs')), false, 'nothing written');
   });
 
   test('Streamable HTTP on 127.0.0.1: header values, query values and a token in the path masked in the line, the log and the snapshot', async () => {
     const url = `http://127.0.0.1:${port}/hook/${PATH_TOKEN}/mcp?key=${QUERY_SECRET}&mode=json`;
-    const dir = workspace('ws-http', { remote: { type: 'http', url, headers: { Authorization: `Bearer ${HEADER_SECRET}`, 'X-Api-Key': HEADER_SECRET } } });
+    const dir = workspace('ws-http', {
+      remote: { type: 'http', url, headers: { Authorization: `Bearer ${HEADER_SECRET}`, 'X-Api-Key': HEADER_SECRET } },
+    });
     const run = await cli(dir, ['--debug']);
     assert.equal(run.code, 0, run.err);
-    assert.match(run.err, new RegExp(`connecting to remote \\(\\.vscode/mcp\\.json:\\d+\\): http://127\\.0\\.0\\.1:${port}/hook/\\*\\*\\*/mcp\\?key=\\*\\*\\*&mode=\\*\\*\\* \\(Streamable HTTP, falling back to SSE; headers Authorization: \\*\\*\\*, X-Api-Key: \\*\\*\\*\\)`));
+    assert.match(
+      run.err,
+      new RegExp(
+        `connecting to remote \\(\\.vscode/mcp\\.json:\\d+\\): http://127\\.0\\.0\\.1:${port}/hook/\\*\\*\\*/mcp\\?key=\\*\\*\\*&mode=\\*\\*\\* \\(Streamable HTTP, falling back to SSE; headers Authorization: \\*\\*\\*, X-Api-Key: \\*\\*\\*\\)`,
+      ),
+    );
     const snapshot = readFileSync(join(dir, 'catalogs', 'remote.catalog.yaml'), 'utf8');
     assert.match(snapshot, /I was reached at \/hook\/\*\*\*\/mcp\?key=\*\*\*/);
     assert.match(snapshot, /"authorization":"\*\*\*"/);
-    assert.match(snapshot, /"content-type":"application\/json"/, 'a short query value (mode=json) is not a secret elsewhere');
+    assert.match(
+      snapshot,
+      /"content-type":"application\/json"/,
+      'a short query value (mode=json) is not a secret elsewhere',
+    );
     assert.match(snapshot, /"x-api-key":"\*\*\*"/);
     noSecret(snapshot, 'the snapshot');
     noSecret(run.out + run.err, 'the terminal');
@@ -239,11 +331,15 @@ describe('secrets (item 4)', () => {
 describe('what runs (item 3)', () => {
   test("the entry's own PATH picks the workspace's tools/node: the line names it, absolute, with PATH and NODE_OPTIONS in clear", async () => {
     const marker = join(tmp, 'tools-node.ran');
-    const dir = workspace('ws-path', {}, {
-      // A "node" of the workspace's own that leaves a mark and runs the real one.
-      'tools/node': `#!/bin/sh\necho "$0" > '${marker}'\nexec '${process.execPath}' "$@"\n`,
-      'preload.cjs': '// loaded through NODE_OPTIONS\n',
-    });
+    const dir = workspace(
+      'ws-path',
+      {},
+      {
+        // A "node" of the workspace's own that leaves a mark and runs the real one.
+        'tools/node': `#!/bin/sh\necho "$0" > '${marker}'\nexec '${process.execPath}' "$@"\n`,
+        'preload.cjs': '// loaded through NODE_OPTIONS\n',
+      },
+    );
     chmodSync(join(dir, 'tools', 'node'), 0o755);
     const serverMarker = join(tmp, 'tools-node.server');
     writeFileSync(
@@ -253,7 +349,12 @@ describe('what runs (item 3)', () => {
           sneaky: {
             command: 'node',
             args: [echoStdio, serverMarker, 'list'],
-            env: { PATH: `tools:${process.env.PATH ?? ''}`, NODE_OPTIONS: '--require ./preload.cjs', LD_LIBRARY_PATH: 'lib', API_TOKEN: ENV_SECRET },
+            env: {
+              PATH: `tools:${process.env.PATH ?? ''}`,
+              NODE_OPTIONS: '--require ./preload.cjs',
+              LD_LIBRARY_PATH: 'lib',
+              API_TOKEN: ENV_SECRET,
+            },
           },
         },
       }),
@@ -277,18 +378,38 @@ describe('what runs (item 3)', () => {
   test('an env value cannot hide an argument, the program or its folder in the line', () => {
     const dir = workspace('ws-hide', {});
     const node = realpathSync(process.execPath); // no link, so no note about one
-    const line = describeLaunch(entryOf({ s: { command: node, args: ['-r', './evil.cjs', 'server.js'], cwd: dir, env: { HIDE: './evil.cjs', ALSO: node, WHERE: dir } } }, 's').launch!);
+    const line = describeLaunch(
+      entryOf(
+        {
+          s: {
+            command: node,
+            args: ['-r', './evil.cjs', 'server.js'],
+            cwd: dir,
+            env: { HIDE: './evil.cjs', ALSO: node, WHERE: dir },
+          },
+        },
+        's',
+      ).launch!,
+    );
     assert.equal(line, `HIDE=*** ALSO=*** WHERE=*** ${node} -r ./evil.cjs server.js  (in ${dir})`);
   });
 
   test('no shell: metacharacters in the arguments reach the server as text and run nothing', async () => {
     const marker = join(tmp, 'noshell.started');
     const touched = ['subst', 'tick', 'semi'].map((n) => join(tmp, `noshell-${n}`));
-    const args = [echoStdio, marker, 'list', `$(touch ${touched[0]})`, `\`touch ${touched[1]}\``, `; touch ${touched[2]}`];
+    const args = [
+      echoStdio,
+      marker,
+      'list',
+      `$(touch ${touched[0]})`,
+      `\`touch ${touched[1]}\``,
+      `; touch ${touched[2]}`,
+    ];
     const result = await fetchCatalog(entryOf({ s: { command: process.execPath, args } }, 's'));
     assert.ok(existsSync(marker));
     for (const file of touched) assert.equal(existsSync(file), false, `${file} was made by a shell`);
-    const echoed = (result.tools.find((t) => (t as { name: string }).name === 'echo_args') as { description: string }).description;
+    const echoed = (result.tools.find((t) => (t as { name: string }).name === 'echo_args') as { description: string })
+      .description;
     assert.equal(echoed, `My arguments: ${args.slice(3).join(' ')}`);
   });
 
@@ -296,9 +417,17 @@ describe('what runs (item 3)', () => {
     const dir = workspace('ws-link-cmd', {});
     symlinkSync(process.execPath, join(dir, 'mynode'));
     const linked = describeLaunch(entryOf({ s: { command: './mynode', args: ['x.js'], cwd: dir } }, 's').launch!);
-    assert.ok(linked.startsWith(`${join(dir, 'mynode')} x.js  (in ${dir}; ${join(dir, 'mynode')} is a link to `), linked);
-    const missing = describeLaunch(entryOf({ s: { command: 'no-such-program-tl', env: { PATH: 'bin' }, cwd: dir } }, 's').launch!);
-    assert.match(missing, /^PATH=bin no-such-program-tl {2}\(in [^;]+; "no-such-program-tl" is not an executable file on the PATH it gets, so the start will fail\)$/);
+    assert.ok(
+      linked.startsWith(`${join(dir, 'mynode')} x.js  (in ${dir}; ${join(dir, 'mynode')} is a link to `),
+      linked,
+    );
+    const missing = describeLaunch(
+      entryOf({ s: { command: 'no-such-program-tl', env: { PATH: 'bin' }, cwd: dir } }, 's').launch!,
+    );
+    assert.match(
+      missing,
+      /^PATH=bin no-such-program-tl {2}\(in [^;]+; "no-such-program-tl" is not an executable file on the PATH it gets, so the start will fail\)$/,
+    );
   });
 });
 
@@ -310,7 +439,10 @@ describe('writes stay in the workspace (item 2)', () => {
     symlinkSync(outside, join(dir, 'catalogs'));
     const run = await cli(dir, []);
     assert.equal(run.code, 1, run.err);
-    assert.match(run.err, /echo not fetched: not writing catalogs\/echo\.catalog\.yaml: catalogs -> \S+ is a symbolic link that leads out of the workspace, to \S+echo\.catalog\.yaml\. Tool Lens writes only inside the workspace /);
+    assert.match(
+      run.err,
+      /echo not fetched: not writing catalogs\/echo\.catalog\.yaml: catalogs -> \S+ is a symbolic link that leads out of the workspace, to \S+echo\.catalog\.yaml\. Tool Lens writes only inside the workspace /,
+    );
     assert.equal(existsSync(marker), false, 'the server was not started');
     assert.deepEqual(readdirSync(outside), []);
   });
@@ -324,11 +456,16 @@ describe('writes stay in the workspace (item 2)', () => {
     symlinkSync(join(outside, 'victim.txt'), join(dir, 'catalogs', 'echo.catalog.yaml'));
     const run = await cli(dir, []);
     assert.equal(run.code, 1, run.err);
-    assert.match(run.err, /not writing catalogs\/echo\.catalog\.yaml: catalogs\/echo\.catalog\.yaml -> \S+victim\.txt is a symbolic link that leads out of the workspace/);
+    assert.match(
+      run.err,
+      /not writing catalogs\/echo\.catalog\.yaml: catalogs\/echo\.catalog\.yaml -> \S+victim\.txt is a symbolic link that leads out of the workspace/,
+    );
     assert.equal(readFileSync(join(outside, 'victim.txt'), 'utf8'), 'precious\n');
     assert.equal(existsSync(marker), false);
 
-    const dangling = workspace('ws-dangling', { echo: { command: process.execPath, args: [echoStdio, marker, 'list'] } });
+    const dangling = workspace('ws-dangling', {
+      echo: { command: process.execPath, args: [echoStdio, marker, 'list'] },
+    });
     symlinkSync(join(outside, 'not-there', 'deeper'), join(dangling, 'catalogs'));
     const second = await cli(dangling, []);
     assert.equal(second.code, 1);
@@ -336,7 +473,7 @@ describe('writes stay in the workspace (item 2)', () => {
     assert.equal(existsSync(join(outside, 'not-there')), false, 'no folder made outside');
   });
 
-  test('a link that stays inside the workspace is followed; --out naming a folder outside is the user\'s choice', async () => {
+  test("a link that stays inside the workspace is followed; --out naming a folder outside is the user's choice", async () => {
     const marker = join(tmp, 'inside-link.started');
     const dir = workspace('ws-inside-link', { echo: { command: process.execPath, args: [echoStdio, marker, 'list'] } });
     mkdirSync(join(dir, 'snapshots'));
@@ -354,7 +491,12 @@ describe('writes stay in the workspace (item 2)', () => {
     const outside = mkdtempSync(join(tmp, 'outside-'));
     const dir = mkdtempSync(join(tmp, 'ws-unit-'));
     symlinkSync(outside, join(dir, 'catalogs'));
-    const catalog = { server: 'x', fetched: { at: '2026-01-01T00:00:00.000Z' }, tools: [], stats: { transport: 'stdio' as const, pages: 1, connectMs: 0, listMs: 0 } };
+    const catalog = {
+      server: 'x',
+      fetched: { at: '2026-01-01T00:00:00.000Z' },
+      tools: [],
+      stats: { transport: 'stdio' as const, pages: 1, connectMs: 0, listMs: 0 },
+    };
     assert.throws(() => writeSnapshot({ dir: join(dir, 'catalogs'), root: dir }, catalog, 'yaml'), OutsideWorkspace);
     assert.deepEqual(readdirSync(outside), []);
   });
@@ -371,7 +513,8 @@ describe('who may write, start or connect', () => {
     }
     return out;
   }
-  const WRITES = /\b(writeFileSync|writeFile|appendFileSync|appendFile|renameSync|rename|mkdirSync|mkdir|rmSync|rm|unlinkSync|unlink|createWriteStream|copyFileSync|copyFile|cpSync|symlinkSync|truncateSync|chmodSync)\b/;
+  const WRITES =
+    /\b(writeFileSync|writeFile|appendFileSync|appendFile|renameSync|rename|mkdirSync|mkdir|rmSync|rm|unlinkSync|unlink|createWriteStream|copyFileSync|copyFile|cpSync|symlinkSync|truncateSync|chmodSync)\b/;
 
   test('only --fix, the check cache, --output-file and the snapshot writer import a way to write files, each through confinedTarget; only live/ starts processes or opens connections (and catalog diff runs git)', () => {
     const writers: string[] = [];
@@ -383,14 +526,31 @@ describe('who may write, start or connect', () => {
       }
       // openSync is for reading only ('r'): loader.ts reads the head of a large file with it.
       if (/openSync\([^)]*'(?!r')[a-z+]+'/.test(text)) writers.push(file);
-      if (/from\s*'(?:node:)?fs(?:\/promises)?'/.test(text) && /import\s*\*\s*as\s*\w+\s*from\s*'(?:node:)?fs/.test(text)) writers.push(file);
-      if (/from\s*'(?:node:)?(?:child_process|net|http|https|http2|tls|dgram)'|from\s*'@modelcontextprotocol\/sdk\/client/.test(text)) launchers.push(file);
+      if (
+        /from\s*'(?:node:)?fs(?:\/promises)?'/.test(text) &&
+        /import\s*\*\s*as\s*\w+\s*from\s*'(?:node:)?fs/.test(text)
+      )
+        writers.push(file);
+      if (
+        /from\s*'(?:node:)?(?:child_process|net|http|https|http2|tls|dgram)'|from\s*'@modelcontextprotocol\/sdk\/client/.test(
+          text,
+        )
+      )
+        launchers.push(file);
     }
-    assert.deepEqual(writers.sort(), ['server/src/cli/cache.ts', 'server/src/cli/fix.ts', 'server/src/cli/outputFile.ts', 'server/src/live/snapshot.ts']);
+    assert.deepEqual(writers.sort(), [
+      'server/src/cli/cache.ts',
+      'server/src/cli/fix.ts',
+      'server/src/cli/outputFile.ts',
+      'server/src/live/snapshot.ts',
+    ]);
     // Each of them writes through node/confine.ts.
     for (const file of writers) assert.match(readFileSync(join(ROOT, file), 'utf8'), /confinedTarget\(/, file);
     // The one other process: `catalog diff REV:PATH` runs git (ls-tree and show, no shell) to read a revision.
-    assert.deepEqual(launchers.filter((file) => !file.startsWith('server/src/live/')), ['server/src/node/catalogSource.ts']);
+    assert.deepEqual(
+      launchers.filter((file) => !file.startsWith('server/src/live/')),
+      ['server/src/node/catalogSource.ts'],
+    );
     assert.match(readFileSync(join(ROOT, 'server/src/node/catalogSource.ts'), 'utf8'), /execFileSync\('git', /);
     assert.doesNotMatch(readFileSync(join(ROOT, 'server/src/node/catalogSource.ts'), 'utf8'), /shell:\s*true/);
   });
@@ -406,7 +566,21 @@ describe('one server, one file (item 5)', () => {
     assert.equal(snapshotFileName('é', 'yaml'), '%C3%A9.catalog.yaml');
     const long = snapshotFileName('x'.repeat(300), 'yaml');
     assert.ok(long.length < 255 && long !== snapshotFileName(`${'x'.repeat(299)}y`, 'yaml'), long);
-    const names = ['a/b', 'a_b', 'a b', 'a:b', 'a\\b', 'a.b', 'a-b', 'a%b', 'a%2Fb', '.a', '%2Ea', 'x'.repeat(300), `${'x'.repeat(299)}y`];
+    const names = [
+      'a/b',
+      'a_b',
+      'a b',
+      'a:b',
+      'a\\b',
+      'a.b',
+      'a-b',
+      'a%b',
+      'a%2Fb',
+      '.a',
+      '%2Ea',
+      'x'.repeat(300),
+      `${'x'.repeat(299)}y`,
+    ];
     assert.equal(new Set(names.map((n) => snapshotFileName(n, 'yaml'))).size, names.length);
   });
 
@@ -430,7 +604,10 @@ describe('one server, one file (item 5)', () => {
     });
     const refused = await cli(cased, []);
     assert.equal(refused.code, 2);
-    assert.match(refused.err, /the servers "Echo" and "echo" would share the snapshot file echo\.catalog\.yaml on a file system that ignores case/);
+    assert.match(
+      refused.err,
+      /the servers "Echo" and "echo" would share the snapshot file echo\.catalog\.yaml on a file system that ignores case/,
+    );
     assert.equal(existsSync(marker), false);
     assert.equal(existsSync(join(cased, 'catalogs')), false);
   });
@@ -440,12 +617,24 @@ describe('one server, one file (item 5)', () => {
     mkdirSync(join(dir, 'catalogs'));
     const theirs = 'catalog: 1\nservers:\n  - name: Echo\n    tools: []\n';
     writeFileSync(join(dir, 'catalogs', 'echo.catalog.yaml'), theirs);
-    const catalog = { server: 'echo', fetched: { at: '2026-01-01T00:00:00.000Z' }, tools: [], stats: { transport: 'stdio' as const, pages: 1, connectMs: 0, listMs: 0 } };
-    assert.throws(() => writeSnapshot({ dir: join(dir, 'catalogs'), root: dir }, catalog, 'yaml'), (error: unknown) => error instanceof SnapshotClash && /holds the catalog of "Echo", not of "echo"/.test(error.message));
+    const catalog = {
+      server: 'echo',
+      fetched: { at: '2026-01-01T00:00:00.000Z' },
+      tools: [],
+      stats: { transport: 'stdio' as const, pages: 1, connectMs: 0, listMs: 0 },
+    };
+    assert.throws(
+      () => writeSnapshot({ dir: join(dir, 'catalogs'), root: dir }, catalog, 'yaml'),
+      (error: unknown) =>
+        error instanceof SnapshotClash && /holds the catalog of "Echo", not of "echo"/.test(error.message),
+    );
     assert.equal(readFileSync(join(dir, 'catalogs', 'echo.catalog.yaml'), 'utf8'), theirs);
     // Its own earlier snapshot is replaced as usual.
     writeFileSync(join(dir, 'catalogs', 'echo.catalog.yaml'), 'catalog: 1\nservers:\n  - name: echo\n    tools: []\n');
     writeSnapshot({ dir: join(dir, 'catalogs'), root: dir }, catalog, 'yaml');
-    assert.match(readFileSync(join(dir, 'catalogs', 'echo.catalog.yaml'), 'utf8'), /^# Tool catalog of the MCP server "echo"/);
+    assert.match(
+      readFileSync(join(dir, 'catalogs', 'echo.catalog.yaml'), 'utf8'),
+      /^# Tool catalog of the MCP server "echo"/,
+    );
   });
 });

@@ -7,7 +7,14 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CodeActionRequest, DidChangeWatchedFilesNotification, ExecuteCommandRequest, FileChangeType, type CodeAction, type Diagnostic } from 'vscode-languageserver-protocol/node';
+import {
+  CodeActionRequest,
+  DidChangeWatchedFilesNotification,
+  ExecuteCommandRequest,
+  FileChangeType,
+  type CodeAction,
+  type Diagnostic,
+} from 'vscode-languageserver-protocol/node';
 import { SERVER_COMMANDS } from '../../server/src/lsp/protocol.js';
 import { runCli } from '../cli/harness.js';
 import { makeWorkspace, startInProcess, type InProcess } from './harness.js';
@@ -120,7 +127,9 @@ describe('aggregation/advertised-rename in the language server', () => {
 
   async function diskChanged(path: string, type: FileChangeType): Promise<void> {
     const refreshes = server.client.refreshes;
-    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: ws.uri(path), type }] });
+    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: ws.uri(path), type }],
+    });
     await server.client.waitFor(() => server.client.refreshes > refreshes, `a refresh after ${path} changed on disk`);
   }
 
@@ -128,25 +137,45 @@ describe('aggregation/advertised-rename in the language server', () => {
     assert.deepEqual(byRule(await server.client.pullItems(gateway())), []);
   });
 
-  test('a snapshot added on disk that clashes under priority: one finding at priorityOrder, the old name\'s steps as related places', async () => {
+  test("a snapshot added on disk that clashes under priority: one finding at priorityOrder, the old name's steps as related places", async () => {
     ws.write('catalogs/gitlab.catalog.yaml', GITLAB);
     await diskChanged('catalogs/gitlab.catalog.yaml', FileChangeType.Created);
     const found = byRule(await server.client.pullItems(gateway()));
     assert.equal(found.length, 1, JSON.stringify(found));
     const [finding] = found;
-    assert.match(messageOf(finding!), /renames the advertised tool "create_issue" \(github\.create_issue\) to "github_create_issue"/);
+    assert.match(
+      messageOf(finding!),
+      /renames the advertised tool "create_issue" \(github\.create_issue\) to "github_create_issue"/,
+    );
     assert.match(messageOf(finding!), /Workload "gitlab" now serves a tool named "create_issue" too/);
     assert.match(messageOf(finding!), /2 steps of the workspace/);
     const line = lineOf(GATEWAY, 'priorityOrder: [notes]');
     assert.deepEqual(finding!.range, { start: { line, character: 19 }, end: { line, character: 26 } });
     const related = finding!.relatedInformation ?? [];
-    const at = (uri: string, needle: string, text: string) => related.find((r) => r.location.uri === uri && r.location.range.start.line === lineOf(text, needle));
-    assert.match(at(gateway(), 'tool: create_issue', GATEWAY)?.message ?? '', /step "open" of composite tool "file_bug" calls "create_issue"/);
-    assert.match(at(ws.uri('triage.composite.yaml'), 'tool: create_issue', DEFINITION)?.message ?? '', /step "file" of composite tool "triage"/);
-    assert.match(at(ws.uri('catalogs/gitlab.catalog.yaml'), 'name: create_issue', GITLAB)?.message ?? '', /gitlab\.create_issue, which now serves "create_issue" too/);
-    assert.ok(!related.some((r) => r.location.uri === ws.uri('gitlab.calls.yaml')), 'a call recorded against a server does not go through the gateway');
+    const at = (uri: string, needle: string, text: string) =>
+      related.find((r) => r.location.uri === uri && r.location.range.start.line === lineOf(text, needle));
+    assert.match(
+      at(gateway(), 'tool: create_issue', GATEWAY)?.message ?? '',
+      /step "open" of composite tool "file_bug" calls "create_issue"/,
+    );
+    assert.match(
+      at(ws.uri('triage.composite.yaml'), 'tool: create_issue', DEFINITION)?.message ?? '',
+      /step "file" of composite tool "triage"/,
+    );
+    assert.match(
+      at(ws.uri('catalogs/gitlab.catalog.yaml'), 'name: create_issue', GITLAB)?.message ?? '',
+      /gitlab\.create_issue, which now serves "create_issue" too/,
+    );
+    assert.ok(
+      !related.some((r) => r.location.uri === ws.uri('gitlab.calls.yaml')),
+      'a call recorded against a server does not go through the gateway',
+    );
     // The steps keep their own finding (tool/unknown), not a second one of this rule.
-    assert.ok((await server.client.pullItems(gateway())).some((d) => d.code === 'tool/unknown' && d.range.start.line === lineOf(GATEWAY, 'tool: create_issue')));
+    assert.ok(
+      (await server.client.pullItems(gateway())).some(
+        (d) => d.code === 'tool/unknown' && d.range.start.line === lineOf(GATEWAY, 'tool: create_issue'),
+      ),
+    );
     assert.deepEqual(byRule(await server.client.pullItems(ws.uri('triage.composite.yaml'))), []);
   });
 
@@ -161,7 +190,10 @@ describe('aggregation/advertised-rename in the language server', () => {
     assert.ok(accept, `an accept action among: ${actions.map((a) => a.title).join(', ')}`);
     assert.equal(accept.edit, undefined);
     const refreshes = server.client.refreshes;
-    await server.client.connection.sendRequest(ExecuteCommandRequest.type, { command: accept.command!.command, arguments: accept.command!.arguments });
+    await server.client.connection.sendRequest(ExecuteCommandRequest.type, {
+      command: accept.command!.command,
+      arguments: accept.command!.arguments,
+    });
     await server.client.waitFor(() => server.client.refreshes > refreshes, 'a refresh after accepting');
     assert.deepEqual(byRule(await server.client.pullItems(gateway())), []);
   });
@@ -180,16 +212,29 @@ describe('aggregation/advertised-rename in the language server', () => {
     const found = byRule(await server.client.pullItems(gateway()));
     assert.equal(found.length, 2, JSON.stringify(found.map((d) => d.message)));
     const renamed = found.find((d) => messageOf(d).includes('(gitlab.create_issue)'));
-    assert.match(messageOf(renamed!), /renames the advertised tool "gitlab_create_issue" \(gitlab\.create_issue\) to "open_issue"/);
+    assert.match(
+      messageOf(renamed!),
+      /renames the advertised tool "gitlab_create_issue" \(gitlab\.create_issue\) to "open_issue"/,
+    );
     assert.match(messageOf(renamed!), /The server renamed the tool to "open_issue"/);
-    assert.equal(renamed!.range.start.line, lineOf(GATEWAY, '{name: gitlab'), 'at the workload\'s entry in backends');
+    assert.equal(renamed!.range.start.line, lineOf(GATEWAY, '{name: gitlab'), "at the workload's entry in backends");
     assert.match(messageOf(renamed!), /1 recorded call of the workspace/);
     const call = renamed!.relatedInformation?.find((r) => r.location.uri === ws.uri('gitlab.calls.yaml'));
-    assert.equal(call?.location.range.start.line, lineOf(CALLS, 'name: create_issue'), 'the call recorded against gitlab by the old name');
+    assert.equal(
+      call?.location.range.start.line,
+      lineOf(CALLS, 'name: create_issue'),
+      'the call recorded against gitlab by the old name',
+    );
     const unclashed = found.find((d) => messageOf(d).includes('(github.create_issue)'));
-    assert.match(messageOf(unclashed!), /renames the advertised tool "github_create_issue" \(github\.create_issue\) to "create_issue"/);
+    assert.match(
+      messageOf(unclashed!),
+      /renames the advertised tool "github_create_issue" \(github\.create_issue\) to "create_issue"/,
+    );
     assert.match(messageOf(unclashed!), /clash with workload "gitlab", which the catalog no longer has/);
-    assert.match(messageOf(unclashed!), /clients that use "github_create_issue" no longer reach it \(no step or call of the workspace writes it\)/);
+    assert.match(
+      messageOf(unclashed!),
+      /clients that use "github_create_issue" no longer reach it \(no step or call of the workspace writes it\)/,
+    );
     await server.client.replaceAll(uri, GITLAB);
     assert.deepEqual(byRule(await server.client.pullItems(gateway())), []);
     await server.client.close(uri);

@@ -45,7 +45,11 @@ function catalogOf(workspace: Workspace, root: string): Omit<Discovered, 'files'
 function byCli(folder: string): Discovered {
   const loaded = loadWorkspace({ paths: ['.'], cwd: folder });
   assert.deepEqual(loaded.configProblems, []);
-  return { files: loaded.files.map((file) => resolve(folder, file.path)), note: linksOutNote(loaded.linksOut, folder), ...catalogOf(loaded.workspace, folder) };
+  return {
+    files: loaded.files.map((file) => resolve(folder, file.path)),
+    note: linksOutNote(loaded.linksOut, folder),
+    ...catalogOf(loaded.workspace, folder),
+  };
 }
 
 function serverSession(folder: string): { session: Session; logs: string[] } {
@@ -78,16 +82,20 @@ function assertSame(folder: string, cli: Discovered, server: Discovered): void {
 function allFilesUnder(folder: string): string[] {
   return readdirSync(folder, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => toPosix(relative(folder, join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name))))
+    .map((entry) =>
+      toPosix(relative(folder, join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name))),
+    )
     .sort();
 }
 
-const catalogYaml = (server: string, tool: string) => `catalog: 1\nservers:\n  - name: ${server}\n    tools:\n      - name: ${tool}\n        inputSchema: {type: object}\n`;
+const catalogYaml = (server: string, tool: string) =>
+  `catalog: 1\nservers:\n  - name: ${server}\n    tools:\n      - name: ${tool}\n        inputSchema: {type: object}\n`;
 
 // The edge workspace: `a-ws/` is the folder, `z-outside/` sorts after it and holds a catalog a glob
 // names. Several files describe the server `shared`; which one wins shows the order.
 const EDGE_FILES: Record<string, string> = {
-  'a-ws/.toollens.yaml': "catalogs:\n  - vendor/*.snapshot\n  - linked/*.yaml\n  - pinned/*.snapshot\nkinds:\n  tool-catalog: ['forced/**']\n",
+  'a-ws/.toollens.yaml':
+    "catalogs:\n  - vendor/*.snapshot\n  - linked/*.yaml\n  - pinned/*.snapshot\nkinds:\n  tool-catalog: ['forced/**']\n",
   'a-ws/catalogs/alpha.catalog.yaml': catalogYaml('shared', 'from_alpha') + '  - name: alpha\n    tools: []\n',
   'a-ws/catalogs/beta.tools.json': '{"tools": [{"name": "b", "inputSchema": {"type": "object"}}]}\n',
   'a-ws/b/shared.catalog.yaml': catalogYaml('shared', 'from_b'),
@@ -145,9 +153,16 @@ describe('the CLI and the language server discover the same files in the same or
       // Whatever file the CLI is given, it reads the workspace's catalog as the server does.
       for (const file of cli.files) {
         const one = loadWorkspace({ paths: [relative(folder, file)], cwd: folder });
-        assert.deepEqual(one.files.map((parsed) => resolve(folder, parsed.path)), [file]);
+        assert.deepEqual(
+          one.files.map((parsed) => resolve(folder, parsed.path)),
+          [file],
+        );
         const { catalogFiles, servers } = catalogOf(one.workspace, folder);
-        assert.deepEqual({ catalogFiles, servers }, { catalogFiles: cli.catalogFiles, servers: cli.servers }, `check ${relative(folder, file)}`);
+        assert.deepEqual(
+          { catalogFiles, servers },
+          { catalogFiles: cli.catalogFiles, servers: cli.servers },
+          `check ${relative(folder, file)}`,
+        );
       }
     });
   }
@@ -191,14 +206,24 @@ describe('the CLI and the language server discover the same files in the same or
       'forced/zeta.yaml',
     ]);
     assert.equal(show([cli.servers.shared!])[0], 'vendor/gamma.snapshot');
-    assert.deepEqual(Object.keys(cli.servers).sort(), ['alpha', 'beta', 'epsilon', 'gamma', 'pinned', 'shared', 'zeta']);
+    assert.deepEqual(Object.keys(cli.servers).sort(), [
+      'alpha',
+      'beta',
+      'epsilon',
+      'gamma',
+      'pinned',
+      'shared',
+      'zeta',
+    ]);
   });
 
   test('files that arrive as file-watch events follow the same rules', async () => {
     const base = mkdtempSync(join(tmpdir(), 'tool-lens-discovery-'));
     temporary.push(base);
     // The server reads a folder that holds only its configuration; then every other file appears.
-    const initial = Object.fromEntries(Object.entries(EDGE_FILES).filter(([path]) => path === 'a-ws/.toollens.yaml' || !path.startsWith('a-ws/')));
+    const initial = Object.fromEntries(
+      Object.entries(EDGE_FILES).filter(([path]) => path === 'a-ws/.toollens.yaml' || !path.startsWith('a-ws/')),
+    );
     writeTree(base, initial);
     const folder = join(base, 'a-ws');
     const { session, logs } = serverSession(folder);
@@ -208,7 +233,12 @@ describe('the CLI and the language server discover the same files in the same or
     writeTree(base, Object.fromEntries(arriving.map((path) => [path, EDGE_FILES[path]!])));
     writeLinks(base, EDGE_LINKS);
     // Events for the links too, and for files through them (a watcher may report either).
-    const throughLinks = ['a-ws/linked/delta.yaml', 'a-ws/b/up/b/shared.catalog.yaml', 'a-ws/pinned/pinned.snapshot', 'a-ws/root/etc/hostname'];
+    const throughLinks = [
+      'a-ws/linked/delta.yaml',
+      'a-ws/b/up/b/shared.catalog.yaml',
+      'a-ws/pinned/pinned.snapshot',
+      'a-ws/root/etc/hostname',
+    ];
     for (const path of [...arriving, ...Object.keys(EDGE_LINKS), ...throughLinks]) {
       await session.diskChanged(pathToFileURL(join(base, path)).href, 'created');
     }
@@ -221,7 +251,12 @@ describe('the CLI and the language server discover the same files in the same or
   test('the watch-event test agrees with the folder walk on every file', () => {
     const base = mkdtempSync(join(tmpdir(), 'tool-lens-discovery-'));
     temporary.push(base);
-    writeTree(base, { ...EDGE_FILES, 'a-ws/.yaml': 'a: 1\n', 'a-ws/x.json.bak': '{}', 'a-ws/.github/workflows/ci.yml': 'on: push\n' });
+    writeTree(base, {
+      ...EDGE_FILES,
+      'a-ws/.yaml': 'a: 1\n',
+      'a-ws/x.json.bak': '{}',
+      'a-ws/.github/workflows/ci.yml': 'on: push\n',
+    });
     writeLinks(base, EDGE_LINKS);
     for (const folder of [join(base, 'a-ws'), join(ROOT, 'examples'), join(ROOT, 'test/corpus/clean')]) {
       const walked = new Set(walkCheckedFiles(folder).files.map((file) => toPosix(relative(folder, file.path))));

@@ -46,7 +46,7 @@ function expandSnippet(snippet: string): { text: string; stops: string[] } {
   return { text, stops };
 }
 
-describe('Insert Call Envelope: placed by the calls document\'s structure', () => {
+describe("Insert Call Envelope: placed by the calls document's structure", () => {
   let server: InProcess;
   let ws: ReturnType<typeof makeWorkspace>;
   let n = 0;
@@ -64,7 +64,11 @@ describe('Insert Call Envelope: placed by the calls document\'s structure', () =
   });
 
   /** Inserts the applets/applet_create envelope at the cursor of `marked`; returns the new text, after checking it re-checks clean. */
-  async function insert(name: string, marked: string, options: { language?: string; clean?: boolean } = {}): Promise<string> {
+  async function insert(
+    name: string,
+    marked: string,
+    options: { language?: string; clean?: boolean } = {},
+  ): Promise<string> {
     const { text, position } = cursor(marked);
     const uri = ws.uri(`calls/${n++}-${name}`);
     await server.client.open(uri, text, options.language ?? (name.endsWith('.yaml') ? 'yaml' : 'json'));
@@ -79,7 +83,14 @@ describe('Insert Call Envelope: placed by the calls document\'s structure', () =
     if (options.clean !== false) {
       await server.client.replaceAll(uri, after);
       const items = await server.client.pullItems(uri);
-      assert.deepEqual(items.map((d) => `${d.range.start.line + 1}: ${String(d.code)} ${typeof d.message === 'string' ? d.message : d.message.value}`), [], `no finding after the insertion:\n${after}`);
+      assert.deepEqual(
+        items.map(
+          (d) =>
+            `${d.range.start.line + 1}: ${String(d.code)} ${typeof d.message === 'string' ? d.message : d.message.value}`,
+        ),
+        [],
+        `no finding after the insertion:\n${after}`,
+      );
     }
     await server.client.close(uri);
     return after;
@@ -95,9 +106,15 @@ describe('Insert Call Envelope: placed by the calls document\'s structure', () =
     '      mcpDetails:',
     '        description: "<one sentence saying why you are calling this>"',
   ];
-  const LIST = ['# Calls replayed by the prompt tests.', 'calls:', '  - tool: read_file', '    input:', '      path: README.md'];
+  const LIST = [
+    '# Calls replayed by the prompt tests.',
+    'calls:',
+    '  - tool: read_file',
+    '    input:',
+    '      path: README.md',
+  ];
 
-  test('the snippet\'s tab stops: each argument, then the mcpDetails sentence', async () => {
+  test("the snippet's tab stops: each argument, then the mcpDetails sentence", async () => {
     const { text, position } = cursor('calls:\n  - tool: read_file\n    input: {path: a}\n‸');
     const uri = ws.uri('calls/stops.calls.yaml');
     await server.client.open(uri, text);
@@ -108,7 +125,10 @@ describe('Insert Call Envelope: placed by the calls document\'s structure', () =
     assert.ok(!('refused' in result));
     assert.match(result.snippet, /value: "\$\{1:\}"/);
     assert.match(result.snippet, /description: "\$\{2:<one sentence saying why you are calling this>\}"/);
-    assert.deepEqual(expandSnippet(result.snippet).stops.slice(1), ['', '<one sentence saying why you are calling this>']);
+    assert.deepEqual(expandSnippet(result.snippet).stops.slice(1), [
+      '',
+      '<one sentence saying why you are calling this>',
+    ]);
     await server.client.close(uri);
   });
 
@@ -133,17 +153,32 @@ describe('Insert Call Envelope: placed by the calls document\'s structure', () =
   });
 
   test('YAML, on a comment between entries: the entry above the comment, which stays with its own entry', async () => {
-    const after = await insert('comment.calls.yaml', `calls:\n  - tool: read_file\n    input: {path: a}\n  ‸# the next one\n  - tool: read_file\n    input: {path: b}\n`);
-    assert.equal(after, `calls:\n  - tool: read_file\n    input: {path: a}\n${ENTRY.join('\n')}\n  # the next one\n  - tool: read_file\n    input: {path: b}\n`);
+    const after = await insert(
+      'comment.calls.yaml',
+      `calls:\n  - tool: read_file\n    input: {path: a}\n  ‸# the next one\n  - tool: read_file\n    input: {path: b}\n`,
+    );
+    assert.equal(
+      after,
+      `calls:\n  - tool: read_file\n    input: {path: a}\n${ENTRY.join('\n')}\n  # the next one\n  - tool: read_file\n    input: {path: b}\n`,
+    );
   });
 
   test('YAML, inside an entry that calls another tool: a new entry after it', async () => {
-    const after = await insert('other.calls.yaml', `calls:\n  - tool: read_file\n    inp‸ut: {path: a}\n  - tool: read_file\n    input: {path: b}\n`);
-    assert.equal(after, `calls:\n  - tool: read_file\n    input: {path: a}\n${ENTRY.join('\n')}\n  - tool: read_file\n    input: {path: b}\n`);
+    const after = await insert(
+      'other.calls.yaml',
+      `calls:\n  - tool: read_file\n    inp‸ut: {path: a}\n  - tool: read_file\n    input: {path: b}\n`,
+    );
+    assert.equal(
+      after,
+      `calls:\n  - tool: read_file\n    input: {path: a}\n${ENTRY.join('\n')}\n  - tool: read_file\n    input: {path: b}\n`,
+    );
   });
 
   test('YAML, inside an unfinished envelope: only what it lacks', async () => {
-    const after = await insert('partial.calls.yaml', 'calls:\n  - tool: call_dynamic_tool\n    input:\n      namespace: applets‸\n');
+    const after = await insert(
+      'partial.calls.yaml',
+      'calls:\n  - tool: call_dynamic_tool\n    input:\n      namespace: applets‸\n',
+    );
     assert.equal(after, `calls:\n${ENTRY.join('\n')}\n`);
   });
 
@@ -153,7 +188,10 @@ describe('Insert Call Envelope: placed by the calls document\'s structure', () =
   });
 
   test('YAML, inside an entry with an input and no tool: the tool and the missing fields, in one edit', async () => {
-    const after = await insert('notool.calls.yaml', 'calls:\n  - input:\n      namespace: applets\n      toolName: applet_create‸\n');
+    const after = await insert(
+      'notool.calls.yaml',
+      'calls:\n  - input:\n      namespace: applets\n      toolName: applet_create‸\n',
+    );
     assert.equal(
       after,
       'calls:\n  - input:\n      namespace: applets\n      toolName: applet_create\n      arguments:\n        value: ""\n      mcpDetails:\n        description: "<one sentence saying why you are calling this>"\n    tool: call_dynamic_tool\n',
@@ -207,13 +245,22 @@ describe('Insert Call Envelope: placed by the calls document\'s structure', () =
       '}',
     ].join(`\n${indent}`);
 
-  test('JSON, after the last element: a comma after it, the element at the elements\' indentation', async () => {
-    const after = await insert('end.calls.json', '{\n  "calls": [\n    {"tool": "read_file", "input": {"path": "a"}}\n  ]\n}\n‸');
-    assert.equal(after, `{\n  "calls": [\n    {"tool": "read_file", "input": {"path": "a"}},\n    ${JSON_ENTRY('    ')}\n  ]\n}\n`);
+  test("JSON, after the last element: a comma after it, the element at the elements' indentation", async () => {
+    const after = await insert(
+      'end.calls.json',
+      '{\n  "calls": [\n    {"tool": "read_file", "input": {"path": "a"}}\n  ]\n}\n‸',
+    );
+    assert.equal(
+      after,
+      `{\n  "calls": [\n    {"tool": "read_file", "input": {"path": "a"}},\n    ${JSON_ENTRY('    ')}\n  ]\n}\n`,
+    );
   });
 
   test('JSON, between two elements: the commas right on both sides', async () => {
-    const after = await insert('mid.calls.json', '{\n  "calls": [\n    {"tool": "read_file", "input": {"path": "a"}},‸\n    {"tool": "read_file", "input": {"path": "b"}}\n  ]\n}\n');
+    const after = await insert(
+      'mid.calls.json',
+      '{\n  "calls": [\n    {"tool": "read_file", "input": {"path": "a"}},‸\n    {"tool": "read_file", "input": {"path": "b"}}\n  ]\n}\n',
+    );
     assert.equal(
       after,
       `{\n  "calls": [\n    {"tool": "read_file", "input": {"path": "a"}},\n    ${JSON_ENTRY('    ')},\n    {"tool": "read_file", "input": {"path": "b"}}\n  ]\n}\n`,
@@ -221,8 +268,14 @@ describe('Insert Call Envelope: placed by the calls document\'s structure', () =
   });
 
   test('JSON, before the first element', async () => {
-    const after = await insert('first.calls.json', '{\n  "calls": [‸\n    {"tool": "read_file", "input": {"path": "a"}}\n  ]\n}\n');
-    assert.equal(after, `{\n  "calls": [\n    ${JSON_ENTRY('    ')},\n    {"tool": "read_file", "input": {"path": "a"}}\n  ]\n}\n`);
+    const after = await insert(
+      'first.calls.json',
+      '{\n  "calls": [‸\n    {"tool": "read_file", "input": {"path": "a"}}\n  ]\n}\n',
+    );
+    assert.equal(
+      after,
+      `{\n  "calls": [\n    ${JSON_ENTRY('    ')},\n    {"tool": "read_file", "input": {"path": "a"}}\n  ]\n}\n`,
+    );
   });
 
   test('JSON, an empty array', async () => {
@@ -231,7 +284,10 @@ describe('Insert Call Envelope: placed by the calls document\'s structure', () =
   });
 
   test('JSON, inside an unfinished envelope: only the members it lacks, with their commas', async () => {
-    const after = await insert('partial.calls.json', '{\n  "calls": [\n    {\n      "tool": "call_dynamic_tool",\n      "input": {\n        "namespace": "applets"‸\n      }\n    }\n  ]\n}\n');
+    const after = await insert(
+      'partial.calls.json',
+      '{\n  "calls": [\n    {\n      "tool": "call_dynamic_tool",\n      "input": {\n        "namespace": "applets"‸\n      }\n    }\n  ]\n}\n',
+    );
     assert.equal(after, `{\n  "calls": [\n    ${JSON_ENTRY('    ')}\n  ]\n}\n`);
   });
 
@@ -241,24 +297,40 @@ describe('Insert Call Envelope: placed by the calls document\'s structure', () =
   });
 
   test('JSONC, a file with comments and no calls member yet', async () => {
-    const after = await insert('comments.calls.json', '// Calls of the applets namespace.\n{\n  // the server they go to\n  "server": "filesystem"‸\n}\n', { language: 'jsonc' });
-    assert.equal(after, `// Calls of the applets namespace.\n{\n  // the server they go to\n  "server": "filesystem",\n  "calls": [\n    ${JSON_ENTRY('    ')}\n  ]\n}\n`);
+    const after = await insert(
+      'comments.calls.json',
+      '// Calls of the applets namespace.\n{\n  // the server they go to\n  "server": "filesystem"‸\n}\n',
+      { language: 'jsonc' },
+    );
+    assert.equal(
+      after,
+      `// Calls of the applets namespace.\n{\n  // the server they go to\n  "server": "filesystem",\n  "calls": [\n    ${JSON_ENTRY('    ')}\n  ]\n}\n`,
+    );
   });
 
-  const LINE = '{"tool":"call_dynamic_tool","input":{"namespace":"applets","toolName":"applet_create","arguments":{"value":""},"mcpDetails":{"description":"<one sentence saying why you are calling this>"}}}';
+  const LINE =
+    '{"tool":"call_dynamic_tool","input":{"namespace":"applets","toolName":"applet_create","arguments":{"value":""},"mcpDetails":{"description":"<one sentence saying why you are calling this>"}}}';
 
   test('JSONL, at the end of a line: a line of its own after it', async () => {
-    const after = await insert('end.calls.jsonl', '{"tool":"read_file","input":{"path":"a"}}‸\n', { language: 'jsonl' });
+    const after = await insert('end.calls.jsonl', '{"tool":"read_file","input":{"path":"a"}}‸\n', {
+      language: 'jsonl',
+    });
     assert.equal(after, `{"tool":"read_file","input":{"path":"a"}}\n${LINE}\n`);
   });
 
   test('JSONL, on the empty last line', async () => {
-    const after = await insert('eol.calls.jsonl', '{"tool":"read_file","input":{"path":"a"}}\n‸', { language: 'jsonl' });
+    const after = await insert('eol.calls.jsonl', '{"tool":"read_file","input":{"path":"a"}}\n‸', {
+      language: 'jsonl',
+    });
     assert.equal(after, `{"tool":"read_file","input":{"path":"a"}}\n${LINE}`);
   });
 
   test('JSONL, inside a line that is an unfinished envelope: the members it lacks', async () => {
-    const after = await insert('partial.calls.jsonl', '{"tool":"call_dynamic_tool","input":{"namespace":"applets"‸}}\n', { language: 'jsonl' });
+    const after = await insert(
+      'partial.calls.jsonl',
+      '{"tool":"call_dynamic_tool","input":{"namespace":"applets"‸}}\n',
+      { language: 'jsonl' },
+    );
     assert.equal(after, `${LINE}\n`);
   });
 

@@ -4,7 +4,17 @@
 // `node` that appears on the PATH later is a new launch; a `catalogs` link out of the workspace is
 // refused before the server starts; and what the server echoes back is masked in the snapshot.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,11 +23,19 @@ import { ExecuteCommandRequest } from 'vscode-languageserver-protocol/node';
 import { consentPrompt } from '../../client/src/fetchConsent.js';
 import { describeLaunch } from '../../server/src/live/redact.js';
 import { readWorkspaceServers } from '../../server/src/live/servers.js';
-import { FETCH_CATALOG_REQUEST, SERVER_COMMANDS, TRUST_NOTIFICATION, type FetchCatalogResult, type LiveServerItem, type LiveServerList } from '../../server/src/lsp/protocol.js';
+import {
+  FETCH_CATALOG_REQUEST,
+  SERVER_COMMANDS,
+  TRUST_NOTIFICATION,
+  type FetchCatalogResult,
+  type LiveServerItem,
+  type LiveServerList,
+} from '../../server/src/lsp/protocol.js';
 import { makeWorkspace, startInProcess, type InProcess } from './harness.js';
 
 const ROOT = join(__dirname, '..', '..');
-const sdk = (path: string): string => pathToFileURL(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm', path)).href;
+const sdk = (path: string): string =>
+  pathToFileURL(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm', path)).href;
 const SECRET = 'tl-lsp-secret-3f8a2c';
 
 // Lists one tool that tells its environment; leaves a mark when it runs.
@@ -42,13 +60,18 @@ describe('fetch from the editor, against a hostile workspace', () => {
   const started = join(scratch, 'echo.started');
   const toolsNodeRan = join(scratch, 'tools-node.ran');
 
-  const list = () => server.client.connection.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.liveServers, arguments: [] }) as Promise<LiveServerList>;
+  const list = () =>
+    server.client.connection.sendRequest(ExecuteCommandRequest.type, {
+      command: SERVER_COMMANDS.liveServers,
+      arguments: [],
+    }) as Promise<LiveServerList>;
   const item = async (): Promise<LiveServerItem> => {
     const found = (await list()).servers.find((s) => s.name === 'echo');
     assert.ok(found?.commandLine && found.fingerprint, 'echo is listed with a launch');
     return found;
   };
-  const fetch = (fingerprint: string) => server.client.connection.sendRequest<FetchCatalogResult>(FETCH_CATALOG_REQUEST, { server: 'echo', fingerprint });
+  const fetch = (fingerprint: string) =>
+    server.client.connection.sendRequest<FetchCatalogResult>(FETCH_CATALOG_REQUEST, { server: 'echo', fingerprint });
 
   before(async () => {
     outside = mkdtempSync(join(tmpdir(), 'tool-lens-outside-'));
@@ -56,14 +79,23 @@ describe('fetch from the editor, against a hostile workspace', () => {
     writeFileSync(echo, ECHO);
     const config = {
       servers: {
-        echo: { command: 'node', args: [echo, started], env: { PATH: `tools:${process.env.PATH ?? ''}`, NODE_OPTIONS: '--max-old-space-size=256', API_TOKEN: SECRET } },
+        echo: {
+          command: 'node',
+          args: [echo, started],
+          env: { PATH: `tools:${process.env.PATH ?? ''}`, NODE_OPTIONS: '--max-old-space-size=256', API_TOKEN: SECRET },
+        },
       },
     };
     ws = makeWorkspace({ '.vscode/mcp.json': JSON.stringify(config, null, 2) });
-    server = startInProcess({ live: { fetch: { connectTimeoutMs: 15_000, pageTimeoutMs: 10_000, closeGraceMs: 500 } } });
+    server = startInProcess({
+      live: { fetch: { connectTimeoutMs: 15_000, pageTimeoutMs: 10_000, closeGraceMs: 500 } },
+    });
     await server.client.initialize(ws.root, undefined, { trusted: false });
     await server.client.connection.sendNotification(TRUST_NOTIFICATION, { trusted: true });
-    await server.client.waitFor(() => server.client.catalogStates.at(-1)?.trusted === true, 'the trust to reach the server');
+    await server.client.waitFor(
+      () => server.client.catalogStates.at(-1)?.trusted === true,
+      'the trust to reach the server',
+    );
   });
 
   after(async () => {
@@ -84,7 +116,12 @@ describe('fetch from the editor, against a hostile workspace', () => {
     const now = await item();
     const entry = readWorkspaceServers(ws.root).servers.find((s) => s.name === 'echo')!;
     assert.equal(now.commandLine, describeLaunch(entry.launch!), 'one function makes the line');
-    assert.ok(now.commandLine.startsWith(`PATH=tools:${process.env.PATH ?? ''} NODE_OPTIONS=--max-old-space-size=256 API_TOKEN=*** ${join(ws.root, 'tools', 'node')} `), now.commandLine);
+    assert.ok(
+      now.commandLine.startsWith(
+        `PATH=tools:${process.env.PATH ?? ''} NODE_OPTIONS=--max-old-space-size=256 API_TOKEN=*** ${join(ws.root, 'tools', 'node')} `,
+      ),
+      now.commandLine,
+    );
     assert.ok(consentPrompt(now).detail.includes(`\n${now.commandLine}\n`));
     assert.match(consentPrompt(now).detail, /shown as the absolute path that will run/);
     assert.notEqual(now.fingerprint, before.fingerprint, 'another file runs: another launch');
@@ -97,19 +134,26 @@ describe('fetch from the editor, against a hostile workspace', () => {
     symlinkSync(outside, join(ws.root, 'catalogs'));
     const result = await fetch((await item()).fingerprint!);
     assert.equal(!result.ok && result.reason, 'write-failed');
-    assert.match(!result.ok ? result.message : '', /"echo" was not started: not writing catalogs\/echo\.catalog\.yaml: catalogs -> \S+ is a symbolic link that leads out of the workspace/);
+    assert.match(
+      !result.ok ? result.message : '',
+      /"echo" was not started: not writing catalogs\/echo\.catalog\.yaml: catalogs -> \S+ is a symbolic link that leads out of the workspace/,
+    );
     assert.equal(existsSync(started), false, 'the server did not start');
     assert.deepEqual(readdirSync(outside), []);
     unlinkSync(join(ws.root, 'catalogs'));
   });
 
-  test('with the link gone: the fetch runs tools/node, and the snapshot masks the secret the server echoed', { timeout: 20_000 }, async () => {
-    const result = await fetch((await item()).fingerprint!);
-    assert.ok(result.ok, JSON.stringify(result));
-    assert.ok(existsSync(toolsNodeRan), "the workspace's tools/node ran, as the line said");
-    const snapshot = readFileSync(join(ws.root, 'catalogs', 'echo.catalog.yaml'), 'utf8');
-    assert.match(snapshot, /I run with API_TOKEN=\*\*\* and NODE_OPTIONS=--max-old-space-size=256/);
-    assert.ok(!snapshot.includes(SECRET));
-    assert.ok(!server.client.logs.join('\n').includes(SECRET), 'the log');
-  });
+  test(
+    'with the link gone: the fetch runs tools/node, and the snapshot masks the secret the server echoed',
+    { timeout: 20_000 },
+    async () => {
+      const result = await fetch((await item()).fingerprint!);
+      assert.ok(result.ok, JSON.stringify(result));
+      assert.ok(existsSync(toolsNodeRan), "the workspace's tools/node ran, as the line said");
+      const snapshot = readFileSync(join(ws.root, 'catalogs', 'echo.catalog.yaml'), 'utf8');
+      assert.match(snapshot, /I run with API_TOKEN=\*\*\* and NODE_OPTIONS=--max-old-space-size=256/);
+      assert.ok(!snapshot.includes(SECRET));
+      assert.ok(!server.client.logs.join('\n').includes(SECRET), 'the log');
+    },
+  );
 });

@@ -19,7 +19,14 @@ import {
   type WorkDoneProgressEnd,
   type WorkDoneProgressReport,
 } from 'vscode-languageserver-protocol/node';
-import { consentPrompt, CONSENT_KEY, hasConsent, pickRow, recordConsent, type MementoLike } from '../../client/src/fetchConsent.js';
+import {
+  consentPrompt,
+  CONSENT_KEY,
+  hasConsent,
+  pickRow,
+  recordConsent,
+  type MementoLike,
+} from '../../client/src/fetchConsent.js';
 import {
   FETCH_CATALOG_REQUEST,
   SERVER_COMMANDS,
@@ -110,7 +117,8 @@ describe('fetch catalog from an MCP server (in process, real server-memory)', ()
     assert.ok(found, `${name} is listed`);
     return found;
   };
-  const fetch = (params: FetchCatalogParams) => server.client.connection.sendRequest<FetchCatalogResult>(FETCH_CATALOG_REQUEST, params);
+  const fetch = (params: FetchCatalogParams) =>
+    server.client.connection.sendRequest<FetchCatalogResult>(FETCH_CATALOG_REQUEST, params);
   const watchProgress = (token: string) => {
     const values: Progress[] = [];
     progress.set(token, values);
@@ -124,7 +132,9 @@ describe('fetch catalog from an MCP server (in process, real server-memory)', ()
   before(async () => {
     ws = makeWorkspace({ '.vscode/mcp.json': MCP_JSON, [WORKFLOW_PATH]: WORKFLOW });
     // Short limits: a broken server must not hold the suite.
-    server = startInProcess({ live: { fetch: { connectTimeoutMs: 15_000, pageTimeoutMs: 10_000, closeGraceMs: 500 } } });
+    server = startInProcess({
+      live: { fetch: { connectTimeoutMs: 15_000, pageTimeoutMs: 10_000, closeGraceMs: 500 } },
+    });
     // Untrusted to begin with, as VS Code's Restricted Mode starts the server.
     await server.client.initialize(ws.root, undefined, { trusted: false });
   });
@@ -141,11 +151,17 @@ describe('fetch catalog from an MCP server (in process, real server-memory)', ()
     assert.equal(result.trusted, false);
     assert.deepEqual(result.configFiles, ['.vscode/mcp.json']);
     assert.deepEqual(result.problems, []);
-    assert.deepEqual(result.servers.map((s) => s.name), ['memory', 'needs-token', 'broken', 'silent']);
+    assert.deepEqual(
+      result.servers.map((s) => s.name),
+      ['memory', 'needs-token', 'broken', 'silent'],
+    );
     const [memory, needsToken, broken] = result.servers as [LiveServerItem, LiveServerItem, LiveServerItem];
 
     assert.equal(memory.transport, 'stdio');
-    assert.equal(memory.declaredIn, `.vscode/mcp.json:${MCP_JSON.split('\n').findIndex((l) => l.includes('"memory":')) + 1}`);
+    assert.equal(
+      memory.declaredIn,
+      `.vscode/mcp.json:${MCP_JSON.split('\n').findIndex((l) => l.includes('"memory":')) + 1}`,
+    );
     assert.ok(memory.commandLine?.startsWith('MEMORY_FILE_PATH=*** '), memory.commandLine);
     assert.ok(memory.commandLine?.includes(MEMORY_BIN), memory.commandLine);
     assert.match(memory.fingerprint ?? '', /^[0-9a-f]{64}$/);
@@ -173,7 +189,10 @@ describe('fetch catalog from an MCP server (in process, real server-memory)', ()
     assert.equal(!result.ok && result.reason, 'untrusted');
     assert.match(!result.ok ? result.message : '', /not trusted/);
     assert.equal(existsSync(join(ws.root, 'catalogs')), false);
-    assert.ok(server.client.catalogStates.slice(before).every((s) => s.pending.length === 0), 'no fetch was ever pending');
+    assert.ok(
+      server.client.catalogStates.slice(before).every((s) => s.pending.length === 0),
+      'no fetch was ever pending',
+    );
   });
 
   test('a trusted workspace still refuses a launch other than the one agreed to, and servers that need input', async () => {
@@ -191,125 +210,153 @@ describe('fetch catalog from an MCP server (in process, real server-memory)', ()
     assert.equal(existsSync(join(ws.root, 'catalogs')), false);
   });
 
-  test('fetches memory without blocking other requests; the workflow is re-checked against the snapshot', { timeout: 25_000 }, async () => {
-    const client = server.client;
-    const workflowUri = ws.uri(WORKFLOW_PATH);
-    await client.open(workflowUri, WORKFLOW);
-    const [beforeInfo] = unknownTool(await client.pullItems(workflowUri));
-    assert.ok(beforeInfo, 'tool/unknown before the fetch');
-    assert.equal(beforeInfo.severity, 3); // information: no catalog, not wrong
-    assert.doesNotMatch(messageOf(beforeInfo), /Catalog pending/);
+  test(
+    'fetches memory without blocking other requests; the workflow is re-checked against the snapshot',
+    { timeout: 25_000 },
+    async () => {
+      const client = server.client;
+      const workflowUri = ws.uri(WORKFLOW_PATH);
+      await client.open(workflowUri, WORKFLOW);
+      const [beforeInfo] = unknownTool(await client.pullItems(workflowUri));
+      assert.ok(beforeInfo, 'tool/unknown before the fetch');
+      assert.equal(beforeInfo.severity, 3); // information: no catalog, not wrong
+      assert.doesNotMatch(messageOf(beforeInfo), /Catalog pending/);
 
-    const memory = await item('memory');
-    const token = 'fetch-memory';
-    const values = watchProgress(token);
-    const events: string[] = [];
-    const statesBefore = client.catalogStates.length;
-    client.waitFor(() => client.catalogStates.slice(statesBefore).some((s) => s.pending.includes('memory')), 'memory to be pending', 20_000).then(
-      () => events.push('pending'),
-      () => events.push('never pending'),
-    );
-    const fetching = fetch({ server: 'memory', fingerprint: memory.fingerprint!, workDoneToken: token }).then((result) => {
-      events.push('fetch answered');
-      return result;
-    });
+      const memory = await item('memory');
+      const token = 'fetch-memory';
+      const values = watchProgress(token);
+      const events: string[] = [];
+      const statesBefore = client.catalogStates.length;
+      client
+        .waitFor(
+          () => client.catalogStates.slice(statesBefore).some((s) => s.pending.includes('memory')),
+          'memory to be pending',
+          20_000,
+        )
+        .then(
+          () => events.push('pending'),
+          () => events.push('never pending'),
+        );
+      const fetching = fetch({ server: 'memory', fingerprint: memory.fingerprint!, workDoneToken: token }).then(
+        (result) => {
+          events.push('fetch answered');
+          return result;
+        },
+      );
 
-    // Once the server says the fetch runs, ask for a hover and for diagnostics.
-    await client.waitFor(() => events.includes('pending'), 'the pending state', 20_000);
-    const line = WORKFLOW.split('\n').findIndex((l) => l.includes('memory.read_graph'));
-    const character = WORKFLOW.split('\n')[line]!.indexOf('memory.read_graph') + 3;
-    const hovering = client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: workflowUri }, position: { line, character } }).then((hover) => {
-      events.push('hover answered');
-      return hover;
-    });
-    const pulling = client.pullItems(workflowUri).then((items) => {
-      events.push('pull answered');
-      return items;
-    });
-    const [, during] = await Promise.all([hovering, pulling]);
-    // Both answered while the fetch was still running: nothing waited for it.
-    assert.equal(events[0], 'pending');
-    assert.deepEqual([...events.slice(1)].sort(), ['hover answered', 'pull answered']);
-    assert.ok(lastState().pending.includes('memory'), 'still pending when the answers arrived');
-    const [pendingInfo] = unknownTool(during);
-    assert.ok(pendingInfo, 'the reference is still unknown while the catalog is pending');
-    assert.match(messageOf(pendingInfo), /Catalog pending: Tool Lens is fetching the live catalog of "memory"/);
+      // Once the server says the fetch runs, ask for a hover and for diagnostics.
+      await client.waitFor(() => events.includes('pending'), 'the pending state', 20_000);
+      const line = WORKFLOW.split('\n').findIndex((l) => l.includes('memory.read_graph'));
+      const character = WORKFLOW.split('\n')[line]!.indexOf('memory.read_graph') + 3;
+      const hovering = client.connection
+        .sendRequest(HoverRequest.type, { textDocument: { uri: workflowUri }, position: { line, character } })
+        .then((hover) => {
+          events.push('hover answered');
+          return hover;
+        });
+      const pulling = client.pullItems(workflowUri).then((items) => {
+        events.push('pull answered');
+        return items;
+      });
+      const [, during] = await Promise.all([hovering, pulling]);
+      // Both answered while the fetch was still running: nothing waited for it.
+      assert.equal(events[0], 'pending');
+      assert.deepEqual([...events.slice(1)].sort(), ['hover answered', 'pull answered']);
+      assert.ok(lastState().pending.includes('memory'), 'still pending when the answers arrived');
+      const [pendingInfo] = unknownTool(during);
+      assert.ok(pendingInfo, 'the reference is still unknown while the catalog is pending');
+      assert.match(messageOf(pendingInfo), /Catalog pending: Tool Lens is fetching the live catalog of "memory"/);
 
-    const refreshesBefore = client.refreshes;
-    const result = await fetching;
-    assert.equal(events.at(-1), 'fetch answered');
-    assert.equal(events.length, 4);
-    assert.ok(result.ok, JSON.stringify(result));
-    assert.equal(result.file, 'catalogs/memory.catalog.yaml');
-    assert.ok(result.tools >= 5, `${result.tools} tools`);
+      const refreshesBefore = client.refreshes;
+      const result = await fetching;
+      assert.equal(events.at(-1), 'fetch answered');
+      assert.equal(events.length, 4);
+      assert.ok(result.ok, JSON.stringify(result));
+      assert.equal(result.file, 'catalogs/memory.catalog.yaml');
+      assert.ok(result.tools >= 5, `${result.tools} tools`);
 
-    // The snapshot: the tools as the server listed them, and nothing of how it was started.
-    const snapshot = readFileSync(join(ws.root, 'catalogs', 'memory.catalog.yaml'), 'utf8');
-    assert.match(snapshot, /^catalog: 1$/m);
-    assert.match(snapshot, /name: read_graph/);
-    assert.doesNotMatch(snapshot, /MEMORY_FILE_PATH/);
-    noSecrets(snapshot, 'the snapshot');
+      // The snapshot: the tools as the server listed them, and nothing of how it was started.
+      const snapshot = readFileSync(join(ws.root, 'catalogs', 'memory.catalog.yaml'), 'utf8');
+      assert.match(snapshot, /^catalog: 1$/m);
+      assert.match(snapshot, /name: read_graph/);
+      assert.doesNotMatch(snapshot, /MEMORY_FILE_PATH/);
+      noSecrets(snapshot, 'the snapshot');
 
-    // The catalog state: memory catalogued, nothing pending or failed.
-    const state = lastState();
-    assert.ok(state.servers.includes('memory'));
-    assert.deepEqual(state.pending, []);
-    assert.deepEqual(state.failed, []);
+      // The catalog state: memory catalogued, nothing pending or failed.
+      const state = lastState();
+      assert.ok(state.servers.includes('memory'));
+      assert.deepEqual(state.pending, []);
+      assert.deepEqual(state.failed, []);
 
-    // Progress: begin (with the masked command line), the write, end.
-    assert.deepEqual(values.map((v) => v.kind), ['begin', 'report', 'end']);
-    assert.match((values[0] as WorkDoneProgressBegin).message ?? '', /^Starting MEMORY_FILE_PATH=\*\*\* /);
+      // Progress: begin (with the masked command line), the write, end.
+      assert.deepEqual(
+        values.map((v) => v.kind),
+        ['begin', 'report', 'end'],
+      );
+      assert.match((values[0] as WorkDoneProgressBegin).message ?? '', /^Starting MEMORY_FILE_PATH=\*\*\* /);
 
-    // The dependent workflow: the client is asked to pull again, and the info is gone.
-    await client.waitFor(() => client.refreshes > refreshesBefore, 'a diagnostics refresh after the snapshot');
-    const afterItems = await client.pullItems(workflowUri);
-    assert.deepEqual(unknownTool(afterItems), []);
-    assert.equal((await item('memory')).catalogued, true);
-    // A second fetch would replace that file, and the consent says so.
-    const again = await item('memory');
-    assert.deepEqual(again.snapshot, { file: 'catalogs/memory.catalog.yaml', replaces: true });
-    assert.match(consentPrompt(again).detail, /saved to catalogs\/memory\.catalog\.yaml, replacing the snapshot already there \(fetched /);
-  });
+      // The dependent workflow: the client is asked to pull again, and the info is gone.
+      await client.waitFor(() => client.refreshes > refreshesBefore, 'a diagnostics refresh after the snapshot');
+      const afterItems = await client.pullItems(workflowUri);
+      assert.deepEqual(unknownTool(afterItems), []);
+      assert.equal((await item('memory')).catalogued, true);
+      // A second fetch would replace that file, and the consent says so.
+      const again = await item('memory');
+      assert.deepEqual(again.snapshot, { file: 'catalogs/memory.catalog.yaml', replaces: true });
+      assert.match(
+        consentPrompt(again).detail,
+        /saved to catalogs\/memory\.catalog\.yaml, replacing the snapshot already there \(fetched /,
+      );
+    },
+  );
 
-  test('a server that fails: a clear, masked message, and "failed" in the catalog state', { timeout: 20_000 }, async () => {
-    const broken = await item('broken');
-    const values = watchProgress('fetch-broken');
-    const result = await fetch({ server: 'broken', fingerprint: broken.fingerprint!, workDoneToken: 'fetch-broken' });
-    assert.equal(result.ok, false);
-    assert.equal(!result.ok && result.reason, 'failed');
-    const message = !result.ok ? result.message : '';
-    assert.match(message, /could not fetch the catalog of "broken"/);
-    assert.match(message, /cannot log in with \*\*\*/); // the stderr tail, its secret masked
-    const state = lastState();
-    assert.deepEqual(state.failed, ['broken']);
-    assert.deepEqual(state.pending, []);
-    assert.match(state.failures?.broken ?? '', /\*\*\*/);
-    assert.equal(values.at(-1)?.kind, 'end');
-    assert.equal(existsSync(join(ws.root, 'catalogs', 'broken.catalog.yaml')), false);
-  });
+  test(
+    'a server that fails: a clear, masked message, and "failed" in the catalog state',
+    { timeout: 20_000 },
+    async () => {
+      const broken = await item('broken');
+      const values = watchProgress('fetch-broken');
+      const result = await fetch({ server: 'broken', fingerprint: broken.fingerprint!, workDoneToken: 'fetch-broken' });
+      assert.equal(result.ok, false);
+      assert.equal(!result.ok && result.reason, 'failed');
+      const message = !result.ok ? result.message : '';
+      assert.match(message, /could not fetch the catalog of "broken"/);
+      assert.match(message, /cannot log in with \*\*\*/); // the stderr tail, its secret masked
+      const state = lastState();
+      assert.deepEqual(state.failed, ['broken']);
+      assert.deepEqual(state.pending, []);
+      assert.match(state.failures?.broken ?? '', /\*\*\*/);
+      assert.equal(values.at(-1)?.kind, 'end');
+      assert.equal(existsSync(join(ws.root, 'catalogs', 'broken.catalog.yaml')), false);
+    },
+  );
 
-  test('cancelling the request stops the fetch: "cancelled", not a failure, and nothing written', { timeout: 20_000 }, async () => {
-    const silent = await item('silent');
-    const values = watchProgress('fetch-silent');
-    const source = new CancellationTokenSource();
-    const answer = server.client.connection.sendRequest<FetchCatalogResult>(
-      FETCH_CATALOG_REQUEST,
-      { server: 'silent', fingerprint: silent.fingerprint!, workDoneToken: 'fetch-silent' },
-      source.token,
-    );
-    // Cancel once the fetch has begun (the server is started and waited for).
-    await server.client.waitFor(() => values.some((v) => v.kind === 'begin'), 'the fetch to begin');
-    assert.equal((values.find((v) => v.kind === 'begin') as WorkDoneProgressBegin).cancellable, true);
-    source.cancel();
-    const result = await answer;
-    assert.equal(!result.ok && result.reason, 'cancelled');
-    assert.equal(values.at(-1)?.kind, 'end');
-    assert.match((values.at(-1) as WorkDoneProgressEnd).message ?? '', /Cancelled/);
-    const state = lastState();
-    assert.deepEqual(state.pending, []);
-    assert.ok(!state.failed.includes('silent'), 'a cancel is not a failure');
-    assert.equal(existsSync(join(ws.root, 'catalogs', 'silent.catalog.yaml')), false);
-  });
+  test(
+    'cancelling the request stops the fetch: "cancelled", not a failure, and nothing written',
+    { timeout: 20_000 },
+    async () => {
+      const silent = await item('silent');
+      const values = watchProgress('fetch-silent');
+      const source = new CancellationTokenSource();
+      const answer = server.client.connection.sendRequest<FetchCatalogResult>(
+        FETCH_CATALOG_REQUEST,
+        { server: 'silent', fingerprint: silent.fingerprint!, workDoneToken: 'fetch-silent' },
+        source.token,
+      );
+      // Cancel once the fetch has begun (the server is started and waited for).
+      await server.client.waitFor(() => values.some((v) => v.kind === 'begin'), 'the fetch to begin');
+      assert.equal((values.find((v) => v.kind === 'begin') as WorkDoneProgressBegin).cancellable, true);
+      source.cancel();
+      const result = await answer;
+      assert.equal(!result.ok && result.reason, 'cancelled');
+      assert.equal(values.at(-1)?.kind, 'end');
+      assert.match((values.at(-1) as WorkDoneProgressEnd).message ?? '', /Cancelled/);
+      const state = lastState();
+      assert.deepEqual(state.pending, []);
+      assert.ok(!state.failed.includes('silent'), 'a cancel is not a failure');
+      assert.equal(existsSync(join(ws.root, 'catalogs', 'silent.catalog.yaml')), false);
+    },
+  );
 
   test('no secret reached a message, a log line, a progress report or a catalog state', () => {
     noSecrets(server.client.logs.join('\n'), 'the server log');
@@ -321,7 +368,11 @@ describe('fetch catalog from an MCP server (in process, real server-memory)', ()
 describe('fetch consent (client side)', () => {
   const memento = (): MementoLike & { data: Map<string, unknown> } => {
     const data = new Map<string, unknown>();
-    return { data, get: <T>(key: string) => data.get(key) as T | undefined, update: (key: string, value: unknown) => Promise.resolve(void data.set(key, value)) };
+    return {
+      data,
+      get: <T>(key: string) => data.get(key) as T | undefined,
+      update: (key: string, value: unknown) => Promise.resolve(void data.set(key, value)),
+    };
   };
   const memory: LiveServerItem = {
     name: 'memory',
@@ -353,8 +404,16 @@ describe('fetch consent (client side)', () => {
     const fresh = consentPrompt({ ...memory, snapshot: { file: 'catalogs/memory.catalog.yaml', replaces: false } });
     assert.match(fresh.detail, /saved to catalogs\/memory\.catalog\.yaml, a new snapshot/);
     assert.doesNotMatch(fresh.detail, /replacing/);
-    const again = consentPrompt({ ...memory, catalogued: true, fetchedAt: '2026-11-01T10:00:00Z', snapshot: { file: 'catalogs/memory.catalog.yaml', replaces: true } });
-    assert.match(again.detail, /saved to catalogs\/memory\.catalog\.yaml, replacing the snapshot already there \(fetched 2026-11-01T10:00:00Z\)/);
+    const again = consentPrompt({
+      ...memory,
+      catalogued: true,
+      fetchedAt: '2026-11-01T10:00:00Z',
+      snapshot: { file: 'catalogs/memory.catalog.yaml', replaces: true },
+    });
+    assert.match(
+      again.detail,
+      /saved to catalogs\/memory\.catalog\.yaml, replacing the snapshot already there \(fetched 2026-11-01T10:00:00Z\)/,
+    );
     assert.deepEqual(again.buttons, ['Cancel', 'Start and Fetch']);
   });
 
@@ -368,6 +427,10 @@ describe('fetch consent (client side)', () => {
     // Cancel first: the modal's default button starts nothing.
     assert.deepEqual(prompt.buttons, ['Cancel', 'Start and Fetch']);
     assert.match(prompt.detail, /saved as a snapshot in catalogs\//);
-    assert.deepEqual(pickRow(memory), { label: 'memory', description: 'stdio · .vscode/mcp.json:5', detail: memory.commandLine });
+    assert.deepEqual(pickRow(memory), {
+      label: 'memory',
+      description: 'stdio · .vscode/mcp.json:5',
+      detail: memory.commandLine,
+    });
   });
 });

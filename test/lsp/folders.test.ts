@@ -22,7 +22,10 @@ import { CATALOG, CATALOG_PATH, WORKFLOW, WORKFLOW_PATH } from './workspace.js';
 const byRule = (items: Diagnostic[], rule: string) => items.filter((d) => d.code === rule);
 const rules = (items: Diagnostic[]) => [...new Set(items.map((d) => String(d.code)))].sort();
 /** Folder B's catalog says write_file only reads: the composite's read-only claim holds there. */
-const READ_ONLY_CATALOG = CATALOG.replace('{readOnlyHint: false, destructiveHint: true, openWorldHint: false}', '{readOnlyHint: true}');
+const READ_ONLY_CATALOG = CATALOG.replace(
+  '{readOnlyHint: false, destructiveHint: true, openWorldHint: false}',
+  '{readOnlyHint: true}',
+);
 const NO_UPSTREAM_CONFIG = 'rules:\n  template/not-upstream: off\n';
 
 type Item = WorkspaceDocumentDiagnosticReport;
@@ -47,8 +50,16 @@ describe('multi-root workspaces (in-process)', () => {
   };
 
   before(async () => {
-    a = makeWorkspace({ [CATALOG_PATH]: CATALOG, [WORKFLOW_PATH]: WORKFLOW, 'inner/gateways/nested.vmcp.yaml': WORKFLOW });
-    b = makeWorkspace({ 'snapshots/fs.catalog.yaml': READ_ONLY_CATALOG, [WORKFLOW_PATH]: WORKFLOW, '.toollens.yaml': NO_UPSTREAM_CONFIG });
+    a = makeWorkspace({
+      [CATALOG_PATH]: CATALOG,
+      [WORKFLOW_PATH]: WORKFLOW,
+      'inner/gateways/nested.vmcp.yaml': WORKFLOW,
+    });
+    b = makeWorkspace({
+      'snapshots/fs.catalog.yaml': READ_ONLY_CATALOG,
+      [WORKFLOW_PATH]: WORKFLOW,
+      '.toollens.yaml': NO_UPSTREAM_CONFIG,
+    });
     c = makeWorkspace({ [WORKFLOW_PATH]: WORKFLOW });
     server = startInProcess();
     const result = await server.client.initializeFolders([a.root, b.root]);
@@ -76,7 +87,14 @@ describe('multi-root workspaces (in-process)', () => {
 
   test('a workspace pull reports the files of every folder, once each', async () => {
     const items = await pullAll();
-    for (const uri of [a.uri(WORKFLOW_PATH), a.uri(CATALOG_PATH), a.uri('inner/gateways/nested.vmcp.yaml'), b.uri(WORKFLOW_PATH), b.uri('snapshots/fs.catalog.yaml'), b.uri('.toollens.yaml')]) {
+    for (const uri of [
+      a.uri(WORKFLOW_PATH),
+      a.uri(CATALOG_PATH),
+      a.uri('inner/gateways/nested.vmcp.yaml'),
+      b.uri(WORKFLOW_PATH),
+      b.uri('snapshots/fs.catalog.yaml'),
+      b.uri('.toollens.yaml'),
+    ]) {
       assert.equal(itemOf(items, uri).length, 1, uri);
     }
     assert.equal(new Set(items.map((i) => i.uri)).size, items.length, 'no file twice');
@@ -103,22 +121,43 @@ describe('multi-root workspaces (in-process)', () => {
       changes: [{ uri: b.uri('snapshots/fs.catalog.yaml'), type: FileChangeType.Changed }],
     });
     await server.client.waitFor(() => server.client.refreshes > refreshes, "a refresh after B's catalog changed");
-    assert.equal(byRule(await server.client.pullItems(b.uri(WORKFLOW_PATH)), 'annotations/contradiction').length, 1, "B's catalog now says write_file writes");
+    assert.equal(
+      byRule(await server.client.pullItems(b.uri(WORKFLOW_PATH)), 'annotations/contradiction').length,
+      1,
+      "B's catalog now says write_file writes",
+    );
     // B's configuration changes: only B's files follow.
     b.write('.toollens.yaml', 'rules:\n  annotations/contradiction: off\n');
-    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: b.uri('.toollens.yaml'), type: FileChangeType.Changed }] });
-    await server.client.waitFor(() => server.client.refreshes > refreshes + 1, "a refresh after B's configuration changed");
+    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: b.uri('.toollens.yaml'), type: FileChangeType.Changed }],
+    });
+    await server.client.waitFor(
+      () => server.client.refreshes > refreshes + 1,
+      "a refresh after B's configuration changed",
+    );
     const inB = await server.client.pullItems(b.uri(WORKFLOW_PATH));
-    assert.deepEqual([byRule(inB, 'annotations/contradiction').length, byRule(inB, 'template/not-upstream').length], [0, 1]);
+    assert.deepEqual(
+      [byRule(inB, 'annotations/contradiction').length, byRule(inB, 'template/not-upstream').length],
+      [0, 1],
+    );
     const inA = await server.client.pullItems(a.uri(WORKFLOW_PATH));
-    assert.deepEqual([byRule(inA, 'annotations/contradiction').length, byRule(inA, 'template/not-upstream').length], [1, 1], 'A is untouched');
+    assert.deepEqual(
+      [byRule(inA, 'annotations/contradiction').length, byRule(inA, 'template/not-upstream').length],
+      [1, 1],
+      'A is untouched',
+    );
     // A file created in A is A's: A's catalog applies to it. (A pull that has nothing new is held
     // until something changes: it answers once the new file has been read.)
     const known = await pullAll();
     a.write('gateways/second.vmcp.yaml', WORKFLOW);
-    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: a.uri('gateways/second.vmcp.yaml'), type: FileChangeType.Created }] });
+    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: a.uri('gateways/second.vmcp.yaml'), type: FileChangeType.Created }],
+    });
     const second = fullItems(await pullAll(known), a.uri('gateways/second.vmcp.yaml'));
-    assert.deepEqual([byRule(second, 'annotations/contradiction').length, byRule(second, 'template/not-upstream').length], [1, 1]);
+    assert.deepEqual(
+      [byRule(second, 'annotations/contradiction').length, byRule(second, 'template/not-upstream').length],
+      [1, 1],
+    );
   });
 
   test('a folder added at run time is read and checked with only its own files', async () => {
@@ -132,12 +171,19 @@ describe('multi-root workspaces (in-process)', () => {
     assert.equal(byRule(inC, 'tool/unknown').length, 2, `tool/unknown in C, got ${rules(inC).join(', ')}`);
     const items = await pullAll(before);
     assert.equal(itemOf(items, c.uri(WORKFLOW_PATH)).length, 1);
-    await server.client.waitFor(() => server.client.catalogStates.at(-1)?.files === 2, 'the catalog state of all three folders');
+    await server.client.waitFor(
+      () => server.client.catalogStates.at(-1)?.files === 2,
+      'the catalog state of all three folders',
+    );
   });
 
   test('a folder nested in another owns its files while it is a workspace folder', async () => {
     const nested = a.uri('inner/gateways/nested.vmcp.yaml');
-    assert.equal(byRule(await server.client.pullItems(nested), 'tool/unknown').length, 0, "under A alone, A's catalog applies");
+    assert.equal(
+      byRule(await server.client.pullItems(nested), 'tool/unknown').length,
+      0,
+      "under A alone, A's catalog applies",
+    );
     const before = await pullAll();
     await server.client.changeFolders([join(a.root, 'inner')], []);
     const inInner = await server.client.pullItems(nested);
@@ -149,15 +195,33 @@ describe('multi-root workspaces (in-process)', () => {
     assert.equal(byRule(inInner, 'template/not-upstream').length, 1);
     const refreshes = server.client.refreshes;
     a.write('.toollens.yaml', NO_UPSTREAM_CONFIG);
-    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: a.uri('.toollens.yaml'), type: FileChangeType.Created }] });
-    await server.client.waitFor(() => server.client.refreshes > refreshes, 'a refresh after the configuration above appeared');
-    assert.equal(byRule(await server.client.pullItems(nested), 'template/not-upstream').length, 0, "A's configuration applies in the inner folder");
+    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: a.uri('.toollens.yaml'), type: FileChangeType.Created }],
+    });
+    await server.client.waitFor(
+      () => server.client.refreshes > refreshes,
+      'a refresh after the configuration above appeared',
+    );
+    assert.equal(
+      byRule(await server.client.pullItems(nested), 'template/not-upstream').length,
+      0,
+      "A's configuration applies in the inner folder",
+    );
     rmSync(join(a.root, '.toollens.yaml'));
-    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: a.uri('.toollens.yaml'), type: FileChangeType.Deleted }] });
-    await server.client.waitFor(() => server.client.refreshes > refreshes + 1, 'a refresh after the configuration went away');
+    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: a.uri('.toollens.yaml'), type: FileChangeType.Deleted }],
+    });
+    await server.client.waitFor(
+      () => server.client.refreshes > refreshes + 1,
+      'a refresh after the configuration went away',
+    );
     assert.equal(byRule(await server.client.pullItems(nested), 'template/not-upstream').length, 1);
     await server.client.changeFolders([], [join(a.root, 'inner')]);
-    assert.equal(byRule(await server.client.pullItems(nested), 'tool/unknown').length, 0, "A's again once the inner folder is gone");
+    assert.equal(
+      byRule(await server.client.pullItems(nested), 'tool/unknown').length,
+      0,
+      "A's again once the inner folder is gone",
+    );
     assert.equal(itemOf(await pullAll(items), nested).length, 1);
   });
 
@@ -169,7 +233,8 @@ describe('multi-root workspaces (in-process)', () => {
     await server.client.changeFolders([], [b.root]);
     await server.client.waitFor(() => server.client.refreshes > refreshes, 'a refresh after a folder was removed');
     const items = await pullAll(before);
-    for (const gone of [uri, b.uri('snapshots/fs.catalog.yaml'), b.uri('.toollens.yaml')]) assert.deepEqual(fullItems(items, gone), [], `${gone} is cleared`);
+    for (const gone of [uri, b.uri('snapshots/fs.catalog.yaml'), b.uri('.toollens.yaml')])
+      assert.deepEqual(fullItems(items, gone), [], `${gone} is cleared`);
     assert.deepEqual(await server.client.pullItems(uri), [], 'a closed file of a removed folder has no diagnostics');
     assert.ok(!server.server.folders.all().some((session) => session.root === b.root), "B's session is gone");
     assert.deepEqual(
@@ -180,12 +245,16 @@ describe('multi-root workspaces (in-process)', () => {
     assert.equal(byRule(await server.client.pullItems(a.uri(WORKFLOW_PATH)), 'annotations/contradiction').length, 1);
   });
 
-  test('an open editor of a removed folder stays checked, as a file outside every folder (the first folder\'s)', async () => {
+  test("an open editor of a removed folder stays checked, as a file outside every folder (the first folder's)", async () => {
     const uri = c.uri(WORKFLOW_PATH);
     await server.client.open(uri, WORKFLOW);
     assert.equal(byRule(await server.client.pullItems(uri), 'tool/unknown').length, 2, 'C has no catalog');
     await server.client.changeFolders([], [c.root]);
-    assert.equal(byRule(await server.client.pullItems(uri), 'tool/unknown').length, 0, "now checked with the first folder's catalog");
+    assert.equal(
+      byRule(await server.client.pullItems(uri), 'tool/unknown').length,
+      0,
+      "now checked with the first folder's catalog",
+    );
     await server.client.close(uri);
     assert.deepEqual(await server.client.pullItems(uri), []);
   });
@@ -236,8 +305,14 @@ describe('multi-root workspaces: the toolLens.catalogs setting of each folder', 
     b = makeWorkspace({ 'extra/fs.snapshot': CATALOG, [WORKFLOW_PATH]: WORKFLOW });
     server = startInProcess();
     const bUri = pathToFileURL(b.root).href;
-    server.client.connection.onRequest('workspace/configuration', (params: { items: { scopeUri?: string; section?: string }[] }) =>
-      params.items.map((item) => (item.section === 'toolLens' ? { catalogs: item.scopeUri === bUri ? ['extra/*.snapshot'] : [], workspaceDiagnostics: true } : null)),
+    server.client.connection.onRequest(
+      'workspace/configuration',
+      (params: { items: { scopeUri?: string; section?: string }[] }) =>
+        params.items.map((item) =>
+          item.section === 'toolLens'
+            ? { catalogs: item.scopeUri === bUri ? ['extra/*.snapshot'] : [], workspaceDiagnostics: true }
+            : null,
+        ),
     );
     await server.client.initializeFolders([a.root, b.root]);
   });
@@ -251,7 +326,15 @@ describe('multi-root workspaces: the toolLens.catalogs setting of each folder', 
   test("a folder's own setting names its catalogs, relative to it", async () => {
     // The settings are asked for after the folders are read: wait until B's catalog joined.
     await server.client.waitFor(() => server.client.catalogStates.at(-1)?.files === 1, "B's setting applied");
-    assert.equal(byRule(await server.client.pullItems(b.uri(WORKFLOW_PATH)), 'tool/unknown').length, 0, "B's setting names its snapshot");
-    assert.equal(byRule(await server.client.pullItems(a.uri(WORKFLOW_PATH)), 'tool/unknown').length, 2, "A's setting names none");
+    assert.equal(
+      byRule(await server.client.pullItems(b.uri(WORKFLOW_PATH)), 'tool/unknown').length,
+      0,
+      "B's setting names its snapshot",
+    );
+    assert.equal(
+      byRule(await server.client.pullItems(a.uri(WORKFLOW_PATH)), 'tool/unknown').length,
+      2,
+      "A's setting names none",
+    );
   });
 });

@@ -10,10 +10,31 @@ const GRAPH: WorkflowGraph = {
   workflow: 'release <notes>',
   uri: 'file:///w.yaml',
   nodes: [
-    { id: 'fetch', tool: 'github.list_pull_requests', type: 'tool', annotationClass: 'read-only', detail: 'declares readOnlyHint: true', line: 3 },
+    {
+      id: 'fetch',
+      tool: 'github.list_pull_requests',
+      type: 'tool',
+      annotationClass: 'read-only',
+      detail: 'declares readOnlyHint: true',
+      line: 3,
+    },
     { id: 'confirm', type: 'elicitation', annotationClass: 'no-tool', detail: 'elicitation', line: 8 },
-    { id: 'open', tool: 'github.create_issue', type: 'tool', annotationClass: 'additive', detail: 'declares destructiveHint: false', line: 12 },
-    { id: 'post', tool: 'slack.post', type: 'tool', annotationClass: 'unknown', detail: 'unknown: no catalog', line: 16 },
+    {
+      id: 'open',
+      tool: 'github.create_issue',
+      type: 'tool',
+      annotationClass: 'additive',
+      detail: 'declares destructiveHint: false',
+      line: 12,
+    },
+    {
+      id: 'post',
+      tool: 'slack.post',
+      type: 'tool',
+      annotationClass: 'unknown',
+      detail: 'unknown: no catalog',
+      line: 16,
+    },
   ],
   edges: [
     { from: 'fetch', to: 'confirm' },
@@ -32,7 +53,13 @@ test('layers follow the longest dependsOn path', () => {
 });
 
 test('a cycle does not hang the layout', () => {
-  const cyclic: WorkflowGraph = { ...GRAPH, edges: [{ from: 'fetch', to: 'confirm' }, { from: 'confirm', to: 'fetch' }] };
+  const cyclic: WorkflowGraph = {
+    ...GRAPH,
+    edges: [
+      { from: 'fetch', to: 'confirm' },
+      { from: 'confirm', to: 'fetch' },
+    ],
+  };
   assert.equal(layout(cyclic).nodes.length, 4);
 });
 
@@ -57,21 +84,48 @@ test('the marks: the dropped banner, a badge per mark on its step, the race as a
     uri: 'file:///w/gateways/docs.vmcp.yaml',
     dropped: 'Dropped by the gateway: the composite claims readOnlyHint: true, which its steps contradict.',
     nodes: [
-      { id: 'read', tool: 'fs.read', type: 'tool', annotationClass: 'read-only', detail: 'declares readOnlyHint: true', line: 3 },
       {
-        id: 'write', tool: 'fs.write', type: 'tool', annotationClass: 'destructive', detail: 'declares destructiveHint: true', line: 7,
-        marks: [{ kind: 'breaks-claim', text: "makes the floor's readOnlyHint false" }, { kind: 'race', text: 'reads .steps.read without waiting for it: a race' }],
+        id: 'read',
+        tool: 'fs.read',
+        type: 'tool',
+        annotationClass: 'read-only',
+        detail: 'declares readOnlyHint: true',
+        line: 3,
       },
-      { id: 'notify', tool: 'fs.nope', type: 'tool', annotationClass: 'unknown', detail: 'unknown: not resolved', line: 12, marks: [{ kind: 'unknown', text: 'annotations unknown' }] },
+      {
+        id: 'write',
+        tool: 'fs.write',
+        type: 'tool',
+        annotationClass: 'destructive',
+        detail: 'declares destructiveHint: true',
+        line: 7,
+        marks: [
+          { kind: 'breaks-claim', text: "makes the floor's readOnlyHint false" },
+          { kind: 'race', text: 'reads .steps.read without waiting for it: a race' },
+        ],
+      },
+      {
+        id: 'notify',
+        tool: 'fs.nope',
+        type: 'tool',
+        annotationClass: 'unknown',
+        detail: 'unknown: not resolved',
+        line: 12,
+        marks: [{ kind: 'unknown', text: 'annotations unknown' }],
+      },
     ],
-    edges: [{ from: 'write', to: 'notify' }, { from: 'read', to: 'write', kind: 'reads' }],
+    edges: [
+      { from: 'write', to: 'notify' },
+      { from: 'read', to: 'write', kind: 'reads' },
+    ],
   };
   const html = graphHtml([marked], 'n');
   assert.match(html, /<p class="dropped" role="alert">Dropped by the gateway: the composite claims readOnlyHint: true/);
   assert.match(html, /data-marks="breaks-claim race"/);
   assert.match(html, /data-marks="unknown"/);
   assert.match(html, /data-marks=""/, 'an unmarked step');
-  for (const kind of ['breaks-claim', 'race', 'unknown'] as const) assert.ok(html.includes(`>${MARK_STYLE[kind].badge}</text>`), `the ${kind} badge`);
+  for (const kind of ['breaks-claim', 'race', 'unknown'] as const)
+    assert.ok(html.includes(`>${MARK_STYLE[kind].badge}</text>`), `the ${kind} badge`);
   assert.equal((html.match(/class="edge"/g) ?? []).length, 1, 'one dependsOn edge');
   assert.equal((html.match(/class="edge reads"/g) ?? []).length, 1, 'one reads edge');
   assert.match(html, /write reads \.steps\.read without waiting for it/);

@@ -72,11 +72,14 @@ export class TestClient {
       return null;
     });
     connection.onRequest('workspace/configuration', () => []);
-    connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string; version?: number; diagnostics: Diagnostic[] }) => {
-      this.published.set(params.uri, params.diagnostics);
-      this.publishes.push({ uri: params.uri, version: params.version, diagnostics: params.diagnostics });
-      this.changed();
-    });
+    connection.onNotification(
+      'textDocument/publishDiagnostics',
+      (params: { uri: string; version?: number; diagnostics: Diagnostic[] }) => {
+        this.published.set(params.uri, params.diagnostics);
+        this.publishes.push({ uri: params.uri, version: params.version, diagnostics: params.diagnostics });
+        this.changed();
+      },
+    );
     connection.onNotification('toolLens/catalogState', (state: CatalogState) => {
       this.catalogStates.push(state);
       this.changed();
@@ -111,7 +114,11 @@ export class TestClient {
     });
   }
 
-  async initialize(root: string | undefined, capabilities: ClientCapabilities = PULL_CAPABILITIES, initializationOptions: unknown = {}): Promise<InitializeResult> {
+  async initialize(
+    root: string | undefined,
+    capabilities: ClientCapabilities = PULL_CAPABILITIES,
+    initializationOptions: unknown = {},
+  ): Promise<InitializeResult> {
     const rootUri = root ? pathToFileURL(root).href : null;
     const result = await this.connection.sendRequest(InitializeRequest.type, {
       processId: null,
@@ -128,7 +135,11 @@ export class TestClient {
   }
 
   /** Initializes with several workspace folders (the first is the primary), and waits until every one is read. */
-  async initializeFolders(roots: readonly string[], capabilities: ClientCapabilities = PULL_CAPABILITIES, initializationOptions: unknown = {}): Promise<InitializeResult> {
+  async initializeFolders(
+    roots: readonly string[],
+    capabilities: ClientCapabilities = PULL_CAPABILITIES,
+    initializationOptions: unknown = {},
+  ): Promise<InitializeResult> {
     const folders = roots.map((root, i) => ({ uri: pathToFileURL(root).href, name: `folder${i}` }));
     const result = await this.connection.sendRequest(InitializeRequest.type, {
       processId: null,
@@ -145,18 +156,25 @@ export class TestClient {
   /** `workspace/didChangeWorkspaceFolders` with the folders added and removed. */
   async changeFolders(added: readonly string[], removed: readonly string[]): Promise<void> {
     const folder = (root: string) => ({ uri: pathToFileURL(root).href, name: root });
-    await this.connection.sendNotification('workspace/didChangeWorkspaceFolders', { event: { added: added.map(folder), removed: removed.map(folder) } });
+    await this.connection.sendNotification('workspace/didChangeWorkspaceFolders', {
+      event: { added: added.map(folder), removed: removed.map(folder) },
+    });
   }
 
   async open(uri: string, text: string, languageId = uri.endsWith('.json') ? 'json' : 'yaml'): Promise<void> {
     this.versions.set(uri, 1);
-    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId, version: 1, text },
+    });
   }
 
   async change(uri: string, changes: TextDocumentContentChangeEvent[]): Promise<number> {
     const version = (this.versions.get(uri) ?? 1) + 1;
     this.versions.set(uri, version);
-    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: changes });
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: changes,
+    });
     return version;
   }
 
@@ -221,12 +239,19 @@ export function startStdio(serverPath: string): Spawned {
   const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new TestClient(createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin)));
+  const client = new TestClient(
+    createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin)),
+  );
   return { client, process: child, stderr: () => stderr };
 }
 
 /** A temporary workspace folder holding `files` (relative path → text). */
-export function makeWorkspace(files: Record<string, string>): { root: string; uri(path: string): string; write(path: string, text: string): void; dispose(): void } {
+export function makeWorkspace(files: Record<string, string>): {
+  root: string;
+  uri(path: string): string;
+  write(path: string, text: string): void;
+  dispose(): void;
+} {
   const root = mkdtempSync(join(tmpdir(), 'tool-lens-lsp-'));
   const write = (path: string, text: string) => {
     const full = join(root, path);
@@ -243,18 +268,29 @@ export function makeWorkspace(files: Record<string, string>): { root: string; ur
 }
 
 /** Applies LSP text edits (all against `text`) the way a client does. */
-export function applyLspEdits(text: string, edits: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]): string {
+export function applyLspEdits(
+  text: string,
+  edits: {
+    range: { start: { line: number; character: number }; end: { line: number; character: number } };
+    newText: string;
+  }[],
+): string {
   const lineStarts = [0];
   for (let i = 0; i < text.length; i++) if (text[i] === '\n') lineStarts.push(i + 1);
   const offset = (p: { line: number; character: number }) => (lineStarts[p.line] ?? text.length) + p.character;
   const sorted = [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start));
   let out = text;
-  for (const edit of sorted) out = out.slice(0, offset(edit.range.start)) + edit.newText + out.slice(offset(edit.range.end));
+  for (const edit of sorted)
+    out = out.slice(0, offset(edit.range.start)) + edit.newText + out.slice(offset(edit.range.end));
   return out;
 }
 
 /** Removes a cursor marker (`‸` or `<|>`) and returns the text and the marker's 0-based position. */
-export function cursor(textWithMarker: string): { text: string; position: { line: number; character: number }; offset: number } {
+export function cursor(textWithMarker: string): {
+  text: string;
+  position: { line: number; character: number };
+  offset: number;
+} {
   const marker = textWithMarker.includes('‸') ? '‸' : '<|>';
   const offset = textWithMarker.indexOf(marker);
   if (offset < 0) throw new Error('no cursor marker in the fixture');

@@ -22,8 +22,22 @@ import {
   type WorkspaceDiagnosticReport,
 } from 'vscode-languageserver-protocol/node';
 import { ruleDocsUrl } from '../../server/src/core/rules/rule.js';
-import { SERVER_COMMANDS, type AdvertisedToolsView, type CatalogState, type DynamicToolItem, type FloorReport, type WorkflowGraph } from '../../server/src/lsp/protocol.js';
-import { applyLspEdits, makeWorkspace, PULL_CAPABILITIES, PUSH_CAPABILITIES, startInProcess, type InProcess } from './harness.js';
+import {
+  SERVER_COMMANDS,
+  type AdvertisedToolsView,
+  type CatalogState,
+  type DynamicToolItem,
+  type FloorReport,
+  type WorkflowGraph,
+} from '../../server/src/lsp/protocol.js';
+import {
+  applyLspEdits,
+  makeWorkspace,
+  PULL_CAPABILITIES,
+  PUSH_CAPABILITIES,
+  startInProcess,
+  type InProcess,
+} from './harness.js';
 import { CATALOG, CATALOG_PATH, WORKFLOW, WORKFLOW_PATH } from './workspace.js';
 
 const byRule = (items: Diagnostic[], rule: string) => items.filter((d) => d.code === rule);
@@ -46,12 +60,29 @@ describe('language server in process (pull client)', () => {
   const catalogUri = () => ws.uri(CATALOG_PATH);
 
   before(async () => {
-    ws = makeWorkspace({ [CATALOG_PATH]: CATALOG, [WORKFLOW_PATH]: WORKFLOW, 'unrelated/package.json': '{"name": "x", "version": "1.0.0"}\n' });
+    ws = makeWorkspace({
+      [CATALOG_PATH]: CATALOG,
+      [WORKFLOW_PATH]: WORKFLOW,
+      'unrelated/package.json': '{"name": "x", "version": "1.0.0"}\n',
+    });
     server = startInProcess();
     const result = await server.client.initialize(ws.root);
-    assert.deepEqual(result.capabilities.diagnosticProvider, { identifier: 'tool-lens', interFileDependencies: true, workspaceDiagnostics: true });
-    assert.deepEqual((result.capabilities.codeActionProvider as { codeActionKinds: string[] }).codeActionKinds, ['quickfix', 'source.fixAll', 'source.fixAll.toolLens']);
-    assert.equal(result.capabilities.textDocumentSync && typeof result.capabilities.textDocumentSync === 'object' && result.capabilities.textDocumentSync.change, 2);
+    assert.deepEqual(result.capabilities.diagnosticProvider, {
+      identifier: 'tool-lens',
+      interFileDependencies: true,
+      workspaceDiagnostics: true,
+    });
+    assert.deepEqual((result.capabilities.codeActionProvider as { codeActionKinds: string[] }).codeActionKinds, [
+      'quickfix',
+      'source.fixAll',
+      'source.fixAll.toolLens',
+    ]);
+    assert.equal(
+      result.capabilities.textDocumentSync &&
+        typeof result.capabilities.textDocumentSync === 'object' &&
+        result.capabilities.textDocumentSync.change,
+      2,
+    );
   });
 
   after(async () => {
@@ -61,7 +92,10 @@ describe('language server in process (pull client)', () => {
   });
 
   test('registers file watching for our extensions and the configuration', () => {
-    const registration = server.client.registrations[0] as { method: string; registerOptions: { watchers: { globPattern: string }[] } };
+    const registration = server.client.registrations[0] as {
+      method: string;
+      registerOptions: { watchers: { globPattern: string }[] };
+    };
     assert.equal(registration.method, 'workspace/didChangeWatchedFiles');
     assert.deepEqual(
       registration.registerOptions.watchers.map((w) => w.globPattern),
@@ -94,7 +128,10 @@ describe('language server in process (pull client)', () => {
     const data = notUpstream.data as { rule: string; resultId: string; fixes: { title: string; safe: boolean }[] };
     assert.equal(data.rule, 'template/not-upstream');
     assert.equal(data.resultId, report.kind === 'full' ? report.resultId : '');
-    assert.ok(data.fixes.some((f) => f.safe), 'its fix is listed as safe');
+    assert.ok(
+      data.fixes.some((f) => f.safe),
+      'its fix is listed as safe',
+    );
   });
 
   test('an unchanged document answers "unchanged" with the same result id', async () => {
@@ -115,7 +152,10 @@ describe('language server in process (pull client)', () => {
     // Add `dependsOn: [read]` to the write step: the race is gone.
     const line = lineOf(WORKFLOW, '      - id: write');
     await server.client.change(workflowUri(), [
-      { range: { start: { line: line + 1, character: 0 }, end: { line: line + 1, character: 0 } }, text: '        dependsOn: [read]\n' },
+      {
+        range: { start: { line: line + 1, character: 0 }, end: { line: line + 1, character: 0 } },
+        text: '        dependsOn: [read]\n',
+      },
     ]);
     const items = await server.client.pullItems(workflowUri());
     assert.equal(byRule(items, 'template/not-upstream').length, 0);
@@ -127,7 +167,10 @@ describe('language server in process (pull client)', () => {
   test('a catalog edited in the editor re-checks the workflow and asks the client to refresh', async () => {
     const before = await server.client.pull(workflowUri());
     const refreshes = server.client.refreshes;
-    const safer = CATALOG.replace('annotations: {readOnlyHint: false, destructiveHint: true, openWorldHint: false}', 'annotations: {readOnlyHint: true, openWorldHint: false}');
+    const safer = CATALOG.replace(
+      'annotations: {readOnlyHint: false, destructiveHint: true, openWorldHint: false}',
+      'annotations: {readOnlyHint: true, openWorldHint: false}',
+    );
     await server.client.open(catalogUri(), CATALOG);
     await server.client.replaceAll(catalogUri(), safer);
     await server.client.waitFor(() => server.client.refreshes > refreshes, 'workspace/diagnostic/refresh');
@@ -162,33 +205,50 @@ describe('language server in process (pull client)', () => {
     const configUri = ws.uri('.toollens.yaml');
     const refreshes = server.client.refreshes;
     ws.write('.toollens.yaml', 'rules: {}\n');
-    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: configUri, type: FileChangeType.Created }] });
-    await server.client.waitFor(() => server.client.refreshes > refreshes, 'a refresh after the configuration appeared');
+    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: configUri, type: FileChangeType.Created }],
+    });
+    await server.client.waitFor(
+      () => server.client.refreshes > refreshes,
+      'a refresh after the configuration appeared',
+    );
     await server.client.open(configUri, 'rules: {}\n');
     await server.client.replaceAll(configUri, 'rules:\n  template/not-upstream: off\n');
-    await server.client.waitFor(() => server.client.refreshes > refreshes + 1, 'a refresh after the configuration changed');
+    await server.client.waitFor(
+      () => server.client.refreshes > refreshes + 1,
+      'a refresh after the configuration changed',
+    );
     assert.equal(byRule(await server.client.pullItems(workflowUri()), 'template/not-upstream').length, 0);
     // A misspelt rule id in the configuration is a diagnostic on the configuration itself.
     await server.client.replaceAll(configUri, 'rules:\n  template/not-upstrem: off\n');
     const configItems = await server.client.pullItems(configUri);
-    assert.ok(configItems.some((d) => typeof d.message === 'string' && d.message.includes('not-upstrem')), 'the configuration reports the unknown rule id');
+    assert.ok(
+      configItems.some((d) => typeof d.message === 'string' && d.message.includes('not-upstrem')),
+      'the configuration reports the unknown rule id',
+    );
     assert.equal(byRule(await server.client.pullItems(workflowUri()), 'template/not-upstream').length, 1);
     await server.client.replaceAll(configUri, 'rules: {}\n');
   });
 
   test('workspace diagnostics: full reports, then a held request that answers on the next change', async () => {
     const source = new CancellationTokenSource();
-    const first: WorkspaceDiagnosticReport = await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] }, source.token);
+    const first: WorkspaceDiagnosticReport = await server.client.connection.sendRequest(
+      WorkspaceDiagnosticRequest.type,
+      { previousResultIds: [] },
+      source.token,
+    );
     const uris = first.items.map((i) => i.uri);
     assert.ok(uris.includes(workflowUri()), 'the workflow is reported');
     assert.ok(uris.includes(catalogUri()), 'the catalog is reported');
     assert.ok(!uris.includes(ws.uri('unrelated/package.json')), 'unrelated JSON is not reported');
     const previous = first.items.filter((i) => i.resultId).map((i) => ({ uri: i.uri, value: i.resultId! }));
     let answered = false;
-    const held = server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: previous }, source.token).then((r) => {
-      answered = true;
-      return r;
-    });
+    const held = server.client.connection
+      .sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: previous }, source.token)
+      .then((r) => {
+        answered = true;
+        return r;
+      });
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(answered, false, 'nothing changed, so the request is held');
     await server.client.replaceAll(workflowUri(), WORKFLOW + '\n');
@@ -203,7 +263,11 @@ describe('language server in process (pull client)', () => {
     const source = new CancellationTokenSource();
     source.cancel();
     await assert.rejects(
-      server.client.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: workflowUri() } }, source.token),
+      server.client.connection.sendRequest(
+        'textDocument/diagnostic',
+        { textDocument: { uri: workflowUri() } },
+        source.token,
+      ),
       (error: { code?: number }) => error.code === -32800,
     );
   });
@@ -225,7 +289,10 @@ describe('language server in process (pull client)', () => {
     const fix = actions.find((a) => a.isPreferred);
     assert.ok(fix, `a preferred fix among: ${actions.map((a) => a.title).join(', ')}`);
     assert.equal(fix.kind, 'quickfix');
-    assert.deepEqual(fix.diagnostics?.map((d) => d.code), ['template/not-upstream']);
+    assert.deepEqual(
+      fix.diagnostics?.map((d) => d.code),
+      ['template/not-upstream'],
+    );
     const fixed = applyLspEdits(WORKFLOW, fix.edit!.changes![workflowUri()]!);
     assert.match(fixed, /- id: write\n\s+tool: filesystem\.write_file\n[\s\S]*dependsOn/);
     await server.client.replaceAll(workflowUri(), fixed);
@@ -247,7 +314,10 @@ describe('language server in process (pull client)', () => {
   test('the suppression action takes directive-like text in a string for what it is: text', async () => {
     // The line above the finding holds a string that reads like a directive; the action must add a
     // comment of its own, not append the rule to the string.
-    const lookalike = WORKFLOW.replace('path: "{{.params.target}}"', 'path: "{{.params.target}}/# tool-lens-disable-next-line x"');
+    const lookalike = WORKFLOW.replace(
+      'path: "{{.params.target}}"',
+      'path: "{{.params.target}}/# tool-lens-disable-next-line x"',
+    );
     await server.client.replaceAll(workflowUri(), lookalike);
     const [notUpstream] = byRule(await server.client.pullItems(workflowUri()), 'template/not-upstream');
     assert.ok(notUpstream);
@@ -262,8 +332,13 @@ describe('language server in process (pull client)', () => {
   });
 
   test('fix all of one rule, and source.fixAll.toolLens, apply every safe fix at once', async () => {
-    const twice = WORKFLOW.replace('content: "{{.steps.read.output.content}}"', 'content: "{{.steps.read.output.content}}"\n          mode: "{{.steps.read.output.content}}"');
-    const text = twice + `      - id: log\n        tool: filesystem.write_file\n        arguments:\n          path: log.txt\n          content: "{{.steps.read.output.content}}"\n`;
+    const twice = WORKFLOW.replace(
+      'content: "{{.steps.read.output.content}}"',
+      'content: "{{.steps.read.output.content}}"\n          mode: "{{.steps.read.output.content}}"',
+    );
+    const text =
+      twice +
+      `      - id: log\n        tool: filesystem.write_file\n        arguments:\n          path: log.txt\n          content: "{{.steps.read.output.content}}"\n`;
     await server.client.replaceAll(workflowUri(), text);
     const items = byRule(await server.client.pullItems(workflowUri()), 'template/not-upstream');
     assert.ok(items.length >= 2);
@@ -320,45 +395,79 @@ describe('language server in process (pull client)', () => {
       position: { line: toolLine, character: 20 },
       context: { includeDeclaration: true },
     })) as { uri: string; range: { start: { line: number } } }[];
-    assert.ok(locations.some((l) => l.uri === catalogUri() && l.range.start.line === lineOf(CATALOG, '- name: read_file')), 'the declaration');
-    assert.ok(locations.some((l) => l.uri === workflowUri() && l.range.start.line === toolLine), 'the step');
+    assert.ok(
+      locations.some((l) => l.uri === catalogUri() && l.range.start.line === lineOf(CATALOG, '- name: read_file')),
+      'the declaration',
+    );
+    assert.ok(
+      locations.some((l) => l.uri === workflowUri() && l.range.start.line === toolLine),
+      'the step',
+    );
   });
 
   test('document symbols: composite tools with their steps; catalog servers with tools and namespaces', async () => {
-    const symbols = (await server.client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: workflowUri() } })) as DocumentSymbol[];
+    const symbols = (await server.client.connection.sendRequest(DocumentSymbolRequest.type, {
+      textDocument: { uri: workflowUri() },
+    })) as DocumentSymbol[];
     assert.equal(symbols[0]?.name, 'copy_readme');
-    assert.deepEqual(symbols[0]?.children?.map((c) => c.name), ['read', 'write']);
-    const catalog = (await server.client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: catalogUri() } })) as DocumentSymbol[];
+    assert.deepEqual(
+      symbols[0]?.children?.map((c) => c.name),
+      ['read', 'write'],
+    );
+    const catalog = (await server.client.connection.sendRequest(DocumentSymbolRequest.type, {
+      textDocument: { uri: catalogUri() },
+    })) as DocumentSymbol[];
     assert.equal(catalog[0]?.name, 'filesystem');
-    assert.deepEqual(catalog[0]?.children?.map((c) => c.name), ['read_file', 'write_file', 'applets']);
+    assert.deepEqual(
+      catalog[0]?.children?.map((c) => c.name),
+      ['read_file', 'write_file', 'applets'],
+    );
   });
 
   test('a code lens above each composite tool: advertised annotations and unknown steps', async () => {
-    const lenses = (await server.client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: workflowUri() } })) as {
+    const lenses = (await server.client.connection.sendRequest(CodeLensRequest.type, {
+      textDocument: { uri: workflowUri() },
+    })) as {
       range: { start: { line: number } };
       command: { title: string; command: string };
     }[];
     assert.equal(lenses.length, 1);
     assert.equal(lenses[0]!.range.start.line, lineOf(WORKFLOW, '  - name: copy_readme'));
     // copy_readme claims read-only while it writes: the gateway drops it, and the lens says so.
-    assert.equal(lenses[0]!.command.title, 'Dropped by the gateway: readOnly ✓ claimed, floor ✗ · 2/2 tool steps known');
+    assert.equal(
+      lenses[0]!.command.title,
+      'Dropped by the gateway: readOnly ✓ claimed, floor ✗ · 2/2 tool steps known',
+    );
     assert.equal(lenses[0]!.command.command, 'toolLens.showFloor');
   });
 
   test('commands: floor, dynamic tools, call envelope, workflow graph, refresh', async () => {
-    const send = <T>(command: string, args: unknown[]) => server.client.connection.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }) as Promise<T>;
+    const send = <T>(command: string, args: unknown[]) =>
+      server.client.connection.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }) as Promise<T>;
     const floors = await send<FloorReport[]>(SERVER_COMMANDS.floor, [{ uri: workflowUri() }]);
     assert.equal(floors[0]?.workflow, 'copy_readme');
     assert.match(floors[0].markdown, /\| readOnlyHint \|/);
 
     const dynamic = await send<DynamicToolItem[]>(SERVER_COMMANDS.dynamicTools, []);
-    assert.deepEqual(dynamic.map((d) => `${d.server}/${d.namespace}/${d.tool}/${d.external}`), ['filesystem/applets/applet_create/true']);
+    assert.deepEqual(
+      dynamic.map((d) => `${d.server}/${d.namespace}/${d.tool}/${d.external}`),
+      ['filesystem/applets/applet_create/true'],
+    );
 
     const callsUri = ws.uri('calls/example.calls.yaml');
     await server.client.open(callsUri, 'calls:\n  - \n');
-    const envelope = await send<{ text: string; range: { start: { line: number; character: number } } }>(SERVER_COMMANDS.callEnvelope, [
-      { uri: callsUri, position: { line: 1, character: 4 }, server: 'filesystem', namespace: 'applets', tool: 'applet_create' },
-    ]);
+    const envelope = await send<{ text: string; range: { start: { line: number; character: number } } }>(
+      SERVER_COMMANDS.callEnvelope,
+      [
+        {
+          uri: callsUri,
+          position: { line: 1, character: 4 },
+          server: 'filesystem',
+          namespace: 'applets',
+          tool: 'applet_create',
+        },
+      ],
+    );
     // The empty `- ` entry becomes the envelope (test/lsp/envelope.test.ts has every other place).
     assert.deepEqual(envelope.range.start, { line: 1, character: 0 });
     assert.equal(
@@ -389,7 +498,8 @@ describe('language server in process (pull client)', () => {
   });
 
   test('the advertised tools view: what the gateway lists, what it withholds and why, each with the place it comes from', async () => {
-    const send = <T>(command: string, args: unknown[]) => server.client.connection.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }) as Promise<T>;
+    const send = <T>(command: string, args: unknown[]) =>
+      server.client.connection.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }) as Promise<T>;
     const views = await send<AdvertisedToolsView[]>(SERVER_COMMANDS.advertisedTools, [{ uri: workflowUri() }]);
     assert.equal(views.length, 1);
     const [view] = views;
@@ -397,16 +507,32 @@ describe('language server in process (pull client)', () => {
     assert.equal(view!.strategy, 'prefix ({workload}_)');
     assert.deepEqual(
       view!.advertised.map((t) => `${t.name} ${t.annotations}`),
-      ['filesystem_read_file read-only, closed-world', 'filesystem_write_file not read-only, destructive, closed-world'],
+      [
+        'filesystem_read_file read-only, closed-world',
+        'filesystem_write_file not read-only, destructive, closed-world',
+      ],
     );
     // The composite claims read-only while it writes: ToolHive drops it.
-    assert.deepEqual(view!.withheld.map((t) => `${t.name} ${t.status}`), ['copy_readme contradiction']);
+    assert.deepEqual(
+      view!.withheld.map((t) => `${t.name} ${t.status}`),
+      ['copy_readme contradiction'],
+    );
     assert.match(view!.withheld[0]!.reason!, /readOnlyHint: true but the steps give false/);
-    assert.deepEqual(view!.withheld[0]!.location, { uri: workflowUri(), range: { start: { line: lineOf(WORKFLOW, '  - name: copy_readme'), character: 10 }, end: { line: lineOf(WORKFLOW, '  - name: copy_readme'), character: 21 } } });
+    assert.deepEqual(view!.withheld[0]!.location, {
+      uri: workflowUri(),
+      range: {
+        start: { line: lineOf(WORKFLOW, '  - name: copy_readme'), character: 10 },
+        end: { line: lineOf(WORKFLOW, '  - name: copy_readme'), character: 21 },
+      },
+    });
     const readFile = view!.advertised[0]!;
     assert.equal(readFile.location!.uri, catalogUri());
     assert.equal(readFile.location!.range.start.line, lineOf(CATALOG, '- name: read_file'));
-    assert.deepEqual(await send<AdvertisedToolsView[]>(SERVER_COMMANDS.advertisedTools, [{ uri: catalogUri() }]), [], 'a catalog is no gateway');
+    assert.deepEqual(
+      await send<AdvertisedToolsView[]>(SERVER_COMMANDS.advertisedTools, [{ uri: catalogUri() }]),
+      [],
+      'a catalog is no gateway',
+    );
   });
 
   test('keystroke after keystroke, the diagnostics are those of a fresh check of the same text', async () => {
@@ -418,8 +544,28 @@ describe('language server in process (pull client)', () => {
     await server.client.open(uri, text);
     let seed = 7;
     const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
-    const inserts = ['x', ' ', '\n', '\n      ', ':', '-', '{{', '}}', '"', '#', 'readOnlyHint: false\n        ', '.params.', '  - id: extra\n        tool: fs.read\n'];
-    const shape = (items: Diagnostic[]) => items.map((d) => `${d.code} ${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${typeof d.message === 'string' ? d.message : d.message.value}`).sort();
+    const inserts = [
+      'x',
+      ' ',
+      '\n',
+      '\n      ',
+      ':',
+      '-',
+      '{{',
+      '}}',
+      '"',
+      '#',
+      'readOnlyHint: false\n        ',
+      '.params.',
+      '  - id: extra\n        tool: fs.read\n',
+    ];
+    const shape = (items: Diagnostic[]) =>
+      items
+        .map(
+          (d) =>
+            `${d.code} ${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${typeof d.message === 'string' ? d.message : d.message.value}`,
+        )
+        .sort();
     for (let i = 0; i < 120; i++) {
       if (i % 12 === 11) {
         // Back to the valid document now and then: a broken one is always parsed in full.
@@ -436,7 +582,10 @@ describe('language server in process (pull client)', () => {
       await server.client.change(uri, [{ range: { start, end }, text: insert }]);
       if (i % 3 === 0) {
         // A completion parses a copy of the document with a placeholder: it must not disturb the next edit.
-        await server.client.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: start });
+        await server.client.connection.sendRequest('textDocument/completion', {
+          textDocument: { uri },
+          position: start,
+        });
       }
       const typed = await server.client.pullItems(uri);
       await server.client.open(mirror, text);
@@ -449,51 +598,93 @@ describe('language server in process (pull client)', () => {
 
   test('never crashes on what a user can type', async () => {
     const uri = ws.uri('gateways/broken.vmcp.yaml');
-    const garbage = ['compositeTools:\n  - name: [\n    steps: {{\n', 'compositeTools: 5\n', '\u0000\uffff: {"', 'compositeTools:\n  - steps:\n      - tool: "{{ .steps. }}"\n        dependsOn: [[[]]]\n'];
+    const garbage = [
+      'compositeTools:\n  - name: [\n    steps: {{\n',
+      'compositeTools: 5\n',
+      '\u0000\uffff: {"',
+      'compositeTools:\n  - steps:\n      - tool: "{{ .steps. }}"\n        dependsOn: [[[]]]\n',
+    ];
     for (const text of garbage) {
       await server.client.open(uri, text);
       await server.client.pullItems(uri);
-      for (const position of [{ line: 0, character: 0 }, { line: 1, character: 9 }, { line: 99, character: 99 }, { line: 2, character: 20 }]) {
+      for (const position of [
+        { line: 0, character: 0 },
+        { line: 1, character: 9 },
+        { line: 99, character: 99 },
+        { line: 2, character: 20 },
+      ]) {
         await server.client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position });
         await server.client.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position });
         await server.client.connection.sendRequest('textDocument/definition', { textDocument: { uri }, position });
-        await server.client.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics: [] } });
+        await server.client.connection.sendRequest(CodeActionRequest.type, {
+          textDocument: { uri },
+          range: { start: position, end: position },
+          context: { diagnostics: [] },
+        });
       }
       await server.client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } });
       await server.client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
       await server.client.close(uri);
     }
     // Unknown documents and bad command arguments.
-    assert.equal(await server.client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: ws.uri('nope.yaml') }, position: { line: 0, character: 0 } }), null);
-    assert.deepEqual(await server.client.connection.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.floor, arguments: [42] }), []);
+    assert.equal(
+      await server.client.connection.sendRequest(HoverRequest.type, {
+        textDocument: { uri: ws.uri('nope.yaml') },
+        position: { line: 0, character: 0 },
+      }),
+      null,
+    );
+    assert.deepEqual(
+      await server.client.connection.sendRequest(ExecuteCommandRequest.type, {
+        command: SERVER_COMMANDS.floor,
+        arguments: [42],
+      }),
+      [],
+    );
     assert.deepEqual(await server.client.pullItems(workflowUri()).then((items) => items.length > 0), true);
     // No handler failed (a rule that throws is the engine's business: it logs `rule <id> failed`).
-    assert.deepEqual(server.client.logs.filter((l) => / failed: /.test(l) && !l.startsWith('rule ')), []);
+    assert.deepEqual(
+      server.client.logs.filter((l) => / failed: /.test(l) && !l.startsWith('rule ')),
+      [],
+    );
   });
 });
 
 describe('language server in process (push client)', () => {
   test('publishes diagnostics for open documents and, in the background, for the workspace', async () => {
-    const ws = makeWorkspace({ [CATALOG_PATH]: CATALOG, [WORKFLOW_PATH]: WORKFLOW, 'other/second.vmcp.yaml': WORKFLOW.replace('copy_readme', 'copy_again') });
+    const ws = makeWorkspace({
+      [CATALOG_PATH]: CATALOG,
+      [WORKFLOW_PATH]: WORKFLOW,
+      'other/second.vmcp.yaml': WORKFLOW.replace('copy_readme', 'copy_again'),
+    });
     const server = startInProcess();
     try {
       const result = await server.client.initialize(ws.root, PUSH_CAPABILITIES);
       assert.equal(result.capabilities.diagnosticProvider, undefined);
       const closedUri = ws.uri('other/second.vmcp.yaml');
-      await server.client.waitFor(() => (server.client.published.get(closedUri) ?? []).some((d) => d.code === 'annotations/contradiction'), 'background diagnostics of a closed file');
+      await server.client.waitFor(
+        () => (server.client.published.get(closedUri) ?? []).some((d) => d.code === 'annotations/contradiction'),
+        'background diagnostics of a closed file',
+      );
       const uri = ws.uri(WORKFLOW_PATH);
       await server.client.open(uri, WORKFLOW);
       await server.client.replaceAll(uri, WORKFLOW.replace('readOnlyHint: true', 'readOnlyHint: false'));
-      await server.client.waitFor(
-        () => {
-          const items = server.client.published.get(uri);
-          return items !== undefined && !items.some((d) => d.code === 'annotations/contradiction') && items.some((d) => d.code === 'template/not-upstream');
-        },
-        'diagnostics of the edited text',
-      );
+      await server.client.waitFor(() => {
+        const items = server.client.published.get(uri);
+        return (
+          items !== undefined &&
+          !items.some((d) => d.code === 'annotations/contradiction') &&
+          items.some((d) => d.code === 'template/not-upstream')
+        );
+      }, 'diagnostics of the edited text');
       // Turning workspace diagnostics off clears the closed file's, and keeps the open one's.
-      await server.client.connection.sendNotification('workspace/didChangeConfiguration', { settings: { toolLens: { workspaceDiagnostics: false } } });
-      await server.client.waitFor(() => server.client.published.get(closedUri)?.length === 0, 'the closed file cleared');
+      await server.client.connection.sendNotification('workspace/didChangeConfiguration', {
+        settings: { toolLens: { workspaceDiagnostics: false } },
+      });
+      await server.client.waitFor(
+        () => server.client.published.get(closedUri)?.length === 0,
+        'the closed file cleared',
+      );
       assert.ok((server.client.published.get(uri) ?? []).length > 0);
       await server.client.shutdown();
     } finally {
@@ -509,7 +700,10 @@ describe('language server in process (no folder)', () => {
     try {
       await server.client.initialize(undefined, PULL_CAPABILITIES);
       const uri = 'untitled:Untitled-1';
-      await server.client.open(uri, 'compositeTools:\n  - name: a\n    description: d\n    steps:\n      - id: x\n        tool: t\n        dependsOn: [nope]\n');
+      await server.client.open(
+        uri,
+        'compositeTools:\n  - name: a\n    description: d\n    steps:\n      - id: x\n        tool: t\n        dependsOn: [nope]\n',
+      );
       const items = await server.client.pullItems(uri);
       assert.equal(byRule(items, 'workflow/unknown-dependency').length, 1);
       await server.client.shutdown();

@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import { truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DidChangeWatchedFilesNotification, FileChangeType, WorkspaceDiagnosticRequest, type Diagnostic, type WorkspaceDiagnosticReport } from 'vscode-languageserver-protocol/node';
+import {
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  WorkspaceDiagnosticRequest,
+  type Diagnostic,
+  type WorkspaceDiagnosticReport,
+} from 'vscode-languageserver-protocol/node';
 import { LIMITS } from '../../server/src/core/limits.js';
 import { makeWorkspace, startInProcess, type InProcess } from './harness.js';
 import { CATALOG, CATALOG_PATH } from './workspace.js';
@@ -57,7 +63,10 @@ describe('language server with hostile files in the workspace', () => {
   });
 
   test('workspace diagnostics: each file declined where a limit applies, the contradictions still found', async () => {
-    const report: WorkspaceDiagnosticReport = await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] });
+    const report: WorkspaceDiagnosticReport = await server.client.connection.sendRequest(
+      WorkspaceDiagnosticRequest.type,
+      { previousResultIds: [] },
+    );
     const itemsOf = (path: string) => {
       const item = report.items.find((i) => i.uri === ws.uri(path));
       assert.ok(item?.kind === 'full', `${path} is reported`);
@@ -85,15 +94,26 @@ describe('language server under the limits of .toollens.yaml', () => {
   let server: InProcess;
   let ws: ReturnType<typeof makeWorkspace>;
   const itemsOf = async (path: string) => {
-    const report: WorkspaceDiagnosticReport = await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] });
+    const report: WorkspaceDiagnosticReport = await server.client.connection.sendRequest(
+      WorkspaceDiagnosticRequest.type,
+      { previousResultIds: [] },
+    );
     const item = report.items.find((i) => i.uri === ws.uri(path));
     assert.ok(item?.kind === 'full', `${path} is reported`);
     return item.items;
   };
-  const messagesOf = async (path: string) => (await itemsOf(path)).map((d) => `${String(d.code)}: ${typeof d.message === 'string' ? d.message : d.message.value}`);
+  const messagesOf = async (path: string) =>
+    (await itemsOf(path)).map(
+      (d) => `${String(d.code)}: ${typeof d.message === 'string' ? d.message : d.message.value}`,
+    );
 
   before(async () => {
-    ws = makeWorkspace({ [CATALOG_PATH]: CATALOG, [MID]: midText, [HUGE]: 'compositeTools: []\n', '.toollens.yaml': 'limits: {fileBytes: 262144}\n' });
+    ws = makeWorkspace({
+      [CATALOG_PATH]: CATALOG,
+      [MID]: midText,
+      [HUGE]: 'compositeTools: []\n',
+      '.toollens.yaml': 'limits: {fileBytes: 262144}\n',
+    });
     truncateSync(join(ws.root, HUGE), 3 * 1024 ** 3);
     server = startInProcess();
     await server.client.initialize(ws.root);
@@ -107,11 +127,19 @@ describe('language server under the limits of .toollens.yaml', () => {
 
   test('a file of gigabytes is declined from its size on disk, without being read', async () => {
     const rss = process.memoryUsage().rss;
-    assert.deepEqual(await messagesOf(HUGE), ['lens/declined: This file is 3.0 GB, more than the 256 KB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.']);
-    assert.deepEqual(await messagesOf(MID), ['lens/declined: This file is 303.1 KB, more than the 256 KB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.']);
+    assert.deepEqual(await messagesOf(HUGE), [
+      'lens/declined: This file is 3.0 GB, more than the 256 KB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.',
+    ]);
+    assert.deepEqual(await messagesOf(MID), [
+      'lens/declined: This file is 303.1 KB, more than the 256 KB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.',
+    ]);
     // A change on disk is read the same way.
-    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: ws.uri(HUGE), type: FileChangeType.Changed }] });
-    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: ws.uri(MID), type: FileChangeType.Changed }] });
+    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: ws.uri(HUGE), type: FileChangeType.Changed }],
+    });
+    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: ws.uri(MID), type: FileChangeType.Changed }],
+    });
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.match((await messagesOf(HUGE)).join('\n'), /^lens\/declined: This file is 3\.0 GB/);
     assert.equal((await itemsOf(MID)).length, 1);
@@ -121,10 +149,14 @@ describe('language server under the limits of .toollens.yaml', () => {
   test('a changed .toollens.yaml applies its limits at once: on disk, and in an open editor', async () => {
     let refreshes = server.client.refreshes;
     ws.write('.toollens.yaml', 'limits: {fileBytes: 16777216}\n');
-    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: ws.uri('.toollens.yaml'), type: FileChangeType.Changed }] });
+    await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: ws.uri('.toollens.yaml'), type: FileChangeType.Changed }],
+    });
     await server.client.waitFor(() => server.client.refreshes > refreshes, 'a refresh after the configuration changed');
     assert.deepEqual(await messagesOf(MID), [], 'the raised limit reads the file declined before');
-    assert.deepEqual(await messagesOf(HUGE), ['lens/declined: This file is 3.0 GB, more than the 16 MB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.']);
+    assert.deepEqual(await messagesOf(HUGE), [
+      'lens/declined: This file is 3.0 GB, more than the 16 MB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.',
+    ]);
 
     // In the editor: a lowered limit declines the file again; a value out of range is a problem
     // on the configuration, and the default applies meanwhile.
@@ -133,10 +165,16 @@ describe('language server under the limits of .toollens.yaml', () => {
     refreshes = server.client.refreshes;
     await server.client.replaceAll(configUri, 'limits: {fileBytes: 262144}\n');
     await server.client.waitFor(() => server.client.refreshes > refreshes, 'a refresh after the edit');
-    assert.deepEqual((await itemsOf(MID)).map((d) => String(d.code)), ['lens/declined']);
+    assert.deepEqual(
+      (await itemsOf(MID)).map((d) => String(d.code)),
+      ['lens/declined'],
+    );
     await server.client.replaceAll(configUri, 'limits: {fileBytes: 1}\n');
     const problems = await server.client.pullItems(configUri);
-    assert.deepEqual(problems.map((d) => [String(d.code), d.range.start.character]), [['schema/invalid-value', 20]]);
+    assert.deepEqual(
+      problems.map((d) => [String(d.code), d.range.start.character]),
+      [['schema/invalid-value', 20]],
+    );
     assert.match(problems[0]!.message as string, /^fileBytes is 1 bytes, less than the 262,144 bytes \(256 KB\)/);
     assert.deepEqual(await messagesOf(MID), [], 'the default, 8 MB, reads it');
     assert.match((await messagesOf(HUGE))[0] ?? '', /more than the 8 MB Tool Lens reads/);

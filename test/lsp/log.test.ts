@@ -17,7 +17,11 @@ describe('the log lines of the output channel', () => {
   let ws: ReturnType<typeof makeWorkspace>;
 
   before(async () => {
-    ws = makeWorkspace({ [CATALOG_PATH]: CATALOG, [WORKFLOW_PATH]: WORKFLOW, '.toollens.yaml': 'rules:\n  template/not-upstream: error\n' });
+    ws = makeWorkspace({
+      [CATALOG_PATH]: CATALOG,
+      [WORKFLOW_PATH]: WORKFLOW,
+      '.toollens.yaml': 'rules:\n  template/not-upstream: error\n',
+    });
     server = startInProcess();
     await server.client.initialize(ws.root);
   });
@@ -42,7 +46,12 @@ describe('the log lines of the output channel', () => {
   test('the read of the folder, with its file count, its time and the configuration in use', () => {
     const read = line(/^read /);
     assert.ok(read, JSON.stringify(logs()));
-    assert.match(read, new RegExp(`^read ${ws.root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 3 files in \\d+ ms; configuration \\.toollens\\.yaml$`));
+    assert.match(
+      read,
+      new RegExp(
+        `^read ${ws.root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 3 files in \\d+ ms; configuration \\.toollens\\.yaml$`,
+      ),
+    );
     const state = server.client.catalogStates.at(-1) as CatalogState;
     assert.deepEqual(state.configs, [pathToFileURL(join(ws.root, '.toollens.yaml')).href]);
   });
@@ -52,16 +61,30 @@ describe('the log lines of the output channel', () => {
     assert.ok(catalog, JSON.stringify(logs()));
     assert.equal(
       catalog,
-      [`catalog of ${ws.root}: 1 server from 1 file`, '  catalog "filesystem": 2 tools, 1 namespace (1 dynamic tool), from catalogs/filesystem.catalog.yaml, fetched 2026-11-27T09:10:00Z'].join('\n'),
+      [
+        `catalog of ${ws.root}: 1 server from 1 file`,
+        '  catalog "filesystem": 2 tools, 1 namespace (1 dynamic tool), from catalogs/filesystem.catalog.yaml, fetched 2026-11-27T09:10:00Z',
+      ].join('\n'),
     );
   });
 
   test('a catalog that changes is logged again, once', async () => {
     const before = logs().filter((l) => l.startsWith('catalog of ')).length;
     const uri = ws.uri(CATALOG_PATH);
-    await server.client.open(uri, CATALOG.replace('      - name: write_file', '      - name: move_file\n        inputSchema: {type: object}\n      - name: write_file'));
-    await server.client.waitFor(() => logs().filter((l) => l.startsWith('catalog of ')).length > before, 'the changed catalog in the log');
-    const latest = logs().filter((l) => l.startsWith('catalog of ')).at(-1)!;
+    await server.client.open(
+      uri,
+      CATALOG.replace(
+        '      - name: write_file',
+        '      - name: move_file\n        inputSchema: {type: object}\n      - name: write_file',
+      ),
+    );
+    await server.client.waitFor(
+      () => logs().filter((l) => l.startsWith('catalog of ')).length > before,
+      'the changed catalog in the log',
+    );
+    const latest = logs()
+      .filter((l) => l.startsWith('catalog of '))
+      .at(-1)!;
     assert.match(latest, /"filesystem": 3 tools/);
     await server.client.close(uri);
   });
@@ -88,7 +111,13 @@ describe('the log lines of the output channel', () => {
     const session = server.server.session;
     const entry = [...session.entries.values()].find((e) => e.path.endsWith(WORKFLOW_PATH))!;
     checkFile(session.fileOf(entry)!, session.workspace, [throwing]);
-    await server.client.waitFor(() => line(/^rule lens\/throws-for-the-log-test failed on /) !== undefined, 'the rule failure in the log');
-    assert.match(line(/^rule lens\/throws-for-the-log-test failed on /)!, /gateways\/docs\.vmcp\.yaml: Error: boom for the log test/);
+    await server.client.waitFor(
+      () => line(/^rule lens\/throws-for-the-log-test failed on /) !== undefined,
+      'the rule failure in the log',
+    );
+    assert.match(
+      line(/^rule lens\/throws-for-the-log-test failed on /)!,
+      /gateways\/docs\.vmcp\.yaml: Error: boom for the log test/,
+    );
   });
 });

@@ -2,14 +2,24 @@
 // the caret is; the marker is removed before the document is opened.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CompletionRequest, DefinitionRequest, HoverRequest, type CompletionItem, type Hover, type Location } from 'vscode-languageserver-protocol/node';
+import {
+  CompletionRequest,
+  DefinitionRequest,
+  HoverRequest,
+  type CompletionItem,
+  type Hover,
+  type Location,
+} from 'vscode-languageserver-protocol/node';
 import { cursor, makeWorkspace, startInProcess, type InProcess } from './harness.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG, CATALOG_PATH } from './workspace.js';
 
 /** A server with dynamic namespaces (the one the rule docs are written against). */
-const AGENT_CATALOG = readFileSync(join(__dirname, '..', '..', 'docs', 'rules', '_catalogs', 'agent.catalog.yaml'), 'utf8');
+const AGENT_CATALOG = readFileSync(
+  join(__dirname, '..', '..', 'docs', 'rules', '_catalogs', 'agent.catalog.yaml'),
+  'utf8',
+);
 
 const GATEWAY_HEAD = `name: docs-gateway
 backends:
@@ -67,7 +77,10 @@ after(async () => {
 });
 
 /** Opens the fixture (marker removed) under a fresh name and returns its URI and the caret. */
-async function openAt(withMarker: string, extension = 'vmcp.yaml'): Promise<{ uri: string; position: { line: number; character: number }; text: string }> {
+async function openAt(
+  withMarker: string,
+  extension = 'vmcp.yaml',
+): Promise<{ uri: string; position: { line: number; character: number }; text: string }> {
   const { text, position } = cursor(withMarker);
   const uri = ws.uri(`cases/case${++counter}.${extension}`);
   await server.client.open(uri, text, extension.endsWith('json') ? 'json' : 'yaml');
@@ -76,29 +89,42 @@ async function openAt(withMarker: string, extension = 'vmcp.yaml'): Promise<{ ur
 
 async function hoverAt(withMarker: string, extension?: string): Promise<string | undefined> {
   const { uri, position } = await openAt(withMarker, extension);
-  const hover: Hover | null = await server.client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position });
+  const hover: Hover | null = await server.client.connection.sendRequest(HoverRequest.type, {
+    textDocument: { uri },
+    position,
+  });
   await server.client.close(uri);
   return hover ? (hover.contents as { value: string }).value : undefined;
 }
 
 async function completeAt(withMarker: string, extension?: string): Promise<{ items: CompletionItem[]; text: string }> {
   const { uri, position, text } = await openAt(withMarker, extension);
-  const result = (await server.client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position })) as CompletionItem[] | null;
+  const result = (await server.client.connection.sendRequest(CompletionRequest.type, {
+    textDocument: { uri },
+    position,
+  })) as CompletionItem[] | null;
   await server.client.close(uri);
   return { items: result ?? [], text };
 }
 
 async function definitionAt(withMarker: string, extension?: string): Promise<{ locations: Location[]; uri: string }> {
   const { uri, position } = await openAt(withMarker, extension);
-  const result = (await server.client.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position })) as Location[] | null;
+  const result = (await server.client.connection.sendRequest(DefinitionRequest.type, {
+    textDocument: { uri },
+    position,
+  })) as Location[] | null;
   return { locations: result ?? [], uri };
 }
 
 /** The text a completion item's edit produces. */
 function apply(text: string, item: CompletionItem): string {
-  const edit = item.textEdit as { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string };
+  const edit = item.textEdit as {
+    range: { start: { line: number; character: number }; end: { line: number; character: number } };
+    newText: string;
+  };
   const lines = text.split('\n');
-  const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+  const offset = (p: { line: number; character: number }) =>
+    lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
   return text.slice(0, offset(edit.range.start)) + edit.newText + text.slice(offset(edit.range.end));
 }
 
@@ -117,7 +143,9 @@ describe('hover', () => {
   });
 
   test("on a step's tool: title, description, annotations and arguments", async () => {
-    const markdown = await hoverAt(gateway(WRITE_STEP).replace('tool: filesystem.read_file', 'tool: filesystem.rea‸d_file'));
+    const markdown = await hoverAt(
+      gateway(WRITE_STEP).replace('tool: filesystem.read_file', 'tool: filesystem.rea‸d_file'),
+    );
     assert.match(markdown ?? '', /\*Read file\*/);
     assert.match(markdown ?? '', /Read the complete contents of a file\./);
     assert.match(markdown ?? '', /readOnlyHint: `true`, openWorldHint: `false`/);
@@ -164,7 +192,9 @@ calls:
 
 describe('completion', () => {
   test('tool references from the catalog in a step tool value', async () => {
-    const { items, text } = await completeAt(gateway(WRITE_STEP.replace('tool: filesystem.write_file', 'tool: filesystem.wr‸')));
+    const { items, text } = await completeAt(
+      gateway(WRITE_STEP.replace('tool: filesystem.write_file', 'tool: filesystem.wr‸')),
+    );
     assert.ok(labels(items).includes('filesystem.write_file'));
     assert.ok(labels(items).includes('filesystem_write_file'), 'the prefixed name too');
     const item = items.find((i) => i.label === 'filesystem.write_file')!;
@@ -173,7 +203,12 @@ describe('completion', () => {
 
   test('tool references in an empty value', async () => {
     const { items } = await completeAt(gateway(WRITE_STEP.replace('tool: filesystem.write_file', 'tool: ‸')));
-    assert.deepEqual(labels(items), ['filesystem.read_file', 'filesystem.write_file', 'filesystem_read_file', 'filesystem_write_file']);
+    assert.deepEqual(labels(items), [
+      'filesystem.read_file',
+      'filesystem.write_file',
+      'filesystem_read_file',
+      'filesystem_write_file',
+    ]);
   });
 
   test('step ids in dependsOn (flow and block)', async () => {
@@ -194,17 +229,23 @@ describe('completion', () => {
     assert.deepEqual(labels(steps.items), ['read']);
     const fields = await completeAt(gateway(WRITE_STEP.replace('{{.steps.read.output.content}}', '{{.steps.read.‸}}')));
     assert.deepEqual(labels(fields.items), ['error', 'output', 'status']);
-    const output = await completeAt(gateway(WRITE_STEP.replace('{{.steps.read.output.content}}', '{{.steps.read.output.c‸}}')));
+    const output = await completeAt(
+      gateway(WRITE_STEP.replace('{{.steps.read.output.content}}', '{{.steps.read.output.c‸}}')),
+    );
     assert.deepEqual(labels(output.items), ['content']);
     const outside = await completeAt(gateway(WRITE_STEP.replace('"{{.params.target}}"', '"plain ‸ text"')));
     assert.deepEqual(outside.items, []);
   });
 
   test("argument names from the resolved tool's input schema", async () => {
-    const blank = await completeAt(gateway(WRITE_STEP.replace('          content: "{{.steps.read.output.content}}"\n', '          ‸\n')));
+    const blank = await completeAt(
+      gateway(WRITE_STEP.replace('          content: "{{.steps.read.output.content}}"\n', '          ‸\n')),
+    );
     assert.deepEqual(labels(blank.items), ['content'], 'path is already there');
     assert.match(apply(blank.text, blank.items[0]!), /\n {10}content: \n/);
-    const typed = await completeAt(gateway(WRITE_STEP.replace('          content: "{{.steps.read.output.content}}"\n', '          co‸\n')));
+    const typed = await completeAt(
+      gateway(WRITE_STEP.replace('          content: "{{.steps.read.output.content}}"\n', '          co‸\n')),
+    );
     assert.deepEqual(labels(typed.items), ['content']);
     assert.match(apply(typed.text, typed.items[0]!), /\n {10}content: \n/);
   });
@@ -259,7 +300,9 @@ describe('definition', () => {
   });
 
   test("a step's tool → the tool in the catalog file", async () => {
-    const { locations } = await definitionAt(gateway(WRITE_STEP.replace('tool: filesystem.write_file', 'tool: filesystem.write‸_file')));
+    const { locations } = await definitionAt(
+      gateway(WRITE_STEP.replace('tool: filesystem.write_file', 'tool: filesystem.write‸_file')),
+    );
     assert.equal(locations[0]?.uri, ws.uri(CATALOG_PATH));
     assert.equal(locations[0]?.range.start.line, lineOfText(CATALOG, 'name: write_file'));
   });

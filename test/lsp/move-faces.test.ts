@@ -25,7 +25,10 @@ const MEMORY_CATALOG = readFileSync(join(ROOT, 'examples', 'catalogs', 'memory.j
 
 const CAPABILITIES = {
   ...PULL_CAPABILITIES,
-  workspace: { ...PULL_CAPABILITIES.workspace, workspaceEdit: { documentChanges: true, resourceOperations: ['create' as const] } },
+  workspace: {
+    ...PULL_CAPABILITIES.workspace,
+    workspaceEdit: { documentChanges: true, resourceOperations: ['create' as const] },
+  },
 };
 
 // The config is written so that the faces block is one piece: HEAD + FACES + TAIL, and the
@@ -53,7 +56,11 @@ const TAIL = `
 }
 `;
 
-const faceFindings = (items: readonly Diagnostic[]) => items.filter((d) => String(d.code).startsWith('face/')).map((d) => `${String(d.code)}: ${typeof d.message === 'string' ? d.message : d.message.value}`).sort();
+const faceFindings = (items: readonly Diagnostic[]) =>
+  items
+    .filter((d) => String(d.code).startsWith('face/'))
+    .map((d) => `${String(d.code)}: ${typeof d.message === 'string' ? d.message : d.message.value}`)
+    .sort();
 
 function positionOf(text: string, needle: string) {
   const lines = text.slice(0, text.indexOf(needle)).split('\n');
@@ -70,8 +77,14 @@ describe('move tool faces to an overlay file', () => {
       const configUri = ws.uri('.vscode/mcp.json');
       await server.client.open(configUri, config, 'jsonc');
       const before = faceFindings(await server.client.pullItems(configUri));
-      assert.ok(before.some((f) => f.startsWith('face/unknown-param')), `the config's face findings: ${before.join('; ')}`);
-      assert.ok(before.some((f) => f.startsWith('face/undeclared')), `the config's face findings: ${before.join('; ')}`);
+      assert.ok(
+        before.some((f) => f.startsWith('face/unknown-param')),
+        `the config's face findings: ${before.join('; ')}`,
+      );
+      assert.ok(
+        before.some((f) => f.startsWith('face/undeclared')),
+        `the config's face findings: ${before.join('; ')}`,
+      );
 
       const at = positionOf(config, '"toolFaces"');
       const actions = (await server.client.connection.sendRequest(CodeActionRequest.type, {
@@ -84,7 +97,11 @@ describe('move tool faces to an overlay file', () => {
       const changes = move[0]!.edit!.documentChanges!;
       const overlayUri = ws.uri('.vscode/memory.faces.yaml');
       const create = changes.find((c): c is CreateFile => 'kind' in c && c.kind === 'create');
-      assert.deepEqual(create, { kind: 'create', uri: overlayUri, options: { overwrite: false, ignoreIfExists: false } });
+      assert.deepEqual(create, {
+        kind: 'create',
+        uri: overlayUri,
+        options: { overwrite: false, ignoreIfExists: false },
+      });
       const textEdits = changes.filter((c): c is TextDocumentEdit => 'textDocument' in c);
       const overlayEdit = textEdits.find((c) => c.textDocument.uri === overlayUri)!;
       const configEdit = textEdits.find((c) => c.textDocument.uri === configUri)!;
@@ -101,7 +118,9 @@ describe('move tool faces to an overlay file', () => {
       const overlay = applyLspEdits('', overlayEdit.edits as TextEdit[]);
       assert.match(overlay, /^server: memory$/m);
       ws.write('.vscode/memory.faces.yaml', overlay);
-      await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: overlayUri, type: FileChangeType.Created }] });
+      await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+        changes: [{ uri: overlayUri, type: FileChangeType.Created }],
+      });
       await server.client.replaceAll(configUri, moved);
       assert.deepEqual(faceFindings(await server.client.pullItems(configUri)), [], 'the config keeps no faces');
       await server.client.open(overlayUri, overlay);
@@ -114,7 +133,10 @@ describe('move tool faces to an overlay file', () => {
         range: { start: at, end: at },
         context: { diagnostics: [] },
       })) as CodeAction[];
-      assert.deepEqual(again.filter((a) => a.title === MOVE_FACES_TITLE), []);
+      assert.deepEqual(
+        again.filter((a) => a.title === MOVE_FACES_TITLE),
+        [],
+      );
       await server.client.shutdown();
     } finally {
       server.dispose();
@@ -146,7 +168,9 @@ describe('move tool faces to an overlay file', () => {
           continue;
         }
         assert.equal(move.length, 1);
-        const edit = move[0]!.edit!.documentChanges!.filter((c): c is TextDocumentEdit => 'textDocument' in c).find((c) => c.textDocument.uri === uri)!;
+        const edit = move[0]!
+          .edit!.documentChanges!.filter((c): c is TextDocumentEdit => 'textDocument' in c)
+          .find((c) => c.textDocument.uri === uri)!;
         assert.equal(applyLspEdits(config, edit.edits as TextEdit[]), head + tail);
         assert.ok(!existsSync(join(ws.root, '.vscode', 'memory.faces.yaml')), 'the server itself writes nothing');
         await server.client.shutdown();

@@ -25,7 +25,10 @@ const COMMAND = 'toolLens.openRuleDocs';
 const CONTRADICTION = 'annotations/contradiction';
 const NOT_UPSTREAM = 'template/not-upstream';
 /** The workflow with a second backend that no catalog describes (a workload to map). */
-const GATEWAY = WORKFLOW.replace('backends:\n', 'backends:\n  - name: github\n    url: http://github:8080/mcp\n    transport: streamable-http\n');
+const GATEWAY = WORKFLOW.replace(
+  'backends:\n',
+  'backends:\n  - name: github\n    url: http://github:8080/mcp\n    transport: streamable-http\n',
+);
 const CONFIG_PATH = '.toollens.yaml';
 const CONFIG = [
   'ruleDocsUrl: https://lint.example/tool-lens/{rule}',
@@ -60,7 +63,10 @@ function editOf(action: CodeAction | undefined, uri: string): { range: Diagnosti
 async function completionAt(server: InProcess, uri: string, marked: string): Promise<CompletionItem[]> {
   const { text, position } = cursor(marked);
   await server.client.replaceAll(uri, text);
-  const result = await server.client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position });
+  const result = await server.client.connection.sendRequest(CompletionRequest.type, {
+    textDocument: { uri },
+    position,
+  });
   return Array.isArray(result) ? result : (result?.items ?? []);
 }
 
@@ -84,7 +90,10 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
       await server.client.open(uri, GATEWAY);
       const contradiction = (await server.client.pullItems(uri)).find((d) => d.code === CONTRADICTION);
       assert.ok(contradiction, `${CONTRADICTION} is reported`);
-      assert.equal(contradiction.codeDescription?.href, `command:${COMMAND}?${encodeURIComponent(JSON.stringify([CONTRADICTION]))}`);
+      assert.equal(
+        contradiction.codeDescription?.href,
+        `command:${COMMAND}?${encodeURIComponent(JSON.stringify([CONTRADICTION]))}`,
+      );
     });
 
     test('the quick fixes hold the line and file suppressions and the documentation, once per rule', async () => {
@@ -92,32 +101,52 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
       const contradiction = (await server.client.pullItems(uri)).find((d) => d.code === CONTRADICTION)!;
       const actions = await actionsAt(server, uri, contradiction);
       const titles = actions.map((a) => a.title);
-      for (const title of [`Suppress ${CONTRADICTION} on this line`, `Disable ${CONTRADICTION} for this file`, `Show documentation for ${CONTRADICTION}`]) {
+      for (const title of [
+        `Suppress ${CONTRADICTION} on this line`,
+        `Disable ${CONTRADICTION} for this file`,
+        `Show documentation for ${CONTRADICTION}`,
+      ]) {
         assert.equal(titles.filter((t) => t === title).length, 1, `one "${title}" in ${JSON.stringify(titles)}`);
       }
       const docs = actions.find((a) => a.title === `Show documentation for ${CONTRADICTION}`)!;
       assert.deepEqual(docs.command, { title: docs.title, command: COMMAND, arguments: [CONTRADICTION] });
       assert.equal(docs.edit, undefined);
-      assert.ok(titles.indexOf(`Suppress ${CONTRADICTION} on this line`) < titles.indexOf(`Disable ${CONTRADICTION} for this file`), 'the line before the file');
+      assert.ok(
+        titles.indexOf(`Suppress ${CONTRADICTION} on this line`) <
+          titles.indexOf(`Disable ${CONTRADICTION} for this file`),
+        'the line before the file',
+      );
     });
 
     test('"Disable RULE for this file" silences the rule in the file, and a second rule joins the same comment', async () => {
       const uri = ws.uri(WORKFLOW_PATH);
       const contradiction = (await server.client.pullItems(uri)).find((d) => d.code === CONTRADICTION)!;
-      const disable = (await actionsAt(server, uri, contradiction)).find((a) => a.title === `Disable ${CONTRADICTION} for this file`);
+      const disable = (await actionsAt(server, uri, contradiction)).find(
+        (a) => a.title === `Disable ${CONTRADICTION} for this file`,
+      );
       const once = applyLspEdits(GATEWAY, editOf(disable, uri));
       assert.equal(once, `# tool-lens-disable-file ${CONTRADICTION} -- \n${GATEWAY}`);
       await server.client.replaceAll(uri, once);
       let items = await server.client.pullItems(uri);
-      assert.deepEqual(items.filter((d) => d.code === CONTRADICTION || d.code === 'lens/unused-suppression'), []);
+      assert.deepEqual(
+        items.filter((d) => d.code === CONTRADICTION || d.code === 'lens/unused-suppression'),
+        [],
+      );
       const notUpstream = items.find((d) => d.code === NOT_UPSTREAM);
       assert.ok(notUpstream, `${NOT_UPSTREAM} is still reported`);
-      const second = (await actionsAt(server, uri, notUpstream)).find((a) => a.title === `Disable ${NOT_UPSTREAM} for this file`);
+      const second = (await actionsAt(server, uri, notUpstream)).find(
+        (a) => a.title === `Disable ${NOT_UPSTREAM} for this file`,
+      );
       const twice = applyLspEdits(once, editOf(second, uri));
       assert.equal(twice, `# tool-lens-disable-file ${CONTRADICTION}, ${NOT_UPSTREAM} -- \n${GATEWAY}`);
       await server.client.replaceAll(uri, twice);
       items = await server.client.pullItems(uri);
-      assert.deepEqual(items.filter((d) => d.code === CONTRADICTION || d.code === NOT_UPSTREAM || d.code === 'lens/unused-suppression'), []);
+      assert.deepEqual(
+        items.filter(
+          (d) => d.code === CONTRADICTION || d.code === NOT_UPSTREAM || d.code === 'lens/unused-suppression',
+        ),
+        [],
+      );
       await server.client.replaceAll(uri, GATEWAY);
     });
 
@@ -134,8 +163,14 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
     });
 
     test('the rules command lists every rule with its severity and summary', async () => {
-      const rules = (await server.client.connection.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.rules, arguments: [] })) as RuleItem[];
-      assert.deepEqual(rules.map((r) => r.id), ALL_RULES.map((r) => r.id));
+      const rules = (await server.client.connection.sendRequest(ExecuteCommandRequest.type, {
+        command: SERVER_COMMANDS.rules,
+        arguments: [],
+      })) as RuleItem[];
+      assert.deepEqual(
+        rules.map((r) => r.id),
+        ALL_RULES.map((r) => r.id),
+      );
       const contradiction = rules.find((r) => r.id === CONTRADICTION)!;
       assert.equal(contradiction.summary, ALL_RULES.find((r) => r.id === CONTRADICTION)!.summary);
       assert.equal(contradiction.defaultSeverity, 'error');
@@ -162,8 +197,14 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
         const actions = await actionsAt(server, uri, diagnostic);
         const change = actions.find((a) => a.title === title);
         assert.ok(change, `"${title}" in ${JSON.stringify(actions.map((a) => a.title))}`);
-        assert.ok(actions.some((a) => a.title === `Show documentation for ${String(diagnostic.code)}`), 'the documentation of the problem rule');
-        assert.ok(!actions.some((a) => /^(Suppress|Disable) /.test(a.title)), 'no suppression comment in the configuration: its problems stop a run');
+        assert.ok(
+          actions.some((a) => a.title === `Show documentation for ${String(diagnostic.code)}`),
+          'the documentation of the problem rule',
+        );
+        assert.ok(
+          !actions.some((a) => /^(Suppress|Disable) /.test(a.title)),
+          'no suppression comment in the configuration: its problems stop a run',
+        );
         fixed = applyLspEdits(fixed, editOf(change, uri));
       }
       await server.client.replaceAll(uri, fixed);
@@ -186,15 +227,25 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
       const severities = await completionAt(server, uri, `rules:\n  ${CONTRADICTION}: ‸\n`);
       assert.deepEqual(labels(severities), ['error', 'warning', 'info', 'hint', 'off']);
       assert.match(severities[0]!.detail ?? '', /the default/);
-      const overrideSeverity = await completionAt(server, uri, `overrides:\n  - files: ["a/**"]\n    rules:\n      ${CONTRADICTION}: w‸\n`);
+      const overrideSeverity = await completionAt(
+        server,
+        uri,
+        `overrides:\n  - files: ["a/**"]\n    rules:\n      ${CONTRADICTION}: w‸\n`,
+      );
       assert.ok(labels(overrideSeverity).includes('warning'));
       const kinds = await completionAt(server, uri, 'kinds:\n  ‸\n');
-      assert.ok(labels(kinds).includes('vmcp-config') && labels(kinds).includes('face-overlay'), JSON.stringify(labels(kinds)));
+      assert.ok(
+        labels(kinds).includes('vmcp-config') && labels(kinds).includes('face-overlay'),
+        JSON.stringify(labels(kinds)),
+      );
       const workloads = await completionAt(server, uri, 'workloads:\n  ‸\n');
       assert.deepEqual(labels(workloads).slice().sort(), ['filesystem', 'github']);
       const github = workloads.find((i) => i.label === 'github')!;
       assert.equal(github.detail, 'workload without a catalog');
-      assert.ok((github.sortText ?? '') < (workloads.find((i) => i.label === 'filesystem')!.sortText ?? ''), 'the workload that needs a mapping first');
+      assert.ok(
+        (github.sortText ?? '') < (workloads.find((i) => i.label === 'filesystem')!.sortText ?? ''),
+        'the workload that needs a mapping first',
+      );
       const servers = await completionAt(server, uri, 'workloads:\n  github: ‸\n');
       assert.deepEqual(labels(servers), ['filesystem']);
       await server.client.replaceAll(uri, CONFIG);
@@ -202,17 +253,28 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
 
     test('.toollens.yaml: hover on a rule id gives its summary', async () => {
       const uri = ws.uri(CONFIG_PATH);
-      const { text, position } = cursor(`rules:\n  annotations/contra‸diction: warning\noverrides:\n  - files: ["a/**"]\n    rules:\n      ${NOT_UPSTREAM}: off\n`);
+      const { text, position } = cursor(
+        `rules:\n  annotations/contra‸diction: warning\noverrides:\n  - files: ["a/**"]\n    rules:\n      ${NOT_UPSTREAM}: off\n`,
+      );
       await server.client.replaceAll(uri, text);
-      const hover: Hover | null = await server.client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position });
+      const hover: Hover | null = await server.client.connection.sendRequest(HoverRequest.type, {
+        textDocument: { uri },
+        position,
+      });
       const value = (hover?.contents as { value: string } | undefined)?.value ?? '';
       assert.ok(value.startsWith(`**${CONTRADICTION}** (error by default)`), value);
       assert.ok(value.includes(ALL_RULES.find((r) => r.id === CONTRADICTION)!.summary.slice(0, 20)), value);
       const inOverride = cursor(text.replace(`${NOT_UPSTREAM}:`, `template/not-‸upstream:`)).position;
-      const second: Hover | null = await server.client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: inOverride });
+      const second: Hover | null = await server.client.connection.sendRequest(HoverRequest.type, {
+        textDocument: { uri },
+        position: inOverride,
+      });
       assert.ok(((second?.contents as { value: string } | undefined)?.value ?? '').startsWith(`**${NOT_UPSTREAM}**`));
       const onKey = cursor(text.replace('rules:', 'ru‸les:')).position;
-      assert.equal(await server.client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: onKey }), null);
+      assert.equal(
+        await server.client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: onKey }),
+        null,
+      );
       await server.client.replaceAll(uri, CONFIG);
     });
   });
@@ -221,7 +283,11 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
     let server: InProcess;
     let ws: ReturnType<typeof makeWorkspace>;
     before(async () => {
-      ws = makeWorkspace({ [CATALOG_PATH]: CATALOG, [WORKFLOW_PATH]: GATEWAY, [CONFIG_PATH]: 'ruleDocsUrl: https://lint.example/tool-lens/{rule}\n' });
+      ws = makeWorkspace({
+        [CATALOG_PATH]: CATALOG,
+        [WORKFLOW_PATH]: GATEWAY,
+        [CONFIG_PATH]: 'ruleDocsUrl: https://lint.example/tool-lens/{rule}\n',
+      });
       server = startInProcess();
       await server.client.initialize(ws.root);
     });
@@ -237,7 +303,10 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
       const contradiction = (await server.client.pullItems(uri)).find((d) => d.code === CONTRADICTION);
       assert.ok(contradiction);
       assert.equal(contradiction.codeDescription?.href, 'https://lint.example/tool-lens/annotations/contradiction');
-      assert.equal(contradiction.codeDescription?.href, ruleDocsUrl(CONTRADICTION, 'https://lint.example/tool-lens/{rule}'));
+      assert.equal(
+        contradiction.codeDescription?.href,
+        ruleDocsUrl(CONTRADICTION, 'https://lint.example/tool-lens/{rule}'),
+      );
       const actions = await actionsAt(server, uri, contradiction);
       assert.ok(actions.some((a) => a.title === `Disable ${CONTRADICTION} for this file`));
       assert.ok(!actions.some((a) => a.command !== undefined), JSON.stringify(actions.map((a) => a.title)));

@@ -9,7 +9,13 @@ import { WORKFLOW, WORKFLOW_PATH } from './workspace.js';
 
 const TOOLS_LIST = JSON.stringify({
   server: 'plainjson',
-  tools: [{ name: 'lookup', description: 'Look something up.', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }],
+  tools: [
+    {
+      name: 'lookup',
+      description: 'Look something up.',
+      inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+    },
+  ],
 });
 const SNAPSHOT_YAML = `catalog: 1
 servers:
@@ -43,7 +49,11 @@ describe('language server start-up', () => {
       assert.deepEqual(first.servers, ['escaped', 'plainjson', 'plainyaml']);
       assert.equal(first.files, 3);
       // Nothing the catalog does not need was parsed for it.
-      assert.deepEqual([...server.server.session.workspace.catalog.files].sort(), ['data/a.json', 'data/b.yaml', 'data/c.yaml']);
+      assert.deepEqual([...server.server.session.workspace.catalog.files].sort(), [
+        'data/a.json',
+        'data/b.yaml',
+        'data/c.yaml',
+      ]);
       // The other files are still checked (parsed on demand).
       const items = await server.client.pullItems(ws.uri(WORKFLOW_PATH));
       assert.ok(items.length > 0, 'the workflow is checked');

@@ -33,7 +33,12 @@ describe('documentKind: the documents the language status items show for', () =>
   });
 
   const kind = async (path: string) =>
-    ((await server.client.connection.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.documentKind, arguments: [{ uri: ws.uri(path) }] })) as DocumentKindResult).kind;
+    (
+      (await server.client.connection.sendRequest(ExecuteCommandRequest.type, {
+        command: SERVER_COMMANDS.documentKind,
+        arguments: [{ uri: ws.uri(path) }],
+      })) as DocumentKindResult
+    ).kind;
 
   test('a workflow, a catalog and the configuration are ours; an unrelated YAML or JSON file is not', async () => {
     assert.equal(await kind('deploy/gateway.yaml'), 'vmcp-config');
@@ -43,7 +48,7 @@ describe('documentKind: the documents the language status items show for', () =>
     assert.equal(await kind('package.json'), null);
   });
 
-  test('the answer follows the editor\'s text: a file that becomes a workflow as it is typed', async () => {
+  test("the answer follows the editor's text: a file that becomes a workflow as it is typed", async () => {
     const uri = ws.uri('deploy/compose.yaml');
     await server.client.open(uri, 'services:\n  web:\n    image: nginx:1.27\n');
     assert.equal(await kind('deploy/compose.yaml'), null);

@@ -80,14 +80,20 @@ describe('dist/server.js over stdio', () => {
     })) as CodeAction[];
     const fix = actions.find((a) => a.isPreferred)!;
     assert.equal(fix.title, 'Add "read" to dependsOn');
-    const expected = WORKFLOW.replace('        tool: filesystem.write_file\n', '        tool: filesystem.write_file\n        dependsOn: [read]\n');
+    const expected = WORKFLOW.replace(
+      '        tool: filesystem.write_file\n',
+      '        tool: filesystem.write_file\n        dependsOn: [read]\n',
+    );
     assert.equal(applyLspEdits(WORKFLOW, fix.edit!.changes![workflowUri()]!), expected);
   });
 
   test('editing a catalog open in the editor refreshes the workflow', async () => {
     const refreshes = server.client.refreshes;
     await server.client.open(catalogUri(), CATALOG);
-    await server.client.replaceAll(catalogUri(), CATALOG.replace('{readOnlyHint: false, destructiveHint: true, openWorldHint: false}', '{readOnlyHint: true}'));
+    await server.client.replaceAll(
+      catalogUri(),
+      CATALOG.replace('{readOnlyHint: false, destructiveHint: true, openWorldHint: false}', '{readOnlyHint: true}'),
+    );
     await server.client.waitFor(() => server.client.refreshes > refreshes, 'workspace/diagnostic/refresh');
     assert.equal(byRule(await server.client.pullItems(workflowUri()), 'annotations/contradiction').length, 0);
     await server.client.replaceAll(catalogUri(), CATALOG);
@@ -96,14 +102,19 @@ describe('dist/server.js over stdio', () => {
   });
 
   test('a workspace pull with a partial result token streams the reports and answers empty', async () => {
-    const plain = await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] });
+    const plain = await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, {
+      previousResultIds: [],
+    });
     const streamed: WorkspaceDiagnosticReport['items'] = [];
     const token = 'partial-test';
     const progress = server.client.connection.onProgress(WorkspaceDiagnosticRequest.partialResult, token, (partial) => {
       streamed.push(...partial.items);
     });
     try {
-      const final = await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [], partialResultToken: token });
+      const final = await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, {
+        previousResultIds: [],
+        partialResultToken: token,
+      });
       assert.deepEqual(final.items, [], 'the final answer is empty once parts were streamed');
       const summary = (items: WorkspaceDiagnosticReport['items']) =>
         items.map((i) => `${i.uri} ${i.kind} ${i.kind === 'full' ? i.items.map((d) => d.code).join(',') : ''}`).sort();
@@ -113,7 +124,11 @@ describe('dist/server.js over stdio', () => {
       const previousResultIds = plain.items.filter((i) => i.resultId).map((i) => ({ uri: i.uri, value: i.resultId! }));
       const count = streamed.length;
       const source = new CancellationTokenSource();
-      const held = server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds, partialResultToken: token }, source.token);
+      const held = server.client.connection.sendRequest(
+        WorkspaceDiagnosticRequest.type,
+        { previousResultIds, partialResultToken: token },
+        source.token,
+      );
       await new Promise((resolve) => setTimeout(resolve, 100));
       assert.equal(streamed.length, count, 'an answer that is held streams nothing');
       source.cancel();
@@ -125,10 +140,16 @@ describe('dist/server.js over stdio', () => {
 
   test('cancelling a request that is waiting answers it with RequestCancelled', async () => {
     // A workspace pull that has nothing new is held until something changes: cancel it.
-    const first = await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] });
+    const first = await server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, {
+      previousResultIds: [],
+    });
     const previousResultIds = first.items.filter((i) => i.resultId).map((i) => ({ uri: i.uri, value: i.resultId! }));
     const source = new CancellationTokenSource();
-    const held = server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds }, source.token);
+    const held = server.client.connection.sendRequest(
+      WorkspaceDiagnosticRequest.type,
+      { previousResultIds },
+      source.token,
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     source.cancel();
     await assert.rejects(held, (error: { code?: number }) => error.code === -32800);

@@ -17,7 +17,12 @@ const WRITE_ANNOTATIONS = 'annotations: {readOnlyHint: false, destructiveHint: t
 const EDITED_CATALOG = CATALOG.replace(WRITE_ANNOTATIONS, 'annotations: {readOnlyHint: true, openWorldHint: false}');
 
 const shown = (items: Diagnostic[]) =>
-  items.map((d) => `${d.code} ${d.severity} ${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${typeof d.message === 'string' ? d.message : d.message.value}`).sort();
+  items
+    .map(
+      (d) =>
+        `${d.code} ${d.severity} ${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${typeof d.message === 'string' ? d.message : d.message.value}`,
+    )
+    .sort();
 
 let edited: InProcess;
 let fresh: InProcess;
@@ -45,21 +50,34 @@ test('a catalog edit re-parses no other document, and its dependants get the fin
   const client = edited.client;
   await client.open(editedFolder.uri(WORKFLOW_PATH), WORKFLOW);
   await client.open(editedFolder.uri(CATALOG_PATH), CATALOG);
-  const before = { workflow: await client.pullItems(editedFolder.uri(WORKFLOW_PATH)), other: await client.pullItems(editedFolder.uri(OTHER_PATH)) };
+  const before = {
+    workflow: await client.pullItems(editedFolder.uri(WORKFLOW_PATH)),
+    other: await client.pullItems(editedFolder.uri(OTHER_PATH)),
+  };
   const workspace = edited.server.session.workspace;
   let after: typeof before | undefined;
   const parses = await methodCallsOf(Workspace.prototype, 'parse', async () => {
     await client.replaceAll(editedFolder.uri(CATALOG_PATH), EDITED_CATALOG);
-    after = { workflow: await client.pullItems(editedFolder.uri(WORKFLOW_PATH)), other: await client.pullItems(editedFolder.uri(OTHER_PATH)) };
+    after = {
+      workflow: await client.pullItems(editedFolder.uri(WORKFLOW_PATH)),
+      other: await client.pullItems(editedFolder.uri(OTHER_PATH)),
+    };
   });
   const parsed = parses.filter((call) => call.self === workspace).map((call) => call.args[0]);
   assert.deepEqual(parsed, [CATALOG_PATH], 'the session parsed only the edited catalog');
   assert.equal(edited.server.session.workspace, workspace, 'the same workspace throughout');
 
   // The analyses did run again: the findings changed with the catalog, to a fresh start's.
-  assert.notDeepEqual(shown(after!.workflow), shown(before.workflow), 'the edit changes the open workflow\'s findings');
-  assert.notDeepEqual(shown(after!.other), shown(before.other), 'the edit changes the findings of the workflow on disk');
-  const expected = { workflow: await fresh.client.pullItems(freshFolder.uri(WORKFLOW_PATH)), other: await fresh.client.pullItems(freshFolder.uri(OTHER_PATH)) };
+  assert.notDeepEqual(shown(after!.workflow), shown(before.workflow), "the edit changes the open workflow's findings");
+  assert.notDeepEqual(
+    shown(after!.other),
+    shown(before.other),
+    'the edit changes the findings of the workflow on disk',
+  );
+  const expected = {
+    workflow: await fresh.client.pullItems(freshFolder.uri(WORKFLOW_PATH)),
+    other: await fresh.client.pullItems(freshFolder.uri(OTHER_PATH)),
+  };
   assert.deepEqual(shown(after!.workflow), shown(expected.workflow));
   assert.deepEqual(shown(after!.other), shown(expected.other));
 });

@@ -30,8 +30,10 @@ interface CliDiagnostic {
   range: { start: { line: number; column: number }; end: { line: number; column: number } };
 }
 
-const cliPlace = (d: CliDiagnostic) => `${d.rule} ${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column}`;
-const lspPlace = (d: Diagnostic) => `${String(d.code)} ${d.range.start.line + 1}:${d.range.start.character + 1}-${d.range.end.line + 1}:${d.range.end.character + 1}`;
+const cliPlace = (d: CliDiagnostic) =>
+  `${d.rule} ${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column}`;
+const lspPlace = (d: Diagnostic) =>
+  `${String(d.code)} ${d.range.start.line + 1}:${d.range.start.character + 1}-${d.range.end.line + 1}:${d.range.end.character + 1}`;
 
 describe('the language server and the CLI agree on positions with a BOM and lone CRs', () => {
   let server: InProcess;
@@ -41,7 +43,10 @@ describe('the language server and the CLI agree on positions with a BOM and lone
   before(async () => {
     ws = makeWorkspace(FILES);
     ensureBuilt();
-    const run = spawnSync(process.execPath, [CLI, 'check', '.', '--format', 'json'], { cwd: ws.root, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [CLI, 'check', '.', '--format', 'json'], {
+      cwd: ws.root,
+      encoding: 'utf8',
+    });
     const report = JSON.parse(run.stdout) as { files: { path: string; diagnostics: CliDiagnostic[] }[] };
     for (const file of report.files) cli.set(file.path, file.diagnostics.map(cliPlace).sort());
     server = startInProcess();
@@ -57,9 +62,18 @@ describe('the language server and the CLI agree on positions with a BOM and lone
   const pulled = async (path: string) => (await server.client.pullItems(ws.uri(path))).map(lspPlace).sort();
 
   test('the CLI sees what the fixture means: line 1 column 1 after a BOM, the CR file checked', () => {
-    assert.ok(cli.get('bom.vmcp.yaml')?.some((p) => p.startsWith('schema/unknown-key 1:1-1:6')), String(cli.get('bom.vmcp.yaml')));
-    assert.ok(cli.get('cr.vmcp.yaml')?.some((p) => p.startsWith('yaml/duplicate-key 6:5-6:16')), String(cli.get('cr.vmcp.yaml')));
-    assert.ok(!cli.get('notes.catalog.json')?.some((p) => p.startsWith('yaml/syntax')), String(cli.get('notes.catalog.json')));
+    assert.ok(
+      cli.get('bom.vmcp.yaml')?.some((p) => p.startsWith('schema/unknown-key 1:1-1:6')),
+      String(cli.get('bom.vmcp.yaml')),
+    );
+    assert.ok(
+      cli.get('cr.vmcp.yaml')?.some((p) => p.startsWith('yaml/duplicate-key 6:5-6:16')),
+      String(cli.get('cr.vmcp.yaml')),
+    );
+    assert.ok(
+      !cli.get('notes.catalog.json')?.some((p) => p.startsWith('yaml/syntax')),
+      String(cli.get('notes.catalog.json')),
+    );
   });
 
   test('files read from disk: the same places as the CLI', async () => {

@@ -4,7 +4,15 @@
 // graph's marks (the contradiction, the race, the unknown step).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CodeActionRequest, CodeLensRequest, ExecuteCommandRequest, HoverRequest, type CodeAction, type Diagnostic, type Hover } from 'vscode-languageserver-protocol/node';
+import {
+  CodeActionRequest,
+  CodeLensRequest,
+  ExecuteCommandRequest,
+  HoverRequest,
+  type CodeAction,
+  type Diagnostic,
+  type Hover,
+} from 'vscode-languageserver-protocol/node';
 import { lensTitle } from '../../server/src/core/ide/lens.js';
 import { SERVER_COMMANDS, type WorkflowGraph } from '../../server/src/lsp/protocol.js';
 import { makeWorkspace, startInProcess, type InProcess } from './harness.js';
@@ -87,27 +95,52 @@ describe('the editor says each thing once, briefly', () => {
   });
 
   const hoverAt = async (position: { line: number; character: number }): Promise<string | null> => {
-    const hover: Hover | null = await server.client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position });
+    const hover: Hover | null = await server.client.connection.sendRequest(HoverRequest.type, {
+      textDocument: { uri },
+      position,
+    });
     return hover ? (hover.contents as { value: string }).value : null;
   };
 
   test('the lens line: the advertised hints as ✓/✗, the known steps, and a dropped composite says so', async () => {
-    const lenses = (await server.client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) as { command: { title: string } }[];
+    const lenses = (await server.client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) as {
+      command: { title: string };
+    }[];
     assert.deepEqual(
       lenses.map((l) => l.command.title),
-      ['Dropped by the gateway: readOnly ✓ claimed, floor ✗ · 2/3 tool steps known', 'readOnly ✓ · openWorld ✗ · 1/1 tool step known'],
+      [
+        'Dropped by the gateway: readOnly ✓ claimed, floor ✗ · 2/3 tool steps known',
+        'readOnly ✓ · openWorld ✗ · 1/1 tool step known',
+      ],
     );
   });
 
   test('the lens line for each shape of floor', () => {
-    assert.equal(lensTitle({ readOnlyHint: false, destructiveHint: true, openWorldHint: true }, [], 2, 2), 'readOnly ✗ · destructive ✓ · openWorld ✓ · 2/2 tool steps known');
-    assert.equal(lensTitle({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }, [], 3, 1), 'readOnly ✗ · destructive ✗ · idempotent ✓ · openWorld ✗ · 1/3 tool steps known');
+    assert.equal(
+      lensTitle({ readOnlyHint: false, destructiveHint: true, openWorldHint: true }, [], 2, 2),
+      'readOnly ✗ · destructive ✓ · openWorld ✓ · 2/2 tool steps known',
+    );
+    assert.equal(
+      lensTitle({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }, [], 3, 1),
+      'readOnly ✗ · destructive ✗ · idempotent ✓ · openWorld ✗ · 1/3 tool steps known',
+    );
     assert.equal(lensTitle(undefined, [], 0, 0), 'no hints advertised · no tool steps, no floor');
     assert.equal(lensTitle({ readOnlyHint: true }, [], 0, 0), 'readOnly ✓ · no tool steps, no floor');
     // destructive and idempotent mean nothing on a read-only tool (MCP): the line leaves them out.
-    assert.equal(lensTitle({ readOnlyHint: true, destructiveHint: true, idempotentHint: false, openWorldHint: false }, [], 2, 2), 'readOnly ✓ · openWorld ✗ · 2/2 tool steps known');
     assert.equal(
-      lensTitle({ readOnlyHint: true, destructiveHint: false }, [{ hint: 'readOnlyHint', explicit: true, floor: false }, { hint: 'destructiveHint', explicit: false, floor: true }], 1, 1),
+      lensTitle({ readOnlyHint: true, destructiveHint: true, idempotentHint: false, openWorldHint: false }, [], 2, 2),
+      'readOnly ✓ · openWorld ✗ · 2/2 tool steps known',
+    );
+    assert.equal(
+      lensTitle(
+        { readOnlyHint: true, destructiveHint: false },
+        [
+          { hint: 'readOnlyHint', explicit: true, floor: false },
+          { hint: 'destructiveHint', explicit: false, floor: true },
+        ],
+        1,
+        1,
+      ),
       'Dropped by the gateway: readOnly ✓ claimed, floor ✗; destructive ✗ claimed, floor ✓ · 1/1 tool step known',
     );
   });
@@ -124,7 +157,10 @@ describe('the editor says each thing once, briefly', () => {
   test('the hover on a tool that does not resolve adds nothing to tool/unknown; on its key it explains', async () => {
     const unknown = items.filter((d) => d.code === 'tool/unknown');
     assert.equal(unknown.length, 1);
-    assert.match(typeof unknown[0]!.message === 'string' ? unknown[0]!.message : unknown[0]!.message.value, /notify_all/);
+    assert.match(
+      typeof unknown[0]!.message === 'string' ? unknown[0]!.message : unknown[0]!.message.value,
+      /notify_all/,
+    );
     assert.equal(await hoverAt(at(GATEWAY, 'filesystem.notify_all', 3)), null);
     const onKey = await hoverAt(at(GATEWAY, 'tool: filesystem.notify_all', 1));
     assert.match(onKey!, /Does not resolve/);
@@ -138,7 +174,10 @@ describe('the editor says each thing once, briefly', () => {
     const undeclared = (await server.client.pullItems(facesUri)).filter((d) => d.code === 'face/undeclared');
     assert.equal(undeclared.length, 1);
     const hoverOn = async (needle: string) => {
-      const hover: Hover | null = await server.client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: facesUri }, position: at(FACES, needle, 2) });
+      const hover: Hover | null = await server.client.connection.sendRequest(HoverRequest.type, {
+        textDocument: { uri: facesUri },
+        position: at(FACES, needle, 2),
+      });
       return hover ? (hover.contents as { value: string }).value : null;
     };
     assert.equal(await hoverOn('raed_file'), null);
@@ -168,7 +207,10 @@ describe('the editor says each thing once, briefly', () => {
     const unknown = (await server.client.pullItems(callsUri)).filter((d) => d.code === 'envelope/unknown-namespace');
     assert.equal(unknown.length, 1);
     const hoverOn = async (needle: string) => {
-      const hover: Hover | null = await server.client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: callsUri }, position: at(calls, needle, 2) });
+      const hover: Hover | null = await server.client.connection.sendRequest(HoverRequest.type, {
+        textDocument: { uri: callsUri },
+        position: at(calls, needle, 2),
+      });
       return hover ? (hover.contents as { value: string }).value : null;
     };
     assert.equal(await hoverOn('aplets'), null);
@@ -197,7 +239,10 @@ describe('the editor says each thing once, briefly', () => {
       command: SERVER_COMMANDS.workflowGraph,
       arguments: [{ uri }],
     })) as WorkflowGraph[];
-    assert.deepEqual(graphs.map((g) => g.workflow), ['copy_readme', 'list_docs']);
+    assert.deepEqual(
+      graphs.map((g) => g.workflow),
+      ['copy_readme', 'list_docs'],
+    );
     const [copy, list] = graphs as [WorkflowGraph, WorkflowGraph];
     assert.match(copy.dropped!, /^Dropped by the gateway: the composite claims readOnlyHint: true/);
     assert.equal(list.dropped, undefined);
@@ -205,7 +250,13 @@ describe('the editor says each thing once, briefly', () => {
     assert.deepEqual(marks, { read: [], write: ['breaks-claim', 'race'], notify: ['unknown', 'breaks-claim'] });
     const race = copy.nodes.find((n) => n.id === 'write')!.marks!.find((m) => m.kind === 'race')!;
     assert.equal(race.text, 'reads .steps.read without waiting for it: a race');
-    assert.deepEqual(copy.edges, [{ from: 'write', to: 'notify' }, { from: 'read', to: 'write', kind: 'reads' }]);
-    assert.ok(list.nodes.every((n) => !n.marks), 'a right composite has no marks');
+    assert.deepEqual(copy.edges, [
+      { from: 'write', to: 'notify' },
+      { from: 'read', to: 'write', kind: 'reads' },
+    ]);
+    assert.ok(
+      list.nodes.every((n) => !n.marks),
+      'a right composite has no marks',
+    );
   });
 });

@@ -7,7 +7,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { WorkspaceDiagnosticRequest, type WorkspaceDiagnosticReport, type WorkspaceDocumentDiagnosticReport } from 'vscode-languageserver-protocol/node';
+import {
+  WorkspaceDiagnosticRequest,
+  type WorkspaceDiagnosticReport,
+  type WorkspaceDocumentDiagnosticReport,
+} from 'vscode-languageserver-protocol/node';
 import { makeWorkspace, startStdio, type Spawned } from './harness.js';
 import { CATALOG, CATALOG_PATH, WORKFLOW } from './workspace.js';
 
@@ -29,7 +33,11 @@ function assertOncePerUri(items: Item[], expected: readonly string[], what: stri
   const twice = [...counts].filter(([, n]) => n > 1).map(([uri]) => uri);
   assert.deepEqual(twice, [], `${what}: reported more than once`);
   const missing = expected.filter((uri) => !counts.has(uri));
-  assert.equal(missing.length, 0, `${what}: ${missing.length} of ${expected.length} files missing, e.g. ${missing.slice(0, 3).join(', ')}`);
+  assert.equal(
+    missing.length,
+    0,
+    `${what}: ${missing.length} of ${expected.length} files missing, e.g. ${missing.slice(0, 3).join(', ')}`,
+  );
   assert.deepEqual(uris(items), [...expected].sort(), what);
 }
 
@@ -44,7 +52,8 @@ describe('workspace/diagnostic over hundreds of files (stdio)', () => {
       assert.equal(build.status, 0, `npm run build failed:\n${build.stdout}${build.stderr}`);
     }
     const files: Record<string, string> = { [CATALOG_PATH]: CATALOG };
-    for (let i = 0; i < FILES; i++) files[workflowPath(i)] = WORKFLOW.replace('name: docs-gateway', `name: docs-gateway-${i}`);
+    for (let i = 0; i < FILES; i++)
+      files[workflowPath(i)] = WORKFLOW.replace('name: docs-gateway', `name: docs-gateway-${i}`);
     ws = makeWorkspace(files);
     expected = [CATALOG_PATH, ...Array.from({ length: FILES }, (_, i) => workflowPath(i))].map((path) => ws.uri(path));
     server = startStdio(SERVER);
@@ -56,11 +65,20 @@ describe('workspace/diagnostic over hundreds of files (stdio)', () => {
     ws.dispose();
   });
 
-  const pull = (previousResultIds: { uri: string; value: string }[], partialResultToken?: string): Promise<WorkspaceDiagnosticReport> =>
-    server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds, ...(partialResultToken ? { partialResultToken } : {}) });
+  const pull = (
+    previousResultIds: { uri: string; value: string }[],
+    partialResultToken?: string,
+  ): Promise<WorkspaceDiagnosticReport> =>
+    server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, {
+      previousResultIds,
+      ...(partialResultToken ? { partialResultToken } : {}),
+    });
 
   /** A pull with a partial result token: what was streamed, and the final answer. */
-  async function pullStreamed(previousResultIds: { uri: string; value: string }[], token: string): Promise<{ streamed: Item[]; final: Item[] }> {
+  async function pullStreamed(
+    previousResultIds: { uri: string; value: string }[],
+    token: string,
+  ): Promise<{ streamed: Item[]; final: Item[] }> {
     const streamed: Item[] = [];
     const progress = server.client.connection.onProgress(WorkspaceDiagnosticRequest.partialResult, token, (partial) => {
       streamed.push(...partial.items);
@@ -82,7 +100,10 @@ describe('workspace/diagnostic over hundreds of files (stdio)', () => {
     assertOncePerUri(answer.items, expected, 'the answer');
     assert.ok(answer.items.every((i) => i.kind === 'full'));
     const workflow = answer.items.find((i) => i.uri === ws.uri(workflowPath(FILES - 1)));
-    assert.ok(workflow?.kind === 'full' && workflow.items.some((d) => d.code === 'annotations/contradiction'), 'the last file has its findings');
+    assert.ok(
+      workflow?.kind === 'full' && workflow.items.some((d) => d.code === 'annotations/contradiction'),
+      'the last file has its findings',
+    );
   });
 
   test('with a partial result token, the parts and the final answer carry every report exactly once', async () => {
@@ -96,13 +117,21 @@ describe('workspace/diagnostic over hundreds of files (stdio)', () => {
     const edited = ws.uri(workflowPath(7));
     await server.client.open(edited, WORKFLOW.replace('readOnlyHint: true', 'readOnlyHint: false'));
     for (const mode of ['plain', 'streamed'] as const) {
-      const items = mode === 'plain' ? (await pull(previous)).items : (({ streamed, final }) => [...streamed, ...final])(await pullStreamed(previous, 'again'));
+      const items =
+        mode === 'plain'
+          ? (await pull(previous)).items
+          : (({ streamed, final }) => [...streamed, ...final])(await pullStreamed(previous, 'again'));
       assertOncePerUri(items, expected, mode);
       const full = items.filter((i) => i.kind === 'full');
       assert.deepEqual(uris(full), [edited], `${mode}: only the edited file is full`);
-      assert.equal(full[0]!.kind === 'full' && full[0]!.items.some((d) => d.code === 'annotations/contradiction'), false);
+      assert.equal(
+        full[0]!.kind === 'full' && full[0]!.items.some((d) => d.code === 'annotations/contradiction'),
+        false,
+      );
       const before = new Map(previous.map((p) => [p.uri, p.value]));
-      for (const item of items) if (item.kind === 'unchanged') assert.equal(item.resultId, before.get(item.uri), `${mode}: ${item.uri} keeps its result id`);
+      for (const item of items)
+        if (item.kind === 'unchanged')
+          assert.equal(item.resultId, before.get(item.uri), `${mode}: ${item.uri} keeps its result id`);
     }
   });
 
@@ -113,13 +142,27 @@ describe('workspace/diagnostic over hundreds of files (stdio)', () => {
     let round = 0;
     for (const mode of ['plain', 'streamed'] as const) {
       // Each round changes the catalog again, so every report is made afresh (the slow path).
-      await server.client.open(catalog, CATALOG.replace('Read the complete contents of a file.', `Read a file (${++round}).`));
+      await server.client.open(
+        catalog,
+        CATALOG.replace('Read the complete contents of a file.', `Read a file (${++round}).`),
+      );
       await server.client.close(catalog);
-      await server.client.open(catalog, CATALOG.replace('Read the complete contents of a file.', `Read a file (${++round}).`));
-      const items = mode === 'plain' ? (await pull(previous)).items : (({ streamed, final }) => [...streamed, ...final])(await pullStreamed(previous, `catalog-${mode}`));
+      await server.client.open(
+        catalog,
+        CATALOG.replace('Read the complete contents of a file.', `Read a file (${++round}).`),
+      );
+      const items =
+        mode === 'plain'
+          ? (await pull(previous)).items
+          : (({ streamed, final }) => [...streamed, ...final])(await pullStreamed(previous, `catalog-${mode}`));
       assertOncePerUri(items, expected, mode);
-      assert.deepEqual(items.filter((i) => i.kind === 'unchanged').map((i) => i.uri), [], `${mode}: nothing is unchanged`);
-      for (const item of items) assert.notEqual(item.resultId, before.get(item.uri), `${mode}: ${item.uri} has a new result id`);
+      assert.deepEqual(
+        items.filter((i) => i.kind === 'unchanged').map((i) => i.uri),
+        [],
+        `${mode}: nothing is unchanged`,
+      );
+      for (const item of items)
+        assert.notEqual(item.resultId, before.get(item.uri), `${mode}: ${item.uri} has a new result id`);
       await server.client.close(catalog);
     }
   });

@@ -90,9 +90,12 @@ function runAction(workspace: string, inputs: Record<string, string>, name: stri
     if (expression === 'github.workspace') return workspace;
     const stepMatch = /^steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)$/.exec(expression);
     if (stepMatch) return steps[stepMatch[1]!]?.[stepMatch[2]!] ?? '';
-    throw new Error(`the test does not evaluate the expression \${{ ${expression} }}; add it here if the action needs it`);
+    throw new Error(
+      `the test does not evaluate the expression \${{ ${expression} }}; add it here if the action needs it`,
+    );
   };
-  const substitute = (text: string): string => text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expression: string) => value(expression));
+  const substitute = (text: string): string =>
+    text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expression: string) => value(expression));
 
   let log = '';
   let stderr = '';
@@ -134,7 +137,9 @@ function runAction(workspace: string, inputs: Record<string, string>, name: stri
       break;
     }
   }
-  const outputs = Object.fromEntries(Object.entries(ACTION.outputs).map(([key, output]) => [key, substitute(output.value)]));
+  const outputs = Object.fromEntries(
+    Object.entries(ACTION.outputs).map(([key, output]) => [key, substitute(output.value)]),
+  );
   return { status, log, stderr, summary: readFileSync(summaryFile, 'utf8'), outputs };
 }
 
@@ -151,7 +156,14 @@ test('by default the action annotates every finding, writes the summary table an
   assert.equal(run.outputs['exit-code'], '1');
   const annotations = run.log.split('\n').filter((l) => l.startsWith('::error ') || l.startsWith('::warning '));
   assert.equal(annotations.length, 8, run.log);
-  assert.ok(annotations.some((l) => l.startsWith('::error file=gateways/docs-bot.vmcp.yaml,line=95,col=7,') && l.includes('title=annotations/contradiction::')), run.log);
+  assert.ok(
+    annotations.some(
+      (l) =>
+        l.startsWith('::error file=gateways/docs-bot.vmcp.yaml,line=95,col=7,') &&
+        l.includes('title=annotations/contradiction::'),
+    ),
+    run.log,
+  );
   assert.equal(annotations.filter((l) => l.startsWith('::warning ')).length, 3);
 
   const lines = run.summary.split('\n');
@@ -177,7 +189,11 @@ test('by default the action annotates every finding, writes the summary table an
 test('paths, fail-on and a SARIF file for code scanning', () => {
   const workspace = workspaceWith('sarif', join(ROOT, 'examples'));
   // Two paths on two lines; warnings fail the step; the SARIF file in a folder that does not exist yet.
-  const run = runAction(workspace, { paths: 'gateways/docs-bot.vmcp.yaml\ncatalogs', 'fail-on': 'warning', 'sarif-file': 'results/tool-lens.sarif' }, 'sarif');
+  const run = runAction(
+    workspace,
+    { paths: 'gateways/docs-bot.vmcp.yaml\ncatalogs', 'fail-on': 'warning', 'sarif-file': 'results/tool-lens.sarif' },
+    'sarif',
+  );
   assert.equal(run.status, 1, run.stderr);
   const annotations = run.log.split('\n').filter((l) => l.startsWith('::'));
   assert.deepEqual(
@@ -185,10 +201,16 @@ test('paths, fail-on and a SARIF file for code scanning', () => {
     ['annotations/contradiction', 'template/not-upstream', 'args/unknown'],
   );
   assert.ok(run.summary.includes('1 error, 2 warnings'), run.summary);
-  const sarif = JSON.parse(readFileSync(join(workspace, 'results', 'tool-lens.sarif'), 'utf8')) as { version: string; runs: { results: { ruleId: string }[] }[] };
+  const sarif = JSON.parse(readFileSync(join(workspace, 'results', 'tool-lens.sarif'), 'utf8')) as {
+    version: string;
+    runs: { results: { ruleId: string }[] }[];
+  };
   assert.equal(sarif.version, '2.1.0');
-  assert.deepEqual(sarif.runs[0]!.results.map((r) => r.ruleId).sort(), ['annotations/contradiction', 'args/unknown', 'template/not-upstream']);
-
+  assert.deepEqual(sarif.runs[0]!.results.map((r) => r.ruleId).sort(), [
+    'annotations/contradiction',
+    'args/unknown',
+    'template/not-upstream',
+  ]);
 });
 
 test('a clean repository passes, and its summary says so', () => {

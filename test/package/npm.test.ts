@@ -8,7 +8,17 @@
 // The tarball's contents are checked file by file against what .npmignore promises.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, relative } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -34,7 +44,10 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     if (/^npm_/i.test(key) || key === 'NODE_OPTIONS' || key === 'INIT_CWD') continue;
     env[key] = value;
   }
-  env.PATH = (process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.includes('node_modules')).join(delimiter);
+  env.PATH = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => !dir.includes('node_modules'))
+    .join(delimiter);
   env.NO_COLOR = '1';
   return { ...env, ...extra };
 }
@@ -50,7 +63,12 @@ function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = cleanEnv()): 
 
 /** `npx` in the project the tarball was installed into, offline, with the test's empty cache. */
 function npx(args: string[], cwd = app): SpawnSyncReturns<string> {
-  return spawnSync('npx', ['--offline', '--no-install', ...args], { cwd, env: cleanEnv({ npm_config_cache: cache }), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return spawnSync('npx', ['--offline', '--no-install', ...args], {
+    cwd,
+    env: cleanEnv({ npm_config_cache: cache }),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 /** Every file under a folder of the checkout, as package paths. */
@@ -72,18 +90,30 @@ before(() => {
   cache = join(tmp, 'npm-cache');
   // `npm pack` runs `prepack` (npm run build), which needs the devDependencies of the checkout:
   // its own environment keeps them; only the install below runs as a user's would.
-  const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', tmp], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   assert.equal(packed.status, 0, `npm pack failed:\n${packed.stdout}\n${packed.stderr}`);
   // The build's own lines come first on stdout; npm's JSON report is the last thing printed.
   const json = packed.stdout.slice(packed.stdout.search(/^\[\s*\{/m));
   pack = (JSON.parse(json) as PackEntry[])[0]!;
-  console.log(`# ${pack.filename}: ${pack.size} bytes packed, ${pack.unpackedSize} bytes unpacked, ${pack.entryCount} files`);
+  console.log(
+    `# ${pack.filename}: ${pack.size} bytes packed, ${pack.unpackedSize} bytes unpacked, ${pack.entryCount} files`,
+  );
 
   app = join(tmp, 'project');
   mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'a-project', version: '1.0.0', private: true }, null, 2)}\n`);
+  writeFileSync(
+    join(app, 'package.json'),
+    `${JSON.stringify({ name: 'a-project', version: '1.0.0', private: true }, null, 2)}\n`,
+  );
   // An empty cache and --offline: anything the package needed from a registry would fail here.
-  const installed = npm(['install', '--offline', '--no-audit', '--no-fund', '--cache', cache, join(tmp, pack.filename)], app);
+  const installed = npm(
+    ['install', '--offline', '--no-audit', '--no-fund', '--cache', cache, join(tmp, pack.filename)],
+    app,
+  );
   assert.equal(installed.status, 0, `npm install of the tarball failed:\n${installed.stdout}\n${installed.stderr}`);
   cpSync(join(ROOT, 'examples'), join(app, 'examples'), { recursive: true });
 });
@@ -99,7 +129,9 @@ test('the tarball holds the bundles, the schemas, the rule pages, the README and
     'package.json',
     'dist/cli.js',
     'dist/server.js',
-    ...readdirSync(join(ROOT, 'schemas')).filter((f) => f.endsWith('.schema.json')).map((f) => `schemas/${f}`),
+    ...readdirSync(join(ROOT, 'schemas'))
+      .filter((f) => f.endsWith('.schema.json'))
+      .map((f) => `schemas/${f}`),
     ...filesUnder('docs/rules'),
   ].sort();
   assert.deepEqual(pack.files.map((f) => f.path).sort(), expected);
@@ -108,18 +140,29 @@ test('the tarball holds the bundles, the schemas, the rule pages, the README and
 
 test('the installed package has no dependencies, two commands, and its bundles are executable', () => {
   const dir = join(app, 'node_modules', 'tool-lens');
-  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: object; optionalDependencies?: object; peerDependencies?: object; bin: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    dependencies?: object;
+    optionalDependencies?: object;
+    peerDependencies?: object;
+    bin: Record<string, string>;
+  };
   assert.equal(manifest.dependencies, undefined);
   assert.equal(manifest.optionalDependencies, undefined);
   assert.equal(manifest.peerDependencies, undefined);
   assert.deepEqual(manifest.bin, { 'tool-lens': 'dist/cli.js', 'tool-lens-language-server': 'dist/server.js' });
   // Nothing but the package itself was installed.
-  assert.deepEqual(readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')), ['tool-lens']);
+  assert.deepEqual(
+    readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')),
+    ['tool-lens'],
+  );
   for (const bin of ['tool-lens', 'tool-lens-language-server']) {
     assert.ok(existsSync(join(app, 'node_modules', '.bin', bin)), `node_modules/.bin/${bin}`);
   }
   for (const bundle of ['dist/cli.js', 'dist/server.js']) {
-    assert.ok(readFileSync(join(dir, bundle), 'utf8').startsWith('#!/usr/bin/env node\n'), `${bundle} starts with a shebang`);
+    assert.ok(
+      readFileSync(join(dir, bundle), 'utf8').startsWith('#!/usr/bin/env node\n'),
+      `${bundle} starts with a shebang`,
+    );
   }
 });
 
@@ -132,15 +175,24 @@ test('npx tool-lens --version prints the version of package.json', () => {
 test('npx tool-lens check finds exactly the planted mistakes examples/README.md lists', () => {
   // The README's table: | # | `path:line:col` | mistake | `rule` | severity |
   const readme = readFileSync(join(ROOT, 'examples', 'README.md'), 'utf8');
-  const planted = [...readme.matchAll(/^\| \d+ \| `([^`]+):(\d+):(\d+)` \|.*\| `([a-z-]+\/[a-z-]+)` \| (error|warning|info) \|$/gm)]
+  const planted = [
+    ...readme.matchAll(/^\| \d+ \| `([^`]+):(\d+):(\d+)` \|.*\| `([a-z-]+\/[a-z-]+)` \| (error|warning|info) \|$/gm),
+  ]
     .map((m) => `examples/${m[1]}:${m[2]}:${m[3]} ${m[4]} ${m[5]}`)
     .sort();
   assert.equal(planted.length, 8, 'the eight rows of the planted mistakes table');
   const result = npx(['tool-lens', 'check', 'examples', '--format', 'json']);
   assert.equal(result.status, 1, `exit 1 (findings at error):\n${result.stderr}`);
-  const report = JSON.parse(result.stdout) as { files: { path: string; diagnostics: { rule: string; severity: string; range: { start: { line: number; column: number } } }[] }[] };
+  const report = JSON.parse(result.stdout) as {
+    files: {
+      path: string;
+      diagnostics: { rule: string; severity: string; range: { start: { line: number; column: number } } }[];
+    }[];
+  };
   const found = report.files
-    .flatMap((f) => f.diagnostics.map((d) => `${f.path}:${d.range.start.line}:${d.range.start.column} ${d.rule} ${d.severity}`))
+    .flatMap((f) =>
+      f.diagnostics.map((d) => `${f.path}:${d.range.start.line}:${d.range.start.column} ${d.rule} ${d.severity}`),
+    )
     .sort();
   assert.deepEqual(found, planted);
   // The stylish default prints the same count to a user.
@@ -156,13 +208,28 @@ test('tool-lens catalog fetch runs the MCP SDK from the bundle against a real se
   // The reference memory server, started from this checkout's devDependencies as any command a
   // user's mcp.json names; the client side (the SDK) can only come from the installed bundle.
   const serverDir = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-memory');
-  const manifest = JSON.parse(readFileSync(join(serverDir, 'package.json'), 'utf8')) as { bin: string | Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(serverDir, 'package.json'), 'utf8')) as {
+    bin: string | Record<string, string>;
+  };
   const bin = join(serverDir, typeof manifest.bin === 'string' ? manifest.bin : Object.values(manifest.bin)[0]!);
   const workspace = join(tmp, 'fetching');
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
-  const config = { servers: { memory: { type: 'stdio', command: process.execPath, args: [bin], env: { MEMORY_FILE_PATH: join(workspace, 'memory.jsonl') } } } };
+  const config = {
+    servers: {
+      memory: {
+        type: 'stdio',
+        command: process.execPath,
+        args: [bin],
+        env: { MEMORY_FILE_PATH: join(workspace, 'memory.jsonl') },
+      },
+    },
+  };
   writeFileSync(join(workspace, '.vscode', 'mcp.json'), JSON.stringify(config, null, 2));
-  const result = spawnSync(join(app, 'node_modules', '.bin', 'tool-lens'), ['catalog', 'fetch', 'memory'], { cwd: workspace, env: cleanEnv(), encoding: 'utf8' });
+  const result = spawnSync(join(app, 'node_modules', '.bin', 'tool-lens'), ['catalog', 'fetch', 'memory'], {
+    cwd: workspace,
+    env: cleanEnv(),
+    encoding: 'utf8',
+  });
   assert.equal(result.status, 0, `catalog fetch failed:\n${result.stdout}\n${result.stderr}`);
   const snapshot = readFileSync(join(workspace, 'catalogs', 'memory.catalog.yaml'), 'utf8');
   assert.match(snapshot, /name: create_entities/);
@@ -170,9 +237,18 @@ test('tool-lens catalog fetch runs the MCP SDK from the bundle against a real se
 
 test('tool-lens-language-server --stdio answers initialize', async () => {
   // Started as an editor starts it: the command on PATH (here, the project's node_modules/.bin).
-  const child = spawn(join(app, 'node_modules', '.bin', 'tool-lens-language-server'), ['--stdio'], { cwd: app, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(join(app, 'node_modules', '.bin', 'tool-lens-language-server'), ['--stdio'], {
+    cwd: app,
+    env: cleanEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   try {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { processId: null, rootUri: null, capabilities: {} },
+    });
     child.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     const reply = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -180,12 +256,18 @@ test('tool-lens-language-server --stdio answers initialize', async () => {
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         const header = /Content-Length: (\d+)\r\n\r\n/.exec(out);
-        if (header && Buffer.byteLength(out.slice(header.index + header[0].length)) >= Number(header[1])) resolve(out.slice(header.index + header[0].length));
+        if (header && Buffer.byteLength(out.slice(header.index + header[0].length)) >= Number(header[1]))
+          resolve(out.slice(header.index + header[0].length));
       });
       child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      child.on('exit', (code) => reject(new Error(`the language server exited (${code}) before answering:\n${out}\n${err}`)));
+      child.on('exit', (code) =>
+        reject(new Error(`the language server exited (${code}) before answering:\n${out}\n${err}`)),
+      );
     });
-    const message = JSON.parse(reply) as { id: number; result: { capabilities: Record<string, unknown>; serverInfo?: { name: string } } };
+    const message = JSON.parse(reply) as {
+      id: number;
+      result: { capabilities: Record<string, unknown>; serverInfo?: { name: string } };
+    };
     assert.equal(message.id, 1);
     assert.ok(message.result.capabilities.textDocumentSync !== undefined, reply);
   } finally {

@@ -95,72 +95,103 @@ after(() => {
 });
 
 test('.pre-commit-hooks.yaml: both hooks, language node, the file kinds the CLI checks', () => {
-  const hooks = parse(readFileSync(join(ROOT, '.pre-commit-hooks.yaml'), 'utf8')) as { id: string; entry: string; language: string; files: string; require_serial?: boolean }[];
-  assert.deepEqual(hooks.map((h) => [h.id, h.entry, h.language]), [
-    ['tool-lens', 'tool-lens check', 'node'],
-    ['tool-lens-fix', 'tool-lens check --fix', 'node'],
-  ]);
+  const hooks = parse(readFileSync(join(ROOT, '.pre-commit-hooks.yaml'), 'utf8')) as {
+    id: string;
+    entry: string;
+    language: string;
+    files: string;
+    require_serial?: boolean;
+  }[];
+  assert.deepEqual(
+    hooks.map((h) => [h.id, h.entry, h.language]),
+    [
+      ['tool-lens', 'tool-lens check', 'node'],
+      ['tool-lens-fix', 'tool-lens check --fix', 'node'],
+    ],
+  );
   // The pattern matches exactly the extensions discovery checks (Python's re reads it the same way).
   const discovery = readFileSync(join(ROOT, 'server', 'src', 'node', 'discovery.ts'), 'utf8');
-  const extensions = JSON.parse(/CHECKED_EXTENSIONS = (\[[^\]]*\])/.exec(discovery)![1]!.replace(/'/g, '"')) as string[];
+  const extensions = JSON.parse(
+    /CHECKED_EXTENSIONS = (\[[^\]]*\])/.exec(discovery)![1]!.replace(/'/g, '"'),
+  ) as string[];
   for (const hook of hooks) {
     const pattern = new RegExp(hook.files);
     for (const ext of extensions) assert.ok(pattern.test(`dir/file.${ext}`), `${hook.id} takes .${ext}`);
     assert.ok(pattern.test('.toollens.yaml'));
-    for (const other of ['README.md', 'main.go', 'file.yaml.bak', 'yaml', 'notes.json5']) assert.ok(!pattern.test(other), `${hook.id} leaves ${other}`);
+    for (const other of ['README.md', 'main.go', 'file.yaml.bak', 'yaml', 'notes.json5'])
+      assert.ok(!pattern.test(other), `${hook.id} leaves ${other}`);
     assert.equal(hook.require_serial, true, 'one process sees every file');
   }
 });
 
-test('pre-commit try-repo: the check fails with the finding, the fix hook fixes it, then the check passes', { skip: missing ? 'pre-commit is not installed (apt-get install -y pre-commit); the pre-commit test did not run' : false, timeout: 20 * 60 * 1000 }, () => {
-  tmp = mkdtempSync(join(tmpdir(), 'tool-lens-pre-commit-'));
-  const repo = join(tmp, 'repo');
-  mkdirSync(join(repo, 'gateways'), { recursive: true });
-  mkdirSync(join(repo, 'catalogs'), { recursive: true });
-  writeFileSync(join(repo, 'gateways', 'assistant.vmcp.yaml'), WORKFLOW);
-  writeFileSync(join(repo, 'catalogs', 'agent.catalog.yaml'), CATALOG);
-  writeFileSync(join(repo, 'README.md'), '# notes\n');
-  const env: NodeJS.ProcessEnv = {
-    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key))),
-    PRE_COMMIT_HOME: join(tmp, 'pre-commit-home'),
-    PRE_COMMIT_COLOR: 'never',
-    GIT_AUTHOR_NAME: 'Test',
-    GIT_AUTHOR_EMAIL: 'test@example.com',
-    GIT_COMMITTER_NAME: 'Test',
-    GIT_COMMITTER_EMAIL: 'test@example.com',
-    // The hook's `npm install` takes what npm's cache has (on CI, what `npm ci` just fetched)
-    // without asking the registry again, and skips the audit and funding requests.
-    npm_config_prefer_offline: 'true',
-    npm_config_audit: 'false',
-    npm_config_fund: 'false',
-    npm_config_update_notifier: 'false',
-  };
-  const git = (...args: string[]): void => {
-    const result = spawnSync('git', args, { cwd: repo, env, encoding: 'utf8' });
-    assert.equal(result.status, 0, `git ${args.join(' ')}: ${result.stderr}`);
-  };
-  git('init', '-q');
-  git('add', '-A');
-  const tryRepo = (...hook: string[]): { status: number | null; output: string } => {
-    const started = Date.now();
-    const result = spawnSync('pre-commit', ['try-repo', ROOT, ...hook, '--all-files', '--color', 'never'], { cwd: repo, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    // A figure for the report, not an assertion: installing the hook is most of it.
-    console.log(`# pre-commit try-repo ${hook.join(' ') || '(all hooks)'}: ${((Date.now() - started) / 1000).toFixed(0)} s`);
-    return { status: result.status, output: `${result.stdout}${result.stderr}` };
-  };
+test(
+  'pre-commit try-repo: the check fails with the finding, the fix hook fixes it, then the check passes',
+  {
+    skip: missing
+      ? 'pre-commit is not installed (apt-get install -y pre-commit); the pre-commit test did not run'
+      : false,
+    timeout: 20 * 60 * 1000,
+  },
+  () => {
+    tmp = mkdtempSync(join(tmpdir(), 'tool-lens-pre-commit-'));
+    const repo = join(tmp, 'repo');
+    mkdirSync(join(repo, 'gateways'), { recursive: true });
+    mkdirSync(join(repo, 'catalogs'), { recursive: true });
+    writeFileSync(join(repo, 'gateways', 'assistant.vmcp.yaml'), WORKFLOW);
+    writeFileSync(join(repo, 'catalogs', 'agent.catalog.yaml'), CATALOG);
+    writeFileSync(join(repo, 'README.md'), '# notes\n');
+    const env: NodeJS.ProcessEnv = {
+      ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key))),
+      PRE_COMMIT_HOME: join(tmp, 'pre-commit-home'),
+      PRE_COMMIT_COLOR: 'never',
+      GIT_AUTHOR_NAME: 'Test',
+      GIT_AUTHOR_EMAIL: 'test@example.com',
+      GIT_COMMITTER_NAME: 'Test',
+      GIT_COMMITTER_EMAIL: 'test@example.com',
+      // The hook's `npm install` takes what npm's cache has (on CI, what `npm ci` just fetched)
+      // without asking the registry again, and skips the audit and funding requests.
+      npm_config_prefer_offline: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+    };
+    const git = (...args: string[]): void => {
+      const result = spawnSync('git', args, { cwd: repo, env, encoding: 'utf8' });
+      assert.equal(result.status, 0, `git ${args.join(' ')}: ${result.stderr}`);
+    };
+    git('init', '-q');
+    git('add', '-A');
+    const tryRepo = (...hook: string[]): { status: number | null; output: string } => {
+      const started = Date.now();
+      const result = spawnSync('pre-commit', ['try-repo', ROOT, ...hook, '--all-files', '--color', 'never'], {
+        cwd: repo,
+        env,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      // A figure for the report, not an assertion: installing the hook is most of it.
+      console.log(
+        `# pre-commit try-repo ${hook.join(' ') || '(all hooks)'}: ${((Date.now() - started) / 1000).toFixed(0)} s`,
+      );
+      return { status: result.status, output: `${result.stdout}${result.stderr}` };
+    };
 
-  // Both hooks, in their order: the check fails, the fix hook rewrites the file.
-  const first = tryRepo();
-  assert.equal(first.status, 1, first.output);
-  assert.match(first.output, /^Tool Lens\.+Failed$/m, first.output);
-  assert.match(first.output, /^gateways\/assistant\.vmcp\.yaml:25:15: error Step "checklist" names a dynamic tool: call it through "agent\.call_dynamic_tool"\. "applet_create" is a dynamic tool of server "agent".*\[envelope\/bare-dynamic-name\]$/m);
-  assert.match(first.output, /^Tool Lens \(fix\)\.+Failed$/m);
-  assert.match(first.output, /files were modified by this hook/);
-  assert.match(first.output, /^tool-lens: fixed 1 problem in gateways\/assistant\.vmcp\.yaml$/m);
-  assert.equal(readFileSync(join(repo, 'gateways', 'assistant.vmcp.yaml'), 'utf8'), FIXED);
+    // Both hooks, in their order: the check fails, the fix hook rewrites the file.
+    const first = tryRepo();
+    assert.equal(first.status, 1, first.output);
+    assert.match(first.output, /^Tool Lens\.+Failed$/m, first.output);
+    assert.match(
+      first.output,
+      /^gateways\/assistant\.vmcp\.yaml:25:15: error Step "checklist" names a dynamic tool: call it through "agent\.call_dynamic_tool"\. "applet_create" is a dynamic tool of server "agent".*\[envelope\/bare-dynamic-name\]$/m,
+    );
+    assert.match(first.output, /^Tool Lens \(fix\)\.+Failed$/m);
+    assert.match(first.output, /files were modified by this hook/);
+    assert.match(first.output, /^tool-lens: fixed 1 problem in gateways\/assistant\.vmcp\.yaml$/m);
+    assert.equal(readFileSync(join(repo, 'gateways', 'assistant.vmcp.yaml'), 'utf8'), FIXED);
 
-  // The check alone, on the fixed file.
-  const second = tryRepo('tool-lens');
-  assert.equal(second.status, 0, second.output);
-  assert.match(second.output, /^Tool Lens\.+Passed$/m, second.output);
-});
+    // The check alone, on the fixed file.
+    const second = tryRepo('tool-lens');
+    assert.equal(second.status, 0, second.output);
+    assert.match(second.output, /^Tool Lens\.+Passed$/m, second.output);
+  },
+);

@@ -35,9 +35,16 @@ function assertSane(workspace: Workspace, logs: string[], path: string, text: st
   const file = workspace.parse(path, text);
   const report = checkFile(file, workspace);
   for (const finding of report.findings) {
-    assert.ok(finding.span.start >= 0 && finding.span.end <= text.length && finding.span.start <= finding.span.end, `${path}: ${finding.rule} has a range outside the text`);
+    assert.ok(
+      finding.span.start >= 0 && finding.span.end <= text.length && finding.span.start <= finding.span.end,
+      `${path}: ${finding.rule} has a range outside the text`,
+    );
     for (const fix of finding.fixes ?? []) {
-      for (const edit of fix.edits) assert.ok(edit.span.start >= 0 && edit.span.end <= text.length, `${path}: a fix of ${finding.rule} edits outside the text`);
+      for (const edit of fix.edits)
+        assert.ok(
+          edit.span.start >= 0 && edit.span.end <= text.length,
+          `${path}: a fix of ${finding.rule} edits outside the text`,
+        );
     }
   }
   assert.deepEqual(logs, [], `${path}: a rule failed on this input:\n${text.slice(0, 400)}`);
@@ -56,11 +63,42 @@ test('every corpus file cut off at 40 points', () => {
 test('random damage to corpus gateways (inserted, deleted and replaced characters)', () => {
   const { workspace, logs } = workspaceWithLog();
   const gateways = corpusFiles().filter((f) => f.includes('gateways'));
-  const samples = gateways.map((f) => ({ path: relative(CLEAN, f).replace(/\\/g, '/'), text: readFileSync(f, 'utf8') }));
+  const samples = gateways.map((f) => ({
+    path: relative(CLEAN, f).replace(/\\/g, '/'),
+    text: readFileSync(f, 'utf8'),
+  }));
   const damage = fc.record({
     file: fc.nat({ max: samples.length - 1 }),
     edits: fc.array(
-      fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), remove: fc.nat({ max: 12 }), insert: fc.constantFrom('', ':', '-', '{', '}', '[', ']', '"', "'", '\t', '\n', '{{', '}}', '  ', '#', '&a', '*a', '!!str', '|', '>', ',', 'null', '__proto__: 1') }),
+      fc.record({
+        at: fc.double({ min: 0, max: 1, noNaN: true }),
+        remove: fc.nat({ max: 12 }),
+        insert: fc.constantFrom(
+          '',
+          ':',
+          '-',
+          '{',
+          '}',
+          '[',
+          ']',
+          '"',
+          "'",
+          '\t',
+          '\n',
+          '{{',
+          '}}',
+          '  ',
+          '#',
+          '&a',
+          '*a',
+          '!!str',
+          '|',
+          '>',
+          ',',
+          'null',
+          '__proto__: 1',
+        ),
+      }),
       { minLength: 1, maxLength: 4 },
     ),
   });
@@ -93,8 +131,14 @@ test('tabs, CRLF, a BOM and non-mapping roots', () => {
     ['empty.calls.yaml', ''],
     ['comments-only.faces.json', '// nothing here\n'],
     ['k8s.yaml', 'kind: VirtualMCPServer\napiVersion: toolhive.stacklok.dev/v1beta1\nspec: [1]\n'],
-    ['k8s-composite.yaml', 'kind: VirtualMCPCompositeToolDefinition\napiVersion: toolhive.stacklok.dev/v1beta1\nspec: "x"\n'],
-    ['proto.vmcp.yaml', '__proto__: {compositeTools: 1}\ncompositeTools:\n  - __proto__: {polluted: true}\n    name: p\n    description: d\n    steps: [{id: constructor, tool: filesystem.read_file, arguments: {__proto__: 1, path: x}}]\n'],
+    [
+      'k8s-composite.yaml',
+      'kind: VirtualMCPCompositeToolDefinition\napiVersion: toolhive.stacklok.dev/v1beta1\nspec: "x"\n',
+    ],
+    [
+      'proto.vmcp.yaml',
+      '__proto__: {compositeTools: 1}\ncompositeTools:\n  - __proto__: {polluted: true}\n    name: p\n    description: d\n    steps: [{id: constructor, tool: filesystem.read_file, arguments: {__proto__: 1, path: x}}]\n',
+    ],
   ];
   for (const [path, text] of cases) assertSane(workspace, logs, path, text);
   assert.equal(({} as Record<string, unknown>).polluted, undefined, 'no prototype was changed');
@@ -108,7 +152,11 @@ test('absurdly deep nesting in YAML flow, YAML block and JSON', () => {
   const depth = 6000;
   const oneDecline = (path: string, text: string) => {
     const { findings } = assertSane(workspace, logs, path, text);
-    assert.deepEqual(findings.filter((f) => f.rule === 'yaml/syntax'), [], `${path}: no syntax error`);
+    assert.deepEqual(
+      findings.filter((f) => f.rule === 'yaml/syntax'),
+      [],
+      `${path}: no syntax error`,
+    );
     assert.equal(findings.filter((f) => f.rule === 'lens/declined').length, 1, `${path}: one decline`);
   };
   oneDecline('flow.vmcp.yaml', `compositeTools: ${'['.repeat(depth)}${']'.repeat(depth)}\n`);
@@ -125,9 +173,14 @@ test('absurdly deep nesting in YAML flow, YAML block and JSON', () => {
 test('a billion-laughs alias bomb is bounded, and said once', () => {
   const { workspace, logs } = workspaceWithLog();
   let text = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
-  for (let i = 1; i < 9; i++) text += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`;
+  for (let i = 1; i < 9; i++)
+    text += `a${i}: &a${i} [${Array(10)
+      .fill(`*a${i - 1}`)
+      .join(', ')}]\n`;
   text += 'compositeTools: *a8\n';
-  const declined = assertSane(workspace, logs, 'bomb.vmcp.yaml', text).findings.filter((f) => f.rule === 'lens/declined');
+  const declined = assertSane(workspace, logs, 'bomb.vmcp.yaml', text).findings.filter(
+    (f) => f.rule === 'lens/declined',
+  );
   assert.equal(declined.length, 1);
   assert.match(declined[0]!.message, /not expanded/);
 });
@@ -152,11 +205,21 @@ test('a wide alias bomb (9,000 aliases of one 5,000-item anchor, 37 KB) is bound
   const { file, findings } = assertSane(workspace, logs, 'wide.vmcp.yaml', text);
   const declined = findings.filter((f) => f.rule === 'lens/declined');
   assert.equal(declined.length, 1, 'one finding for one cause');
-  assert.match(declined[0]!.message, /^Part of this document is not checked: a limit of Tool Lens applies\. This alias and the 8,980 after it in this document are not expanded/);
-  assert.equal(declined[0]!.span.start, text.indexOf('*grid') + 19 * '*grid,'.length, 'at the first alias left unexpanded');
+  assert.match(
+    declined[0]!.message,
+    /^Part of this document is not checked: a limit of Tool Lens applies\. This alias and the 8,980 after it in this document are not expanded/,
+  );
+  assert.equal(
+    declined[0]!.span.start,
+    text.indexOf('*grid') + 19 * '*grid,'.length,
+    'at the first alias left unexpanded',
+  );
   const tool = getSeq(file.documents[0]!.root, 'compositeTools')?.items[0];
   const grids = getNode(getMap(getMap(getMap(tool, 'parameters'), 'properties'), 'grids'), 'default');
   assert.ok(isSeq(grids));
   // The 19 aliases that fit are expanded; the one that would go past the budget, and those after, are not.
-  assert.deepEqual(grids.items.slice(18, 21).map((item) => item.type), ['seq', 'scalar', 'scalar']);
+  assert.deepEqual(
+    grids.items.slice(18, 21).map((item) => item.type),
+    ['seq', 'scalar', 'scalar'],
+  );
 });

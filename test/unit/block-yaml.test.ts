@@ -34,7 +34,10 @@ test('the block reader equals the Composer build on every YAML file of the repos
   for (const sample of SAMPLES) if (same(sample.text, sample.path)) handled++;
   console.log(`block reader: ${handled} of ${SAMPLES.length} files`);
   // Reading most files is the point: the fixtures hold many constructs on purpose, real files fewer.
-  assert.ok(handled >= SAMPLES.length * 0.85, `only ${handled} of ${SAMPLES.length} files were read by the block reader`);
+  assert.ok(
+    handled >= SAMPLES.length * 0.85,
+    `only ${handled} of ${SAMPLES.length} files were read by the block reader`,
+  );
 });
 
 test('the block reader equals the Composer build with CRLF line breaks, and declines lone CRs and a BOM', () => {
@@ -45,7 +48,10 @@ test('the block reader equals the Composer build with CRLF line breaks, and decl
     assert.equal(same(lf.replace(/\n/g, '\r'), `${sample.path} (CR)`) && lf.includes('\n'), false);
     assert.equal(same(`\uFEFF${lf}`, `${sample.path} (BOM)`), false);
   }
-  assert.ok(handled >= SAMPLES.length * 0.8, `only ${handled} of ${SAMPLES.length} CRLF files were read by the block reader`);
+  assert.ok(
+    handled >= SAMPLES.length * 0.8,
+    `only ${handled} of ${SAMPLES.length} CRLF files were read by the block reader`,
+  );
 });
 
 test('comment and blank lines after a value give the library its spans', () => {
@@ -93,9 +99,59 @@ test('what the block reader leaves to the library', () => {
 
 // ---- generated documents in the reader's subset --------------------------------------------------
 
-const PLAIN = ['a', 'name', 'x y', '42', '-7', '0x1F', '0o17', '1.5', '.5', '1e3', '.inf', '-.Inf', '.nan', 'true', 'False', 'null', '~', 'Null', 'http://x:1/y', 'a#b', 'x{{.params.x}}', 'a,b', 'x]', 'a:b', '-x'];
-const QUOTED = ['"dq"', '"a\\nb"', '"\\u00e9\\x41"', '"tab\\there"', '""', "'sq'", "'it''s'", "''", '"{{ .params.x }}"', '"a # not a comment"', '"\\"q\\""'];
-const FLOW = ['[]', '{}', '[a, b]', '[1, "two", \'three\']', '{a: 1, b: x}', '{a: [1, 2], b: {c: d}}', '[ a , b ]', '[a:b, c]', '{url: http://x:1/y}', '[a, [b, [c]]]', '{a: 1, a: 2}'];
+const PLAIN = [
+  'a',
+  'name',
+  'x y',
+  '42',
+  '-7',
+  '0x1F',
+  '0o17',
+  '1.5',
+  '.5',
+  '1e3',
+  '.inf',
+  '-.Inf',
+  '.nan',
+  'true',
+  'False',
+  'null',
+  '~',
+  'Null',
+  'http://x:1/y',
+  'a#b',
+  'x{{.params.x}}',
+  'a,b',
+  'x]',
+  'a:b',
+  '-x',
+];
+const QUOTED = [
+  '"dq"',
+  '"a\\nb"',
+  '"\\u00e9\\x41"',
+  '"tab\\there"',
+  '""',
+  "'sq'",
+  "'it''s'",
+  "''",
+  '"{{ .params.x }}"',
+  '"a # not a comment"',
+  '"\\"q\\""',
+];
+const FLOW = [
+  '[]',
+  '{}',
+  '[a, b]',
+  '[1, "two", \'three\']',
+  '{a: 1, b: x}',
+  '{a: [1, 2], b: {c: d}}',
+  '[ a , b ]',
+  '[a:b, c]',
+  '{url: http://x:1/y}',
+  '[a, [b, [c]]]',
+  '{a: 1, a: 2}',
+];
 const KEYS = ['k', 'key', 'a', 'b', 'k', '"q k"', "'s'", '1', 'null', 'x y', 'a:b'];
 const COMMENTS = [' # c', '  #c', ''];
 
@@ -106,13 +162,29 @@ interface Gen {
 }
 
 const blockScalar = fc
-  .tuple(fc.constantFrom('|', '>', '|-', '>-', '| # c'), fc.array(fc.constantFrom('text', 'more words', '', '  deeper', 'x: y', '# not a comment', '    much deeper'), { minLength: 1, maxLength: 5 }), fc.constantFrom('', '\n', '\n\n'))
+  .tuple(
+    fc.constantFrom('|', '>', '|-', '>-', '| # c'),
+    fc.array(fc.constantFrom('text', 'more words', '', '  deeper', 'x: y', '# not a comment', '    much deeper'), {
+      minLength: 1,
+      maxLength: 5,
+    }),
+    fc.constantFrom('', '\n', '\n\n'),
+  )
   // The first line sets the content's indentation: a later line less indented would end it.
   .filter(([, lines]) => lines[0] !== '' && !lines[0]!.startsWith(' '))
-  .map(([header, lines, after]): Gen => ({ block: false, write: (indent) => `${header}\n${lines.map((l) => (l === '' ? '' : `${' '.repeat(indent + 2)}${l}`)).join('\n')}${after}` }));
+  .map(([header, lines, after]): Gen => ({
+    block: false,
+    write: (indent) =>
+      `${header}\n${lines.map((l) => (l === '' ? '' : `${' '.repeat(indent + 2)}${l}`)).join('\n')}${after}`,
+  }));
 
 const leaf: fc.Arbitrary<Gen> = fc
-  .oneof({ weight: 6, arbitrary: fc.constantFrom(...PLAIN) }, { weight: 3, arbitrary: fc.constantFrom(...QUOTED) }, { weight: 2, arbitrary: fc.constantFrom(...FLOW) }, { weight: 1, arbitrary: fc.constant('') })
+  .oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...PLAIN) },
+    { weight: 3, arbitrary: fc.constantFrom(...QUOTED) },
+    { weight: 2, arbitrary: fc.constantFrom(...FLOW) },
+    { weight: 1, arbitrary: fc.constant('') },
+  )
   .map((s): Gen => ({ block: false, write: () => s }));
 
 function node(depth: number): fc.Arbitrary<Gen> {
@@ -120,12 +192,17 @@ function node(depth: number): fc.Arbitrary<Gen> {
   if (depth <= 0) return value;
   const child = node(depth - 1);
   const entry = (indent: number, head: string, v: Gen, comment: string, indentless: boolean): string => {
-    if (v.block) return `${head}${comment}\n${' '.repeat(indentless ? indent : indent + 2)}${v.write(indentless ? indent : indent + 2)}`;
+    if (v.block)
+      return `${head}${comment}\n${' '.repeat(indentless ? indent : indent + 2)}${v.write(indentless ? indent : indent + 2)}`;
     const text = v.write(indent);
     return text === '' ? `${head}${comment}` : `${head} ${text}${text.includes('\n') ? '' : comment}`;
   };
-  const map = fc.array(fc.tuple(fc.constantFrom(...KEYS), child, fc.constantFrom(...COMMENTS), fc.boolean()), { minLength: 1, maxLength: 4 }).map(
-    (entries): Gen => ({
+  const map = fc
+    .array(fc.tuple(fc.constantFrom(...KEYS), child, fc.constantFrom(...COMMENTS), fc.boolean()), {
+      minLength: 1,
+      maxLength: 4,
+    })
+    .map((entries): Gen => ({
       block: true,
       write: (indent) =>
         entries
@@ -135,10 +212,10 @@ function node(depth: number): fc.Arbitrary<Gen> {
             return `${i === 0 ? '' : ' '.repeat(indent)}${lines}`;
           })
           .join('\n'),
-    }),
-  );
-  const seq = fc.array(fc.tuple(child, fc.constantFrom(...COMMENTS)), { minLength: 1, maxLength: 4 }).map(
-    (items): Gen => ({
+    }));
+  const seq = fc
+    .array(fc.tuple(child, fc.constantFrom(...COMMENTS)), { minLength: 1, maxLength: 4 })
+    .map((items): Gen => ({
       block: true,
       write: (indent) =>
         items
@@ -149,28 +226,38 @@ function node(depth: number): fc.Arbitrary<Gen> {
             return `${i === 0 ? '' : ' '.repeat(indent)}${lines}`;
           })
           .join('\n'),
-    }),
-  );
+    }));
   return fc.oneof({ weight: 1, arbitrary: value }, { weight: 3, arbitrary: map }, { weight: 2, arbitrary: seq });
 }
 
 /** Filler lines spliced in after random lines of a document, at random columns. */
 function withFiller(text: string, at: readonly number[], lines: readonly string[]): string {
   const out = text.split('\n');
-  at.forEach((n, i) => out.splice(Math.min(out.length, 1 + (n % Math.max(1, out.length))), 0, lines[i % lines.length]!));
+  at.forEach((n, i) =>
+    out.splice(Math.min(out.length, 1 + (n % Math.max(1, out.length))), 0, lines[i % lines.length]!),
+  );
   return out.join('\n');
 }
 
 const documentText = fc
   .tuple(
-    fc.array(node(4).filter((g) => g.block), { minLength: 1, maxLength: 3 }),
+    fc.array(
+      node(4).filter((g) => g.block),
+      { minLength: 1, maxLength: 3 },
+    ),
     fc.constantFrom('---\n', '\n---\n', '\n--- # c\n'),
     fc.constantFrom('', '# head\n', '\n\n', '---\n'),
     fc.array(fc.nat(), { maxLength: 6 }),
-    fc.array(fc.constantFrom('', '  ', '# c0', '  # c2', '    # c4', '      # c6', '   '), { minLength: 1, maxLength: 6 }),
+    fc.array(fc.constantFrom('', '  ', '# c0', '  # c2', '    # c4', '      # c6', '   '), {
+      minLength: 1,
+      maxLength: 6,
+    }),
     fc.constantFrom('\n', '', '\n\n', '\n# tail\n'),
   )
-  .map(([docs, sep, head, at, lines, tail]) => withFiller(head + docs.map((d) => d.write(0)).join(`\n${sep}`), at, lines) + tail);
+  .map(
+    ([docs, sep, head, at, lines, tail]) =>
+      withFiller(head + docs.map((d) => d.write(0)).join(`\n${sep}`), at, lines) + tail,
+  );
 
 const SEED = seedFor(0x5eed);
 
@@ -178,7 +265,10 @@ test(`the block reader equals the Composer build on generated and mutated docume
   console.log(`block reader differential: ${seedNote(SEED)}`);
   let handled = 0;
   let runs = 0;
-  const edits = fc.oneof({ weight: 2, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(edit, { minLength: 1, maxLength: 3 }) });
+  const edits = fc.oneof(
+    { weight: 2, arbitrary: fc.constant([]) },
+    { weight: 1, arbitrary: fc.array(edit, { minLength: 1, maxLength: 3 }) },
+  );
   fc.assert(
     fc.property(documentText, edits, fc.boolean(), (text, changes, crlf) => {
       let written = changes.length ? applyEdits(text, changes) : text;
@@ -198,10 +288,14 @@ test(`the block reader equals the Composer build on generated and mutated docume
 
 test(`the block reader equals the Composer build on mutated repository files (seed ${SEED})`, () => {
   fc.assert(
-    fc.property(fc.nat({ max: SAMPLES.length - 1 }), fc.array(edit, { minLength: 1, maxLength: 4 }), (index, changes) => {
-      const sample = SAMPLES[index]!;
-      same(applyEdits(sample.text, changes), `${sample.path} mutated (seed ${SEED})`);
-    }),
+    fc.property(
+      fc.nat({ max: SAMPLES.length - 1 }),
+      fc.array(edit, { minLength: 1, maxLength: 4 }),
+      (index, changes) => {
+        const sample = SAMPLES[index]!;
+        same(applyEdits(sample.text, changes), `${sample.path} mutated (seed ${SEED})`);
+      },
+    ),
     { numRuns: 3000, seed: SEED + 1 },
   );
 });
@@ -212,12 +306,63 @@ test(`the block reader equals the Composer build on mutated repository files (se
 // each of them, or read it as the Composer does.
 
 const SCALARS = [
-  'a', 'name', 'x y', '42', '-7', '0x1F', '0o17', '1.5', '.5', '1e3', '.inf', '-.Inf', '.nan', 'true', 'False', 'TRUE', 'null', '~', 'Null', '',
-  '"dq"', '"a\\nb"', '"\\u00e9\\x41"', '"tab\\there"', "'sq'", "'it''s'", '"{{ .params.x }}"', '{{ .a }}', 'a # c', 'a#b', 'http://x:1/y',
-  '"multi\n  line"', "'multi\n  line'", 'plain\n  folded', '*a', '*b', '*nope',
+  'a',
+  'name',
+  'x y',
+  '42',
+  '-7',
+  '0x1F',
+  '0o17',
+  '1.5',
+  '.5',
+  '1e3',
+  '.inf',
+  '-.Inf',
+  '.nan',
+  'true',
+  'False',
+  'TRUE',
+  'null',
+  '~',
+  'Null',
+  '',
+  '"dq"',
+  '"a\\nb"',
+  '"\\u00e9\\x41"',
+  '"tab\\there"',
+  "'sq'",
+  "'it''s'",
+  '"{{ .params.x }}"',
+  '{{ .a }}',
+  'a # c',
+  'a#b',
+  'http://x:1/y',
+  '"multi\n  line"',
+  "'multi\n  line'",
+  'plain\n  folded',
+  '*a',
+  '*b',
+  '*nope',
 ];
 /** Scalars the Composer complains about, or with a tag. */
-const BAD_SCALARS = ['"bad \\q"', '@bad', '`bad', '!!str 1', '!t x', '- -', ': x', '? k', 'a: b', '[1, 2', '{a: 1', ']', '}', ',', '"unterminated', "'un"];
+const BAD_SCALARS = [
+  '"bad \\q"',
+  '@bad',
+  '`bad',
+  '!!str 1',
+  '!t x',
+  '- -',
+  ': x',
+  '? k',
+  'a: b',
+  '[1, 2',
+  '{a: 1',
+  ']',
+  '}',
+  ',',
+  '"unterminated',
+  "'un",
+];
 
 const anchorName = fc.constantFrom('a', 'b', 'c');
 
@@ -231,26 +376,88 @@ interface AnyGen {
 /** A YAML node, to nest `depth` more levels at most. */
 function anyNode(depth: number): fc.Arbitrary<AnyGen> {
   const scalar = fc
-    .oneof({ weight: 60, arbitrary: fc.constantFrom(...SCALARS) }, { weight: 1, arbitrary: fc.constantFrom(...BAD_SCALARS) })
-    .map((s): AnyGen => ({ block: false, alias: s.startsWith('*'), write: (indent) => s.replace(/\n/g, `\n${' '.repeat(indent + 2)}`) }));
+    .oneof(
+      { weight: 60, arbitrary: fc.constantFrom(...SCALARS) },
+      { weight: 1, arbitrary: fc.constantFrom(...BAD_SCALARS) },
+    )
+    .map((s): AnyGen => ({
+      block: false,
+      alias: s.startsWith('*'),
+      write: (indent) => s.replace(/\n/g, `\n${' '.repeat(indent + 2)}`),
+    }));
   const blockScalar = fc
-    .tuple(fc.constantFrom('|', '>', '|-', '>+', '|2', '>-', '|+', '> # c'), fc.array(fc.constantFrom('text', 'more words', '', '  deeper', 'x: y', '# not a comment'), { minLength: 0, maxLength: 4 }))
-    .map(([header, lines]): AnyGen => ({ block: false, alias: false, write: (indent) => `${header}\n${lines.map((l) => (l === '' ? '' : `${' '.repeat(indent + 2)}${l}`)).join('\n')}` }));
-  const flowItem = fc.oneof({ weight: 10, arbitrary: fc.constantFrom('1', 'a', '"q"', "'s'", 'k: v', '[x]', '{y: z}', '*a', '&c w', '[]', '{}', 'k:', 'true', '~') }, { weight: 1, arbitrary: fc.constantFrom('', ': v', '[x]: y', '? k') });
+    .tuple(
+      fc.constantFrom('|', '>', '|-', '>+', '|2', '>-', '|+', '> # c'),
+      fc.array(fc.constantFrom('text', 'more words', '', '  deeper', 'x: y', '# not a comment'), {
+        minLength: 0,
+        maxLength: 4,
+      }),
+    )
+    .map(([header, lines]): AnyGen => ({
+      block: false,
+      alias: false,
+      write: (indent) => `${header}\n${lines.map((l) => (l === '' ? '' : `${' '.repeat(indent + 2)}${l}`)).join('\n')}`,
+    }));
+  const flowItem = fc.oneof(
+    {
+      weight: 10,
+      arbitrary: fc.constantFrom(
+        '1',
+        'a',
+        '"q"',
+        "'s'",
+        'k: v',
+        '[x]',
+        '{y: z}',
+        '*a',
+        '&c w',
+        '[]',
+        '{}',
+        'k:',
+        'true',
+        '~',
+      ),
+    },
+    { weight: 1, arbitrary: fc.constantFrom('', ': v', '[x]: y', '? k') },
+  );
   const flow = fc
-    .tuple(fc.boolean(), fc.array(flowItem, { maxLength: 4 }), fc.constantFrom(', ', ',', ' , ', ',\n  ', ', # c\n  '), fc.boolean())
+    .tuple(
+      fc.boolean(),
+      fc.array(flowItem, { maxLength: 4 }),
+      fc.constantFrom(', ', ',', ' , ', ',\n  ', ', # c\n  '),
+      fc.boolean(),
+    )
     .map(([isMap, items, sep, trailing]): AnyGen => ({
       block: false,
       alias: false,
       write: (indent) => {
-        const body = (isMap ? items.map((i) => (/^[\w"'~]+$/.test(i) ? `${i}: ${i}` : i.startsWith('[') || i.startsWith('{') || i.startsWith('&') || i.startsWith('*') ? `k${i.length}: ${i}` : i)) : items).join(sep.replace(/\n {2}/, `\n${' '.repeat(indent + 2)}`));
-        return isMap ? `{${body}${trailing && items.length ? ',' : ''}}` : `[${body}${trailing && items.length ? ',' : ''}]`;
+        const body = (
+          isMap
+            ? items.map((i) =>
+                /^[\w"'~]+$/.test(i)
+                  ? `${i}: ${i}`
+                  : i.startsWith('[') || i.startsWith('{') || i.startsWith('&') || i.startsWith('*')
+                    ? `k${i.length}: ${i}`
+                    : i,
+              )
+            : items
+        ).join(sep.replace(/\n {2}/, `\n${' '.repeat(indent + 2)}`));
+        return isMap
+          ? `{${body}${trailing && items.length ? ',' : ''}}`
+          : `[${body}${trailing && items.length ? ',' : ''}]`;
       },
     }));
-  const leaf = fc.oneof({ weight: 6, arbitrary: scalar }, { weight: 1, arbitrary: blockScalar }, { weight: 2, arbitrary: flow });
+  const leaf = fc.oneof(
+    { weight: 6, arbitrary: scalar },
+    { weight: 1, arbitrary: blockScalar },
+    { weight: 2, arbitrary: flow },
+  );
   if (depth <= 0) return leaf;
   const child = anyNode(depth - 1);
-  const props = fc.option(fc.oneof({ weight: 60, arbitrary: anchorName.map((n) => `&${n}`) }, { weight: 1, arbitrary: fc.constant('!!map') }), { freq: 4 });
+  const props = fc.option(
+    fc.oneof({ weight: 60, arbitrary: anchorName.map((n) => `&${n}`) }, { weight: 1, arbitrary: fc.constant('!!map') }),
+    { freq: 4 },
+  );
   const comment = fc.option(fc.constantFrom(' # c', '  #c', ' # c\n# own line', '\n\n# after a blank'), { freq: 5 });
   /** A value after `key:` or `- `: props, then the node on the same line, or a block collection on the next. */
   const after = (p: string | null, value: AnyGen, indent: number, inSeq: boolean): string => {
@@ -259,43 +466,64 @@ function anyNode(depth: number): fc.Arbitrary<AnyGen> {
     return `${props}${props ? ' ' : ''}${value.write(indent + 2)}`;
   };
   const map = fc
-    .array(fc.tuple(fc.constantFrom('k', 'key', 'a', 'b', 'k', '"q k"', "'s'", '1', 'null', 'x y'), props, child, comment), { minLength: 1, maxLength: 4 })
-    .map(
-      (entries): AnyGen => ({
-        block: true,
-        alias: false,
-        write: (indent) =>
-          entries
-            .map(([key, p, value, c], i) => {
-              const v = after(p, value, indent, false);
-              return `${i === 0 ? '' : ' '.repeat(indent)}${key}:${v === '' || v.startsWith('\n') ? '' : ' '}${v}${value.block ? '' : (c ?? '')}`;
-            })
-            .join('\n'),
-      }),
-    );
-  const seq = fc
-    .array(fc.tuple(props, child, comment), { minLength: 1, maxLength: 4 })
-    .map(
-      (items): AnyGen => ({
-        block: true,
-        alias: false,
-        write: (indent) => items.map(([p, value, c], i) => `${i === 0 ? '' : ' '.repeat(indent)}-${((v) => (v.startsWith('\n') || v === '' ? v : ` ${v}`))(after(p, value, indent, true))}${value.block ? '' : (c ?? '')}`).join('\n'),
-      }),
-    );
+    .array(
+      fc.tuple(fc.constantFrom('k', 'key', 'a', 'b', 'k', '"q k"', "'s'", '1', 'null', 'x y'), props, child, comment),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((entries): AnyGen => ({
+      block: true,
+      alias: false,
+      write: (indent) =>
+        entries
+          .map(([key, p, value, c], i) => {
+            const v = after(p, value, indent, false);
+            return `${i === 0 ? '' : ' '.repeat(indent)}${key}:${v === '' || v.startsWith('\n') ? '' : ' '}${v}${value.block ? '' : (c ?? '')}`;
+          })
+          .join('\n'),
+    }));
+  const seq = fc.array(fc.tuple(props, child, comment), { minLength: 1, maxLength: 4 }).map((items): AnyGen => ({
+    block: true,
+    alias: false,
+    write: (indent) =>
+      items
+        .map(
+          ([p, value, c], i) =>
+            `${i === 0 ? '' : ' '.repeat(indent)}-${((v) => (v.startsWith('\n') || v === '' ? v : ` ${v}`))(after(p, value, indent, true))}${value.block ? '' : (c ?? '')}`,
+        )
+        .join('\n'),
+  }));
   return fc.oneof({ weight: 2, arbitrary: leaf }, { weight: 3, arbitrary: map }, { weight: 2, arbitrary: seq });
 }
 
 const anyDocumentText = fc
-  .tuple(fc.array(anyNode(4), { minLength: 1, maxLength: 3 }), fc.constantFrom('---\n', '\n---\n', '...\n---\n', '\n--- # c\n'), fc.boolean(), fc.oneof({ weight: 20, arbitrary: fc.constantFrom('', '# head\n', '\n\n', '---\n') }, { weight: 1, arbitrary: fc.constant('%YAML 1.2\n---\n') }))
-  .map(([docs, sep, endMarker, head]) => head + docs.map((d) => d.write(0)).join(`\n${sep}`) + (endMarker ? '\n...\n' : '\n'));
+  .tuple(
+    fc.array(anyNode(4), { minLength: 1, maxLength: 3 }),
+    fc.constantFrom('---\n', '\n---\n', '...\n---\n', '\n--- # c\n'),
+    fc.boolean(),
+    fc.oneof(
+      { weight: 20, arbitrary: fc.constantFrom('', '# head\n', '\n\n', '---\n') },
+      { weight: 1, arbitrary: fc.constant('%YAML 1.2\n---\n') },
+    ),
+  )
+  .map(
+    ([docs, sep, endMarker, head]) =>
+      head + docs.map((d) => d.write(0)).join(`\n${sep}`) + (endMarker ? '\n...\n' : '\n'),
+  );
 
 test(`the block reader equals the Composer build on generated documents of all of YAML, also mutated (seed ${SEED})`, () => {
   let handled = 0;
   let runs = 0;
-  const edits = fc.oneof({ weight: 1, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(edit, { minLength: 1, maxLength: 3 }) });
+  const edits = fc.oneof(
+    { weight: 1, arbitrary: fc.constant([]) },
+    { weight: 1, arbitrary: fc.array(edit, { minLength: 1, maxLength: 3 }) },
+  );
   fc.assert(
     fc.property(anyDocumentText, edits, fc.constantFrom(undefined, 3, 50), (text, mutations, aliasNodes) => {
-      const ok = same(mutations.length ? applyEdits(text, mutations) : text, `a generated document (seed ${SEED})`, aliasNodes);
+      const ok = same(
+        mutations.length ? applyEdits(text, mutations) : text,
+        `a generated document (seed ${SEED})`,
+        aliasNodes,
+      );
       if (mutations.length === 0) {
         runs++;
         if (ok) handled++;
@@ -307,11 +535,27 @@ test(`the block reader equals the Composer build on generated documents of all o
 });
 
 test('aliases past the budget, and aliases of aliases: declined by the reader, composed with their declines and references', () => {
-  const laughs = ['a: &a [x, x, x, x]', 'b: &b [*a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b]', 'd: &d [*c, *c, *c, *c]', 'e: [*d, *d, *d]', 'f: *a', 'g: &g {k: *a}'].join('\n');
-  for (const limit of [0, 1, 4, 5, 20, 21, 64, 65, 300, 100_000]) assert.equal(same(laughs, `billion laughs (aliasNodes ${limit})`, limit), false, `read at ${limit}`);
+  const laughs = [
+    'a: &a [x, x, x, x]',
+    'b: &b [*a, *a, *a, *a]',
+    'c: &c [*b, *b, *b, *b]',
+    'd: &d [*c, *c, *c, *c]',
+    'e: [*d, *d, *d]',
+    'f: *a',
+    'g: &g {k: *a}',
+  ].join('\n');
+  for (const limit of [0, 1, 4, 5, 20, 21, 64, 65, 300, 100_000])
+    assert.equal(same(laughs, `billion laughs (aliasNodes ${limit})`, limit), false, `read at ${limit}`);
   assert.equal(same('g: &g {k: 1, j: *g}\n', 'a self-referring anchor'), false);
-  const doc = 'base: &base\n  x: 1\n  y: [1, 2]\nuse:\n  - *base\n  - <<: *base\n  - &self [a, b]\n  - *self\n---\nother: *base\n';
+  const doc =
+    'base: &base\n  x: 1\n  y: [1, 2]\nuse:\n  - *base\n  - <<: *base\n  - &self [a, b]\n  - *self\n---\nother: *base\n';
   assert.equal(same(doc, 'anchors across documents'), false);
   const tree = parseYaml(doc)[0]!;
-  assert.deepEqual(tree.references?.anchors.map((a) => [a.name, a.aliases.length]), [['base', 2], ['self', 1]]);
+  assert.deepEqual(
+    tree.references?.anchors.map((a) => [a.name, a.aliases.length]),
+    [
+      ['base', 2],
+      ['self', 1],
+    ],
+  );
 });

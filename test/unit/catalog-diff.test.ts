@@ -11,19 +11,39 @@ const server = (...tools: CatalogTool[]): CatalogServer => ({ name: 's', tools, 
 test('a rename needs the same description and input schema; key order does not matter', () => {
   const schemaA = { type: 'object', properties: { q: { type: 'string' }, n: { type: 'integer' } } };
   const schemaB = { properties: { n: { type: 'integer' }, q: { type: 'string' } }, type: 'object' };
-  const renamed = diffCatalogs([server(tool('find', { description: 'Find.', inputSchema: schemaA }))], [server(tool('search', { description: 'Find.', inputSchema: schemaB }))]);
-  assert.deepEqual(renamed.servers[0]!.tools.map((t) => `${t.name} ${t.change} ${t.renamedTo ?? ''}`), ['find renamed search']);
-  const other = diffCatalogs([server(tool('find', { description: 'Find.', inputSchema: schemaA }))], [server(tool('search', { description: 'Search.', inputSchema: schemaB }))]);
-  assert.deepEqual(other.servers[0]!.tools.map((t) => `${t.name} ${t.change}`), ['find removed', 'search added']);
+  const renamed = diffCatalogs(
+    [server(tool('find', { description: 'Find.', inputSchema: schemaA }))],
+    [server(tool('search', { description: 'Find.', inputSchema: schemaB }))],
+  );
+  assert.deepEqual(
+    renamed.servers[0]!.tools.map((t) => `${t.name} ${t.change} ${t.renamedTo ?? ''}`),
+    ['find renamed search'],
+  );
+  const other = diffCatalogs(
+    [server(tool('find', { description: 'Find.', inputSchema: schemaA }))],
+    [server(tool('search', { description: 'Search.', inputSchema: schemaB }))],
+  );
+  assert.deepEqual(
+    other.servers[0]!.tools.map((t) => `${t.name} ${t.change}`),
+    ['find removed', 'search added'],
+  );
 });
 
 test('arguments: required added, removed, type changed; an unchanged tool is not listed', () => {
   const before = server(
-    tool('a', { inputSchema: { type: 'object', properties: { x: { type: 'string' }, y: { type: 'integer' } }, required: ['x'] } }),
+    tool('a', {
+      inputSchema: { type: 'object', properties: { x: { type: 'string' }, y: { type: 'integer' } }, required: ['x'] },
+    }),
     tool('same', { inputSchema: { type: 'object' } }),
   );
   const after = server(
-    tool('a', { inputSchema: { type: 'object', properties: { x: { type: ['string', 'null'] }, z: { type: 'string' } }, required: ['x', 'z'] } }),
+    tool('a', {
+      inputSchema: {
+        type: 'object',
+        properties: { x: { type: ['string', 'null'] }, z: { type: 'string' } },
+        required: ['x', 'z'],
+      },
+    }),
     tool('same', { inputSchema: { type: 'object' } }),
   );
   const [change] = diffCatalogs([before], [after]).servers[0]!.tools;
@@ -36,21 +56,45 @@ test('arguments: required added, removed, type changed; an unchanged tool is not
 test('hints as the floor reads them: a safe hint no longer declared loosens; declaring one tightens', () => {
   const d = diffCatalogs(
     [server(tool('r', { annotations: { readOnlyHint: true, openWorldHint: false } }), tool('w'))],
-    [server(tool('r', { annotations: { readOnlyHint: true } }), tool('w', { annotations: { destructiveHint: false } }))],
+    [
+      server(
+        tool('r', { annotations: { readOnlyHint: true } }),
+        tool('w', { annotations: { destructiveHint: false } }),
+      ),
+    ],
   );
-  const hints = d.servers[0]!.tools.map((t) => `${t.name}: ${t.hints.map((h) => `${h.hint} ${h.direction}`).join(', ')}`);
+  const hints = d.servers[0]!.tools.map(
+    (t) => `${t.name}: ${t.hints.map((h) => `${h.hint} ${h.direction}`).join(', ')}`,
+  );
   assert.deepEqual(hints, ['r: openWorldHint loosened', 'w: destructiveHint tightened']);
   assert.equal(d.loosened, true);
 });
 
 test('servers added and removed are listed with their tools', () => {
   const d = diffCatalogs([{ ...server(tool('a')), name: 'old' }], [{ ...server(tool('b')), name: 'new' }]);
-  assert.deepEqual(d.servers.map((s) => `${s.name} ${s.change} ${s.tools.map((t) => t.name).join()}`), ['new added b', 'old removed a']);
+  assert.deepEqual(
+    d.servers.map((s) => `${s.name} ${s.change} ${s.tools.map((t) => t.name).join()}`),
+    ['new added b', 'old removed a'],
+  );
 });
 
 test('other differences are named by field: a description, a title, an output schema, annotations beyond the safety hints', () => {
-  const before = server(tool('t', { title: 'T', description: 'Old.', outputSchema: { type: 'object' }, annotations: { readOnlyHint: true, idempotentHint: true } }));
-  const after = server(tool('t', { title: 'T2', description: 'New.', outputSchema: { type: 'array' }, annotations: { readOnlyHint: true } }));
+  const before = server(
+    tool('t', {
+      title: 'T',
+      description: 'Old.',
+      outputSchema: { type: 'object' },
+      annotations: { readOnlyHint: true, idempotentHint: true },
+    }),
+  );
+  const after = server(
+    tool('t', {
+      title: 'T2',
+      description: 'New.',
+      outputSchema: { type: 'array' },
+      annotations: { readOnlyHint: true },
+    }),
+  );
   const [change] = diffCatalogs([before], [after]).servers[0]!.tools;
   assert.deepEqual(change!.otherChanges, ['title', 'description', 'outputSchema', 'annotations']);
   assert.equal(change!.hints.length, 0);

@@ -8,7 +8,8 @@ import { ALL_RULES } from '../../server/src/core/rules/registry.js';
 import type { Rule } from '../../server/src/core/rules/rule.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 
-const TEXT = 'name: gw\ngroupRef: g\naggregation: {conflictResolution: prefix}\ncompositeTools:\n  - name: a\n    description: A.\n    steps: []\n';
+const TEXT =
+  'name: gw\ngroupRef: g\naggregation: {conflictResolution: prefix}\ncompositeTools:\n  - name: a\n    description: A.\n    steps: []\n';
 
 /** A rule that reports once and, by the test's clock, takes `cost` ms. */
 function timedRule(id: string, clock: { t: number }, cost: number): Rule {
@@ -27,7 +28,11 @@ function timedRule(id: string, clock: { t: number }, cost: number): Rule {
 
 test('past the budget, the remaining rules are declined in one info that names them', () => {
   const clock = { t: 0 };
-  const rules = [timedRule('test/first', clock, 50), timedRule('test/second', clock, 50), timedRule('test/third', clock, 50)];
+  const rules = [
+    timedRule('test/first', clock, 50),
+    timedRule('test/second', clock, 50),
+    timedRule('test/third', clock, 50),
+  ];
   const declined = ALL_RULES.find((r) => r.id === 'lens/declined')!;
   const workspace = new Workspace('/ws');
   const file = workspace.parse('/ws/gw.vmcp.yaml', TEXT);
@@ -47,12 +52,18 @@ test('without a budget (the CLI), every rule runs whatever the time', () => {
   const workspace = new Workspace('/ws');
   const file = workspace.parse('/ws/gw.vmcp.yaml', TEXT);
   const { findings } = checkFile(file, workspace, rules, { now: () => clock.t });
-  assert.deepEqual(findings.map((f) => f.rule), ['test/first', 'test/second']);
+  assert.deepEqual(
+    findings.map((f) => f.rule),
+    ['test/first', 'test/second'],
+  );
 });
 
 test('within the budget nothing is declined, and the real rules find nothing in a clean file', () => {
   const workspace = new Workspace('/ws');
   const file = workspace.parse('/ws/gw.vmcp.yaml', TEXT);
   const { findings } = checkFile(file, workspace, ALL_RULES, { budgetMs: 60_000 });
-  assert.deepEqual(findings.filter((f) => f.rule === 'lens/declined'), []);
+  assert.deepEqual(
+    findings.filter((f) => f.rule === 'lens/declined'),
+    [],
+  );
 });

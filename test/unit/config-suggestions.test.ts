@@ -12,7 +12,14 @@ import { applyEdits } from '../../server/src/core/text/edits.js';
 function fixed(text: string): { messages: string[]; text: string; safe: boolean[] } {
   const { problems } = parseConfig('.toollens.yaml', text, RULE_IDS);
   const fixes = problems.map((p) => p.fixes?.[0]).filter((f) => f !== undefined);
-  return { messages: problems.map((p) => p.message), text: applyEdits(text, fixes.flatMap((f) => f.edits)), safe: fixes.map((f) => f.safe) };
+  return {
+    messages: problems.map((p) => p.message),
+    text: applyEdits(
+      text,
+      fixes.flatMap((f) => f.edits),
+    ),
+    safe: fixes.map((f) => f.safe),
+  };
 }
 
 describe('.toollens.yaml did-you-mean', () => {
@@ -36,12 +43,22 @@ describe('.toollens.yaml did-you-mean', () => {
       '"template/not-upstrem" is not a rule id. Did you mean template/not-upstream? `tool-lens rules` lists them.',
       result.messages[3]!,
     ]);
-    assert.match(result.messages[3]!, /^"face-overlays" is not a document kind\. Did you mean face-overlay\? The kinds are /);
+    assert.match(
+      result.messages[3]!,
+      /^"face-overlays" is not a document kind\. Did you mean face-overlay\? The kinds are /,
+    );
     assert.equal(
       result.text,
-      text.replace('catalog:', 'catalogs:').replace("'annotations/contradicton'", "'annotations/contradiction'").replace('not-upstrem', 'not-upstream').replace('face-overlays', 'face-overlay'),
+      text
+        .replace('catalog:', 'catalogs:')
+        .replace("'annotations/contradicton'", "'annotations/contradiction'")
+        .replace('not-upstrem', 'not-upstream')
+        .replace('face-overlays', 'face-overlay'),
     );
-    assert.ok(result.safe.every((s) => !s), 'a guess is a suggestion, never applied alone');
+    assert.ok(
+      result.safe.every((s) => !s),
+      'a guess is a suggestion, never applied alone',
+    );
     // Once the ids are right, the severities are read and get their own guesses.
     const again = fixed(result.text);
     assert.deepEqual(again.messages, [
@@ -53,18 +70,31 @@ describe('.toollens.yaml did-you-mean', () => {
   });
 
   test('a word close to nothing is told the list, with no fix', () => {
-    const { problems } = parseConfig('.toollens.yaml', 'zzzzzz: 1\nrules:\n  qqqq/qqqq: error\n  yaml/syntax: fatal\n', RULE_IDS);
-    assert.deepEqual(problems.map((p) => [p.message, p.fixes]), [
-      ['"zzzzzz" is not a configuration key. The keys are catalogs, workloads, rules, overrides, kinds, limits and ruleDocsUrl.', undefined],
-      ['"qqqq/qqqq" is not a rule id. `tool-lens rules` lists them.', undefined],
-      ['The severity of yaml/syntax must be one of error, warning, info, hint, off.', undefined],
-    ]);
+    const { problems } = parseConfig(
+      '.toollens.yaml',
+      'zzzzzz: 1\nrules:\n  qqqq/qqqq: error\n  yaml/syntax: fatal\n',
+      RULE_IDS,
+    );
+    assert.deepEqual(
+      problems.map((p) => [p.message, p.fixes]),
+      [
+        [
+          '"zzzzzz" is not a configuration key. The keys are catalogs, workloads, rules, overrides, kinds, limits and ruleDocsUrl.',
+          undefined,
+        ],
+        ['"qqqq/qqqq" is not a rule id. `tool-lens rules` lists them.', undefined],
+        ['The severity of yaml/syntax must be one of error, warning, info, hint, off.', undefined],
+      ],
+    );
   });
 });
 
 describe('ruleDocsUrl', () => {
   test('read from the configuration, refused unless http(s)', () => {
-    assert.equal(parseConfig('.toollens.yaml', 'ruleDocsUrl: https://wiki.example/{rule}\n', RULE_IDS).config.ruleDocsUrl, 'https://wiki.example/{rule}');
+    assert.equal(
+      parseConfig('.toollens.yaml', 'ruleDocsUrl: https://wiki.example/{rule}\n', RULE_IDS).config.ruleDocsUrl,
+      'https://wiki.example/{rule}',
+    );
     for (const [value, why] of [
       ['ftp://x.example/', 'is a ftp URL'],
       ['not a url', 'is not a URL'],
@@ -80,8 +110,17 @@ describe('ruleDocsUrl', () => {
 
   test('turned into a rule link', () => {
     assert.equal(ruleDocsUrl('yaml/syntax'), `${DOCS_BASE_URL}yaml/syntax.md`);
-    assert.equal(ruleDocsUrl('yaml/syntax', 'https://wiki.example/lint/{rule}.html'), 'https://wiki.example/lint/yaml/syntax.html');
-    assert.equal(ruleDocsUrl('yaml/syntax', 'https://wiki.example/docs/rules'), 'https://wiki.example/docs/rules/yaml/syntax.md');
-    assert.equal(ruleDocsUrl('yaml/syntax', 'https://wiki.example/docs/rules/'), 'https://wiki.example/docs/rules/yaml/syntax.md');
+    assert.equal(
+      ruleDocsUrl('yaml/syntax', 'https://wiki.example/lint/{rule}.html'),
+      'https://wiki.example/lint/yaml/syntax.html',
+    );
+    assert.equal(
+      ruleDocsUrl('yaml/syntax', 'https://wiki.example/docs/rules'),
+      'https://wiki.example/docs/rules/yaml/syntax.md',
+    );
+    assert.equal(
+      ruleDocsUrl('yaml/syntax', 'https://wiki.example/docs/rules/'),
+      'https://wiki.example/docs/rules/yaml/syntax.md',
+    );
   });
 });

@@ -12,8 +12,20 @@ import { checkFile } from '../../server/src/core/engine.js';
 import { topLevelProperties } from '../../server/src/core/jsonschema/properties.js';
 import { compileSchema, plainlyValid, validateAgainstSchema } from '../../server/src/core/jsonschema/validate.js';
 import { LIMITS } from '../../server/src/core/limits.js';
-import { waitsForEach, workflowsOf, type StepModel, type WaitQuestion, type WorkflowModel } from '../../server/src/core/model/workflow.js';
-import { closest, closestN, editDistance, editDistanceWithin, SuggestionBudget } from '../../server/src/core/text/suggest.js';
+import {
+  waitsForEach,
+  workflowsOf,
+  type StepModel,
+  type WaitQuestion,
+  type WorkflowModel,
+} from '../../server/src/core/model/workflow.js';
+import {
+  closest,
+  closestN,
+  editDistance,
+  editDistanceWithin,
+  SuggestionBudget,
+} from '../../server/src/core/text/suggest.js';
 import type { Finding } from '../../server/src/core/types.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 import { seedFor } from '../helpers/seed.js';
@@ -60,7 +72,11 @@ function workflowOf(text: string): WorkflowModel {
  * part of checking them): only what the dependsOn graph reads is filled in.
  */
 function syntheticWorkflow(deps: (i: number) => number[], n: number): WorkflowModel {
-  const steps = Array.from({ length: n }, (_, i) => ({ idText: `s${i}`, index: i, dependsOn: [] as { value: string }[] }));
+  const steps = Array.from({ length: n }, (_, i) => ({
+    idText: `s${i}`,
+    index: i,
+    dependsOn: [] as { value: string }[],
+  }));
   steps.forEach((step, i) => (step.dependsOn = deps(i).map((d) => ({ value: `s${d}` }))));
   const byId = new Map(steps.map((s) => [s.idText, s]));
   return { steps, byId } as unknown as WorkflowModel;
@@ -69,7 +85,11 @@ function syntheticWorkflow(deps: (i: number) => number[], n: number): WorkflowMo
 describe('reachability through dependsOn is computed once per workflow', () => {
   test('answers like one walk per question, on random graphs with cycles, unknown ids, duplicate ids and forEach steps', () => {
     const graph = fc.array(
-      fc.record({ id: fc.integer({ min: 0, max: 9 }), deps: fc.array(fc.integer({ min: 0, max: 11 }), { maxLength: 4 }), forEach: fc.boolean() }),
+      fc.record({
+        id: fc.integer({ min: 0, max: 9 }),
+        deps: fc.array(fc.integer({ min: 0, max: 11 }), { maxLength: 4 }),
+        forEach: fc.boolean(),
+      }),
       { minLength: 1, maxLength: 10 },
     );
     fc.assert(
@@ -77,14 +97,22 @@ describe('reachability through dependsOn is computed once per workflow', () => {
         const lines = ['compositeTools:', '  - name: w', '    description: d.', '    steps:'];
         for (const s of steps) {
           const deps = s.deps.length ? `, dependsOn: [${s.deps.map((d) => `s${d}`).join(', ')}]` : '';
-          lines.push(s.forEach ? `      - {id: s${s.id}, type: forEach, collection: x${deps}, step: {id: in${s.id}, tool: t}}` : `      - {id: s${s.id}, tool: t${deps}}`);
+          lines.push(
+            s.forEach
+              ? `      - {id: s${s.id}, type: forEach, collection: x${deps}, step: {id: in${s.id}, tool: t}}`
+              : `      - {id: s${s.id}, tool: t${deps}}`,
+          );
         }
         const workflow = workflowOf(lines.join('\n') + '\n');
         const all = workflow.steps.flatMap((s) => (s.inner ? [s, s.inner] : [s]));
         const questions: WaitQuestion[] = [];
-        for (const from of all) for (const to of workflow.steps) if (to.idText !== undefined) questions.push([from, workflow.byId.get(to.idText)!]);
+        for (const from of all)
+          for (const to of workflow.steps)
+            if (to.idText !== undefined) questions.push([from, workflow.byId.get(to.idText)!]);
         const answers = waitsForEach(workflow, questions);
-        questions.forEach(([from, to], i) => assert.equal(answers[i], walkWaitsFor(workflow, from, to), `${from.idText} -> ${to.idText}`));
+        questions.forEach(([from, to], i) =>
+          assert.equal(answers[i], walkWaitsFor(workflow, from, to), `${from.idText} -> ${to.idText}`),
+        );
       }),
       { numRuns: 300, seed: SEED },
     );
@@ -109,7 +137,10 @@ describe('reachability through dependsOn is computed once per workflow', () => {
     // The worst case: 20,000 distinct targets. The old walks: 20,000 x up to 20,000 steps.
     const chain = syntheticWorkflow((i) => (i ? [i - 1] : []), 20_000);
     const questions: WaitQuestion[] = chain.steps.map((step, i) => [step, chain.steps[Math.max(0, i - 2)]!]);
-    assert.deepEqual(waitsForEach(chain, questions), chain.steps.map((_, i) => i >= 1));
+    assert.deepEqual(
+      waitsForEach(chain, questions),
+      chain.steps.map((_, i) => i >= 1),
+    );
     // A cycle: every step waits for every step, itself included; the walk terminates.
     const ring = syntheticWorkflow((i) => [(i + 1) % 20_000], 20_000);
     const around: WaitQuestion[] = ring.steps.map((step, i) => [step, ring.steps[(i + 10_000) % 20_000]!]);
@@ -123,25 +154,48 @@ describe('reachability through dependsOn is computed once per workflow', () => {
     // Every step reads s0, far upstream, and the step two before: all of it waits.
     const chain = [...head];
     for (let i = 1; i <= 2_000; i++) {
-      chain.push(`      - {id: s${i}, tool: filesystem.read_file${i > 1 ? `, dependsOn: [s${i - 1}]` : ''}, arguments: {path: "${read(i > 2 ? ['s1', `s${i - 2}`] : ['s1'])}"}}`);
+      chain.push(
+        `      - {id: s${i}, tool: filesystem.read_file${i > 1 ? `, dependsOn: [s${i - 1}]` : ''}, arguments: {path: "${read(i > 2 ? ['s1', `s${i - 2}`] : ['s1'])}"}}`,
+      );
     }
     let found = check('chain.vmcp.yaml', chain.join('\n') + '\n', { 'fs.catalog.yaml': CATALOG });
-    assert.deepEqual(found.filter((f) => f.rule === 'template/not-upstream'), []);
+    assert.deepEqual(
+      found.filter((f) => f.rule === 'template/not-upstream'),
+      [],
+    );
     assert.equal(found.filter((f) => f.rule === 'template/unknown-step').length, 1, 's1 reading itself');
     // Two chains (even and odd steps) whose steps read their neighbour in the other chain: a race each time.
     const interleaved = [...head];
     for (let i = 0; i < 2_000; i++) {
-      interleaved.push(`      - {id: s${i}, tool: filesystem.read_file${i > 1 ? `, dependsOn: [s${i - 2}]` : ''}, arguments: {path: "${read([`s${i ^ 1}`])}"}}`);
+      interleaved.push(
+        `      - {id: s${i}, tool: filesystem.read_file${i > 1 ? `, dependsOn: [s${i - 2}]` : ''}, arguments: {path: "${read([`s${i ^ 1}`])}"}}`,
+      );
     }
-    found = check('interleaved.vmcp.yaml', interleaved.join('\n') + '\n', { 'fs.catalog.yaml': CATALOG }).filter((f) => f.rule === 'template/not-upstream');
+    found = check('interleaved.vmcp.yaml', interleaved.join('\n') + '\n', { 'fs.catalog.yaml': CATALOG }).filter(
+      (f) => f.rule === 'template/not-upstream',
+    );
     assert.equal(found.length, 2_000);
-    assert.ok(found.every((f, i) => f.message.includes(`add "s${i ^ 1}" to \`dependsOn\``) && f.fixes?.[0]?.title === `Add "s${i ^ 1}" to dependsOn`));
+    assert.ok(
+      found.every(
+        (f, i) =>
+          f.message.includes(`add "s${i ^ 1}" to \`dependsOn\``) &&
+          f.fixes?.[0]?.title === `Add "s${i ^ 1}" to dependsOn`,
+      ),
+    );
     // A 2,000-step cycle: one finding, named by its first steps.
     const ring = [...head];
-    for (let i = 0; i < 2_000; i++) ring.push(`      - {id: s${i}, tool: filesystem.read_file, dependsOn: [s${(i + 1) % 2_000}], arguments: {path: /}}`);
-    const cycles = check('ring.vmcp.yaml', ring.join('\n') + '\n', { 'fs.catalog.yaml': CATALOG }).filter((f) => f.rule === 'workflow/dependency-cycle');
+    for (let i = 0; i < 2_000; i++)
+      ring.push(
+        `      - {id: s${i}, tool: filesystem.read_file, dependsOn: [s${(i + 1) % 2_000}], arguments: {path: /}}`,
+      );
+    const cycles = check('ring.vmcp.yaml', ring.join('\n') + '\n', { 'fs.catalog.yaml': CATALOG }).filter(
+      (f) => f.rule === 'workflow/dependency-cycle',
+    );
     assert.equal(cycles.length, 1);
-    assert.match(cycles[0]!.message, /"s0" waits for "s1", which waits for "s2", .* which waits for "s19", and so on through 1,980 more steps back to "s0"\./);
+    assert.match(
+      cycles[0]!.message,
+      /"s0" waits for "s1", which waits for "s2", .* which waits for "s19", and so on through 1,980 more steps back to "s0"\./,
+    );
     assert.equal(cycles[0]!.related?.length, LIMITS.messageItems);
   });
 });
@@ -159,13 +213,20 @@ servers:
 // "Did you mean"
 
 /** The search as it was before it was bounded (every candidate measured in full): the reference. */
-function referenceClosestN(word: string, candidates: readonly string[], n: number, synonyms?: Record<string, string>): string[] {
+function referenceClosestN(
+  word: string,
+  candidates: readonly string[],
+  n: number,
+  synonyms?: Record<string, string>,
+): string[] {
   const normalize = (s: string) => s.toLowerCase().replace(/[_-]/g, '');
   const maxDistance = Math.max(1, Math.floor(word.length / 3));
   let synonym: string | undefined;
   if (synonyms) {
     if (Object.hasOwn(synonyms, word)) synonym = synonyms[word];
-    else for (const [wrong, right] of Object.entries(synonyms)) if (synonym === undefined && normalize(wrong) === normalize(word)) synonym = right;
+    else
+      for (const [wrong, right] of Object.entries(synonyms))
+        if (synonym === undefined && normalize(wrong) === normalize(word)) synonym = right;
   }
   const scored: { candidate: string; kind: number; distance: number; exact: number }[] = [];
   for (const candidate of new Set(candidates)) {
@@ -177,13 +238,22 @@ function referenceClosestN(word: string, candidates: readonly string[], n: numbe
     else if (normalize(word) !== '' && normalize(candidate) === normalize(word)) kind = 2;
     else if (distance <= maxDistance && distance < Math.min(word.length, candidate.length)) kind = 3;
     else {
-      const [shorter, longer] = word.length <= candidate.length ? [word.toLowerCase(), candidate.toLowerCase()] : [candidate.toLowerCase(), word.toLowerCase()];
+      const [shorter, longer] =
+        word.length <= candidate.length
+          ? [word.toLowerCase(), candidate.toLowerCase()]
+          : [candidate.toLowerCase(), word.toLowerCase()];
       if (shorter.length >= 4 && longer.includes(shorter)) kind = 4;
       else continue;
     }
     scored.push({ candidate, kind, distance, exact });
   }
-  scored.sort((x, y) => x.kind - y.kind || x.distance - y.distance || x.exact - y.exact || (x.candidate < y.candidate ? -1 : x.candidate > y.candidate ? 1 : 0));
+  scored.sort(
+    (x, y) =>
+      x.kind - y.kind ||
+      x.distance - y.distance ||
+      x.exact - y.exact ||
+      (x.candidate < y.candidate ? -1 : x.candidate > y.candidate ? 1 : 0),
+  );
   return scored.slice(0, n).map((s) => s.candidate);
 }
 
@@ -205,14 +275,25 @@ describe('"did you mean" is bounded', () => {
 
   test('gives the answers of the unbounded search (words of up to 32 characters: exactly)', () => {
     fc.assert(
-      fc.property(text(12), fc.array(text(14), { maxLength: 25 }), fc.integer({ min: 1, max: 4 }), (word, candidates, n) => {
-        assert.deepEqual(closestN(word, candidates, n), referenceClosestN(word, candidates, n));
-        assert.deepEqual(closestN(word, candidates, n, { synonyms: { bab: 'abc', 'A-a': 'cc' } }), referenceClosestN(word, candidates, n, { bab: 'abc', 'A-a': 'cc' }));
-      }),
+      fc.property(
+        text(12),
+        fc.array(text(14), { maxLength: 25 }),
+        fc.integer({ min: 1, max: 4 }),
+        (word, candidates, n) => {
+          assert.deepEqual(closestN(word, candidates, n), referenceClosestN(word, candidates, n));
+          assert.deepEqual(
+            closestN(word, candidates, n, { synonyms: { bab: 'abc', 'A-a': 'cc' } }),
+            referenceClosestN(word, candidates, n, { bab: 'abc', 'A-a': 'cc' }),
+          );
+        },
+      ),
       { numRuns: 2000, seed: SEED },
     );
     const long = 'configuration_of_the_deployment_pipeline_stage';
-    assert.equal(closest('configuration_of_the_deploymnet_pipeline_stage', [long, 'configuration_of_the_release']), long);
+    assert.equal(
+      closest('configuration_of_the_deploymnet_pipeline_stage', [long, 'configuration_of_the_release']),
+      long,
+    );
   });
 
   test('a search among more candidates than the budget has left suggests nothing, and spends nothing', () => {
@@ -228,14 +309,23 @@ describe('"did you mean" is bounded', () => {
   test('20 misspelt tools against a 5,000-tool catalog: each gets its suggestion', () => {
     // The old search measured every name twice in full (with and without case) and walked every
     // tool of the gateway once per reference; the issue measured 100 s for 20 typos against 20,000 tools.
-    const tools = Array.from({ length: 5_000 }, (_, i) => `${['create', 'delete', 'list', 'get', 'update'][i % 5]}_item_${i}`);
+    const tools = Array.from(
+      { length: 5_000 },
+      (_, i) => `${['create', 'delete', 'list', 'get', 'update'][i % 5]}_item_${i}`,
+    );
     const catalog = `catalog: 1\nservers:\n  - name: big\n    tools:\n${tools.map((t) => `      - {name: ${t}, inputSchema: {type: object}}`).join('\n')}\n`;
     const wrong = Array.from({ length: 20 }, (_, i) => tools[i * 241]!.replace('_item_', '_itme_'));
     const steps = wrong.map((t, i) => `      - {id: s${i}, tool: big.${t}}`).join('\n');
-    const found = check('typos.vmcp.yaml', `compositeTools:\n  - name: w\n    description: d.\n    steps:\n${steps}\n`, { 'big.catalog.yaml': catalog });
+    const found = check(
+      'typos.vmcp.yaml',
+      `compositeTools:\n  - name: w\n    description: d.\n    steps:\n${steps}\n`,
+      { 'big.catalog.yaml': catalog },
+    );
     const unknown = found.filter((f) => f.rule === 'tool/unknown');
     assert.equal(unknown.length, 20);
-    unknown.forEach((f, i) => assert.ok(new RegExp(`[Dd]id you mean "big\\.${tools[i * 241]!}"`).test(f.message), f.message));
+    unknown.forEach((f, i) =>
+      assert.ok(new RegExp(`[Dd]id you mean "big\\.${tools[i * 241]!}"`).test(f.message), f.message),
+    );
   });
 
   test('past the budget of a document, misspellings still get their finding, without a suggestion', () => {
@@ -245,7 +335,9 @@ describe('"did you mean" is bounded', () => {
     const tools = Array.from({ length: 5_000 }, (_, i) => `tool_${i}`);
     const catalog = `catalog: 1\nservers:\n  - name: big\n    tools:\n${tools.map((t) => `      - {name: ${t}, inputSchema: {type: object}}`).join('\n')}\n`;
     const steps = Array.from({ length: 300 }, (_, i) => `      - {id: s${i}, tool: big.tool_${i}x}`).join('\n');
-    const found = check('many.vmcp.yaml', `compositeTools:\n  - name: w\n    description: d.\n    steps:\n${steps}\n`, { 'big.catalog.yaml': catalog });
+    const found = check('many.vmcp.yaml', `compositeTools:\n  - name: w\n    description: d.\n    steps:\n${steps}\n`, {
+      'big.catalog.yaml': catalog,
+    });
     const unknown = found.filter((f) => f.rule === 'tool/unknown');
     assert.equal(unknown.length, 300);
     assert.deepEqual(
@@ -258,12 +350,19 @@ describe('"did you mean" is bounded', () => {
     // The old message listed every allowed value: 11 MB for a 200,000-value enum.
     const values = Array.from({ length: 5_000 }, (_, i) => `mode_${i}`);
     const catalog = `catalog: 1\nservers:\n  - name: big\n    tools:\n      - name: run\n        inputSchema: {type: object, properties: {mode: {type: string, enum: [${values.join(', ')}]}}}\n`;
-    const found = check('enum.vmcp.yaml', 'compositeTools:\n  - name: w\n    description: d.\n    steps:\n      - {id: s, tool: big.run, arguments: {mode: mdoe_4321}}\n', { 'big.catalog.yaml': catalog });
+    const found = check(
+      'enum.vmcp.yaml',
+      'compositeTools:\n  - name: w\n    description: d.\n    steps:\n      - {id: s, tool: big.run, arguments: {mode: mdoe_4321}}\n',
+      { 'big.catalog.yaml': catalog },
+    );
     const wrong = found.filter((f) => f.rule === 'args/wrong-type');
     assert.equal(wrong.length, 1);
     assert.match(wrong[0]!.message, /"mode_0", "mode_1", .*"mode_19" and 4,980 more/);
     assert.ok(wrong[0]!.message.length < 1_000, `${wrong[0]!.message.length} characters`);
-    assert.deepEqual(wrong[0]!.fixes?.map((f) => f.title), ['Change to "mode_4321"']);
+    assert.deepEqual(
+      wrong[0]!.fixes?.map((f) => f.title),
+      ['Change to "mode_4321"'],
+    );
   });
 });
 
@@ -277,11 +376,16 @@ describe('catalogs of thousands of tools, and schemas whose references fan out',
       fc.boolean(),
       fc.record(
         {
-          type: fc.oneof(fc.constantFrom('string', 'integer', 'number', 'boolean', 'object', 'array', 'null'), fc.uniqueArray(fc.constantFrom('string', 'null', 'integer'), { minLength: 1 })),
+          type: fc.oneof(
+            fc.constantFrom('string', 'integer', 'number', 'boolean', 'object', 'array', 'null'),
+            fc.uniqueArray(fc.constantFrom('string', 'null', 'integer'), { minLength: 1 }),
+          ),
           description: fc.string(),
           enum: fc.array(fc.oneof(fc.string(), fc.integer(), fc.constant(null)), { minLength: 1, maxLength: 3 }),
           default: fc.jsonValue(),
-          properties: fc.dictionary(fc.constantFrom('a', 'b', '__proto__', 'constructor', 'x y'), tie('schema'), { maxKeys: 3 }),
+          properties: fc.dictionary(fc.constantFrom('a', 'b', '__proto__', 'constructor', 'x y'), tie('schema'), {
+            maxKeys: 3,
+          }),
           required: fc.uniqueArray(fc.constantFrom('a', 'b', 'c')),
           items: tie('schema'),
           additionalProperties: tie('schema'),
@@ -300,15 +404,30 @@ describe('catalogs of thousands of tools, and schemas whose references fan out',
     fc.assert(
       fc.property(plainSchema, (schema) => {
         if (!plainlyValid(schema)) return;
-        for (const dialect of ['https://json-schema.org/draft/2020-12/schema', 'http://json-schema.org/draft-07/schema#']) {
-          const compiled = compileSchema(typeof schema === 'object' ? { $schema: dialect, ...(schema as object) } : schema);
+        for (const dialect of [
+          'https://json-schema.org/draft/2020-12/schema',
+          'http://json-schema.org/draft-07/schema#',
+        ]) {
+          const compiled = compileSchema(
+            typeof schema === 'object' ? { $schema: dialect, ...(schema as object) } : schema,
+          );
           assert.ok(compiled.ok, `${JSON.stringify(schema)} in ${dialect}: ${compiled.ok ? '' : compiled.error}`);
         }
       }),
       { numRuns: 300, seed: SEED },
     );
     // What needs the compiler to know goes to the compiler.
-    for (const schema of [{ $ref: '#/x' }, { pattern: '(' }, { enum: [] }, { type: 'strnig' }, { required: ['a', 'a'] }, { anyOf: [] }, { minLength: -1 }, { format: 'nope' }, { items: [{}] }]) {
+    for (const schema of [
+      { $ref: '#/x' },
+      { pattern: '(' },
+      { enum: [] },
+      { type: 'strnig' },
+      { required: ['a', 'a'] },
+      { anyOf: [] },
+      { minLength: -1 },
+      { format: 'nope' },
+      { items: [{}] },
+    ]) {
       assert.equal(plainlyValid(schema), false, JSON.stringify(schema));
     }
   });
@@ -320,13 +439,29 @@ describe('catalogs of thousands of tools, and schemas whose references fan out',
       JSON.stringify({
         name: `tool_${i}`,
         description: `Tool number ${i}.`,
-        inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'A path.' }, depth: { type: 'integer', minimum: 0 } }, required: ['path'] },
+        inputSchema: {
+          type: 'object',
+          properties: { path: { type: 'string', description: 'A path.' }, depth: { type: 'integer', minimum: 0 } },
+          required: ['path'],
+        },
         annotations: { readOnlyHint: true },
       }),
     );
-    tools.push(JSON.stringify({ name: 'broken', inputSchema: { type: 'object', properties: { when: { type: 'string', pattern: '([a-z' } } }, annotations: { readOnlyHint: true } }));
-    const found = check('big.catalog.json', `{"catalog": 1, "servers": [{"name": "big", "tools": [\n${tools.join(',\n')}\n]}]}\n`);
-    assert.deepEqual(found.map((f) => f.rule), ['catalog/invalid-schema']);
+    tools.push(
+      JSON.stringify({
+        name: 'broken',
+        inputSchema: { type: 'object', properties: { when: { type: 'string', pattern: '([a-z' } } },
+        annotations: { readOnlyHint: true },
+      }),
+    );
+    const found = check(
+      'big.catalog.json',
+      `{"catalog": 1, "servers": [{"name": "big", "tools": [\n${tools.join(',\n')}\n]}]}\n`,
+    );
+    assert.deepEqual(
+      found.map((f) => f.rule),
+      ['catalog/invalid-schema'],
+    );
     assert.match(found[0]!.message, /is not a valid regular expression/);
   });
 
@@ -339,7 +474,10 @@ describe('catalogs of thousands of tools, and schemas whose references fan out',
     const schema = { $defs: defs, allOf: [{ $ref: '#/$defs/d0' }], properties: { fanned: { anyOf: refs('d0') } } };
     const properties = topLevelProperties(schema).properties;
     assert.deepEqual([...properties.keys()].sort(), ['fanned', 'leaf']);
-    assert.ok(properties.get('fanned')!.typeText.length < 2_000, `${properties.get('fanned')!.typeText.length} characters`);
+    assert.ok(
+      properties.get('fanned')!.typeText.length < 2_000,
+      `${properties.get('fanned')!.typeText.length} characters`,
+    );
   });
 });
 
@@ -369,7 +507,9 @@ describe('uniqueItems', () => {
   // arguments of a step or a recorded result alike. jsonschema/uniqueItems.ts keys each item by a
   // canonical text instead.
   test('is one pass over the items, not a comparison of every pair', () => {
-    const equalModule = createRequire(__filename)('ajv/dist/runtime/equal') as { default: ((a: unknown, b: unknown) => boolean) & { code: string } };
+    const equalModule = createRequire(__filename)('ajv/dist/runtime/equal') as {
+      default: ((a: unknown, b: unknown) => boolean) & { code: string };
+    };
     const equal = equalModule.default;
     let calls = 0;
     equalModule.default = Object.assign((a: unknown, b: unknown) => (calls++, equal(a, b)), { code: equal.code });
@@ -378,7 +518,10 @@ describe('uniqueItems', () => {
       const schema = { type: 'array', description: 'counted', uniqueItems: true };
       const result = validateAgainstSchema(schema, [...items, { tags: ['7'], id: 7 }]);
       assert.ok(result.compiled);
-      assert.deepEqual(result.issues.map((i) => [i.keyword, i.params]), [['uniqueItems', { i: 7, j: 2_000 }]]);
+      assert.deepEqual(
+        result.issues.map((i) => [i.keyword, i.params]),
+        [['uniqueItems', { i: 7, j: 2_000 }]],
+      );
     } finally {
       equalModule.default = equal;
     }
@@ -402,7 +545,10 @@ describe('uniqueItems', () => {
     // Scalar items keep ajv's own path: an item of the wrong type is left to `items`.
     const typed = validateAgainstSchema({ uniqueItems: true, items: { type: 'string' } }, [1, 1, 'a']);
     assert.ok(typed.compiled);
-    assert.deepEqual(typed.issues.map((i) => i.keyword), ['type', 'type']);
+    assert.deepEqual(
+      typed.issues.map((i) => i.keyword),
+      ['type', 'type'],
+    );
   });
 
   test('through the checker: 5,000 objects in a step argument, one duplicate', () => {
@@ -412,7 +558,10 @@ describe('uniqueItems', () => {
     const records = Array.from({ length: 5_000 }, (_, i) => `{n: ${i}, k: r${i}}`).join(', ');
     const gateway = `compositeTools:\n  - name: load\n    description: Load the records.\n    steps:\n      - id: put\n        tool: store.put\n        arguments: {records: [${records}, {k: r5, n: 5}]}\n`;
     const found = check('load.vmcp.yaml', gateway, { 'store.catalog.yaml': catalog });
-    assert.deepEqual(found.map((f) => f.rule), ['args/wrong-type']);
+    assert.deepEqual(
+      found.map((f) => f.rule),
+      ['args/wrong-type'],
+    );
     assert.match(found[0]!.message, /duplicate items \(items ## 5000 and 5 are identical\)/);
   });
 });

@@ -57,12 +57,19 @@ function lines(text: string): { start: number; end: number; text: string }[] {
 /** Every line no edit touches must come through, unchanged and in order. */
 function assertUntouchedLinesKept(original: string, fixed: string, edits: readonly TextEdit[], path: string): void {
   const touched = (line: { start: number; end: number }) =>
-    edits.some((e) => (e.span.start === e.span.end ? e.span.start >= line.start && e.span.start < line.end : e.span.start < line.end && line.start < e.span.end));
+    edits.some((e) =>
+      e.span.start === e.span.end
+        ? e.span.start >= line.start && e.span.start < line.end
+        : e.span.start < line.end && line.start < e.span.end,
+    );
   let cursor = 0;
   for (const line of lines(original)) {
     if (touched(line)) continue;
     const at = fixed.indexOf(line.text, cursor);
-    assert.ok(at >= 0, `${path}: the untouched line ${JSON.stringify(line.text)} is missing or out of order after the safe fixes`);
+    assert.ok(
+      at >= 0,
+      `${path}: the untouched line ${JSON.stringify(line.text)} is missing or out of order after the safe fixes`,
+    );
     cursor = at + line.text.length;
   }
 }
@@ -91,17 +98,27 @@ describe('safe envelope fixes, all at once', () => {
           );
         }
         assertUntouchedLinesKept(text, fixed, edits, file.path);
-        if (file.language === 'jsonl') assert.equal(lines(fixed).length, lines(text).length, `${file.path}: a JSONL entry must stay on its line`);
+        if (file.language === 'jsonl')
+          assert.equal(lines(fixed).length, lines(text).length, `${file.path}: a JSONL entry must stay on its line`);
 
         // Parses, and the fixed findings are gone.
         const reparsed = loaded.workspace.parse(file.path, fixed);
         const after = checkFile(reparsed, loaded.workspace).findings;
-        assert.equal(after.filter((f) => f.rule === 'yaml/syntax').length, before.filter((f) => f.rule === 'yaml/syntax').length, `${file.path}: the fixes broke the syntax`);
+        assert.equal(
+          after.filter((f) => f.rule === 'yaml/syntax').length,
+          before.filter((f) => f.rule === 'yaml/syntax').length,
+          `${file.path}: the fixes broke the syntax`,
+        );
         for (const rule of new Set(safe.map((f) => f.rule))) {
-          const fixedHere = chosen.length && safe.filter((f) => f.rule === rule && chosen.includes(f.fixes!.find((x) => x.safe)!)).length;
+          const fixedHere =
+            chosen.length &&
+            safe.filter((f) => f.rule === rule && chosen.includes(f.fixes!.find((x) => x.safe)!)).length;
           const was = before.filter((f) => f.rule === rule).length;
           const now = after.filter((f) => f.rule === rule).length;
-          assert.ok(now <= was - fixedHere, `${file.path}: ${rule} had ${was} findings, ${fixedHere} fixed, ${now} left:\n${after.map((f) => `  ${f.rule} ${f.message}`).join('\n')}`);
+          assert.ok(
+            now <= was - fixedHere,
+            `${file.path}: ${rule} had ${was} findings, ${fixedHere} fixed, ${now} left:\n${after.map((f) => `  ${f.rule} ${f.message}`).join('\n')}`,
+          );
         }
       });
     }
@@ -111,8 +128,14 @@ describe('safe envelope fixes, all at once', () => {
 test('the rewritten workflow step is clean: the envelope resolves and nothing else complains', () => {
   const dir = join(FIXTURES, 'envelope', 'bare-dynamic-name');
   const loaded = loadWorkspace({ paths: ['.'], cwd: dir });
-  const fixed = loaded.workspace.parse('assistant.vmcp.yaml', readFileSync(join(dir, 'assistant.vmcp.fixed.yaml'), 'utf8'));
-  assert.deepEqual(checkFile(fixed, loaded.workspace).findings.map((f) => `${f.rule}: ${f.message}`), []);
+  const fixed = loaded.workspace.parse(
+    'assistant.vmcp.yaml',
+    readFileSync(join(dir, 'assistant.vmcp.fixed.yaml'), 'utf8'),
+  );
+  assert.deepEqual(
+    checkFile(fixed, loaded.workspace).findings.map((f) => `${f.rule}: ${f.message}`),
+    [],
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -140,11 +163,17 @@ function check(path: string, text: string, extraCatalogs?: Record<string, string
   assert.deepEqual(logs, [], `a rule failed on ${path}`);
   const syntax = findings.filter((f) => f.rule === 'yaml/syntax').length;
   for (const finding of findings) {
-    assert.ok(finding.span.start >= 0 && finding.span.start <= finding.span.end && finding.span.end <= text.length, `span out of the text: ${JSON.stringify(finding)}`);
+    assert.ok(
+      finding.span.start >= 0 && finding.span.start <= finding.span.end && finding.span.end <= text.length,
+      `span out of the text: ${JSON.stringify(finding)}`,
+    );
     for (const fix of finding.fixes ?? []) {
       const after = checkFile(ws.parse(`/ws/${path}`, applyEdits(text, fix.edits)), ws);
       assert.deepEqual(logs, [], `a rule failed on ${path} after "${fix.title}"`);
-      assert.ok(after.findings.filter((f) => f.rule === 'yaml/syntax').length <= syntax, `"${fix.title}" broke the syntax of ${path}`);
+      assert.ok(
+        after.findings.filter((f) => f.rule === 'yaml/syntax').length <= syntax,
+        `"${fix.title}" broke the syntax of ${path}`,
+      );
     }
   }
   return { file, findings, workspace: ws, logs };
@@ -191,7 +220,10 @@ describe('the calls model', () => {
   });
 
   test('a tool_use block may carry its own result (it has an id, but it is no JSON-RPC response)', () => {
-    const checked = check('use.calls.yaml', 'calls:\n  - {type: tool_use, id: toolu_2, name: list_reminders, input: {}, result: {content: []}}\n');
+    const checked = check(
+      'use.calls.yaml',
+      'calls:\n  - {type: tool_use, id: toolu_2, name: list_reminders, input: {}, result: {content: []}}\n',
+    );
     assert.equal(calls(checked).calls[0]?.shape, 'tool-use');
     assert.deepEqual(rules(checked), ['2 result/missing-structured']);
   });
@@ -212,7 +244,10 @@ describe('the calls model', () => {
   });
 
   test('envelope fields under aliases, and the dynamic tool they reach', () => {
-    const checked = check('alias.calls.yaml', 'server: agent\ncalls:\n  - tool: call_dynamic_tool\n    input: {ns: applets, tool: applet_create, args: {value: x}}\n');
+    const checked = check(
+      'alias.calls.yaml',
+      'server: agent\ncalls:\n  - tool: call_dynamic_tool\n    input: {ns: applets, tool: applet_create, args: {value: x}}\n',
+    );
     const site = calls(checked).calls[0]!;
     assert.equal(site.target.kind, 'envelope');
     assert.deepEqual(
@@ -225,8 +260,13 @@ describe('the calls model', () => {
   });
 
   test('without `server:` a name is looked up in every server; found in several, it is ambiguous', () => {
-    const other = 'catalog: 1\nservers:\n  - name: phone\n    tools:\n      - name: notify_user\n        inputSchema: {type: object}\n';
-    const checked = check('amb.calls.yaml', 'calls:\n  - {tool: notify_user, input: {message: hi}}\n  - {tool: list_reminders}\n', { 'phone.catalog.yaml': other });
+    const other =
+      'catalog: 1\nservers:\n  - name: phone\n    tools:\n      - name: notify_user\n        inputSchema: {type: object}\n';
+    const checked = check(
+      'amb.calls.yaml',
+      'calls:\n  - {tool: notify_user, input: {message: hi}}\n  - {tool: list_reminders}\n',
+      { 'phone.catalog.yaml': other },
+    );
     const doc = calls(checked);
     assert.equal(doc.calls[0]!.target.kind, 'ambiguous');
     assert.equal(doc.calls[1]!.target.kind, 'tool');
@@ -239,47 +279,83 @@ describe('the calls model', () => {
 
 describe('broken input: a clear finding, never a crash', () => {
   test('a call with no name', () => {
-    const checked = check('noname.calls.yaml', 'server: agent\ncalls:\n  - input: {value: x}\n  - name: ""\n    input: {}\n');
-    assert.ok(checked.findings.some((f) => f.rule.startsWith('schema/') && checked.file.source.positionAt(f.span.start).line === 2), rules(checked).join('\n'));
-    assert.deepEqual(calls(checked).calls.map((c) => c.target.kind), ['no-name', 'no-name']);
+    const checked = check(
+      'noname.calls.yaml',
+      'server: agent\ncalls:\n  - input: {value: x}\n  - name: ""\n    input: {}\n',
+    );
+    assert.ok(
+      checked.findings.some(
+        (f) => f.rule.startsWith('schema/') && checked.file.source.positionAt(f.span.start).line === 2,
+      ),
+      rules(checked).join('\n'),
+    );
+    assert.deepEqual(
+      calls(checked).calls.map((c) => c.target.kind),
+      ['no-name', 'no-name'],
+    );
   });
 
   test('a namespace with an empty name, in the envelope and in the catalog', () => {
-    const checked = check('empty-ns.calls.yaml', 'server: agent\ncalls:\n  - tool: call_dynamic_tool\n    input: {namespace: "  ", toolName: applet_list}\n');
+    const checked = check(
+      'empty-ns.calls.yaml',
+      'server: agent\ncalls:\n  - tool: call_dynamic_tool\n    input: {namespace: "  ", toolName: applet_list}\n',
+    );
     assert.deepEqual(rules(checked), ['4 envelope/unknown-namespace']);
     assert.match(checked.findings[0]!.message, /empty namespace/);
 
     // A catalog namespace without a name is catalog/*'s finding: no call can reach it, so a bare
     // call is never rewritten into it, and a server with only such a namespace runs no envelopes:
     // no envelope rule speaks, and both names are unknown to the server (tool/unknown).
-    const blank = 'catalog: 1\nservers:\n  - name: box\n    namespaces:\n      - name: ""\n        tools:\n          - name: hidden_tool\n            inputSchema: {type: object}\n';
-    const bare = check('blank.calls.yaml', 'server: box\ncalls:\n  - tool: hidden_tool\n  - tool: call_dynamic_tool\n    input: {namespace: "", toolName: hidden_tool}\n', { 'box.catalog.yaml': blank });
+    const blank =
+      'catalog: 1\nservers:\n  - name: box\n    namespaces:\n      - name: ""\n        tools:\n          - name: hidden_tool\n            inputSchema: {type: object}\n';
+    const bare = check(
+      'blank.calls.yaml',
+      'server: box\ncalls:\n  - tool: hidden_tool\n  - tool: call_dynamic_tool\n    input: {namespace: "", toolName: hidden_tool}\n',
+      { 'box.catalog.yaml': blank },
+    );
     assert.deepEqual(rules(bare), ['3 tool/unknown', '4 tool/unknown']);
-    assert.deepEqual(calls(bare).calls.map((c) => c.target.kind), ['unknown', 'unknown']);
+    assert.deepEqual(
+      calls(bare).calls.map((c) => c.target.kind),
+      ['unknown', 'unknown'],
+    );
   });
 
   test('arguments that are a number, a list, or missing', () => {
     const checked = check(
       'numbers.calls.json',
-      JSON.stringify({
-        server: 'agent',
-        calls: [
-          { name: 'notify_user', arguments: 5 },
-          { name: 'call_dynamic_tool', arguments: { namespace: 'applets', toolName: 'applet_create', arguments: 7 } },
-          { name: 'call_dynamic_tool', arguments: ['applets', 'applet_create'] },
-          { name: 'call_dynamic_tool', arguments: { namespace: 'applets', toolName: 'applet_list' } },
-        ],
-      }, null, 2),
+      JSON.stringify(
+        {
+          server: 'agent',
+          calls: [
+            { name: 'notify_user', arguments: 5 },
+            { name: 'call_dynamic_tool', arguments: { namespace: 'applets', toolName: 'applet_create', arguments: 7 } },
+            { name: 'call_dynamic_tool', arguments: ['applets', 'applet_create'] },
+            { name: 'call_dynamic_tool', arguments: { namespace: 'applets', toolName: 'applet_list' } },
+          ],
+        },
+        null,
+        2,
+      ),
     );
-    assert.deepEqual(rules(checked), ['6 envelope/arguments-not-object', '13 envelope/arguments-not-object', '18 envelope/arguments-not-object']);
+    assert.deepEqual(rules(checked), [
+      '6 envelope/arguments-not-object',
+      '13 envelope/arguments-not-object',
+      '18 envelope/arguments-not-object',
+    ]);
     assert.match(checked.findings[0]!.message, /the number 5/);
     assert.match(checked.findings[2]!.message, /a list/);
-    assert.ok(checked.findings.every((f) => !f.fixes?.length), 'no fix can know what the number meant');
+    assert.ok(
+      checked.findings.every((f) => !f.fixes?.length),
+      'no fix can know what the number meant',
+    );
   });
 
   test('`calls` that is a mapping, and other shapes that are no calls', () => {
     const mapping = check('map.calls.yaml', 'server: agent\ncalls:\n  first: {tool: applet_create}\n');
-    assert.ok(mapping.findings.some((f) => f.rule === 'schema/wrong-type'), rules(mapping).join('\n'));
+    assert.ok(
+      mapping.findings.some((f) => f.rule === 'schema/wrong-type'),
+      rules(mapping).join('\n'),
+    );
     assert.deepEqual(calls(mapping).calls, []);
 
     const odd = [
@@ -308,15 +384,25 @@ describe('broken input: a clear finding, never a crash', () => {
   });
 
   test('arguments behind an anchor or an alias are not rewritten: the anchor would move to the envelope', () => {
-    const checked = check('anchors.calls.yaml', 'server: agent\ncalls:\n  - tool: applet_create\n    input: &a\n      value: x\n  - tool: applet_create\n    input: &b {value: y}\n  - tool: applet_create\n    input: *a\n');
-    assert.deepEqual(rules(checked), ['3 envelope/bare-dynamic-name', '6 envelope/bare-dynamic-name', '8 envelope/bare-dynamic-name']);
+    const checked = check(
+      'anchors.calls.yaml',
+      'server: agent\ncalls:\n  - tool: applet_create\n    input: &a\n      value: x\n  - tool: applet_create\n    input: &b {value: y}\n  - tool: applet_create\n    input: *a\n',
+    );
+    assert.deepEqual(rules(checked), [
+      '3 envelope/bare-dynamic-name',
+      '6 envelope/bare-dynamic-name',
+      '8 envelope/bare-dynamic-name',
+    ]);
     assert.ok(checked.findings.every((f) => !f.fixes?.length));
   });
 
   test('an empty file, a file of comments, a JSONL file with a broken line', () => {
     assert.deepEqual(rules(check('empty.calls.yaml', '')), []);
     check('comments.calls.yaml', '# nothing yet\n');
-    const broken = check('broken.calls.jsonl', '{"name":"applet_list","arguments":{}}\n{"name": \n\n{"tool":"notify_user","input":{"message":"x"}}');
+    const broken = check(
+      'broken.calls.jsonl',
+      '{"name":"applet_list","arguments":{}}\n{"name": \n\n{"tool":"notify_user","input":{"message":"x"}}',
+    );
     assert.ok(broken.findings.some((f) => f.rule === 'yaml/syntax'));
     assert.ok(broken.findings.some((f) => f.rule === 'envelope/bare-dynamic-name'));
   });
@@ -324,9 +410,15 @@ describe('broken input: a clear finding, never a crash', () => {
   test('a workspace without any catalog: silence from the envelope and result rules', () => {
     const logs: string[] = [];
     const ws = new Workspace('/ws', (m) => logs.push(m));
-    const file = ws.parse('/ws/a.calls.yaml', 'calls:\n  - tool: applet_create\n  - tool: call_dynamic_tool\n    input: {namespace: x, toolName: y}\n');
+    const file = ws.parse(
+      '/ws/a.calls.yaml',
+      'calls:\n  - tool: applet_create\n  - tool: call_dynamic_tool\n    input: {namespace: x, toolName: y}\n',
+    );
     const { findings } = checkFile(file, ws);
-    assert.deepEqual(findings.filter((f) => /^(envelope|result)\//.test(f.rule)), []);
+    assert.deepEqual(
+      findings.filter((f) => /^(envelope|result)\//.test(f.rule)),
+      [],
+    );
     assert.deepEqual(logs, []);
     const tool = findings.filter((f) => f.rule === 'tool/unknown');
     assert.equal(tool.length, 1, 'one info says there is no catalog');
@@ -360,8 +452,15 @@ describe('argument and tool findings of calls (for args/* and tool/unknown)', ()
         '',
       ].join('\n'),
     );
-    const summary = findings.map((f) => `${checked.file.source.positionAt(f.span.start).line + 1} ${f.rule} ${f.severity}`);
-    assert.deepEqual(summary, ['4 args/missing-required error', '5 args/unknown error', '6 args/wrong-type error', '8 args/wrong-type error']);
+    const summary = findings.map(
+      (f) => `${checked.file.source.positionAt(f.span.start).line + 1} ${f.rule} ${f.severity}`,
+    );
+    assert.deepEqual(summary, [
+      '4 args/missing-required error',
+      '5 args/unknown error',
+      '6 args/wrong-type error',
+      '8 args/wrong-type error',
+    ]);
     const missing = findings[0]!.fixes![0]!;
     assert.equal(applyEdits(checked.file.source.text, missing.edits).split('\n')[6], '      message: ""');
     assert.equal(findings[1]!.fixes![0]!.title, 'Rename the argument to "message"');
@@ -387,14 +486,23 @@ describe('argument and tool findings of calls (for args/* and tool/unknown)', ()
     assert.match(fixture, typo, 'the fixture still has the namespace typo this test repairs');
     const gateway = fixture
       .replace(typo, 'namespace: applets')
-      .replace('arguments: {value: "{{.params.what}}"}', 'arguments: {value: "{{.params.what}}", pinned: "{{.params.ns}}", title: 3}');
+      .replace(
+        'arguments: {value: "{{.params.what}}"}',
+        'arguments: {value: "{{.params.what}}", pinned: "{{.params.ns}}", title: 3}',
+      );
     assert.notEqual(gateway.indexOf('title: 3}'), -1, 'the fixture still has the step this test extends');
     const { findings } = argumentFindings('assistant.vmcp.yaml', gateway);
-    assert.deepEqual(findings.map((f) => `${f.rule} ${/argument "([^"]+)"/.exec(f.message)?.[1] ?? ''}`), ['args/wrong-type title']);
+    assert.deepEqual(
+      findings.map((f) => `${f.rule} ${/argument "([^"]+)"/.exec(f.message)?.[1] ?? ''}`),
+      ['args/wrong-type title'],
+    );
   });
 
   test('an unknown name in a named server is a warning with "did you mean"; a server without a catalog one info', () => {
-    const { tool } = argumentFindings('unknown.calls.yaml', 'server: agent\ncalls:\n  - tool: notify_usr\n  - tool: get_dynamic_tools\n');
+    const { tool } = argumentFindings(
+      'unknown.calls.yaml',
+      'server: agent\ncalls:\n  - tool: notify_usr\n  - tool: get_dynamic_tools\n',
+    );
     assert.equal(tool.length, 1);
     assert.equal(tool[0]!.severity, 'warning');
     assert.equal(tool[0]!.fixes![0]!.title, 'Call "notify_user" instead');

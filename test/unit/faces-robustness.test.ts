@@ -37,12 +37,19 @@ function check(path: string, text: string): Checked {
   const { findings } = checkFile(file, workspace);
   assert.deepEqual(logs, [], `a rule failed on ${path}`);
   for (const finding of findings) {
-    assert.ok(finding.span.start >= 0 && finding.span.start <= finding.span.end && finding.span.end <= text.length, `span out of the text: ${JSON.stringify(finding)}`);
+    assert.ok(
+      finding.span.start >= 0 && finding.span.start <= finding.span.end && finding.span.end <= text.length,
+      `span out of the text: ${JSON.stringify(finding)}`,
+    );
     for (const fix of finding.fixes ?? []) {
       const fixed = applyEdits(text, fix.edits);
       const after = checkFile(workspace.parse(path, fixed), workspace);
       assert.deepEqual(logs, [], `a rule failed on ${path} after "${fix.title}"`);
-      assert.equal(after.findings.filter((f) => f.rule === 'yaml/syntax').length, 0, `"${fix.title}" broke the syntax of ${path}`);
+      assert.equal(
+        after.findings.filter((f) => f.rule === 'yaml/syntax').length,
+        0,
+        `"${fix.title}" broke the syntax of ${path}`,
+      );
     }
   }
   return { file, findings };
@@ -62,7 +69,11 @@ const faceOrSchema = (rule: string) => rule.startsWith('face/') || rule.startsWi
 describe('face rules on broken input', () => {
   test('a face that is a string, or null', () => {
     const checked = check('a.faces.yaml', 'server: filesystem\ntoolFaces:\n  read_file: read\n  write_file:\n');
-    assert.equal(facesOf(documentContext(checked.file, checked.file.documents[0]!, workspaceWithCatalogs().workspace)).servers[0]!.faces.length, 2);
+    assert.equal(
+      facesOf(documentContext(checked.file, checked.file.documents[0]!, workspaceWithCatalogs().workspace)).servers[0]!
+        .faces.length,
+      2,
+    );
     assert.ok(rulesOn(checked, 3).some(faceOrSchema), 'the string face gets a diagnostic');
     assert.ok(checked.findings.every((f) => faceOrSchema(f.rule)));
   });
@@ -70,7 +81,10 @@ describe('face rules on broken input', () => {
   test('toolFaces that is a list', () => {
     const checked = check('b.faces.yaml', 'server: filesystem\ntoolFaces: [read_file, write_file]\n');
     assert.ok(rulesOn(checked, 2).some(faceOrSchema));
-    assert.ok(checked.findings.every((f) => !f.rule.startsWith('face/')), 'no face finding without faces');
+    assert.ok(
+      checked.findings.every((f) => !f.rule.startsWith('face/')),
+      'no face finding without faces',
+    );
   });
 
   test('a face with every field of the wrong type', () => {
@@ -90,9 +104,13 @@ describe('face rules on broken input', () => {
       '',
     ].join('\n');
     const checked = check('c.faces.yaml', text);
-    for (const line of [4, 5, 6, 7, 9, 10, 11, 12]) assert.ok(rulesOn(checked, line).some(faceOrSchema), `line ${line} gets a diagnostic`);
+    for (const line of [4, 5, 6, 7, 9, 10, 11, 12])
+      assert.ok(rulesOn(checked, line).some(faceOrSchema), `line ${line} gets a diagnostic`);
     // Wrong types are the schema's to report; the face rules must not add guesses about them.
-    assert.deepEqual(checked.findings.filter((f) => f.rule.startsWith('face/')), []);
+    assert.deepEqual(
+      checked.findings.filter((f) => f.rule.startsWith('face/')),
+      [],
+    );
   });
 
   test('an empty tool name key, in YAML and JSON', () => {
@@ -100,7 +118,10 @@ describe('face rules on broken input', () => {
     assert.deepEqual(rulesOn(yaml, 3), ['face/undeclared']);
     assert.match(yaml.findings[0]!.message, /empty tool name/);
     const json = check('d.faces.json', '{"server": "lab", "toolFaces": {"": {"family": "read"}}}');
-    assert.deepEqual(json.findings.map((f) => f.rule), ['face/undeclared']);
+    assert.deepEqual(
+      json.findings.map((f) => f.rule),
+      ['face/undeclared'],
+    );
   });
 
   test('odd keys and values: complex key, anchors and aliases, block scalars', () => {
@@ -121,7 +142,10 @@ describe('face rules on broken input', () => {
     assert.equal(closed.length, 3, 'the anchor, the alias and the block scalar');
     // None gets a fix: the anchored value is also what the alias stands for (the edit layer gives no
     // edit through an anchor or alias: it cannot know what else shares it), and a block scalar.
-    assert.deepEqual(closed.map((f) => f.fixes?.length ?? 0), [0, 0, 0]);
+    assert.deepEqual(
+      closed.map((f) => f.fixes?.length ?? 0),
+      [0, 0, 0],
+    );
   });
 
   test('server names and entries of the wrong type in client configs', () => {
@@ -129,9 +153,15 @@ describe('face rules on broken input', () => {
       '.cursor/mcp.json',
       '{"mcpServers": {"filesystem": "npx fs", "x": {"command": "a", "toolFaces": "none"}, "y": {"command": "b", "toolFaces": {"": "x"}}}}',
     );
-    assert.ok(cursor.findings.some((f) => f.rule === 'face/unknown-param' && f.severity === 'info'), 'server y has no catalog');
+    assert.ok(
+      cursor.findings.some((f) => f.rule === 'face/unknown-param' && f.severity === 'info'),
+      'server y has no catalog',
+    );
     const overlay = check('f.faces.json', '{"server": 42, "toolFaces": {"read_file": {"family": "reed"}}}');
-    assert.deepEqual(overlay.findings.filter((f) => f.rule.startsWith('face/')).map((f) => f.rule), ['face/closed-set']);
+    assert.deepEqual(
+      overlay.findings.filter((f) => f.rule.startsWith('face/')).map((f) => f.rule),
+      ['face/closed-set'],
+    );
   });
 
   test('both dialects in one file, JSONC with comments and trailing commas', () => {
@@ -159,13 +189,16 @@ describe('facesOf and faceHoverOf', () => {
   }
 
   function faceNamed(ctx: ReturnType<typeof contextFor>, name: string): Face {
-    const face = facesOf(ctx).servers.flatMap((s) => s.faces).find((f) => f.toolName === name);
+    const face = facesOf(ctx)
+      .servers.flatMap((s) => s.faces)
+      .find((f) => f.toolName === name);
     assert.ok(face, `no face ${name}`);
     return face;
   }
 
   test('typed fields with their nodes', () => {
-    const text = 'server: filesystem\ntoolFaces:\n  search_files:\n    family: search\n    pathTarget: {param: path, access: read, absent: base, patternParam: pattern, aliases: [dir, 3]}\n    renderHints: {approvalCard: generic, summaryParams: [pattern]}\n    ruleFace: {params: [path], primaryParams: [pattern]}\n';
+    const text =
+      'server: filesystem\ntoolFaces:\n  search_files:\n    family: search\n    pathTarget: {param: path, access: read, absent: base, patternParam: pattern, aliases: [dir, 3]}\n    renderHints: {approvalCard: generic, summaryParams: [pattern]}\n    ruleFace: {params: [path], primaryParams: [pattern]}\n';
     const ctx = contextFor('g.faces.yaml', text);
     const view = facesOf(ctx);
     assert.equal(view, facesOf(ctx), 'memoised');
@@ -175,18 +208,30 @@ describe('facesOf and faceHoverOf', () => {
     assert.equal(face.family?.value, 'search');
     assert.equal(text.slice(face.family.node.span.start, face.family.node.span.end), 'search');
     assert.equal(face.pathTarget?.patternParam?.value, 'pattern');
-    assert.deepEqual(face.pathTarget?.aliases?.entries.map((e) => [e.value, e.index]), [['dir', 0]]);
+    assert.deepEqual(
+      face.pathTarget?.aliases?.entries.map((e) => [e.value, e.index]),
+      [['dir', 0]],
+    );
     assert.equal(face.renderHints?.approvalCard?.value, 'generic');
-    assert.deepEqual(face.ruleFace?.primaryParams?.entries.map((e) => e.value), ['pattern']);
+    assert.deepEqual(
+      face.ruleFace?.primaryParams?.entries.map((e) => e.value),
+      ['pattern'],
+    );
   });
 
   test('every server entry of a client config, with or without faces', () => {
-    const ctx = contextFor('claude_desktop_config.json', '{"mcpServers": {"filesystem": {"command": "npx"}, "lab": {"command": "node", "toolFaces": {"survey": {}}}}}');
+    const ctx = contextFor(
+      'claude_desktop_config.json',
+      '{"mcpServers": {"filesystem": {"command": "npx"}, "lab": {"command": "node", "toolFaces": {"survey": {}}}}}',
+    );
     const servers = facesOf(ctx).servers;
-    assert.deepEqual(servers.map((s) => [s.name, s.source, s.faces.length, s.toolFaces !== undefined]), [
-      ['filesystem', 'mcpServers', 0, false],
-      ['lab', 'mcpServers', 1, true],
-    ]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.source, s.faces.length, s.toolFaces !== undefined]),
+      [
+        ['filesystem', 'mcpServers', 0, false],
+        ['lab', 'mcpServers', 1, true],
+      ],
+    );
   });
 
   test('hover: properties through a root $ref and allOf, and the mounted name', () => {
@@ -207,7 +252,10 @@ describe('facesOf and faceHoverOf', () => {
   });
 
   test('hover without a catalog, and on an undeclared tool', () => {
-    const ctx = contextFor('.mcp.json', '{"mcpServers": {"notes": {"command": "n", "toolFaces": {"append": {}}}, "lab": {"command": "l", "toolFaces": {"schedule_job": {}}}}}');
+    const ctx = contextFor(
+      '.mcp.json',
+      '{"mcpServers": {"notes": {"command": "n", "toolFaces": {"append": {}}}, "lab": {"command": "l", "toolFaces": {"schedule_job": {}}}}}',
+    );
     const none = faceHoverOf(ctx, faceNamed(ctx, 'append'));
     assert.equal(none.state, 'no-catalog');
     assert.equal(none.mountedName, 'mcp__notes__append');

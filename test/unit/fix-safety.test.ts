@@ -70,13 +70,22 @@ test("mutated files (the fuzzer's generators, a fixed seed): the safe fixes keep
   const vocabulary = vocabularyOf(samples.map((s) => s.text));
   // Half with anchors and aliases put into the file's own structure (some of them where fixes edit), half with any damage.
   const anchored = fc.array(
-    fc.oneof({ weight: 3, arbitrary: structuralMutation(vocabulary).filter((m) => m.op === 'anchorAlias') }, { weight: 1, arbitrary: structuralMutation(vocabulary) }),
+    fc.oneof(
+      { weight: 3, arbitrary: structuralMutation(vocabulary).filter((m) => m.op === 'anchorAlias') },
+      { weight: 1, arbitrary: structuralMutation(vocabulary) },
+    ),
     { minLength: 1, maxLength: 3 },
   );
   const damaged = fc.array(anyMutation(vocabulary), { minLength: 1, maxLength: 3 });
   const withFixes = fixableSamples();
-  const sample = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...withFixes) }, { weight: 1, arbitrary: fc.nat({ max: samples.length - 1 }) });
-  const input = fc.record({ sample, mutations: fc.oneof({ weight: 2, arbitrary: anchored }, { weight: 1, arbitrary: damaged }) });
+  const sample = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...withFixes) },
+    { weight: 1, arbitrary: fc.nat({ max: samples.length - 1 }) },
+  );
+  const input = fc.record({
+    sample,
+    mutations: fc.oneof({ weight: 2, arbitrary: anchored }, { weight: 1, arbitrary: damaged }),
+  });
   t.diagnostic(`${seedNote(SEED)}, ${MUTATED} cases (FIX_SAFETY_RUNS)`);
   let fixed = 0;
   let withReferences = 0;
@@ -89,7 +98,11 @@ test("mutated files (the fuzzer's generators, a fixed seed): the safe fixes keep
       fixed++;
       if (result.report.file.documents.some((d) => d.references)) withReferences++;
     }
-    assert.deepEqual(result.violations, [], describe(`case ${i} (seed ${SEED}): ${folder.name}/${path} with ${JSON.stringify(mutations)}`, text, result));
+    assert.deepEqual(
+      result.violations,
+      [],
+      describe(`case ${i} (seed ${SEED}): ${folder.name}/${path} with ${JSON.stringify(mutations)}`, text, result),
+    );
   }
   t.diagnostic(`${fixed} cases with safe fixes applied, ${withReferences} of them in files with anchors or aliases`);
   assert.ok(withReferences > 150, `only ${withReferences} cases applied safe fixes in a file with anchors or aliases`);
@@ -113,7 +126,10 @@ const TEXT = [
   '',
 ].join('\n');
 /** The assistant runtime of the envelope fixtures: notify_user requires a message, applets is a ready namespace. */
-const CATALOG = readFileSync(join(__dirname, '..', 'fixtures', 'envelope', 'bare-dynamic-name', 'agent.catalog.yaml'), 'utf8');
+const CATALOG = readFileSync(
+  join(__dirname, '..', 'fixtures', 'envelope', 'bare-dynamic-name', 'agent.catalog.yaml'),
+  'utf8',
+);
 
 function workspace(): Workspace {
   const created = new Workspace('/unit');
@@ -127,7 +143,17 @@ function withFix(edits: Fix['edits'], text = TEXT): string[] {
   const check = (t: string) => checkFile(ws.parse('s.calls.yaml', t), ws);
   const report = check(text);
   const fix: Fix = { title: 'A hand-built fix', safe: true, edits };
-  const findings = [...report.findings, { rule: 'envelope/arguments-not-object', messageId: 'notObject', severity: 'error' as const, message: 'hand-built', span: { start: 0, end: 1 }, fixes: [fix] }];
+  const findings = [
+    ...report.findings,
+    {
+      rule: 'envelope/arguments-not-object',
+      messageId: 'notObject',
+      severity: 'error' as const,
+      message: 'hand-built',
+      span: { start: 0, end: 1 },
+      fixes: [fix],
+    },
+  ];
   return fixSafetyOf(report.file, { ...report, findings }, check).violations;
 }
 
@@ -136,39 +162,68 @@ const at = (needle: string, offset = 0) => TEXT.indexOf(needle) + offset;
 test('the property holds on the hand-built text with no fix added (the control)', () => {
   const ws = workspace();
   const report = checkFile(ws.parse('s.calls.yaml', TEXT), ws);
-  assert.deepEqual(report.findings.filter((f) => f.severity === 'error'), [], 'the text has no error of its own');
-  assert.deepEqual(withFix([{ span: { start: at('hi'), end: at('hi') + 2 }, newText: 'hello' }]), [], 'an edit of unshared text is fine');
+  assert.deepEqual(
+    report.findings.filter((f) => f.severity === 'error'),
+    [],
+    'the text has no error of its own',
+  );
+  assert.deepEqual(
+    withFix([{ span: { start: at('hi'), end: at('hi') + 2 }, newText: 'hello' }]),
+    [],
+    'an edit of unshared text is fine',
+  );
 });
 
 test('the property fails on a fix that replaces an alias token', () => {
   const violations = withFix([{ span: { start: at('*env'), end: at('*env') + 4 }, newText: '{namespace: applets}' }]);
-  assert.ok(violations.some((v) => v.startsWith('edits the alias token "*env"')), violations.join('\n'));
+  assert.ok(
+    violations.some((v) => v.startsWith('edits the alias token "*env"')),
+    violations.join('\n'),
+  );
 });
 
 test('the property fails on a fix that inserts inside an alias token', () => {
   const violations = withFix([{ span: { start: at('*env', 2), end: at('*env', 2) }, newText: 'x' }]);
-  assert.ok(violations.some((v) => v.startsWith('edits the alias token')), violations.join('\n'));
+  assert.ok(
+    violations.some((v) => v.startsWith('edits the alias token')),
+    violations.join('\n'),
+  );
 });
 
 test('the property fails on a fix that edits inside a node aliases use, and on one that extends it at its end', () => {
   const inside = withFix([{ span: { start: at('{}'), end: at('{}') + 2 }, newText: '{limit: 1}' }]);
-  assert.ok(inside.some((v) => v.startsWith('touches the node anchored as &env')), inside.join('\n'));
-  assert.ok(inside.some((v) => v.includes('stands for another value')), inside.join('\n'));
+  assert.ok(
+    inside.some((v) => v.startsWith('touches the node anchored as &env')),
+    inside.join('\n'),
+  );
+  assert.ok(
+    inside.some((v) => v.includes('stands for another value')),
+    inside.join('\n'),
+  );
   // An insertion right after the anchored block mapping, at its own indentation: outside its span, but part of it.
   const end = at('  - tool: call_dynamic_tool\n    input: *env');
   const extended = withFix([{ span: { start: end, end }, newText: '      mcpDetails: {description: x}\n' }]);
-  assert.ok(extended.some((v) => v.includes('stands for another value')), extended.join('\n'));
+  assert.ok(
+    extended.some((v) => v.includes('stands for another value')),
+    extended.join('\n'),
+  );
 });
 
 test('the property fails on a fix that removes an anchor aliases use', () => {
   const violations = withFix([{ span: { start: at(' &env'), end: at(' &env') + 5 }, newText: '' }]);
-  assert.ok(violations.some((v) => v.includes('&env#1 that aliases use is gone')), violations.join('\n'));
+  assert.ok(
+    violations.some((v) => v.includes('&env#1 that aliases use is gone')),
+    violations.join('\n'),
+  );
 });
 
 test('the property fails on a fix that adds an error', () => {
   const message = at('message: hi');
   const violations = withFix([{ span: { start: message, end: message + 'message: hi'.length }, newText: 'text: hi' }]);
-  assert.ok(violations.some((v) => v.startsWith('a new error after the fixes') && v.includes('args/missing-required')), violations.join('\n'));
+  assert.ok(
+    violations.some((v) => v.startsWith('a new error after the fixes') && v.includes('args/missing-required')),
+    violations.join('\n'),
+  );
 });
 
 test('the property fails where the text changed outside the edits', () => {

@@ -11,7 +11,19 @@ import { checkFile } from '../../server/src/core/engine.js';
 import type { Rule } from '../../server/src/core/rules/rule.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 import { updateFolder } from '../helpers/fixtureUpdate.js';
-import { checkFolder, failuresLogged, FIXTURES_ROOT, loadRecording, markerBody, matchWants, messageIdOf, pairWants, parseWants, parseWantsFile, type Want } from '../helpers/fixtures.js';
+import {
+  checkFolder,
+  failuresLogged,
+  FIXTURES_ROOT,
+  loadRecording,
+  markerBody,
+  matchWants,
+  messageIdOf,
+  pairWants,
+  parseWants,
+  parseWantsFile,
+  type Want,
+} from '../helpers/fixtures.js';
 
 let crashes = 0;
 /** A rule that throws, with a new message each time (the engine logs one failure per rule and message once). */
@@ -31,10 +43,15 @@ function throwingRule(): Rule {
 
 describe('a rule that throws fails the runners', () => {
   test('the fixture runner: checkFolder records it and failuresLogged reports it', () => {
-    const { reports, logged } = checkFolder(join(FIXTURES_ROOT, 'workflow', 'duplicate-step-id'), { rules: [throwingRule()] });
+    const { reports, logged } = checkFolder(join(FIXTURES_ROOT, 'workflow', 'duplicate-step-id'), {
+      rules: [throwingRule()],
+    });
     // What the engine leaves of the crash: no finding at all, so the wants alone would only see silence.
     assert.ok(reports.length > 0);
-    assert.deepEqual(reports.flatMap((r) => r.findings.filter((f) => f.rule === 'test/throws')), []);
+    assert.deepEqual(
+      reports.flatMap((r) => r.findings.filter((f) => f.rule === 'test/throws')),
+      [],
+    );
     const failure = failuresLogged(logged);
     assert.ok(failure, 'the crash went unseen');
     assert.match(failure, /rule failure/);
@@ -56,19 +73,37 @@ describe('a rule that throws fails the runners', () => {
 });
 
 describe('want markers', () => {
-  const strip = (wants: Want[]) => wants.map((w) => Object.fromEntries(Object.entries(w).filter(([key]) => key !== 'body')));
+  const strip = (wants: Want[]) =>
+    wants.map((w) => Object.fromEntries(Object.entries(w).filter(([key]) => key !== 'body')));
 
   test('a full marker: severity, rule, optional message id, start column and end; several per line', () => {
-    const text = 'a: 1 # want error x/y 4-5\nb: {c: 1} # want warning x/y:atKey 5-6 # want hint x/z 1-+2:3\n[1] // want info x/y 2-2\n';
+    const text =
+      'a: 1 # want error x/y 4-5\nb: {c: 1} # want warning x/y:atKey 5-6 # want hint x/z 1-+2:3\n[1] // want info x/y 2-2\n';
     assert.deepEqual(strip(parseWants(text)), [
       { line: 1, rule: 'x/y', draft: false, column: 4, severity: 'error', end: { line: 1, column: 5 } },
-      { line: 2, rule: 'x/y', draft: false, column: 5, severity: 'warning', messageId: 'atKey', end: { line: 2, column: 6 } },
+      {
+        line: 2,
+        rule: 'x/y',
+        draft: false,
+        column: 5,
+        severity: 'warning',
+        messageId: 'atKey',
+        end: { line: 2, column: 6 },
+      },
       { line: 2, rule: 'x/z', draft: false, column: 1, severity: 'hint', end: { line: 4, column: 3 } },
       { line: 3, rule: 'x/y', draft: false, column: 2, severity: 'info', end: { line: 3, column: 2 } },
     ]);
     assert.deepEqual(strip(parseWantsFile('# comment\n3 error x/y 1-4\n4 warning x/y:id 17-+1:2\n')), [
       { line: 3, rule: 'x/y', draft: false, column: 1, severity: 'error', end: { line: 3, column: 4 } },
-      { line: 4, rule: 'x/y', draft: false, column: 17, severity: 'warning', messageId: 'id', end: { line: 5, column: 2 } },
+      {
+        line: 4,
+        rule: 'x/y',
+        draft: false,
+        column: 17,
+        severity: 'warning',
+        messageId: 'id',
+        end: { line: 5, column: 2 },
+      },
     ]);
   });
 
@@ -148,7 +183,8 @@ describe('matching wants to findings', () => {
   const right = '# want error test/spans:atKey 6-10 # want error test/spans:atValue 12-16';
   const twoLines = 'x # want error test/spans:spread 10-+1:6';
   /** The wants of `line2` (the markers of line 2) and of `line1`, matched against `against`. */
-  const match = (line2: string, line1 = twoLines, against = report) => matchWants(against, parseWants(`${line1}\n${line2}`));
+  const match = (line2: string, line1 = twoLines, against = report) =>
+    matchWants(against, parseWants(`${line1}\n${line2}`));
 
   test('the fixture is what the cases below assume', () => {
     const found = report.findings.map((f) => `${markerBody(report.file.source, f)} ${f.message}`).sort();
@@ -165,7 +201,9 @@ describe('matching wants to findings', () => {
 
   test('a widened range fails: a later end column, or an end on a later line', () => {
     const wider = match('# want error test/spans:atKey 6-11 # want error test/spans:atValue 12-16');
-    assert.deepEqual(wider.missing, ['  line 2: error test/spans:atKey 6-11 (on that line: error test/spans:atKey 6-10; error test/spans:atValue 12-16)']);
+    assert.deepEqual(wider.missing, [
+      '  line 2: error test/spans:atKey 6-11 (on that line: error test/spans:atKey 6-10; error test/spans:atValue 12-16)',
+    ]);
     assert.deepEqual(wider.unexpected, ['  2: error test/spans:atKey 6-10 "at the key"']);
     assert.equal(match(right, 'x # want error test/spans:spread 10-+1:7').missing.length, 1);
     assert.equal(match(right, 'x # want error test/spans:spread 10-+2:6').missing.length, 1);
@@ -183,17 +221,26 @@ describe('matching wants to findings', () => {
 
   test('a changed severity fails', () => {
     const lowered = match('# want error test/spans:atKey 6-10 # want info test/spans:atValue 12-16');
-    assert.match(lowered.missing[0]!, /line 2: info test\/spans:atValue 12-16 \(on that line: .*error test\/spans:atValue 12-16\)/);
+    assert.match(
+      lowered.missing[0]!,
+      /line 2: info test\/spans:atValue 12-16 \(on that line: .*error test\/spans:atValue 12-16\)/,
+    );
     assert.equal(lowered.unexpected.length, 1);
     // And the other way round: the check lowers the severity the fixture pins.
-    const quieter = { ...report, findings: report.findings.map((f) => (f.messageId === 'atKey' ? { ...f, severity: 'info' as const } : f)) };
+    const quieter = {
+      ...report,
+      findings: report.findings.map((f) => (f.messageId === 'atKey' ? { ...f, severity: 'info' as const } : f)),
+    };
     assert.equal(match(right, twoLines, quieter).missing.length, 1);
   });
 
   describe('message ids', () => {
     test('a different id fails', () => {
       const other = match('# want error test/spans:atValue 6-10 # want error test/spans:atValue 12-16');
-      assert.match(other.missing[0]!, /line 2: error test\/spans:atValue 6-10 \(on that line: error test\/spans:atKey 6-10; /);
+      assert.match(
+        other.missing[0]!,
+        /line 2: error test\/spans:atValue 6-10 \(on that line: error test\/spans:atKey 6-10; /,
+      );
       assert.deepEqual(other.unexpected, ['  2: error test/spans:atKey 6-10 "at the key"']);
     });
 
@@ -201,19 +248,34 @@ describe('matching wants to findings', () => {
       assert.equal(match('# want error test/spans 6-10 # want error test/spans:atValue 12-16').missing.length, 1);
       const bare = { ...report, findings: report.findings.map((f) => ({ ...f, messageId: '' })) };
       assert.equal(match(right, 'x # want error test/spans 10-+1:6', bare).missing.length, 2);
-      assert.deepEqual(match('# want error test/spans 6-10 # want error test/spans 12-16', 'x # want error test/spans 10-+1:6', bare), ok);
+      assert.deepEqual(
+        match('# want error test/spans 6-10 # want error test/spans 12-16', 'x # want error test/spans 10-+1:6', bare),
+        ok,
+      );
     });
 
     test('the update mode gives each want without an id the id of the finding it describes', () => {
       // Two findings that start at one place: the end tells them apart, not the order.
       const atKey = report.findings.find((f) => f.messageId === 'atKey')!;
-      const spans = { ...report, findings: [...report.findings, { ...atKey, span: at('name: flow'), messageId: 'atPair' }] };
-      const wants = parseWants('x # want error test/spans 10-+1:6\n# want error test/spans 6-16 # want error test/spans 6-10 # want error test/spans 12-16');
+      const spans = {
+        ...report,
+        findings: [...report.findings, { ...atKey, span: at('name: flow'), messageId: 'atPair' }],
+      };
+      const wants = parseWants(
+        'x # want error test/spans 10-+1:6\n# want error test/spans 6-16 # want error test/spans 6-10 # want error test/spans 12-16',
+      );
       const { pairs, wants: left, findings } = pairWants(spans, wants, true);
       assert.deepEqual([left, findings], [[], []]);
       assert.deepEqual(
-        pairs.map(([want, finding]) => `${want.column}-${want.end!.column} => ${markerBody(spans.file.source, finding)}`).sort(),
-        ['10-6 => error test/spans:spread 10-+1:6', '12-16 => error test/spans:atValue 12-16', '6-10 => error test/spans:atKey 6-10', '6-16 => error test/spans:atPair 6-16'],
+        pairs
+          .map(([want, finding]) => `${want.column}-${want.end!.column} => ${markerBody(spans.file.source, finding)}`)
+          .sort(),
+        [
+          '10-6 => error test/spans:spread 10-+1:6',
+          '12-16 => error test/spans:atValue 12-16',
+          '6-10 => error test/spans:atKey 6-10',
+          '6-16 => error test/spans:atPair 6-16',
+        ],
       );
       // The runner itself pairs none of them: each lacks its id.
       assert.equal(matchWants(spans, wants).missing.length, 4);
@@ -251,7 +313,9 @@ describe('the update mode', () => {
     writeFileSync(join(dir, 'cases.jsonl'), '{"x": 1}\n');
     writeFileSync(join(dir, 'cases.wants'), '# no finding here\n1 workflow/duplicate-step-id\n');
     // The rule's message id, when its findings have one, is written after the rule.
-    const found = checkFolder(dir).reports.flatMap((r) => r.findings).find((f) => f.rule === 'workflow/duplicate-step-id')!;
+    const found = checkFolder(dir)
+      .reports.flatMap((r) => r.findings)
+      .find((f) => f.rule === 'workflow/duplicate-step-id')!;
     const rule = `workflow/duplicate-step-id${messageIdOf(found) ? `:${messageIdOf(found)}` : ''}`;
     assert.deepEqual(updateFolder(dir, 'workflow/duplicate-step-id'), [join(dir, 'gateway.yaml')]);
     const lines = readFileSync(join(dir, 'gateway.yaml'), 'utf8').split('\r\n');

@@ -61,14 +61,11 @@ test('an unknown entry taints everything', () => {
 
 test('contradictions: all of them, in readOnly, destructive, openWorld order', () => {
   const floor: Floor = { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
-  assert.deepEqual(
-    findContradictions({ openWorldHint: false, destructiveHint: false, readOnlyHint: true }, floor),
-    [
-      { hint: 'readOnlyHint', explicit: true, floor: false },
-      { hint: 'destructiveHint', explicit: false, floor: true },
-      { hint: 'openWorldHint', explicit: false, floor: true },
-    ],
-  );
+  assert.deepEqual(findContradictions({ openWorldHint: false, destructiveHint: false, readOnlyHint: true }, floor), [
+    { hint: 'readOnlyHint', explicit: true, floor: false },
+    { hint: 'destructiveHint', explicit: false, floor: true },
+    { hint: 'openWorldHint', explicit: false, floor: true },
+  ]);
   assert.deepEqual(findContradictions({ openWorldHint: false }, floor), [
     { hint: 'openWorldHint', explicit: false, floor: true },
   ]);
@@ -170,7 +167,11 @@ test('floorTable explains the filesystem surprise in words', () => {
 
 test('floorTable: unknown steps give their reason; one omitting tool gets singular advice', () => {
   const table = floorTable(
-    [known('w', { readOnlyHint: false, destructiveHint: true, openWorldHint: false }), known('r', {}), unknown('gh', 'no catalog for server github')],
+    [
+      known('w', { readOnlyHint: false, destructiveHint: true, openWorldHint: false }),
+      known('r', {}),
+      unknown('gh', 'no catalog for server github'),
+    ],
     { idempotentHint: true },
     describe,
   );

@@ -2,7 +2,13 @@
 // resolved as its router resolves them. Plus the per-workflow floor built on it, and the ajv helpers.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { gatewayOf, resolveToolRef, workloadFromPrefixed, type Gateway, type ToolRefResolution } from '../../server/src/core/gateway/gateway.js';
+import {
+  gatewayOf,
+  resolveToolRef,
+  workloadFromPrefixed,
+  type Gateway,
+  type ToolRefResolution,
+} from '../../server/src/core/gateway/gateway.js';
 import { documentContext } from '../../server/src/core/context.js';
 import { floorMarkdown, floorOf } from '../../server/src/core/floor/workflowFloor.js';
 import { coerceLikeToolHive, placeholderFor } from '../../server/src/core/jsonschema/arguments.js';
@@ -88,7 +94,11 @@ describe('prefix strategy', () => {
     const g = gateway(STEP);
     const prefixed = resolve(g, 'filesystem_read_fil');
     // Before: filesystem_read_file, filesystem.read_file, filesystem_write_file (one tool twice).
-    assert.deepEqual(prefixed.kind === 'unresolved' && prefixed.suggestions, ['filesystem_read_file', 'filesystem_write_file', 'filesystem_search']);
+    assert.deepEqual(prefixed.kind === 'unresolved' && prefixed.suggestions, [
+      'filesystem_read_file',
+      'filesystem_write_file',
+      'filesystem_search',
+    ]);
     const dotted = resolve(g, 'filesystem.read_fil');
     assert.deepEqual(dotted.kind === 'unresolved' && dotted.suggestions, ['filesystem.read_file']);
   });
@@ -144,9 +154,16 @@ ${STEP}`;
     const r = resolve(g, 'filesystem_cat');
     assert.ok(r.kind === 'resolved');
     assert.equal(r.tool.tool.description, 'Print a file.');
-    assert.deepEqual(r.tool.tool.annotations, { readOnlyHint: true, openWorldHint: false, destructiveHint: false, title: 'Cat' });
+    assert.deepEqual(r.tool.tool.annotations, {
+      readOnlyHint: true,
+      openWorldHint: false,
+      destructiveHint: false,
+      title: 'Cat',
+    });
     // An override on a tool that declares nothing gives it annotations.
-    const g2 = gateway(`aggregation:\n  tools:\n    - workload: memory\n      overrides: {read_graph: {description: Graph, annotations: {readOnlyHint: true}}}\n${STEP}`);
+    const g2 = gateway(
+      `aggregation:\n  tools:\n    - workload: memory\n      overrides: {read_graph: {description: Graph, annotations: {readOnlyHint: true}}}\n${STEP}`,
+    );
     const graph = resolve(g2, 'memory_read_graph');
     assert.ok(graph.kind === 'resolved');
     assert.deepEqual(graph.tool.tool.annotations, { readOnlyHint: true });
@@ -159,7 +176,8 @@ ${STEP}`;
     annotations: {readOnlyHint: true, destructiveHint: false, openWorldHint: false}
     steps: [{id: a, tool: filesystem_read_file}]
 `;
-    const overrideOf = (fields: string) => `aggregation:\n  tools:\n    - workload: filesystem\n      overrides:\n        read_file: {${fields}}\n${composite}`;
+    const overrideOf = (fields: string) =>
+      `aggregation:\n  tools:\n    - workload: filesystem\n      overrides:\n        read_file: {${fields}}\n${composite}`;
     const accepted = contextOf(overrideOf('description: Read, annotations: {destructiveHint: false}'));
     const refused = contextOf(overrideOf('annotations: {destructiveHint: false}'));
     const emptyDescription = contextOf(overrideOf('description: "", annotations: {destructiveHint: false}'));
@@ -169,11 +187,19 @@ ${STEP}`;
       assert.ok(r.kind === 'resolved');
       return r.tool;
     };
-    assert.deepEqual(tool(accepted).tool.annotations, { readOnlyHint: true, openWorldHint: false, destructiveHint: false });
+    assert.deepEqual(tool(accepted).tool.annotations, {
+      readOnlyHint: true,
+      openWorldHint: false,
+      destructiveHint: false,
+    });
     assert.equal(tool(accepted).override?.refused, false);
     for (const ctx of [refused, emptyDescription]) {
       assert.equal(tool(ctx).override, undefined, 'a refused override is not applied');
-      assert.deepEqual(tool(ctx).tool.annotations, { readOnlyHint: true, openWorldHint: false }, "the backend's own annotations");
+      assert.deepEqual(
+        tool(ctx).tool.annotations,
+        { readOnlyHint: true, openWorldHint: false },
+        "the backend's own annotations",
+      );
     }
 
     // The floor: with the accepted patch the read-only composite is honest; without it the missing
@@ -183,7 +209,10 @@ ${STEP}`;
     assert.deepEqual(floorOfDoc(accepted).contradictions, []);
     for (const ctx of [refused, emptyDescription]) {
       assert.equal(floorOfDoc(ctx).floor?.destructiveHint, true);
-      assert.deepEqual(floorOfDoc(ctx).contradictions.map((c) => c.hint), ['destructiveHint']);
+      assert.deepEqual(
+        floorOfDoc(ctx).contradictions.map((c) => c.hint),
+        ['destructiveHint'],
+      );
     }
   });
 });
@@ -204,7 +233,9 @@ ${STEP}`);
   });
 
   test('excludeAll, excludeAllTools and defaultToolVisibility: deny', () => {
-    const g = gateway(`aggregation:\n  defaultToolVisibility: deny\n  tools:\n    - workload: memory\n      excludeAll: true\n    - workload: filesystem\n${STEP}`);
+    const g = gateway(
+      `aggregation:\n  defaultToolVisibility: deny\n  tools:\n    - workload: memory\n      excludeAll: true\n    - workload: filesystem\n${STEP}`,
+    );
     const hidden = (ref: string) => {
       const r = resolve(g, ref);
       return r.kind === 'resolved' ? r.tool.hiddenBy : 'unresolved';
@@ -248,7 +279,9 @@ ${STEP}`;
 
 describe('manual strategy', () => {
   test('an unresolved conflict has no routing key; an override resolves it', () => {
-    const broken = gateway(`backends: [{name: filesystem}, {name: memory}]\naggregation: {conflictResolution: manual}\n${STEP}`);
+    const broken = gateway(
+      `backends: [{name: filesystem}, {name: memory}]\naggregation: {conflictResolution: manual}\n${STEP}`,
+    );
     const bare = resolve(broken, 'search');
     assert.ok(bare.kind === 'unresolved' && bare.problem === 'conflict');
     assert.equal(resolvedName(resolve(broken, 'memory.search')), 'memory:search');
@@ -289,7 +322,9 @@ describe('workloads and catalogs', () => {
   });
 
   test('aggregation-named workloads join the set; priority with an uncatalogued one makes bare names unknown', () => {
-    const g = gateway(`aggregation:\n  conflictResolution: priority\n  conflictResolutionConfig: {priorityOrder: [github, filesystem]}\n${STEP}`);
+    const g = gateway(
+      `aggregation:\n  conflictResolution: priority\n  conflictResolutionConfig: {priorityOrder: [github, filesystem]}\n${STEP}`,
+    );
     assert.ok(g.workloads.has('github') && !g.workloads.get('github')!.server);
     assert.equal(resolve(g, 'create_issue').kind, 'no-catalog');
     assert.equal(resolvedName(resolve(g, 'read_file')), 'filesystem:read_file');
@@ -354,14 +389,23 @@ compositeTools:
     const workflow = workflowsOf(ctx).workflows[0]!;
     const floor = floorOf(ctx, workflow);
     assert.equal(floorOf(ctx, workflow), floor, 'memoised');
-    assert.deepEqual(floor.entries.map((e) => e.step.stepId), ['read', 'write', 'graph', 'gh']);
+    assert.deepEqual(
+      floor.entries.map((e) => e.step.stepId),
+      ['read', 'write', 'graph', 'gh'],
+    );
     const [read, write, graph, gh] = floor.entries;
     assert.ok(read!.known && read!.annotations.destructiveHint === false);
     assert.ok(!write!.known && write!.step.cause === 'hidden' && /advertised tools only/.test(write!.reason));
     assert.ok(!graph!.known && graph!.reason === 'tool declares no annotations');
-    assert.ok(!gh!.known && gh!.reason === 'step "gh": tool "github.get_issue" is not in any catalog (server github has no catalog)');
+    assert.ok(
+      !gh!.known &&
+        gh!.reason === 'step "gh": tool "github.get_issue" is not in any catalog (server github has no catalog)',
+    );
     assert.deepEqual(floor.table.floor, { readOnlyHint: false, destructiveHint: true, openWorldHint: true });
-    assert.deepEqual(floor.table.contradictions.map((c) => c.hint), ['readOnlyHint']);
+    assert.deepEqual(
+      floor.table.contradictions.map((c) => c.hint),
+      ['readOnlyHint'],
+    );
     const markdown = floorMarkdown(floor);
     assert.ok(markdown.includes('| hint | floor | explicit | advertised | decided by |'));
     assert.ok(markdown.includes('| readOnlyHint | `false` | `true` | `true` |'));
@@ -370,9 +414,16 @@ compositeTools:
 
 describe('validate.ts', () => {
   test('dialect by $schema; without it 2020-12, falling back to draft-07', () => {
-    const draft7 = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { a: { type: 'integer' } } };
+    const draft7 = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { a: { type: 'integer' } },
+    };
     assert.equal(compileSchema(draft7).dialect, 'draft-07');
-    assert.equal(compileSchema({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' }).dialect, '2020-12');
+    assert.equal(
+      compileSchema({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' }).dialect,
+      '2020-12',
+    );
     assert.equal(compileSchema({ type: 'object' }).dialect, '2020-12');
     const tuple = { type: 'object', properties: { p: { type: 'array', items: [{ type: 'string' }] } } };
     const compiled = compileSchema(tuple);
@@ -386,16 +437,32 @@ describe('validate.ts', () => {
     assert.ok(compileSchema({ $schema: 'https://example.com/mine', type: 'object' }).ok);
     const broken = compileSchema({ type: 'object', properties: { a: { type: 'strin' } } });
     assert.equal(broken.ok, false);
-    const dated = validateAgainstSchema({ type: 'object', properties: { d: { type: 'string', format: 'date' } } }, { d: 'soon' });
+    const dated = validateAgainstSchema(
+      { type: 'object', properties: { d: { type: 'string', format: 'date' } } },
+      { d: 'soon' },
+    );
     assert.ok(dated.compiled && dated.issues[0]?.keyword === 'format');
   });
 
   test('coercion as ToolHive does it, and placeholders', () => {
     const schema = {
       type: 'object',
-      properties: { n: { type: 'integer' }, f: { type: 'number' }, b: { type: 'boolean' }, l: { type: 'array', items: { type: 'integer' } }, u: { type: ['integer', 'null'] } },
+      properties: {
+        n: { type: 'integer' },
+        f: { type: 'number' },
+        b: { type: 'boolean' },
+        l: { type: 'array', items: { type: 'integer' } },
+        u: { type: ['integer', 'null'] },
+      },
     };
-    assert.deepEqual(coerceLikeToolHive(schema, { n: '7', f: '1.5', b: 'True', l: ['1', 'x'], u: '3', z: '4' }), { n: 7, f: 1.5, b: true, l: [1, 'x'], u: '3', z: '4' });
+    assert.deepEqual(coerceLikeToolHive(schema, { n: '7', f: '1.5', b: 'True', l: ['1', 'x'], u: '3', z: '4' }), {
+      n: 7,
+      f: 1.5,
+      b: true,
+      l: [1, 'x'],
+      u: '3',
+      z: '4',
+    });
     assert.deepEqual(coerceLikeToolHive(schema, { n: 'seven', b: 'yes' }), { n: 'seven', b: 'yes' });
     assert.equal(placeholderFor({ type: 'string', enum: ['low', 'high'] }, {}), 'low');
     assert.deepEqual(placeholderFor({ $ref: '#/$defs/x' }, { $defs: { x: { type: 'array' } } }), []);
@@ -404,7 +471,8 @@ describe('validate.ts', () => {
 
 describe('mapping edits', () => {
   const map = (ctx: ReturnType<typeof contextOf>) => workflowsOf(ctx).workflows[0]!.annotations as MapNode;
-  const doc = (annotations: string) => `compositeTools:\n  - name: c\n    description: d\n    annotations:${annotations}\n    steps: [{id: a, tool: filesystem.read_file}]\n`;
+  const doc = (annotations: string) =>
+    `compositeTools:\n  - name: c\n    description: d\n    annotations:${annotations}\n    steps: [{id: a, tool: filesystem.read_file}]\n`;
 
   test('remove a pair: its line in block style, the entry and one comma in flow style', () => {
     const block = contextOf(doc('\n      title: T\n      readOnlyHint: true # why\n      openWorldHint: false'));
@@ -413,8 +481,14 @@ describe('mapping edits', () => {
     assert.equal(applyEdits(text, [edit]), doc('\n      title: T\n      openWorldHint: false'));
     const flow = contextOf(doc(' {title: T, readOnlyHint: true}'));
     const flowText = flow.file.source.text;
-    assert.equal(applyEdits(flowText, [removePair({ text: flowText, json: false }, map(flow), map(flow).pairs[1]!)!]), doc(' {title: T}'));
-    assert.equal(applyEdits(flowText, [removePair({ text: flowText, json: false }, map(flow), map(flow).pairs[0]!)!]), doc(' {readOnlyHint: true}'));
+    assert.equal(
+      applyEdits(flowText, [removePair({ text: flowText, json: false }, map(flow), map(flow).pairs[1]!)!]),
+      doc(' {title: T}'),
+    );
+    assert.equal(
+      applyEdits(flowText, [removePair({ text: flowText, json: false }, map(flow), map(flow).pairs[0]!)!]),
+      doc(' {readOnlyHint: true}'),
+    );
   });
 
   test('insert pairs in the mapping style', () => {
@@ -424,7 +498,9 @@ describe('mapping edits', () => {
     assert.equal(applyEdits(text, [edit]), doc('\n      title: T\n      readOnlyHint: false'));
     const flow = contextOf(doc(' {}'));
     const flowText = flow.file.source.text;
-    const flowEdit = insertPairs({ text: flowText, json: false }, map(flow), [{ key: 'a', value: { entries: [{ key: 'b', value: { inline: '""' } }] } }])!;
+    const flowEdit = insertPairs({ text: flowText, json: false }, map(flow), [
+      { key: 'a', value: { entries: [{ key: 'b', value: { inline: '""' } }] } },
+    ])!;
     assert.equal(applyEdits(flowText, [flowEdit]), doc(' {a: {b: ""}}'));
   });
 });

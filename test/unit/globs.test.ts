@@ -56,7 +56,8 @@ describe('what a glob matches', () => {
     ['recordings/**/*.json', 'recordings/a.json', true],
   ];
   for (const [glob, path, expected] of cases) {
-    test(`${glob} ${expected ? 'matches' : 'does not match'} ${path}`, () => assert.equal(matches(glob, path), expected));
+    test(`${glob} ${expected ? 'matches' : 'does not match'} ${path}`, () =>
+      assert.equal(matches(glob, path), expected));
   }
 
   test('on the documented subset, the same as picomatch (the library it replaces) with dot: true', () => {
@@ -70,7 +71,10 @@ describe('what a glob matches', () => {
       fc.constant('[a-b]'),
       fc.tuple(literal, literal).map(([x, y]) => `{${x},${y}}`),
     );
-    const segment = fc.oneof({ weight: 5, arbitrary: fc.array(piece, { minLength: 1, maxLength: 3 }).map((p) => p.join('')) }, { weight: 1, arbitrary: fc.constant('**') });
+    const segment = fc.oneof(
+      { weight: 5, arbitrary: fc.array(piece, { minLength: 1, maxLength: 3 }).map((p) => p.join('')) },
+      { weight: 1, arbitrary: fc.constant('**') },
+    );
     // No `..` anywhere (picomatch reads `{a,b..}` as a range of some kind, and `..` segments are
     // refused), and no `**` within a segment (picomatch's `**{a,b}` crosses folders, its `**a` does not).
     const glob = fc
@@ -78,7 +82,9 @@ describe('what a glob matches', () => {
       .map((s) => s.join('/'))
       .filter((g) => !g.includes('..') && !g.replace(/(^|\/)\*\*(?=\/|$)/g, '$1').includes('**'));
     // Paths as a walk finds them: no empty segment, none that is `.` or `..`.
-    const name = fc.string({ unit: fc.constantFrom('a', 'b', '.'), minLength: 1, maxLength: 4 }).filter((n) => n !== '.' && n !== '..');
+    const name = fc
+      .string({ unit: fc.constantFrom('a', 'b', '.'), minLength: 1, maxLength: 4 })
+      .filter((n) => n !== '.' && n !== '..');
     const path = fc.array(name, { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
     fc.assert(
       fc.property(glob, path, (g, p) => {
@@ -124,29 +130,43 @@ describe('a match takes bounded time whatever the glob', () => {
     [`${'[a-z]*'.repeat(30)}b`, long, false],
   ];
   for (const [glob, path, expected] of hostile) {
-    test(`${glob.slice(0, 40)}… against ${path.length} characters completes`, () => assert.equal(matches(glob, path), expected));
+    test(`${glob.slice(0, 40)}… against ${path.length} characters completes`, () =>
+      assert.equal(matches(glob, path), expected));
   }
 });
 
 describe('globs the configuration refuses', () => {
-  const problemsOf = (text: string) => parseConfig('.toollens.yaml', text, new Set()).problems.map((p) => [text.slice(p.span.start, p.span.end), p.message]);
+  const problemsOf = (text: string) =>
+    parseConfig('.toollens.yaml', text, new Set()).problems.map((p) => [
+      text.slice(p.span.start, p.span.end),
+      p.message,
+    ]);
 
   test('an absolute glob, or one that climbs out with ..', () => {
-    const text = 'catalogs: ["/**/*.json", "../team/*.json", "a/../../b.json", "x/{..,y}/*.json", "ok/*.json"]\noverrides:\n  - files: ["/etc/**"]\n    rules: {}\nkinds:\n  tool-calls: ["C:/calls/*.json", "..\\\\x"]\n';
+    const text =
+      'catalogs: ["/**/*.json", "../team/*.json", "a/../../b.json", "x/{..,y}/*.json", "ok/*.json"]\noverrides:\n  - files: ["/etc/**"]\n    rules: {}\nkinds:\n  tool-calls: ["C:/calls/*.json", "..\\\\x"]\n';
     const problems = problemsOf(text);
     assert.deepEqual(
       problems.map(([at]) => at),
       ['"/**/*.json"', '"../team/*.json"', '"a/../../b.json"', '"x/{..,y}/*.json"', '"/etc/**"', '"C:/calls/*.json"'],
     );
-    assert.match(problems[0]![1]!, /^"\/\*\*\/\*\.json" is an absolute path, and globs here are relative to the folder of \.toollens\.yaml/);
-    assert.match(problems[1]![1]!, /^"\.\.\/team\/\*\.json" climbs out with "\.\.", and Tool Lens reads only what lies inside the folder of \.toollens\.yaml/);
+    assert.match(
+      problems[0]![1]!,
+      /^"\/\*\*\/\*\.json" is an absolute path, and globs here are relative to the folder of \.toollens\.yaml/,
+    );
+    assert.match(
+      problems[1]![1]!,
+      /^"\.\.\/team\/\*\.json" climbs out with "\.\.", and Tool Lens reads only what lies inside the folder of \.toollens\.yaml/,
+    );
     const config = parseConfig('.toollens.yaml', text, new Set()).config;
     assert.deepEqual(config.catalogs, ['ok/*.json'], 'a refused glob is not used');
     assert.deepEqual(config.kinds['tool-calls'], ['..\\x'], '`\\x` is an escaped x, not a path separator');
   });
 
   test('globs with what Tool Lens globs do not have', () => {
-    const problems = problemsOf('catalogs: ["!generated/**", "*(a|b).json", "{1..3}.json", "", "\\\\!x", "a\\\\(b).json"]\n');
+    const problems = problemsOf(
+      'catalogs: ["!generated/**", "*(a|b).json", "{1..3}.json", "", "\\\\!x", "a\\\\(b).json"]\n',
+    );
     assert.deepEqual(
       problems.map(([at]) => at),
       ['"!generated/**"', '"*(a|b).json"', '"{1..3}.json"', '""'],
@@ -160,18 +180,27 @@ describe('globs the configuration refuses', () => {
   test(`a glob longer than ${LIMITS.globLength} characters, and more than ${LIMITS.globCount} globs`, () => {
     const long = `${'a/'.repeat(LIMITS.globLength / 2)}*.json`;
     const many = Array.from({ length: LIMITS.globCount + 5 }, (_, i) => `"f${i}/*.json"`).join(', ');
-    const problems = problemsOf(`catalogs: ["${long}", "${'x'.repeat(LIMITS.globLength)}"]\noverrides:\n  - files: [${many}]\n    rules: {}\n`);
+    const problems = problemsOf(
+      `catalogs: ["${long}", "${'x'.repeat(LIMITS.globLength)}"]\noverrides:\n  - files: [${many}]\n    rules: {}\n`,
+    );
     assert.deepEqual(
       problems.map(([at, message]) => [at, message!.split(';')[0]]),
       [
-        [`"${long}"`, `This glob is ${long.length} characters long, and Tool Lens reads globs of at most ${LIMITS.globLength}`],
+        [
+          `"${long}"`,
+          `This glob is ${long.length} characters long, and Tool Lens reads globs of at most ${LIMITS.globLength}`,
+        ],
         // The one at the limit is read; the first one past the count is the problem (the rest are dropped with it).
-        [`"f${LIMITS.globCount - 1}/*.json"`, `This is glob number ${LIMITS.globCount + 1} of the configuration, and Tool Lens reads at most ${LIMITS.globCount}, each matched against every file`],
+        [
+          `"f${LIMITS.globCount - 1}/*.json"`,
+          `This is glob number ${LIMITS.globCount + 1} of the configuration, and Tool Lens reads at most ${LIMITS.globCount}, each matched against every file`,
+        ],
       ],
     );
   });
 
   test('leavesFolder says nothing of globs that stay inside', () => {
-    for (const glob of ['a/*.json', '**/x', '..a/b', 'a..b/c', 'a/.../b', '{a,b}/..c']) assert.equal(leavesFolder(glob, 'here'), undefined, glob);
+    for (const glob of ['a/*.json', '**/x', '..a/b', 'a..b/c', 'a/.../b', '{a,b}/..c'])
+      assert.equal(leavesFolder(glob, 'here'), undefined, glob);
   });
 });

@@ -22,7 +22,9 @@ import { Workspace } from '../../server/src/core/workspace.js';
 
 const words = (text: string) => identifierWords(text).map((w) => w.text);
 const changes = (tool: AuditedTool) =>
-  toolWords(tool).changes.map((c) => (c.where === 'parameter' ? `parameter:${c.parameter.name}` : `${c.where}:${c.verb.base}`));
+  toolWords(tool).changes.map((c) =>
+    c.where === 'parameter' ? `parameter:${c.parameter.name}` : `${c.where}:${c.verb.base}`,
+  );
 
 test('identifiers split into whole words at _, -, ., digits and camelCase, with their offsets', () => {
   assert.deepEqual(words('github_create_issue'), ['github', 'create', 'issue']);
@@ -84,28 +86,53 @@ test('parameters: the head word of the name, and a type that can hold text or da
       path: { type: 'string' },
     },
   };
-  assert.deepEqual(changeParameters(schema).map((p) => p.name), ['content', 'fileContent', 'requestBody', 'command']);
+  assert.deepEqual(
+    changeParameters(schema).map((p) => p.name),
+    ['content', 'fileContent', 'requestBody', 'command'],
+  );
   assert.deepEqual(changeParameters({ properties: [] }), []);
   assert.deepEqual(changeParameters(undefined), []);
 });
 
 test("a tool's change evidence: names, descriptions and parameters, unless a read verb leads or it says it changes nothing", () => {
-  assert.deepEqual(changes({ name: 'github_create_issue', description: 'Create a new issue.' }), ['name:create', 'description:create']);
-  assert.deepEqual(changes({ name: 'shell', description: 'Use this tool to execute a command.', inputSchema: { properties: { command: { type: 'string' } } } }), [
-    'description:execute',
-    'parameter:command',
+  assert.deepEqual(changes({ name: 'github_create_issue', description: 'Create a new issue.' }), [
+    'name:create',
+    'description:create',
   ]);
-  assert.deepEqual(changes({ name: 'note_keeper', inputSchema: { properties: { noteContent: { type: 'string' } } } }), ['parameter:noteContent']);
-  assert.deepEqual(changes({ name: 'render_markdown', inputSchema: { properties: { content: { type: 'string' } } } }), []);
-  assert.deepEqual(changes({ name: 'summarize', description: 'Summarize a text.', inputSchema: { properties: { content: {} } } }), []);
-  assert.deepEqual(changes({ name: 'delete_preview', description: 'Show what would be deleted; does not modify anything.' }), []);
+  assert.deepEqual(
+    changes({
+      name: 'shell',
+      description: 'Use this tool to execute a command.',
+      inputSchema: { properties: { command: { type: 'string' } } },
+    }),
+    ['description:execute', 'parameter:command'],
+  );
+  assert.deepEqual(changes({ name: 'note_keeper', inputSchema: { properties: { noteContent: { type: 'string' } } } }), [
+    'parameter:noteContent',
+  ]);
+  assert.deepEqual(
+    changes({ name: 'render_markdown', inputSchema: { properties: { content: { type: 'string' } } } }),
+    [],
+  );
+  assert.deepEqual(
+    changes({ name: 'summarize', description: 'Summarize a text.', inputSchema: { properties: { content: {} } } }),
+    [],
+  );
+  assert.deepEqual(
+    changes({ name: 'delete_preview', description: 'Show what would be deleted; does not modify anything.' }),
+    [],
+  );
   assert.deepEqual(changes({ name: 'postgres_query', description: 'Run a read-only SQL query' }), []);
 });
 
 test('auditTool: one verdict per cause, and none on a tool whose hints fit its words', () => {
   assert.deepEqual(auditTool({ name: 'get_forecast' }), [{ kind: 'none-declared', titleOnly: false }]);
-  assert.deepEqual(auditTool({ name: 'delete_item', annotations: { title: 'Delete' } }), [{ kind: 'none-declared', titleOnly: true }]);
-  assert.deepEqual(auditTool({ name: 'start_job', annotations: { openWorldHint: false } }), [{ kind: 'destructive-unstated', readOnlyDeclared: false }]);
+  assert.deepEqual(auditTool({ name: 'delete_item', annotations: { title: 'Delete' } }), [
+    { kind: 'none-declared', titleOnly: true },
+  ]);
+  assert.deepEqual(auditTool({ name: 'start_job', annotations: { openWorldHint: false } }), [
+    { kind: 'destructive-unstated', readOnlyDeclared: false },
+  ]);
   assert.deepEqual(auditTool({ name: 'retry_job', annotations: { readOnlyHint: false, destructiveHint: false } }), []);
   assert.deepEqual(auditTool({ name: 'read_file', annotations: { readOnlyHint: true } }), []);
   const [verdict] = auditTool({ name: 'delete_entities', annotations: { readOnlyHint: true, destructiveHint: true } });
@@ -114,21 +141,41 @@ test('auditTool: one verdict per cause, and none on a tool whose hints fit its w
 
 test('stampOf: three or more tools, identical hints, and words that read and words that change', () => {
   const stamp = { readOnlyHint: false, destructiveHint: true };
-  const tools = (names: string[], annotations: ToolAnnotations = stamp): AuditedTool[] => names.map((name) => ({ name, annotations }));
+  const tools = (names: string[], annotations: ToolAnnotations = stamp): AuditedTool[] =>
+    names.map((name) => ({ name, annotations }));
   const found = stampOf(tools(['list_tickets', 'get_ticket', 'close_ticket']));
   assert.deepEqual(found, { hints: stamp, reading: [0, 1], changing: [2] });
   assert.equal(stampOf(tools(['get_ticket', 'close_ticket'])), undefined, 'two tools are too few');
-  assert.equal(stampOf(tools(['get_a', 'get_b', 'list_c'], { readOnlyHint: true, destructiveHint: false })), undefined, 'honest reads alike are no stamp');
-  assert.equal(stampOf([...tools(['list_tickets', 'get_ticket']), { name: 'close_ticket', annotations: { readOnlyHint: false } }]), undefined);
-  assert.equal(stampOf(tools(['list_a', 'get_b', 'delete_c'], {})), undefined, 'no hints is hints/none-declared, not a stamp');
-  assert.notEqual(hintsKey(declaredHints({ readOnlyHint: false })), hintsKey(declaredHints({})), 'a hint left out is not false');
+  assert.equal(
+    stampOf(tools(['get_a', 'get_b', 'list_c'], { readOnlyHint: true, destructiveHint: false })),
+    undefined,
+    'honest reads alike are no stamp',
+  );
+  assert.equal(
+    stampOf([...tools(['list_tickets', 'get_ticket']), { name: 'close_ticket', annotations: { readOnlyHint: false } }]),
+    undefined,
+  );
+  assert.equal(
+    stampOf(tools(['list_a', 'get_b', 'delete_c'], {})),
+    undefined,
+    'no hints is hints/none-declared, not a stamp',
+  );
+  assert.notEqual(
+    hintsKey(declaredHints({ readOnlyHint: false })),
+    hintsKey(declaredHints({})),
+    'a hint left out is not false',
+  );
 });
 
 test('the real reference catalogs, read as CatalogTools, give no verdict and no stamp', () => {
   // The captures of test/corpus/clean, and the snapshots `tool-lens catalog fetch` wrote from the same servers.
   const real = [
-    ...['everything', 'everything-fullcaps', 'filesystem', 'memory'].map((name) => path.join(__dirname, '../corpus/clean/catalogs', `${name}.json`)),
-    ...['none-declared/filesystem', 'stamped/memory', 'read-only-writes/everything'].map((name) => path.join(__dirname, '../fixtures/hints', `${name}.catalog.yaml`)),
+    ...['everything', 'everything-fullcaps', 'filesystem', 'memory'].map((name) =>
+      path.join(__dirname, '../corpus/clean/catalogs', `${name}.json`),
+    ),
+    ...['none-declared/filesystem', 'stamped/memory', 'read-only-writes/everything'].map((name) =>
+      path.join(__dirname, '../fixtures/hints', `${name}.catalog.yaml`),
+    ),
   ];
   const workspace = new Workspace('/');
   let tools = 0;
@@ -153,10 +200,14 @@ test('a changing verb used as a noun, and add over numbers, are no evidence', ()
   assert.deepEqual(leadingDescriptionVerbs('Sync status of a folder.'), []);
   const numbers = { properties: { a: { type: 'number' }, b: { type: 'number' } } };
   assert.deepEqual(changes({ name: 'add', description: 'Adds two numbers', inputSchema: numbers }), []);
-  assert.deepEqual(changes({ name: 'add_label', description: 'Add a label to an issue', inputSchema: { properties: { label: { type: 'string' } } } }), [
-    'name:add',
-    'description:add',
-  ]);
+  assert.deepEqual(
+    changes({
+      name: 'add_label',
+      description: 'Add a label to an issue',
+      inputSchema: { properties: { label: { type: 'string' } } },
+    }),
+    ['name:add', 'description:add'],
+  );
 });
 
 test('a parameter written twice, and one named __proto__, are read once and throw nothing (found by the fuzz)', () => {
@@ -182,5 +233,8 @@ test('a parameter written twice, and one named __proto__, are read once and thro
   workspace.catalog.addFile(file);
   const findings = checkFile(file, workspace).findings.map((f) => f.rule);
   assert.deepEqual(logged, []);
-  assert.deepEqual(findings.filter((r) => r.startsWith('hints/')), ['hints/read-only-writes']);
+  assert.deepEqual(
+    findings.filter((r) => r.startsWith('hints/')),
+    ['hints/read-only-writes'],
+  );
 });

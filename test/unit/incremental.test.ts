@@ -25,7 +25,14 @@ function meaning(file: ParsedFile): unknown {
     language: file.language,
     kind: file.kind,
     text: file.source.text,
-    documents: file.documents.map((doc) => ({ index: doc.index, root: doc.root, span: doc.span, kind: doc.kind, problems: doc.problems, selfContained: doc.selfContained })),
+    documents: file.documents.map((doc) => ({
+      index: doc.index,
+      root: doc.root,
+      span: doc.span,
+      kind: doc.kind,
+      problems: doc.problems,
+      selfContained: doc.selfContained,
+    })),
     comments: file.comments,
   };
 }
@@ -40,14 +47,58 @@ function step(previous: ParsedFile, text: string, counts: { reparsed: number; fu
     return full;
   }
   counts.reparsed++;
-  assert.deepEqual(meaning(reparsed), meaning(full), `re-parse differs from a full parse of ${previous.path} after an edit:\n--- before\n${previous.source.text}\n--- after\n${text}`);
+  assert.deepEqual(
+    meaning(reparsed),
+    meaning(full),
+    `re-parse differs from a full parse of ${previous.path} after an edit:\n--- before\n${previous.source.text}\n--- after\n${text}`,
+  );
   return reparsed;
 }
 
 const INSERTS = [
-  'x', 'a: 1', ':', ' ', '  ', '\n', '\n  ', '\n    ', '- ', '\n- x', '\n  - y', '#', ' # note', '{', '}', '[', ']', ',', '"', "'", '|', '>',
-  '&a ', '*a', '!!str ', '---\n', '...\n', '%YAML 1.2\n', '\t', '\r\n', '{{', '}}', '{{.params.x}}', 'null', 'true', '42', '? ',
-  'key: value\n', '  key: value\n', '    nested: [1, 2]\n', '  - id: s\n    tool: t\n', '|\n  text\n', 'k: >-\n  folded\n  more\n',
+  'x',
+  'a: 1',
+  ':',
+  ' ',
+  '  ',
+  '\n',
+  '\n  ',
+  '\n    ',
+  '- ',
+  '\n- x',
+  '\n  - y',
+  '#',
+  ' # note',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  '"',
+  "'",
+  '|',
+  '>',
+  '&a ',
+  '*a',
+  '!!str ',
+  '---\n',
+  '...\n',
+  '%YAML 1.2\n',
+  '\t',
+  '\r\n',
+  '{{',
+  '}}',
+  '{{.params.x}}',
+  'null',
+  'true',
+  '42',
+  '? ',
+  'key: value\n',
+  '  key: value\n',
+  '    nested: [1, 2]\n',
+  '  - id: s\n    tool: t\n',
+  '|\n  text\n',
+  'k: >-\n  folded\n  more\n',
 ];
 
 const edit = fc.record({
@@ -89,7 +140,10 @@ test('a re-parse after random edits equals a full parse (every YAML sample, chai
   );
   // The comparison above only means something if the re-parse path is taken often.
   if (process.env.INCREMENTAL_COUNTS) console.log(counts);
-  assert.ok(counts.reparsed > counts.full / 4, `only ${counts.reparsed} of ${counts.reparsed + counts.full} edits were re-parsed in part`);
+  assert.ok(
+    counts.reparsed > counts.full / 4,
+    `only ${counts.reparsed} of ${counts.reparsed + counts.full} edits were re-parsed in part`,
+  );
 });
 
 test('a re-parse after random edits equals a full parse with CRLF, lone CR or a BOM (docs/behaviour.md#text-as-editors-count-it)', () => {
@@ -109,14 +163,31 @@ test('a re-parse after random edits equals a full parse with CRLF, lone CR or a 
     fc.property(
       fc.nat({ max: SAMPLES.length - 1 }),
       fc.constantFrom(...styles),
-      fc.array(fc.oneof({ weight: 4, arbitrary: edit }, { weight: 1, arbitrary: fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), remove: fc.constant(0), insert: stray, wholeLine: fc.constant(false) }) }), { minLength: 1, maxLength: 6 }),
+      fc.array(
+        fc.oneof(
+          { weight: 4, arbitrary: edit },
+          {
+            weight: 1,
+            arbitrary: fc.record({
+              at: fc.double({ min: 0, max: 1, noNaN: true }),
+              remove: fc.constant(0),
+              insert: stray,
+              wholeLine: fc.constant(false),
+            }),
+          },
+        ),
+        { minLength: 1, maxLength: 6 },
+      ),
       (index, style, edits) => {
         const sample = SAMPLES[index]!;
         const styled = (text: string) => text.replace(/\r\n/g, '\n').replace(/\n/g, style.eol);
         let text = (style.bom ? '\uFEFF' : '') + styled(sample.text);
         let file = parseFile(sample.path, text);
         for (const e of edits) {
-          text = apply(text, { ...e, insert: e.insert.length > 1 && !/[\r\uFEFF]/.test(e.insert) ? styled(e.insert) : e.insert });
+          text = apply(text, {
+            ...e,
+            insert: e.insert.length > 1 && !/[\r\uFEFF]/.test(e.insert) ? styled(e.insert) : e.insert,
+          });
           file = step(file, text, counts.get(style)!);
         }
       },
@@ -125,7 +196,8 @@ test('a re-parse after random edits equals a full parse with CRLF, lone CR or a 
   );
   if (process.env.INCREMENTAL_COUNTS) console.log([...counts].map(([style, count]) => [JSON.stringify(style), count]));
   // With CRLF, or a BOM and `\n`, entries are still re-read alone.
-  for (const [style, count] of counts) if (style.eol !== '\r') assert.ok(count.reparsed > 0, `${JSON.stringify(style)}: no edit was re-parsed in part`);
+  for (const [style, count] of counts)
+    if (style.eol !== '\r') assert.ok(count.reparsed > 0, `${JSON.stringify(style)}: no edit was re-parsed in part`);
 });
 
 test('an unchanged text gives the same trees in new document objects', () => {
@@ -134,7 +206,9 @@ test('an unchanged text gives the same trees in new document objects', () => {
     const again = reparseFile(file, sample.text, null)!;
     assert.ok(again);
     assert.deepEqual(meaning(again), meaning(file));
-    file.documents.forEach((doc, i) => assert.notEqual(again.documents[i], doc, 'a new document object (analyses are memoised per document)'));
+    file.documents.forEach((doc, i) =>
+      assert.notEqual(again.documents[i], doc, 'a new document object (analyses are memoised per document)'),
+    );
   }
 });
 
@@ -181,12 +255,24 @@ test('typical keystrokes in a workflow are re-parsed in part, and right', () => 
   const file = parseFile('gateway.vmcp.yaml', GATEWAY);
   const cases: [string, string][] = [
     ['a character inside a template', GATEWAY.replace('{{.params.path}}', '{{.params.pat}}')],
-    ['a new line inside a step', GATEWAY.replace('        tool: filesystem.read_text_file\n', '        tool: filesystem.read_text_file\n        timeout: 30s\n')],
+    [
+      'a new line inside a step',
+      GATEWAY.replace(
+        '        tool: filesystem.read_text_file\n',
+        '        tool: filesystem.read_text_file\n        timeout: 30s\n',
+      ),
+    ],
     ['a deleted line', GATEWAY.replace('        dependsOn: [read]\n', '')],
     ['a renamed key', GATEWAY.replace('    description: Reads one file', '    desciption: Reads one file')],
     ['inside a block scalar', GATEWAY.replace('{{.steps.read.output.content}}', '{{.steps.read.output.text}}')],
     ['in the second document', GATEWAY.replace('family: read', 'family: write')],
-    ['a new composite tool', GATEWAY.replace('\n  - name: list_all', '\n  - name: other\n    description: x\n    steps: []\n\n  - name: list_all')],
+    [
+      'a new composite tool',
+      GATEWAY.replace(
+        '\n  - name: list_all',
+        '\n  - name: other\n    description: x\n    steps: []\n\n  - name: list_all',
+      ),
+    ],
   ];
   for (const [what, text] of cases) {
     const reparsed = reparseFile(file, text, null);
@@ -227,15 +313,18 @@ test('a consumed parse gives the same result as a copied one, and is never re-pa
   assert.equal(reparseFile(previous, edited, null), undefined, 'a consumed parse is refused');
 });
 
-test('a comment typed at the end of the document, at an outer entry\'s column, stretches that entry', () => {
+test("a comment typed at the end of the document, at an outer entry's column, stretches that entry", () => {
   // Found by the random test: the comment belongs to the outer sequence, whose range then runs
   // to the end of the text; read alone, an inner entry cannot know that.
-  const before = 'compositeTools:\n  - name: dup\n    steps:\n      - id: a\n        arguments: {path: README.md}\n\n    ';
-  const after = 'compositeTools:\n  - name: dup\n    steps:\n      - id: a\n        arguments: {path: README.md}\n\n  # note   ';
+  const before =
+    'compositeTools:\n  - name: dup\n    steps:\n      - id: a\n        arguments: {path: README.md}\n\n    ';
+  const after =
+    'compositeTools:\n  - name: dup\n    steps:\n      - id: a\n        arguments: {path: README.md}\n\n  # note   ';
   const reparsed = reparseFile(parseFile('c.vmcp.yaml', before), after, null);
   if (reparsed) assert.deepEqual(meaning(reparsed), meaning(parseFile('c.vmcp.yaml', after)));
   // A comment followed by more of the same entry reads the same alone: still re-parsed in part.
-  const middle = 'compositeTools:\n  - name: dup\n    steps:\n      - id: a\n        arguments: {path: README.md}\n        tool: x\n';
+  const middle =
+    'compositeTools:\n  - name: dup\n    steps:\n      - id: a\n        arguments: {path: README.md}\n        tool: x\n';
   const commented = middle.replace('        tool: x', '  # note\n        tool: x');
   const inner = reparseFile(parseFile('c.vmcp.yaml', middle), commented, null);
   assert.ok(inner, 'a comment with content after it is re-parsed in part');
@@ -246,10 +335,41 @@ test('typing anywhere in generated gateways, comments included, re-parses exactl
   // Found two kinds of slips the samples above did not: comments after an entry's last line
   // stretch ranges depending on what follows them. Whole gateways, seeded, every kind of keystroke.
   // @ts-expect-error -- the bench's generator is plain JavaScript without declarations
-  const { generateDocument } = (await import('../bench/generate.mjs')) as { generateDocument: (lines: number, seed: number) => { text: string } };
+  const { generateDocument } = (await import('../bench/generate.mjs')) as {
+    generateDocument: (lines: number, seed: number) => { text: string };
+  };
   let seed = seedFor(0x5eed, 'incremental keystrokes in generated gateways');
   const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
-  const pieces = ['|+\n          kept\n\n', ': ', 'a', ' ', '\n', '\n  ', '\n    ', '\n      ', '# c', ' # c', '\n# x', '\n  # x', '\n    # x', '\n      # x', '- ', ': ', '\n  - ', '"', '{', '}', '[', ']', ',', '{{', '}}', '\n\n', '&a ', '*a'];
+  const pieces = [
+    '|+\n          kept\n\n',
+    ': ',
+    'a',
+    ' ',
+    '\n',
+    '\n  ',
+    '\n    ',
+    '\n      ',
+    '# c',
+    ' # c',
+    '\n# x',
+    '\n  # x',
+    '\n    # x',
+    '\n      # x',
+    '- ',
+    ': ',
+    '\n  - ',
+    '"',
+    '{',
+    '}',
+    '[',
+    ']',
+    ',',
+    '{{',
+    '}}',
+    '\n\n',
+    '&a ',
+    '*a',
+  ];
   const counts = { reparsed: 0, full: 0 };
   for (let doc = 0; doc < 6; doc++) {
     let text = generateDocument(150 + random(150), 500 + doc).text;
@@ -287,7 +407,10 @@ test('comments after an entry, on its last line or below it, never make a re-par
 test('a key deleted down to ": value" is placed as a full parse places it', () => {
   // An empty key has no text: the YAML library puts it after the text before it (found by fuzzing).
   const file = parseFile('gateway.vmcp.yaml', GATEWAY);
-  for (const text of [GATEWAY.replace('        tool: filesystem.read_text_file\n', '        : filesystem.read_text_file\n'), GATEWAY.replace('    description: Reads one file', '    : Reads one file')]) {
+  for (const text of [
+    GATEWAY.replace('        tool: filesystem.read_text_file\n', '        : filesystem.read_text_file\n'),
+    GATEWAY.replace('    description: Reads one file', '    : Reads one file'),
+  ]) {
     const reparsed = reparseFile(file, text, null);
     if (reparsed) assert.deepEqual(meaning(reparsed), meaning(parseFile(file.path, text)));
   }

@@ -5,7 +5,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { compilePattern, decidingPatterns, PatternBudget } from '../../server/src/core/jsonschema/patterns.js';
-import { compileSchema, validateAgainstSchema, type ValidationResult } from '../../server/src/core/jsonschema/validate.js';
+import {
+  compileSchema,
+  validateAgainstSchema,
+  type ValidationResult,
+} from '../../server/src/core/jsonschema/validate.js';
 import { LIMITS } from '../../server/src/core/limits.js';
 import { seedFor } from '../helpers/seed.js';
 
@@ -13,7 +17,10 @@ const SEED = seedFor(20261207, 'jsonschema-patterns properties');
 
 function validated(result: ValidationResult) {
   assert.ok(result.compiled, result.compiled ? '' : result.error);
-  return { issues: result.issues.map((issue) => `${issue.instancePath} ${issue.keyword}`), unchecked: result.unchecked };
+  return {
+    issues: result.issues.map((issue) => `${issue.instancePath} ${issue.keyword}`),
+    unchecked: result.unchecked,
+  };
 }
 
 function matches(pattern: string, text: string): boolean {
@@ -25,17 +32,82 @@ function matches(pattern: string, text: string): boolean {
 describe('the translation to RE2 matches what RegExp matches', () => {
   // The characters where JavaScript and RE2 differ: `.` stops at \r and \u2028 in JavaScript only,
   // and JavaScript's `\s` holds \v, no-break space and the other Unicode spaces.
-  const CHARS = ['a', 'b', 'Z', '0', '_', ' ', '\n', '\r', '\v', '\u00a0', '\u2028', '\u3000', '\ufeff', 'é', '😀', '-', ']', '['];
+  const CHARS = [
+    'a',
+    'b',
+    'Z',
+    '0',
+    '_',
+    ' ',
+    '\n',
+    '\r',
+    '\v',
+    '\u00a0',
+    '\u2028',
+    '\u3000',
+    '\ufeff',
+    'é',
+    '😀',
+    '-',
+    ']',
+    '[',
+  ];
   const atom = fc.constantFrom(
-    'a', 'b', '.', '\\s', '\\S', '\\d', '\\D', '\\w', '\\W', '\\b', '\\B', '[ab]', '[^a]', '[\\s]', '[^\\s]', '[a\\S]', '[\\S]', '[\\s\\S]',
-    '[]', '[^]', '\\u00a0', '\\u{1F600}', '\\uD83D\\uDE00', 'é', '\\p{L}', '\\p{Lu}', '\\P{L}', '[\\p{N}_]', '\\-', '\\.', '\\/', '[\\-\\]\\[]',
-    '[[:alpha:]]', '\\v', '\\x41', '\\cJ', '[\\b]', '\\p{Script=Latin}', '(?<n>a)', '-', ']'.replace(']', '\\]'),
+    'a',
+    'b',
+    '.',
+    '\\s',
+    '\\S',
+    '\\d',
+    '\\D',
+    '\\w',
+    '\\W',
+    '\\b',
+    '\\B',
+    '[ab]',
+    '[^a]',
+    '[\\s]',
+    '[^\\s]',
+    '[a\\S]',
+    '[\\S]',
+    '[\\s\\S]',
+    '[]',
+    '[^]',
+    '\\u00a0',
+    '\\u{1F600}',
+    '\\uD83D\\uDE00',
+    'é',
+    '\\p{L}',
+    '\\p{Lu}',
+    '\\P{L}',
+    '[\\p{N}_]',
+    '\\-',
+    '\\.',
+    '\\/',
+    '[\\-\\]\\[]',
+    '[[:alpha:]]',
+    '\\v',
+    '\\x41',
+    '\\cJ',
+    '[\\b]',
+    '\\p{Script=Latin}',
+    '(?<n>a)',
+    '-',
+    ']'.replace(']', '\\]'),
   );
   const quantifier = fc.constantFrom('', '', '*', '+', '?', '{2}', '{0,2}', '{1,}', '*?', '+?');
-  const sequence = fc.array(fc.tuple(atom, quantifier).map(([a, q]) => a + q), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
+  const sequence = fc
+    .array(
+      fc.tuple(atom, quantifier).map(([a, q]) => a + q),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((parts) => parts.join(''));
   const pattern = fc
     .tuple(fc.boolean(), fc.array(sequence, { minLength: 1, maxLength: 3 }), fc.boolean(), fc.boolean())
-    .map(([start, branches, group, end]) => `${start ? '^' : ''}${group ? `(?:${branches.join('|')})` : branches.join('|')}${end ? '$' : ''}`);
+    .map(
+      ([start, branches, group, end]) =>
+        `${start ? '^' : ''}${group ? `(?:${branches.join('|')})` : branches.join('|')}${end ? '$' : ''}`,
+    );
   const text = fc.array(fc.constantFrom(...CHARS), { maxLength: 6 }).map((chars) => chars.join(''));
 
   test('property: random patterns and strings', () => {
@@ -53,7 +125,11 @@ describe('the translation to RE2 matches what RegExp matches', () => {
           assert.match(verdict.reason, /negated class/, `${source}: ${verdict.reason}`);
           return;
         }
-        assert.equal(verdict.regex.test(input), native.test(input), `${JSON.stringify(source)} on ${JSON.stringify(input)}`);
+        assert.equal(
+          verdict.regex.test(input),
+          native.test(input),
+          `${JSON.stringify(source)} on ${JSON.stringify(input)}`,
+        );
       }),
       { numRuns: 3000, seed: SEED },
     );
@@ -102,13 +178,19 @@ describe('what RE2 cannot run is refused, with the reason', () => {
 describe('validating with patterns', () => {
   const schema = {
     type: 'object',
-    properties: { label: { type: 'string', pattern: '^(a+)+$' }, code: { type: 'string', pattern: '^[A-Z]{3}$' }, n: { type: 'integer' } },
+    properties: {
+      label: { type: 'string', pattern: '^(a+)+$' },
+      code: { type: 'string', pattern: '^[A-Z]{3}$' },
+      n: { type: 'integer' },
+    },
   };
 
   // Before: RegExp backtracked through 2^40 ways of splitting the a's (hours; the language server
   // stopped answering). RE2 answers in one pass.
   test('`^(a+)+$` against forty a and a `!` completes, and is a mismatch', () => {
-    assert.deepEqual(validated(validateAgainstSchema(schema, { label: `${'a'.repeat(40)}!` })).issues, ['/label pattern']);
+    assert.deepEqual(validated(validateAgainstSchema(schema, { label: `${'a'.repeat(40)}!` })).issues, [
+      '/label pattern',
+    ]);
     assert.deepEqual(validated(validateAgainstSchema(schema, { label: 'a'.repeat(40), code: 'ABC' })).issues, []);
     assert.deepEqual(validated(validateAgainstSchema(schema, { code: 'abc' })).issues, ['/code pattern']);
   });
@@ -120,13 +202,28 @@ describe('validating with patterns', () => {
   });
 
   test('an unrunnable pattern passes, is listed once by the compiled schema, and names the strings it did not check', () => {
-    const twice = { type: 'object', properties: { twice: { type: 'string', pattern: '^(a)\\1$' }, again: { pattern: '^(a)\\1$' }, n: { type: 'integer' } } };
+    const twice = {
+      type: 'object',
+      properties: {
+        twice: { type: 'string', pattern: '^(a)\\1$' },
+        again: { pattern: '^(a)\\1$' },
+        n: { type: 'integer' },
+      },
+    };
     const compiled = compileSchema(twice);
-    assert.deepEqual(compiled.ok && compiled.unevaluated, [{ pattern: '^(a)\\1$', limit: 'regexEngine', reason: 'a backreference' }]);
+    assert.deepEqual(compiled.ok && compiled.unevaluated, [
+      { pattern: '^(a)\\1$', limit: 'regexEngine', reason: 'a backreference' },
+    ]);
     const { issues, unchecked } = validated(validateAgainstSchema(twice, { twice: 'ab', again: 'ba', n: 'x' }));
     // The other keywords are still checked: the pattern only adds a requirement where it is.
     assert.deepEqual(issues, ['/n type']);
-    assert.deepEqual(unchecked.map((u) => [u.text, u.limit, u.deciding]), [['ab', 'regexEngine', false], ['ba', 'regexEngine', false]]);
+    assert.deepEqual(
+      unchecked.map((u) => [u.text, u.limit, u.deciding]),
+      [
+        ['ab', 'regexEngine', false],
+        ['ba', 'regexEngine', false],
+      ],
+    );
   });
 
   test('where an unrunnable pattern decides what else applies, nothing found on the value is kept', () => {
@@ -134,17 +231,28 @@ describe('validating with patterns', () => {
       { type: 'object', patternProperties: { '^x-(?!internal)': { type: 'string' } }, additionalProperties: false },
       { type: 'object', properties: { p: { type: 'string', not: { pattern: '(?=secret)' } } } },
       { type: 'object', properties: { p: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '(?<=a)b' }] } } },
-      { type: 'object', properties: { p: { $ref: '#/$defs/p' } }, $defs: { p: { if: { pattern: '^(a)\\1$' }, then: { minLength: 5 } } } },
+      {
+        type: 'object',
+        properties: { p: { $ref: '#/$defs/p' } },
+        $defs: { p: { if: { pattern: '^(a)\\1$' }, then: { minLength: 5 } } },
+      },
     ]) {
       const { issues, unchecked } = validated(validateAgainstSchema(deciding, { 'x-internal': 5, p: 'secret-b' }));
       assert.deepEqual(issues, [], JSON.stringify(deciding));
-      assert.ok(unchecked.some((u) => u.deciding), JSON.stringify(deciding));
+      assert.ok(
+        unchecked.some((u) => u.deciding),
+        JSON.stringify(deciding),
+      );
     }
   });
 
   test('deciding places, as the walk finds them', () => {
     const schema = {
-      properties: { a: { pattern: 'plain' }, b: { not: { $ref: '#/$defs/d' } }, c: { items: { anyOf: [{ pattern: 'branch' }] } } },
+      properties: {
+        a: { pattern: 'plain' },
+        b: { not: { $ref: '#/$defs/d' } },
+        c: { items: { anyOf: [{ pattern: 'branch' }] } },
+      },
       patternProperties: { '^name': { pattern: 'under-a-name' } },
       $defs: { d: { pattern: 'through-ref' } },
     };
@@ -163,7 +271,10 @@ describe('validating with patterns', () => {
     assert.deepEqual(validated(validateAgainstSchema(schema, { code: 'ABC' }, budget)).issues, []);
     const spent = validated(validateAgainstSchema(schema, { code: 'abc' }, budget));
     assert.deepEqual(spent.issues, []);
-    assert.deepEqual(spent.unchecked.map((u) => [u.text, u.limit]), [['abc', 'regexWork']]);
+    assert.deepEqual(
+      spent.unchecked.map((u) => [u.text, u.limit]),
+      [['abc', 'regexWork']],
+    );
     assert.equal(budget.spent, true);
   });
 });

@@ -8,7 +8,11 @@ import { describe, test } from 'node:test';
 import { placeholderFor } from '../../server/src/core/jsonschema/arguments.js';
 import { inPlaceLoop } from '../../server/src/core/jsonschema/loops.js';
 import { followRefs, resolveLocalRef, topLevelProperties } from '../../server/src/core/jsonschema/properties.js';
-import { compileSchema, validateAgainstSchema, type ValidationResult } from '../../server/src/core/jsonschema/validate.js';
+import {
+  compileSchema,
+  validateAgainstSchema,
+  type ValidationResult,
+} from '../../server/src/core/jsonschema/validate.js';
 import { someCallsOf } from '../helpers/counting.js';
 
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
@@ -22,22 +26,41 @@ describe('a schema that refers to itself', () => {
   // Before: ajv (with `addUsedSchema: false`) could not resolve `#` and the schema was "invalid".
   test('`$ref: "#"` compiles, in both dialects, and validates every level', () => {
     for (const $schema of [undefined, DRAFT_07]) {
-      const schema = { ...($schema ? { $schema } : {}), type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#' } } };
-      assert.deepEqual(issuesOf(validateAgainstSchema(schema, { name: 'a', child: { name: 'b', child: { name: 3 } } })), ['/child/child/name type']);
+      const schema = {
+        ...($schema ? { $schema } : {}),
+        type: 'object',
+        properties: { name: { type: 'string' }, child: { $ref: '#' } },
+      };
+      assert.deepEqual(
+        issuesOf(validateAgainstSchema(schema, { name: 'a', child: { name: 'b', child: { name: 3 } } })),
+        ['/child/child/name type'],
+      );
       assert.deepEqual(issuesOf(validateAgainstSchema(schema, { name: 'a', child: { name: 'b' } })), []);
     }
   });
 
   test('with a root `$id`, `#` and the `$id` itself both name the schema', () => {
-    const schema = { $id: 'https://x.example.com/node.json', type: 'object', properties: { n: { type: 'string' }, a: { $ref: '#' }, b: { $ref: 'https://x.example.com/node.json' } } };
+    const schema = {
+      $id: 'https://x.example.com/node.json',
+      type: 'object',
+      properties: { n: { type: 'string' }, a: { $ref: '#' }, b: { $ref: 'https://x.example.com/node.json' } },
+    };
     assert.deepEqual(issuesOf(validateAgainstSchema(schema, { a: { n: 1 }, b: { n: 2 } })), ['/a/n type', '/b/n type']);
   });
 
   // Registering a schema while it compiles must not leave it registered: the second would fail with
   // "schema with key or id ... already exists", or resolve `#` to the first.
   test('two schemas with one `$id` each compile on their own and keep their own rules', () => {
-    const first = { $id: 'https://x.example.com/same.json', type: 'object', properties: { v: { type: 'string' }, again: { $ref: '#' } } };
-    const second = { $id: 'https://x.example.com/same.json', type: 'object', properties: { v: { type: 'integer' }, again: { $ref: '#' } } };
+    const first = {
+      $id: 'https://x.example.com/same.json',
+      type: 'object',
+      properties: { v: { type: 'string' }, again: { $ref: '#' } },
+    };
+    const second = {
+      $id: 'https://x.example.com/same.json',
+      type: 'object',
+      properties: { v: { type: 'integer' }, again: { $ref: '#' } },
+    };
     assert.deepEqual(issuesOf(validateAgainstSchema(first, { again: { v: 'x' } })), []);
     assert.deepEqual(issuesOf(validateAgainstSchema(second, { again: { v: 'x' } })), ['/again/v type']);
     assert.deepEqual(issuesOf(validateAgainstSchema(first, { again: { v: 1 } })), ['/again/v type']);
@@ -47,19 +70,36 @@ describe('a schema that refers to itself', () => {
     const squatter = { $schema: DRAFT_07, $id: DRAFT_07, type: 'object', properties: { v: { type: 'string' } } };
     assert.deepEqual(issuesOf(validateAgainstSchema(squatter, { v: 1 })), ['/v type']);
     // Removing the squatter must not have removed draft-07's meta-schema, which compiling needs.
-    assert.deepEqual(issuesOf(validateAgainstSchema({ $schema: DRAFT_07, type: 'object', properties: { w: { type: 'string' } } }, { w: 1 })), ['/w type']);
+    assert.deepEqual(
+      issuesOf(
+        validateAgainstSchema({ $schema: DRAFT_07, type: 'object', properties: { w: { type: 'string' } } }, { w: 1 }),
+      ),
+      ['/w type'],
+    );
   });
 
   test('a remote `$ref` is not fetched: the schema does not compile, and says where the reference points', () => {
-    const compiled = compileSchema({ type: 'object', properties: { r: { $ref: 'https://schemas.example.com/record.json' } } });
+    const compiled = compileSchema({
+      type: 'object',
+      properties: { r: { $ref: 'https://schemas.example.com/record.json' } },
+    });
     assert.equal(compiled.ok, false);
-    assert.match(compiled.ok ? '' : compiled.error, /can't resolve reference https:\/\/schemas\.example\.com\/record\.json/);
+    assert.match(
+      compiled.ok ? '' : compiled.error,
+      /can't resolve reference https:\/\/schemas\.example\.com\/record\.json/,
+    );
   });
 });
 
 describe('a loop of in-place keywords', () => {
   test('two definitions that name each other', () => {
-    assert.deepEqual(inPlaceLoop({ properties: { x: { $ref: '#/$defs/a' } }, $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } } }), ['#/$defs/a', '#/$defs/b', '#/$defs/a']);
+    assert.deepEqual(
+      inPlaceLoop({
+        properties: { x: { $ref: '#/$defs/a' } },
+        $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } },
+      }),
+      ['#/$defs/a', '#/$defs/b', '#/$defs/a'],
+    );
   });
 
   test('the whole schema naming itself, and allOf, anyOf, not, if, then and dependentSchemas naming their schema', () => {
@@ -79,7 +119,10 @@ describe('a loop of in-place keywords', () => {
   test('recursion into a part of the value is no loop', () => {
     assert.equal(inPlaceLoop({ type: 'object', properties: { child: { $ref: '#' } } }), undefined);
     assert.equal(inPlaceLoop({ type: 'array', items: { $ref: '#' } }), undefined);
-    assert.equal(inPlaceLoop({ $defs: { a: { additionalProperties: { $ref: '#/$defs/a' } } }, $ref: '#/$defs/a' }), undefined);
+    assert.equal(
+      inPlaceLoop({ $defs: { a: { additionalProperties: { $ref: '#/$defs/a' } } }, $ref: '#/$defs/a' }),
+      undefined,
+    );
     // `then` without `if` is not applied, and a data value that looks like a schema is data.
     assert.equal(inPlaceLoop({ $defs: { a: { then: { $ref: '#/$defs/a' } } }, $ref: '#/$defs/a' }), undefined);
     assert.equal(inPlaceLoop({ const: { $ref: '#' }, default: { allOf: [{ $ref: '#' }] } }), undefined);
@@ -92,9 +135,16 @@ describe('a loop of in-place keywords', () => {
   test('a schema with a loop does not compile, in plain words and without recursing', () => {
     // Before: ajv recursed until the stack ran out (a RangeError after tens of milliseconds, or on
     // every validated value for a loop through allOf).
-    const compiled = compileSchema({ type: 'object', properties: { x: { $ref: '#/$defs/a' } }, $defs: { a: { type: 'object', allOf: [{ $ref: '#/$defs/a' }] } } });
+    const compiled = compileSchema({
+      type: 'object',
+      properties: { x: { $ref: '#/$defs/a' } },
+      $defs: { a: { type: 'object', allOf: [{ $ref: '#/$defs/a' }] } },
+    });
     assert.equal(compiled.ok, false);
-    assert.match(compiled.ok ? '' : compiled.error, /^in-place loop: #\/\$defs\/a -> #\/\$defs\/a\/allOf\/0 -> #\/\$defs\/a$/);
+    assert.match(
+      compiled.ok ? '' : compiled.error,
+      /^in-place loop: #\/\$defs\/a -> #\/\$defs\/a\/allOf\/0 -> #\/\$defs\/a$/,
+    );
   });
 
   test('a chain of 20,000 references completes (the walk does not recurse)', () => {
@@ -112,21 +162,38 @@ describe('walks over `$ref` end', () => {
   const fanOut = (n: number) => Array.from({ length: n }, () => ({ $ref: '#/$defs/a' }));
 
   test('top-level properties through allOf branches that all name the whole schema', () => {
-    const schema = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'], allOf: Array.from({ length: 10 }, () => ({ $ref: '#' })) };
+    const schema = {
+      type: 'object',
+      properties: { q: { type: 'string' } },
+      required: ['q'],
+      allOf: Array.from({ length: 10 }, () => ({ $ref: '#' })),
+    };
     const { properties } = topLevelProperties(schema);
     assert.deepEqual([...properties.keys()], ['q']);
     assert.equal(properties.get('q')!.required, true);
   });
 
   test('type text of branches that lead back: each reference is spelled out once, then named', () => {
-    const schema = { type: 'object', properties: { p: { $ref: '#/$defs/a' } }, $defs: { a: { anyOf: [{ type: 'string' }, ...fanOut(10)] } } };
+    const schema = {
+      type: 'object',
+      properties: { p: { $ref: '#/$defs/a' } },
+      $defs: { a: { anyOf: [{ type: 'string' }, ...fanOut(10)] } },
+    };
     assert.equal(topLevelProperties(schema).properties.get('p')!.typeText, `string${' | a'.repeat(10)}`);
-    const words = { type: 'object', properties: { p: { anyOf: [{ $ref: '#/$defs/id' }, { type: 'array', items: { $ref: '#/$defs/id' } }] } }, $defs: { id: { type: 'string' } } };
+    const words = {
+      type: 'object',
+      properties: { p: { anyOf: [{ $ref: '#/$defs/id' }, { type: 'array', items: { $ref: '#/$defs/id' } }] } },
+      $defs: { id: { type: 'string' } },
+    };
     assert.equal(topLevelProperties(words).properties.get('p')!.typeText, 'string | array of string');
   });
 
   test('a → b → a: no scalar, no type, no placeholder loop', () => {
-    const root = { type: 'object', properties: { p: { $ref: '#/$defs/a' } }, $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } } };
+    const root = {
+      type: 'object',
+      properties: { p: { $ref: '#/$defs/a' } },
+      $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } },
+    };
     const p = topLevelProperties(root).properties.get('p')!;
     assert.equal(p.scalar, false);
     assert.equal(p.typeText, 'unknown');
@@ -145,7 +212,10 @@ describe('walks over `$ref` end', () => {
     assert.equal(resolveLocalRef(root, '#node'), undefined);
     // Before: decodeURIComponent threw a URIError out of every analysis that read the schema.
     assert.equal(resolveLocalRef(root, '#/%E0%A4%A'), undefined);
-    assert.deepEqual([...topLevelProperties({ type: 'object', properties: { q: { $ref: '#/%' } } }).properties.keys()], ['q']);
+    assert.deepEqual(
+      [...topLevelProperties({ type: 'object', properties: { q: { $ref: '#/%' } } }).properties.keys()],
+      ['q'],
+    );
   });
 });
 
@@ -159,7 +229,11 @@ describe('the ajv instances', () => {
     const written: unknown[][] = [];
     console.warn = console.log = console.error = (...args: unknown[]) => void written.push(args);
     try {
-      const schema = { type: 'object', description: 'unknown format', properties: { d: { type: 'string', format: 'date-tim~e' }, t: { type: 'string', format: 'date-time' } } };
+      const schema = {
+        type: 'object',
+        description: 'unknown format',
+        properties: { d: { type: 'string', format: 'date-tim~e' }, t: { type: 'string', format: 'date-time' } },
+      };
       assert.deepEqual(issuesOf(validateAgainstSchema(schema, { d: 'not a date', t: 'not a date' })), ['/t format']);
     } finally {
       console.warn = warn;
@@ -175,13 +249,20 @@ describe('the ajv instances', () => {
     const schemaWith = (levels: number) => {
       let value: unknown = 1;
       for (let i = 0; i < levels; i++) value = { k: [value] };
-      return { type: 'object', description: `deep value ${levels}`, examples: [value], properties: { n: { type: 'string' }, child: { $ref: '#' } } };
+      return {
+        type: 'object',
+        description: `deep value ${levels}`,
+        examples: [value],
+        properties: { n: { type: 'string' }, child: { $ref: '#' } },
+      };
     };
     // Counted at 18 levels first (the old walk called Array.prototype.some 2^18 times there), so
     // that it fails in a moment rather than running for ever at 190.
     const calls = someCallsOf(() => assert.ok(compileSchema(schemaWith(18)).ok));
     assert.ok(calls < 1000, `compiling called Array.prototype.some ${calls} times`);
-    assert.deepEqual(issuesOf(validateAgainstSchema(schemaWith(190), { child: { child: { n: 3 } } })), ['/child/child/n type']);
+    assert.deepEqual(issuesOf(validateAgainstSchema(schemaWith(190), { child: { child: { n: 3 } } })), [
+      '/child/child/n type',
+    ]);
   });
 
   // After each compile, what it added to ajv's code-generation scope is dropped (the instance would
@@ -191,16 +272,32 @@ describe('the ajv instances', () => {
     const first = {
       type: 'object',
       description: 'first',
-      properties: { id: { type: 'string', pattern: '^[a-z]+$', format: 'uuid' }, kind: { enum: [{ a: 1 }, 'b'] }, child: { $ref: '#' }, name: { $ref: '#/$defs/name' } },
+      properties: {
+        id: { type: 'string', pattern: '^[a-z]+$', format: 'uuid' },
+        kind: { enum: [{ a: 1 }, 'b'] },
+        child: { $ref: '#' },
+        name: { $ref: '#/$defs/name' },
+      },
       $defs: { name: { type: 'string', maxLength: 3 } },
     };
     const compiled = compileSchema(first);
     assert.ok(compiled.ok);
-    const issues = () => compiled.validate({ id: 'X', kind: { a: 2 }, child: { name: 'long' }, name: 'ok' }).issues.map((i) => `${i.instancePath} ${i.keyword}`);
+    const issues = () =>
+      compiled
+        .validate({ id: 'X', kind: { a: 2 }, child: { name: 'long' }, name: 'ok' })
+        .issues.map((i) => `${i.instancePath} ${i.keyword}`);
     const before = issues();
     assert.deepEqual(before, ['/id pattern', '/id format', '/kind enum', '/child/name maxLength']);
     for (let i = 0; i < 50; i++) {
-      const other = { type: 'object', description: `other ${i}`, properties: { id: { type: 'string', pattern: `^[0-9]{${i}}$`, format: 'uuid' }, kind: { enum: [{ a: i }] }, child: { $ref: '#' } } };
+      const other = {
+        type: 'object',
+        description: `other ${i}`,
+        properties: {
+          id: { type: 'string', pattern: `^[0-9]{${i}}$`, format: 'uuid' },
+          kind: { enum: [{ a: i }] },
+          child: { $ref: '#' },
+        },
+      };
       assert.ok(compileSchema(other).ok);
     }
     assert.deepEqual(issues(), before);

@@ -46,9 +46,11 @@ test('a wide mapping: the first pair of each key, string keys only, nothing for 
 });
 
 test('pairs added to a mapping after a lookup are found; a mapping given other pairs is read again', () => {
-  const root = parseFile('wide.yaml', Array.from({ length: 20 }, (_, i) => `k${i}: v`).join('\n')).documents[0]!.root as MapNode;
+  const root = parseFile('wide.yaml', Array.from({ length: 20 }, (_, i) => `k${i}: v`).join('\n')).documents[0]!
+    .root as MapNode;
   assert.equal(getPair(root, 'k25'), undefined);
-  const extra = parseFile('more.yaml', Array.from({ length: 10 }, (_, i) => `k${i + 15}: w`).join('\n')).documents[0]!.root as MapNode;
+  const extra = parseFile('more.yaml', Array.from({ length: 10 }, (_, i) => `k${i + 15}: w`).join('\n')).documents[0]!
+    .root as MapNode;
   root.pairs.push(...extra.pairs);
   assert.equal(getPair(root, 'k25'), extra.pairs[10 - 15 + 25]);
   assert.equal(getPair(root, 'k15'), root.pairs[15], 'the first k15 still wins');
@@ -62,23 +64,30 @@ test('the index of nodes a consuming re-parse moves into the new tree stays righ
   // server does, with every mapping looked up (so indexed) before the next edit.
   const base = `servers:\n${Array.from({ length: 12 }, (_, i) => `  s${i}:\n${Array.from({ length: 20 }, (__, j) => `    k${j}: v${i}_${j}`).join('\n')}`).join('\n')}\n`;
   fc.assert(
-    fc.property(fc.array(fc.tuple(fc.nat(), fc.constantFrom('k3', 'k17', 'k3: again\n    k3', 'x', '\n    k40: new', '')), { minLength: 1, maxLength: 8 }), (edits) => {
-      let file = parseFile('w.yaml', base);
-      assertSameAsScan(file.documents[0]!.root);
-      for (const [at, insert] of edits) {
-        const text = file.source.text;
-        const offset = at % text.length;
-        const next = text.slice(0, offset) + insert + text.slice(offset);
-        file = reparseFile(file, next, null, { consume: true }) ?? parseFile('w.yaml', next);
-        assertSameAsScan(file.documents[0]?.root ?? null, ['k40', 'k3']);
-        const fresh = parseFile('w.yaml', next);
-        for (const [i, map] of mapsOf(fresh.documents[0]?.root ?? null).entries()) {
-          const moved = mapsOf(file.documents[0]?.root ?? null)[i];
-          assert.ok(moved);
-          for (const pair of map.pairs) assert.deepEqual(getPair(moved, String(pair.key.value))?.span, scan(map, String(pair.key.value))?.span);
+    fc.property(
+      fc.array(fc.tuple(fc.nat(), fc.constantFrom('k3', 'k17', 'k3: again\n    k3', 'x', '\n    k40: new', '')), {
+        minLength: 1,
+        maxLength: 8,
+      }),
+      (edits) => {
+        let file = parseFile('w.yaml', base);
+        assertSameAsScan(file.documents[0]!.root);
+        for (const [at, insert] of edits) {
+          const text = file.source.text;
+          const offset = at % text.length;
+          const next = text.slice(0, offset) + insert + text.slice(offset);
+          file = reparseFile(file, next, null, { consume: true }) ?? parseFile('w.yaml', next);
+          assertSameAsScan(file.documents[0]?.root ?? null, ['k40', 'k3']);
+          const fresh = parseFile('w.yaml', next);
+          for (const [i, map] of mapsOf(fresh.documents[0]?.root ?? null).entries()) {
+            const moved = mapsOf(file.documents[0]?.root ?? null)[i];
+            assert.ok(moved);
+            for (const pair of map.pairs)
+              assert.deepEqual(getPair(moved, String(pair.key.value))?.span, scan(map, String(pair.key.value))?.span);
+          }
         }
-      }
-    }),
+      },
+    ),
     { numRuns: 25, seed: seedFor(10, 'key-index property') },
   );
 });

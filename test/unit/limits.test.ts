@@ -16,7 +16,8 @@ import { Workspace } from '../../server/src/core/workspace.js';
 import { parserWords } from '../../server/src/core/wording/parserWords.js';
 
 const workspace = () => new Workspace('/ws');
-const rulesOf = (path: string, text: string) => checkFile(parseFile(path, text), workspace()).findings.map((f) => f.rule);
+const rulesOf = (path: string, text: string) =>
+  checkFile(parseFile(path, text), workspace()).findings.map((f) => f.rule);
 
 test('a file larger than LIMITS.fileBytes is declined whole, with one info at its start', () => {
   // 8 MB and a bit of comments under a gateway key: the old code parsed all of it.
@@ -30,9 +31,20 @@ test('a file larger than LIMITS.fileBytes is declined whole, with one info at it
     assert.equal(file.documents.length, 1, path);
     const [doc] = file.documents;
     assert.equal(doc!.root, null, `${path}: nothing is parsed`);
-    assert.deepEqual(doc!.problems.map((p) => [p.rule, p.span.start, p.span.end]), [['lens/declined', 0, 1]], path);
-    assert.match(parserWords(doc!.problems[0]!), /^This file is 8\.\d MB, more than the 8 MB Tool Lens reads, so none of it is checked/);
-    assert.deepEqual(file.comments, [], `${path}: not read for comments either (a suppression in it counts for nothing)`);
+    assert.deepEqual(
+      doc!.problems.map((p) => [p.rule, p.span.start, p.span.end]),
+      [['lens/declined', 0, 1]],
+      path,
+    );
+    assert.match(
+      parserWords(doc!.problems[0]!),
+      /^This file is 8\.\d MB, more than the 8 MB Tool Lens reads, so none of it is checked/,
+    );
+    assert.deepEqual(
+      file.comments,
+      [],
+      `${path}: not read for comments either (a suppression in it counts for nothing)`,
+    );
     assert.deepEqual(rulesOf(path!, text!), ['lens/declined'], `${path}: the decline and nothing else`);
   }
   // Bytes, not UTF-16 units: 2.8 million three-byte characters are 8.4 MB.
@@ -55,8 +67,16 @@ test('a file holding more than LIMITS.fileValues values is declined whole', () =
   ]) {
     const file = parseFile(path!, text!);
     assert.equal(file.documents[0]!.root, null, path);
-    assert.match(parserWords(file.documents[0]!.problems[0]!), /^This file holds more than the 500,000 values Tool Lens reads in one file/, path);
-    assert.deepEqual(checkFile(file, workspace()).findings.map((f) => f.rule), ['lens/declined'], path);
+    assert.match(
+      parserWords(file.documents[0]!.problems[0]!),
+      /^This file holds more than the 500,000 values Tool Lens reads in one file/,
+      path,
+    );
+    assert.deepEqual(
+      checkFile(file, workspace()).findings.map((f) => f.rule),
+      ['lens/declined'],
+      path,
+    );
   }
   // The cheap bound counts commas and colons in strings too; the count on tokens does not.
   const manyCommas = `compositeTools: []\nnote: "${', :'.repeat(LIMITS.fileValues)}"\n`;
@@ -84,12 +104,18 @@ test('the alias budget is one per file, and said once per document', () => {
   assert.equal(declined.slice(0, 9).join(''), '000000000', 'the first documents are within the budget');
   assert.equal(declined[9], 1, 'the budget runs out in the tenth');
   assert.deepEqual(declined.slice(10), Array(20).fill(1), 'then each document says it once');
-  assert.match(parserWords(file.documents[20]!.problems[0]!), /^This alias and the 9 after it in this document are not expanded/);
+  assert.match(
+    parserWords(file.documents[20]!.problems[0]!),
+    /^This alias and the 9 after it in this document are not expanded/,
+  );
 });
 
 test('a problem inside an anchor is reported once, not once for each alias of it', () => {
   const text = 'compositeTools: []\nx: &m {k: 1, k: 2}\ny: *m\nz: *m\n';
-  assert.deepEqual(rulesOf('dup.vmcp.yaml', text).filter((r) => r === 'yaml/duplicate-key'), ['yaml/duplicate-key']);
+  assert.deepEqual(
+    rulesOf('dup.vmcp.yaml', text).filter((r) => r === 'yaml/duplicate-key'),
+    ['yaml/duplicate-key'],
+  );
 });
 
 /** A node tree without spans that differ only in how a cut region is placed: the same tree. */
@@ -111,9 +137,13 @@ test('cutting deep content before parsing gives what the converters alone make o
     cases.push(`a:\n${'- '.repeat(d)}x\nb: 1\n`);
     cases.push(`${'- '.repeat(d)}x\n- y\n`);
     cases.push(`a:\n  ${'- '.repeat(d)}x\n  ${' '.repeat(2 * d + 2)}- y\n  - z\nb: 1\n`);
-    cases.push(`top:\n${Array.from({ length: d }, (_, i) => `${' '.repeat(i + 1)}k${i}:`).join('\n')}\n${' '.repeat(d + 1)}leaf\nafter: 1\n`);
+    cases.push(
+      `top:\n${Array.from({ length: d }, (_, i) => `${' '.repeat(i + 1)}k${i}:`).join('\n')}\n${' '.repeat(d + 1)}leaf\nafter: 1\n`,
+    );
     cases.push(`a: &x ${'['.repeat(d)}${']'.repeat(d)}\nb: *x\n`);
-    cases.push(`a:\n${Array.from({ length: d }, (_, i) => `${' '.repeat(i + 1)}k:`).join('\n')} |\n${' '.repeat(d + 2)}text\nb: 1\n`);
+    cases.push(
+      `a:\n${Array.from({ length: d }, (_, i) => `${' '.repeat(i + 1)}k:`).join('\n')} |\n${' '.repeat(d + 2)}text\nb: 1\n`,
+    );
   }
   for (const text of cases) {
     const whole = parseYaml(text, 0, { cut: 'never' });
@@ -135,7 +165,10 @@ test('cutting deep content before parsing gives what the converters alone make o
 test('a deep value is declined as one span, and what follows it is read as written', () => {
   const text = `a: [${'['.repeat(5000)}x${']'.repeat(5000)}, after]\nb: 2\n`;
   const [doc] = parseYaml(text);
-  assert.deepEqual(doc!.problems.map((p) => p.rule), ['lens/declined']);
+  assert.deepEqual(
+    doc!.problems.map((p) => p.rule),
+    ['lens/declined'],
+  );
   const value = getNode(doc!.root, 'a');
   const items = value?.type === 'seq' ? value.items : [];
   assert.deepEqual(
@@ -146,6 +179,9 @@ test('a deep value is declined as one span, and what follows it is read as writt
   assert.equal(getNode(doc!.root, 'b')?.type, 'scalar');
   // JSON: the same through jsonc-parser, which would otherwise lose the whole document.
   const json = parseJson(`{"a": [${'['.repeat(5000)}${']'.repeat(5000)}, "after"], "b": 2}`);
-  assert.deepEqual(json.problems.map((p) => p.rule), ['lens/declined']);
+  assert.deepEqual(
+    json.problems.map((p) => p.rule),
+    ['lens/declined'],
+  );
   assert.equal(getNode(json.root, 'b')?.type, 'scalar');
 });

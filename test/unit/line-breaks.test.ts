@@ -46,14 +46,25 @@ function seen(source: SourceText, finding: Finding, eol: string): unknown {
     severity: finding.severity,
     message: finding.message,
     at: place(finding.span),
-    related: (finding.related ?? []).map((r) => ({ file: r.file, message: r.message, at: r.file === undefined ? place(r.span) : undefined })),
-    fixes: (finding.fixes ?? []).map((fix: Fix) => ({ title: fix.title, safe: fix.safe, edits: fix.edits.map((e) => ({ at: place(e.span), newText: lf(e.newText) })) })),
+    related: (finding.related ?? []).map((r) => ({
+      file: r.file,
+      message: r.message,
+      at: r.file === undefined ? place(r.span) : undefined,
+    })),
+    fixes: (finding.fixes ?? []).map((fix: Fix) => ({
+      title: fix.title,
+      safe: fix.safe,
+      edits: fix.edits.map((e) => ({ at: place(e.span), newText: lf(e.newText) })),
+    })),
   };
 }
 
 function safeFixed(text: string, findings: readonly Finding[]): string {
   const fixes = findings.map((f) => f.fixes?.find((fix) => fix.safe)).filter((fix): fix is Fix => fix !== undefined);
-  return applyEdits(text, chooseCompatibleFixes(fixes).chosen.flatMap((fix) => fix.edits));
+  return applyEdits(
+    text,
+    chooseCompatibleFixes(fixes).chosen.flatMap((fix) => fix.edits),
+  );
 }
 
 const folders = [
@@ -80,9 +91,17 @@ describe('a file reads the same with any line break and with a BOM', () => {
           const parsed = workspace.parse(file.path, variantText);
           assert.equal(parsed.kind, file.kind, `${file.path} with ${variant.name}: the kind`);
           const findings = checkFile(parsed, workspace).findings;
-          assert.deepEqual(findings.map((f) => seen(parsed.source, f, variant.eol)), baseSeen, `${file.path} with ${variant.name}: the findings`);
+          assert.deepEqual(
+            findings.map((f) => seen(parsed.source, f, variant.eol)),
+            baseSeen,
+            `${file.path} with ${variant.name}: the findings`,
+          );
           const fixed = safeFixed(variantText, findings);
-          assert.equal(fixed, render(baseFixed, variant), `${file.path} with ${variant.name}: the safe fixes, in the file's line breaks and with its BOM`);
+          assert.equal(
+            fixed,
+            render(baseFixed, variant),
+            `${file.path} with ${variant.name}: the safe fixes, in the file's line breaks and with its BOM`,
+          );
           compared++;
         }
       }

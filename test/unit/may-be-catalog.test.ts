@@ -15,7 +15,8 @@ function* filesUnder(dir: string): Generator<string> {
   // The folders are the repository's own: a missing one is a failure, not nothing to try.
   assert.ok(existsSync(dir), `no ${dir}`);
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && /\.(ya?ml|jsonc?|jsonl)$/i.test(entry.name)) yield join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
+    if (entry.isFile() && /\.(ya?ml|jsonc?|jsonl)$/i.test(entry.name))
+      yield join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
   }
 }
 

@@ -28,7 +28,11 @@ const SEED = seedFor(20261215);
 const RUNS = process.env.PREFILTER_RUNS !== undefined ? Number(process.env.PREFILTER_RUNS) : 3000;
 
 /** Every YAML/JSON file git knows in the repository (fixtures, corpus, docs, examples, schemas...). */
-const repoFiles = execFileSync('git', ['ls-files', '-z', '--', '*.yaml', '*.yml', '*.json', '*.jsonc', '*.jsonl'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 })
+const repoFiles = execFileSync('git', ['ls-files', '-z', '--', '*.yaml', '*.yml', '*.json', '*.jsonc', '*.jsonl'], {
+  cwd: ROOT,
+  encoding: 'utf8',
+  maxBuffer: 1 << 28,
+})
   .split('\0')
   .filter(Boolean)
   .map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }));
@@ -39,23 +43,67 @@ const workspace = new Workspace('');
 function wrong(path: string, text: string): string | undefined {
   const file = parseFile(path, text);
   const kinds = kindsOf(file);
-  if (!mayBeOurs(path, text, null) && kinds.length > 0) return `mayBeOurs said "no" to ${path}, which parses as ${kinds.join(', ')}:\n${JSON.stringify(text.slice(0, 2000))}`;
-  if (!mayBeCatalog(workspace, path, text) && kinds.includes('tool-catalog')) return `mayBeCatalog said "no" to ${path}, which parses as a catalog:\n${JSON.stringify(text.slice(0, 2000))}`;
+  if (!mayBeOurs(path, text, null) && kinds.length > 0)
+    return `mayBeOurs said "no" to ${path}, which parses as ${kinds.join(', ')}:\n${JSON.stringify(text.slice(0, 2000))}`;
+  if (!mayBeCatalog(workspace, path, text) && kinds.includes('tool-catalog'))
+    return `mayBeCatalog said "no" to ${path}, which parses as a catalog:\n${JSON.stringify(text.slice(0, 2000))}`;
   return undefined;
 }
 
 function kindsOf(file: ParsedFile): string[] {
-  return [...new Set([file.kind, ...file.documents.map((d) => d.kind)].filter((k): k is NonNullable<typeof k> => k !== null))];
+  return [
+    ...new Set([file.kind, ...file.documents.map((d) => d.kind)].filter((k): k is NonNullable<typeof k> => k !== null)),
+  ];
 }
 
-const languageOf = (path: string): Language => (/\.jsonl$/i.test(path) ? 'jsonl' : /\.jsonc?$/i.test(path) ? 'json' : 'yaml');
+const languageOf = (path: string): Language =>
+  /\.jsonl$/i.test(path) ? 'jsonl' : /\.jsonc?$/i.test(path) ? 'json' : 'yaml';
 
 /** The words a kind is recognised by (prefilter.ts), each of which a disguise replaces. */
-const WORDS = ['VirtualMCPServer', 'VirtualMCPCompositeToolDefinition', 'compositeTools', 'catalog', 'inputSchema', 'toolFaces', 'calls', 'mcpServers', 'groupRef', 'incomingAuth', 'outgoingAuth', 'aggregation', 'backends'];
+const WORDS = [
+  'VirtualMCPServer',
+  'VirtualMCPCompositeToolDefinition',
+  'compositeTools',
+  'catalog',
+  'inputSchema',
+  'toolFaces',
+  'calls',
+  'mcpServers',
+  'groupRef',
+  'incomingAuth',
+  'outgoingAuth',
+  'aggregation',
+  'backends',
+];
 const WORD = new RegExp(WORDS.join('|'), 'g');
 
-type Disguise = 'xEscape' | 'uEscape' | 'lineEscape' | 'binary' | 'binaryVerbatim' | 'binaryPercent' | 'binaryTagDirective' | 'case' | 'space' | 'fold' | 'drop' | 'keep';
-const DISGUISES: Disguise[] = ['xEscape', 'uEscape', 'lineEscape', 'binary', 'binaryVerbatim', 'binaryPercent', 'binaryTagDirective', 'case', 'space', 'fold', 'drop', 'keep'];
+type Disguise =
+  | 'xEscape'
+  | 'uEscape'
+  | 'lineEscape'
+  | 'binary'
+  | 'binaryVerbatim'
+  | 'binaryPercent'
+  | 'binaryTagDirective'
+  | 'case'
+  | 'space'
+  | 'fold'
+  | 'drop'
+  | 'keep';
+const DISGUISES: Disguise[] = [
+  'xEscape',
+  'uEscape',
+  'lineEscape',
+  'binary',
+  'binaryVerbatim',
+  'binaryPercent',
+  'binaryTagDirective',
+  'case',
+  'space',
+  'fold',
+  'drop',
+  'keep',
+];
 
 const hex = (c: string, width: number) => c.charCodeAt(0).toString(16).padStart(width, '0');
 
@@ -128,20 +176,55 @@ describe('the kind pre-filter', () => {
 
   test('files with our words disguised and damaged, and documents built from scratch (seeded)', (t) => {
     t.diagnostic(`${seedNote(SEED)}, ${RUNS} cases (PREFILTER_RUNS)`);
-    const samples = repoFiles.filter(({ path, text }) => text.length < 60_000 && kindsOf(parseFile(path, text)).length > 0);
+    const samples = repoFiles.filter(
+      ({ path, text }) => text.length < 60_000 && kindsOf(parseFile(path, text)).length > 0,
+    );
     const vocabulary = vocabularyOf(samples.map((s) => s.text));
     const choice = fc.record({ how: fc.constantFrom(...DISGUISES), at: fc.nat(40) });
-    const fromFile = fc.record({
-      sample: fc.nat(samples.length - 1),
-      choices: fc.array(choice, { minLength: 1, maxLength: 6 }),
-      mutations: fc.array(anyMutation(vocabulary), { maxLength: 3 }),
-    }).map(({ sample, choices, mutations }) => {
-      const { path, text } = samples[sample]!;
-      return { path, text: mutateAll(disguised(text, choices), mutations, languageOf(path)) };
-    });
+    const fromFile = fc
+      .record({
+        sample: fc.nat(samples.length - 1),
+        choices: fc.array(choice, { minLength: 1, maxLength: 6 }),
+        mutations: fc.array(anyMutation(vocabulary), { maxLength: 3 }),
+      })
+      .map(({ sample, choices, mutations }) => {
+        const { path, text } = samples[sample]!;
+        return { path, text: mutateAll(disguised(text, choices), mutations, languageOf(path)) };
+      });
     // A small document of our keys and others', in YAML or JSON, with the keys disguised.
-    const key = fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom('name', 'tools', 'server', 'kind', 'apiVersion', 'items', 'spec', 'tool', 'url', 'type', 'workload', 'source', 'command'));
-    const leaf = fc.oneof(fc.constantFrom('1', 'x', 'VirtualMCPServer', 'toolhive.stacklok.dev/v1alpha1', 'v1', 'List', '[]', '{}', 'anonymous', 'http://x'), fc.constantFrom(...WORDS));
+    const key = fc.oneof(
+      fc.constantFrom(...WORDS),
+      fc.constantFrom(
+        'name',
+        'tools',
+        'server',
+        'kind',
+        'apiVersion',
+        'items',
+        'spec',
+        'tool',
+        'url',
+        'type',
+        'workload',
+        'source',
+        'command',
+      ),
+    );
+    const leaf = fc.oneof(
+      fc.constantFrom(
+        '1',
+        'x',
+        'VirtualMCPServer',
+        'toolhive.stacklok.dev/v1alpha1',
+        'v1',
+        'List',
+        '[]',
+        '{}',
+        'anonymous',
+        'http://x',
+      ),
+      fc.constantFrom(...WORDS),
+    );
     type Tree = string | { seq: Tree[] } | { map: [string, Tree][] };
     const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
       node: fc.oneof(
@@ -156,17 +239,28 @@ describe('the kind pre-filter', () => {
       if ('seq' in node) return `[${node.seq.map((v) => render(v, json)).join(', ')}]`;
       return `{${node.map.map(([k, v]) => `${json ? JSON.stringify(k) : k}: ${render(v, json)}`).join(', ')}}`;
     };
-    const fromScratch = fc.record({ root: fc.array(fc.tuple(key, tree), { minLength: 1, maxLength: 5 }), json: fc.boolean(), choices: fc.array(choice, { minLength: 1, maxLength: 6 }) }).map(({ root, json, choices }) => {
-      const text = json ? `{${root.map(([k, v]) => `${JSON.stringify(k)}: ${render(v, true)}`).join(',\n')}}\n` : root.map(([k, v]) => `${k}: ${render(v, false)}\n`).join('');
-      return { path: json ? 'scratch.json' : 'scratch.yaml', text: disguised(text, choices) };
-    });
+    const fromScratch = fc
+      .record({
+        root: fc.array(fc.tuple(key, tree), { minLength: 1, maxLength: 5 }),
+        json: fc.boolean(),
+        choices: fc.array(choice, { minLength: 1, maxLength: 6 }),
+      })
+      .map(({ root, json, choices }) => {
+        const text = json
+          ? `{${root.map(([k, v]) => `${JSON.stringify(k)}: ${render(v, true)}`).join(',\n')}}\n`
+          : root.map(([k, v]) => `${k}: ${render(v, false)}\n`).join('');
+        return { path: json ? 'scratch.json' : 'scratch.yaml', text: disguised(text, choices) };
+      });
     let skipped = 0;
     fc.assert(
-      fc.property(fc.oneof({ weight: 3, arbitrary: fromFile }, { weight: 1, arbitrary: fromScratch }), ({ path, text }) => {
-        const problem = wrong(path, text);
-        if (problem) throw new Error(problem);
-        if (!mayBeOurs(path, text, null)) skipped++;
-      }),
+      fc.property(
+        fc.oneof({ weight: 3, arbitrary: fromFile }, { weight: 1, arbitrary: fromScratch }),
+        ({ path, text }) => {
+          const problem = wrong(path, text);
+          if (problem) throw new Error(problem);
+          if (!mayBeOurs(path, text, null)) skipped++;
+        },
+      ),
       { seed: SEED, numRuns: RUNS },
     );
     t.diagnostic(`${skipped} of ${RUNS} cases skipped by the pre-filter`);
@@ -174,9 +268,21 @@ describe('the kind pre-filter', () => {
   });
 
   test('each way of spelling a word otherwise is a "maybe", and it does read as ours', () => {
-    for (const how of ['xEscape', 'uEscape', 'lineEscape', 'binary', 'binaryVerbatim', 'binaryPercent', 'binaryTagDirective'] as const) {
+    for (const how of [
+      'xEscape',
+      'uEscape',
+      'lineEscape',
+      'binary',
+      'binaryVerbatim',
+      'binaryPercent',
+      'binaryTagDirective',
+    ] as const) {
       const text = disguised('calls:\n  - tool: a.b\n', [{ how, at: 2 }]);
-      assert.equal(parseFile('x.yaml', text).kind, 'tool-calls', `${how}: ${JSON.stringify(text)} reads as a calls file`);
+      assert.equal(
+        parseFile('x.yaml', text).kind,
+        'tool-calls',
+        `${how}: ${JSON.stringify(text)} reads as a calls file`,
+      );
       assert.ok(textMayBeOurs(text), `${how}: ${JSON.stringify(text)}`);
     }
     const catalog = '? !!binary Y2F0YWxvZw==\n: 1\nservers: []\n';
@@ -207,7 +313,8 @@ describe('the load with the pre-filter', () => {
       const texts: Record<string, string> = {
         'compose.yaml': 'services:\n  web:\n    image: nginx\n    ports: ["80:80"\n', // broken YAML, no kind: no finding
         'gw.yaml': 'compositeTools:\n  - name: t\n    steps: []\n',
-        'snapshots/listed.yaml': '? !!binary Y2F0YWxvZw==\n: 1\nservers:\n  - name: echo\n    tools:\n      - name: say\n        inputSchema: {type: object}\n',
+        'snapshots/listed.yaml':
+          '? !!binary Y2F0YWxvZw==\n: 1\nservers:\n  - name: echo\n    tools:\n      - name: say\n        inputSchema: {type: object}\n',
         'named.yaml': 'servers: []\n',
       };
       for (const [path, text] of Object.entries(texts)) {
@@ -220,16 +327,31 @@ describe('the load with the pre-filter', () => {
       const compose = byPath.get('compose.yaml')!;
       assert.deepEqual(compose.documents, [], 'compose.yaml is not parsed');
       const full = parseFile('compose.yaml', texts['compose.yaml']!);
-      assert.ok(full.documents[0]!.problems.length > 0 && full.kind === null, 'its full parse has a syntax error and no kind');
+      assert.ok(
+        full.documents[0]!.problems.length > 0 && full.kind === null,
+        'its full parse has a syntax error and no kind',
+      );
       assert.deepEqual(checkFile(compose, loaded.workspace).findings, checkFile(full, loaded.workspace).findings);
       assert.ok(byPath.get('gw.yaml')!.documents.length > 0, 'a gateway is parsed');
-      assert.ok(loaded.workspace.catalog.files.includes('named.yaml'), 'a file a catalog glob names joins the catalog, parsed');
+      assert.ok(
+        loaded.workspace.catalog.files.includes('named.yaml'),
+        'a file a catalog glob names joins the catalog, parsed',
+      );
       assert.ok(byPath.get('named.yaml')!.documents.length > 0, 'and is parsed though the pre-filter would say no');
-      assert.ok(loaded.workspace.catalog.files.includes('snapshots/listed.yaml'), 'a catalog with a !!binary key joins the catalog');
+      assert.ok(
+        loaded.workspace.catalog.files.includes('snapshots/listed.yaml'),
+        'a catalog with a !!binary key joins the catalog',
+      );
       // Not named, it is read only to see whether it may be a catalog (mayBeCatalog): it still joins.
       const one = loadWorkspace({ paths: ['gw.yaml'], cwd: dir });
-      assert.deepEqual(one.files.map((f) => f.path), ['gw.yaml']);
-      assert.ok(one.workspace.catalog.files.includes('snapshots/listed.yaml'), 'a catalog with a !!binary key joins the catalog of `check gw.yaml`');
+      assert.deepEqual(
+        one.files.map((f) => f.path),
+        ['gw.yaml'],
+      );
+      assert.ok(
+        one.workspace.catalog.files.includes('snapshots/listed.yaml'),
+        'a catalog with a !!binary key joins the catalog of `check gw.yaml`',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

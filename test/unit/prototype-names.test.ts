@@ -25,7 +25,13 @@ const NAMES: [ordinary: string, prototype: string][] = [
 ];
 const TYPOS: [string, string][] = NAMES.map(([a, b]) => [a.slice(0, -2) + a.slice(-1), b.slice(0, -2) + b.slice(-1)]);
 const ALL = [...NAMES, ...TYPOS].sort((x, y) => y[0].length - x[0].length);
-const [GAMMA, LIGHT, MIX, MIRROR, WOBBLE] = NAMES.map(([ordinary]) => ordinary) as [string, string, string, string, string];
+const [GAMMA, LIGHT, MIX, MIRROR, WOBBLE] = NAMES.map(([ordinary]) => ordinary) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 const typo = (name: string) => name.slice(0, -2) + name.slice(-1);
 
 function toPrototypeNames(text: string): string {
@@ -221,7 +227,8 @@ function checkAll(files: Record<string, string>): Seen[] {
   const { config, problems } = parseConfig('/ws/.toollens.yaml', files['.toollens.yaml']!, new Set());
   assert.deepEqual(problems, [], 'the configuration reads');
   workspace.config = config;
-  for (const [name, text] of Object.entries(files)) if (name.endsWith('.catalog.yaml')) workspace.catalog.addFile(workspace.parse(`/ws/${name}`, text));
+  for (const [name, text] of Object.entries(files))
+    if (name.endsWith('.catalog.yaml')) workspace.catalog.addFile(workspace.parse(`/ws/${name}`, text));
   const seen: Seen[] = [];
   for (const [name, text] of Object.entries(files)) {
     if (name === '.toollens.yaml') continue;
@@ -235,7 +242,9 @@ function checkAll(files: Record<string, string>): Seen[] {
         end: f.span.end,
         message: f.message,
         related: (f.related ?? []).map((r) => `${r.file ?? ''}@${r.span.start}: ${r.message}`),
-        fixes: (f.fixes ?? []).map((x) => `${x.title}: ${x.edits.map((e) => `${e.span.start}-${e.span.end}=${e.newText}`).join('|')}`),
+        fixes: (f.fixes ?? []).map(
+          (x) => `${x.title}: ${x.edits.map((e) => `${e.span.start}-${e.span.end}=${e.newText}`).join('|')}`,
+        ),
       });
     }
   }
@@ -245,7 +254,9 @@ function checkAll(files: Record<string, string>): Seen[] {
 
 test('names spelt like Object.prototype members are names like any other, in every rule', () => {
   const ordinary = checkAll(FILES);
-  const prototype = checkAll(Object.fromEntries(Object.entries(FILES).map(([name, text]) => [toPrototypeNames(name), toPrototypeNames(text)])));
+  const prototype = checkAll(
+    Object.fromEntries(Object.entries(FILES).map(([name, text]) => [toPrototypeNames(name), toPrototypeNames(text)])),
+  );
   for (const f of prototype) {
     const text = [f.message, ...f.related, ...f.fixes].join('\n');
     assert.doesNotMatch(text, /\[native code\]|function \w*\(/, `${f.rule}: ${text}`);
@@ -279,5 +290,8 @@ test('names spelt like Object.prototype members are names like any other, in eve
   ]) {
     assert.ok(rules.has(rule), `no ${rule} finding in the workspace: ${[...rules].join(', ')}`);
   }
-  assert.ok(ordinary.some((f) => /[Dd]id you mean/.test(f.message)), 'suggestions are compared too');
+  assert.ok(
+    ordinary.some((f) => /[Dd]id you mean/.test(f.message)),
+    'suggestions are compared too',
+  );
 });

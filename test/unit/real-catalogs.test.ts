@@ -12,11 +12,15 @@ const CATALOG_DIR = path.join(__dirname, '../corpus/clean/catalogs');
 
 test('the real catalogs are recognised as tool catalogs and produce no finding', () => {
   assert.ok(existsSync(CATALOG_DIR), `no ${CATALOG_DIR}`);
-  const files = readdirSync(CATALOG_DIR).filter((f) => f.endsWith('.json') && !f.startsWith('team-')).sort();
+  const files = readdirSync(CATALOG_DIR)
+    .filter((f) => f.endsWith('.json') && !f.startsWith('team-'))
+    .sort();
   assert.equal(files.length, 4, `expected the four reference catalogs in ${CATALOG_DIR}, found: ${files.join(', ')}`);
   const logged: string[] = [];
   const workspace = new Workspace(CATALOG_DIR, (message) => logged.push(message));
-  const parsed = files.map((name) => workspace.parse(path.join(CATALOG_DIR, name), readFileSync(path.join(CATALOG_DIR, name), 'utf8')));
+  const parsed = files.map((name) =>
+    workspace.parse(path.join(CATALOG_DIR, name), readFileSync(path.join(CATALOG_DIR, name), 'utf8')),
+  );
   for (const file of parsed) workspace.catalog.addFile(file);
   for (const file of parsed) {
     assert.equal(file.kind, 'tool-catalog', `${path.basename(file.path)} is not recognised as a tool catalog`);
@@ -29,5 +33,6 @@ test('the real catalogs are recognised as tool catalogs and produce no finding',
   assert.deepEqual(logged, [], `a rule failed on a real catalog:\n${logged.join('\n')}`);
   // Every server each file names made it into the catalog, with its tools.
   assert.deepEqual(workspace.catalog.serverNames, ['everything', 'everything-fullcaps', 'filesystem', 'memory']);
-  for (const name of workspace.catalog.serverNames) assert.ok((workspace.catalog.server(name)?.tools.length ?? 0) > 0, `${name} has no tools`);
+  for (const name of workspace.catalog.serverNames)
+    assert.ok((workspace.catalog.server(name)?.tools.length ?? 0) > 0, `${name} has no tools`);
 });

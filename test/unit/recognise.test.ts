@@ -56,11 +56,15 @@ const CLI_CONFIGS: Record<string, string> = {
   'the init template': INIT_OUTPUT,
   'the README quick start (cmd/vmcp/README.md)':
     'name: "my-vmcp"\ngroupRef: "my-team"\nincomingAuth:\n  type: anonymous\noutgoingAuth:\n  source: inline\n  default:\n    type: unauthenticated\n',
-  'groupRef and aggregation tools only': 'groupRef: team\naggregation:\n  tools:\n    - workload: github\n      filter: [list_issues]\n',
-  'no groupRef yet (ToolHive refuses it, so it must be checked)': 'name: x\nincomingAuth:\n  type: oidc\noutgoingAuth:\n  source: inline\n',
-  'a misspelt root key': 'name: x\ngroupRef: g\nincommingAuth:\n  type: anonymous\noutgoingAuth:\n  source: inline\naggregation:\n  conflictResolution: prefix\n',
-  'static backends with groupRef': 'name: x\ngroupRef: g\nbackends:\n  - name: a\n    url: http://a:8080/mcp\n    transport: sse\n',
-  'JSON': '{"name": "x", "groupRef": "g", "incomingAuth": {"type": "anonymous"}, "outgoingAuth": {"source": "inline"}, "aggregation": {"conflictResolution": "priority"}}',
+  'groupRef and aggregation tools only':
+    'groupRef: team\naggregation:\n  tools:\n    - workload: github\n      filter: [list_issues]\n',
+  'no groupRef yet (ToolHive refuses it, so it must be checked)':
+    'name: x\nincomingAuth:\n  type: oidc\noutgoingAuth:\n  source: inline\n',
+  'a misspelt root key':
+    'name: x\ngroupRef: g\nincommingAuth:\n  type: anonymous\noutgoingAuth:\n  source: inline\naggregation:\n  conflictResolution: prefix\n',
+  'static backends with groupRef':
+    'name: x\ngroupRef: g\nbackends:\n  - name: a\n    url: http://a:8080/mcp\n    transport: sse\n',
+  JSON: '{"name": "x", "groupRef": "g", "incomingAuth": {"type": "anonymous"}, "outgoingAuth": {"source": "inline"}, "aggregation": {"conflictResolution": "priority"}}',
 };
 
 for (const [what, text] of Object.entries(CLI_CONFIGS)) {
@@ -68,16 +72,19 @@ for (const [what, text] of Object.entries(CLI_CONFIGS)) {
     const path = what === 'JSON' ? 'vmcp.json' : 'vmcp.yaml';
     assert.equal(parseFile(path, text).kind, 'vmcp-config');
     // Text shows no shapes, so its marker wants every root key to be the config's (a misspelt one is not).
-    if (what !== 'a misspelt root key') assert.equal(kindFromText(text), 'vmcp-config', 'its text says so too (a file no parser reads)');
+    if (what !== 'a misspelt root key')
+      assert.equal(kindFromText(text), 'vmcp-config', 'its text says so too (a file no parser reads)');
   });
 }
 
 const NOT_CLI_CONFIGS: Record<string, string> = {
   'one setting alone': 'name: edge\nbackends:\n  - name: a\n    url: http://a\n',
   'groupRef alone': 'name: team\ngroupRef: admins\nmembers: [ana, bo]\n',
-  'settings in other shapes': 'groupRef: g\nincomingAuth: ldap\noutgoingAuth: none\naggregation: union\nbackends: {ldap: {url: ldaps://x}}\n',
+  'settings in other shapes':
+    'groupRef: g\nincomingAuth: ldap\noutgoingAuth: none\naggregation: union\nbackends: {ldap: {url: ldaps://x}}\n',
   'a Kubernetes object': 'apiVersion: example.com/v1\nkind: Thing\ngroupRef: g\nincomingAuth:\n  type: oidc\n',
-  'mostly other keys': 'groupRef: g\nincomingAuth:\n  type: jwt\nreplicaCount: 2\nimage: x\nservice: {}\ningress: {}\nresources: {}\n',
+  'mostly other keys':
+    'groupRef: g\nincomingAuth:\n  type: jwt\nreplicaCount: 2\nimage: x\nservice: {}\ningress: {}\nresources: {}\n',
 };
 
 for (const [what, text] of Object.entries(NOT_CLI_CONFIGS)) {
@@ -223,7 +230,13 @@ test('the clean corpus holds each new shape, recognised as such (so its silence 
   const read = (name: string) => parseFile(join(clean, name), readFileSync(join(clean, name), 'utf8'));
   assert.equal(read('local-dev.vmcp.yaml').kind, 'vmcp-config');
   const list = read('review-stack.list.yaml').documents.filter((d) => d.embedded);
-  assert.deepEqual(list.map((d) => [d.kind, d.embedded?.via]), [['vmcp-server', 'list'], ['vmcp-composite', 'list']]);
+  assert.deepEqual(
+    list.map((d) => [d.kind, d.embedded?.via]),
+    [
+      ['vmcp-server', 'list'],
+      ['vmcp-composite', 'list'],
+    ],
+  );
   const chainsaw = read('review-stack.chainsaw-test.yaml').documents.filter((d) => d.embedded);
   assert.deepEqual(
     chainsaw.map((d) => [d.kind, d.embedded?.via, d.embedded?.partial]),
@@ -241,14 +254,29 @@ test('a JSON List (kubectl get -o json) embeds its items too', () => {
     {
       apiVersion: 'v1',
       kind: 'List',
-      items: [{ apiVersion: 'toolhive.stacklok.dev/v1beta1', kind: 'VirtualMCPCompositeToolDefinition', metadata: { name: 'd' }, spec: { name: 'x', steps: [{ id: 'a', tool: 'fs.read' }, { id: 'a', tool: 'fs.read' }] } }],
+      items: [
+        {
+          apiVersion: 'toolhive.stacklok.dev/v1beta1',
+          kind: 'VirtualMCPCompositeToolDefinition',
+          metadata: { name: 'd' },
+          spec: {
+            name: 'x',
+            steps: [
+              { id: 'a', tool: 'fs.read' },
+              { id: 'a', tool: 'fs.read' },
+            ],
+          },
+        },
+      ],
     },
     null,
     2,
   );
   const file = parseFile('list.json', text);
   assert.equal(file.documents[1]?.kind, 'vmcp-composite');
-  const findings = checkFile(file, new Workspace('/ws')).findings.filter((f) => f.rule === 'workflow/duplicate-step-id');
+  const findings = checkFile(file, new Workspace('/ws')).findings.filter(
+    (f) => f.rule === 'workflow/duplicate-step-id',
+  );
   assert.equal(findings.length, 1);
   assert.equal(text.slice(findings[0]!.span.start, findings[0]!.span.end), '"a"');
   assert.ok(findings[0]!.span.start > text.lastIndexOf('"id"') - 1, 'on the second step');
@@ -263,7 +291,10 @@ test("the editor's cursor inside an embedded resource is in that resource's docu
 });
 
 test('suppressions and declined content inside an embedded resource are said once', () => {
-  const suppressed = LIST.replace('conflictResolution: prefixed', 'conflictResolution: prefixed # tool-lens-disable-line schema/invalid-value');
+  const suppressed = LIST.replace(
+    'conflictResolution: prefixed',
+    'conflictResolution: prefixed # tool-lens-disable-line schema/invalid-value',
+  );
   assert.deepEqual(checkFile(parseFile('list.yaml', suppressed), new Workspace('/ws')).findings, []);
   const unused = LIST.replace('name: gw', 'name: gw # tool-lens-disable-line schema/unknown-key');
   assert.deepEqual(
@@ -271,13 +302,19 @@ test('suppressions and declined content inside an embedded resource are said onc
     ['lens/unused-suppression', 'schema/invalid-value'],
   );
   // A value nested deeper than Tool Lens reads (LIMITS.nesting), inside the listed resource.
-  const deep = LIST.replace('          conflictResolution: prefixed\n', `          conflictResolution: prefix\n      metadataExtra: ${'['.repeat(450)}${']'.repeat(450)}\n`);
-  const declined = checkFile(parseFile('list.yaml', deep), new Workspace('/ws')).findings.filter((f) => f.rule === 'lens/declined');
+  const deep = LIST.replace(
+    '          conflictResolution: prefixed\n',
+    `          conflictResolution: prefix\n      metadataExtra: ${'['.repeat(450)}${']'.repeat(450)}\n`,
+  );
+  const declined = checkFile(parseFile('list.yaml', deep), new Workspace('/ws')).findings.filter(
+    (f) => f.rule === 'lens/declined',
+  );
   assert.equal(declined.length, 1, declined.map((f) => f.message).join('\n'));
 });
 
 test('Lists inside Lists are followed as deep as the parser reads', () => {
-  const item = "{apiVersion: toolhive.stacklok.dev/v1beta1, kind: VirtualMCPCompositeToolDefinition, metadata: {name: d}, spec: {name: x, description: One read., steps: [{id: a, tool: fs.read}]}}";
+  const item =
+    '{apiVersion: toolhive.stacklok.dev/v1beta1, kind: VirtualMCPCompositeToolDefinition, metadata: {name: d}, spec: {name: x, description: One read., steps: [{id: a, tool: fs.read}]}}';
   let node = item;
   for (let i = 0; i < 150; i++) node = `{apiVersion: v1, kind: List, items: [${node}]}`;
   const file = parseFile('deep.yaml', node);
@@ -317,7 +354,10 @@ test('a resource with a spec is an object, status or not; an edit that adds the 
   const withSpec = STATUS_ONLY.replace('status:', 'spec:\n  groupRef: g\nstatus:');
   const file = parseFile('gw.yaml', withSpec);
   assert.equal(file.documents[0]!.partial, false);
-  assert.ok(checkFile(file, new Workspace('/ws')).findings.some((f) => f.rule === 'schema/missing-field'), 'a spec without incomingAuth is incomplete');
+  assert.ok(
+    checkFile(file, new Workspace('/ws')).findings.some((f) => f.rule === 'schema/missing-field'),
+    'a spec without incomingAuth is incomplete',
+  );
   const again = reparseFile(parseFile('gw.yaml', STATUS_ONLY), withSpec, null) ?? parseFile('gw.yaml', withSpec);
   assert.equal(again.documents[0]!.partial, false);
 });

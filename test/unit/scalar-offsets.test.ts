@@ -34,7 +34,9 @@ function scalars(node: Node | null, out: ScalarNode[] = []): ScalarNode[] {
 /** The block scalars of a text (through our parse), with the parse's problems. */
 function blockScalars(text: string): { nodes: ScalarNode[]; problems: number } {
   const file = parseFile('case.yaml', text);
-  const nodes = file.documents.flatMap((doc) => scalars(doc.root)).filter((n) => n.style === 'folded' || n.style === 'literal');
+  const nodes = file.documents
+    .flatMap((doc) => scalars(doc.root))
+    .filter((n) => n.style === 'folded' || n.style === 'literal');
   const problems = file.documents.reduce((sum, doc) => sum + doc.problems.length, 0);
   return { nodes, problems };
 }
@@ -80,12 +82,22 @@ function checkExactMapping(text: string, node: ScalarNode): void {
     const span = map(i, i + 1);
     spans.push(span);
     const source = text.slice(span.start, span.end);
-    assert.ok(span.start >= previousEnd && span.end <= node.span.end, `value[${i}] maps outside or out of order ${where()}`);
+    assert.ok(
+      span.start >= previousEnd && span.end <= node.span.end,
+      `value[${i}] maps outside or out of order ${where()}`,
+    );
     previousEnd = span.end;
     if (source === value[i]) continue;
     if (value[i] === ' ' || value[i] === '\n') {
       if (LINE_BREAK.test(source)) continue;
-      if (value[i] === '\n' && i === value.length - 1 && source === '' && span.start === node.span.end && !/[\r\n]$/.test(text.slice(0, node.span.end))) continue;
+      if (
+        value[i] === '\n' &&
+        i === value.length - 1 &&
+        source === '' &&
+        span.start === node.span.end &&
+        !/[\r\n]$/.test(text.slice(0, node.span.end))
+      )
+        continue;
     }
     assert.fail(`value[${i}] = ${JSON.stringify(value[i])} maps to ${JSON.stringify(source)} ${where()}`);
   }
@@ -104,7 +116,10 @@ function checkExactMapping(text: string, node: ScalarNode): void {
   for (let i = 0; i <= value.length; i++) {
     const caret = map(i, i);
     assert.equal(caret.start, caret.end);
-    assert.equal(caret.start, i < value.length ? spans[i]!.start : value.length ? spans[value.length - 1]!.end : caret.start);
+    assert.equal(
+      caret.start,
+      i < value.length ? spans[i]!.start : value.length ? spans[value.length - 1]!.end : caret.start,
+    );
     for (const j of [i + 1, i + 2, value.length]) {
       if (j <= i || j > value.length) continue;
       assert.deepEqual(map(i, j), { start: spans[i]!.start, end: spans[j - 1]!.end });
@@ -126,16 +141,29 @@ const word = fc
   .tuple(
     fc.constantFrom('a', 'Z', '{', '7', 'é', '😀', '"', "'", '#', ':'),
     // No `\r`: a lone CR is a line break (as in an editor), never a line's content.
-    fc.array(fc.constantFrom('a', 'b', ' ', '.', '{', '}', '#', ':', '-', '"', "'", '\\', '\t', 'é', '😀'), { maxLength: 12 }),
+    fc.array(fc.constantFrom('a', 'b', ' ', '.', '{', '}', '#', ':', '-', '"', "'", '\\', '\t', 'é', '😀'), {
+      maxLength: 12,
+    }),
   )
   .map(([head, tail]) => head + tail.join(''));
 
 const lineSpec: fc.Arbitrary<LineSpec> = fc.oneof(
   { weight: 5, arbitrary: word.map((text): LineSpec => ({ kind: 'text', text, extra: 0 })) },
-  { weight: 2, arbitrary: fc.tuple(word, fc.integer({ min: 1, max: 3 })).map(([text, extra]): LineSpec => ({ kind: 'more', text, extra })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(word, fc.integer({ min: 1, max: 3 }))
+      .map(([text, extra]): LineSpec => ({ kind: 'more', text, extra })),
+  },
   { weight: 1, arbitrary: word.map((text): LineSpec => ({ kind: 'tab', text: '\t' + text, extra: 0 })) },
-  { weight: 3, arbitrary: fc.integer({ min: 0, max: 6 }).map((extra): LineSpec => ({ kind: 'empty', text: '', extra })) },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }).map((extra): LineSpec => ({ kind: 'blank-more', text: '', extra })) },
+  {
+    weight: 3,
+    arbitrary: fc.integer({ min: 0, max: 6 }).map((extra): LineSpec => ({ kind: 'empty', text: '', extra })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 1, max: 3 }).map((extra): LineSpec => ({ kind: 'blank-more', text: '', extra })),
+  },
 );
 
 interface Placement {
@@ -177,7 +205,10 @@ interface Case {
 function render(c: Case): string {
   const { placement } = c;
   const indicator = c.indicator ? String(c.indicator) : '';
-  const header = (c.folded ? '>' : '|') + (c.headerFirst ? indicator + c.chomp : c.chomp + indicator) + (c.comment ? '  # note' : '');
+  const header =
+    (c.folded ? '>' : '|') +
+    (c.headerFirst ? indicator + c.chomp : c.chomp + indicator) +
+    (c.comment ? '  # note' : '');
   const indent = placement.parent + (c.indicator || c.relative);
   const lines = c.lines.map((line) => {
     switch (line.kind) {
@@ -213,7 +244,11 @@ const caseArbitrary = (lines: fc.Arbitrary<LineSpec[]>): fc.Arbitrary<Case> =>
     trailing: fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 3 }),
     after: fc.nat(),
     finalBreak: fc.boolean(),
-    eol: fc.oneof({ weight: 4, arbitrary: fc.constant('\n' as const) }, { weight: 1, arbitrary: fc.constant('\r\n' as const) }, { weight: 1, arbitrary: fc.constant('\r' as const) }),
+    eol: fc.oneof(
+      { weight: 4, arbitrary: fc.constant('\n' as const) },
+      { weight: 1, arbitrary: fc.constant('\r\n' as const) },
+      { weight: 1, arbitrary: fc.constant('\r' as const) },
+    ),
   });
 
 /**
@@ -226,15 +261,29 @@ const validCase = caseArbitrary(fc.array(lineSpec, { minLength: 1, maxLength: 8 
   const lines = [...c.lines];
   const first = lines.findIndex((l) => l.kind !== 'empty');
   if (first < 0) return c;
-  if (lines[first]!.kind !== 'text' && lines[first]!.kind !== 'tab') lines[first] = { kind: 'text', text: 'first', extra: 0 };
+  if (lines[first]!.kind !== 'text' && lines[first]!.kind !== 'tab')
+    lines[first] = { kind: 'text', text: 'first', extra: 0 };
   return { ...c, lines };
 });
 
 test('folded and literal block scalars map every value character to what the user typed', () => {
   // How often each feature came up, so the generator cannot quietly stop covering one.
   const seen = {
-    folded: 0, literal: 0, indicator: 0, moreIndentedFirst: 0, moreIndented: 0, tabLine: 0, keep: 0, strip: 0,
-    keptTrailing: 0, crlf: 0, loneCr: 0, foldedSpace: 0, foldedNewlines: 0, noFinalBreak: 0, comment: 0,
+    folded: 0,
+    literal: 0,
+    indicator: 0,
+    moreIndentedFirst: 0,
+    moreIndented: 0,
+    tabLine: 0,
+    keep: 0,
+    strip: 0,
+    keptTrailing: 0,
+    crlf: 0,
+    loneCr: 0,
+    foldedSpace: 0,
+    foldedNewlines: 0,
+    noFinalBreak: 0,
+    comment: 0,
   };
   fc.assert(
     fc.property(validCase, (c) => {
@@ -252,7 +301,8 @@ test('folded and literal block scalars map every value character to what the use
       const mapped = pairs(text, node);
       seen[c.folded ? 'folded' : 'literal']++;
       if (c.indicator) seen.indicator++;
-      if (c.indicator && firstLine && (firstLine.kind === 'more' || firstLine.kind === 'blank-more')) seen.moreIndentedFirst++;
+      if (c.indicator && firstLine && (firstLine.kind === 'more' || firstLine.kind === 'blank-more'))
+        seen.moreIndentedFirst++;
       if (c.lines.some((l) => l.kind === 'more')) seen.moreIndented++;
       if (c.lines.some((l) => l.kind === 'tab')) seen.tabLine++;
       if (c.chomp === '+') seen.keep++;
@@ -297,7 +347,10 @@ test('the value the mapper reads agrees with the yaml library read directly', ()
 test('any block scalar, valid or not: the mapper is exact or falls back to the whole scalar', () => {
   // Indentation errors, more-indented leading lines without an indicator, less-indented lines.
   const anyLines = fc.array(
-    fc.oneof(lineSpec, fc.tuple(word, fc.integer({ min: 0, max: 6 })).map(([text, extra]): LineSpec => ({ kind: 'more', text, extra }))),
+    fc.oneof(
+      lineSpec,
+      fc.tuple(word, fc.integer({ min: 0, max: 6 })).map(([text, extra]): LineSpec => ({ kind: 'more', text, extra })),
+    ),
     { maxLength: 8 },
   );
   fc.assert(
@@ -306,13 +359,20 @@ test('any block scalar, valid or not: the mapper is exact or falls back to the w
       // Shift one content line left or right to make indentation errors.
       const lines = text.split(c.eol);
       const at = lines.findIndex((l, i) => i > 0 && /^\s*\S/.test(l) && i < lines.length - 1);
-      if (at > 0 && shift) lines[at] = shift > 0 ? ' '.repeat(shift) + lines[at] : lines[at]!.replace(new RegExp(`^ {0,${-shift}}`), '');
+      if (at > 0 && shift)
+        lines[at] = shift > 0 ? ' '.repeat(shift) + lines[at] : lines[at]!.replace(new RegExp(`^ {0,${-shift}}`), '');
       text = lines.join(c.eol);
       for (const node of blockScalars(text).nodes) {
         if (typeof node.value !== 'string') continue;
         const map = valueSpanMapper(text, node);
         if (isExact(text, node)) checkExactMapping(text, node);
-        else for (const [a, b] of [[0, 1], [0, node.value.length], [2, 3]] as const) assert.deepEqual(map(a, b), node.span);
+        else
+          for (const [a, b] of [
+            [0, 1],
+            [0, node.value.length],
+            [2, 3],
+          ] as const)
+            assert.deepEqual(map(a, b), node.span);
       }
     }),
     { numRuns: 2000, seed: SEED },
@@ -334,10 +394,24 @@ test('folded: normal lines fold into spaces, empty lines into newlines', () => {
   assert.equal(text.slice(fold.start, fold.end), '\n'); // the space is the line break
   // The empty line: the break before it is dropped, its own break is the newline.
   assert.deepEqual(pairs(text, node).slice(-13), [
-    ['.', '.'], ['\n', '\n'], ['T', 'T'], ['h', 'h'], ['e', 'e'], ['n', 'n'], [' ', ' '],
-    ['s', 's'], ['t', 't'], ['o', 'o'], ['p', 'p'], ['.', '.'], ['\n', '\n'],
+    ['.', '.'],
+    ['\n', '\n'],
+    ['T', 'T'],
+    ['h', 'h'],
+    ['e', 'e'],
+    ['n', 'n'],
+    [' ', ' '],
+    ['s', 's'],
+    ['t', 't'],
+    ['o', 'o'],
+    ['p', 'p'],
+    ['.', '.'],
+    ['\n', '\n'],
   ]);
-  const blank = valueSpanMapper(text, node)((node.value as string).indexOf('\nThen'), (node.value as string).indexOf('\nThen') + 1);
+  const blank = valueSpanMapper(text, node)(
+    (node.value as string).indexOf('\nThen'),
+    (node.value as string).indexOf('\nThen') + 1,
+  );
   assert.equal(blank.start, text.indexOf('\n\n') + 1);
 });
 
@@ -375,7 +449,13 @@ test('folded: more-indented lines, indentation indicators, keep and strip', () =
 });
 
 test('literal block scalars stay exact, an indicator and a more-indented first line included', () => {
-  for (const text of ['a: |\n  foo\n\n  bar\n', 'a: |2\n    more\n  less\n', 'a: |+\n  x\n\n', 'a: |-\r\n  x\r\n  y\r\n', 'a: |\n   \n  x\n']) {
+  for (const text of [
+    'a: |\n  foo\n\n  bar\n',
+    'a: |2\n    more\n  less\n',
+    'a: |+\n  x\n\n',
+    'a: |-\r\n  x\r\n  y\r\n',
+    'a: |\n   \n  x\n',
+  ]) {
     const node = only(text);
     if (text === 'a: |\n   \n  x\n') {
       // A leading blank line longer than the text's indentation is an error: whatever we give is right.
@@ -397,7 +477,8 @@ test('block scalars that cannot be replayed fall back to the whole scalar', () =
   // A header with extra characters.
   const badHeader = 'a: >x\n  foo\n';
   for (const node of blockScalars(badHeader).nodes) {
-    if (typeof node.value === 'string' && !isExact(badHeader, node)) assert.deepEqual(valueSpanMapper(badHeader, node)(0, 1), node.span);
+    if (typeof node.value === 'string' && !isExact(badHeader, node))
+      assert.deepEqual(valueSpanMapper(badHeader, node)(0, 1), node.span);
   }
   // A text that no longer matches the node (a stale span) is never mapped blindly.
   const node = only('a: >\n  foo\n  bar\n');
@@ -409,8 +490,15 @@ test('flow scalars are unchanged: quotes and escapes are exact, folded quotes fa
   const text = 'a: "x\\ty{{.p}}"\nb: \'it\'\'s\'\nc: plain {{.q}}\nd: "two\n  lines"\n';
   const file = parseFile('case.yaml', text);
   const [, a, , b, , c, , d] = scalars(file.documents[0]!.root);
-  assert.deepEqual(pairs(text, a!).slice(0, 3), [['x', 'x'], ['\t', '\\t'], ['y', 'y']]);
-  assert.deepEqual(pairs(text, b!).slice(2, 4), [["'", "''"], ['s', 's']]);
+  assert.deepEqual(pairs(text, a!).slice(0, 3), [
+    ['x', 'x'],
+    ['\t', '\\t'],
+    ['y', 'y'],
+  ]);
+  assert.deepEqual(pairs(text, b!).slice(2, 4), [
+    ["'", "''"],
+    ['s', 's'],
+  ]);
   assert.ok(isExact(text, c!));
   assert.ok(!isExact(text, d!));
 });

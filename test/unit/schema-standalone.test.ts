@@ -33,7 +33,8 @@ function* filesUnder(dir: string): Generator<string> {
   // The folders are the repository's own: a missing one is a failure, not nothing to compare.
   assert.ok(existsSync(dir), `no ${dir}`);
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && /\.(ya?ml|jsonc?|jsonl)$/i.test(entry.name)) yield join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
+    if (entry.isFile() && /\.(ya?ml|jsonc?|jsonl)$/i.test(entry.name))
+      yield join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
   }
 }
 
@@ -73,7 +74,11 @@ describe('standalone schema validators', () => {
           assert.deepStrictEqual(got, want, where);
           for (const [i, error] of got.entries()) {
             // Identity, not only equality: validate.ts maps parentSchema objects to names.
-            assert.equal(error.parentSchema, want[i]!.parentSchema, `${where}: parentSchema of error ${i} is another object`);
+            assert.equal(
+              error.parentSchema,
+              want[i]!.parentSchema,
+              `${where}: parentSchema of error ${i} is another object`,
+            );
             assert.equal(error.schema, want[i]!.schema, `${where}: schema of error ${i} is another object`);
           }
           documents++;

@@ -9,7 +9,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 
 const SCHEMA_DIR = path.join(__dirname, '../../schemas');
-const CATALOG_DIR = path.join(__dirname, '../corpus/clean/catalogs') // real tools/list captures, unchanged;
+const CATALOG_DIR = path.join(__dirname, '../corpus/clean/catalogs'); // real tools/list captures, unchanged;
 const BASE = 'https://tool-lens.dev/schemas/';
 
 const SCHEMA_FILES = readdirSync(SCHEMA_DIR)
@@ -211,9 +211,11 @@ test('every property the schemas declare has a description (hover text)', () => 
     }
     for (const [key, sub] of Object.entries(props)) visit(sub, `${where}/properties/${key}`, conditional);
     for (const key of ['definitions', 'patternProperties'] as const) {
-      for (const [k, sub] of Object.entries((s[key] ?? {}) as Record<string, unknown>)) visit(sub, `${where}/${key}/${k}`, conditional);
+      for (const [k, sub] of Object.entries((s[key] ?? {}) as Record<string, unknown>))
+        visit(sub, `${where}/${key}/${k}`, conditional);
     }
-    for (const key of ['items', 'additionalProperties', 'then', 'else'] as const) visit(s[key], `${where}/${key}`, conditional);
+    for (const key of ['items', 'additionalProperties', 'then', 'else'] as const)
+      visit(s[key], `${where}/${key}`, conditional);
     for (const key of ['if', 'not'] as const) visit(s[key], `${where}/${key}`, true);
     for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
       const list = s[key];
@@ -277,7 +279,10 @@ servers:
           - {name: applet_create, description: Create an applet, inputSchema: {type: object}}
 `),
   );
-  assertValid('tool-catalog.schema.json', { tools: [{ name: 'x', inputSchema: { type: 'object' } }], nextCursor: 'abc' });
+  assertValid('tool-catalog.schema.json', {
+    tools: [{ name: 'x', inputSchema: { type: 'object' } }],
+    nextCursor: 'abc',
+  });
 });
 
 test('catalog: missing inputSchema and a wrong snapshot version are reported', () => {
@@ -410,22 +415,32 @@ test('soft caps and rule-owned checks are not schema errors', () => {
 });
 
 test('a whole CLI config needs name, groupRef, incomingAuth, outgoingAuth and aggregation; a fragment does not', () => {
-  const errors = errorsOf('vmcp-config.schema.json', parse(`
+  const errors = errorsOf(
+    'vmcp-config.schema.json',
+    parse(`
 name: demo
 compositeTools:
   - {name: t, description: d, steps: [{id: a, tool: be.x}]}
-`));
-  const missing = errors.filter((e) => e.keyword === 'required' && e.instancePath === '').map((e): unknown => e.params.missingProperty);
+`),
+  );
+  const missing = errors
+    .filter((e) => e.keyword === 'required' && e.instancePath === '')
+    .map((e): unknown => e.params.missingProperty);
   assert.deepEqual(missing.sort(), ['aggregation', 'groupRef', 'incomingAuth', 'outgoingAuth']);
-  assertValid('vmcp-config.schema.json', parse(`
+  assertValid(
+    'vmcp-config.schema.json',
+    parse(`
 aggregation: {conflictResolution: prefix}
 compositeTools:
   - {name: t, description: d, steps: [{id: a, tool: be.x}]}
-`));
+`),
+  );
 });
 
 test('aggregation children are closed and typed', () => {
-  const errors = errorsOf('vmcp-config.schema.json', parse(`
+  const errors = errorsOf(
+    'vmcp-config.schema.json',
+    parse(`
 aggregation:
   conflictResolution: first
   conflictResolutionConfig: {prefix: "{workload}_"}
@@ -435,20 +450,30 @@ aggregation:
       overrides:
         a: {rename: b, annotations: {readOnly: true}}
 compositeTools: []
-`));
+`),
+  );
   assert.ok(findError(errors, '/aggregation/conflictResolution', 'enum'));
   assert.ok(findError(errors, '/aggregation/defaultToolVisibility', 'enum'));
-  assert.equal(findError(errors, '/aggregation/conflictResolutionConfig', 'additionalProperties')?.params.additionalProperty, 'prefix');
-  assert.equal(findError(errors, '/aggregation/tools/0', 'required')?.params.missingProperty, 'workload');
-  assert.equal(findError(errors, '/aggregation/tools/0/overrides/a', 'additionalProperties')?.params.additionalProperty, 'rename');
   assert.equal(
-    findError(errors, '/aggregation/tools/0/overrides/a/annotations', 'additionalProperties')?.params.additionalProperty,
+    findError(errors, '/aggregation/conflictResolutionConfig', 'additionalProperties')?.params.additionalProperty,
+    'prefix',
+  );
+  assert.equal(findError(errors, '/aggregation/tools/0', 'required')?.params.missingProperty, 'workload');
+  assert.equal(
+    findError(errors, '/aggregation/tools/0/overrides/a', 'additionalProperties')?.params.additionalProperty,
+    'rename',
+  );
+  assert.equal(
+    findError(errors, '/aggregation/tools/0/overrides/a/annotations', 'additionalProperties')?.params
+      .additionalProperty,
     'readOnly',
   );
 });
 
 test('output properties: unknown keys, type enum, value/properties combinations', () => {
-  const errors = errorsOf('vmcp-config.schema.json', parse(`
+  const errors = errorsOf(
+    'vmcp-config.schema.json',
+    parse(`
 compositeTools:
   - name: t
     description: d
@@ -458,18 +483,22 @@ compositeTools:
         a: {type: text, description: x, value: "{{.steps.a.output.text}}"}
         b: {type: string, description: x}
         c: {type: object, description: x, value: "{}", properties: {d: {type: string, description: y, value: v, format: z}}}
-`));
+`),
+  );
   assert.ok(findError(errors, '/compositeTools/0/output/properties/a/type', 'enum'));
   assert.equal(findError(errors, '/compositeTools/0/output/properties/b', 'required')?.params.missingProperty, 'value');
   assert.ok(findError(errors, '/compositeTools/0/output/properties/c', 'not'));
   assert.equal(
-    findError(errors, '/compositeTools/0/output/properties/c/properties/d', 'additionalProperties')?.params.additionalProperty,
+    findError(errors, '/compositeTools/0/output/properties/c/properties/d', 'additionalProperties')?.params
+      .additionalProperty,
     'format',
   );
 });
 
 test('VirtualMCPServer: workflows written directly under spec are unknown keys', () => {
-  const errors = errorsOf('vmcp-server.schema.json', parse(`
+  const errors = errorsOf(
+    'vmcp-server.schema.json',
+    parse(`
 apiVersion: toolhive.stacklok.dev/v1alpha1
 kind: VirtualMCPServer
 metadata: {name: eng}
@@ -479,13 +508,19 @@ spec:
   config:
     compositeTools:
       - {name: t, description: d, steps: [{id: a, tool: be.x, onError: {maxRetries: 1}}]}
-`));
+`),
+  );
   assert.equal(findError(errors, '/spec', 'additionalProperties')?.params.additionalProperty, 'compositeTools');
   assert.equal(
-    findError(errors, '/spec/config/compositeTools/0/steps/0/onError', 'additionalProperties')?.params.additionalProperty,
+    findError(errors, '/spec/config/compositeTools/0/steps/0/onError', 'additionalProperties')?.params
+      .additionalProperty,
     'maxRetries',
   );
-  const wrongKind = errorsOf('vmcp-server.schema.json', { apiVersion: 'toolhive.stacklok.dev/v2', kind: 'VirtualMCPServer', spec: { groupRef: { name: 'g' } } });
+  const wrongKind = errorsOf('vmcp-server.schema.json', {
+    apiVersion: 'toolhive.stacklok.dev/v2',
+    kind: 'VirtualMCPServer',
+    spec: { groupRef: { name: 'g' } },
+  });
   assert.ok(findError(wrongKind, '/apiVersion', 'enum'));
 });
 
@@ -495,7 +530,13 @@ const FACES = {
   write_file: {
     family: 'write',
     pathTarget: { param: 'path', access: 'write', base: 'cwd', absent: 'refuse', aliases: ['file'] },
-    renderHints: { approvalCard: 'file-write', userFacingName: 'Write file', activity: 'Writing a file', summaryParams: ['path'], resultCards: ['diff'] },
+    renderHints: {
+      approvalCard: 'file-write',
+      userFacingName: 'Write file',
+      activity: 'Writing a file',
+      summaryParams: ['path'],
+      resultCards: ['diff'],
+    },
     ruleFace: { params: ['path'], primaryParams: ['path'] },
   },
 };
@@ -504,16 +545,31 @@ test('face overlay: valid; closed sets and bounds are left to the face rules', (
   assertValid('face-overlay.schema.json', { server: 'filesystem', toolFaces: FACES });
   assertValid('face-overlay.schema.json', {
     server: 'filesystem',
-    toolFaces: { read_file: { family: 'wrte', pathTarget: { param: 'p', access: 'modify' }, renderHints: { userFacingName: 'x'.repeat(200), summaryParams: Array(20).fill('p') } } },
+    toolFaces: {
+      read_file: {
+        family: 'wrte',
+        pathTarget: { param: 'p', access: 'modify' },
+        renderHints: { userFacingName: 'x'.repeat(200), summaryParams: Array(20).fill('p') },
+      },
+    },
   });
 });
 
 test('face overlay: unknown keys and wrong types are reported where they are', () => {
   const errors = errorsOf('face-overlay.schema.json', {
     server: 'fs',
-    toolFaces: { write_file: { family: 'write', pathTarget: { param: 'path', access: 'write', mode: 'x' }, renderHints: { summaryParams: 'path' } } },
+    toolFaces: {
+      write_file: {
+        family: 'write',
+        pathTarget: { param: 'path', access: 'write', mode: 'x' },
+        renderHints: { summaryParams: 'path' },
+      },
+    },
   });
-  assert.equal(findError(errors, '/toolFaces/write_file/pathTarget', 'additionalProperties')?.params.additionalProperty, 'mode');
+  assert.equal(
+    findError(errors, '/toolFaces/write_file/pathTarget', 'additionalProperties')?.params.additionalProperty,
+    'mode',
+  );
   assert.ok(findError(errors, '/toolFaces/write_file/renderHints/summaryParams', 'type'));
   const noServer = errorsOf('face-overlay.schema.json', { toolFaces: {} });
   assert.equal(findError(noServer, '', 'required')?.params.missingProperty, 'server');
@@ -523,7 +579,15 @@ test('MCP client configs: VS Code servers/inputs and mcpServers with toolFaces',
   assertValid('mcp-servers.schema.json', {
     inputs: [{ type: 'promptString', id: 'api-key', description: 'API Key', password: true }],
     servers: {
-      local: { type: 'stdio', command: 'npx', args: ['-y', 'pkg'], env: { K: '${input:api-key}' }, envFile: '${workspaceFolder}/.env', sandboxEnabled: true, toolFaces: FACES },
+      local: {
+        type: 'stdio',
+        command: 'npx',
+        args: ['-y', 'pkg'],
+        env: { K: '${input:api-key}' },
+        envFile: '${workspaceFolder}/.env',
+        sandboxEnabled: true,
+        toolFaces: FACES,
+      },
       remote: { type: 'http', url: 'https://host/mcp', headers: { Authorization: 'Bearer ${input:api-key}' } },
       inferred: { url: 'https://host/sse' },
     },
@@ -541,16 +605,26 @@ test('MCP client configs: VS Code servers/inputs and mcpServers with toolFaces',
   });
   assert.equal(findError(errors, '/servers/a', 'required')?.params.missingProperty, 'url');
   assert.ok(findError(errors, '/servers/b/type', 'enum'));
-  assert.equal(findError(errors, '/servers/c/toolFaces/t', 'additionalProperties')?.params.additionalProperty, 'renderHint');
+  assert.equal(
+    findError(errors, '/servers/c/toolFaces/t', 'additionalProperties')?.params.additionalProperty,
+    'renderHint',
+  );
 });
 
 test('tool calls: every entry shape, results, and JSON-RPC messages', () => {
   assertValid('tool-calls.schema.json', {
     server: 'agent',
     calls: [
-      { tool: 'call_dynamic_tool', input: { namespace: 'applets', toolName: 'applet_create', arguments: { value: 'x' } } },
+      {
+        tool: 'call_dynamic_tool',
+        input: { namespace: 'applets', toolName: 'applet_create', arguments: { value: 'x' } },
+      },
       { type: 'tool_use', id: 'toolu_1', name: 'applet_create', input: { value: 'x' } },
-      { name: 'read_file', arguments: '{"path": "a"}', result: { content: [{ type: 'text', text: 'hi' }], structuredContent: { content: 'hi' }, isError: false } },
+      {
+        name: 'read_file',
+        arguments: '{"path": "a"}',
+        result: { content: [{ type: 'text', text: 'hi' }], structuredContent: { content: 'hi' }, isError: false },
+      },
       { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_file', arguments: { path: 'a' } } },
       { jsonrpc: '2.0', id: 1, result: { content: [] } },
       { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
@@ -586,12 +660,15 @@ kinds:
   vmcp-config: ["gateway/*.yaml"]
 `),
   );
-  const errors = errorsOf('toollens-config.schema.json', parse(`
+  const errors = errorsOf(
+    'toollens-config.schema.json',
+    parse(`
 rule: {}
 rules: {template/unknown-param: fatal}
 overrides: [{rules: {}}]
 kinds: {workflow: ["x"]}
-`));
+`),
+  );
   assert.equal(findError(errors, '', 'additionalProperties')?.params.additionalProperty, 'rule');
   assert.ok(findError(errors, '/rules/template~1unknown-param', 'enum'));
   assert.equal(findError(errors, '/overrides/0', 'required')?.params.missingProperty, 'files');

@@ -22,7 +22,16 @@ import { checkFile } from '../../server/src/core/engine.js';
 import { parseFile } from '../../server/src/core/parse/file.js';
 import { loadWorkspace } from '../../server/src/node/loader.js';
 import { join } from 'node:path';
-import { getPair, isMap, isScalar, isSeq, type MapNode, type Node, type ScalarNode, type SeqNode } from '../../server/src/core/parse/nodes.js';
+import {
+  getPair,
+  isMap,
+  isScalar,
+  isSeq,
+  type MapNode,
+  type Node,
+  type ScalarNode,
+  type SeqNode,
+} from '../../server/src/core/parse/nodes.js';
 
 const text = [
   'plainList: [a]',
@@ -95,9 +104,17 @@ test('no edit appends, inserts or replaces through an anchor or an alias', () =>
   assert.equal(renameKey(ctx, map('aliasedMap').pairs[0]!, 'j'), undefined);
   assert.equal(renameKey(ctx, getPair(root, 'anchoredKey')!, 'j'), undefined);
   assert.ok(replaceValue(plainScalar, 'w'));
-  assert.equal(replaceValue(map('aliasedMap').pairs[0]!.value!, 'w'), undefined, 'a node inside an alias has the alias as its text');
+  assert.equal(
+    replaceValue(map('aliasedMap').pairs[0]!.value!, 'w'),
+    undefined,
+    'a node inside an alias has the alias as its text',
+  );
   assert.equal(replaceValueText(ctx, value('other'), 'w'), undefined);
-  assert.equal(replaceValueText(ctx, map('holder'), '{}'), undefined, 'replacing a mapping would take the anchor in it along');
+  assert.equal(
+    replaceValueText(ctx, map('holder'), '{}'),
+    undefined,
+    'replacing a mapping would take the anchor in it along',
+  );
 });
 
 test('no removal takes an anchor with it', () => {
@@ -117,10 +134,16 @@ test('the parse records each anchor with the aliases that use it, and every alia
   const refs = file.documents[0]!.references!;
   const named = (name: string) => refs.anchors.find((a) => a.name === name)!;
   assert.equal(text.slice(named('list').span.start, named('list').span.end), '[a]');
-  assert.deepEqual(named('list').aliases.map((s) => text.slice(s.start, s.end)), ['*list']);
+  assert.deepEqual(
+    named('list').aliases.map((s) => text.slice(s.start, s.end)),
+    ['*list'],
+  );
   assert.deepEqual(named('unused').aliases, []);
   assert.equal(text.slice(named('key').span.start, named('key').span.end), 'anchoredKey', 'an anchored key');
-  assert.deepEqual(refs.aliases.map((s) => text.slice(s.start, s.end)), ['*list', '*map', '*block', '*inner']);
+  assert.deepEqual(
+    refs.aliases.map((s) => text.slice(s.start, s.end)),
+    ['*list', '*map', '*block', '*inner'],
+  );
 });
 
 test('what an edit does to shared text: nothing, a change the aliases share, or a fix to withdraw', () => {
@@ -135,7 +158,10 @@ test('what an edit does to shared text: nothing, a change the aliases share, or 
   // Inside an anchored node nested in another (`holder.inner`): its own aliases.
   assert.equal(sharedEffectOf(index, edit(at('&inner x') + 7, at('&inner x') + 8)).kind, 'shared');
   // An alias token replaced, or cut into: withdrawn.
-  assert.deepEqual(sharedEffectOf(index, edit(at('*list'), at('*list') + 5, '[a, b]')), { kind: 'withdraw', why: 'alias' });
+  assert.deepEqual(sharedEffectOf(index, edit(at('*list'), at('*list') + 5, '[a, b]')), {
+    kind: 'withdraw',
+    why: 'alias',
+  });
   assert.deepEqual(sharedEffectOf(index, edit(at('*list') + 1, at('*list') + 1)), { kind: 'withdraw', why: 'alias' });
   // A pair holding an alias removed whole: nothing else changes.
   const aliasedLine = at('aliasedList');
@@ -143,14 +169,24 @@ test('what an edit does to shared text: nothing, a change the aliases share, or 
   // Text right after an alias (a flow item appended after `*a`): the alias is left alone.
   assert.deepEqual(sharedEffectOf(index, edit(at('*list') + 5, at('*list') + 5, ', b')), { kind: 'none' });
   // An anchored node taken away whole, or cut into from outside: its aliases would break.
-  assert.deepEqual(sharedEffectOf(index, edit(at('anchoredList'), at('aliasedList'), '')), { kind: 'withdraw', why: 'anchor' });
-  assert.deepEqual(sharedEffectOf(index, edit(at('&list [a]') + 5, at('&list [a]') + 7)), { kind: 'withdraw', why: 'anchor' });
+  assert.deepEqual(sharedEffectOf(index, edit(at('anchoredList'), at('aliasedList'), '')), {
+    kind: 'withdraw',
+    why: 'anchor',
+  });
+  assert.deepEqual(sharedEffectOf(index, edit(at('&list [a]') + 5, at('&list [a]') + 7)), {
+    kind: 'withdraw',
+    why: 'anchor',
+  });
   // An anchor nothing uses: nothing else changes, inside or whole.
   assert.deepEqual(sharedEffectOf(index, edit(at('&unused [a]') + 9, at('&unused [a]') + 9, ', b')), { kind: 'none' });
   assert.deepEqual(sharedEffectOf(index, edit(at('unused:'), text.length, '')), { kind: 'none' });
   // Unshared text.
   assert.deepEqual(sharedEffectOf(index, edit(at('plainList: [a]') + 11, at('plainList: [a]') + 12)), { kind: 'none' });
-  assert.deepEqual(sharedEffectOf(sharedIndexOf(parseFile('plain.yaml', 'a: [1]\n')), edit(4, 5)), { kind: 'none' }, 'a file with no anchors');
+  assert.deepEqual(
+    sharedEffectOf(sharedIndexOf(parseFile('plain.yaml', 'a: [1]\n')), edit(4, 5)),
+    { kind: 'none' },
+    'a file with no anchors',
+  );
 });
 
 /** The findings of one fixture file, checked in its folder's workspace as the CLI does. */
@@ -164,13 +200,25 @@ function fixtureFindings(folder: string, name: string) {
 }
 
 test('issue 11: "Write the arguments as an object" at an anchor is a suggestion naming the alias line, and at an alias there is none', () => {
-  const findings = fixtureFindings('envelope/arguments-not-object', 'shared.calls.yaml').filter((f) => f.rule === 'envelope/arguments-not-object');
+  const findings = fixtureFindings('envelope/arguments-not-object', 'shared.calls.yaml').filter(
+    (f) => f.rule === 'envelope/arguments-not-object',
+  );
   const on = (line: number) => findings.find((f) => f.line === line)!;
-  assert.deepEqual(on(10).fixes.map((f) => [f.title, f.safe]), [['Write the arguments as an object (this also changes line 12, which uses the same text through *env)', false]]);
+  assert.deepEqual(
+    on(10).fixes.map((f) => [f.title, f.safe]),
+    [['Write the arguments as an object (this also changes line 12, which uses the same text through *env)', false]],
+  );
   assert.deepEqual(on(12).fixes, [], 'the alias *env stands for the whole envelope: no edit of it');
-  assert.deepEqual(on(18).fixes.map((f) => [f.title, f.safe]), [['Write the arguments as an object (this also changes line 23, which uses the same text through *args)', false]]);
+  assert.deepEqual(
+    on(18).fixes.map((f) => [f.title, f.safe]),
+    [['Write the arguments as an object (this also changes line 23, which uses the same text through *args)', false]],
+  );
   assert.deepEqual(on(23).fixes, []);
-  assert.deepEqual(on(29).fixes.map((f) => f.safe), [true], 'an anchor nothing uses: still safe');
+  assert.deepEqual(
+    on(29).fixes.map((f) => f.safe),
+    [true],
+    'an anchor nothing uses: still safe',
+  );
 });
 
 test('issue 11: "Remove mcpDetails" never deletes an alias that stands for the envelope, nor an anchor others use', () => {
@@ -178,11 +226,17 @@ test('issue 11: "Remove mcpDetails" never deletes an alias that stands for the e
   const on = (line: number) => findings.find((f) => f.line === line)!;
   assert.deepEqual(on(11).fixes, [], 'mcpDetails is anchored (&details) and used elsewhere');
   assert.deepEqual(on(14).fixes, [], '*noisy is the whole envelope');
-  assert.deepEqual(on(19).fixes.map((f) => [f.title, f.safe]), [['Remove mcpDetails', false]], 'a use of the alias is removed whole');
+  assert.deepEqual(
+    on(19).fixes.map((f) => [f.title, f.safe]),
+    [['Remove mcpDetails', false]],
+    'a use of the alias is removed whole',
+  );
 });
 
 test('issue 11: "Add to dependsOn" never appends to a list shared through an anchor (the cycle case)', () => {
-  const findings = fixtureFindings('template/not-upstream', 'alias.yaml').filter((f) => f.rule === 'template/not-upstream');
+  const findings = fixtureFindings('template/not-upstream', 'alias.yaml').filter(
+    (f) => f.rule === 'template/not-upstream',
+  );
   assert.equal(findings.length, 3);
   for (const finding of findings) assert.deepEqual(finding.fixes, [], `line ${finding.line}`);
   // The control: an unshared dependsOn gets its safe fix.
@@ -191,7 +245,8 @@ test('issue 11: "Add to dependsOn" never appends to a list shared through an anc
 });
 
 test('a hand-built fix that edits an anchor others use is turned into a suggestion by the engine, one that edits an alias is withdrawn', () => {
-  const source = 'compositeTools:\n  - name: a\n    description: &d Reads.\n    steps: []\n  - name: b\n    description: *d\n    steps: []\n';
+  const source =
+    'compositeTools:\n  - name: a\n    description: &d Reads.\n    steps: []\n  - name: b\n    description: *d\n    steps: []\n';
   const parsedFile = parseFile('w.yaml', source);
   const inAnchor = { start: source.indexOf('Reads'), end: source.indexOf('Reads') + 5 };
   const onAlias = { start: source.indexOf('*d'), end: source.indexOf('*d') + 2 };
@@ -203,40 +258,69 @@ test('a hand-built fix that edits an anchor others use is turned into a suggesti
       kinds: '*' as const,
       messages: { inAnchor: () => 'in the anchor', atAlias: () => 'at the alias' },
       check(ctx: { report(r: unknown): void }) {
-        ctx.report({ messageId: 'inAnchor', span: inAnchor, fixes: [{ title: 'Rewrite', safe: true, edits: [{ span: inAnchor, newText: 'Writes' }] }] });
-        ctx.report({ messageId: 'atAlias', span: onAlias, fixes: [{ title: 'Rewrite', safe: true, edits: [{ span: onAlias, newText: 'Writes.' }] }] });
+        ctx.report({
+          messageId: 'inAnchor',
+          span: inAnchor,
+          fixes: [{ title: 'Rewrite', safe: true, edits: [{ span: inAnchor, newText: 'Writes' }] }],
+        });
+        ctx.report({
+          messageId: 'atAlias',
+          span: onAlias,
+          fixes: [{ title: 'Rewrite', safe: true, edits: [{ span: onAlias, newText: 'Writes.' }] }],
+        });
       },
     },
   ];
   const workspace = loadWorkspace({ paths: [], cwd: __dirname }).workspace;
   const findings = checkFile(parsedFile, workspace, rules).findings;
-  assert.deepEqual(findings.find((f) => f.message === 'in the anchor')!.fixes!.map((f) => [f.title, f.safe]), [['Rewrite (this also changes line 6, which uses the same text through *d)', false]]);
+  assert.deepEqual(
+    findings.find((f) => f.message === 'in the anchor')!.fixes!.map((f) => [f.title, f.safe]),
+    [['Rewrite (this also changes line 6, which uses the same text through *d)', false]],
+  );
   assert.equal(findings.find((f) => f.message === 'at the alias')!.fixes, undefined);
 });
 
-test('no fix is safe in a document with a syntax error: the tree is the parser\'s guess', () => {
+test("no fix is safe in a document with a syntax error: the tree is the parser's guess", () => {
   const findings = fixtureFindings('envelope/field-alias', 'session.calls.yaml');
-  assert.ok(findings.some((f) => f.fixes.some((x) => x.safe)), 'control: the file has safe fixes');
+  assert.ok(
+    findings.some((f) => f.fixes.some((x) => x.safe)),
+    'control: the file has safe fixes',
+  );
   const loaded = loadWorkspace({ paths: ['.'], cwd: join(__dirname, '..', 'fixtures', 'envelope', 'field-alias') });
   const original = loaded.files.find((f) => f.path === 'session.calls.yaml')!;
   const broken = loaded.workspace.parse('session.calls.yaml', `${original.source.text}  - tool: [unclosed\n`);
   const report = checkFile(broken, loaded.workspace);
   assert.ok(report.findings.some((f) => f.rule === 'yaml/syntax'));
-  assert.ok(report.findings.some((f) => f.rule === 'envelope/field-alias' && f.fixes?.length), 'the fixes are still offered');
-  assert.deepEqual(report.findings.filter((f) => f.fixes?.some((x) => x.safe)), [], 'but none is safe');
+  assert.ok(
+    report.findings.some((f) => f.rule === 'envelope/field-alias' && f.fixes?.length),
+    'the fixes are still offered',
+  );
+  assert.deepEqual(
+    report.findings.filter((f) => f.fixes?.some((x) => x.safe)),
+    [],
+    'but none is safe',
+  );
 });
 
 test('issue 11: a template fix at an anchor is a suggestion naming the alias line; at the alias there is none', () => {
   const findings = fixtureFindings('template/unknown-root', 'shared.vmcp.yaml');
   const on = (line: number) => findings.find((f) => f.line === line)!;
-  assert.deepEqual(on(15).fixes.map((f) => [f.title, f.safe]), [['Change to .params (this also changes line 20, which uses the same text through *path)', false]]);
+  assert.deepEqual(
+    on(15).fixes.map((f) => [f.title, f.safe]),
+    [['Change to .params (this also changes line 20, which uses the same text through *path)', false]],
+  );
   assert.deepEqual(on(20).fixes, []);
 });
 
 // What the property found (test/unit/fix-safety.test.ts), each fixed where the fix is made.
 
 test('bare-dynamic-name: the rewrite is safe only when the envelope then works and says nothing new', () => {
-  const safety = (name: string) => new Map(fixtureFindings('envelope/bare-dynamic-name', name).filter((f) => f.rule === 'envelope/bare-dynamic-name').map((f) => [f.line, f.fixes.map((x) => x.safe)]));
+  const safety = (name: string) =>
+    new Map(
+      fixtureFindings('envelope/bare-dynamic-name', name)
+        .filter((f) => f.rule === 'envelope/bare-dynamic-name')
+        .map((f) => [f.line, f.fixes.map((x) => x.safe)]),
+    );
   const unsure = safety('unsure.calls.yaml');
   assert.deepEqual(unsure.get(7), [false], 'a required argument missing');
   assert.deepEqual(unsure.get(11), [false], 'an argument of the wrong type');
@@ -248,10 +332,21 @@ test('bare-dynamic-name: the rewrite is safe only when the envelope then works a
 });
 
 test('field-alias: renaming is only a suggestion where another key gives the same field', () => {
-  const findings = fixtureFindings('envelope/field-alias', 'twice.calls.yaml').filter((f) => f.rule === 'envelope/field-alias');
-  assert.deepEqual(findings.find((f) => f.line === 9)!.fixes.map((f) => [f.title, f.safe]), [['Rename "args" to "arguments"', false]]);
-  const session = fixtureFindings('envelope/field-alias', 'session.calls.yaml').filter((f) => f.rule === 'envelope/field-alias');
-  assert.deepEqual(session.find((f) => f.line === 8)!.fixes.map((f) => f.safe), [true], 'control: the one key for the field');
+  const findings = fixtureFindings('envelope/field-alias', 'twice.calls.yaml').filter(
+    (f) => f.rule === 'envelope/field-alias',
+  );
+  assert.deepEqual(
+    findings.find((f) => f.line === 9)!.fixes.map((f) => [f.title, f.safe]),
+    [['Rename "args" to "arguments"', false]],
+  );
+  const session = fixtureFindings('envelope/field-alias', 'session.calls.yaml').filter(
+    (f) => f.rule === 'envelope/field-alias',
+  );
+  assert.deepEqual(
+    session.find((f) => f.line === 8)!.fixes.map((f) => f.safe),
+    [true],
+    'control: the one key for the field',
+  );
 });
 
 test('appendItems: no edit where the last item does not end where the sequence says (a tagged `!!omap [a: 1]`)', () => {
@@ -263,12 +358,22 @@ test('appendItems: no edit where the last item does not end where the sequence s
   };
   // Found by test/unit/fix-safety.test.ts: the item reads back empty, and the insertion went inside `a: 1`.
   assert.equal(append('d: !!omap [a: 1]\n'), undefined);
-  assert.deepEqual(append('d: [x, a: 1]\n'), { span: { start: 11, end: 11 }, newText: ', ask' }, 'control: an untagged pair item');
-  assert.deepEqual(append('d: [\n  x, # c\n]\n'), { span: { start: 8, end: 8 }, newText: ',\n  ask' }, 'a comma and a comment after the last item');
+  assert.deepEqual(
+    append('d: [x, a: 1]\n'),
+    { span: { start: 11, end: 11 }, newText: ', ask' },
+    'control: an untagged pair item',
+  );
+  assert.deepEqual(
+    append('d: [\n  x, # c\n]\n'),
+    { span: { start: 8, end: 8 }, newText: ',\n  ask' },
+    'a comma and a comment after the last item',
+  );
 });
 
 test('arguments-not-object: the object is a safe fix only where it then fits the tool, and never as a whole envelope', () => {
-  const findings = fixtureFindings('envelope/arguments-not-object', 'unsure.calls.yaml').filter((f) => f.rule === 'envelope/arguments-not-object');
+  const findings = fixtureFindings('envelope/arguments-not-object', 'unsure.calls.yaml').filter(
+    (f) => f.rule === 'envelope/arguments-not-object',
+  );
   const safety = new Map(findings.map((f) => [f.line, f.fixes.map((x) => x.safe)]));
   assert.deepEqual(safety.get(8), [false], 'a required argument missing once written');
   assert.deepEqual(safety.get(11), [false], "call_dynamic_tool's own input becomes an envelope");

@@ -213,21 +213,33 @@ describe('text that only looks like a suppression', () => {
       assert.deepEqual(findDirectives(file), [], 'no directive is read from the text');
       const found = lines(file, findings);
       assert.ok(found.includes(`${findingLine(c)} ${c.rule}`), `the ${c.rule} finding is kept:\n${found.join('\n')}`);
-      assert.deepEqual(found.filter((f) => f.endsWith(UNUSED_SUPPRESSION)), []);
+      assert.deepEqual(
+        found.filter((f) => f.endsWith(UNUSED_SUPPRESSION)),
+        [],
+      );
     });
 
     test(`in ${c.name}: naming a rule that reports nothing, it is not reported as unused`, () => {
       const { file, findings } = check(c.path, textOf(c, 'yaml/syntax'));
-      assert.deepEqual(lines(file, findings).filter((f) => f.endsWith(UNUSED_SUPPRESSION)), []);
+      assert.deepEqual(
+        lines(file, findings).filter((f) => f.endsWith(UNUSED_SUPPRESSION)),
+        [],
+      );
     });
 
     if (c.marker) {
       test(`in ${c.name}: control, the same rule in a real comment silences the finding`, () => {
-        const text = textOf(c, c.rule).replace(`${c.marker} FINDING`, `${c.marker} tool-lens-disable-line ${c.rule} -- control`);
+        const text = textOf(c, c.rule).replace(
+          `${c.marker} FINDING`,
+          `${c.marker} tool-lens-disable-line ${c.rule} -- control`,
+        );
         const { file, findings } = check(c.path, text);
         const found = lines(file, findings);
         assert.ok(!found.includes(`${findingLine(c)} ${c.rule}`), `the finding is silenced:\n${found.join('\n')}`);
-        assert.deepEqual(found.filter((f) => f.endsWith(UNUSED_SUPPRESSION)), []);
+        assert.deepEqual(
+          found.filter((f) => f.endsWith(UNUSED_SUPPRESSION)),
+          [],
+        );
         assert.equal(findDirectives(file).length, 1);
       });
     }
@@ -268,11 +280,17 @@ describe('real comments', () => {
       ],
     );
     const text = file.source.text;
-    assert.equal(text.slice(directives[2]!.commentSpan.start, directives[2]!.commentSpan.end), '# tool-lens-disable-line yaml/duplicate-key -- after a string');
+    assert.equal(
+      text.slice(directives[2]!.commentSpan.start, directives[2]!.commentSpan.end),
+      '# tool-lens-disable-line yaml/duplicate-key -- after a string',
+    );
     assert.deepEqual(lines(file, findings), ['13 lens/unused-suppression', '13 lens/unused-suppression']);
     // Their fix removes the comment and nothing else: the string before it stays.
     const fix = findings[0]!.fixes![0]!;
-    assert.equal(applyEdits(text, fix.edits).split('\n')[12], '        schema: {type: object, properties: {ok: {type: boolean}}}');
+    assert.equal(
+      applyEdits(text, fix.edits).split('\n')[12],
+      '        schema: {type: object, properties: {ok: {type: boolean}}}',
+    );
   });
 
   test('YAML with CRLF line breaks: the comment and its removal stop at the line break', () => {
@@ -280,7 +298,10 @@ describe('real comments', () => {
     const { file, findings } = check('crlf.vmcp.yaml', text);
     assert.deepEqual(lines(file, findings), ['13 lens/unused-suppression', '13 lens/unused-suppression']);
     const next = findDirectives(file)[1]!;
-    assert.equal(text.slice(next.removalSpan.start, next.removalSpan.end), '    # tool-lens-disable-next-line yaml/duplicate-key -- kept from an older version\r\n');
+    assert.equal(
+      text.slice(next.removalSpan.start, next.removalSpan.end),
+      '    # tool-lens-disable-next-line yaml/duplicate-key -- kept from an older version\r\n',
+    );
     assert.ok(file.comments.every((c) => !c.text.includes('\r')));
   });
 
@@ -313,7 +334,11 @@ describe('real comments', () => {
       ],
     );
     // The two duplicates the block comments mention stay, and only the file-wide id is stale.
-    assert.deepEqual(lines(file, findings), ['1 lens/unused-suppression', '9 yaml/duplicate-key', '14 yaml/duplicate-key']);
+    assert.deepEqual(lines(file, findings), [
+      '1 lens/unused-suppression',
+      '9 yaml/duplicate-key',
+      '14 yaml/duplicate-key',
+    ]);
     assert.deepEqual(
       file.comments.map((c) => c.text.split('\n')[0]),
       [
@@ -332,9 +357,11 @@ describe('real comments', () => {
     const { file, findings } = check('words.vmcp.yaml', text);
     assert.deepEqual(findings, []);
     const [directive] = findDirectives(file);
-    assert.equal(text.slice(directive!.removalSpan.start, directive!.removalSpan.end), ' # tool-lens-disable-line yaml/duplicate-key');
+    assert.equal(
+      text.slice(directive!.removalSpan.start, directive!.removalSpan.end),
+      ' # tool-lens-disable-line yaml/duplicate-key',
+    );
   });
-
 });
 
 describe('comments collected by the parsers', () => {
@@ -358,13 +385,27 @@ describe('comments collected by the parsers', () => {
       '',
     ].join('\n');
     const file = parseFile('x.yaml', text);
-    const expected = ['# before the document', '# after a value', '# on a header', '# after a quoted string', '# in a flow sequence', '# after it', '# after the end marker', '# in a second document'];
-    assert.deepEqual(file.comments.map((c) => c.text), expected);
+    const expected = [
+      '# before the document',
+      '# after a value',
+      '# on a header',
+      '# after a quoted string',
+      '# in a flow sequence',
+      '# after it',
+      '# after the end marker',
+      '# in a second document',
+    ];
+    assert.deepEqual(
+      file.comments.map((c) => c.text),
+      expected,
+    );
     for (const comment of file.comments) assert.equal(text.slice(comment.span.start, comment.span.end), comment.text);
   });
 
   test('YAML: the comments are exactly those the YAML lexer emits, in every sample', () => {
-    const samples = [join(ROOT, 'test', 'corpus'), join(ROOT, 'test', 'fixtures'), join(ROOT, 'examples')].flatMap((dir) => yamlFiles(dir));
+    const samples = [join(ROOT, 'test', 'corpus'), join(ROOT, 'test', 'fixtures'), join(ROOT, 'examples')].flatMap(
+      (dir) => yamlFiles(dir),
+    );
     assert.ok(samples.length > 50);
     let total = 0;
     for (const path of samples) {
@@ -437,14 +478,29 @@ describe('after an incremental re-parse', () => {
   const edits: [string, string, string[]][] = [
     ['before every comment', EDITED.replace('description: first', 'description: the very first'), STALE],
     ['a line added before them', EDITED.replace('    steps:\n', '    timeout: 30s\n    steps:\n'), STALE],
-    ['in the entry that holds the comments', EDITED.replace('        message: first\n', '        message: the first\n'), STALE],
     [
-      'a comment added in an entry',
-      EDITED.replace('        message: third\n', '        message: third\n        # tool-lens-disable-next-line workflow/unknown-dependency\n        dependsOn: [gone]\n'),
+      'in the entry that holds the comments',
+      EDITED.replace('        message: first\n', '        message: the first\n'),
       STALE,
     ],
-    ['a comment removed', EDITED.replace('        # tool-lens-disable-next-line workflow/unknown-dependency -- kept\n', ''), ['workflow/unknown-dependency', ...STALE]],
-    ['text that looks like one, typed into a string', EDITED.replace('message: third', 'message: "third # tool-lens-disable-line yaml/syntax"'), STALE],
+    [
+      'a comment added in an entry',
+      EDITED.replace(
+        '        message: third\n',
+        '        message: third\n        # tool-lens-disable-next-line workflow/unknown-dependency\n        dependsOn: [gone]\n',
+      ),
+      STALE,
+    ],
+    [
+      'a comment removed',
+      EDITED.replace('        # tool-lens-disable-next-line workflow/unknown-dependency -- kept\n', ''),
+      ['workflow/unknown-dependency', ...STALE],
+    ],
+    [
+      'text that looks like one, typed into a string',
+      EDITED.replace('message: third', 'message: "third # tool-lens-disable-line yaml/syntax"'),
+      STALE,
+    ],
     ['after every comment', EDITED.replace('      - id: tell', '      - id: told'), STALE],
   ];
 
@@ -460,7 +516,10 @@ describe('after an incremental re-parse', () => {
       assert.deepEqual(findDirectives(reparsed), findDirectives(full));
       const findings = checkFile(reparsed, workspace).findings;
       assert.deepEqual(findings, checkFile(full, workspace).findings);
-      assert.deepEqual(findings.map((f) => f.rule), rules);
+      assert.deepEqual(
+        findings.map((f) => f.rule),
+        rules,
+      );
     });
   }
 

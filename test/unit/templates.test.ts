@@ -129,7 +129,7 @@ const VALID = [
   '{{define "row"}}{{.}}{{end}}{{template "row" .params.x}}',
   '{{template "row"}}',
   '{{block "b" .}}x{{end}}',
-  '{{print "a\\n\\t\\"b\\"" `raw` 1 -2 +3 3.5 .5 1e3 1.5e-3 0x1F 0X1f 0o17 0b101 1_000 0x1p-2 \'a\' \'\\n\' \'\\\'\' true false nil}}',
+  "{{print \"a\\n\\t\\\"b\\\"\" `raw` 1 -2 +3 3.5 .5 1e3 1.5e-3 0x1F 0X1f 0o17 0b101 1_000 0x1p-2 'a' '\\n' '\\'' true false nil}}",
   '{{printf "%s-%d" .a 3 | quote}}',
   '{{.a | json}}',
   '{{len .steps.x.output.items | printf "%d"}}',
@@ -164,10 +164,24 @@ test('isTemplate tells templates from plain strings', () => {
 });
 
 test('knownFunctions lists ToolHive functions and Go builtins', () => {
-  for (const name of ['json', 'quote', 'fromJson', 'and', 'or', 'not', 'len', 'index', 'slice', 'print', 'printf', 'println']) {
+  for (const name of [
+    'json',
+    'quote',
+    'fromJson',
+    'and',
+    'or',
+    'not',
+    'len',
+    'index',
+    'slice',
+    'print',
+    'printf',
+    'println',
+  ]) {
     assert.ok(knownFunctions.includes(name), name);
   }
-  for (const name of ['html', 'js', 'urlquery', 'call', 'eq', 'ne', 'lt', 'le', 'gt', 'ge']) assert.ok(knownFunctions.includes(name), name);
+  for (const name of ['html', 'js', 'urlquery', 'call', 'eq', 'ne', 'lt', 'le', 'gt', 'ge'])
+    assert.ok(knownFunctions.includes(name), name);
   assert.equal(knownFunctions.length, 22);
   assert.ok(!knownFunctions.includes('toJson'));
 });
@@ -354,7 +368,9 @@ test('if / else if / else chains nest like Go', () => {
 });
 
 test('define, template, block and loop control nodes', () => {
-  const parsed = assertNoErrors('{{define "x"}}a{{end}}{{template "x" .}}{{block "b" .p}}c{{end}}{{range .l}}{{break}}{{continue}}{{end}}');
+  const parsed = assertNoErrors(
+    '{{define "x"}}a{{end}}{{template "x" .}}{{block "b" .p}}c{{end}}{{range .l}}{{break}}{{continue}}{{end}}',
+  );
   assert.deepEqual(
     parsed.nodes.map((n) => n.kind),
     ['define', 'template', 'block', 'range'],
@@ -522,7 +538,10 @@ test('unexpected and extra tokens', () => {
     [6, 8, '.x'],
   ]);
   assert.deepEqual(spans('{{if .a}}{{else .b}}{{end}}'), [[16, 18, '.b']]);
-  assert.deepEqual(problemOf(errorsOf('{{if .a}}{{else .b}}{{end}}')[0]), { code: 'trailingAfterKeyword', keyword: 'else' });
+  assert.deepEqual(problemOf(errorsOf('{{if .a}}{{else .b}}{{end}}')[0]), {
+    code: 'trailingAfterKeyword',
+    keyword: 'else',
+  });
   assert.deepEqual(spans('{{range .a}}{{break 1}}{{end}}'), [[20, 21, '1']]);
   assert.deepEqual(spans('{{ .a := 1 }}'), [[6, 8, ':=']]);
   assert.deepEqual(spans('{{ .a | }}'), [[6, 7, '|']]);
@@ -688,9 +707,7 @@ test('an action one brace short gets one error, at the lone brace', () => {
   assert.deepEqual(fullErrors('{{ .params.path }'), [
     [16, 17, '}', { code: 'unclosedAtBrace', trim: false, runsInto: 'end' }],
   ]);
-  assert.deepEqual(fullErrors('{{.a}'), [
-    [4, 5, '}', { code: 'unclosedAtBrace', trim: false, runsInto: 'end' }],
-  ]);
+  assert.deepEqual(fullErrors('{{.a}'), [[4, 5, '}', { code: 'unclosedAtBrace', trim: false, runsInto: 'end' }]]);
   // The action is read up to the brace: its reference is kept.
   assert.deepEqual(refs('{{ .params.path }'), ['params.path@3-15']);
   assert.deepEqual(spans('{{ index .a "x" }'), [[16, 17, '}']]);
@@ -701,9 +718,7 @@ test('an action one brace short gets one error, at the lone brace', () => {
 
 test('the text and actions after a lone brace are read as the user meant them', () => {
   const text = '{{ .a } and {{ .b }}';
-  assert.deepEqual(fullErrors(text), [
-    [6, 7, '}', { code: 'unclosedAtBrace', trim: false, runsInto: 'next' }],
-  ]);
+  assert.deepEqual(fullErrors(text), [[6, 7, '}', { code: 'unclosedAtBrace', trim: false, runsInto: 'next' }]]);
   assert.deepEqual(refs(text), ['a@3-5', 'b@15-17']);
   assert.deepEqual(
     parseTemplate(text).nodes.map((n) => [n.kind, n.start, n.end, n.kind === 'text' ? n.value : null]),
@@ -738,9 +753,7 @@ test('a lone brace keeps the block structure: no missing end, no unmatched end',
 });
 
 test('a trim marker one brace short: one error covering -}, and the trim still applies', () => {
-  assert.deepEqual(fullErrors('{{ .a -}'), [
-    [6, 8, '-}', { code: 'unclosedAtBrace', trim: true, runsInto: 'end' }],
-  ]);
+  assert.deepEqual(fullErrors('{{ .a -}'), [[6, 8, '-}', { code: 'unclosedAtBrace', trim: true, runsInto: 'end' }]]);
   assert.deepEqual(spans('{{- .a -}'), [[7, 9, '-}']]);
   const parsed = parseTemplate(' {{ .x -}  y');
   assert.deepEqual(
@@ -777,12 +790,8 @@ test('an {{end}} being typed at the end does not also report the block it would 
 });
 
 test('an unclosed action names where it runs to', () => {
-  assert.deepEqual(fullErrors('{{ .a'), [
-    [0, 2, '{{', { code: 'unclosedAction', runsInto: 'end' }],
-  ]);
-  assert.deepEqual(fullErrors('{{ .a {{ .b }}'), [
-    [0, 2, '{{', { code: 'unclosedAction', runsInto: 'next' }],
-  ]);
+  assert.deepEqual(fullErrors('{{ .a'), [[0, 2, '{{', { code: 'unclosedAction', runsInto: 'end' }]]);
+  assert.deepEqual(fullErrors('{{ .a {{ .b }}'), [[0, 2, '{{', { code: 'unclosedAction', runsInto: 'next' }]]);
 });
 
 test('an unclosed action ends at its line for our reading: the next lines are text', () => {
@@ -804,20 +813,9 @@ test('an unclosed action ends at its line for our reading: the next lines are te
 });
 
 test('an open string in an unclosed action: one error at the string that says both', () => {
-  assert.deepEqual(fullErrors('{{ "abc'), [
-    [3, 7, '"abc', { code: 'unclosedStringAndAction' }],
-  ]);
-  assert.deepEqual(fullErrors('{{ `abc'), [
-    [3, 7, '`abc', { code: 'unclosedRawStringAndAction' }],
-  ]);
-  assert.deepEqual(fullErrors("{{ 'a }"), [
-    [
-      3,
-      7,
-      "'a }",
-      { code: 'unclosedSingleQuotedAndAction' },
-    ],
-  ]);
+  assert.deepEqual(fullErrors('{{ "abc'), [[3, 7, '"abc', { code: 'unclosedStringAndAction' }]]);
+  assert.deepEqual(fullErrors('{{ `abc'), [[3, 7, '`abc', { code: 'unclosedRawStringAndAction' }]]);
+  assert.deepEqual(fullErrors("{{ 'a }"), [[3, 7, "'a }", { code: 'unclosedSingleQuotedAndAction' }]]);
   assert.deepEqual(spans('{{ .a "x }'), [[6, 10, '"x }']]);
   assert.deepEqual(spans('{{ "abc\nmore'), [[3, 7, '"abc']]);
   assert.deepEqual(spans('{{"\n"\n"'), [[2, 3, '"']]);
@@ -878,7 +876,9 @@ test('references from the ToolHive examples', () => {
   assert.deepEqual(refs('{{eq .steps.ask.output.action "accept"}}'), ['steps.ask.output.action@5-29']);
   assert.deepEqual(refs('{{.forEach.img.ref}} {{.forEach.index}}'), ['forEach.img.ref@2-18', 'forEach.index@23-37']);
   assert.deepEqual(refs('{{.workflow.id}} {{.vars.x}}'), ['workflow.id@2-14', 'vars.x@19-26']);
-  const roots = extractReferences(parseTemplate('{{.params.a}}{{.steps.b}}{{.forEach.c}}{{.vars.d}}{{.workflow.e}}')).map((r) => r.root);
+  const roots = extractReferences(
+    parseTemplate('{{.params.a}}{{.steps.b}}{{.forEach.c}}{{.vars.d}}{{.workflow.e}}'),
+  ).map((r) => r.root);
   assert.deepEqual(roots, ['params', 'steps', 'forEach', 'vars', 'workflow']);
 });
 
@@ -911,7 +911,9 @@ test('index variants', () => {
 
 test('fromJson: the inner chain is the reference', () => {
   assert.deepEqual(refs('{{(fromJson .steps.a.output.text).items}}'), ['steps.a.output.text@12-32']);
-  assert.deepEqual(refs('{{(index (fromJson .steps.search.output.text).items 0).body}}'), ['steps.search.output.text@19-44']);
+  assert.deepEqual(refs('{{(index (fromJson .steps.search.output.text).items 0).body}}'), [
+    'steps.search.output.text@19-44',
+  ]);
 });
 
 test('range and with bodies change the dot', () => {
@@ -930,7 +932,11 @@ test('range and with bodies change the dot', () => {
     'params.fallback@55-71',
   ]);
   // `with .` keeps the root; nested range inside with still changes it.
-  assert.deepEqual(refs('{{with .}}{{.params.a}}{{range .b}}{{.c}}{{end}}{{end}}'), ['.@7-8', 'params.a@12-21', 'b@31-33']);
+  assert.deepEqual(refs('{{with .}}{{.params.a}}{{range .b}}{{.c}}{{end}}{{end}}'), [
+    '.@7-8',
+    'params.a@12-21',
+    'b@31-33',
+  ]);
   assert.deepEqual(refs('{{if .a}}{{.b}}{{else}}{{.c}}{{end}}'), ['a@5-7', 'b@11-13', 'c@25-27']);
 });
 
@@ -1073,10 +1079,64 @@ test('random strings never throw and give well-formed ranges', () => {
 
 test('random template-like strings never throw and give well-formed ranges', () => {
   const pieces = [
-    '{{', '}}', '{{-', ' -}}', '{{/*', '*/}}', '*/', '(', ')', '.', '.a', '.steps', '.b-c', '$', '$x', '$x :=', ':=', '=', '==',
-    '|', '||', ',', '"', '"s"', '`', '`r`', "'", "'c'", "'ab'", '\\', 'if', 'else', 'end', 'range', 'with', 'define', 'block',
-    'template', 'break', 'continue', 'eq', 'index', 'fromJson', 'json', 'nope', 'nil', 'true', '1', '-2', '0x', '1e', '.5', ' ',
-    '\n', 'x', '😀', '}', '{',
+    '{{',
+    '}}',
+    '{{-',
+    ' -}}',
+    '{{/*',
+    '*/}}',
+    '*/',
+    '(',
+    ')',
+    '.',
+    '.a',
+    '.steps',
+    '.b-c',
+    '$',
+    '$x',
+    '$x :=',
+    ':=',
+    '=',
+    '==',
+    '|',
+    '||',
+    ',',
+    '"',
+    '"s"',
+    '`',
+    '`r`',
+    "'",
+    "'c'",
+    "'ab'",
+    '\\',
+    'if',
+    'else',
+    'end',
+    'range',
+    'with',
+    'define',
+    'block',
+    'template',
+    'break',
+    'continue',
+    'eq',
+    'index',
+    'fromJson',
+    'json',
+    'nope',
+    'nil',
+    'true',
+    '1',
+    '-2',
+    '0x',
+    '1e',
+    '.5',
+    ' ',
+    '\n',
+    'x',
+    '😀',
+    '}',
+    '{',
   ];
   fc.assert(
     fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), (parts) => {
@@ -1089,7 +1149,8 @@ test('random template-like strings never throw and give well-formed ranges', () 
 });
 
 test('a 100 KB template parses', () => {
-  const line = 'text {{.params.x}} and {{index .steps "a-b" "output"}} {{if eq .steps.c.status "done"}}y{{else}}n{{end}}\n';
+  const line =
+    'text {{.params.x}} and {{index .steps "a-b" "output"}} {{if eq .steps.c.status "done"}}y{{else}}n{{end}}\n';
   const text = line.repeat(Math.ceil(100_000 / line.length));
   assert.ok(text.length >= 100_000);
   const parsed = parseTemplate(text);

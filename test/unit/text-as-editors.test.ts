@@ -37,9 +37,16 @@ test('SourceText: a BOM belongs to no line, so line 1 starts after it as in an e
 test('SourceText: `\\n`, `\\r\\n` and a lone `\\r` each end a line', () => {
   const source = new SourceText('a\rb\r\nc\nd\r');
   assert.deepEqual(source.lineStarts, [0, 2, 5, 7, 9]);
-  assert.deepEqual([0, 1, 2, 3, 4].map((line) => source.lineText(line)), ['a', 'b', 'c', 'd', '']);
+  assert.deepEqual(
+    [0, 1, 2, 3, 4].map((line) => source.lineText(line)),
+    ['a', 'b', 'c', 'd', ''],
+  );
   assert.deepEqual(source.positionAt(3), { line: 1, character: 1 }, 'the CR of a CRLF ends line 2');
-  assert.equal(source.offsetAt({ line: 1, character: 9 }), 3, 'a character past the line end stops before its line break');
+  assert.equal(
+    source.offsetAt({ line: 1, character: 9 }),
+    3,
+    'a character past the line end stops before its line break',
+  );
   assert.equal(lineStartOf(source.text, 6), 5);
   assert.equal(lineStartOf('\uFEFFab', 2), 1, 'the first line starts after the BOM');
 });
@@ -77,9 +84,15 @@ test('JSON with a BOM parses: no yaml/syntax, the document starts after the BOM'
   assert.equal(file.documents[0]!.root!.span.start, 1);
   // JSONL: the first line's BOM too.
   const lines = parseFile('calls.jsonl', '\uFEFF{"a": 1}\n{"b": 2}\n');
-  assert.deepEqual(lines.documents.map((d) => d.problems), [[], []]);
+  assert.deepEqual(
+    lines.documents.map((d) => d.problems),
+    [[], []],
+  );
   // And the JSONC comments after it are still found.
-  assert.deepEqual(parseFile('c.jsonc', '\uFEFF// note\n{}').comments.map((c) => c.span), [{ start: 1, end: 8 }]);
+  assert.deepEqual(
+    parseFile('c.jsonc', '\uFEFF// note\n{}').comments.map((c) => c.span),
+    [{ start: 1, end: 8 }],
+  );
 });
 
 test('YAML with a BOM: the same tree as without it, one offset on', () => {
@@ -94,7 +107,10 @@ test('YAML with a BOM: the same tree as without it, one offset on', () => {
     return getNode(tools.type === 'seq' ? tools.items[0]! : null, 'name') as ScalarNode;
   };
   assert.equal(name(withBom).span.start, name(without).span.start + 1);
-  assert.deepEqual(withBom.source.positionAt(name(withBom).span.start), without.source.positionAt(name(without).span.start));
+  assert.deepEqual(
+    withBom.source.positionAt(name(withBom).span.start),
+    without.source.positionAt(name(without).span.start),
+  );
   // A file too large to read is still recognised by its text after a BOM.
   assert.equal(kindFromText('\uFEFFcompositeTools: []\n'), 'vmcp-config');
 });
@@ -105,7 +121,10 @@ test('YAML with lone CR line breaks: read as the lines the editor shows, a leadi
   const file = parseFile('g.vmcp.yaml', text);
   assert.equal(file.kind, 'vmcp-config');
   assert.deepEqual(file.documents[0]!.problems, []);
-  assert.deepEqual(file.comments.map((c) => c.text), ['# review gateway']);
+  assert.deepEqual(
+    file.comments.map((c) => c.text),
+    ['# review gateway'],
+  );
   // Other CR-only files had spurious syntax errors.
   const nested = parseFile('n.vmcp.yaml', 'compositeTools:\r  - name: t\r    steps: []\r');
   assert.deepEqual(nested.documents[0]!.problems, []);
@@ -117,33 +136,81 @@ test('YAML with lone CR line breaks: read as the lines the editor shows, a leadi
   // JSONL: a lone CR ends a line, as it ends a document's line in the editor.
   const jsonl = parseFile('calls.jsonl', '{"a": 1}\r{"b": 2}\r\n{"c": 3}');
   assert.equal(jsonl.documents.length, 3);
-  assert.deepEqual(jsonl.documents.map((d) => jsonl.source.positionAt(d.span.start).line), [0, 1, 2]);
+  assert.deepEqual(
+    jsonl.documents.map((d) => jsonl.source.positionAt(d.span.start).line),
+    [0, 1, 2],
+  );
 });
 
 test('a suppression comment ended by a lone CR applies to the next line the editor shows', () => {
-  const text = 'compositeTools:\r  - name: t\r    description: d\r    # tool-lens-disable-next-line yaml/duplicate-key -- kept on purpose\r    description: d\r    steps: []\r';
+  const text =
+    'compositeTools:\r  - name: t\r    description: d\r    # tool-lens-disable-next-line yaml/duplicate-key -- kept on purpose\r    description: d\r    steps: []\r';
   const report = checkFile(parseFile('s.vmcp.yaml', text), new Workspace('/w'));
-  assert.deepEqual(report.findings.filter((f) => f.rule === 'yaml/duplicate-key' || f.rule === 'lens/unused-suppression'), []);
+  assert.deepEqual(
+    report.findings.filter((f) => f.rule === 'yaml/duplicate-key' || f.rule === 'lens/unused-suppression'),
+    [],
+  );
 });
 
 test('parse problems of damaged CRLF files lie on whole characters: never between the CR and the LF', () => {
-  const base = 'compositeTools:\r\n  - name: t\r\n    steps:\r\n      - id: a\r\n        tool: fs.read\r\n        arguments: {path: "x"}\r\n';
+  const base =
+    'compositeTools:\r\n  - name: t\r\n    steps:\r\n      - id: a\r\n        tool: fs.read\r\n        arguments: {path: "x"}\r\n';
   const json = '{\r\n  "catalog": 1,\r\n  "servers": [\r\n    {"name": "a", "tools": []}\r\n  ]\r\n}\r\n';
-  const damage = fc.record({ at: fc.nat(), remove: fc.nat({ max: 6 }), insert: fc.constantFrom('', '[', '{', '"', "'", ':', '\t', '- ', '&a', '*a', '}', ']', ',', '\r', '\n', '\r\n', '😀') });
+  const damage = fc.record({
+    at: fc.nat(),
+    remove: fc.nat({ max: 6 }),
+    insert: fc.constantFrom(
+      '',
+      '[',
+      '{',
+      '"',
+      "'",
+      ':',
+      '\t',
+      '- ',
+      '&a',
+      '*a',
+      '}',
+      ']',
+      ',',
+      '\r',
+      '\n',
+      '\r\n',
+      '😀',
+    ),
+  });
   fc.assert(
-    fc.property(fc.constantFrom(['g.vmcp.yaml', base], ['c.catalog.json', json], ['c.jsonl', json.replace(/\r\n\s*/g, '') + '\r\n{"x":\r\n']), fc.array(damage, { minLength: 1, maxLength: 3 }), ([path, start], edits) => {
-      let text = start;
-      for (const e of edits) {
-        const at = e.at % (text.length + 1);
-        text = text.slice(0, at) + e.insert + text.slice(at + e.remove);
-      }
-      for (const doc of parseFile(path, text).documents) {
-        for (const problem of doc.problems) assert.deepEqual(wholeCharacters(text, problem.span), problem.span, `${problem.rule} "${parserWords(problem)}" at ${JSON.stringify(problem.span)} in ${JSON.stringify(text)}`);
-      }
-    }),
+    fc.property(
+      fc.constantFrom(
+        ['g.vmcp.yaml', base],
+        ['c.catalog.json', json],
+        ['c.jsonl', json.replace(/\r\n\s*/g, '') + '\r\n{"x":\r\n'],
+      ),
+      fc.array(damage, { minLength: 1, maxLength: 3 }),
+      ([path, start], edits) => {
+        let text = start;
+        for (const e of edits) {
+          const at = e.at % (text.length + 1);
+          text = text.slice(0, at) + e.insert + text.slice(at + e.remove);
+        }
+        for (const doc of parseFile(path, text).documents) {
+          for (const problem of doc.problems)
+            assert.deepEqual(
+              wholeCharacters(text, problem.span),
+              problem.span,
+              `${problem.rule} "${parserWords(problem)}" at ${JSON.stringify(problem.span)} in ${JSON.stringify(text)}`,
+            );
+        }
+      },
+    ),
     { numRuns: 1200, seed: seedFor(20261201, 'text-as-editors property (edits)') },
   );
   // A file declined whole is declined at its first character: all of a CRLF.
-  const large = parseFile('big.vmcp.yaml', '\r\ncompositeTools: []\r\n' + 'x: 1\r\n'.repeat(50), { limits: { ...DEFAULT_LIMITS, fileBytes: 100 } });
-  assert.deepEqual(large.documents[0]!.problems.map((p) => p.span), [{ start: 0, end: 2 }]);
+  const large = parseFile('big.vmcp.yaml', '\r\ncompositeTools: []\r\n' + 'x: 1\r\n'.repeat(50), {
+    limits: { ...DEFAULT_LIMITS, fileBytes: 100 },
+  });
+  assert.deepEqual(
+    large.documents[0]!.problems.map((p) => p.span),
+    [{ start: 0, end: 2 }],
+  );
 });

@@ -40,7 +40,10 @@ function rows(): [string, Verdict, string][] {
       assert.ok((REASONS as readonly string[]).includes(reason), `"${check}": an unknown reason "${reason}"`);
       verdict = reason as Verdict;
     } else {
-      assert.ok(ruleIdsIn(last).length > 0, `"${check}": the Tool Lens cell names no rule and gives no reason: ${last}`);
+      assert.ok(
+        ruleIdsIn(last).length > 0,
+        `"${check}": the Tool Lens cell names no rule and gives no reason: ${last}`,
+      );
       verdict = 'mirrored';
     }
     out.push([check, verdict, last]);
@@ -61,7 +64,8 @@ describe('docs/toolhive-checks.md', () => {
     assert.ok(all.length > 100, `the tables have their rows (${all.length})`);
     for (const [check, verdict, last] of all) {
       // A mirrored row names only rules; a row with a reason may name a rule beside it only for part of the case.
-      if (verdict === 'mirrored') assert.ok(!/\*gap\*|\*not mirrored/.test(last), `"${check}": mirrored or not, not both`);
+      if (verdict === 'mirrored')
+        assert.ok(!/\*gap\*|\*not mirrored/.test(last), `"${check}": mirrored or not, not both`);
     }
   });
 

@@ -38,7 +38,8 @@ function check(path: string, text: string): Checked {
       finding.span.start >= 0 && finding.span.start <= finding.span.end && finding.span.end <= text.length,
       `span out of the text: ${JSON.stringify(finding)}`,
     );
-    for (const fix of finding.fixes ?? []) assert.doesNotThrow(() => applyEdits(text, fix.edits), `fix "${fix.title}" does not apply`);
+    for (const fix of finding.fixes ?? [])
+      assert.doesNotThrow(() => applyEdits(text, fix.edits), `fix "${fix.title}" does not apply`);
   }
   return { file, findings, workspace };
 }
@@ -66,12 +67,19 @@ describe('odd shapes: a clean finding or a clean pass', () => {
     }
     const checked = check('long.vmcp.yaml', lines.join('\n') + '\n');
     const found = ours(checked.findings);
-    assert.deepEqual(found.map((f) => f.rule), ['workflow/limit'], 'only the step count is over a limit');
+    assert.deepEqual(
+      found.map((f) => f.rule),
+      ['workflow/limit'],
+      'only the step count is over a limit',
+    );
   });
 
   test('a 10,000-step chain closed into one cycle', () => {
     const lines = ['compositeTools:', '  - name: ring', '    description: Generated.', '    steps:'];
-    for (let i = 0; i < 10_000; i++) lines.push(`      - {id: s${i}, tool: filesystem.list_directory, dependsOn: [s${(i + 9_999) % 10_000}], arguments: {path: /}}`);
+    for (let i = 0; i < 10_000; i++)
+      lines.push(
+        `      - {id: s${i}, tool: filesystem.list_directory, dependsOn: [s${(i + 9_999) % 10_000}], arguments: {path: /}}`,
+      );
     const checked = check('ring.vmcp.yaml', lines.join('\n') + '\n');
     const cycles = only(checked, 'workflow/dependency-cycle');
     assert.equal(cycles.length, 1);
@@ -110,9 +118,18 @@ describe('odd shapes: a clean finding or a clean pass', () => {
     ].join('\n');
     const checked = check('proto.vmcp.yaml', text + '\n');
     assert.equal(only(checked, 'workflow/duplicate-name').length, 1);
-    assert.deepEqual(only(checked, 'template/unknown-param').map((f) => at(checked, f)), ['toString']);
-    assert.deepEqual(only(checked, 'workflow/unknown-dependency').map((f) => at(checked, f)), ['hasOwnProperty']);
-    assert.deepEqual(only(checked, 'template/unknown-step').map((f) => at(checked, f)), ['toString']);
+    assert.deepEqual(
+      only(checked, 'template/unknown-param').map((f) => at(checked, f)),
+      ['toString'],
+    );
+    assert.deepEqual(
+      only(checked, 'workflow/unknown-dependency').map((f) => at(checked, f)),
+      ['hasOwnProperty'],
+    );
+    assert.deepEqual(
+      only(checked, 'template/unknown-step').map((f) => at(checked, f)),
+      ['toString'],
+    );
   });
 
   test('steps that are strings, numbers, nulls and lists', () => {
@@ -128,19 +145,31 @@ describe('odd shapes: a clean finding or a clean pass', () => {
       '      - {id: ok, tool: filesystem.read_file, arguments: {path: "{{.steps.just.output.x}}"}}',
     ].join('\n');
     const checked = check('odd.vmcp.yaml', text + '\n');
-    assert.deepEqual(only(checked, 'template/unknown-step').map((f) => at(checked, f)), ['just']);
+    assert.deepEqual(
+      only(checked, 'template/unknown-step').map((f) => at(checked, f)),
+      ['just'],
+    );
   });
 
   test('steps that is a mapping, a string, or missing', () => {
     for (const steps of ['steps: {a: {id: a, tool: filesystem.read_file}}', 'steps: "a, b"', 'steps:', '']) {
       const text = `compositeTools:\n  - name: n\n    description: d.\n    ${steps}\n    output: {properties: {x: {type: string, description: d, value: "{{.steps.a.output.x}}"}}}\n`;
       const checked = check('steps.vmcp.yaml', text);
-      assert.deepEqual(only(checked, 'template/unknown-step').map((f) => at(checked, f)), ['a']);
+      assert.deepEqual(
+        only(checked, 'template/unknown-step').map((f) => at(checked, f)),
+        ['a'],
+      );
     }
   });
 
   test('dependsOn that is a string, a number, a mapping, a list of lists', () => {
-    for (const deps of ['dependsOn: a', 'dependsOn: 7', 'dependsOn: {a: b}', 'dependsOn: [[a], {b: c}, null, 3]', 'dependsOn:']) {
+    for (const deps of [
+      'dependsOn: a',
+      'dependsOn: 7',
+      'dependsOn: {a: b}',
+      'dependsOn: [[a], {b: c}, null, 3]',
+      'dependsOn:',
+    ]) {
       const text = `compositeTools:\n  - name: n\n    description: d.\n    steps:\n      - {id: a, tool: filesystem.list_directory, arguments: {path: /}}\n      - id: b\n        tool: filesystem.read_file\n        ${deps}\n        arguments: {path: "{{.steps.a.output.text}}"}\n`;
       const checked = check('deps.vmcp.yaml', text);
       // Whatever dependsOn holds, a is not reliably upstream: the race is reported.
@@ -210,16 +239,23 @@ describe('odd shapes: a clean finding or a clean pass', () => {
 });
 
 describe('exact characters through quoting, escapes and line ends', () => {
-  const header = 'compositeTools:\n  - name: spans\n    description: d.\n    parameters: {type: object, properties: {path: {type: string}}}\n    steps:\n';
+  const header =
+    'compositeTools:\n  - name: spans\n    description: d.\n    parameters: {type: object, properties: {path: {type: string}}}\n    steps:\n';
 
   test('double-quoted with escapes before the reference', () => {
-    const checked = check('a.vmcp.yaml', header + '      - {id: s, tool: filesystem.read_file, arguments: {path: "\\t\\u00e9\\"{{.params.pth}}"}}\n');
+    const checked = check(
+      'a.vmcp.yaml',
+      header + '      - {id: s, tool: filesystem.read_file, arguments: {path: "\\t\\u00e9\\"{{.params.pth}}"}}\n',
+    );
     const [finding] = only(checked, 'template/unknown-param');
     assert.equal(at(checked, finding!), 'pth');
   });
 
   test('single-quoted with doubled quotes before the error', () => {
-    const checked = check('a.vmcp.yaml', header + "      - {id: s, tool: filesystem.read_file, condition: '{{eq ''ab'' \"ab\"}}', arguments: {path: /}}\n");
+    const checked = check(
+      'a.vmcp.yaml',
+      header + "      - {id: s, tool: filesystem.read_file, condition: '{{eq ''ab'' \"ab\"}}', arguments: {path: /}}\n",
+    );
     const [finding] = only(checked, 'template/syntax');
     // The Go token 'ab' is written ''ab'' inside the YAML single-quoted string: the span covers
     // both doubled quotes, the last one included.
@@ -227,7 +263,10 @@ describe('exact characters through quoting, escapes and line ends', () => {
   });
 
   test('literal block scalar, second line, CRLF', () => {
-    const text = (header + '      - id: s\n        tool: filesystem.write_file\n        arguments:\n          path: /a\n          content: |\n            first {{.params.path}}\n            second {{.params.nope}}\n').replace(/\n/g, '\r\n');
+    const text = (
+      header +
+      '      - id: s\n        tool: filesystem.write_file\n        arguments:\n          path: /a\n          content: |\n            first {{.params.path}}\n            second {{.params.nope}}\n'
+    ).replace(/\n/g, '\r\n');
     const checked = check('a.vmcp.yaml', text);
     const [finding] = only(checked, 'template/unknown-param');
     assert.equal(at(checked, finding!), 'nope');
@@ -236,7 +275,9 @@ describe('exact characters through quoting, escapes and line ends', () => {
 
   test('JSON string with \\u escapes', () => {
     const text = JSON.stringify({
-      compositeTools: [{ name: 'j', description: 'd', steps: [{ id: 's', tool: 'filesystem.read_file', arguments: { path: 'x' } }] }],
+      compositeTools: [
+        { name: 'j', description: 'd', steps: [{ id: 's', tool: 'filesystem.read_file', arguments: { path: 'x' } }] },
+      ],
     }).replace('"x"', '"\\u0041\\u00e9{{.steps.zz.output.a}}"');
     const checked = check('a.json', text);
     const [finding] = only(checked, 'template/unknown-step');
@@ -244,14 +285,21 @@ describe('exact characters through quoting, escapes and line ends', () => {
   });
 
   test('a fix inside a string with escapes edits exactly the name', () => {
-    const checked = check('a.vmcp.yaml', header + '      - {id: s, tool: filesystem.read_file, arguments: {path: "\\"{{.params.pth}}\\""}}\n');
+    const checked = check(
+      'a.vmcp.yaml',
+      header + '      - {id: s, tool: filesystem.read_file, arguments: {path: "\\"{{.params.pth}}\\""}}\n',
+    );
     const [finding] = only(checked, 'template/unknown-param');
     const fixed = applyEdits(checked.file.source.text, finding!.fixes![0]!.edits);
     assert.ok(fixed.includes('path: "\\"{{.params.path}}\\""'), fixed);
   });
 
   test('folded scalar: the finding covers exactly the name, and the fix edits it in place', () => {
-    const checked = check('a.vmcp.yaml', header + '      - id: s\n        tool: filesystem.read_file\n        arguments:\n          path: >-\n            {{.params.pth}}\n');
+    const checked = check(
+      'a.vmcp.yaml',
+      header +
+        '      - id: s\n        tool: filesystem.read_file\n        arguments:\n          path: >-\n            {{.params.pth}}\n',
+    );
     const [finding] = only(checked, 'template/unknown-param');
     assert.equal(at(checked, finding!), 'pth');
     const fixed = applyEdits(checked.file.source.text, finding!.fixes![0]!.edits);
@@ -283,7 +331,10 @@ describe('templatesOf', () => {
     const { file, workspace } = check('t.vmcp.yaml', text + '\n');
     const doc = file.documents[0]!;
     const index = templatesOf(documentContext(file, doc, workspace));
-    const summary = index.strings.map((s) => `${s.owner}:${s.step?.idText ?? '-'}:${s.field}:${s.path.join('.')}:${s.checkedAtLoad ? 'load' : 'run'}:${s.scannedForDefaults ? 'scan' : '-'}`);
+    const summary = index.strings.map(
+      (s) =>
+        `${s.owner}:${s.step?.idText ?? '-'}:${s.field}:${s.path.join('.')}:${s.checkedAtLoad ? 'load' : 'run'}:${s.scannedForDefaults ? 'scan' : '-'}`,
+    );
     assert.deepEqual(summary, [
       'step:a:condition::load:scan',
       'step:a:arguments:path:load:scan',
@@ -294,7 +345,10 @@ describe('templatesOf', () => {
     ]);
     const reference = index.strings[5]!.references[0]!;
     assert.equal(reference.root, 'steps');
-    assert.deepEqual(reference.segments.map((s) => file.source.text.slice(s.span.start, s.span.end)), ['steps', 'a', 'output', 'text']);
+    assert.deepEqual(
+      reference.segments.map((s) => file.source.text.slice(s.span.start, s.span.end)),
+      ['steps', 'a', 'output', 'text'],
+    );
     // Memoised: the same object for the same document.
     assert.equal(templatesOf(documentContext(file, doc, workspace)), index);
   });
@@ -311,5 +365,6 @@ test('Go durations', () => {
   assert.equal(parseGoDuration('2\u03bcs'), 2000);
   assert.equal(parseGoDuration('-1m'), -60 * s);
   assert.equal(parseGoDuration('0'), 0);
-  for (const bad of ['', '10', '1x', 'm', '.s', '1.5.5s', '10 m', '+', '1h 30m']) assert.equal(parseGoDuration(bad), undefined, bad);
+  for (const bad of ['', '10', '1x', 'm', '.s', '1.5.5s', '10 m', '+', '1h 30m'])
+    assert.equal(parseGoDuration(bad), undefined, bad);
 });

@@ -25,7 +25,10 @@ function severities(folder: string, rule: string): { where: string; message: str
 
 function expectSeverity(found: ReturnType<typeof severities>, words: RegExp, severity: Severity, atLeast = 1): void {
   const matching = found.filter((f) => words.test(f.message));
-  assert.ok(matching.length >= atLeast, `expected ${atLeast} or more findings matching ${words}, got ${matching.length}`);
+  assert.ok(
+    matching.length >= atLeast,
+    `expected ${atLeast} or more findings matching ${words}, got ${matching.length}`,
+  );
   for (const f of matching) assert.equal(f.severity, severity, `${f.where}: ${f.message}`);
 }
 

@@ -12,14 +12,22 @@ const HEAD = 'compositeTools:\n  - name: docs\n    steps: []\n';
 /** [what the user wrote after the head, the start of our headline, the library's words kept after it] */
 const CASES: [string, string, RegExp][] = [
   ['name: "docs\n', 'This string has no closing `"`', /Missing closing "quote/],
-  ['name: docs\nbackends\n', 'This line has no `key: value` colon', /Implicit map keys need to be followed by map values/],
+  [
+    'name: docs\nbackends\n',
+    'This line has no `key: value` colon',
+    /Implicit map keys need to be followed by map values/,
+  ],
   ['name: "docs" extra\n', 'Something follows this value on its line', /Unexpected scalar at node end/],
   ['backends: [a, , b]\n', 'A stray comma: remove it', /Unexpected , in flow sequence/],
   ['name:\n\tdocs\n', 'A tab indents this line', /Tabs are not allowed as indentation/],
   ['name: @docs\n', 'A plain value cannot start with this character', /Plain value cannot start with/],
   ['name: "a\\qb"\n', 'This `\\` escape is not valid', /Invalid escape sequence/],
   ['outgoingAuth:\n  source: inline\n type: x\n', 'This entry is not aligned', /must start at the same column/],
-  ['backends: [a, b\n', 'This `[` is not closed', /Flow sequence in block collection must be sufficiently indented and end with a \]/],
+  [
+    'backends: [a, b\n',
+    'This `[` is not closed',
+    /Flow sequence in block collection must be sufficiently indented and end with a \]/,
+  ],
   ['name: a: b\n', 'Two `key:` on one line', /Nested mappings are not allowed in compact mappings/],
 ];
 
@@ -70,7 +78,9 @@ describe('yaml/syntax: a quoted string that YAML never closes', () => {
   test('paired quotes and escapes are no finding', () => {
     const text = `${HEAD}    description: "escapes \\\\ and \\" inside"\n    title: 'it''s fine'\n`;
     const workspace = new Workspace('/ws');
-    const findings = checkFile(workspace.parse('gateway.vmcp.yaml', text), workspace).findings.filter((f) => f.rule === 'yaml/syntax');
+    const findings = checkFile(workspace.parse('gateway.vmcp.yaml', text), workspace).findings.filter(
+      (f) => f.rule === 'yaml/syntax',
+    );
     assert.deepEqual(findings, []);
   });
 });

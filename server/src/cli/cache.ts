@@ -174,7 +174,10 @@ function knownJoins(candidates: readonly Candidate[]): Join[] | undefined {
   const joins: Join[] = [];
   const joined = new Set<string>();
   const byPath = (a: Candidate, b: Candidate) => (a.absolute < b.absolute ? -1 : a.absolute > b.absolute ? 1 : 0);
-  const ordered = [...candidates.filter((c) => c.named).sort(byPath), ...candidates.filter((c) => !c.named).sort(byPath)];
+  const ordered = [
+    ...candidates.filter((c) => c.named).sort(byPath),
+    ...candidates.filter((c) => !c.named).sort(byPath),
+  ];
   for (const candidate of ordered) {
     const entry = candidate.known;
     if (!entry) return undefined;
@@ -188,7 +191,11 @@ function knownJoins(candidates: readonly Candidate[]): Join[] | undefined {
 }
 
 /** A catalog that records what one check consults of it (see the top of this file). */
-function recordingCatalog(catalog: CatalogIndex): { catalog: CatalogIndex; servers: Set<string>; whole: () => boolean } {
+function recordingCatalog(catalog: CatalogIndex): {
+  catalog: CatalogIndex;
+  servers: Set<string>;
+  whole: () => boolean;
+} {
   const servers = new Set<string>();
   let whole = false;
   const perServer = new Set(['server', 'serverName', 'tool', 'namespace', 'dynamicHomes']);
@@ -223,7 +230,11 @@ interface Candidate {
   known?: Entry;
 }
 
-export function checkWithCache(whole: WorkspacePlan, cliCatalogGlobs: readonly string[], options: CacheOptions): CheckResult {
+export function checkWithCache(
+  whole: WorkspacePlan,
+  cliCatalogGlobs: readonly string[],
+  options: CacheOptions,
+): CheckResult {
   // The cache file itself is no document, whatever its name (--cache-location x.json inside the folder).
   const plan: WorkspacePlan = {
     ...whole,
@@ -247,7 +258,8 @@ export function checkWithCache(whole: WorkspacePlan, cliCatalogGlobs: readonly s
         // the load says so when it reads the file
       }
       const entry = previous.files.get(absolute);
-      if (entry && candidate.hash !== undefined && entry.hash === candidate.hash && entry.named === named) candidate.known = entry;
+      if (entry && candidate.hash !== undefined && entry.hash === candidate.hash && entry.named === named)
+        candidate.known = entry;
       files.set(absolute, candidate);
     }
     return candidate;
@@ -256,7 +268,8 @@ export function checkWithCache(whole: WorkspacePlan, cliCatalogGlobs: readonly s
   const namedSet = new Set(plan.catalogOnly);
   const targets = plan.targets.map((absolute) => fileOf(absolute, namedSet.has(absolute)));
 
-  const hit = (target: Candidate, state: CatalogState) => target.known?.checked !== undefined && satisfied(target.known.checked.deps, state);
+  const hit = (target: Candidate, state: CatalogState) =>
+    target.known?.checked !== undefined && satisfied(target.known.checked.deps, state);
   const entries = new Map<string, Entry>();
   const known = knownJoins(candidates);
   const knownState = known && catalogState(known);
@@ -283,7 +296,12 @@ export function checkWithCache(whole: WorkspacePlan, cliCatalogGlobs: readonly s
     const byPath = new Map([...files.values()].map((c) => [c.path, c]));
     const joins: Join[] = catalog.files.map((path) => {
       const candidate = byPath.get(path);
-      return { path, named: candidate?.named ?? false, hash: candidate?.hash ?? '', described: catalog.describedBy(path) ?? [] };
+      return {
+        path,
+        named: candidate?.named ?? false,
+        hash: candidate?.hash ?? '',
+        described: catalog.describedBy(path) ?? [],
+      };
     });
     const state = catalogState(joins);
     result = [];
@@ -339,13 +357,20 @@ export function checkWithCache(whole: WorkspacePlan, cliCatalogGlobs: readonly s
       });
     }
   }
-  options.debug(`cache: ${targets.length - checked} of ${targets.length} file(s) from ${options.file}, ${checked} checked`);
+  options.debug(
+    `cache: ${targets.length - checked} of ${targets.length} file(s) from ${options.file}, ${checked} checked`,
+  );
   writeCache(options, key, previous, entries);
   return { files: result };
 
   function fromCache(target: Candidate): CheckedFile {
     const entry = target.known as Entry;
-    return { path: target.path, kind: entry.kind, source: new SourceText(target.read?.text ?? ''), findings: entry.checked?.findings ?? [] };
+    return {
+      path: target.path,
+      kind: entry.kind,
+      source: new SourceText(target.read?.text ?? ''),
+      findings: entry.checked?.findings ?? [],
+    };
   }
 }
 
@@ -388,12 +413,20 @@ function readCache(file: string, key: string, debug: Logger): Previous {
     debug(`cache: ${file} is damaged (not JSON); it is ignored and replaced`);
     return empty(false);
   }
-  if (!isRecord(parsed) || parsed.format !== FORMAT || parsed.version !== FORMAT_VERSION || typeof parsed.key !== 'string' || !isRecord(parsed.files)) {
+  if (
+    !isRecord(parsed) ||
+    parsed.format !== FORMAT ||
+    parsed.version !== FORMAT_VERSION ||
+    typeof parsed.key !== 'string' ||
+    !isRecord(parsed.files)
+  ) {
     debug(`cache: ${file} is of another format or version; it is ignored and replaced`);
     return empty(false);
   }
   if (parsed.key !== key) {
-    debug('cache: the Tool Lens build, the configuration, the current folder or the catalog options changed; every file is checked again');
+    debug(
+      'cache: the Tool Lens build, the configuration, the current folder or the catalog options changed; every file is checked again',
+    );
     return empty(false);
   }
   const files = new Map<string, Entry>();
@@ -423,7 +456,12 @@ function writeCache(options: CacheOptions, key: string, previous: Previous, entr
     else changed = true;
   }
   if (!changed && entries.size === previous.files.size) return;
-  const content: CacheFile = { format: FORMAT, version: FORMAT_VERSION, key, files: Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+  const content: CacheFile = {
+    format: FORMAT,
+    version: FORMAT_VERSION,
+    key,
+    files: Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+  };
   let target = options.file;
   if (options.root !== undefined && isInside(resolve(options.root), resolve(options.file))) {
     try {
@@ -458,22 +496,46 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function isSpan(value: unknown): boolean {
-  return isRecord(value) && Number.isInteger(value.start) && Number.isInteger(value.end) && (value.start as number) >= 0 && (value.end as number) >= (value.start as number);
+  return (
+    isRecord(value) &&
+    Number.isInteger(value.start) &&
+    Number.isInteger(value.end) &&
+    (value.start as number) >= 0 &&
+    (value.end as number) >= (value.start as number)
+  );
 }
 
 function isFinding(value: unknown): value is Finding {
-  if (!isRecord(value) || typeof value.rule !== 'string' || typeof value.messageId !== 'string' || typeof value.message !== 'string' || !isSpan(value.span)) return false;
+  if (
+    !isRecord(value) ||
+    typeof value.rule !== 'string' ||
+    typeof value.messageId !== 'string' ||
+    typeof value.message !== 'string' ||
+    !isSpan(value.span)
+  )
+    return false;
   if (typeof value.severity !== 'string' || !Object.hasOwn(SEVERITY_ORDER, value.severity)) return false;
   if (value.fixes !== undefined) {
     if (!Array.isArray(value.fixes)) return false;
     for (const fix of value.fixes) {
-      if (!isRecord(fix) || typeof fix.title !== 'string' || typeof fix.safe !== 'boolean' || !Array.isArray(fix.edits)) return false;
-      if (!fix.edits.every((edit) => isRecord(edit) && isSpan(edit.span) && typeof edit.newText === 'string')) return false;
+      if (!isRecord(fix) || typeof fix.title !== 'string' || typeof fix.safe !== 'boolean' || !Array.isArray(fix.edits))
+        return false;
+      if (!fix.edits.every((edit) => isRecord(edit) && isSpan(edit.span) && typeof edit.newText === 'string'))
+        return false;
     }
   }
   if (value.related !== undefined) {
     if (!Array.isArray(value.related)) return false;
-    if (!value.related.every((r) => isRecord(r) && isSpan(r.span) && typeof r.message === 'string' && (r.file === undefined || typeof r.file === 'string'))) return false;
+    if (
+      !value.related.every(
+        (r) =>
+          isRecord(r) &&
+          isSpan(r.span) &&
+          typeof r.message === 'string' &&
+          (r.file === undefined || typeof r.file === 'string'),
+      )
+    )
+      return false;
   }
   return true;
 }
@@ -481,11 +543,16 @@ function isFinding(value: unknown): value is Finding {
 function isEntry(value: unknown): value is Entry {
   if (!isRecord(value) || typeof value.hash !== 'string' || typeof value.named !== 'boolean') return false;
   if (value.kind !== null && !(DOCUMENT_KINDS as readonly unknown[]).includes(value.kind)) return false;
-  if (value.described !== undefined && !(Array.isArray(value.described) && value.described.every((n) => typeof n === 'string'))) return false;
+  if (
+    value.described !== undefined &&
+    !(Array.isArray(value.described) && value.described.every((n) => typeof n === 'string'))
+  )
+    return false;
   if (value.checked === undefined) return true;
   const checked = value.checked;
   if (!isRecord(checked) || !Array.isArray(checked.findings) || !checked.findings.every(isFinding)) return false;
   const deps = checked.deps;
-  if (!isRecord(deps) || (deps.index !== undefined && typeof deps.index !== 'string') || !isRecord(deps.servers)) return false;
+  if (!isRecord(deps) || (deps.index !== undefined && typeof deps.index !== 'string') || !isRecord(deps.servers))
+    return false;
   return Object.values(deps.servers).every((f) => typeof f === 'string');
 }

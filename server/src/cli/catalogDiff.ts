@@ -66,11 +66,15 @@ export function catalogDiff(options: CatalogDiffOptions): DiffReport {
   const before = readCatalogSource(options.before, options.cwd);
   const after = readCatalogSource(options.after, options.cwd);
   const loaded = loadWorkspace({ paths: ['.'], cwd: options.cwd, configPath: options.configPath, log: options.log });
-  if (loaded.configProblems.length > 0) throw new UsageError(`the configuration ${loaded.configPath ?? ''} has problems; \`tool-lens check\` lists them`);
+  if (loaded.configProblems.length > 0)
+    throw new UsageError(`the configuration ${loaded.configPath ?? ''} has problems; \`tool-lens check\` lists them`);
   const base = loaded.workspace;
   // The workspace's own snapshots, except those OLD and NEW stand for.
   const replaced = new Set([...before.files, ...after.files].map((f) => f.standsFor));
-  const others = readOthers(base.catalog.files.filter((path) => !replaced.has(resolve(options.cwd, path))), options);
+  const others = readOthers(
+    base.catalog.files.filter((path) => !replaced.has(resolve(options.cwd, path))),
+    options,
+  );
   const oldSide = side(base, before, others, options);
   const newSide = side(base, after, others, options);
 
@@ -81,13 +85,20 @@ export function catalogDiff(options: CatalogDiffOptions): DiffReport {
   for (const file of loaded.files) {
     const oldFile = oldSide.workspace.parse(file.path, file.source.text);
     const newFile = newSide.workspace.parse(file.path, file.source.text);
-    const fresh = newFindings(checkFile(oldFile, oldSide.workspace).findings, checkFile(newFile, newSide.workspace).findings);
+    const fresh = newFindings(
+      checkFile(oldFile, oldSide.workspace).findings,
+      checkFile(newFile, newSide.workspace).findings,
+    );
     if (fresh.length > 0) findings.push({ path: file.path, findings: fresh.map((f) => findingJson(newFile, f)) });
     newFile.documents.forEach((doc, index) => {
       if ((doc.kind !== 'vmcp-config' && doc.kind !== 'vmcp-server') || doc.partial) return;
       const place = () => null;
       const now = toolListReport(documentContext(newFile, doc, newSide.workspace), place);
-      const change = compareToolLists(toolListReport(documentContext(oldFile, oldFile.documents[index]!, oldSide.workspace), place), now, renames);
+      const change = compareToolLists(
+        toolListReport(documentContext(oldFile, oldFile.documents[index]!, oldSide.workspace), place),
+        now,
+        renames,
+      );
       if (change.renamed.length + change.added.length + change.removed.length + change.composites.length === 0) return;
       gateways.push({
         path: file.path,
@@ -131,11 +142,17 @@ function readOthers(paths: readonly string[], options: CatalogDiffOptions): { pa
 }
 
 /** A workspace like the real one, with the catalog of one side: its files first, so they win. */
-function side(base: Workspace, source: CatalogSource, others: readonly { path: string; text: string }[], options: CatalogDiffOptions): { workspace: Workspace } {
+function side(
+  base: Workspace,
+  source: CatalogSource,
+  others: readonly { path: string; text: string }[],
+  options: CatalogDiffOptions,
+): { workspace: Workspace } {
   const workspace = new Workspace(base.root, options.log);
   workspace.config = base.config;
   const parsed = source.files.map((file) => workspace.parse(file.path, file.text));
-  if (!parsed.some((file) => file.documents.some((doc) => doc.kind === 'tool-catalog'))) throw new UsageError(`${source.spec} holds no tool catalog`);
+  if (!parsed.some((file) => file.documents.some((doc) => doc.kind === 'tool-catalog')))
+    throw new UsageError(`${source.spec} holds no tool catalog`);
   for (const file of parsed) workspace.catalog.addFile(file);
   // Each side parses them itself: a parse's analyses are memoised per document, so the sides must not share one.
   for (const other of others) workspace.catalog.addFile(workspace.parse(other.path, other.text));
@@ -145,7 +162,9 @@ function side(base: Workspace, source: CatalogSource, others: readonly { path: s
 /** The servers a source describes, as its side's catalog holds them. */
 function serversOf(workspace: Workspace, source: CatalogSource): CatalogServer[] {
   const fromSource = new Set(source.files.map((f) => f.path));
-  return workspace.catalog.serverNames.map((name) => workspace.catalog.server(name)!).filter((server) => fromSource.has(server.origin.file));
+  return workspace.catalog.serverNames
+    .map((name) => workspace.catalog.server(name)!)
+    .filter((server) => fromSource.has(server.origin.file));
 }
 
 /** Findings of NEW that OLD does not have, at the same place for the same rule (warnings and errors). */
@@ -156,10 +175,19 @@ function newFindings(before: readonly Finding[], after: readonly Finding[]): Fin
 }
 
 function findingJson(file: ParsedFile, finding: Finding): FindingJson {
-  return { rule: finding.rule, severity: finding.severity, message: finding.message, range: toRange(file.source, finding.span) };
+  return {
+    rule: finding.rule,
+    severity: finding.severity,
+    message: finding.message,
+    range: toRange(file.source, finding.span),
+  };
 }
 
-function summaryOf(diff: CatalogDiff, gateways: readonly GatewayImpact[], findings: readonly FileFindings[]): DiffReport['summary'] {
+function summaryOf(
+  diff: CatalogDiff,
+  gateways: readonly GatewayImpact[],
+  findings: readonly FileFindings[],
+): DiffReport['summary'] {
   const hints = diff.servers.flatMap((s) => s.tools.flatMap((t) => t.hints));
   return {
     loosened: hints.filter((h) => h.direction === 'loosened').length,
@@ -194,8 +222,12 @@ export function formatDiffTable(report: DiffReport, colors: Palette): string {
   for (const gateway of report.gateways) {
     out.push(`  ${gateway.path}${gateway.name ? ` (${gateway.name})` : ''}`);
     for (const rename of gateway.renamed) {
-      const why = rename.to ? `the backend renamed ${rename.from} to ${rename.to}` : `${rename.from} is named anew by conflict resolution`;
-      out.push(`    advertised name ${rename.before} → ${rename.after} (${why}): clients and calls that use the old name break`);
+      const why = rename.to
+        ? `the backend renamed ${rename.from} to ${rename.to}`
+        : `${rename.from} is named anew by conflict resolution`;
+      out.push(
+        `    advertised name ${rename.before} → ${rename.after} (${why}): clients and calls that use the old name break`,
+      );
     }
     for (const name of gateway.removed) out.push(`    no longer advertised: ${name}`);
     for (const name of gateway.added) out.push(`    newly advertised: ${name}`);
@@ -205,12 +237,16 @@ export function formatDiffTable(report: DiffReport, colors: Palette): string {
     out.push(colors.bold('New findings'));
     for (const file of report.findings) {
       for (const finding of file.findings) {
-        out.push(`  ${file.path}:${finding.range.start.line}:${finding.range.start.column}: ${colors.severity(finding.severity, finding.severity)} ${finding.message} [${finding.rule}]`);
+        out.push(
+          `  ${file.path}:${finding.range.start.line}:${finding.range.start.column}: ${colors.severity(finding.severity, finding.severity)} ${finding.message} [${finding.rule}]`,
+        );
       }
     }
   }
   const s = report.summary;
-  out.push(`${counted(s.loosened, 'hint')} loosened, ${s.tightened} tightened; ${counted(s.broken, 'composite tool')} no longer advertised; ${counted(s.newErrors, 'new error')}`);
+  out.push(
+    `${counted(s.loosened, 'hint')} loosened, ${s.tightened} tightened; ${counted(s.broken, 'composite tool')} no longer advertised; ${counted(s.newErrors, 'new error')}`,
+  );
   return out.join('\n') + '\n';
 }
 
@@ -222,7 +258,8 @@ export function toolChangeLine(tool: Omit<ToolChange, 'before' | 'after'>, color
   if (tool.change === 'renamed') parts.push(`renamed to ${tool.renamedTo}`);
   for (const hint of tool.hints) parts.push(hintWords(hint, colors));
   for (const name of tool.requiredAdded) parts.push(`required argument "${name}" added`);
-  for (const change of tool.typeChanged) parts.push(`argument "${change.argument}" ${change.before ?? 'untyped'} → ${change.after ?? 'untyped'}`);
+  for (const change of tool.typeChanged)
+    parts.push(`argument "${change.argument}" ${change.before ?? 'untyped'} → ${change.after ?? 'untyped'}`);
   for (const name of tool.argumentsRemoved) parts.push(`argument "${name}" removed`);
   if (tool.otherChanges.length > 0) parts.push(`${tool.otherChanges.join(', ')} changed`);
   return `${tool.name}: ${parts.join('; ')}`;
@@ -235,7 +272,8 @@ function hintWords(change: HintChange, colors: Palette): string {
 }
 
 function compositeLine(change: CompositeChange, colors: Palette): string {
-  if (change.before === 'absent' || change.after === 'absent') return `composite ${change.name}: ${change.before === 'absent' ? 'newly listed' : 'gone'}`;
+  if (change.before === 'absent' || change.after === 'absent')
+    return `composite ${change.name}: ${change.before === 'absent' ? 'newly listed' : 'gone'}`;
   if (change.before !== change.after) {
     const text = `composite ${change.name}: ${change.before} → ${change.after}${change.reason ? `: ${change.reason}` : ''}`;
     return change.broken ? colors.red(text) : text;

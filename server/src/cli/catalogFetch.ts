@@ -11,10 +11,21 @@ import { parseArgs } from 'node:util';
 import { version as TOOL_VERSION } from '../../../package.json';
 import { closest } from '../core/text/suggest.js';
 import { FetchError } from '../live/errors.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PAGE_TIMEOUT_MS, fetchCatalog, type FetchedCatalog } from '../live/fetch.js';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_PAGE_TIMEOUT_MS,
+  fetchCatalog,
+  type FetchedCatalog,
+} from '../live/fetch.js';
 import { describeLaunch } from '../live/redact.js';
 import { MCP_CONFIG_FILES, readWorkspaceServers, type McpServerEntry } from '../live/servers.js';
-import { snapshotFileName, snapshotTarget, writeSnapshot, type SnapshotFormat, type SnapshotTarget } from '../live/snapshot.js';
+import {
+  snapshotFileName,
+  snapshotTarget,
+  writeSnapshot,
+  type SnapshotFormat,
+  type SnapshotTarget,
+} from '../live/snapshot.js';
 import type { CatalogIndex } from '../core/catalog/index.js';
 import { committedCatalog, compareWithCommitted, formatSnapshotCheck, type SnapshotCheck } from './snapshotCheck.js';
 
@@ -78,7 +89,9 @@ export async function runCatalogFetch(argv: string[], io: CatalogFetchIo): Promi
 async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: string) => void): Promise<number> {
   // The command may be handed the whole command line or only what follows `catalog fetch`.
   const args = argv[0] === 'catalog' && argv[1] === 'fetch' ? argv.slice(2) : argv;
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>
+  >;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
@@ -96,19 +109,26 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
   // Inside the workspace, no link may lead the snapshots out of it (a committed `catalogs` link
   // would choose where they go); a folder you name outside it is yours, and they stay inside that.
   const within = relative(root, outDir);
-  const target: SnapshotTarget = within === '' || (!within.startsWith('..') && !isAbsolute(within)) ? { dir: outDir, root } : { dir: outDir };
+  const target: SnapshotTarget =
+    within === '' || (!within.startsWith('..') && !isAbsolute(within)) ? { dir: outDir, root } : { dir: outDir };
 
   const workspace = readWorkspaceServers(root);
   for (const problem of workspace.problems) say(`warning: ${problem}`);
   if (workspace.files.length === 0) {
-    throw new UsageProblem(`no MCP client config in ${root} (looked for ${MCP_CONFIG_FILES.map((f) => f.path).join(', ')})`);
+    throw new UsageProblem(
+      `no MCP client config in ${root} (looked for ${MCP_CONFIG_FILES.map((f) => f.path).join(', ')})`,
+    );
   }
-  if (workspace.servers.length === 0) throw new UsageProblem(`${workspace.files.join(', ')} ${byCount(workspace.files.length, 'declares', 'declare')} no MCP server`);
+  if (workspace.servers.length === 0)
+    throw new UsageProblem(
+      `${workspace.files.join(', ')} ${byCount(workspace.files.length, 'declares', 'declare')} no MCP server`,
+    );
 
   const selected = select(workspace.servers, positionals);
   for (const entry of workspace.shadowed) {
     const kept = workspace.servers.find((s) => s.name === entry.name);
-    if (kept && selected.includes(kept)) say(`note: ${entry.name} is also declared in ${where(entry)}; using the one in ${where(kept)}`);
+    if (kept && selected.includes(kept))
+      say(`note: ${entry.name} is also declared in ${where(entry)}; using the one in ${where(kept)}`);
   }
 
   // Two servers, one file: said before anything starts or is written.
@@ -118,14 +138,18 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
     const file = snapshotFileName(entry.name, format).toLowerCase();
     const other = byFile.get(file);
     if (other !== undefined) {
-      throw new UsageProblem(`the servers "${other}" and "${entry.name}" would share the snapshot file ${snapshotFileName(entry.name, format)} on a file system that ignores case; rename one of them, or fetch them into different --out folders`);
+      throw new UsageProblem(
+        `the servers "${other}" and "${entry.name}" would share the snapshot file ${snapshotFileName(entry.name, format)} on a file system that ignores case; rename one of them, or fetch them into different --out folders`,
+      );
     }
     byFile.set(file, entry.name);
   }
 
   if (values.list) {
     for (const entry of selected) {
-      const how = entry.launch ? describeLaunch(entry.launch) : `cannot be fetched: ${entry.blocked?.message ?? 'unknown reason'}`;
+      const how = entry.launch
+        ? describeLaunch(entry.launch)
+        : `cannot be fetched: ${entry.blocked?.message ?? 'unknown reason'}`;
       io.stdout(`${entry.name}  ${where(entry)}  ${how}\n`);
     }
     return 0;
@@ -151,7 +175,9 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
         say(`${entry.name} not fetched: ${error instanceof Error ? error.message : String(error)}`);
         continue;
       }
-      say(`${entry.launch.type === 'stdio' ? 'starting' : 'connecting to'} ${entry.name} (${where(entry)}): ${describeLaunch(entry.launch)}`);
+      say(
+        `${entry.launch.type === 'stdio' ? 'starting' : 'connecting to'} ${entry.name} (${where(entry)}): ${describeLaunch(entry.launch)}`,
+      );
       let catalog: FetchedCatalog;
       try {
         catalog = await fetchCatalog(entry, {
@@ -179,7 +205,11 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
       }
       let path: string;
       try {
-        path = writeSnapshot(target, catalog, format, { file: entry.declared.file, transport: catalog.stats.transport, generator: `Tool Lens ${TOOL_VERSION}` });
+        path = writeSnapshot(target, catalog, format, {
+          file: entry.declared.file,
+          transport: catalog.stats.transport,
+          generator: `Tool Lens ${TOOL_VERSION}`,
+        });
       } catch (error) {
         say(`${entry.name}: the snapshot was not written: ${error instanceof Error ? error.message : String(error)}`);
         continue;
@@ -187,7 +217,9 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
       const shown = relative(io.cwd, path).replace(/\\/g, '/') || path;
       const { pages, connectMs, listMs } = catalog.stats;
       const protocol = catalog.fetched.protocolVersion ? `, protocol ${catalog.fetched.protocolVersion}` : '';
-      say(`${entry.name}: ${counted(catalog.tools.length, 'tool')} in ${counted(pages, 'page')} (connect ${connectMs} ms, list ${listMs} ms${protocol}) -> ${shown}`);
+      say(
+        `${entry.name}: ${counted(catalog.tools.length, 'tool')} in ${counted(pages, 'page')} (connect ${connectMs} ms, list ${listMs} ms${protocol}) -> ${shown}`,
+      );
       io.stdout(`${shown}\n`);
       fetched++;
     }
@@ -198,7 +230,11 @@ async function fetchCommand(argv: string[], io: CatalogFetchIo, say: (line: stri
   say(`fetched ${fetched} of ${counted(selected.length, 'server')}${failed ? `; ${failed} could not be fetched` : ''}`);
   if (values.check) {
     const stale = checks.filter((c) => c.status !== 'matches');
-    say(stale.length ? `${counted(stale.length, 'snapshot')} ${byCount(stale.length, 'no longer matches its server', 'no longer match their servers')}: ${stale.map((c) => c.server).join(', ')}; run tool-lens catalog fetch to update` : 'every snapshot checked matches its server');
+    say(
+      stale.length
+        ? `${counted(stale.length, 'snapshot')} ${byCount(stale.length, 'no longer matches its server', 'no longer match their servers')}: ${stale.map((c) => c.server).join(', ')}; run tool-lens catalog fetch to update`
+        : 'every snapshot checked matches its server',
+    );
     return failed > 0 || stale.length > 0 ? 1 : 0;
   }
   return failed > 0 ? 1 : 0;
@@ -214,8 +250,13 @@ function select(servers: McpServerEntry[], names: string[]): McpServerEntry[] {
   for (const name of names) {
     const entry = servers.find((s) => s.name === name);
     if (!entry) {
-      const guess = closest(name, servers.map((s) => s.name));
-      throw new UsageProblem(`no MCP server named "${name}" in the workspace's configs${guess ? `; did you mean "${guess}"?` : `; they declare ${servers.map((s) => s.name).join(', ')}`}`);
+      const guess = closest(
+        name,
+        servers.map((s) => s.name),
+      );
+      throw new UsageProblem(
+        `no MCP server named "${name}" in the workspace's configs${guess ? `; did you mean "${guess}"?` : `; they declare ${servers.map((s) => s.name).join(', ')}`}`,
+      );
     }
     if (!out.includes(entry)) out.push(entry);
   }
@@ -234,7 +275,8 @@ function parseFormat(value: string | undefined): SnapshotFormat {
 
 function parseTimeout(value: string): number {
   const ms = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(ms) || ms < 1 || ms > 600_000) throw new UsageProblem(`--timeout must be a number of milliseconds from 1 to 600000; got "${value}"`);
+  if (!Number.isSafeInteger(ms) || ms < 1 || ms > 600_000)
+    throw new UsageProblem(`--timeout must be a number of milliseconds from 1 to 600000; got "${value}"`);
   return ms;
 }
 
@@ -244,8 +286,9 @@ function shortParseMessage(error: unknown): string {
   const quoted = /'([^']*)'/.exec(message)?.[1]?.replace(/ <value>$/, '');
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted) return `unknown option ${quoted}`;
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && quoted) {
-    return /does not take an argument/.test(message) ? `option ${quoted} takes no value` : `option ${quoted} needs a value`;
+    return /does not take an argument/.test(message)
+      ? `option ${quoted} takes no value`
+      : `option ${quoted} needs a value`;
   }
   return message.split(/\r?\n/, 1)[0] ?? message;
 }
-

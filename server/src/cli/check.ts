@@ -74,7 +74,9 @@ export function runCheck(options: CheckOptions): CheckResult {
     // A run has one workspace: a configuration nearer to a named path is not read, and says so.
     const rootName = toPosix(relative(options.cwd, plan.root)) || '.';
     for (const config of plan.configsNotRead) {
-      options.log(`note: ${toPosix(relative(options.cwd, config))} is not read: this run's workspace is ${rootName}${plan.configPath ? `, configured by ${toPosix(relative(options.cwd, plan.configPath))}` : ''} (run from its folder, or pass --config, to use it)`);
+      options.log(
+        `note: ${toPosix(relative(options.cwd, config))} is not read: this run's workspace is ${rootName}${plan.configPath ? `, configured by ${toPosix(relative(options.cwd, plan.configPath))}` : ''} (run from its folder, or pass --config, to use it)`,
+      );
     }
   }
   if (options.cacheFile !== undefined) {
@@ -88,7 +90,12 @@ export function runCheck(options: CheckOptions): CheckResult {
     });
     options.debug(`checked ${result.files.length} file(s) in ${(performance.now() - started).toFixed(0)} ms`);
     // What the load could not read is in the plan, whichever way the cache went.
-    return { ...result, unreadable: plan.unreadable.length, root: plan.root, ...docsOf(options, plan.workspace.config.ruleDocsUrl) };
+    return {
+      ...result,
+      unreadable: plan.unreadable.length,
+      root: plan.root,
+      ...docsOf(options, plan.workspace.config.ruleDocsUrl),
+    };
   }
   const load = startPlanned(plan);
   const { loaded } = load;
@@ -102,7 +109,12 @@ export function runCheck(options: CheckOptions): CheckResult {
     return { path: file.path, kind: file.kind, source: file.source, findings: report.findings };
   });
   options.debug(`checked ${files.length} file(s) in ${(performance.now() - started).toFixed(0)} ms`);
-  return { files, unreadable: loaded.unreadable.length, root: loaded.root, ...docsOf(options, workspace.config.ruleDocsUrl) };
+  return {
+    files,
+    unreadable: loaded.unreadable.length,
+    root: loaded.root,
+    ...docsOf(options, workspace.config.ruleDocsUrl),
+  };
 }
 
 function docsOf(options: CheckOptions, configured: string | undefined): Pick<CheckResult, 'ruleDocsUrl'> {

@@ -17,14 +17,30 @@ const identity = (text: string) => text;
 
 export function palette(enabled: boolean): Palette {
   if (!enabled) {
-    return { enabled, bold: identity, dim: identity, red: identity, yellow: identity, cyan: identity, severity: (_s, text) => text };
+    return {
+      enabled,
+      bold: identity,
+      dim: identity,
+      red: identity,
+      yellow: identity,
+      cyan: identity,
+      severity: (_s, text) => text,
+    };
   }
   const red = wrap(31, 39);
   const yellow = wrap(33, 39);
   const cyan = wrap(36, 39);
   const dim = wrap(2, 22);
   const bySeverity: Record<Severity, (text: string) => string> = { error: red, warning: yellow, info: cyan, hint: dim };
-  return { enabled, bold: wrap(1, 22), dim, red, yellow, cyan, severity: (severity, text) => bySeverity[severity](text) };
+  return {
+    enabled,
+    bold: wrap(1, 22),
+    dim,
+    red,
+    yellow,
+    cyan,
+    severity: (severity, text) => bySeverity[severity](text),
+  };
 }
 
 /**

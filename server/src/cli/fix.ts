@@ -36,7 +36,10 @@ export function fixedText(file: CheckedFile): { text: string; applied: number; s
   if (fixes.length === 0) return undefined;
   const { chosen, skipped } = chooseCompatibleFixes(fixes);
   const before = file.source.text;
-  const after = applyEdits(before, chosen.flatMap((fix) => fix.edits));
+  const after = applyEdits(
+    before,
+    chosen.flatMap((fix) => fix.edits),
+  );
   return after === before ? undefined : { text: after, applied: chosen.length, skipped };
 }
 

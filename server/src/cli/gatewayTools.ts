@@ -30,12 +30,18 @@ interface PlaceJson {
 }
 
 type GatewayReport = { path: string } & ToolListReport<PlaceJson> & {
-  /** Errors `tool-lens check` reports in this document: some keep the gateway from loading at all. */
-  errors: number;
-};
+    /** Errors `tool-lens check` reports in this document: some keep the gateway from loading at all. */
+    errors: number;
+  };
 
 export function gatewayReports(options: GatewayToolsOptions): GatewayReport[] {
-  const loaded = loadWorkspace({ paths: options.paths, cwd: options.cwd, configPath: options.configPath, catalogGlobs: options.catalogGlobs, log: options.log });
+  const loaded = loadWorkspace({
+    paths: options.paths,
+    cwd: options.cwd,
+    configPath: options.configPath,
+    catalogGlobs: options.catalogGlobs,
+    log: options.log,
+  });
   if (loaded.configProblems.length > 0) {
     throw new UsageError(`the configuration ${loaded.configPath ?? ''} has problems; \`tool-lens check\` lists them`);
   }
@@ -47,7 +53,9 @@ export function gatewayReports(options: GatewayToolsOptions): GatewayReport[] {
     if (gateways.length === 0) continue;
     const findings = checkFile(file, loaded.workspace).findings;
     for (const doc of gateways) {
-      const errors = findings.filter((f) => f.severity === 'error' && f.span.start >= doc.span.start && f.span.start < doc.span.end).length;
+      const errors = findings.filter(
+        (f) => f.severity === 'error' && f.span.start >= doc.span.start && f.span.start < doc.span.end,
+      ).length;
       const ctx = documentContext(file, doc, loaded.workspace);
       reports.push({ path: file.path, ...toolListReport(ctx, (path, span) => places.at(path, span)), errors });
     }
@@ -84,21 +92,53 @@ export function formatGatewayToolsTable(reports: readonly GatewayReport[], color
     const title = `${gateway.path}:${gateway.location.line}: ${gateway.kind === 'vmcp-server' ? 'VirtualMCPServer' : 'gateway'}${gateway.name ? ` "${gateway.name}"` : ''}, ${gateway.strategy} strategy`;
     out.push(colors.bold(title));
     if (gateway.errors > 0) {
-      out.push(colors.red(`  tool-lens check reports ${counted(gateway.errors, 'error')} in this document: run it to see whether any keeps the gateway from loading`));
+      out.push(
+        colors.red(
+          `  tool-lens check reports ${counted(gateway.errors, 'error')} in this document: run it to see whether any keeps the gateway from loading`,
+        ),
+      );
     }
     if (gateway.workloadsFrom === 'catalog') {
-      out.push(colors.dim('  no backends list: the workloads are the catalogued servers (ToolHive finds the group\'s workloads when it starts)'));
+      out.push(
+        colors.dim(
+          "  no backends list: the workloads are the catalogued servers (ToolHive finds the group's workloads when it starts)",
+        ),
+      );
     }
     out.push(`  advertised (${gateway.advertised.length})`);
-    out.push(...table(gateway.advertised.map((t) => [t.name, t.kind === 'backend' ? t.from! : 'composite', annotationWords(t.annotations) + (t.certain ? '' : ' (if the uncatalogued steps resolve)')]), '    '));
+    out.push(
+      ...table(
+        gateway.advertised.map((t) => [
+          t.name,
+          t.kind === 'backend' ? t.from! : 'composite',
+          annotationWords(t.annotations) + (t.certain ? '' : ' (if the uncatalogued steps resolve)'),
+        ]),
+        '    ',
+      ),
+    );
     if (gateway.withheld.length > 0) {
       out.push(`  withheld (${gateway.withheld.length})`);
-      out.push(...table(gateway.withheld.map((t) => [t.name, t.status, `${t.kind === 'backend' ? `${t.from}: ` : ''}${t.reason}${t.certain ? '' : ' (assuming the uncatalogued steps resolve)'}`]), '    '));
+      out.push(
+        ...table(
+          gateway.withheld.map((t) => [
+            t.name,
+            t.status,
+            `${t.kind === 'backend' ? `${t.from}: ` : ''}${t.reason}${t.certain ? '' : ' (assuming the uncatalogued steps resolve)'}`,
+          ]),
+          '    ',
+        ),
+      );
     }
     if (gateway.unknown.length > 0 || gateway.externalDefinitions.length > 0) {
       out.push(`  not known`);
-      for (const unknown of gateway.unknown) out.push(`    workload "${unknown.workload}"${serverNote({ name: unknown.workload, serverName: unknown.server })}: ${unknown.reason}`);
-      for (const name of gateway.externalDefinitions) out.push(`    compositeToolRefs "${name}": the definition is not in this file; the operator reads it from the cluster`);
+      for (const unknown of gateway.unknown)
+        out.push(
+          `    workload "${unknown.workload}"${serverNote({ name: unknown.workload, serverName: unknown.server })}: ${unknown.reason}`,
+        );
+      for (const name of gateway.externalDefinitions)
+        out.push(
+          `    compositeToolRefs "${name}": the definition is not in this file; the operator reads it from the cluster`,
+        );
     }
     out.push('');
   }
@@ -108,5 +148,7 @@ export function formatGatewayToolsTable(reports: readonly GatewayReport[], color
 function table(rows: string[][], indent: string): string[] {
   if (rows.length === 0) return [`${indent}(none)`];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (i < r.length - 1 ? r[i]!.length : 0))));
-  return rows.map((row) => indent + row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('  '));
+  return rows.map(
+    (row) => indent + row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('  '),
+  );
 }

@@ -215,7 +215,18 @@ interface Values {
 }
 
 /** The options of check that rules refuses. */
-const CHECK_ONLY: (keyof Values)[] = ['fail-on', 'max-warnings', 'quiet', 'catalog', 'config', 'fix', 'cache', 'cache-location', 'stdin', 'stdin-filename'];
+const CHECK_ONLY: (keyof Values)[] = [
+  'fail-on',
+  'max-warnings',
+  'quiet',
+  'catalog',
+  'config',
+  'fix',
+  'cache',
+  'cache-location',
+  'stdin',
+  'stdin-filename',
+];
 
 interface CommandLine {
   values: Values;
@@ -248,11 +259,15 @@ export function run(argv: string[], io: Io): number {
       case 'catalog':
         // `catalog fetch` is asynchronous and handled by main(); anything else but diff is a typo.
         if (rest[0] === 'diff') return catalogDiffCommand(line, rest.slice(1), io);
-        throw new CommandLineError(`unknown catalog command${rest[0] ? ` "${rest[0]}"` : ''}; the catalog commands are \`catalog fetch [SERVER...]\` and \`catalog diff OLD NEW\``);
+        throw new CommandLineError(
+          `unknown catalog command${rest[0] ? ` "${rest[0]}"` : ''}; the catalog commands are \`catalog fetch [SERVER...]\` and \`catalog diff OLD NEW\``,
+        );
       case undefined:
         throw new CommandLineError('no command given; use `tool-lens check [PATH...]` or `tool-lens rules`');
       default:
-        throw new CommandLineError(`unknown command "${command}"; the commands are check, rules, gateway tools, catalog fetch, catalog diff and help`);
+        throw new CommandLineError(
+          `unknown command "${command}"; the commands are check, rules, gateway tools, catalog fetch, catalog diff and help`,
+        );
     }
   } catch (error) {
     if (error instanceof UsageError) {
@@ -278,7 +293,10 @@ function helpCommand(topic: string[], io: Io): number {
   else if (command === 'catalog' && (sub === undefined || sub === 'fetch')) io.out(CATALOG_FETCH_HELP);
   else if (command === 'catalog' && sub === 'diff') io.out(CATALOG_DIFF_HELP);
   else if (command === 'gateway') io.out(GATEWAY_TOOLS_HELP);
-  else throw new CommandLineError(`no help for "${topic.join(' ')}"; the commands are check, rules, gateway tools, catalog fetch and catalog diff`);
+  else
+    throw new CommandLineError(
+      `no help for "${topic.join(' ')}"; the commands are check, rules, gateway tools, catalog fetch and catalog diff`,
+    );
   return EXIT_CLEAN;
 }
 
@@ -304,7 +322,9 @@ function parseArgsMessage(error: unknown): string {
   const quoted = /'([^']*)'/.exec(message)?.[1]?.replace(/ <value>$/, '');
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted) return `unknown option ${quoted}`;
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && quoted) {
-    return /does not take an argument/.test(message) ? `option ${quoted} takes no value` : `option ${quoted} needs a value`;
+    return /does not take an argument/.test(message)
+      ? `option ${quoted} takes no value`
+      : `option ${quoted} needs a value`;
   }
   if (code.startsWith('ERR_PARSE_ARGS')) return firstLine(message);
   throw error;
@@ -318,13 +338,15 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], option: s
 /** A whole number of 0 or more, written in decimal digits. */
 function count(value: string, option: string): number {
   const n = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n)) throw new CommandLineError(`${option} must be a whole number of 0 or more; got "${value}"`);
+  if (!Number.isSafeInteger(n))
+    throw new CommandLineError(`${option} must be a whole number of 0 or more; got "${value}"`);
   return n;
 }
 
 function rejectOptions(values: Values, options: (keyof Values)[], command: string): void {
   for (const option of options) {
-    if (values[option] !== undefined) throw new CommandLineError(`--${option} does not apply to \`tool-lens ${command}\``);
+    if (values[option] !== undefined)
+      throw new CommandLineError(`--${option} does not apply to \`tool-lens ${command}\``);
   }
 }
 
@@ -345,9 +367,12 @@ function checkCommand(line: CommandLine, paths: string[], io: Io): number {
   const { values } = line;
   const format = oneOf(values.format ?? 'stylish', FORMATS, '--format');
   const failOn = oneOf(values['fail-on'] ?? 'error', FAIL_ON, '--fail-on');
-  const maxWarnings = values['max-warnings'] === undefined ? undefined : count(values['max-warnings'], '--max-warnings');
-  if (values['stdin-filename'] !== undefined && !values.stdin) throw new CommandLineError('--stdin-filename needs --stdin');
-  if (values.stdin && paths.length > 0) throw new CommandLineError(`--stdin checks standard input and takes no PATH; got "${paths[0]}"`);
+  const maxWarnings =
+    values['max-warnings'] === undefined ? undefined : count(values['max-warnings'], '--max-warnings');
+  if (values['stdin-filename'] !== undefined && !values.stdin)
+    throw new CommandLineError('--stdin-filename needs --stdin');
+  if (values.stdin && paths.length > 0)
+    throw new CommandLineError(`--stdin checks standard input and takes no PATH; got "${paths[0]}"`);
   if (values['stdin-filename'] === '') throw new CommandLineError('--stdin-filename needs a path');
   const output = outputOf(values, io);
   const debug = values.debug === true;
@@ -357,7 +382,11 @@ function checkCommand(line: CommandLine, paths: string[], io: Io): number {
     configPath: values.config,
     catalogGlobs: values.catalog ?? [],
     log: stderrLogger(io, debug),
-    debug: debug ? (message) => io.err(`tool-lens: debug: ${message}\n`) : () => { /* no debug output without --debug */ },
+    debug: debug
+      ? (message) => io.err(`tool-lens: debug: ${message}\n`)
+      : () => {
+          /* no debug output without --debug */
+        },
     // Standard input's text is no file the cache could hash: --stdin checks it afresh.
     cacheFile: values.stdin ? undefined : cacheOption(values, io.cwd),
     ...ruleDocsOption(values),
@@ -393,7 +422,8 @@ function checkCommand(line: CommandLine, paths: string[], io: Io): number {
     // Report the files as they are now, so the output and the exit code match what is on disk.
     if (fixed.length > 0) result = check(true);
   }
-  if (result.files.length === 0) options.log(`no YAML or JSON file to check in ${paths.length ? paths.join(', ') : '.'}`);
+  if (result.files.length === 0)
+    options.log(`no YAML or JSON file to check in ${paths.length ? paths.join(', ') : '.'}`);
   output.write(render(result, format, io, colourWanted({ isTTY: output.isTTY }, line.color, io.env), failOn));
   const warnings = summarize(result).warning;
   const tooManyWarnings = maxWarnings !== undefined && warnings > maxWarnings;
@@ -413,7 +443,8 @@ function ruleDocsOption(values: Values): { ruleDocsUrl?: string } {
 }
 
 function cacheOption(values: Values, cwd: string): string | undefined {
-  if (values['cache-location'] !== undefined && !values.cache) throw new CommandLineError('--cache-location goes with --cache');
+  if (values['cache-location'] !== undefined && !values.cache)
+    throw new CommandLineError('--cache-location goes with --cache');
   return values.cache ? cacheFileOf(values['cache-location'], cwd) : undefined;
 }
 
@@ -422,7 +453,13 @@ const STDIN_NAME = '<stdin>';
 
 /** --quiet: the run as if nothing below error had been found. */
 function errorsOnly(result: CheckResult): CheckResult {
-  return { ...result, files: result.files.map((file) => ({ ...file, findings: file.findings.filter((finding) => finding.severity === 'error') })) };
+  return {
+    ...result,
+    files: result.files.map((file) => ({
+      ...file,
+      findings: file.findings.filter((finding) => finding.severity === 'error'),
+    })),
+  };
 }
 
 function render(result: CheckResult, format: Format, io: Io, colour: boolean, failOn: Severity): string {
@@ -456,17 +493,28 @@ function rulesCommand(line: CommandLine, rest: string[], io: Io): number {
   const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
   const output = outputOf(values, io);
   const colors = palette(colourWanted({ isTTY: output.isTTY }, line.color, io.env));
-  output.write(format === 'json' ? formatRulesJson(ALL_RULES, ruleDocsOption(values).ruleDocsUrl) : formatRulesTable(ALL_RULES, colors));
+  output.write(
+    format === 'json'
+      ? formatRulesJson(ALL_RULES, ruleDocsOption(values).ruleDocsUrl)
+      : formatRulesTable(ALL_RULES, colors),
+  );
   return EXIT_CLEAN;
 }
 
 function catalogDiffCommand(line: CommandLine, rest: string[], io: Io): number {
   const { values } = line;
-  if (rest.length !== 2) throw new CommandLineError('`tool-lens catalog diff` takes two catalogs, OLD and NEW: files, folders or REV:PATH');
+  if (rest.length !== 2)
+    throw new CommandLineError('`tool-lens catalog diff` takes two catalogs, OLD and NEW: files, folders or REV:PATH');
   rejectOptions(values, [...CHECK_ONLY.filter((option) => option !== 'config'), 'rule-docs-url'], 'catalog diff');
   const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
   const output = outputOf(values, io);
-  const report = catalogDiff({ before: rest[0]!, after: rest[1]!, cwd: io.cwd, configPath: values.config, log: stderrLogger(io, values.debug === true) });
+  const report = catalogDiff({
+    before: rest[0]!,
+    after: rest[1]!,
+    cwd: io.cwd,
+    configPath: values.config,
+    log: stderrLogger(io, values.debug === true),
+  });
   const colors = palette(colourWanted({ isTTY: output.isTTY }, line.color, io.env));
   output.write(format === 'json' ? formatDiffJson(report) : formatDiffTable(report, colors));
   return diffFails(report) ? EXIT_FINDINGS : EXIT_CLEAN;
@@ -476,13 +524,28 @@ function gatewayCommand(line: CommandLine, rest: string[], io: Io): number {
   const { values } = line;
   const [sub, ...paths] = rest;
   if (sub !== 'tools') {
-    throw new CommandLineError(`unknown gateway command${sub ? ` "${sub}"` : ''}; the gateway command is \`gateway tools [PATH...]\``);
+    throw new CommandLineError(
+      `unknown gateway command${sub ? ` "${sub}"` : ''}; the gateway command is \`gateway tools [PATH...]\``,
+    );
   }
-  rejectOptions(values, [...CHECK_ONLY.filter((option) => option !== 'config' && option !== 'catalog'), 'rule-docs-url'], 'gateway tools');
+  rejectOptions(
+    values,
+    [...CHECK_ONLY.filter((option) => option !== 'config' && option !== 'catalog'), 'rule-docs-url'],
+    'gateway tools',
+  );
   const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
   const output = outputOf(values, io);
-  const reports = gatewayReports({ paths, cwd: io.cwd, configPath: values.config, catalogGlobs: values.catalog ?? [], log: stderrLogger(io, values.debug === true) });
-  if (reports.length === 0) throw new UsageError(`no gateway configuration (vmcp-config or VirtualMCPServer) in ${paths.length ? paths.join(', ') : '.'}`);
+  const reports = gatewayReports({
+    paths,
+    cwd: io.cwd,
+    configPath: values.config,
+    catalogGlobs: values.catalog ?? [],
+    log: stderrLogger(io, values.debug === true),
+  });
+  if (reports.length === 0)
+    throw new UsageError(
+      `no gateway configuration (vmcp-config or VirtualMCPServer) in ${paths.length ? paths.join(', ') : '.'}`,
+    );
   const colors = palette(colourWanted({ isTTY: output.isTTY }, line.color, io.env));
   output.write(format === 'json' ? formatGatewayToolsJson(reports) : formatGatewayToolsTable(reports, colors));
   return EXIT_CLEAN;

@@ -15,7 +15,8 @@ export interface Output {
 /** An output that writes `file` (relative to `cwd`) once, at the end; `root` is the workspace. */
 export function outputFile(file: string, cwd: string, root: string, describe: (error: unknown) => string): Output {
   const absolute = resolve(cwd, file);
-  if (existsSync(absolute) && statSync(absolute).isDirectory()) throw new UsageError(`--output-file expects a file, and ${file} is a folder`);
+  if (existsSync(absolute) && statSync(absolute).isDirectory())
+    throw new UsageError(`--output-file expects a file, and ${file} is a folder`);
   const within = relative(root, absolute);
   const inside = within === '' || (!within.startsWith('..') && !isAbsolute(within));
   return {

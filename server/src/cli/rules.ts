@@ -20,7 +20,12 @@ export function formatRulesTable(rules: readonly Rule[], colors: Palette): strin
 export function formatRulesJson(rules: readonly Rule[], docsUrl?: string): string {
   const out = {
     version: 1,
-    rules: rules.map((rule) => ({ id: rule.id, defaultSeverity: rule.defaultSeverity, summary: rule.summary, docs: ruleDocsUrl(rule.id, docsUrl) })),
+    rules: rules.map((rule) => ({
+      id: rule.id,
+      defaultSeverity: rule.defaultSeverity,
+      summary: rule.summary,
+      docs: ruleDocsUrl(rule.id, docsUrl),
+    })),
   };
   return JSON.stringify(out, null, 2) + '\n';
 }

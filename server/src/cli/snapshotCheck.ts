@@ -35,7 +35,9 @@ export function compareWithCommitted(root: string, catalog: CatalogIndex, fetche
   const live = index.server(fetched.server);
   const diff = diffCatalogs([committed], live ? [live] : []);
   const change = diff.servers[0];
-  return change ? { server: fetched.server, status: 'differs', file: committed.origin.file, change } : { server: fetched.server, status: 'matches', file: committed.origin.file };
+  return change
+    ? { server: fetched.server, status: 'differs', file: committed.origin.file, change }
+    : { server: fetched.server, status: 'matches', file: committed.origin.file };
 }
 
 export function formatSnapshotCheck(check: SnapshotCheck): string {

@@ -38,9 +38,21 @@ const ALWAYS_RUNS = declinedRule.id;
  * those about what is written (a wrong-typed, unknown or refused value, a duplicate key), never
  * one that needs the fields such a fragment leaves out (docs/behaviour.md#resources-inside-other-yaml).
  */
-const PARTIAL_RULES = new Set(['schema/unknown-key', 'schema/wrong-type', 'schema/invalid-value', 'yaml/duplicate-key', 'yaml/syntax', ALWAYS_RUNS]);
+const PARTIAL_RULES = new Set([
+  'schema/unknown-key',
+  'schema/wrong-type',
+  'schema/invalid-value',
+  'yaml/duplicate-key',
+  'yaml/syntax',
+  ALWAYS_RUNS,
+]);
 
-export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonly Rule[] = ALL_RULES, options: CheckOptions = {}): FileReport {
+export function checkFile(
+  file: ParsedFile,
+  workspace: Workspace,
+  rules: readonly Rule[] = ALL_RULES,
+  options: CheckOptions = {},
+): FileReport {
   const raw: Finding[] = [];
   const now = options.now ?? Date.now;
   const deadline = options.budgetMs === undefined ? Infinity : now() + options.budgetMs;
@@ -68,7 +80,10 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
         // What Chainsaw evaluates is not what it applies: no finding starts inside an expression.
         if (expressions.some((e) => report.span.start >= e.start && report.span.start < e.end)) return;
         const held = heldToAnchors(report.fixes);
-        const fixes = guessed && held?.some((fix) => fix.safe) ? held.map((fix) => (fix.safe ? { ...fix, safe: false } : fix)) : held;
+        const fixes =
+          guessed && held?.some((fix) => fix.safe)
+            ? held.map((fix) => (fix.safe ? { ...fix, safe: false } : fix))
+            : held;
         raw.push({
           rule: rule.id,
           messageId: report.messageId,
@@ -95,7 +110,9 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
         const key = `${rule.id}\0${String(error)}`;
         if (!loggedFailures.has(key)) {
           loggedFailures.add(key);
-          workspace.log(`rule ${rule.id} failed on ${file.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          workspace.log(
+            `rule ${rule.id} failed on ${file.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          );
         }
       }
     }
@@ -108,7 +125,12 @@ export function checkFile(file: ParsedFile, workspace: Workspace, rules: readonl
   const kept = applySuppressions(configured, directives, file.source);
   const unusedSeverity = configuredSeverity(workspace.config, UNUSED_SUPPRESSION, relative) ?? 'warning';
   if (unusedSeverity !== 'off') {
-    for (const finding of unusedSuppressionFindings(directives, file.source, RULE_IDS, unusedSuppressionRule.messages)) {
+    for (const finding of unusedSuppressionFindings(
+      directives,
+      file.source,
+      RULE_IDS,
+      unusedSuppressionRule.messages,
+    )) {
       kept.push({ ...finding, severity: unusedSeverity });
     }
   }
@@ -146,7 +168,9 @@ function onWholeCharacters(finding: Finding, text: string): Finding {
   if (related?.some((r) => r.file === undefined && wholeCharacters(text, r.span) !== r.span)) {
     related = related.map((r) => (r.file === undefined ? { ...r, span: wholeCharacters(text, r.span) } : r));
   }
-  return span === finding.span && related === finding.related ? finding : { ...finding, span, ...(related ? { related } : {}) };
+  return span === finding.span && related === finding.related
+    ? finding
+    : { ...finding, span, ...(related ? { related } : {}) };
 }
 
 /** The info that says which rules a spent budget kept from running, at the start of the file. */
@@ -173,7 +197,12 @@ function defaultSeverities(rules: readonly Rule[]): Map<string, Severity> {
   return (registryDefaults ??= make());
 }
 
-function applyConfiguredSeverities(findings: Finding[], workspace: Workspace, relative: string, rules: readonly Rule[]): Finding[] {
+function applyConfiguredSeverities(
+  findings: Finding[],
+  workspace: Workspace,
+  relative: string,
+  rules: readonly Rule[],
+): Finding[] {
   if (findings.length === 0) return [];
   const defaults = defaultSeverities(rules);
   const out: Finding[] = [];
@@ -187,5 +216,7 @@ function applyConfiguredSeverities(findings: Finding[], workspace: Workspace, re
 }
 
 function sortFindings(findings: Finding[]): Finding[] {
-  return findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end || a.rule.localeCompare(b.rule));
+  return findings.sort(
+    (a, b) => a.span.start - b.span.start || a.span.end - b.span.end || a.rule.localeCompare(b.rule),
+  );
 }

@@ -54,12 +54,42 @@ export interface LimitBound {
  * The other limits are fixed (FIXED_LIMITS says why).
  */
 export const LIMIT_BOUNDS = {
-  fileBytes: { min: 256 * 1024, max: 16 * 1024 * 1024, unit: 'bytes', summary: 'Bytes (UTF-8) of the largest file read; a larger one is declined whole.' },
-  fileValues: { min: 10_000, max: 1_000_000, unit: 'count', summary: 'Values (scalars, collections, aliases) of the largest file read; a file with more is declined whole.' },
-  aliasNodes: { min: 1_000, max: 1_000_000, unit: 'count', summary: 'Values YAML alias expansion may add in one file; aliases past it are not expanded.' },
-  regexWork: { min: 1_000_000, max: 250_000_000, unit: 'count', summary: 'Pattern work on one document (RE2 instructions times characters); strings past it are not matched.' },
-  suggestionCandidates: { min: 0, max: 10_000_000, unit: 'count', summary: 'Names the "did you mean" searches of one document compare; past it nothing more is suggested.' },
-  editorCheckMs: { min: 200, max: 10_000, unit: 'ms', summary: 'Milliseconds of rule work on one file in the editor before the remaining rules are declined.' },
+  fileBytes: {
+    min: 256 * 1024,
+    max: 16 * 1024 * 1024,
+    unit: 'bytes',
+    summary: 'Bytes (UTF-8) of the largest file read; a larger one is declined whole.',
+  },
+  fileValues: {
+    min: 10_000,
+    max: 1_000_000,
+    unit: 'count',
+    summary: 'Values (scalars, collections, aliases) of the largest file read; a file with more is declined whole.',
+  },
+  aliasNodes: {
+    min: 1_000,
+    max: 1_000_000,
+    unit: 'count',
+    summary: 'Values YAML alias expansion may add in one file; aliases past it are not expanded.',
+  },
+  regexWork: {
+    min: 1_000_000,
+    max: 250_000_000,
+    unit: 'count',
+    summary: 'Pattern work on one document (RE2 instructions times characters); strings past it are not matched.',
+  },
+  suggestionCandidates: {
+    min: 0,
+    max: 10_000_000,
+    unit: 'count',
+    summary: 'Names the "did you mean" searches of one document compare; past it nothing more is suggested.',
+  },
+  editorCheckMs: {
+    min: 200,
+    max: 10_000,
+    unit: 'ms',
+    summary: 'Milliseconds of rule work on one file in the editor before the remaining rules are declined.',
+  },
 } as const satisfies Partial<Record<LimitName, LimitBound>>;
 
 export type ConfigurableLimit = keyof typeof LIMIT_BOUNDS;
@@ -84,7 +114,8 @@ export const FIXED_LIMITS: Readonly<Record<Exclude<LimitName, ConfigurableLimit>
   regexEngine: 'patterns always run on RE2, so that no pattern can stall a check',
   regexProgram: 'a pattern is compiled once for every workspace of the process that reads its catalog',
   messageItems: 'messages read the same in every project',
-  schemaWork: 'ordinary schemas stay far below it whatever the size of the value, so only references that fan out reach it',
+  schemaWork:
+    'ordinary schemas stay far below it whatever the size of the value, so only references that fan out reach it',
 };
 
 /** The limits that decide how a file is parsed (the others apply once it is). */

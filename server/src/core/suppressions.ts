@@ -32,13 +32,17 @@ const DIRECTIVE = /(^|\s)(#|\/\/)\s*tool-lens-disable-(next-line|line|file)\b([^
  * The directives of a parsed file, from its comments. Given only a text, every line is read as if
  * it were a comment (a string that looks like a directive is then taken for one): pass the file.
  */
-export function findDirectives(file: Pick<ParsedFile, 'source' | 'comments'> & Partial<Pick<ParsedFile, 'documents'>>): Directive[] {
+export function findDirectives(
+  file: Pick<ParsedFile, 'source' | 'comments'> & Partial<Pick<ParsedFile, 'documents'>>,
+): Directive[] {
   const directives: Directive[] = [];
   const source = file.source;
   const text = source.text;
   // Cheap pre-check: most files have none.
   if (!text.includes('tool-lens-disable')) return directives;
-  const broken = (file.documents ?? []).filter((doc) => doc.problems.some((p) => p.rule === 'yaml/syntax')).map((doc) => doc.span);
+  const broken = (file.documents ?? [])
+    .filter((doc) => doc.problems.some((p) => p.rule === 'yaml/syntax'))
+    .map((doc) => doc.span);
   for (const comment of file.comments) {
     // Block comments (`/* */` in JSON) hold none: the rule list would run into the `*/`.
     if (comment.text.startsWith('/*') || !comment.text.includes('tool-lens-disable')) continue;
@@ -59,7 +63,11 @@ export function findDirectives(file: Pick<ParsedFile, 'source' | 'comments'> & P
     const idPattern = /[^\s,]+/g;
     let id: RegExpExecArray | null;
     while ((id = idPattern.exec(list))) {
-      rules.push({ id: id[0], span: { start: restStart + id.index, end: restStart + id.index + id[0].length }, used: false });
+      rules.push({
+        id: id[0],
+        span: { start: restStart + id.index, end: restStart + id.index + id[0].length },
+        used: false,
+      });
     }
     const before = lineText.slice(0, markerIndex);
     const standsAlone = before.trim() === '';
@@ -132,7 +140,17 @@ export function unusedSuppressionFindings(
         severity: 'warning',
         message: messages.namesNoRule(),
         span: directive.commentSpan,
-        ...(directive.removal === 'none' ? {} : { fixes: [{ title: 'Remove this suppression comment', safe: directive.removal === 'safe', edits: [{ span: directive.removalSpan, newText: '' }] }] }),
+        ...(directive.removal === 'none'
+          ? {}
+          : {
+              fixes: [
+                {
+                  title: 'Remove this suppression comment',
+                  safe: directive.removal === 'safe',
+                  edits: [{ span: directive.removalSpan, newText: '' }],
+                },
+              ],
+            }),
       });
       continue;
     }
@@ -153,7 +171,11 @@ export function unusedSuppressionFindings(
 
 function removalFix(directive: Directive, rule: Directive['rules'][number], source: SourceText): Fix {
   if (directive.rules.length === 1 || directive.rules.every((r) => !r.used)) {
-    return { title: 'Remove this suppression comment', safe: directive.removal === 'safe', edits: [{ span: directive.removalSpan, newText: '' }] };
+    return {
+      title: 'Remove this suppression comment',
+      safe: directive.removal === 'safe',
+      edits: [{ span: directive.removalSpan, newText: '' }],
+    };
   }
   // Remove the id and the comma that joins it to its neighbour (inside the comment: safe wherever its line ends).
   const text = source.text;
@@ -164,5 +186,9 @@ function removalFix(directive: Directive, rule: Directive['rules'][number], sour
     const before = /\s*,\s*$/.exec(text.slice(directive.commentSpan.start, start));
     if (before) start -= before[0].length;
   }
-  return { title: `Remove ${rule.id} from this suppression`, safe: true, edits: [{ span: { start, end }, newText: '' }] };
+  return {
+    title: `Remove ${rule.id} from this suppression`,
+    safe: true,
+    edits: [{ span: { start, end }, newText: '' }],
+  };
 }

@@ -47,13 +47,7 @@ export interface Finding {
 }
 
 export type DocumentKind =
-  | 'vmcp-config'
-  | 'vmcp-server'
-  | 'vmcp-composite'
-  | 'mcp-servers'
-  | 'face-overlay'
-  | 'tool-catalog'
-  | 'tool-calls';
+  'vmcp-config' | 'vmcp-server' | 'vmcp-composite' | 'mcp-servers' | 'face-overlay' | 'tool-catalog' | 'tool-calls';
 
 export const DOCUMENT_KINDS: readonly DocumentKind[] = [
   'vmcp-config',

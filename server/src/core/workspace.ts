@@ -13,7 +13,10 @@ export type Logger = (message: string) => void;
  * The last `revision` of each workspace and what it stood for: beside the workspace, not in it, as
  * the CLI's cache knows every field a check may read (cli/cache.ts).
  */
-const revisions = new WeakMap<Workspace, { catalog: object; config: LensConfig; baseline: CatalogBaseline | undefined; token: object }>();
+const revisions = new WeakMap<
+  Workspace,
+  { catalog: object; config: LensConfig; baseline: CatalogBaseline | undefined; token: object }
+>();
 
 /**
  * The catalog a language-server session started from (lsp/session.ts keeps it), against which
@@ -48,7 +51,9 @@ export class Workspace {
   constructor(
     /** Folder that relative paths and globs are taken from (posix separators). */
     readonly root: string,
-    readonly log: Logger = () => { /* no log unless one is given */ },
+    readonly log: Logger = () => {
+      /* no log unless one is given */
+    },
   ) {}
 
   get config(): LensConfig {
@@ -70,7 +75,8 @@ export class Workspace {
   revision(): object {
     const catalog = catalogRevision(this.catalog);
     const last = revisions.get(this);
-    if (last && last.catalog === catalog && last.config === this.configValue && last.baseline === this.baseline) return last.token;
+    if (last && last.catalog === catalog && last.config === this.configValue && last.baseline === this.baseline)
+      return last.token;
     const token = {};
     revisions.set(this, { catalog, config: this.configValue, baseline: this.baseline, token });
     return token;

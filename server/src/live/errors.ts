@@ -23,7 +23,13 @@ export function cancelledError(server: string, phase: FetchPhase): FetchError {
   return new FetchError(server, phase, 'the fetch was cancelled', false, true);
 }
 
-export function asFetchError(error: unknown, server: string, phase: FetchPhase, clean: (text: string) => string, prefix?: string): FetchError {
+export function asFetchError(
+  error: unknown,
+  server: string,
+  phase: FetchPhase,
+  clean: (text: string) => string,
+  prefix?: string,
+): FetchError {
   if (error instanceof FetchError) return error;
   const timedOut = isRecord(error) && error.code === -32001; // the SDK's RequestTimeout
   return new FetchError(server, phase, clean(prefix ? `${prefix}: ${describe(error)}` : describe(error)), timedOut);

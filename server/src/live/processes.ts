@@ -46,7 +46,11 @@ export interface ResolvedExecutable {
  * mean the folder itself) taken from that folder too; the first regular file we may execute wins.
  * Undefined when there is none (the start will fail), and on Windows, where the rules differ.
  */
-export function resolveExecutable(command: string, own: Record<string, string>, cwd: string): ResolvedExecutable | undefined {
+export function resolveExecutable(
+  command: string,
+  own: Record<string, string>,
+  cwd: string,
+): ResolvedExecutable | undefined {
   if (process.platform === 'win32' || command === '') return undefined;
   if (command.includes('/')) {
     const path = isAbsolute(command) ? command : resolve(cwd, command);
@@ -124,7 +128,8 @@ function signal(pid: number, name: NodeJS.Signals, log: (line: string) => void):
     process.kill(pid, name);
   } catch (error) {
     // Gone between the check and the signal: that is the outcome we wanted.
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') log(`cannot send ${name} to process ${pid}: ${describe(error)}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH')
+      log(`cannot send ${name} to process ${pid}: ${describe(error)}`);
   }
 }
 

@@ -3,7 +3,15 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { version as TOOL_VERSION } from '../../../package.json';
-import { asFetchError, cancelledError, describe, FetchError, isRecord, SDK_TIMEOUT_SLACK_MS, withDeadline } from './errors.js';
+import {
+  asFetchError,
+  cancelledError,
+  describe,
+  FetchError,
+  isRecord,
+  SDK_TIMEOUT_SLACK_MS,
+  withDeadline,
+} from './errors.js';
 import { sdk } from './sdk.js';
 
 /** What every step of one fetch shares: the server's name, redaction, the log and the limits. */
@@ -35,7 +43,10 @@ export interface ServerInfo {
 }
 
 export function newClient(context: SessionContext): Client {
-  const client = new (sdk().Client)({ name: 'tool-lens', version: TOOL_VERSION }, { capabilities: context.capabilities });
+  const client = new (sdk().Client)(
+    { name: 'tool-lens', version: TOOL_VERSION },
+    { capabilities: context.capabilities },
+  );
   client.onerror = (error) => context.log(`${context.name}: ${describe(error)}`);
   return client;
 }
@@ -43,12 +54,22 @@ export function newClient(context: SessionContext): Client {
 // ------------------------------------------------------------------------------------------------
 // Listing
 
-export async function listAllTools(session: Session, context: SessionContext, pageMs: number, maxPages: number): Promise<{ tools: unknown[]; pages: number }> {
+export async function listAllTools(
+  session: Session,
+  context: SessionContext,
+  pageMs: number,
+  maxPages: number,
+): Promise<{ tools: unknown[]; pages: number }> {
   const tools: unknown[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
-    if (page > maxPages) throw new FetchError(context.name, 'list', `the server kept returning cursors after ${maxPages} pages of tools; stopped`);
+    if (page > maxPages)
+      throw new FetchError(
+        context.name,
+        'list',
+        `the server kept returning cursors after ${maxPages} pages of tools; stopped`,
+      );
     const raw = await listPage(session, context, cursor, pageMs);
     if (!isRecord(raw) || !Array.isArray(raw.tools)) {
       throw new FetchError(context.name, 'list', `page ${page} of tools/list has no "tools" list`);
@@ -57,20 +78,35 @@ export async function listAllTools(session: Session, context: SessionContext, pa
     const next = raw.nextCursor;
     // An empty cursor is treated as the end: some servers send "" instead of leaving it out.
     if (next === undefined || next === null || next === '') return { tools, pages: page };
-    if (typeof next !== 'string') throw new FetchError(context.name, 'list', `page ${page} of tools/list has a nextCursor that is not a string`);
-    if (seen.has(next)) throw new FetchError(context.name, 'list', `the server returned the same cursor twice (page ${page}); stopped to avoid a loop`);
+    if (typeof next !== 'string')
+      throw new FetchError(context.name, 'list', `page ${page} of tools/list has a nextCursor that is not a string`);
+    if (seen.has(next))
+      throw new FetchError(
+        context.name,
+        'list',
+        `the server returned the same cursor twice (page ${page}); stopped to avoid a loop`,
+      );
     seen.add(next);
     cursor = next;
   }
 }
 
-async function listPage(session: Session, context: SessionContext, cursor: string | undefined, pageMs: number): Promise<unknown> {
+async function listPage(
+  session: Session,
+  context: SessionContext,
+  cursor: string | undefined,
+  pageMs: number,
+): Promise<unknown> {
   session.tap.forget('tools/list');
   const what = `tools/list${cursor === undefined ? '' : ' (next page)'}`;
   try {
     // The schema only checks the envelope; the tools themselves are read from the tap, untouched.
     await withDeadline(
-      session.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, sdk().ResultSchema, { timeout: pageMs + SDK_TIMEOUT_SLACK_MS }),
+      session.client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        sdk().ResultSchema,
+        { timeout: pageMs + SDK_TIMEOUT_SLACK_MS },
+      ),
       pageMs,
       () => new FetchError(context.name, 'list', `${what} got no answer within ${pageMs} ms`, true),
       context.log,
@@ -87,7 +123,8 @@ async function listPage(session: Session, context: SessionContext, cursor: strin
     throw asFetchError(error, context.name, 'list', context.clean, `${what} failed`);
   }
   const raw = session.tap.take('tools/list');
-  if (raw === undefined) throw new FetchError(context.name, 'list', `${what} returned, but its raw result was not seen`);
+  if (raw === undefined)
+    throw new FetchError(context.name, 'list', `${what} returned, but its raw result was not seen`);
   return raw;
 }
 
@@ -145,7 +182,8 @@ export class RecordingTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if ('method' in message && 'id' in message && WATCHED_METHODS.has(message.method)) this.pending.set(message.id, message.method);
+    if ('method' in message && 'id' in message && WATCHED_METHODS.has(message.method))
+      this.pending.set(message.id, message.method);
     return this.inner.send(message, options);
   }
 

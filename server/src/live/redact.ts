@@ -56,10 +56,19 @@ export const LAUNCH_VARIABLES: readonly string[] = [
   'GOPROXY',
   'DENO_DIR',
 ];
-export const LAUNCH_VARIABLE_PREFIXES: readonly string[] = ['LD_', 'DYLD_', 'NPM_CONFIG_', 'YARN_', 'PNPM_', 'COREPACK_', 'BUN_'];
+export const LAUNCH_VARIABLE_PREFIXES: readonly string[] = [
+  'LD_',
+  'DYLD_',
+  'NPM_CONFIG_',
+  'YARN_',
+  'PNPM_',
+  'COREPACK_',
+  'BUN_',
+];
 
 /** A name that says its value is a secret: such a variable, flag or key is masked even when listed above. */
-const SECRET_NAME = /token|secret|passw(?:or)?d|passphrase|pwd|api[-_.]?key|apikey|access[-_.]?key|private[-_.]?key|auth|credential|cookie|session|bearer|signature|(?:^|[-_.])key$/i;
+const SECRET_NAME =
+  /token|secret|passw(?:or)?d|passphrase|pwd|api[-_.]?key|apikey|access[-_.]?key|private[-_.]?key|auth|credential|cookie|session|bearer|signature|(?:^|[-_.])key$/i;
 
 /** Whether a variable changes which program runs or what it loads (and is shown in clear). */
 export function decidesWhatRuns(name: string): boolean {
@@ -71,7 +80,8 @@ export function decidesWhatRuns(name: string): boolean {
 // Prefixes of well-known credentials: GitHub, GitLab, OpenAI/Anthropic/Stripe-style keys, Slack,
 // AWS access key ids, Google API keys and OAuth tokens, npm, Hugging Face, PyPI, DigitalOcean,
 // Shopify, and JWTs (base64 of `{"`).
-const TOKEN_PREFIX = /^(?:gh[pousr]_|github_pat_|glpat-|sk-|sk_(?:live|test)_|[rp]k_(?:live|test)_|xox[abposr]-|xapp-|AKIA|ASIA|AIza|ya29\.|npm_|hf_|pypi-|dop_v1_|shp(?:at|ca|pa|ss)_|eyJ)/;
+const TOKEN_PREFIX =
+  /^(?:gh[pousr]_|github_pat_|glpat-|sk-|sk_(?:live|test)_|[rp]k_(?:live|test)_|xox[abposr]-|xapp-|AKIA|ASIA|AIza|ya29\.|npm_|hf_|pypi-|dop_v1_|shp(?:at|ca|pa|ss)_|eyJ)/;
 
 /**
  * Whether a word looks like a credential on its own: a known prefix and 16 characters or more, or
@@ -197,7 +207,12 @@ export function redactValue(value: unknown, clean: (text: string) => string): un
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       // Own properties: a key named `__proto__` stays a key.
-      Object.defineProperty(out, clean(key), { value: redactValue(item, clean), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, clean(key), {
+        value: redactValue(item, clean),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }
@@ -226,18 +241,25 @@ function describeStdio(launch: StdioLaunch): string {
   // What runs is never masked by an env value: an entry could otherwise hide an argument, the
   // program or its folder behind a variable with the same value. Arguments are masked by what
   // they are (secret flags, `name=value`, URL credentials, tokens), the program and folder not at all.
-  const argSecrets = [...new Set(argumentSecrets(launch.args).filter((v) => v.length >= 3))].sort((a, b) => b.length - a.length);
-  const env = Object.entries(launch.env).map(([key, value]) => `${quoteForDisplay(key)}=${decidesWhatRuns(key) ? quoteForDisplay(maskUrls(redact(value, wordSecrets(value)))) : MASK}`);
+  const argSecrets = [...new Set(argumentSecrets(launch.args).filter((v) => v.length >= 3))].sort(
+    (a, b) => b.length - a.length,
+  );
+  const env = Object.entries(launch.env).map(
+    ([key, value]) =>
+      `${quoteForDisplay(key)}=${decidesWhatRuns(key) ? quoteForDisplay(maskUrls(redact(value, wordSecrets(value)))) : MASK}`,
+  );
   const found = resolveExecutable(launch.command, launch.env, launch.cwd);
   let program: string;
   const notes: string[] = [`in ${launch.cwd}`];
   if (found === undefined) {
     program = quoteForDisplay(launch.command);
-    if (process.platform !== 'win32') notes.push(`"${launch.command}" is not an executable file on the PATH it gets, so the start will fail`);
+    if (process.platform !== 'win32')
+      notes.push(`"${launch.command}" is not an executable file on the PATH it gets, so the start will fail`);
   } else {
     program = quoteForDisplay(found.path);
     if (found.real !== found.path) notes.push(`${found.path} is a link to ${found.real}`);
-    if (found.path !== launch.command) notes.push(`"${launch.command}" found on ${found.viaPath ? 'its PATH' : 'the path from its folder'}`);
+    if (found.path !== launch.command)
+      notes.push(`"${launch.command}" found on ${found.viaPath ? 'its PATH' : 'the path from its folder'}`);
   }
   const args = maskArguments(launch.args, argSecrets).map(quoteForDisplay);
   return `${[...env, program, ...args].join(' ')}  (${notes.join('; ')})`;
@@ -256,7 +278,9 @@ function maskArguments(args: readonly string[], secrets: readonly string[]): str
 
 /** Every URL in a text shown as `displayUrl` shows it. */
 function maskUrls(text: string): string {
-  return text.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s'"<>]+/gi, (url) => (/^https?:/i.test(url) || url.includes('@') ? displayUrl(url, url) : url));
+  return text.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s'"<>]+/gi, (url) =>
+    /^https?:/i.test(url) || url.includes('@') ? displayUrl(url, url) : url,
+  );
 }
 
 /** A URL with its user name, password, query values, fragment and token-like path segments masked. */

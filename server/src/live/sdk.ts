@@ -35,7 +35,8 @@ export async function loadSdk(): Promise<McpSdk> {
       SSEClientTransport: sse.SSEClientTransport as unknown as McpSdk['SSEClientTransport'],
       StdioClientTransport: stdio.StdioClientTransport as unknown as McpSdk['StdioClientTransport'],
       DEFAULT_INHERITED_ENV_VARS: stdio.DEFAULT_INHERITED_ENV_VARS,
-      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport as unknown as McpSdk['StreamableHTTPClientTransport'],
+      StreamableHTTPClientTransport:
+        http.StreamableHTTPClientTransport as unknown as McpSdk['StreamableHTTPClientTransport'],
       ResultSchema: types.ResultSchema as unknown as McpSdk['ResultSchema'],
     };
   }

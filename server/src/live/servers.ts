@@ -103,7 +103,11 @@ export function readWorkspaceServers(root: string): WorkspaceServers {
 }
 
 /** The servers of one config file; `file` is its root-relative path, which decides its top-level key. */
-export function serversFromConfig(file: string, text: string, root: string): { servers: McpServerEntry[]; problems: string[] } {
+export function serversFromConfig(
+  file: string,
+  text: string,
+  root: string,
+): { servers: McpServerEntry[]; problems: string[] } {
   const parsed = parseFile(file, text, { language: 'json' });
   const doc = parsed.documents[0];
   const problems: string[] = [];
@@ -139,7 +143,12 @@ function topKeyOf(file: string): 'servers' | 'mcpServers' {
   return /(^|\/)\.vscode\/mcp\.json$/i.test(file.replace(/\\/g, '/')) ? 'servers' : 'mcpServers';
 }
 
-const HTTP_TYPES: Record<string, 'http' | 'sse'> = { http: 'http', 'streamable-http': 'http', streamableHttp: 'http', sse: 'sse' };
+const HTTP_TYPES: Record<string, 'http' | 'sse'> = {
+  http: 'http',
+  'streamable-http': 'http',
+  streamableHttp: 'http',
+  sse: 'sse',
+};
 
 function launchOf(node: Node | null, context: VariableContext): { launch: Launch } | { blocked: Blocked } {
   if (!isMap(node)) return invalid('its settings are not an object');
@@ -147,9 +156,21 @@ function launchOf(node: Node | null, context: VariableContext): { launch: Launch
   const command = getString(node, 'command');
   const url = getString(node, 'url');
   const isStdio = type === 'stdio' || (type === undefined && command !== undefined);
-  const httpType = type === undefined ? (url !== undefined && command === undefined ? 'http' : undefined) : (Object.hasOwn(HTTP_TYPES, type) ? HTTP_TYPES[type] : undefined);
+  const httpType =
+    type === undefined
+      ? url !== undefined && command === undefined
+        ? 'http'
+        : undefined
+      : Object.hasOwn(HTTP_TYPES, type)
+        ? HTTP_TYPES[type]
+        : undefined;
   if (type !== undefined && type !== 'stdio' && httpType === undefined) {
-    return { blocked: { reason: 'unsupported', message: `its type "${type}" is not one Tool Lens can connect to (stdio, http, sse)` } };
+    return {
+      blocked: {
+        reason: 'unsupported',
+        message: `its type "${type}" is not one Tool Lens can connect to (stdio, http, sse)`,
+      },
+    };
   }
 
   // Everything the launch would need is collected first, so that a server needing a prompt is
@@ -179,11 +200,16 @@ function launchOf(node: Node | null, context: VariableContext): { launch: Launch
     const expand = (value: string): string => expandVariables(value, context);
     const resolvedCwd = cwd === undefined ? context.root : resolve(context.root, expand(cwd));
     // fromEntries defines own properties: a variable named `__proto__` stays a variable.
-    const resolvedEnv: Record<string, string> = Object.fromEntries(Object.entries(env).map(([key, value]) => [key, expand(value)]));
-    return { launch: { type: 'stdio', command: expand(command), args: args.map(expand), env: resolvedEnv, cwd: resolvedCwd } };
+    const resolvedEnv: Record<string, string> = Object.fromEntries(
+      Object.entries(env).map(([key, value]) => [key, expand(value)]),
+    );
+    return {
+      launch: { type: 'stdio', command: expand(command), args: args.map(expand), env: resolvedEnv, cwd: resolvedCwd },
+    };
   }
 
-  if (httpType === undefined || url === undefined || url.trim() === '') return invalid('it has neither a "command" nor a "url"');
+  if (httpType === undefined || url === undefined || url.trim() === '')
+    return invalid('it has neither a "command" nor a "url"');
   const headers = stringMap(getNode(node, 'headers'));
   if (headers === undefined) return invalid('its "headers" is not an object of strings');
   for (const value of [url, ...Object.values(headers)]) scan(value);
@@ -197,9 +223,16 @@ function launchOf(node: Node | null, context: VariableContext): { launch: Launch
     return invalid(`its "url" is not a valid URL (${error instanceof Error ? error.name : 'invalid'})`);
   }
   if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') {
-    return { blocked: { reason: 'unsupported', message: `its url uses ${parsedUrl.protocol}, and Tool Lens connects over http: and https: only` } };
+    return {
+      blocked: {
+        reason: 'unsupported',
+        message: `its url uses ${parsedUrl.protocol}, and Tool Lens connects over http: and https: only`,
+      },
+    };
   }
-  const resolvedHeaders: Record<string, string> = Object.fromEntries(Object.entries(headers).map(([key, value]) => [key, expandVariables(value, context)]));
+  const resolvedHeaders: Record<string, string> = Object.fromEntries(
+    Object.entries(headers).map(([key, value]) => [key, expandVariables(value, context)]),
+  );
   return { launch: { type: httpType, url: expandedUrl, headers: resolvedHeaders } };
 }
 
@@ -242,7 +275,12 @@ function stringMap(node: Node | undefined): Record<string, string> | undefined {
     // VS Code lets null unset an inherited variable; we inherit nothing, so it means nothing here.
     if (isScalar(value) && value.value === null) continue;
     if (!isScalar(value)) return undefined;
-    Object.defineProperty(out, keyText(pair), { value: String(value.value), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, keyText(pair), {
+      value: String(value.value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
@@ -271,5 +309,7 @@ function knownVariables(root: string): Record<string, string> {
 
 function expandVariables(value: string, context: VariableContext): string {
   const known = knownVariables(context.root);
-  return value.replace(/\$\{([^}]*)\}/g, (whole, name: string) => (Object.prototype.hasOwnProperty.call(known, name) ? known[name]! : whole));
+  return value.replace(/\$\{([^}]*)\}/g, (whole, name: string) =>
+    Object.prototype.hasOwnProperty.call(known, name) ? known[name]! : whole,
+  );
 }

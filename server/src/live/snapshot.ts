@@ -33,7 +33,8 @@ function snapshotData(catalogs: readonly FetchedCatalog[]): Record<string, unkno
       const info = c.fetched.serverInfo;
       if (info) {
         const serverInfo: Record<string, string> = {};
-        for (const key of ['name', 'title', 'version'] as const) if (info[key] !== undefined) serverInfo[key] = info[key]!;
+        for (const key of ['name', 'title', 'version'] as const)
+          if (info[key] !== undefined) serverInfo[key] = info[key]!;
         fetched.serverInfo = serverInfo;
       }
       return { name: c.server, fetched, tools: c.tools };
@@ -45,7 +46,9 @@ function snapshotData(catalogs: readonly FetchedCatalog[]): Record<string, unkno
 function snapshotHeader(catalog: FetchedCatalog, source: SnapshotSource = {}): string[] {
   const info = catalog.fetched.serverInfo;
   const said = info?.name ? ` The server called itself ${info.name}${info.version ? ` ${info.version}` : ''}.` : '';
-  const from = source.file ? ` from its ${source.transport ?? ''}${source.transport ? ' ' : ''}entry in ${source.file}` : '';
+  const from = source.file
+    ? ` from its ${source.transport ?? ''}${source.transport ? ' ' : ''}entry in ${source.file}`
+    : '';
   return [
     `Tool catalog of the MCP server "${catalog.server}", written by ${source.writer ?? '`tool-lens catalog fetch`'}${source.generator ? ` (${source.generator})` : ''}`,
     `at ${catalog.fetched.at}${from}.${said}`,
@@ -53,7 +56,11 @@ function snapshotHeader(catalog: FetchedCatalog, source: SnapshotSource = {}): s
   ];
 }
 
-export function renderSnapshot(catalogs: readonly FetchedCatalog[], format: SnapshotFormat, header: readonly string[] = []): string {
+export function renderSnapshot(
+  catalogs: readonly FetchedCatalog[],
+  format: SnapshotFormat,
+  header: readonly string[] = [],
+): string {
   const data = snapshotData(catalogs);
   // JSON has no comments: the `fetched` block says when, and that is all a JSON snapshot carries.
   if (format === 'json') return `${JSON.stringify(data, null, 2)}\n`;
@@ -81,7 +88,8 @@ export function snapshotFileName(server: string, format: SnapshotFormat): string
     safe += kept ? char : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   if (safe === '') safe = '%';
-  if (safe.length > 200) safe = `${safe.slice(0, 150).replace(/%[0-9A-F]?$/, '')}~${createHash('sha256').update(server).digest('hex').slice(0, 16)}`;
+  if (safe.length > 200)
+    safe = `${safe.slice(0, 150).replace(/%[0-9A-F]?$/, '')}~${createHash('sha256').update(server).digest('hex').slice(0, 16)}`;
   return `${safe}.catalog.${format === 'json' ? 'json' : 'yaml'}`;
 }
 
@@ -109,7 +117,12 @@ export class SnapshotClash extends Error {
  * would land outside the workspace (a link on the way) or when it exists and holds the catalog of
  * other servers only (a name that differs in case, on a file system that ignores case).
  */
-export function writeSnapshot(target: string | SnapshotTarget, catalog: FetchedCatalog, format: SnapshotFormat, source: SnapshotSource = {}): string {
+export function writeSnapshot(
+  target: string | SnapshotTarget,
+  catalog: FetchedCatalog,
+  format: SnapshotFormat,
+  source: SnapshotSource = {},
+): string {
   const { path, real, name } = snapshotTarget(target, catalog.server, format);
   mkdirSync(dirname(real), { recursive: true });
   const text = renderSnapshot([catalog], format, format === 'yaml' ? snapshotHeader(catalog, source) : []);
@@ -132,7 +145,11 @@ export function writeSnapshot(target: string | SnapshotTarget, catalog: FetchedC
  * workspace, only `dir` is made, to be resolved): the CLI and the editor ask this before they start
  * a server, so a refused write starts nothing either.
  */
-export function snapshotTarget(target: string | SnapshotTarget, server: string, format: SnapshotFormat): { path: string; real: string; name: string } {
+export function snapshotTarget(
+  target: string | SnapshotTarget,
+  server: string,
+  format: SnapshotFormat,
+): { path: string; real: string; name: string } {
   const { dir, root } = typeof target === 'string' ? { dir: target, root: undefined } : target;
   const name = snapshotFileName(server, format);
   const path = join(dir, name);
@@ -141,7 +158,9 @@ export function snapshotTarget(target: string | SnapshotTarget, server: string, 
   const real = confinedTarget(root ?? dir, path);
   const others = otherServersIn(real, server);
   if (others) {
-    throw new SnapshotClash(`not writing ${name}: it holds the catalog of ${others.map((n) => `"${n}"`).join(', ')}, not of "${server}" (names that differ only in case share a file where the file system ignores case); rename one of the servers`);
+    throw new SnapshotClash(
+      `not writing ${name}: it holds the catalog of ${others.map((n) => `"${n}"`).join(', ')}, not of "${server}" (names that differ only in case share a file where the file system ignores case); rename one of the servers`,
+    );
   }
   return { path, real, name };
 }
@@ -162,6 +181,8 @@ function otherServersIn(path: string, server: string): string[] | undefined {
   }
   const servers = typeof data === 'object' && data !== null ? (data as { servers?: unknown }).servers : undefined;
   if (!Array.isArray(servers)) return undefined;
-  const names = servers.map((s) => (typeof s === 'object' && s !== null ? (s as { name?: unknown }).name : undefined)).filter((n): n is string => typeof n === 'string');
+  const names = servers
+    .map((s) => (typeof s === 'object' && s !== null ? (s as { name?: unknown }).name : undefined))
+    .filter((n): n is string => typeof n === 'string');
   return names.length > 0 && !names.includes(server) ? names : undefined;
 }

@@ -2,7 +2,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { asFetchError, cancelledError, describe, FetchError, SDK_TIMEOUT_SLACK_MS, withDeadline, type FetchPhase } from './errors.js';
+import {
+  asFetchError,
+  cancelledError,
+  describe,
+  FetchError,
+  SDK_TIMEOUT_SLACK_MS,
+  withDeadline,
+  type FetchPhase,
+} from './errors.js';
 import { isSpawnError, minimalEnvironment, processTreeOf, resolveExecutable, stopProcessTree } from './processes.js';
 import { newClient, RecordingTransport, type Session, type SessionContext } from './protocol.js';
 import { displayUrl } from './redact.js';
@@ -39,14 +47,30 @@ export async function openStdio(launch: StdioLaunch, context: SessionContext): P
     await withDeadline(
       client.connect(tap, { timeout: context.connectMs + SDK_TIMEOUT_SLACK_MS }),
       context.connectMs,
-      () => new FetchError(context.name, 'connect', `the server did not answer initialize within ${context.connectMs} ms`, true),
+      () =>
+        new FetchError(
+          context.name,
+          'connect',
+          `the server did not answer initialize within ${context.connectMs} ms`,
+          true,
+        ),
       context.log,
       { signal: context.signal, onAbort: () => cancelledError(context.name, 'connect') },
     );
   } catch (error) {
     const phase: FetchPhase = isSpawnError(error) ? 'start' : 'connect';
     await session.close();
-    throw withStderr(asFetchError(error, context.name, phase, context.clean, phase === 'start' ? 'could not start the command' : 'initialize failed'), session, context.clean);
+    throw withStderr(
+      asFetchError(
+        error,
+        context.name,
+        phase,
+        context.clean,
+        phase === 'start' ? 'could not start the command' : 'initialize failed',
+      ),
+      session,
+      context.clean,
+    );
   }
   return session;
 }
@@ -61,7 +85,10 @@ export async function openHttp(launch: HttpLaunch, context: SessionContext): Pro
   for (const kind of kinds) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) break;
-    const inner = kind === 'http' ? new (sdk().StreamableHTTPClientTransport)(url, { requestInit }) : new (sdk().SSEClientTransport)(url, { requestInit });
+    const inner =
+      kind === 'http'
+        ? new (sdk().StreamableHTTPClientTransport)(url, { requestInit })
+        : new (sdk().SSEClientTransport)(url, { requestInit });
     const tap = new RecordingTransport(inner);
     const client = newClient(context);
     let closed: Promise<void> | undefined;
@@ -76,7 +103,13 @@ export async function openHttp(launch: HttpLaunch, context: SessionContext): Pro
       await withDeadline(
         client.connect(tap, { timeout: remaining + SDK_TIMEOUT_SLACK_MS }),
         remaining,
-        () => new FetchError(context.name, 'connect', `the server did not answer initialize within ${context.connectMs} ms`, true),
+        () =>
+          new FetchError(
+            context.name,
+            'connect',
+            `the server did not answer initialize within ${context.connectMs} ms`,
+            true,
+          ),
         context.log,
         { signal: context.signal, onAbort: () => cancelledError(context.name, 'connect') },
       );
@@ -87,7 +120,11 @@ export async function openHttp(launch: HttpLaunch, context: SessionContext): Pro
       failures.push(`${kind === 'http' ? 'Streamable HTTP' : 'SSE'}: ${context.clean(describe(error))}`);
     }
   }
-  throw new FetchError(context.name, 'connect', `could not connect to ${displayUrl(launch.url)} (${failures.join('; ') || 'no time left'})`);
+  throw new FetchError(
+    context.name,
+    'connect',
+    `could not connect to ${displayUrl(launch.url)} (${failures.join('; ') || 'no time left'})`,
+  );
 }
 
 async function stopHttp(client: Client, transport: Transport, context: SessionContext): Promise<void> {
@@ -127,8 +164,17 @@ async function capped(promise: Promise<unknown>, ms: number, context: SessionCon
 export function withStderr(error: FetchError, session: Session, clean: (text: string) => string): FetchError {
   const tail = session.stderrTail().trim();
   if (!tail) return error;
-  const lines = tail.split(/\r?\n/).slice(-10).map((line) => `  | ${line}`);
-  return new FetchError(error.server, error.phase, `${error.message}\n  the server's last stderr lines:\n${clean(lines.join('\n'))}`, error.timedOut, error.cancelled);
+  const lines = tail
+    .split(/\r?\n/)
+    .slice(-10)
+    .map((line) => `  | ${line}`);
+  return new FetchError(
+    error.server,
+    error.phase,
+    `${error.message}\n  the server's last stderr lines:\n${clean(lines.join('\n'))}`,
+    error.timedOut,
+    error.cancelled,
+  );
 }
 
 /** The last `limit` bytes of a stream, kept as it is drained. */

@@ -2,7 +2,13 @@
 // (core/listing/report.ts), with every place converted to a URI and an LSP range so a click in the
 // tree opens where the tool comes from (its catalog entry, or the composite's name).
 import { documentContext } from '../core/context.js';
-import { annotationWords, toolListReport, type AdvertisedEntry, type ToolListReport, type WithheldEntry } from '../core/listing/report.js';
+import {
+  annotationWords,
+  toolListReport,
+  type AdvertisedEntry,
+  type ToolListReport,
+  type WithheldEntry,
+} from '../core/listing/report.js';
 import type { Span } from '../core/types.js';
 import { toRange } from './convert.js';
 import type { AdvertisedToolItem, AdvertisedToolsView, DocumentPositionArgs, ViewLocation } from './protocol.js';
@@ -26,9 +32,11 @@ export function advertisedTools(session: Session, args: DocumentPositionArgs): A
 
 function viewOf(report: ToolListReport<ViewLocation | undefined>): AdvertisedToolsView {
   const notes: string[] = [];
-  if (report.workloadsFrom === 'catalog') notes.push("No backends list: the catalogued servers stand in for the group's workloads.");
+  if (report.workloadsFrom === 'catalog')
+    notes.push("No backends list: the catalogued servers stand in for the group's workloads.");
   for (const unknown of report.unknown) notes.push(`Workload "${unknown.workload}": ${unknown.reason}.`);
-  for (const name of report.externalDefinitions) notes.push(`compositeToolRefs "${name}": not in this file; the operator reads it from the cluster.`);
+  for (const name of report.externalDefinitions)
+    notes.push(`compositeToolRefs "${name}": not in this file; the operator reads it from the cluster.`);
   return {
     title: `${report.kind === 'vmcp-server' ? 'VirtualMCPServer' : 'gateway'}${report.name ? ` "${report.name}"` : ''}`,
     strategy: report.strategy,
@@ -39,7 +47,9 @@ function viewOf(report: ToolListReport<ViewLocation | undefined>): AdvertisedToo
   };
 }
 
-function itemOf(entry: AdvertisedEntry<ViewLocation | undefined> | WithheldEntry<ViewLocation | undefined>): AdvertisedToolItem {
+function itemOf(
+  entry: AdvertisedEntry<ViewLocation | undefined> | WithheldEntry<ViewLocation | undefined>,
+): AdvertisedToolItem {
   const item: AdvertisedToolItem = { name: entry.name, kind: entry.kind, annotations: '', certain: entry.certain };
   if (entry.from !== undefined) item.from = entry.from;
   if (entry.location) item.location = entry.location;

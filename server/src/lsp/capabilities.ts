@@ -36,7 +36,8 @@ export function clientFeaturesOf(params: InitializeParams): ClientFeatures {
     refresh: capabilities.workspace?.diagnostics?.refreshSupport === true,
     watchFiles: capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
     documentChanges,
-    createFiles: documentChanges && (capabilities.workspace?.workspaceEdit?.resourceOperations ?? []).includes('create'),
+    createFiles:
+      documentChanges && (capabilities.workspace?.workspaceEdit?.resourceOperations ?? []).includes('create'),
     folderEvents: capabilities.workspace?.workspaceFolders === true,
     scopedConfiguration: capabilities.workspace?.configuration === true,
     ruleDocsCommand: validCommandName(init.ruleDocsCommand) ? init.ruleDocsCommand : undefined,
@@ -48,7 +49,9 @@ export function serverCapabilities(client: ClientFeatures): InitializeResult {
     capabilities: {
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-      ...(client.pull ? { diagnosticProvider: { identifier: 'tool-lens', interFileDependencies: true, workspaceDiagnostics: true } } : {}),
+      ...(client.pull
+        ? { diagnosticProvider: { identifier: 'tool-lens', interFileDependencies: true, workspaceDiagnostics: true } }
+        : {}),
       codeActionProvider: { codeActionKinds: CODE_ACTION_KINDS },
       hoverProvider: true,
       completionProvider: { triggerCharacters: COMPLETION_TRIGGERS },
@@ -64,8 +67,12 @@ export function serverCapabilities(client: ClientFeatures): InitializeResult {
 
 /** The first log line: which Tool Lens, on which Node, for which client and folders. */
 export function startWords(params: InitializeParams, trusted: boolean): string {
-  const client = params.clientInfo ? `${params.clientInfo.name}${params.clientInfo.version ? ` ${params.clientInfo.version}` : ''}` : 'an unnamed client';
+  const client = params.clientInfo
+    ? `${params.clientInfo.name}${params.clientInfo.version ? ` ${params.clientInfo.version}` : ''}`
+    : 'an unnamed client';
   const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
-  const where = folders.length ? `workspace folder${folders.length === 1 ? '' : 's'} ${folders.join(', ')}` : 'no workspace folder';
+  const where = folders.length
+    ? `workspace folder${folders.length === 1 ? '' : 's'} ${folders.join(', ')}`
+    : 'no workspace folder';
   return `Tool Lens ${TOOL_VERSION} language server (Node ${process.version}) for ${client}; ${where}; ${trusted ? 'trusted' : 'not trusted: no live fetches'}`;
 }

@@ -10,7 +10,13 @@ import type { CatalogGlob } from '../node/discovery.js';
  * workspace folder; `setting`: the `toolLens.catalogs` setting. A setting's glob that cannot be
  * read is logged and left out.
  */
-export function catalogGlobsOf(config: LensConfig, configRoot: string | undefined, root: string | undefined, setting: readonly string[], log: (message: string) => void): CatalogGlob[] {
+export function catalogGlobsOf(
+  config: LensConfig,
+  configRoot: string | undefined,
+  root: string | undefined,
+  setting: readonly string[],
+  log: (message: string) => void,
+): CatalogGlob[] {
   const globs: CatalogGlob[] = [];
   if (configRoot) for (const glob of config.catalogs) globs.push({ glob, base: configRoot, confined: true });
   if (root) {

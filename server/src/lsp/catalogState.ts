@@ -17,7 +17,10 @@ export interface CatalogStateInputs {
   configPath: string | undefined;
 }
 
-export function catalogStateOf({ catalog, live, trusted, loaded, configPath }: CatalogStateInputs, now = Date.now()): CatalogState {
+export function catalogStateOf(
+  { catalog, live, trusted, loaded, configPath }: CatalogStateInputs,
+  now = Date.now(),
+): CatalogState {
   const servers = catalog.serverNames;
   const stale: string[] = [];
   for (const name of servers) {
@@ -41,7 +44,13 @@ export function catalogStateOf({ catalog, live, trusted, loaded, configPath }: C
 }
 
 /** One log line for a read of the folder: what was read, how long it took, the configuration in use. */
-export function loadWords(root: string | undefined, configPath: string | undefined, configProblems: number, files: number, ms: number): string {
+export function loadWords(
+  root: string | undefined,
+  configPath: string | undefined,
+  configProblems: number,
+  files: number,
+  ms: number,
+): string {
   const where = root ?? '(no folder)';
   const config = configPath
     ? `configuration ${toPosix(relative(root ?? dirname(configPath), configPath))}${configProblems ? ` (${configProblems} problem${configProblems === 1 ? '' : 's'}, shown in it)` : ''}`
@@ -51,14 +60,21 @@ export function loadWords(root: string | undefined, configPath: string | undefin
 
 /** The catalog as the log says it: one line per server (tools, namespaces, file, when fetched). */
 export function catalogWords(catalog: CatalogIndex, root: string | undefined): string[] {
-  const lines = [`catalog of ${root ?? '(no folder)'}: ${catalog.serverNames.length} server${catalog.serverNames.length === 1 ? '' : 's'} from ${catalog.files.length} file${catalog.files.length === 1 ? '' : 's'}`];
+  const lines = [
+    `catalog of ${root ?? '(no folder)'}: ${catalog.serverNames.length} server${catalog.serverNames.length === 1 ? '' : 's'} from ${catalog.files.length} file${catalog.files.length === 1 ? '' : 's'}`,
+  ];
   for (const name of catalog.serverNames) {
     const server = catalog.server(name);
     if (!server) continue;
     const dynamic = server.namespaces.reduce((sum, ns) => sum + ns.tools.length, 0);
-    const namespaces = server.namespaces.length ? `, ${server.namespaces.length} namespace${server.namespaces.length === 1 ? '' : 's'} (${dynamic} dynamic tool${dynamic === 1 ? '' : 's'})` : '';
-    const file = root && isAbsolute(server.origin.file) ? toPosix(relative(root, server.origin.file)) : server.origin.file;
-    lines.push(`  catalog "${name}": ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}${namespaces}, from ${file}${server.fetchedAt ? `, fetched ${server.fetchedAt}` : ''}`);
+    const namespaces = server.namespaces.length
+      ? `, ${server.namespaces.length} namespace${server.namespaces.length === 1 ? '' : 's'} (${dynamic} dynamic tool${dynamic === 1 ? '' : 's'})`
+      : '';
+    const file =
+      root && isAbsolute(server.origin.file) ? toPosix(relative(root, server.origin.file)) : server.origin.file;
+    lines.push(
+      `  catalog "${name}": ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}${namespaces}, from ${file}${server.fetchedAt ? `, fetched ${server.fetchedAt}` : ''}`,
+    );
   }
   return lines;
 }

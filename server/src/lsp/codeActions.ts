@@ -38,7 +38,12 @@ export interface CodeActionOptions {
   createFiles?: boolean;
 }
 
-export function codeActions(session: Session, diagnostics: Diagnostics, params: CodeActionParams, options: CodeActionOptions): CodeAction[] {
+export function codeActions(
+  session: Session,
+  diagnostics: Diagnostics,
+  params: CodeActionParams,
+  options: CodeActionOptions,
+): CodeAction[] {
   const entry = session.entryOf(params.textDocument.uri);
   if (!entry) return [];
   const report = diagnostics.report(entry, session);
@@ -51,7 +56,9 @@ export function codeActions(session: Session, diagnostics: Diagnostics, params: 
   const wants = (kind: string) => !only || only.some((o) => kind === o || kind.startsWith(`${o}.`));
   const workspaceEdit = (edits: readonly TextEdit[]): WorkspaceEdit => {
     const lsp: LspTextEdit[] = edits.map((e) => toLspEdit(source, e));
-    return options.documentChanges ? { documentChanges: [{ textDocument: { uri, version }, edits: lsp }] } : { changes: { [uri]: lsp } };
+    return options.documentChanges
+      ? { documentChanges: [{ textDocument: { uri, version }, edits: lsp }] }
+      : { changes: { [uri]: lsp } };
   };
   const actions: CodeAction[] = [];
 
@@ -124,17 +131,30 @@ export function codeActions(session: Session, diagnostics: Diagnostics, params: 
         edit: workspaceEdit([edit]),
       });
     }
-    actions.push(...ruleActions(report.file, targets, { workspaceEdit, docsCommand: options.ruleDocsCommand, suppressible: !config }));
+    actions.push(
+      ...ruleActions(report.file, targets, {
+        workspaceEdit,
+        docsCommand: options.ruleDocsCommand,
+        suppressible: !config,
+      }),
+    );
   }
 
-  if (wants(CodeActionKind.QuickFix)) actions.push(...moveFacesActions(session, report.file, uri, version, params, { createFiles: options.createFiles === true }));
+  if (wants(CodeActionKind.QuickFix))
+    actions.push(
+      ...moveFacesActions(session, report.file, uri, version, params, { createFiles: options.createFiles === true }),
+    );
 
   // Only on request: a source action is what "fix all on save" runs.
   if (only && wants(FIX_ALL_KIND)) {
     const safe = report.findings.map(firstSafe).filter((f): f is Fix => f !== undefined);
     if (safe.length) {
       const { chosen } = chooseCompatibleFixes(safe);
-      actions.push({ title: 'Fix all safely fixable Tool Lens problems', kind: FIX_ALL_KIND, edit: workspaceEdit(chosen.flatMap((f) => f.edits)) });
+      actions.push({
+        title: 'Fix all safely fixable Tool Lens problems',
+        kind: FIX_ALL_KIND,
+        edit: workspaceEdit(chosen.flatMap((f) => f.edits)),
+      });
     }
   }
   return actions;
@@ -165,7 +185,8 @@ function targetFindings(report: Report, params: CodeActionParams): { finding: Fi
   if (ours.length) {
     for (const sent of ours) {
       const index = report.diagnostics.findIndex(
-        (d, i) => d.code === sent.code && sameRange(d.range, sent.range) && !out.some((o) => o.finding === report.findings[i]),
+        (d, i) =>
+          d.code === sent.code && sameRange(d.range, sent.range) && !out.some((o) => o.finding === report.findings[i]),
       );
       if (index >= 0) out.push({ finding: report.findings[index]!, diagnostic: report.diagnostics[index]! });
     }
@@ -203,6 +224,8 @@ function suppressionEdit(file: ParsedFile, rule: string, line: number): TextEdit
   }
   const indentation = /^[ \t]*/.exec(source.lineText(line))![0];
   const marker = file.language === 'yaml' ? '#' : '//';
-  return { span: { start: lineStart, end: lineStart }, newText: `${indentation}${marker} tool-lens-disable-next-line ${rule} -- ${source.eol}` };
+  return {
+    span: { start: lineStart, end: lineStart },
+    newText: `${indentation}${marker} tool-lens-disable-next-line ${rule} -- ${source.eol}`,
+  };
 }
-

@@ -13,6 +13,9 @@ export function codeLenses(session: Session, params: CodeLensParams): CodeLens[]
   if (!file?.kind) return [];
   return floorLenses(file, session.workspace).map(({ title, span }) => {
     const range = toRange(file.source, span);
-    return { range, command: { title, command: SHOW_FLOOR_COMMAND, arguments: [session.uriOf(file.path), range.start] } };
+    return {
+      range,
+      command: { title, command: SHOW_FLOOR_COMMAND, arguments: [session.uriOf(file.path), range.start] },
+    };
   });
 }

@@ -30,7 +30,6 @@ import type { Session } from './session.js';
 
 export const SERVER_COMMAND_IDS: string[] = Object.values(SERVER_COMMANDS);
 
-
 /** The current findings of a document (its diagnostics), when the server has them. */
 export type FindingsOf = (uri: string) => readonly Finding[] | undefined;
 
@@ -40,7 +39,11 @@ export type FindingsOf = (uri: string) => readonly Finding[] | undefined;
  * (dynamic tools, live servers) are the first folder's, as live fetches are. The graph marks the
  * findings of `findingsOf` (the diagnostics' report of the document).
  */
-export async function executeCommand(folders: Folders, params: ExecuteCommandParams, findingsOf: FindingsOf = () => undefined): Promise<unknown> {
+export async function executeCommand(
+  folders: Folders,
+  params: ExecuteCommandParams,
+  findingsOf: FindingsOf = () => undefined,
+): Promise<unknown> {
   await folders.ready();
   const arg: unknown = params.arguments?.[0];
   const session = isPositionArgs(arg) ? folders.ofUri(arg.uri) : folders.primary;
@@ -60,7 +63,11 @@ export async function executeCommand(folders: Folders, params: ExecuteCommandPar
     case SERVER_COMMANDS.advertisedTools:
       return isPositionArgs(arg) ? advertisedTools(session, arg) : [];
     case SERVER_COMMANDS.rules:
-      return ALL_RULES.map((rule): RuleItem => ({ id: rule.id, defaultSeverity: rule.defaultSeverity, summary: rule.summary }));
+      return ALL_RULES.map((rule): RuleItem => ({
+        id: rule.id,
+        defaultSeverity: rule.defaultSeverity,
+        summary: rule.summary,
+      }));
     case SERVER_COMMANDS.documentKind:
       return isPositionArgs(arg) ? documentKind(session, arg) : { kind: null };
     case SERVER_COMMANDS.acceptCatalog:
@@ -79,11 +86,19 @@ function isPositionArgs(value: unknown): value is DocumentPositionArgs {
 function isEnvelopeParams(value: unknown): value is CallEnvelopeParams {
   if (!isPositionArgs(value)) return false;
   const v = value as unknown as Record<string, unknown>;
-  return typeof v.server === 'string' && typeof v.namespace === 'string' && typeof v.tool === 'string' && typeof v.position === 'object';
+  return (
+    typeof v.server === 'string' &&
+    typeof v.namespace === 'string' &&
+    typeof v.tool === 'string' &&
+    typeof v.position === 'object'
+  );
 }
 
 /** The workflows of a document, or only the one around a position. */
-function workflowsAt(session: Session, args: DocumentPositionArgs): { file: ParsedFile; ctx: ReturnType<typeof documentContext>; workflow: WorkflowModel }[] {
+function workflowsAt(
+  session: Session,
+  args: DocumentPositionArgs,
+): { file: ParsedFile; ctx: ReturnType<typeof documentContext>; workflow: WorkflowModel }[] {
   const file = session.fileOfUri(args.uri);
   if (!file?.kind) return [];
   const offset = args.position ? file.source.offsetAt(args.position) : undefined;
@@ -124,7 +139,14 @@ function dynamicTools(session: Session): DynamicToolItem[] {
   for (const name of catalog.serverNames) {
     for (const namespace of catalog.server(name)?.namespaces ?? []) {
       for (const tool of namespace.tools) {
-        out.push({ server: name, namespace: namespace.name, tool: tool.name, description: tool.description, external: namespace.external, status: namespace.status });
+        out.push({
+          server: name,
+          namespace: namespace.name,
+          tool: tool.name,
+          description: tool.description,
+          external: namespace.external,
+          status: namespace.status,
+        });
       }
     }
   }
@@ -154,5 +176,8 @@ function callEnvelope(session: Session, params: CallEnvelopeParams): CallEnvelop
 
 function workflowGraphs(session: Session, args: DocumentPositionArgs, findingsOf: FindingsOf): WorkflowGraph[] {
   const findings = findingsOf(args.uri) ?? [];
-  return workflowsAt(session, args).map(({ file, ctx, workflow }) => ({ ...workflowGraph(file, ctx, workflow, findings), uri: session.uriOf(file.path) }));
+  return workflowsAt(session, args).map(({ file, ctx, workflow }) => ({
+    ...workflowGraph(file, ctx, workflow, findings),
+    uri: session.uriOf(file.path),
+  }));
 }

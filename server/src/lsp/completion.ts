@@ -23,7 +23,9 @@ export function completion(session: Session, params: CompletionParams): Completi
   const entry = session.entryOf(params.textDocument.uri);
   const file = entry ? session.fileOf(entry) : undefined;
   if (!file) return [];
-  return completionsAt(file, session.workspace, file.source.offsetAt(params.position)).map((e) => completionItem(file.source, e));
+  return completionsAt(file, session.workspace, file.source.offsetAt(params.position)).map((e) =>
+    completionItem(file.source, e),
+  );
 }
 
 /** An entry as an item: its text edit on `source`, its documentation as Markdown. */
@@ -32,7 +34,9 @@ export function completionItem(source: SourceText, entry: CompletionEntry): Comp
     label: entry.label,
     kind: KINDS[entry.kind],
     ...(entry.detail !== undefined ? { detail: entry.detail } : {}),
-    ...(entry.documentation !== undefined ? { documentation: { kind: MarkupKind.Markdown, value: entry.documentation } } : {}),
+    ...(entry.documentation !== undefined
+      ? { documentation: { kind: MarkupKind.Markdown, value: entry.documentation } }
+      : {}),
     ...(entry.sortText !== undefined ? { sortText: entry.sortText } : {}),
     ...(entry.filterText !== undefined ? { filterText: entry.filterText } : {}),
     textEdit: { range: toRange(source, entry.span), newText: entry.newText },

@@ -1,6 +1,12 @@
 // `.toollens.yaml` in the editor (core/ide/configEditing.ts): completion and the hover on a rule
 // id, served for the folder's configuration file; undefined for any other file.
-import { MarkupKind, type CompletionItem, type CompletionParams, type Hover, type HoverParams } from 'vscode-languageserver';
+import {
+  MarkupKind,
+  type CompletionItem,
+  type CompletionParams,
+  type Hover,
+  type HoverParams,
+} from 'vscode-languageserver';
 import { configCompletionsAt, configHoverAt } from '../core/ide/configEditing.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { completionItem } from './completion.js';
@@ -13,7 +19,9 @@ export function configCompletion(session: Session, params: CompletionParams): Co
   if (!entry || !session.isConfig(entry)) return undefined;
   const file = session.fileOf(entry);
   if (!file) return [];
-  return configCompletionsAt(file, session.workspace, file.source.offsetAt(params.position), () => checkedFiles(session)).map((e) => completionItem(file.source, e));
+  return configCompletionsAt(file, session.workspace, file.source.offsetAt(params.position), () =>
+    checkedFiles(session),
+  ).map((e) => completionItem(file.source, e));
 }
 
 function* checkedFiles(session: Session): Iterable<ParsedFile> {
@@ -30,5 +38,7 @@ export function configHover(session: Session, params: HoverParams): Hover | null
   const file = session.fileOf(entry);
   if (!file) return null;
   const found = configHoverAt(file, file.source.offsetAt(params.position));
-  return found ? { contents: { kind: MarkupKind.Markdown, value: found.markdown }, range: toRange(file.source, found.span) } : null;
+  return found
+    ? { contents: { kind: MarkupKind.Markdown, value: found.markdown }, range: toRange(file.source, found.span) }
+    : null;
 }

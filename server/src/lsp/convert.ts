@@ -1,6 +1,12 @@
 // Translation between the core's plain data (UTF-16 offsets, findings, fixes) and LSP types.
 // The core never sees an LSP type; everything crosses here.
-import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type Range, type TextEdit as LspTextEdit } from 'vscode-languageserver';
+import {
+  DiagnosticSeverity,
+  DiagnosticTag,
+  type Diagnostic,
+  type Range,
+  type TextEdit as LspTextEdit,
+} from 'vscode-languageserver';
 import { ruleDocsUrl } from '../core/rules/rule.js';
 import type { SourceText } from '../core/text/source.js';
 import type { Finding, Fix, Severity, Span, TextEdit } from '../core/types.js';
@@ -84,7 +90,7 @@ export function sameRange(a: Range, b: Range): boolean {
 
 /** Whether two ranges touch or overlap (an empty range touching the other counts). */
 export function rangesIntersect(a: Range, b: Range): boolean {
-  const before = (p: Range['start'], q: Range['start']) => p.line < q.line || (p.line === q.line && p.character < q.character);
+  const before = (p: Range['start'], q: Range['start']) =>
+    p.line < q.line || (p.line === q.line && p.character < q.character);
   return !before(a.end, b.start) && !before(b.end, a.start);
 }
-

@@ -10,7 +10,8 @@ import type { Session } from './session.js';
 export function declarationLocation(session: Session, symbol: SymbolAt): Location | undefined {
   const place = declarationOf(symbol);
   if (!place) return undefined;
-  if (symbol.kind !== 'tool') return { uri: session.uriOf(place.file), range: toRange(symbol.ctx.file.source, place.span) };
+  if (symbol.kind !== 'tool')
+    return { uri: session.uriOf(place.file), range: toRange(symbol.ctx.file.source, place.span) };
   return locationOf(session, place.file, place.span);
 }
 

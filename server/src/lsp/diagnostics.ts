@@ -142,10 +142,14 @@ export class Diagnostics {
       try {
         const started = performance.now();
         // A bound on each file's rule work, so one file never holds every other request for long.
-        findings = checkFile(file, session.workspace, ALL_RULES, { budgetMs: session.workspace.limits.editorCheckMs }).findings;
+        findings = checkFile(file, session.workspace, ALL_RULES, {
+          budgetMs: session.workspace.limits.editorCheckMs,
+        }).findings;
         if (!this.firstChecked.has(session)) {
           this.firstChecked.add(session);
-          session.log(`first check: ${entry.path} in ${(performance.now() - started).toFixed(1)} ms, ${findings.length} finding${findings.length === 1 ? '' : 's'}`);
+          session.log(
+            `first check: ${entry.path} in ${(performance.now() - started).toFixed(1)} ms, ${findings.length} finding${findings.length === 1 ? '' : 's'}`,
+          );
         }
       } catch (error) {
         session.log(`checking ${entry.path} failed: ${errorText(error)}`);
@@ -202,7 +206,9 @@ export class Diagnostics {
     if (token.isCancellationRequested) throw requestCancelled();
     if (entry.stamp !== stamp || session.generation !== generation || session.closed) {
       // A newer text arrived while this one was checked: the client should ask again.
-      throw new ResponseError(LSPErrorCodes.ServerCancelled, 'The document changed; pull again.', { retriggerRequest: true });
+      throw new ResponseError(LSPErrorCodes.ServerCancelled, 'The document changed; pull again.', {
+        retriggerRequest: true,
+      });
     }
     return { kind: DocumentDiagnosticReportKind.Full, resultId, items: report?.diagnostics ?? [] };
   }
@@ -217,7 +223,11 @@ export class Diagnostics {
    * file is checked; every report is streamed, each exactly once, and the answer itself is empty,
    * as LSP asks of partial results.
    */
-  async pullWorkspace(params: WorkspaceDiagnosticParams, token: CancellationToken, partial?: PartialReporter): Promise<WorkspaceDiagnosticReport> {
+  async pullWorkspace(
+    params: WorkspaceDiagnosticParams,
+    token: CancellationToken,
+    partial?: PartialReporter,
+  ): Promise<WorkspaceDiagnosticReport> {
     await this.folders.ready();
     const previous = new Map(params.previousResultIds.map((p) => [p.uri, p.value]));
     for (;;) {
@@ -373,7 +383,13 @@ export class Diagnostics {
       existing.changed = true;
       return;
     }
-    const pending: PendingPush = { session, path, changed: true, since: Date.now(), handle: setImmediate(() => this.pushWhenQuiet(key, pending)) };
+    const pending: PendingPush = {
+      session,
+      path,
+      changed: true,
+      since: Date.now(),
+      handle: setImmediate(() => this.pushWhenQuiet(key, pending)),
+    };
     this.pushTimers.set(key, pending);
   }
 
@@ -396,10 +412,17 @@ export class Diagnostics {
     if (this.disposed || session.closed) return;
     const pushed = perSession(this.pushedBySession, session);
     const entry = session.entries.get(path);
-    const publish = entry && (entry.editor || (this.workspaceWide(session) && entry.onDisk)) ? this.report(entry, session) : undefined;
+    const publish =
+      entry && (entry.editor || (this.workspaceWide(session) && entry.onDisk))
+        ? this.report(entry, session)
+        : undefined;
     if (entry && publish && (publish.diagnostics.length > 0 || pushed.has(path) || entry.editor)) {
       pushed.set(path, entry.uri);
-      void this.connection.sendDiagnostics({ uri: entry.uri, version: entry.editor?.version, diagnostics: publish.diagnostics });
+      void this.connection.sendDiagnostics({
+        uri: entry.uri,
+        version: entry.editor?.version,
+        diagnostics: publish.diagnostics,
+      });
       if (publish.diagnostics.length === 0) pushed.delete(path);
       return;
     }
@@ -407,7 +430,8 @@ export class Diagnostics {
     if (uri) {
       pushed.delete(path);
       // The file may have moved to another folder that published it since (a folder added inside).
-      if (!this.folders.all().some((other) => other !== session && other.entryOf(uri) !== undefined)) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+      if (!this.folders.all().some((other) => other !== session && other.entryOf(uri) !== undefined))
+        void this.connection.sendDiagnostics({ uri, diagnostics: [] });
     }
   }
 
@@ -443,7 +467,10 @@ export class Diagnostics {
           for (const path of [...pushed.keys()]) if (!session.entries.has(path)) this.push(session, path);
         }
       }
-      if (run === 1) this.folders.primary.log(`first check of the workspace: ${checked} file${checked === 1 ? '' : 's'} in ${Math.round(performance.now() - started)} ms`);
+      if (run === 1)
+        this.folders.primary.log(
+          `first check of the workspace: ${checked} file${checked === 1 ? '' : 's'} in ${Math.round(performance.now() - started)} ms`,
+        );
     })().catch((error: unknown) => this.folders.primary.log(`the background check failed: ${errorText(error)}`));
   }
 
@@ -468,7 +495,9 @@ export class Diagnostics {
  */
 function pendingNote(finding: Finding, pending: readonly string[]): string | undefined {
   if (finding.rule !== 'tool/unknown' || finding.severity !== 'info') return undefined;
-  const named = pending.filter((name) => finding.message.includes(`"${name}"`) || finding.message.includes(`"${name}.`));
+  const named = pending.filter(
+    (name) => finding.message.includes(`"${name}"`) || finding.message.includes(`"${name}.`),
+  );
   if (named.length === 0) return undefined;
   const list = named.map((name) => `"${name}"`).join(', ');
   return ` Catalog pending: Tool Lens is fetching the live catalog of ${list}; this diagnostic is checked again when it arrives.`;

@@ -23,12 +23,18 @@ export function registerDocumentSync(state: ServerState): void {
 
   connection.onDidChangeWatchedFiles((params) => {
     for (const change of params.changes) {
-      const kind = change.type === FileChangeType.Created ? 'created' : change.type === FileChangeType.Deleted ? 'deleted' : 'changed';
+      const kind =
+        change.type === FileChangeType.Created
+          ? 'created'
+          : change.type === FileChangeType.Deleted
+            ? 'deleted'
+            : 'changed';
       // The folder that holds the file first; then the others, which take what is theirs too: a
       // file a catalog glob of a folder around it names, a configuration found upward from theirs.
       const owner = folders.ofUri(change.uri);
       void owner.diskChanged(change.uri, kind);
-      for (const session of folders.all()) if (session !== owner && session.root !== undefined) void session.diskChanged(change.uri, kind);
+      for (const session of folders.all())
+        if (session !== owner && session.root !== undefined) void session.diskChanged(change.uri, kind);
     }
   });
 

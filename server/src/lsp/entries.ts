@@ -81,10 +81,16 @@ export class Entries extends Map<string, Entry> {
  * After the workspace's fileBytes changed to `limit`: files declined by their size on disk that it
  * now admits are read whole, and files read whole that it no longer admits keep only their head.
  */
-export function rereadForFileBytes(entries: Entries, limit: number, absolute: (path: string) => string, log: (message: string) => void): void {
+export function rereadForFileBytes(
+  entries: Entries,
+  limit: number,
+  absolute: (path: string) => string,
+  log: (message: string) => void,
+): void {
   for (const entry of entries.values()) {
     if (entry.diskText === undefined) continue;
-    const over = entry.diskBytes !== undefined ? entry.diskBytes > limit : Buffer.byteLength(entry.diskText, 'utf8') > limit;
+    const over =
+      entry.diskBytes !== undefined ? entry.diskBytes > limit : Buffer.byteLength(entry.diskText, 'utf8') > limit;
     if (over === (entry.diskBytes !== undefined)) continue;
     try {
       if (setDisk(entry, readWithin(absolute(entry.path), limit))) entry.stamp++;

@@ -19,8 +19,17 @@ export function foldersChanged(state: ServerState, added: readonly string[], rem
   const { folders, documents } = state;
   const change = folders.change(added, removed);
   if (!change) return;
-  const moved = [...change.added, ...change.removed].map((s) => s.root).filter((root): root is string => root !== undefined);
-  const outer = folders.all().filter((s) => !change.added.includes(s) && s.root !== undefined && moved.some((root) => root !== s.root && isWithin(s.root!, root)));
+  const moved = [...change.added, ...change.removed]
+    .map((s) => s.root)
+    .filter((root): root is string => root !== undefined);
+  const outer = folders
+    .all()
+    .filter(
+      (s) =>
+        !change.added.includes(s) &&
+        s.root !== undefined &&
+        moved.some((root) => root !== s.root && isWithin(s.root!, root)),
+    );
   for (const session of folders.all()) {
     for (const document of documents.all()) {
       const entry = session.entryOf(document.uri);

@@ -25,7 +25,11 @@ export interface FolderRead {
  * disk. `owns` says whether a file is this folder's (not a nested workspace folder's); a file that
  * cannot be read is logged and left out.
  */
-export function readFolder(root: string, owns: (absolute: string) => boolean, log: (message: string) => void): FolderRead | undefined {
+export function readFolder(
+  root: string,
+  owns: (absolute: string) => boolean,
+  log: (message: string) => void,
+): FolderRead | undefined {
   if (!existsSync(root) || !statSync(root).isDirectory()) return undefined;
   const loaded = discoverWorkspace({ paths: ['.'], cwd: root, log });
   const files: FolderRead['files'] = [];

@@ -12,7 +12,10 @@ export async function readFolderSettings(state: ServerState, sessions: readonly 
     if (session.root === undefined || session.closed) continue;
     let value: unknown;
     try {
-      value = await state.connection.workspace.getConfiguration({ scopeUri: pathToFileURL(session.root).href, section: 'toolLens' });
+      value = await state.connection.workspace.getConfiguration({
+        scopeUri: pathToFileURL(session.root).href,
+        section: 'toolLens',
+      });
     } catch (error) {
       state.log(`could not read the settings of ${session.root}: ${errorText(error)}`);
       continue;

@@ -119,7 +119,10 @@ export class Folders {
   }
 
   private create(root: string | undefined): Session {
-    const session: Session = new Session(this.log, (absolute: string): boolean => this.ofAbsolute(absolute) === session);
+    const session: Session = new Session(
+      this.log,
+      (absolute: string): boolean => this.ofAbsolute(absolute) === session,
+    );
     session.setRootFolder(root);
     session.settings = { ...this.settings };
     session.trusted = this.trusted;

@@ -10,5 +10,7 @@ export function hover(session: Session, params: HoverParams, findings: readonly 
   const file = session.fileOfUri(params.textDocument.uri);
   if (!file?.kind) return null;
   const found = hoverAt(file, session.workspace, file.source.offsetAt(params.position), findings);
-  return found ? { contents: { kind: MarkupKind.Markdown, value: found.markdown }, range: toRange(file.source, found.span) } : null;
+  return found
+    ? { contents: { kind: MarkupKind.Markdown, value: found.markdown }, range: toRange(file.source, found.span) }
+    : null;
 }

@@ -41,13 +41,19 @@ export function registerLifecycle(state: ServerState): void {
     if (state.startLine) state.log(state.startLine);
     if (state.client?.watchFiles) {
       connection.client
-        .register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED_GLOBS.map((globPattern) => ({ globPattern })) })
+        .register(DidChangeWatchedFilesNotification.type, {
+          watchers: WATCHED_GLOBS.map((globPattern) => ({ globPattern })),
+        })
         .catch((error: unknown) => state.log(`could not register file watching: ${errorText(error)}`));
     }
     if (state.client?.folderEvents) {
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
         try {
-          foldersChanged(state, event.added.map((f) => f.uri), event.removed.map((f) => f.uri));
+          foldersChanged(
+            state,
+            event.added.map((f) => f.uri),
+            event.removed.map((f) => f.uri),
+          );
         } catch (error) {
           connection.console.error(`applying a change of workspace folders failed: ${errorText(error)}`);
         }

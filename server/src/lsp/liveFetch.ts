@@ -14,7 +14,14 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { WorkDoneProgress, type CancellationToken, type Connection, type WorkDoneProgressBegin, type WorkDoneProgressEnd, type WorkDoneProgressReport } from 'vscode-languageserver';
+import {
+  WorkDoneProgress,
+  type CancellationToken,
+  type Connection,
+  type WorkDoneProgressBegin,
+  type WorkDoneProgressEnd,
+  type WorkDoneProgressReport,
+} from 'vscode-languageserver';
 import { version as TOOL_VERSION } from '../../../package.json';
 import { FetchError } from '../live/errors.js';
 import { fetchCatalog, type FetchOptions } from '../live/fetch.js';
@@ -36,11 +43,21 @@ const SNAPSHOT_DIR = 'catalogs';
  * headers. Secrets go in, but only the digest comes out.
  */
 function launchFingerprint(launch: Launch): string {
-  const sorted = (record: Record<string, string>) => Object.keys(record).sort().map((key) => [key, record[key]]);
+  const sorted = (record: Record<string, string>) =>
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, record[key]]);
   const resolved = launch.type === 'stdio' ? resolveExecutable(launch.command, launch.env, launch.cwd) : undefined;
   const canonical =
     launch.type === 'stdio'
-      ? { type: launch.type, command: launch.command, runs: resolved ? [resolved.path, resolved.real] : null, args: launch.args, env: sorted(launch.env), cwd: launch.cwd }
+      ? {
+          type: launch.type,
+          command: launch.command,
+          runs: resolved ? [resolved.path, resolved.real] : null,
+          args: launch.args,
+          env: sorted(launch.env),
+          cwd: launch.cwd,
+        }
       : { type: launch.type, url: launch.url, headers: sorted(launch.headers) };
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
@@ -69,7 +86,10 @@ export function liveServers(session: Session): LiveServerList {
       item.fingerprint = launchFingerprint(entry.launch);
       item.snapshot = snapshotOf(session.root!, entry.name);
     } else {
-      item.blocked = { reason: entry.blocked?.reason ?? 'invalid', message: entry.blocked?.message ?? 'it cannot be fetched' };
+      item.blocked = {
+        reason: entry.blocked?.reason ?? 'invalid',
+        message: entry.blocked?.message ?? 'it cannot be fetched',
+      };
     }
     return item;
   });
@@ -82,7 +102,11 @@ function snapshotOf(root: string, server: string): NonNullable<LiveServerItem['s
     const target = snapshotTarget({ dir: join(root, SNAPSHOT_DIR), root }, server, 'yaml');
     return { file: toPosix(relative(root, target.path)), replaces: existsSync(target.real) };
   } catch (error) {
-    return { file: toPosix(join(SNAPSHOT_DIR, snapshotFileName(server, 'yaml'))), replaces: false, refused: error instanceof Error ? error.message : String(error) };
+    return {
+      file: toPosix(join(SNAPSHOT_DIR, snapshotFileName(server, 'yaml'))),
+      replaces: false,
+      refused: error instanceof Error ? error.message : String(error),
+    };
   }
 }
 
@@ -111,25 +135,44 @@ export class LiveFetcher {
     const session = this.session;
     await session.ready;
     const server = typeof params?.server === 'string' ? params.server : '';
-    const refuse = (reason: Extract<FetchCatalogResult, { ok: false }>['reason'], message: string): FetchCatalogResult => {
+    const refuse = (
+      reason: Extract<FetchCatalogResult, { ok: false }>['reason'],
+      message: string,
+    ): FetchCatalogResult => {
       session.log(`fetch of "${server}" refused: ${message}`);
       return { ok: false, server, reason, message };
     };
     // Checked here as well as in the client: a workspace nobody said was trusted starts nothing.
     if (!session.trusted) {
-      return refuse('untrusted', 'the workspace is not trusted, and Tool Lens starts no MCP server in an untrusted workspace. Trust the workspace (Workspaces: Manage Workspace Trust) and run the command again.');
+      return refuse(
+        'untrusted',
+        'the workspace is not trusted, and Tool Lens starts no MCP server in an untrusted workspace. Trust the workspace (Workspaces: Manage Workspace Trust) and run the command again.',
+      );
     }
-    if (!session.root) return refuse('no-folder', 'no workspace folder is open, so there are no MCP client configs to read and nowhere to write the snapshot.');
-    if (this.running.has(server)) return refuse('busy', `the catalog of "${server}" is already being fetched; wait for that fetch to end.`);
+    if (!session.root)
+      return refuse(
+        'no-folder',
+        'no workspace folder is open, so there are no MCP client configs to read and nowhere to write the snapshot.',
+      );
+    if (this.running.has(server))
+      return refuse('busy', `the catalog of "${server}" is already being fetched; wait for that fetch to end.`);
 
     // Read the configs again now: what runs is what the files say at this moment, and it must be
     // what the user agreed to.
     const read = readWorkspaceServers(session.root);
     const entry = read.servers.find((s) => s.name === server);
-    if (!entry) return refuse('unknown-server', `no MCP server named "${server}" is declared in ${read.files.length ? read.files.join(', ') : 'the workspace'} any more.`);
-    if (!entry.launch) return refuse('blocked', `"${server}" cannot be fetched: ${entry.blocked?.message ?? 'it cannot be fetched'}.`);
+    if (!entry)
+      return refuse(
+        'unknown-server',
+        `no MCP server named "${server}" is declared in ${read.files.length ? read.files.join(', ') : 'the workspace'} any more.`,
+      );
+    if (!entry.launch)
+      return refuse('blocked', `"${server}" cannot be fetched: ${entry.blocked?.message ?? 'it cannot be fetched'}.`);
     if (typeof params.fingerprint !== 'string' || params.fingerprint !== launchFingerprint(entry.launch)) {
-      return refuse('changed', `the settings of "${server}" in ${declaredIn(entry)} changed since you agreed to run it; run the command again to see, and agree to, the new command line.`);
+      return refuse(
+        'changed',
+        `the settings of "${server}" in ${declaredIn(entry)} changed since you agreed to run it; run the command again to see, and agree to, the new command line.`,
+      );
     }
 
     // A snapshot that could not be written (a link out of the workspace, another server's file) is
@@ -137,7 +180,10 @@ export class LiveFetcher {
     try {
       snapshotTarget({ dir: join(session.root, SNAPSHOT_DIR), root: session.root }, entry.name, 'yaml');
     } catch (error) {
-      return refuse('write-failed', `"${server}" was not started: ${error instanceof Error ? error.message : String(error)}.`);
+      return refuse(
+        'write-failed',
+        `"${server}" was not started: ${error instanceof Error ? error.message : String(error)}.`,
+      );
     }
 
     const abort = new AbortController();
@@ -153,7 +199,12 @@ export class LiveFetcher {
     }
   }
 
-  private async run(entry: McpServerEntry, launch: Launch, progressToken: string | number | undefined, signal: AbortSignal): Promise<FetchCatalogResult> {
+  private async run(
+    entry: McpServerEntry,
+    launch: Launch,
+    progressToken: string | number | undefined,
+    signal: AbortSignal,
+  ): Promise<FetchCatalogResult> {
     const session = this.session;
     const root = session.root!;
     const server = entry.name;
@@ -161,7 +212,10 @@ export class LiveFetcher {
     const progress = this.progress(progressToken);
     const started = Date.now();
     session.log(`fetching the catalog of "${server}" (${declaredIn(entry)}): ${commandLine}`);
-    progress.begin(`Fetching the tools of "${server}"`, launch.type === 'stdio' ? `Starting ${commandLine}` : `Connecting to ${commandLine}`);
+    progress.begin(
+      `Fetching the tools of "${server}"`,
+      launch.type === 'stdio' ? `Starting ${commandLine}` : `Connecting to ${commandLine}`,
+    );
     session.fetchStarted(server);
     let failure: string | undefined;
     let cancelled = false;
@@ -178,13 +232,29 @@ export class LiveFetcher {
           // Not a failure of the server: the status shows no error for it.
           cancelled = true;
           session.log(`fetch of "${server}" cancelled; the server was stopped`);
-          return { ok: false, server, reason: 'cancelled', message: `the fetch of "${server}" was cancelled; nothing was written.` };
+          return {
+            ok: false,
+            server,
+            reason: 'cancelled',
+            message: `the fetch of "${server}" was cancelled; nothing was written.`,
+          };
         }
         // FetchError messages are redacted; anything else is reported without its text.
-        failure = error instanceof FetchError ? error.message : `an unexpected error (${error instanceof Error ? error.name : 'unknown'}); see the Tool Lens output`;
-        if (!(error instanceof FetchError)) session.log(`fetch of "${server}" failed unexpectedly: ${error instanceof Error ? error.name : typeof error}`);
+        failure =
+          error instanceof FetchError
+            ? error.message
+            : `an unexpected error (${error instanceof Error ? error.name : 'unknown'}); see the Tool Lens output`;
+        if (!(error instanceof FetchError))
+          session.log(
+            `fetch of "${server}" failed unexpectedly: ${error instanceof Error ? error.name : typeof error}`,
+          );
         session.log(`fetch of "${server}" failed: ${failure}`);
-        return { ok: false, server, reason: 'failed', message: `could not fetch the catalog of "${server}": ${failure}` };
+        return {
+          ok: false,
+          server,
+          reason: 'failed',
+          message: `could not fetch the catalog of "${server}": ${failure}`,
+        };
       }
       progress.report(`Writing the snapshot of ${catalog.tools.length} tool${catalog.tools.length === 1 ? '' : 's'}`);
       let path: string;
@@ -198,7 +268,12 @@ export class LiveFetcher {
       } catch (error) {
         failure = `the snapshot could not be written (${error instanceof Error ? error.message : String(error)})`;
         session.log(`fetch of "${server}": ${failure}`);
-        return { ok: false, server, reason: 'write-failed', message: `fetched the tools of "${server}", but ${failure}.` };
+        return {
+          ok: false,
+          server,
+          reason: 'write-failed',
+          message: `fetched the tools of "${server}", but ${failure}.`,
+        };
       }
       const uri = pathToFileURL(path).href;
       // The same path a file-watch event takes: the catalog is rebuilt, every dependant re-checked,
@@ -214,15 +289,23 @@ export class LiveFetcher {
       return { ok: false, server, reason: 'failed', message: `could not fetch the catalog of "${server}": ${failure}` };
     } finally {
       session.fetchEnded(server, failure);
-      progress.end(cancelled ? `Cancelled: "${server}"` : failure === undefined ? `Fetched "${server}"` : `Failed: "${server}"`);
+      progress.end(
+        cancelled ? `Cancelled: "${server}"` : failure === undefined ? `Fetched "${server}"` : `Failed: "${server}"`,
+      );
     }
   }
 
   /** `$/progress` on the client's token; nothing when it gave none. */
-  private progress(token: string | number | undefined): { begin(title: string, message: string): void; report(message: string): void; end(message: string): void } {
+  private progress(token: string | number | undefined): {
+    begin(title: string, message: string): void;
+    report(message: string): void;
+    end(message: string): void;
+  } {
     const send = (value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd) => {
       if (token === undefined) return;
-      this.connection.sendProgress(WorkDoneProgress.type, token, value).catch((error: unknown) => this.session.log(`progress could not be sent: ${errorText(error)}`));
+      this.connection
+        .sendProgress(WorkDoneProgress.type, token, value)
+        .catch((error: unknown) => this.session.log(`progress could not be sent: ${errorText(error)}`));
     };
     return {
       // Cancelled by cancelling the request (the progress belongs to it).

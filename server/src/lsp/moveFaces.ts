@@ -6,7 +6,13 @@
 // character of it as it was. Offered only to a client that creates files in a workspace edit.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit as LspTextEdit } from 'vscode-languageserver';
+import {
+  CodeActionKind,
+  type CodeAction,
+  type CodeActionParams,
+  type Diagnostic,
+  type TextEdit as LspTextEdit,
+} from 'vscode-languageserver';
 import { documentContext } from '../core/context.js';
 import { facesOf, type FaceServer } from '../core/model/faces.js';
 import type { ParsedFile } from '../core/parse/file.js';
@@ -22,7 +28,14 @@ export interface MoveFacesOptions {
 }
 
 /** The action for each server entry whose `toolFaces` the requested range touches. */
-export function moveFacesActions(session: Session, file: ParsedFile, uri: string, version: number | null, params: CodeActionParams, options: MoveFacesOptions): CodeAction[] {
+export function moveFacesActions(
+  session: Session,
+  file: ParsedFile,
+  uri: string,
+  version: number | null,
+  params: CodeActionParams,
+  options: MoveFacesOptions,
+): CodeAction[] {
   if (!options.createFiles || file.language === 'jsonl' || file.language === 'yaml') return [];
   const actions: CodeAction[] = [];
   for (const doc of file.documents) {
@@ -32,14 +45,28 @@ export function moveFacesActions(session: Session, file: ParsedFile, uri: string
       if (!pair || !server.toolFaces || server.name === undefined || !server.entry) continue;
       const range = toRange(file.source, pair.span);
       if (!rangesIntersect(range, params.range)) continue;
-      const action = moveAction(session, file, server, uri, version, params.context.diagnostics.filter((d) => rangesIntersect(d.range, range)));
+      const action = moveAction(
+        session,
+        file,
+        server,
+        uri,
+        version,
+        params.context.diagnostics.filter((d) => rangesIntersect(d.range, range)),
+      );
       if (action) actions.push(action);
     }
   }
   return actions;
 }
 
-function moveAction(session: Session, file: ParsedFile, server: FaceServer, uri: string, version: number | null, diagnostics: Diagnostic[]): CodeAction | undefined {
+function moveAction(
+  session: Session,
+  file: ParsedFile,
+  server: FaceServer,
+  uri: string,
+  version: number | null,
+  diagnostics: Diagnostic[],
+): CodeAction | undefined {
   const overlayUri = overlayUriOf(uri, server.name!);
   if (!overlayUri || exists(session, overlayUri)) return undefined;
   const removal = removalEdits(file, server);
@@ -52,7 +79,15 @@ function moveAction(session: Session, file: ParsedFile, server: FaceServer, uri:
     edit: {
       documentChanges: [
         { kind: 'create', uri: overlayUri, options: { overwrite: false, ignoreIfExists: false } },
-        { textDocument: { uri: overlayUri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: overlayText(server, decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1)), file.source.eol) }] },
+        {
+          textDocument: { uri: overlayUri, version: null },
+          edits: [
+            {
+              range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+              newText: overlayText(server, decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1)), file.source.eol),
+            },
+          ],
+        },
         { textDocument: { uri, version }, edits },
       ],
     },

@@ -25,7 +25,8 @@ export function references(session: Session, params: ReferenceParams, token: Can
     if (token.isCancellationRequested) break;
     const checked = session.fileOf(entry);
     if (!checked?.kind) continue;
-    for (const span of toolReferencesIn(checked, session.workspace, symbol.tool)) out.push({ uri: entry.uri, range: toRange(checked.source, span) });
+    for (const span of toolReferencesIn(checked, session.workspace, symbol.tool))
+      out.push({ uri: entry.uri, range: toRange(checked.source, span) });
   }
   return out;
 }

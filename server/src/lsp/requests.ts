@@ -21,15 +21,25 @@ export function registerRequests(state: ServerState): void {
   const findingsOf = (uri: string) => state.diagnostics?.reportOfUri(uri)?.findings;
 
   connection.languages.diagnostics.on((params, token) =>
-    guard(state, 'document diagnostics', { kind: 'full' as const, items: [] }, () => state.diagnostics!.pullDocument(params, token)),
+    guard(state, 'document diagnostics', { kind: 'full' as const, items: [] }, () =>
+      state.diagnostics!.pullDocument(params, token),
+    ),
   );
   connection.languages.diagnostics.onWorkspace((params, token, _workDone, partial) =>
-    guard(state, 'workspace diagnostics', { items: [] }, () => state.diagnostics!.pullWorkspace(params, token, partial)),
+    guard(state, 'workspace diagnostics', { items: [] }, () =>
+      state.diagnostics!.pullWorkspace(params, token, partial),
+    ),
   );
 
   /** A request that needs the loaded workspace: waits for it, and gives up when the client cancels. */
   // Each runs in the workspace folder that holds the document.
-  const feature = <T>(name: string, fallback: T, token: CancellationToken, uri: string, run: (session: Session) => T): Promise<T> =>
+  const feature = <T>(
+    name: string,
+    fallback: T,
+    token: CancellationToken,
+    uri: string,
+    run: (session: Session) => T,
+  ): Promise<T> =>
     guard(state, name, fallback, async () => {
       await folders.ready();
       if (token.isCancellationRequested) throw requestCancelled();
@@ -40,21 +50,59 @@ export function registerRequests(state: ServerState): void {
     feature('code actions', [], token, params.textDocument.uri, (session) => {
       const { diagnostics, client } = state;
       if (!diagnostics || !client) return [];
-      return codeActions(session, diagnostics, params, { documentChanges: client.documentChanges, ruleDocsCommand: client.ruleDocsCommand, createFiles: client.createFiles });
+      return codeActions(session, diagnostics, params, {
+        documentChanges: client.documentChanges,
+        ruleDocsCommand: client.ruleDocsCommand,
+        createFiles: client.createFiles,
+      });
     }),
   );
-  connection.onHover((params, token) => feature('hover', null, token, params.textDocument.uri, (session) => configHover(session, params) ?? hover(session, params, findingsOf(params.textDocument.uri))));
-  connection.onCompletion((params, token) => feature('completion', [], token, params.textDocument.uri, (session) => configCompletion(session, params) ?? completion(session, params)));
-  connection.onDefinition((params, token) => feature('definition', [], token, params.textDocument.uri, (session) => definition(session, params)));
-  connection.onReferences((params, token) => feature('references', [], token, params.textDocument.uri, (session) => references(session, params, token)));
-  connection.onDocumentSymbol((params, token) => feature('document symbols', [], token, params.textDocument.uri, (session) => documentSymbols(session, params)));
-  connection.onCodeLens((params, token) => feature('code lens', [], token, params.textDocument.uri, (session) => codeLenses(session, params)));
-  connection.onExecuteCommand((params) => guard(state, `command ${params.command}`, null, () => executeCommand(folders, params, findingsOf)));
+  connection.onHover((params, token) =>
+    feature(
+      'hover',
+      null,
+      token,
+      params.textDocument.uri,
+      (session) => configHover(session, params) ?? hover(session, params, findingsOf(params.textDocument.uri)),
+    ),
+  );
+  connection.onCompletion((params, token) =>
+    feature(
+      'completion',
+      [],
+      token,
+      params.textDocument.uri,
+      (session) => configCompletion(session, params) ?? completion(session, params),
+    ),
+  );
+  connection.onDefinition((params, token) =>
+    feature('definition', [], token, params.textDocument.uri, (session) => definition(session, params)),
+  );
+  connection.onReferences((params, token) =>
+    feature('references', [], token, params.textDocument.uri, (session) => references(session, params, token)),
+  );
+  connection.onDocumentSymbol((params, token) =>
+    feature('document symbols', [], token, params.textDocument.uri, (session) => documentSymbols(session, params)),
+  );
+  connection.onCodeLens((params, token) =>
+    feature('code lens', [], token, params.textDocument.uri, (session) => codeLenses(session, params)),
+  );
+  connection.onExecuteCommand((params) =>
+    guard(state, `command ${params.command}`, null, () => executeCommand(folders, params, findingsOf)),
+  );
   // Answered when the fetch is over; the fetch is a promise like any other, so every request that
   // arrives meanwhile is answered as usual.
   connection.onRequest(FETCH_CATALOG_REQUEST, (params: FetchCatalogParams, token: CancellationToken) =>
-    guard<FetchCatalogResult>(state, 'fetch catalog', { ok: false, server: String(params?.server ?? ''), reason: 'failed', message: 'the fetch failed inside Tool Lens; see the Tool Lens output.' }, () =>
-      state.liveOf(folders.primary).fetch(params, token),
+    guard<FetchCatalogResult>(
+      state,
+      'fetch catalog',
+      {
+        ok: false,
+        server: String(params?.server ?? ''),
+        reason: 'failed',
+        message: 'the fetch failed inside Tool Lens; see the Tool Lens output.',
+      },
+      () => state.liveOf(folders.primary).fetch(params, token),
     ),
   );
 }

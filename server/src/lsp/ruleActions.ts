@@ -35,7 +35,11 @@ export interface RuleActionOptions {
 }
 
 /** One "Disable RULE for this file" and one "Show documentation for RULE" per rule among the targets. */
-export function ruleActions(file: ParsedFile, targets: readonly { finding: Finding; diagnostic: Diagnostic }[], options: RuleActionOptions): CodeAction[] {
+export function ruleActions(
+  file: ParsedFile,
+  targets: readonly { finding: Finding; diagnostic: Diagnostic }[],
+  options: RuleActionOptions,
+): CodeAction[] {
   const actions: CodeAction[] = [];
   const seen = new Set<string>();
   for (const { finding, diagnostic } of targets) {
@@ -45,11 +49,22 @@ export function ruleActions(file: ParsedFile, targets: readonly { finding: Findi
     const diagnostics = targets.filter((t) => t.finding.rule === rule).map((t) => t.diagnostic);
     if (options.suppressible && rule !== UNUSED_SUPPRESSION) {
       const edit = fileSuppressionEdit(file, rule);
-      if (edit) actions.push({ title: `Disable ${rule} for this file`, kind: CodeActionKind.QuickFix, diagnostics, edit: options.workspaceEdit([edit]) });
+      if (edit)
+        actions.push({
+          title: `Disable ${rule} for this file`,
+          kind: CodeActionKind.QuickFix,
+          diagnostics,
+          edit: options.workspaceEdit([edit]),
+        });
     }
     if (options.docsCommand) {
       const title = `Show documentation for ${rule}`;
-      actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], command: { title, command: options.docsCommand, arguments: [rule] } });
+      actions.push({
+        title,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [diagnostic],
+        command: { title, command: options.docsCommand, arguments: [rule] },
+      });
     }
   }
   return actions;

@@ -157,7 +157,13 @@ export class Session {
     const text = textOf(entry);
     if (text === undefined) return undefined;
     const cached = entry.parsed;
-    if (cached && cached.stamp === entry.stamp && cached.workspace === this.workspace && cached.config === this.workspace.config) return cached.file;
+    if (
+      cached &&
+      cached.stamp === entry.stamp &&
+      cached.workspace === this.workspace &&
+      cached.config === this.workspace.config
+    )
+      return cached.file;
     // The previous parse, even of an older text, lets an edit re-parse only what it touched. It is
     // replaced here and nothing else keeps it, so its nodes may move into the new parse.
     const file =
@@ -165,7 +171,13 @@ export class Session {
         ? this.workspace.parseTooLarge(entry.path, entry.diskBytes, text)
         : this.workspace.parse(entry.path, text, cached?.file, { consume: true });
     entry.parsed = { file, stamp: entry.stamp, workspace: this.workspace, config: this.workspace.config };
-    if (file.kind === 'tool-catalog' && this.loaded && !this.workspace.catalog.hasFile(entry.path) && this.joinsCatalog(entry)) this.lateCatalog(entry);
+    if (
+      file.kind === 'tool-catalog' &&
+      this.loaded &&
+      !this.workspace.catalog.hasFile(entry.path) &&
+      this.joinsCatalog(entry)
+    )
+      this.lateCatalog(entry);
     return file;
   }
 
@@ -227,10 +239,15 @@ export class Session {
     }
     if (!this.baseline.taken) {
       const files = this.catalogFiles(true);
-      this.baseline.take(files, files.every((file) => file.text === textOf(this.entries.get(file.path)!)));
+      this.baseline.take(
+        files,
+        files.every((file) => file.text === textOf(this.entries.get(file.path)!)),
+      );
     }
     this.attachBaseline();
-    this.log(loadWords(this.root, this.configPath, this.configProblems.length, this.entries.size, performance.now() - started));
+    this.log(
+      loadWords(this.root, this.configPath, this.configProblems.length, this.entries.size, performance.now() - started),
+    );
     this.loaded = true;
     this.resolveReady();
     this.emit({ paths: [...this.entries.keys()], dependencies: true });
@@ -307,7 +324,8 @@ export class Session {
     const config = rebaseConfig(result.config, configRoot, base);
     const fileBytes = this.workspace.limits.fileBytes;
     this.workspace.config = config;
-    if (config.limits.fileBytes !== fileBytes) rereadForFileBytes(this.entries, config.limits.fileBytes, (path) => this.absolute(path), this.log);
+    if (config.limits.fileBytes !== fileBytes)
+      rereadForFileBytes(this.entries, config.limits.fileBytes, (path) => this.absolute(path), this.log);
     return this.refreshCatalogGlobs(log);
   }
 
@@ -364,7 +382,8 @@ export class Session {
     for (const path of catalog.files) catalog.removeFile(path);
     const candidates: { absolute: string; named: boolean; entry: Entry }[] = [];
     for (const entry of this.entries.values()) {
-      if (entry.catalogGlobbed || this.joinsCatalog(entry)) candidates.push({ absolute: this.absolute(entry.path), named: entry.catalogGlobbed, entry });
+      if (entry.catalogGlobbed || this.joinsCatalog(entry))
+        candidates.push({ absolute: this.absolute(entry.path), named: entry.catalogGlobbed, entry });
     }
     joinCatalog(
       catalog,
@@ -386,7 +405,7 @@ export class Session {
       const entry = this.entries.get(path);
       if (!entry) continue;
       const disk = entry.diskBytes === undefined ? entry.diskText : undefined;
-      const text = fromDisk && disk !== undefined ? disk : entry.editorText ?? disk;
+      const text = fromDisk && disk !== undefined ? disk : (entry.editorText ?? disk);
       if (text !== undefined) out.push({ path, text, named: entry.catalogGlobbed });
     }
     return out;
@@ -570,7 +589,8 @@ export class Session {
     if (!this.loaded) return;
     if (JSON.stringify(settings.catalogs ?? []) === before) {
       // Only the reach of the diagnostics changed: re-publish, nothing to re-check.
-      if (wasWide !== (settings.workspaceDiagnostics !== false)) this.emit({ paths: [...this.entries.keys()], dependencies: true });
+      if (wasWide !== (settings.workspaceDiagnostics !== false))
+        this.emit({ paths: [...this.entries.keys()], dependencies: true });
       return;
     }
     this.generation++;
@@ -631,7 +651,16 @@ export class Session {
   // Catalog state (catalogState.ts)
 
   catalogState(now = Date.now()): CatalogState {
-    return catalogStateOf({ catalog: this.workspace.catalog, live: this.live, trusted: this.trusted, loaded: this.loaded, configPath: this.configPath }, now);
+    return catalogStateOf(
+      {
+        catalog: this.workspace.catalog,
+        live: this.live,
+        trusted: this.trusted,
+        loaded: this.loaded,
+        configPath: this.configPath,
+      },
+      now,
+    );
   }
 
   private publishCatalogState(): void {

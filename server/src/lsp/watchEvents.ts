@@ -9,7 +9,8 @@ import { isUnderRoot, isWithin } from './paths.js';
 
 export type WatchKind = 'created' | 'changed' | 'deleted';
 
-export type WatchVerdict = { action: 'reload' } | { action: 'ignore' } | { action: 'apply'; checked: boolean; globbed: boolean };
+export type WatchVerdict =
+  { action: 'reload' } | { action: 'ignore' } | { action: 'apply'; checked: boolean; globbed: boolean };
 
 export interface WatchScope {
   /** The folder (absolute, native separators), if any. */
@@ -30,7 +31,8 @@ export function watchVerdict(path: string, kind: WatchKind, scope: WatchScope): 
   const underRoot = isUnderRoot(path, root);
   // The configuration is found upward from the folder (node/loader.ts): one in a folder above,
   // such as that of a workspace folder this one is nested in, applies here too.
-  if (name === CONFIG_FILE_NAME && root !== undefined && !underRoot && isWithin(dirname(scope.absolute(path)), root)) return { action: 'reload' };
+  if (name === CONFIG_FILE_NAME && root !== undefined && !underRoot && isWithin(dirname(scope.absolute(path)), root))
+    return { action: 'reload' };
   if (!underRoot || isIgnoredPath(path)) return { action: 'ignore' };
   const owned = scope.owns(scope.absolute(path));
   if (name === CONFIG_FILE_NAME) {
@@ -41,7 +43,8 @@ export function watchVerdict(path: string, kind: WatchKind, scope: WatchScope): 
   // A nested workspace folder's file is checked there; here it can only be a catalog a glob names.
   const checked = owned && isCheckedPath(path);
   // A file gone is no longer where a glob can find it: what it was is what its entry says.
-  const globbed = kind === 'deleted' ? scope.wasGlobbed(path) : catalogGlobsName(scope.catalogGlobs, scope.absolute(path));
+  const globbed =
+    kind === 'deleted' ? scope.wasGlobbed(path) : catalogGlobsName(scope.catalogGlobs, scope.absolute(path));
   if (!checked && !globbed) return { action: 'ignore' };
   // The walk follows no symbolic link (node/walk.ts): nor does a watch event.
   if (kind !== 'deleted' && root !== undefined && !isWalkedPath(root, path)) return { action: 'ignore' };

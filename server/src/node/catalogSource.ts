@@ -35,22 +35,37 @@ export function readCatalogSource(spec: string, cwd: string): CatalogSource {
 
 function fromDisk(absolute: string, cwd: string): SourceFile[] {
   const paths = statSync(absolute).isDirectory() ? walkCheckedFiles(absolute).files.map((f) => f.path) : [absolute];
-  return paths.map((path) => ({ path: toPosix(relative(cwd, path)) || '.', text: readFileSync(path, 'utf8'), standsFor: path }));
+  return paths.map((path) => ({
+    path: toPosix(relative(cwd, path)) || '.',
+    text: readFileSync(path, 'utf8'),
+    standsFor: path,
+  }));
 }
 
 function fromGit(revision: string, path: string, cwd: string): SourceFile[] {
   const git = (args: string[]): string => {
     try {
-      return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: GIT_MAX_BUFFER, stdio: ['ignore', 'pipe', 'pipe'] });
+      return execFileSync('git', args, {
+        cwd,
+        encoding: 'utf8',
+        maxBuffer: GIT_MAX_BUFFER,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     } catch (error) {
       const stderr = (error as { stderr?: string }).stderr?.trim();
       throw new UsageError(`git cannot read ${revision}:${path}${stderr ? `: ${stderr.split('\n')[0]}` : ''}`);
     }
   };
   // Paths relative to the current folder in and out, as `git ls-tree` gives them without --full-name.
-  const listed = git(['ls-tree', '-r', '--name-only', revision, '--', path]).split('\n').filter((line) => line !== '');
+  const listed = git(['ls-tree', '-r', '--name-only', revision, '--', path])
+    .split('\n')
+    .filter((line) => line !== '');
   if (listed.length === 0) throw new UsageError(`${revision}:${path} names no file in git`);
   const single = listed.length === 1 && toPosix(listed[0]!) === toPosix(path).replace(/^\.\//, '');
   const wanted = single ? listed : listed.filter((file) => isCheckedPath(file));
-  return wanted.map((file) => ({ path: `${revision}:${toPosix(file)}`, text: git(['show', `${revision}:./${file}`]), standsFor: resolve(cwd, file) }));
+  return wanted.map((file) => ({
+    path: `${revision}:${toPosix(file)}`,
+    text: git(['show', `${revision}:./${file}`]),
+    standsFor: resolve(cwd, file),
+  }));
 }

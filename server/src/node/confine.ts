@@ -36,12 +36,18 @@ export function confinedTarget(root: string, target: string): string {
     real = join(realpathSync(existing), ...rest);
   } catch {
     // lstat found it, realpath cannot follow it: a link to nothing (or a loop).
-    throw new OutsideWorkspace(`${shown(root, absolute)} would be written through ${linkOnTheWay(root, absolute) ?? shown(root, existing)}, which leads nowhere; Tool Lens writes only inside the workspace ${realRoot}`);
+    throw new OutsideWorkspace(
+      `${shown(root, absolute)} would be written through ${linkOnTheWay(root, absolute) ?? shown(root, existing)}, which leads nowhere; Tool Lens writes only inside the workspace ${realRoot}`,
+    );
   }
   if (isInside(realRoot, real)) return real;
   const link = linkOnTheWay(root, absolute);
-  const why = link ? `${link} is a symbolic link that leads out of the workspace, to ${real}` : `it is outside the workspace (${real})`;
-  throw new OutsideWorkspace(`not writing ${shown(root, absolute)}: ${why}. Tool Lens writes only inside the workspace ${realRoot}`);
+  const why = link
+    ? `${link} is a symbolic link that leads out of the workspace, to ${real}`
+    : `it is outside the workspace (${real})`;
+  throw new OutsideWorkspace(
+    `not writing ${shown(root, absolute)}: ${why}. Tool Lens writes only inside the workspace ${realRoot}`,
+  );
 }
 
 /** Whether a path exists as an entry (a dangling link counts). */
@@ -57,7 +63,9 @@ function exists(path: string): boolean {
 /** The first symbolic link on the way from `root` to `absolute`, as "name -> target". */
 function linkOnTheWay(root: string, absolute: string): string | undefined {
   const base = resolve(root);
-  const steps = isInside(base, absolute) ? relative(base, absolute).split(sep).filter(Boolean) : absolute.split(sep).filter(Boolean);
+  const steps = isInside(base, absolute)
+    ? relative(base, absolute).split(sep).filter(Boolean)
+    : absolute.split(sep).filter(Boolean);
   let at = isInside(base, absolute) ? base : sep;
   for (const step of steps) {
     at = join(at, step);

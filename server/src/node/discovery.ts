@@ -90,7 +90,10 @@ export interface CatalogGlobFiles {
  * followed below them. A glob Tool Lens cannot read (config/glob.ts) goes to `onError` and names
  * nothing; without `onError` it throws.
  */
-export function filesOfCatalogGlobs(globs: readonly CatalogGlob[], onError?: (glob: string, problem: string) => void): CatalogGlobFiles {
+export function filesOfCatalogGlobs(
+  globs: readonly CatalogGlob[],
+  onError?: (glob: string, problem: string) => void,
+): CatalogGlobFiles {
   const files = new Set<string>();
   const result: CatalogGlobFiles = { files: [], unmatched: [], linksOut: [], unreadable: [] };
   for (const catalogGlob of globs) {
@@ -191,7 +194,12 @@ export function catalogGlobsName(globs: readonly CatalogGlob[], absolute: string
     if (!isInside(startName, absolute) || absolute === startName) return false;
     const rel = toPosix(relative(startName, absolute));
     const path = globPathOf(compiled, rel);
-    return rel.split('/').length <= compiled.depthBelowPrefix && compiled.matches(path) && !isIgnoredPath(path) && isWalkedPath(startName, rel);
+    return (
+      rel.split('/').length <= compiled.depthBelowPrefix &&
+      compiled.matches(path) &&
+      !isIgnoredPath(path) &&
+      isWalkedPath(startName, rel)
+    );
   });
 }
 

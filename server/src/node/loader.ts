@@ -13,7 +13,14 @@ import { parserWords } from '../core/wording/parserWords.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace, type Logger } from '../core/workspace.js';
-import { filesOfCatalogGlobs, joinCatalog, mayBeCatalog, walkCheckedFiles, type CatalogCandidate, type CatalogGlob } from './discovery.js';
+import {
+  filesOfCatalogGlobs,
+  joinCatalog,
+  mayBeCatalog,
+  walkCheckedFiles,
+  type CatalogCandidate,
+  type CatalogGlob,
+} from './discovery.js';
 import { toPosix } from './paths.js';
 import { isInside, type LinkOut, type Walk } from './walk.js';
 
@@ -80,7 +87,10 @@ function findConfigUpward(start: string): string | undefined {
  * takes the workspace of its first path instead, found the same way from it (its folder, or the
  * folder of the `.toollens.yaml` above it), so that `check /elsewhere` reads nothing of here.
  */
-export function workspaceRootOf(options: Pick<LoadOptions, 'paths' | 'cwd' | 'configPath'>): { root: string; configPath?: string } {
+export function workspaceRootOf(options: Pick<LoadOptions, 'paths' | 'cwd' | 'configPath'>): {
+  root: string;
+  configPath?: string;
+} {
   const cwd = resolve(options.cwd);
   if (options.configPath) {
     const configPath = resolve(cwd, options.configPath);
@@ -131,7 +141,11 @@ export interface DiscoveredWorkspace {
 /** Finds the configuration and the files of a run without reading or parsing any of them. */
 export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
   const cwd = resolve(options.cwd);
-  const log = options.log ?? (() => { /* no log unless one is given */ });
+  const log =
+    options.log ??
+    (() => {
+      /* no log unless one is given */
+    });
   const paths = options.stdin ? [options.stdin.path] : options.paths;
   const { root, configPath } = workspaceRootOf({ paths, cwd, configPath: options.configPath });
 
@@ -156,7 +170,15 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
       workspace.config = rebaseConfig(result.config, configRoot, cwd);
     } else {
       const problem = fileTooLarge({ start: 0, end: Math.min(read.text.length, 1) }, read.bytes);
-      configProblems = [{ rule: problem.rule, messageId: problem.code, severity: 'error', message: parserWords(problem), span: problem.span }];
+      configProblems = [
+        {
+          rule: problem.rule,
+          messageId: problem.code,
+          severity: 'error',
+          message: parserWords(problem),
+          span: problem.span,
+        },
+      ];
     }
   }
 
@@ -221,7 +243,8 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
   const workspaceFilesOf = (): string[] => {
     if (workspaceFiles) return workspaceFiles;
     const byReal = new Map<string, string>();
-    for (const file of walkOf(root).files) if (file.real !== configReal && !byReal.has(file.real)) byReal.set(file.real, file.path);
+    for (const file of walkOf(root).files)
+      if (file.real !== configReal && !byReal.has(file.real)) byReal.set(file.real, file.path);
     return (workspaceFiles = [...byReal.values()].sort());
   };
 
@@ -286,7 +309,10 @@ export function planWorkspace(options: LoadOptions): WorkspacePlan {
     ...discovered,
     cwd,
     catalogOnly,
-    candidates: [...catalogOnly.map((absolute) => ({ absolute, named: true })), ...found.map((absolute) => ({ absolute, named: false }))],
+    candidates: [
+      ...catalogOnly.map((absolute) => ({ absolute, named: true })),
+      ...found.map((absolute) => ({ absolute, named: false })),
+    ],
     linksOut: [...discovered.linksOut, ...globbed.linksOut],
     unmatchedCatalogGlobs: globbed.unmatched.filter((glob) => cliGlobs.has(glob)),
     stdin: options.stdin,
@@ -385,7 +411,8 @@ function openPlanned(plan: WorkspacePlan, hooks: LoadHooks) {
   const parseText = (absolute: string, text: DiskText): ParsedFile => {
     const path = toPosix(relative(cwd, absolute));
     if (text.bytes !== undefined) return workspace.parseTooLarge(path, text.bytes, text.text);
-    if (!catalogNamed.has(absolute) && !mayBeOurs(path, text.text, workspace.forcedKind(path))) return unparsedFile(path, text.text);
+    if (!catalogNamed.has(absolute) && !mayBeOurs(path, text.text, workspace.forcedKind(path)))
+      return unparsedFile(path, text.text);
     return workspace.parse(path, text.text);
   };
   const parsed = new Map<string, ParsedFile>();
@@ -408,17 +435,22 @@ function openPlanned(plan: WorkspacePlan, hooks: LoadHooks) {
   const wanted = hooks.wanted ? targets.filter(hooks.wanted) : targets;
   for (const absolute of wanted) textOf(absolute);
   const targetSet = new Set(targets);
-  joinCatalog(workspace.catalog, plan.candidates, (candidate) => parse(candidate.absolute), (candidate) => {
-    if (hooks.mayBeCatalog && !hooks.mayBeCatalog(candidate.absolute)) return false;
-    // A workspace file that is not named is read to see whether it may be a catalog; one that
-    // cannot be read may be a catalog the named files depend on, so it counts as unreadable too.
-    // A file to check that cannot be read is said once, with the others.
-    const text = textOf(candidate.absolute);
-    if (text === undefined) return false;
-    // A file to check that is too large is declined whole, and may be a catalog by its name: its parse is all it costs.
-    if (targetSet.has(candidate.absolute) && text.bytes !== undefined) return true;
-    return mayBeCatalog(workspace, toPosix(relative(cwd, candidate.absolute)), text.text);
-  });
+  joinCatalog(
+    workspace.catalog,
+    plan.candidates,
+    (candidate) => parse(candidate.absolute),
+    (candidate) => {
+      if (hooks.mayBeCatalog && !hooks.mayBeCatalog(candidate.absolute)) return false;
+      // A workspace file that is not named is read to see whether it may be a catalog; one that
+      // cannot be read may be a catalog the named files depend on, so it counts as unreadable too.
+      // A file to check that cannot be read is said once, with the others.
+      const text = textOf(candidate.absolute);
+      if (text === undefined) return false;
+      // A file to check that is too large is declined whole, and may be a catalog by its name: its parse is all it costs.
+      if (targetSet.has(candidate.absolute) && text.bytes !== undefined) return true;
+      return mayBeCatalog(workspace, toPosix(relative(cwd, candidate.absolute)), text.text);
+    },
+  );
   const loaded: Omit<LoadedWorkspace, 'files'> = {
     workspace,
     root,
@@ -472,7 +504,13 @@ export function readWithin(absolute: string, fileBytes: number): DiskText {
  */
 function notAFile(stat: Stats): void {
   if (stat.isFile()) return;
-  const what = stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a FIFO (named pipe)' : stat.isSocket() ? 'a socket' : 'a device';
+  const what = stat.isDirectory()
+    ? 'a folder'
+    : stat.isFIFO()
+      ? 'a FIFO (named pipe)'
+      : stat.isSocket()
+        ? 'a socket'
+        : 'a device';
   throw new Error(`it is ${what}, not a file`);
 }
 
@@ -508,5 +546,9 @@ export function rebaseConfig(config: LensConfig, configRoot: string, root: strin
   for (const [kind, globs] of Object.entries(config.kinds) as [keyof LensConfig['kinds'], string[] | undefined][]) {
     if (globs) kinds[kind] = globs.map((g) => rebaseGlob(g, configRoot, root));
   }
-  return { ...config, kinds, overrides: config.overrides.map((o) => ({ ...o, files: o.files.map((g) => rebaseGlob(g, configRoot, root)) })) };
+  return {
+    ...config,
+    kinds,
+    overrides: config.overrides.map((o) => ({ ...o, files: o.files.map((g) => rebaseGlob(g, configRoot, root)) })),
+  };
 }

@@ -119,7 +119,9 @@ function leadsOut(link: string, boundary: string): { target: string; directory: 
  * (relative to `cwd`). Undefined when there are none.
  */
 export function linksOutNote(linksOut: readonly LinkOut[], cwd: string): string | undefined {
-  const unique = [...new Map(linksOut.map((link) => [link.link, link])).values()].sort((a, b) => (a.link < b.link ? -1 : a.link > b.link ? 1 : 0));
+  const unique = [...new Map(linksOut.map((link) => [link.link, link])).values()].sort((a, b) =>
+    a.link < b.link ? -1 : a.link > b.link ? 1 : 0,
+  );
   if (unique.length === 0) return undefined;
   const shown = unique.slice(0, 5).map((link) => `${toPosix(relative(cwd, link.link))} -> ${toPosix(link.target)}`);
   const more = unique.length > shown.length ? `, and ${unique.length - shown.length} more` : '';

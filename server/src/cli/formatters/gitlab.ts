@@ -25,7 +25,9 @@ interface GitlabIssue {
 }
 
 export function fingerprint(rule: string, path: string, message: string, rank: number): string {
-  return createHash('sha256').update(JSON.stringify(['tool-lens', rule, path, message, rank])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(['tool-lens', rule, path, message, rank]))
+    .digest('hex');
 }
 
 export function formatGitlab(result: CheckResult): string {

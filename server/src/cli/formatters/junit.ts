@@ -44,7 +44,11 @@ export function escapeText(text: string): string {
 export function escapeAttribute(text: string): string {
   // Line breaks and tabs in an attribute are kept as character references (a parser would turn
   // them into spaces otherwise).
-  return escapeText(text).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+  return escapeText(text)
+    .replace(/"/g, '&quot;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\t/g, '&#9;');
 }
 
 function testcase(file: CheckedFile, finding: Finding, fails: boolean): string {
@@ -72,7 +76,10 @@ export function formatJunit(result: CheckResult, options: JunitOptions): string 
       if (fails) fileFailures++;
       cases.push(testcase(file, finding, fails));
     }
-    if (cases.length === 0) cases.push(`    <testcase classname="${escapeAttribute(file.path)}" name="${escapeAttribute(file.path)}" file="${escapeAttribute(file.path)}"/>`);
+    if (cases.length === 0)
+      cases.push(
+        `    <testcase classname="${escapeAttribute(file.path)}" name="${escapeAttribute(file.path)}" file="${escapeAttribute(file.path)}"/>`,
+      );
     tests += cases.length;
     failures += fileFailures;
     suites.push(

@@ -36,7 +36,10 @@ interface RdDiagnostic {
 export function utf8Position(source: SourceText, offset: number): RdPosition {
   const at = source.positionAt(offset);
   const lineStart = source.lineStarts[at.line] ?? 0;
-  return { line: at.line + 1, column: Buffer.byteLength(source.text.slice(lineStart, lineStart + at.character), 'utf8') + 1 };
+  return {
+    line: at.line + 1,
+    column: Buffer.byteLength(source.text.slice(lineStart, lineStart + at.character), 'utf8') + 1,
+  };
 }
 
 function range(source: SourceText, span: Span): RdRange {
@@ -60,6 +63,8 @@ function diagnostic(path: string, source: SourceText, finding: Finding, docsUrl:
 
 export function formatRdjson(result: CheckResult): string {
   const diagnostics: RdDiagnostic[] = [];
-  for (const file of result.files) for (const finding of file.findings) diagnostics.push(diagnostic(file.path, file.source, finding, result.ruleDocsUrl));
+  for (const file of result.files)
+    for (const finding of file.findings)
+      diagnostics.push(diagnostic(file.path, file.source, finding, result.ruleDocsUrl));
   return JSON.stringify({ source: SOURCE, diagnostics }) + '\n';
 }

@@ -78,7 +78,8 @@ function toSarif(result: CheckResult, options: SarifOptions): SarifLog {
   const results: SarifResult[] = [];
   for (const file of result.files) {
     const artifactLocation = { uri: file.path.split('/').map(encodeURIComponent).join('/'), uriBaseId: SRCROOT };
-    for (const finding of file.findings) results.push(sarifResult(file.source, finding, artifactLocation, ruleIndex.get(finding.rule)));
+    for (const finding of file.findings)
+      results.push(sarifResult(file.source, finding, artifactLocation, ruleIndex.get(finding.rule)));
   }
   const root = pathToFileURL(options.cwd).href;
   return {
@@ -109,10 +110,20 @@ function toSarif(result: CheckResult, options: SarifOptions): SarifLog {
 
 function region(source: SourceText, span: Span): SarifRegion {
   const range = toRange(source, span);
-  return { startLine: range.start.line, startColumn: range.start.column, endLine: range.end.line, endColumn: range.end.column };
+  return {
+    startLine: range.start.line,
+    startColumn: range.start.column,
+    endLine: range.end.line,
+    endColumn: range.end.column,
+  };
 }
 
-function sarifResult(source: SourceText, finding: Finding, artifactLocation: SarifArtifactLocation, index: number | undefined): SarifResult {
+function sarifResult(
+  source: SourceText,
+  finding: Finding,
+  artifactLocation: SarifArtifactLocation,
+  index: number | undefined,
+): SarifResult {
   const out: SarifResult = {
     ruleId: finding.rule,
     ...(index === undefined ? {} : { ruleIndex: index }),
@@ -130,7 +141,10 @@ function sarifFix(source: SourceText, fix: Fix, artifactLocation: SarifArtifactL
     artifactChanges: [
       {
         artifactLocation,
-        replacements: fix.edits.map((edit) => ({ deletedRegion: region(source, edit.span), insertedContent: { text: edit.newText } })),
+        replacements: fix.edits.map((edit) => ({
+          deletedRegion: region(source, edit.span),
+          insertedContent: { text: edit.newText },
+        })),
       },
     ],
     properties: { safe: fix.safe },

@@ -27,7 +27,12 @@ export function formatStylish(result: CheckResult, colors: Palette): string {
   return blocks.join('\n\n') + '\n';
 }
 
-function formatFinding(file: CheckedFile, finding: Finding, colors: Palette, byPath: Map<string, CheckedFile>): string[] {
+function formatFinding(
+  file: CheckedFile,
+  finding: Finding,
+  colors: Palette,
+  byPath: Map<string, CheckedFile>,
+): string[] {
   const start = toLocation(file.source, finding.span.start);
   const header =
     `${colors.bold(`${visible(file.path)}:${start.line}:${start.column}:`)} ${colors.severity(finding.severity, finding.severity)} ` +
@@ -42,12 +47,19 @@ function formatFinding(file: CheckedFile, finding: Finding, colors: Palette, byP
     `${colors.dim(`${blank} |`)} ${underline.slice(0, caret)}${colors.severity(finding.severity, underline.slice(caret))}`,
   ];
   for (const related of finding.related ?? []) {
-    out.push(`${colors.dim(`${blank} =`)} ${visible(related.message)} at ${relatedPlace(file, related.file, related.span, byPath)}`);
+    out.push(
+      `${colors.dim(`${blank} =`)} ${visible(related.message)} at ${relatedPlace(file, related.file, related.span, byPath)}`,
+    );
   }
   return out;
 }
 
-function relatedPlace(file: CheckedFile, otherPath: string | undefined, span: Span, byPath: Map<string, CheckedFile>): string {
+function relatedPlace(
+  file: CheckedFile,
+  otherPath: string | undefined,
+  span: Span,
+  byPath: Map<string, CheckedFile>,
+): string {
   if (otherPath === undefined || otherPath === file.path) {
     const at = toLocation(file.source, span.start);
     return `${at.line}:${at.column}`;
@@ -82,7 +94,9 @@ export function snippet(source: SourceText, span: Span, line: number): { shown: 
   const clippedBefore = first > 0;
   const clippedAfter = last < text.length;
   const shown = `${clippedBefore ? '…' : ''}${visible(text.slice(first, last))}${clippedAfter ? '…' : ''}`;
-  const padding = (clippedBefore ? ' ' : '') + [...text.slice(first, from)].map((ch) => (ch === '\t' ? '\t' : ' '.repeat(charWidth(ch)))).join('');
+  const padding =
+    (clippedBefore ? ' ' : '') +
+    [...text.slice(first, from)].map((ch) => (ch === '\t' ? '\t' : ' '.repeat(charWidth(ch)))).join('');
   let marks = '';
   let caretPlaced = false;
   for (const ch of text.slice(from, Math.min(to, last))) {
@@ -119,7 +133,6 @@ function charWidth(ch: string): number {
     (code >= 0x20000 && code <= 0x3fffd);
   return wide ? 2 : 1;
 }
-
 
 function summaryLine(summary: Summary, colors: Palette): string {
   const parts = [

@@ -12,7 +12,18 @@ import { annotationsFrom } from '../catalog/load.js';
 import type { DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
 import { catalogDeclarationsOf, type ToolDecl } from '../model/catalogDeclarations.js';
-import { getMap, getNode, getPair, getString, isMap, isScalar, keyText, toValue, type MapNode, type ScalarNode } from '../parse/nodes.js';
+import {
+  getMap,
+  getNode,
+  getPair,
+  getString,
+  isMap,
+  isScalar,
+  keyText,
+  toValue,
+  type MapNode,
+  type ScalarNode,
+} from '../parse/nodes.js';
 import { valueSpanMapper } from '../parse/scalarOffsets.js';
 import { HINT_NAMES, type HintName, type Span, type ToolAnnotations } from '../types.js';
 import { toolWords, type ChangeEvidence, type ToolText, type ToolWords } from './words.js';
@@ -57,7 +68,8 @@ export function auditTool(tool: AuditedTool, words: ToolWords = toolWords(tool))
   const hints = declaredHints(tool.annotations);
   if (hintCount(hints) === 0) return [{ kind: 'none-declared', titleOnly: tool.annotations?.title !== undefined }];
   const out: ToolAudit[] = [];
-  if (hints.readOnlyHint === true && words.changes.length > 0) out.push({ kind: 'read-only-writes', evidence: words.changes });
+  if (hints.readOnlyHint === true && words.changes.length > 0)
+    out.push({ kind: 'read-only-writes', evidence: words.changes });
   if (hints.readOnlyHint !== true && hints.destructiveHint === undefined) {
     out.push({ kind: 'destructive-unstated', readOnlyDeclared: hints.readOnlyHint === false });
   }
@@ -81,7 +93,10 @@ export interface Stamp {
  * say it reads and of another that it changes something. Identical hints alone are no evidence: a
  * server of three honest read tools declares the same three times.
  */
-export function stampOf(tools: readonly AuditedTool[], words: readonly ToolWords[] = tools.map((t) => toolWords(t))): Stamp | undefined {
+export function stampOf(
+  tools: readonly AuditedTool[],
+  words: readonly ToolWords[] = tools.map((t) => toolWords(t)),
+): Stamp | undefined {
   if (tools.length < STAMP_MIN_TOOLS) return undefined;
   const hints = declaredHints(tools[0]!.annotations);
   if (hintCount(hints) === 0) return undefined;
@@ -107,7 +122,13 @@ export type HintProblem =
    * One tool without hints, or (`whole`) every tool of a server, listed and dynamic, two or more,
    * none of which declares any: one finding for the server, not one per tool.
    */
-  | { rule: 'hints/none-declared'; tool: ToolDecl; span: Span; titleOnly: boolean; whole?: { server: string; tools: ToolDecl[] } }
+  | {
+      rule: 'hints/none-declared';
+      tool: ToolDecl;
+      span: Span;
+      titleOnly: boolean;
+      whole?: { server: string; tools: ToolDecl[] };
+    }
   | { rule: 'hints/read-only-writes'; tool: ToolDecl; span: Span; evidence: LocatedEvidence[] }
   | { rule: 'hints/destructive-unstated'; tool: ToolDecl; span: Span; readOnlyDeclared: boolean }
   | {
@@ -157,7 +178,11 @@ function auditDocument(ctx: DocumentContext): HintProblem[] {
   for (const server of servers) {
     const all = [...server.tools, ...server.namespaces.flatMap((n) => n.tools)];
     const named = all.filter((t) => t.nameNode && t.name !== undefined);
-    if (named.length < 2 || all.some((t) => readOf(t).unreadable || hintCount(declaredHints(readOf(t).tool.annotations)) > 0)) continue;
+    if (
+      named.length < 2 ||
+      all.some((t) => readOf(t).unreadable || hintCount(declaredHints(readOf(t).tool.annotations)) > 0)
+    )
+      continue;
     const first = named[0]!;
     for (const decl of all) wholesale.add(decl);
     out.push({
@@ -204,7 +229,12 @@ function auditDocument(ctx: DocumentContext): HintProblem[] {
     for (const audit of auditTool(entry.tool, entry.words)) {
       if (audit.kind === 'none-declared') {
         if (wholesale.has(decl)) continue;
-        out.push({ rule: 'hints/none-declared', tool: decl, span: annotationsKeySpan(decl) ?? decl.nameNode.span, titleOnly: audit.titleOnly });
+        out.push({
+          rule: 'hints/none-declared',
+          tool: decl,
+          span: annotationsKeySpan(decl) ?? decl.nameNode.span,
+          titleOnly: audit.titleOnly,
+        });
         continue;
       }
       if (stamped.has(decl)) continue; // the stamp is the cause
@@ -239,10 +269,11 @@ function readTool(decl: ToolDecl): ReadTool {
   const oddAnnotations = annotationsPair !== undefined && !annotations;
   const unreadable =
     oddAnnotations ||
-    (annotations !== undefined && HINT_NAMES.some((hint) => {
-      const pair = getPair(annotations, hint);
-      return pair !== undefined && !(isScalar(pair.value) && typeof pair.value.value === 'boolean');
-    }));
+    (annotations !== undefined &&
+      HINT_NAMES.some((hint) => {
+        const pair = getPair(annotations, hint);
+        return pair !== undefined && !(isScalar(pair.value) && typeof pair.value.value === 'boolean');
+      }));
   const tool: AuditedTool = {};
   if (decl.name !== undefined) tool.name = decl.name;
   const description = getString(decl.node, 'description');

@@ -28,37 +28,192 @@ export interface Verb extends Word {
 
 // Verbs whose tool changes something outside itself. Base forms; see `verbOf` for the inflections.
 const CHANGE_VERBS = new Set([
-  'add', 'append', 'apply', 'approve', 'archive', 'assign', 'attach', 'ban', 'block', 'cancel', 'change', 'chmod',
-  'chown', 'clear', 'close', 'commit', 'copy', 'cp', 'create', 'delete', 'deploy', 'destroy', 'detach', 'disable',
-  'drop', 'edit', 'enable', 'erase', 'exec', 'execute', 'follow', 'fork', 'grant', 'import', 'insert', 'install',
-  'invite', 'kill', 'lock', 'mark', 'merge', 'mkdir', 'modify', 'move', 'mute', 'mv', 'notify', 'overwrite', 'patch',
-  'pay', 'post', 'publish', 'purge', 'push', 'put', 'register', 'reject', 'remove', 'rename', 'replace', 'reply',
-  'reset', 'restore', 'revert', 'revoke', 'rm', 'rmdir', 'rollback', 'save', 'schedule', 'send', 'set', 'share',
-  'submit', 'subscribe', 'sync', 'terminate', 'toggle', 'transfer', 'truncate', 'unarchive', 'unassign', 'unblock',
-  'unfollow', 'uninstall', 'unlink', 'unlock', 'unmute', 'unregister', 'unsubscribe', 'update', 'upload', 'upsert',
-  'vote', 'wipe', 'write',
+  'add',
+  'append',
+  'apply',
+  'approve',
+  'archive',
+  'assign',
+  'attach',
+  'ban',
+  'block',
+  'cancel',
+  'change',
+  'chmod',
+  'chown',
+  'clear',
+  'close',
+  'commit',
+  'copy',
+  'cp',
+  'create',
+  'delete',
+  'deploy',
+  'destroy',
+  'detach',
+  'disable',
+  'drop',
+  'edit',
+  'enable',
+  'erase',
+  'exec',
+  'execute',
+  'follow',
+  'fork',
+  'grant',
+  'import',
+  'insert',
+  'install',
+  'invite',
+  'kill',
+  'lock',
+  'mark',
+  'merge',
+  'mkdir',
+  'modify',
+  'move',
+  'mute',
+  'mv',
+  'notify',
+  'overwrite',
+  'patch',
+  'pay',
+  'post',
+  'publish',
+  'purge',
+  'push',
+  'put',
+  'register',
+  'reject',
+  'remove',
+  'rename',
+  'replace',
+  'reply',
+  'reset',
+  'restore',
+  'revert',
+  'revoke',
+  'rm',
+  'rmdir',
+  'rollback',
+  'save',
+  'schedule',
+  'send',
+  'set',
+  'share',
+  'submit',
+  'subscribe',
+  'sync',
+  'terminate',
+  'toggle',
+  'transfer',
+  'truncate',
+  'unarchive',
+  'unassign',
+  'unblock',
+  'unfollow',
+  'uninstall',
+  'unlink',
+  'unlock',
+  'unmute',
+  'unregister',
+  'unsubscribe',
+  'update',
+  'upload',
+  'upsert',
+  'vote',
+  'wipe',
+  'write',
 ]);
 
 // Verbs of tools that look and compute without changing anything.
 const READ_VERBS = new Set([
-  'analyse', 'analyze', 'browse', 'calculate', 'check', 'compare', 'compute', 'count', 'describe', 'diff', 'echo',
-  'explain', 'fetch', 'find', 'format', 'get', 'inspect', 'list', 'lookup', 'parse', 'peek', 'ping', 'preview',
-  'print', 'query', 'read', 'render', 'retrieve', 'return', 'scan', 'search', 'select', 'show', 'summarise',
-  'summarize', 'validate', 'verify', 'view',
+  'analyse',
+  'analyze',
+  'browse',
+  'calculate',
+  'check',
+  'compare',
+  'compute',
+  'count',
+  'describe',
+  'diff',
+  'echo',
+  'explain',
+  'fetch',
+  'find',
+  'format',
+  'get',
+  'inspect',
+  'list',
+  'lookup',
+  'parse',
+  'peek',
+  'ping',
+  'preview',
+  'print',
+  'query',
+  'read',
+  'render',
+  'retrieve',
+  'return',
+  'scan',
+  'search',
+  'select',
+  'show',
+  'summarise',
+  'summarize',
+  'validate',
+  'verify',
+  'view',
 ]);
 
 // Known verbs that could go either way: they end the search for a leading verb and say nothing.
 const NEUTRAL_VERBS = new Set([
-  'ask', 'call', 'convert', 'download', 'elicit', 'export', 'generate', 'handle', 'invoke', 'load', 'open', 'process',
-  'request', 'resolve', 'run', 'sample', 'simulate', 'start', 'stop', 'test', 'transform', 'translate', 'trigger',
+  'ask',
+  'call',
+  'convert',
+  'download',
+  'elicit',
+  'export',
+  'generate',
+  'handle',
+  'invoke',
+  'load',
+  'open',
+  'process',
+  'request',
+  'resolve',
+  'run',
+  'sample',
+  'simulate',
+  'start',
+  'stop',
+  'test',
+  'transform',
+  'translate',
+  'trigger',
 ]);
 
 // Words that make a name or a phrase a noun phrase about something read: "sync_status",
 // "commit_history", "post_details". A changing verb before one of them is a noun. ("list" is not
 // one: "create_list" creates a list.)
 const READ_NOUNS = new Set([
-  'count', 'counts', 'detail', 'details', 'history', 'info', 'information', 'log', 'logs', 'metadata', 'overview',
-  'preview', 'stats', 'status', 'summary',
+  'count',
+  'counts',
+  'detail',
+  'details',
+  'history',
+  'info',
+  'information',
+  'log',
+  'logs',
+  'metadata',
+  'overview',
+  'preview',
+  'stats',
+  'status',
+  'summary',
 ]);
 
 function senseOf(base: string): VerbSense | undefined {
@@ -226,7 +381,12 @@ export function changeParameters(inputSchema: unknown): ChangeParameter[] {
     const last = words[words.length - 1]?.text;
     if (!last || !CHANGE_PARAMETER_WORDS.has(last)) continue;
     const types = isRecord(schema) ? schema.type : undefined;
-    const listed = typeof types === 'string' ? [types] : Array.isArray(types) ? types.filter((t): t is string => typeof t === 'string') : [];
+    const listed =
+      typeof types === 'string'
+        ? [types]
+        : Array.isArray(types)
+          ? types.filter((t): t is string => typeof t === 'string')
+          : [];
     if (listed.length > 0 && listed.every((t) => NOT_TEXT_TYPES.has(t))) continue;
     out.push({ name, word: last });
   }
@@ -235,7 +395,8 @@ export function changeParameters(inputSchema: unknown): ChangeParameter[] {
 
 /** Whether an input schema has top-level properties and every one of them is a number or an integer. */
 function onlyNumbers(inputSchema: unknown): boolean {
-  const properties = isRecord(inputSchema) && isRecord(inputSchema.properties) ? Object.values(inputSchema.properties) : [];
+  const properties =
+    isRecord(inputSchema) && isRecord(inputSchema.properties) ? Object.values(inputSchema.properties) : [];
   return properties.length > 0 && properties.every((p) => isRecord(p) && (p.type === 'number' || p.type === 'integer'));
 }
 
@@ -293,7 +454,8 @@ export function toolWords(tool: ToolText): ToolWords {
   const counts = (verb: Verb) => verb.sense === 'changes' && !(verb.base === 'add' && arithmetic);
   if (nameVerb && counts(nameVerb)) out.changes.push({ where: 'name', verb: nameVerb });
   for (const verb of descriptionVerbs) if (counts(verb)) out.changes.push({ where: 'description', verb });
-  const readOrNeutral = nameVerb?.sense === 'reads' || nameVerb?.sense === 'neutral' || descriptionVerbs.some((v) => v.sense !== 'changes');
+  const readOrNeutral =
+    nameVerb?.sense === 'reads' || nameVerb?.sense === 'neutral' || descriptionVerbs.some((v) => v.sense !== 'changes');
   if (!readOrNeutral) {
     for (const parameter of changeParameters(tool.inputSchema)) out.changes.push({ where: 'parameter', parameter });
   }

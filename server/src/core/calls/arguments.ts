@@ -26,7 +26,19 @@ import { coerceLikeToolHive, isTemplateString, placeholderFor } from '../jsonsch
 import { isObject, topLevelProperties, type TopLevelProperties } from '../jsonschema/properties.js';
 import { relevantIssue, validateAgainstSchema, type SchemaIssue } from '../jsonschema/validate.js';
 import { memoKey } from '../memo.js';
-import { getPair, isMap, isNullScalar, isScalar, keyText, nodeAtPath, toValue, walk, type MapNode, type Node, type Pair } from '../parse/nodes.js';
+import {
+  getPair,
+  isMap,
+  isNullScalar,
+  isScalar,
+  keyText,
+  nodeAtPath,
+  toValue,
+  walk,
+  type MapNode,
+  type Node,
+  type Pair,
+} from '../parse/nodes.js';
 import { suggestionBudgetOf, type DocumentContext } from '../context.js';
 import { decline } from '../declined.js';
 import {
@@ -132,10 +144,18 @@ export function argumentProblemsOf(ctx: DocumentContext): ArgumentProblem[] {
  * or one that writes them anew (`node`: envelope/arguments-not-object's object, parsed from its text).
  * False where the schema is not an object (nothing is certain then).
  */
-export function argumentsFit(ctx: DocumentContext, site: CallSite, tool: CatalogTool, node: Node | undefined = site.args): boolean {
+export function argumentsFit(
+  ctx: DocumentContext,
+  site: CallSite,
+  tool: CatalogTool,
+  node: Node | undefined = site.args,
+): boolean {
   const place = callPlace(site, tool);
   if (!place) return false;
-  return checkArguments(ctx, editContextOf(ctx.file), { ...place, node, coerce: false }, suggestionBudgetOf(ctx)).length === 0;
+  return (
+    checkArguments(ctx, editContextOf(ctx.file), { ...place, node, coerce: false }, suggestionBudgetOf(ctx)).length ===
+    0
+  );
 }
 
 /** The places of this document whose arguments a catalogued schema says something about. */
@@ -181,7 +201,8 @@ function placeOf(site: CallSite): ArgumentsPlace | undefined {
       // An input that is not a mapping is envelope/arguments-not-object's (or, in a step, the schema
       // rules'); an input that is absent (or a step's empty `arguments:`) no envelope rule sees.
       const absent = site.args === undefined || (site.origin === 'step' && isNullScalar(site.args));
-      const tool = absent && target.servers.length === 1 ? listedTool(target.servers[0]!, CALL_DYNAMIC_TOOL) : undefined;
+      const tool =
+        absent && target.servers.length === 1 ? listedTool(target.servers[0]!, CALL_DYNAMIC_TOOL) : undefined;
       return tool && callPlace(site, tool);
     }
     default:
@@ -210,7 +231,12 @@ function callPlace(site: CallSite, tool: CatalogTool): ArgumentsPlace | undefine
 }
 
 /** The problems of one place: required arguments missing, arguments not declared, literal values the schema rejects. */
-function checkArguments(ctx: DocumentContext, edit: EditContext, place: ArgumentsPlace, budget: SuggestionBudget): ArgumentProblem[] {
+function checkArguments(
+  ctx: DocumentContext,
+  edit: EditContext,
+  place: ArgumentsPlace,
+  budget: SuggestionBudget,
+): ArgumentProblem[] {
   const node = place.node;
   // Arguments of another type (a template string, a list, JSON text) are the schema and envelope rules' finding.
   if (node !== undefined && !isNullScalar(node) && !isMap(node)) return [];
@@ -228,7 +254,13 @@ function checkArguments(ctx: DocumentContext, edit: EditContext, place: Argument
 // ---------------------------------------------------------------------------------------------
 // args/missing-required: a property with a default is never missing; null counts as missing.
 
-function missingRequired(out: ArgumentProblem[], edit: EditContext, place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode | undefined): void {
+function missingRequired(
+  out: ArgumentProblem[],
+  edit: EditContext,
+  place: ArgumentsPlace,
+  properties: TopLevelProperties,
+  args: MapNode | undefined,
+): void {
   const absent: string[] = [];
   const nulls: Pair[] = [];
   const names: string[] = [];
@@ -245,15 +277,22 @@ function missingRequired(out: ArgumentProblem[], edit: EditContext, place: Argum
   }
   if (names.length === 0 || !place.anchor) return;
 
-  const placeholder = (name: string) => renderInlineValue(placeholderFor(properties.properties.get(name)!.schema, place.schema));
+  const placeholder = (name: string) =>
+    renderInlineValue(placeholderFor(properties.properties.get(name)!.schema, place.schema));
   const replacements = nulls.map((p) => replaceValueText(edit, p.value!, placeholder(keyText(p))));
   const entries: InsertEntry[] = absent.map((name) => ({ key: name, value: { inline: placeholder(name) } }));
   let insertion: TextEdit | undefined;
   if (entries.length) {
     if (args) insertion = insertPairs(edit, args, entries);
-    else if (place.node === undefined) insertion = insertPairs(edit, place.holder, [{ key: place.key, value: { entries } }], place.after);
+    else if (place.node === undefined)
+      insertion = insertPairs(edit, place.holder, [{ key: place.key, value: { entries } }], place.after);
     // `arguments: null`, or `arguments:` and nothing: the mapping takes the null's place.
-    else insertion = replaceValueText(edit, place.node, `{${absent.map((name) => `${renderString(edit, name)}: ${placeholder(name)}`).join(', ')}}`);
+    else
+      insertion = replaceValueText(
+        edit,
+        place.node,
+        `{${absent.map((name) => `${renderString(edit, name)}: ${placeholder(name)}`).join(', ')}}`,
+      );
   }
   const edits = replacements.filter((r): r is TextEdit => r !== undefined);
   const fixable = edits.length === replacements.length && (!entries.length || insertion !== undefined);
@@ -272,7 +311,13 @@ function missingRequired(out: ArgumentProblem[], edit: EditContext, place: Argum
 // args/unknown: most servers drop an argument they do not declare without a word; a schema with
 // `additionalProperties: false` makes the server refuse the call (then: an error).
 
-function unknownArguments(out: ArgumentProblem[], place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode, budget: SuggestionBudget): void {
+function unknownArguments(
+  out: ArgumentProblem[],
+  place: ArgumentsPlace,
+  properties: TopLevelProperties,
+  args: MapNode,
+  budget: SuggestionBudget,
+): void {
   const schema = place.schema;
   // A schema that accepts extra properties on purpose, or lists them in a way we cannot enumerate.
   if (isObject(schema.additionalProperties) || schema.additionalProperties === true || properties.open) return;
@@ -295,16 +340,39 @@ function unknownArguments(out: ArgumentProblem[], place: ArgumentsPlace, propert
 // args/unknown's.
 
 // Keywords whose verdict on a mapping or list does not depend on what its templates render to.
-const SHAPE_KEYWORDS = new Set(['type', 'required', 'additionalProperties', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
+const SHAPE_KEYWORDS = new Set([
+  'type',
+  'required',
+  'additionalProperties',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+]);
 
-function wrongTypes(ctx: DocumentContext, out: ArgumentProblem[], place: ArgumentsPlace, properties: TopLevelProperties, args: MapNode, budget: SuggestionBudget): void {
+function wrongTypes(
+  ctx: DocumentContext,
+  out: ArgumentProblem[],
+  place: ArgumentsPlace,
+  properties: TopLevelProperties,
+  args: MapNode,
+  budget: SuggestionBudget,
+): void {
   const value = toValue(args);
-  const result = validateAgainstSchema(place.schema, place.coerce ? coerceLikeToolHive(place.schema, value) : value, patternBudgetOf(ctx));
+  const result = validateAgainstSchema(
+    place.schema,
+    place.coerce ? coerceLikeToolHive(place.schema, value) : value,
+    patternBudgetOf(ctx),
+  );
   // A schema that does not compile is catalog/invalid-schema's finding.
   if (!result.compiled) return;
   if (result.tooMuchWork) {
     const words = subjectWords(place.subject).replace(/^Step/, 'step').replace(/^Call/, 'call');
-    decline(ctx, { limit: 'schemaWork', span: args.span, what: `the arguments of ${words} against the inputSchema of ${calledToolWords(place)}` });
+    decline(ctx, {
+      limit: 'schemaWork',
+      span: args.span,
+      what: `the arguments of ${words} against the inputSchema of ${calledToolWords(place)}`,
+    });
     return;
   }
   // The words cost: made only when a string went unchecked (declineUnchecked says nothing otherwise).
@@ -335,14 +403,22 @@ function wrongTypes(ctx: DocumentContext, out: ArgumentProblem[], place: Argumen
       if (!isScalar(node) && hasTemplate(node) && !SHAPE_KEYWORDS.has(issue.keyword)) continue;
     }
     seen.add(key);
-    out.push({ rule: 'args/wrong-type', place, span: issueSpan(args, issue, node), node, issue, closestAllowed: closestAllowed(issue, node, budget) });
+    out.push({
+      rule: 'args/wrong-type',
+      place,
+      span: issueSpan(args, issue, node),
+      node,
+      issue,
+      closestAllowed: closestAllowed(issue, node, budget),
+    });
   }
 }
 
 /** One finding per value; a mapping may lack several properties or carry several extra ones. */
 function dedupeKey(issue: SchemaIssue): string {
   if (issue.keyword === 'required') return `${issue.instancePath}\0required\0${String(issue.params.missingProperty)}`;
-  if (issue.keyword === 'additionalProperties') return `${issue.instancePath}\0extra\0${String(issue.params.additionalProperty)}`;
+  if (issue.keyword === 'additionalProperties')
+    return `${issue.instancePath}\0extra\0${String(issue.params.additionalProperty)}`;
   return issue.instancePath;
 }
 
@@ -360,7 +436,11 @@ function closestAllowed(issue: SchemaIssue, node: Node, budget: SuggestionBudget
   const values = issue.params.allowedValues;
   // Not even the strings picked out when the search could not run.
   if (!Array.isArray(values) || values.length > budget.left) return undefined;
-  return closest(node.value, values.filter((v): v is string => typeof v === 'string'), { budget });
+  return closest(
+    node.value,
+    values.filter((v): v is string => typeof v === 'string'),
+    { budget },
+  );
 }
 
 function hasTemplate(node: Node): boolean {

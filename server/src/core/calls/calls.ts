@@ -7,13 +7,40 @@
 // rules read this (model/argumentCheck.ts checks the arguments of every call site), and tool/unknown
 // reports `callToolFindings` for calls documents.
 import { gatewayOf, type Gateway, type ToolRefResolution } from '../gateway/gateway.js';
-import { homesOf, listedToolOf, namedNamespacesOf, namespaceOf, namespaceTool, qualifiedDynamicTool, type CatalogIndex } from '../catalog/index.js';
-import { CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS, type CatalogServer, type CatalogTool, type DynamicNamespace } from '../catalog/model.js';
+import {
+  homesOf,
+  listedToolOf,
+  namedNamespacesOf,
+  namespaceOf,
+  namespaceTool,
+  qualifiedDynamicTool,
+  type CatalogIndex,
+} from '../catalog/index.js';
+import {
+  CALL_DYNAMIC_TOOL,
+  GET_DYNAMIC_TOOLS,
+  type CatalogServer,
+  type CatalogTool,
+  type DynamicNamespace,
+} from '../catalog/model.js';
 import { toolStepsOf } from '../gateway/steps.js';
 import { isTemplateString } from '../jsonschema/arguments.js';
 import { memoKey } from '../memo.js';
 import type { ParsedFile } from '../parse/file.js';
-import { getBoolean, getNode, getPair, getSeq, getString, isMap, isScalar, keyText, type MapNode, type Node, type Pair, type ScalarNode } from '../parse/nodes.js';
+import {
+  getBoolean,
+  getNode,
+  getPair,
+  getSeq,
+  getString,
+  isMap,
+  isScalar,
+  keyText,
+  type MapNode,
+  type Node,
+  type Pair,
+  type ScalarNode,
+} from '../parse/nodes.js';
 import { suggestionBudgetOf, type DocumentContext } from '../context.js';
 import type { CallSubject } from '../wording/callSubjects.js';
 import { closestN, type SuggestionBudget } from '../text/suggest.js';
@@ -220,7 +247,10 @@ function responsesOf(file: ParsedFile): Map<MapNode, MapNode> {
   let map = responseMaps.get(file);
   if (map) return map;
   map = new Map();
-  const lists = file.language === 'jsonl' ? [file.documents.flatMap((d) => entriesOfDocument(file, d.root))] : file.documents.map((d) => entriesOfDocument(file, d.root));
+  const lists =
+    file.language === 'jsonl'
+      ? [file.documents.flatMap((d) => entriesOfDocument(file, d.root))]
+      : file.documents.map((d) => entriesOfDocument(file, d.root));
   for (const entries of lists) {
     const pending = new Map<string, MapNode[]>();
     for (const entry of entries) {
@@ -247,20 +277,28 @@ function callsDocument(ctx: DocumentContext): CallsDocument {
   const root = doc.root;
   const serverNode = file.language === 'jsonl' ? undefined : getNode(root, 'server');
   const serverScalar = isScalar(serverNode) ? serverNode : undefined;
-  const serverName = typeof serverScalar?.value === 'string' && serverScalar.value.trim() !== '' ? serverScalar.value : undefined;
+  const serverName =
+    typeof serverScalar?.value === 'string' && serverScalar.value.trim() !== '' ? serverScalar.value : undefined;
   const responses = responsesOf(file);
   const calls: CallSite[] = [];
   const entries = entriesOfDocument(file, root);
   entries.forEach((entry, index) => {
     if (!isMap(entry) || roleOf(entry) !== 'call') return;
-    const place = file.language === 'jsonl' ? `on line ${file.source.positionAt(entry.span.start).line + 1}` : `#${index + 1}`;
+    const place =
+      file.language === 'jsonl' ? `on line ${file.source.positionAt(entry.span.start).line + 1}` : `#${index + 1}`;
     const site = callEntry(ctx, entry, place, serverName, responses.get(entry));
     if (site) calls.push(site);
   });
   return { calls, serverName, serverNode: serverScalar };
 }
 
-function callEntry(ctx: DocumentContext, entry: MapNode, place: string, serverName: string | undefined, response: MapNode | undefined): CallSite | undefined {
+function callEntry(
+  ctx: DocumentContext,
+  entry: MapNode,
+  place: string,
+  serverName: string | undefined,
+  response: MapNode | undefined,
+): CallSite | undefined {
   let shape: CallShape;
   let container: MapNode = entry;
   let namePair: Pair | undefined;
@@ -279,14 +317,19 @@ function callEntry(ctx: DocumentContext, entry: MapNode, place: string, serverNa
     argsKey = getPair(entry, 'input') || !getPair(entry, 'arguments') ? 'input' : 'arguments';
   } else {
     namePair = getPair(entry, 'name');
-    const useBlock = getString(entry, 'type') === 'tool_use' || (getPair(entry, 'input') !== undefined && !getPair(entry, 'arguments'));
+    const useBlock =
+      getString(entry, 'type') === 'tool_use' ||
+      (getPair(entry, 'input') !== undefined && !getPair(entry, 'arguments'));
     shape = useBlock ? 'tool-use' : 'tools-call';
     argsKey = useBlock ? 'input' : 'arguments';
   }
   const name = isScalar(namePair?.value) ? namePair.value : undefined;
   const nameText = typeof name?.value === 'string' && name.value.trim() !== '' ? name.value : undefined;
   const argsPair = getPair(container, argsKey);
-  const target: CallTarget = nameText === undefined ? { kind: 'no-name' } : resolveCallName(ctx.workspace.catalog, serverName, nameText, suggestionBudgetOf(ctx));
+  const target: CallTarget =
+    nameText === undefined
+      ? { kind: 'no-name' }
+      : resolveCallName(ctx.workspace.catalog, serverName, nameText, suggestionBudgetOf(ctx));
   const site: CallSite = {
     origin: 'calls',
     shape,
@@ -386,11 +429,19 @@ function targetIn(server: CatalogServer, name: string): CallTarget | undefined {
   const tool = listedToolOf(server, name);
   if (tool) return { kind: 'tool', server, tool };
   const homes = homesOf(server, name).filter((ns) => ns.name.trim() !== '');
-  if (homes.length > 0) return { kind: 'dynamic', server, toolName: name, namespaces: homes, envelopeName: CALL_DYNAMIC_TOOL };
+  if (homes.length > 0)
+    return { kind: 'dynamic', server, toolName: name, namespaces: homes, envelopeName: CALL_DYNAMIC_TOOL };
   // `applets/applet_create` (the runtime's own identity of a dynamic tool) or `applets.applet_create`:
   // still a bare name to the dispatcher.
   const qualified = qualifiedDynamicTool(server, name);
-  if (qualified) return { kind: 'dynamic', server, toolName: qualified.toolName, namespaces: [qualified.namespace], envelopeName: CALL_DYNAMIC_TOOL };
+  if (qualified)
+    return {
+      kind: 'dynamic',
+      server,
+      toolName: qualified.toolName,
+      namespaces: [qualified.namespace],
+      envelopeName: CALL_DYNAMIC_TOOL,
+    };
   return undefined;
 }
 
@@ -398,11 +449,22 @@ function targetIn(server: CatalogServer, name: string): CallTarget | undefined {
  * A name called in a calls document: in the named server, or else looked up in every catalogued
  * server (found in several: ambiguous).
  */
-function resolveCallName(catalog: CatalogIndex, serverName: string | undefined, name: string, budget: SuggestionBudget): CallTarget {
+function resolveCallName(
+  catalog: CatalogIndex,
+  serverName: string | undefined,
+  name: string,
+  budget: SuggestionBudget,
+): CallTarget {
   if (serverName !== undefined) {
     const server = catalog.server(serverName);
     if (!server) return { kind: 'no-catalog', serverName };
-    return targetIn(server, name) ?? { kind: 'unknown', server, suggestions: closestN(name, callableNames(server), 3, { budget }) };
+    return (
+      targetIn(server, name) ?? {
+        kind: 'unknown',
+        server,
+        suggestions: closestN(name, callableNames(server), 3, { budget }),
+      }
+    );
   }
   const index = callIndexOf(catalog);
   const servers = index.servers;
@@ -491,14 +553,18 @@ function stepTarget(gateway: Gateway, resolution: ToolRefResolution): CallTarget
       if (namespaces.length === 0) return { kind: 'other' };
       // `agent.applet_create` → `agent.call_dynamic_tool`; `agent_applet_create` → `agent_call_dynamic_tool`.
       const ref = resolution.ref;
-      const envelopeName = ref.endsWith(resolution.toolName) ? ref.slice(0, ref.length - resolution.toolName.length) + CALL_DYNAMIC_TOOL : undefined;
+      const envelopeName = ref.endsWith(resolution.toolName)
+        ? ref.slice(0, ref.length - resolution.toolName.length) + CALL_DYNAMIC_TOOL
+        : undefined;
       return { kind: 'dynamic', server, toolName: resolution.toolName, namespaces, envelopeName };
     }
     case 'resolved': {
       const server = catalog.server(resolution.tool.workload);
       if (!server) return { kind: 'other' };
-      if (resolution.tool.originalName === CALL_DYNAMIC_TOOL && servesEnvelopes(server)) return { kind: 'envelope', servers: [server] };
-      if (resolution.tool.originalName === GET_DYNAMIC_TOOLS && servesEnvelopes(server)) return { kind: 'meta', server };
+      if (resolution.tool.originalName === CALL_DYNAMIC_TOOL && servesEnvelopes(server))
+        return { kind: 'envelope', servers: [server] };
+      if (resolution.tool.originalName === GET_DYNAMIC_TOOLS && servesEnvelopes(server))
+        return { kind: 'meta', server };
       return { kind: 'tool', server, tool: resolution.tool.tool };
     }
     default:
@@ -517,7 +583,8 @@ function finishSite(site: CallSite, budget: SuggestionBudget): void {
   if (target.kind === 'envelope' && isMap(site.args)) {
     site.envelope = envelopeOf(site.args, target.servers, site.templated, budget);
     const inner = site.envelope.toolNameText;
-    if (site.origin === 'calls' && inner !== undefined && inner.trim() !== '') site.subject = { kind: 'dynamic-call', toolName: inner, through: CALL_DYNAMIC_TOOL };
+    if (site.origin === 'calls' && inner !== undefined && inner.trim() !== '')
+      site.subject = { kind: 'dynamic-call', toolName: inner, through: CALL_DYNAMIC_TOOL };
     if (site.envelope.resolution.kind === 'ok') site.tool = site.envelope.resolution.tool;
   }
 }
@@ -549,14 +616,20 @@ function stringOf(node: Node | null | undefined): string | undefined {
   return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
 }
 
-function resolveEnvelope(envelope: Envelope, servers: CatalogServer[], templated: boolean, budget: SuggestionBudget): EnvelopeResolution {
+function resolveEnvelope(
+  envelope: Envelope,
+  servers: CatalogServer[],
+  templated: boolean,
+  budget: SuggestionBudget,
+): EnvelopeResolution {
   const ns = envelope.namespaceText;
   if (templated && (isTemplateString(ns) || isTemplateString(envelope.toolNameText))) return { kind: 'unknowable' };
   if (ns === undefined || ns.trim() === '') return { kind: 'no-namespace' };
   if (servers.length === 0) return { kind: 'unknowable' };
   // `ns` is not blank, so a namespace of that name is a named one.
   const holders = servers.filter((s) => namespaceOf(s, ns) !== undefined);
-  if (holders.length === 0) return { kind: 'unknown-namespace', servers, suggestions: closestN(ns, namespaceNames(servers), 3, { budget }) };
+  if (holders.length === 0)
+    return { kind: 'unknown-namespace', servers, suggestions: closestN(ns, namespaceNames(servers), 3, { budget }) };
   if (holders.length > 1) return { kind: 'ambiguous', servers: holders };
   const server = holders[0]!;
   const namespace = namespaceOf(server, ns)!;
@@ -579,7 +652,8 @@ const namesOfServers = new WeakMap<readonly CatalogServer[], string[]>();
 /** The names of the named namespaces of these servers, each once (made once per list of servers). */
 export function namespaceNames(servers: readonly CatalogServer[]): string[] {
   let names = namesOfServers.get(servers);
-  if (!names) namesOfServers.set(servers, (names = [...new Set(servers.flatMap((s) => namedNamespaces(s).map((n) => n.name)))]));
+  if (!names)
+    namesOfServers.set(servers, (names = [...new Set(servers.flatMap((s) => namedNamespaces(s).map((n) => n.name)))]));
   return names;
 }
 

@@ -30,7 +30,11 @@ export interface CheckedValue {
 }
 
 /** Declines, at their places, the strings of a validated value that a pattern was not run over. */
-export function declineUnchecked(ctx: DocumentContext, value: CheckedValue, unchecked: readonly UncheckedString[]): void {
+export function declineUnchecked(
+  ctx: DocumentContext,
+  value: CheckedValue,
+  unchecked: readonly UncheckedString[],
+): void {
   if (unchecked.length === 0) return;
   const budget = patternBudgetOf(ctx);
   const deciding = unchecked.find((u) => u.deciding && !value.skip?.(u.text));
@@ -50,7 +54,11 @@ export function declineUnchecked(ctx: DocumentContext, value: CheckedValue, unch
       budget.said = true;
     } else if (item.deciding) continue;
     for (const span of placesOf(value.node, item.text)) {
-      decline(ctx, { limit: item.limit, span, what: `${textWords(item.text)} against the pattern ${patternWords(item.pattern)} of ${value.schema}${reasonWords(item)}` });
+      decline(ctx, {
+        limit: item.limit,
+        span,
+        what: `${textWords(item.text)} against the pattern ${patternWords(item.pattern)} of ${value.schema}${reasonWords(item)}`,
+      });
     }
   }
 }

@@ -68,7 +68,10 @@ export function diffCatalogs(before: readonly CatalogServer[], after: readonly C
       if (tools.length) servers.push({ name, change: 'changed', tools });
     }
   }
-  return { servers, loosened: servers.some((s) => s.tools.some((t) => t.hints.some((h) => h.direction === 'loosened'))) };
+  return {
+    servers,
+    loosened: servers.some((s) => s.tools.some((t) => t.hints.some((h) => h.direction === 'loosened'))),
+  };
 }
 
 function diffTools(before: readonly CatalogTool[], after: readonly CatalogTool[]): ToolChange[] {
@@ -120,16 +123,20 @@ function compareTools(before: CatalogTool, after: CatalogTool, change: 'changed'
     after,
     requiredAdded: [...b.required].filter((name) => !a.required.has(name)),
     argumentsRemoved: [...a.types.keys()].filter((name) => !b.types.has(name)),
-    typeChanged: [...a.types].filter(([name, type]) => b.types.has(name) && b.types.get(name) !== type).map(([argument, type]) => ({ argument, before: type, after: b.types.get(argument) })),
+    typeChanged: [...a.types]
+      .filter(([name, type]) => b.types.has(name) && b.types.get(name) !== type)
+      .map(([argument, type]) => ({ argument, before: type, after: b.types.get(argument) })),
     hints: hintChanges(before, after),
     otherChanges: [],
   };
   const classified = result.requiredAdded.length + result.argumentsRemoved.length + result.typeChanged.length > 0;
   if ((before.title ?? '') !== (after.title ?? '')) result.otherChanges.push('title');
   if ((before.description ?? '') !== (after.description ?? '')) result.otherChanges.push('description');
-  if (!classified && canonical(before.inputSchema) !== canonical(after.inputSchema)) result.otherChanges.push('inputSchema');
+  if (!classified && canonical(before.inputSchema) !== canonical(after.inputSchema))
+    result.otherChanges.push('inputSchema');
   if (canonical(before.outputSchema) !== canonical(after.outputSchema)) result.otherChanges.push('outputSchema');
-  if (result.hints.length === 0 && canonical(before.annotations) !== canonical(after.annotations)) result.otherChanges.push('annotations');
+  if (result.hints.length === 0 && canonical(before.annotations) !== canonical(after.annotations))
+    result.otherChanges.push('annotations');
   const changed = classified || result.hints.length + result.otherChanges.length > 0;
   return changed || change === 'renamed' ? result : undefined;
 }
@@ -141,7 +148,8 @@ function hintChanges(before: CatalogTool, after: CatalogTool): HintChange[] {
     const now = after.annotations?.[hint];
     const wasSafe = was === SAFE[hint];
     const nowSafe = now === SAFE[hint];
-    if (wasSafe !== nowSafe) changes.push({ hint, before: was, after: now, direction: wasSafe ? 'loosened' : 'tightened' });
+    if (wasSafe !== nowSafe)
+      changes.push({ hint, before: was, after: now, direction: wasSafe ? 'loosened' : 'tightened' });
   }
   return changes;
 }
@@ -155,7 +163,8 @@ interface ArgumentShape {
 function argumentsOf(schema: unknown): ArgumentShape {
   const shape: ArgumentShape = { required: new Set(), types: new Map() };
   if (!isRecord(schema)) return shape;
-  if (Array.isArray(schema.required)) for (const name of schema.required) if (typeof name === 'string') shape.required.add(name);
+  if (Array.isArray(schema.required))
+    for (const name of schema.required) if (typeof name === 'string') shape.required.add(name);
   if (isRecord(schema.properties)) {
     for (const [name, property] of Object.entries(schema.properties)) {
       const type = isRecord(property) ? property.type : undefined;

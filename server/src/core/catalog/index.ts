@@ -215,7 +215,10 @@ export function homesOf(server: CatalogServer, toolName: string): readonly Dynam
 }
 
 /** `applets/applet_create` or `applets.applet_create`: the namespace and the dynamic tool they name. */
-export function qualifiedDynamicTool(server: CatalogServer, name: string): { namespace: DynamicNamespace; toolName: string } | undefined {
+export function qualifiedDynamicTool(
+  server: CatalogServer,
+  name: string,
+): { namespace: DynamicNamespace; toolName: string } | undefined {
   return lookupsOf(server).qualified.get(name);
 }
 

@@ -1,6 +1,17 @@
 // Reads catalog servers out of a parsed `tool-catalog` document, in its three forms: our snapshot
 // (`catalog: 1`), a bare `tools/list` result, and a capture that names its `server` beside `tools`.
-import { getBoolean, getMap, getNode, getScalar, getSeq, getString, isMap, toValue, type MapNode, type Node } from '../parse/nodes.js';
+import {
+  getBoolean,
+  getMap,
+  getNode,
+  getScalar,
+  getSeq,
+  getString,
+  isMap,
+  toValue,
+  type MapNode,
+  type Node,
+} from '../parse/nodes.js';
 import { baseName } from '../parse/kinds.js';
 import type { ToolAnnotations } from '../types.js';
 import { HINT_NAMES } from '../types.js';

@@ -7,7 +7,15 @@
 // a fix to the closest right word (a suggestion: the editor offers it, nothing applies it alone).
 // `ruleDocsUrl` moves the rule pages the CLI's reports link to (rules/rule.ts ruleDocsUrl).
 import { replaceScalarFixes } from '../edit/mappingEdits.js';
-import { DEFAULT_LIMITS, FIXED_LIMITS, LIMIT_BOUNDS, LIMITS, type ConfigurableLimit, type LimitBound, type Limits } from '../limits.js';
+import {
+  DEFAULT_LIMITS,
+  FIXED_LIMITS,
+  LIMIT_BOUNDS,
+  LIMITS,
+  type ConfigurableLimit,
+  type LimitBound,
+  type Limits,
+} from '../limits.js';
 import { parseFile } from '../parse/file.js';
 import { parserWords } from '../wording/parserWords.js';
 import { getMap, getNode, isMap, isScalar, isSeq, keyText, type Node } from '../parse/nodes.js';
@@ -42,7 +50,14 @@ export interface LensConfig {
   ruleDocsUrl?: string;
 }
 
-export const DEFAULT_CONFIG: LensConfig = { catalogs: [], workloads: {}, rules: {}, overrides: [], kinds: {}, limits: DEFAULT_LIMITS };
+export const DEFAULT_CONFIG: LensConfig = {
+  catalogs: [],
+  workloads: {},
+  rules: {},
+  overrides: [],
+  kinds: {},
+  limits: DEFAULT_LIMITS,
+};
 
 export const SEVERITIES: readonly SeverityOrOff[] = ['error', 'warning', 'info', 'hint', 'off'];
 
@@ -59,19 +74,38 @@ export interface ConfigResult {
 export function parseConfig(path: string, text: string, knownRules: ReadonlySet<string>): ConfigResult {
   const file = parseFile(path, text, { language: 'yaml' });
   const problems: Finding[] = [];
-  const config: LensConfig = { path, catalogs: [], workloads: {}, rules: {}, overrides: [], kinds: {}, limits: DEFAULT_LIMITS };
+  const config: LensConfig = {
+    path,
+    catalogs: [],
+    workloads: {},
+    rules: {},
+    overrides: [],
+    kinds: {},
+    limits: DEFAULT_LIMITS,
+  };
   for (const doc of file.documents) {
-    for (const p of doc.problems) problems.push({ rule: p.rule, messageId: p.code, severity: 'error', message: parserWords(p), span: p.span });
+    for (const p of doc.problems)
+      problems.push({ rule: p.rule, messageId: p.code, severity: 'error', message: parserWords(p), span: p.span });
   }
   const root = file.documents[0]?.root ?? null;
   const problem = (node: Node, message: string, fixes?: Fix[]) =>
-    problems.push({ rule: 'schema/invalid-value', messageId: 'configValue', severity: 'error', message, span: node.span, ...(fixes?.length ? { fixes } : {}) });
+    problems.push({
+      rule: 'schema/invalid-value',
+      messageId: 'configValue',
+      severity: 'error',
+      message,
+      span: node.span,
+      ...(fixes?.length ? { fixes } : {}),
+    });
   const edits = { text, json: false };
   /** The "did you mean" of a misspelt word: the sentence to add, and the fix to the right word. */
   const guess = (node: Node, word: string, candidates: Iterable<string>): { advice: string; fixes?: Fix[] } => {
     const right = closest(word, candidates);
     if (right === undefined || !isScalar(node)) return { advice: '' };
-    return { advice: ` Did you mean ${right}?`, fixes: replaceScalarFixes(edits, node, [right], (value) => `Change to ${value}`) };
+    return {
+      advice: ` Did you mean ${right}?`,
+      fixes: replaceScalarFixes(edits, node, [right], (value) => `Change to ${value}`),
+    };
   };
   let globs = 0;
   /** The usable globs of a list; each other one is a problem on its entry. */
@@ -83,7 +117,10 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
         return false;
       }
       if (++globs === LIMITS.globCount + 1) {
-        problem(item, `This is glob number ${globs} of the configuration, and Tool Lens reads at most ${LIMITS.globCount}, each matched against every file; merge globs with {a,b} or **.`);
+        problem(
+          item,
+          `This is glob number ${globs} of the configuration, and Tool Lens reads at most ${LIMITS.globCount}, each matched against every file; merge globs with {a,b} or **.`,
+        );
       }
       return globs <= LIMITS.globCount;
     });
@@ -106,7 +143,8 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
           // Entries, then own properties: a workload named `__proto__` stays a workload.
           const workloads: [string, string][] = [];
           for (const entry of value.pairs) {
-            if (isScalar(entry.value) && typeof entry.value.value === 'string') workloads.push([keyText(entry), entry.value.value]);
+            if (isScalar(entry.value) && typeof entry.value.value === 'string')
+              workloads.push([keyText(entry), entry.value.value]);
             else problem(entry.value ?? entry.key, `The server for workload "${keyText(entry)}" must be a string.`);
           }
           config.workloads = Object.fromEntries(workloads);
@@ -138,20 +176,36 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
             const kind = keyText(entry) as DocumentKind;
             if (!DOCUMENT_KINDS.includes(kind)) {
               const { advice, fixes } = guess(entry.key, kind, DOCUMENT_KINDS);
-              problem(entry.key, `"${kind}" is not a document kind.${advice} The kinds are ${DOCUMENT_KINDS.join(', ')}.`, fixes);
+              problem(
+                entry.key,
+                `"${kind}" is not a document kind.${advice} The kinds are ${DOCUMENT_KINDS.join(', ')}.`,
+                fixes,
+              );
               continue;
             }
             if (entry.value) config.kinds[kind] = globList(entry.value, kind);
           }
         break;
       case 'limits':
-        config.limits = limitValues(value, problem, (node, message) => problems.push({ rule: 'schema/unknown-key', messageId: 'configKey', severity: 'error', message, span: node.span }));
+        config.limits = limitValues(value, problem, (node, message) =>
+          problems.push({
+            rule: 'schema/unknown-key',
+            messageId: 'configKey',
+            severity: 'error',
+            message,
+            span: node.span,
+          }),
+        );
         break;
       case 'ruleDocsUrl': {
         const url = isScalar(value) && typeof value.value === 'string' ? value.value : undefined;
         const why = url === undefined ? 'it is not a string' : ruleDocsUrlProblem(url);
         if (why === undefined) config.ruleDocsUrl = url;
-        else problem(value, `\`ruleDocsUrl\` must be an http or https URL, and ${why}; the reports link the project's pages meanwhile.`);
+        else
+          problem(
+            value,
+            `\`ruleDocsUrl\` must be an http or https URL, and ${why}; the reports link the project's pages meanwhile.`,
+          );
         break;
       }
       default: {
@@ -199,7 +253,8 @@ export function ruleDocsUrlProblem(url: string): string | undefined {
   } catch {
     return `"${url}" is not a URL`;
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return `"${url}" is a ${parsed.protocol.slice(0, -1)} URL`;
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    return `"${url}" is a ${parsed.protocol.slice(0, -1)} URL`;
   return undefined;
 }
 
@@ -224,9 +279,13 @@ function ruleSeverities(
       continue;
     }
     const value = isScalar(pair.value) ? pair.value.value : undefined;
-    if (typeof value === 'string' && (SEVERITIES as readonly string[]).includes(value)) out.push([id, value as SeverityOrOff]);
+    if (typeof value === 'string' && (SEVERITIES as readonly string[]).includes(value))
+      out.push([id, value as SeverityOrOff]);
     else {
-      const { advice, fixes } = typeof value === 'string' && pair.value ? guess(pair.value, value, SEVERITIES) : { advice: '', fixes: undefined };
+      const { advice, fixes } =
+        typeof value === 'string' && pair.value
+          ? guess(pair.value, value, SEVERITIES)
+          : { advice: '', fixes: undefined };
       problem(pair.value ?? pair.key, `The severity of ${id} must be one of ${SEVERITIES.join(', ')}.${advice}`, fixes);
     }
   }
@@ -274,9 +333,15 @@ function limitValues(
     if (typeof value !== 'number' || !Number.isInteger(value)) {
       problem(pair.value ?? pair.key, `The limit ${limit} must be a whole number ${range}; ${fallback}.`);
     } else if (value > bound.max) {
-      problem(pair.value!, `${limit} is ${amount(value, bound)}, more than the ${amount(bound.max, bound)} Tool Lens lets a configuration set: past that, one hostile file could cost the checker more time or memory than it may spend. Set it ${range}; ${fallback}.`);
+      problem(
+        pair.value!,
+        `${limit} is ${amount(value, bound)}, more than the ${amount(bound.max, bound)} Tool Lens lets a configuration set: past that, one hostile file could cost the checker more time or memory than it may spend. Set it ${range}; ${fallback}.`,
+      );
     } else if (value < bound.min) {
-      problem(pair.value!, `${limit} is ${amount(value, bound)}, less than the ${amount(bound.min, bound)} Tool Lens lets a configuration set: below that, ordinary files would be declined. Set it ${range}; ${fallback}.`);
+      problem(
+        pair.value!,
+        `${limit} is ${amount(value, bound)}, less than the ${amount(bound.min, bound)} Tool Lens lets a configuration set: below that, ordinary files would be declined. Set it ${range}; ${fallback}.`,
+      );
     } else out[limit] = value;
   }
   return out as unknown as Limits;
@@ -294,10 +359,18 @@ function amount(value: number, bound: LimitBound): string {
 }
 
 /** The configured severity of a rule for a file, overrides (later ones win) over `rules`. */
-export function configuredSeverity(config: LensConfig, ruleId: string, relativePath: string): SeverityOrOff | undefined {
+export function configuredSeverity(
+  config: LensConfig,
+  ruleId: string,
+  relativePath: string,
+): SeverityOrOff | undefined {
   let severity = Object.hasOwn(config.rules, ruleId) ? config.rules[ruleId] : undefined;
   for (const override of config.overrides) {
-    if (Object.hasOwn(override.rules, ruleId) && override.rules[ruleId] !== undefined && override.files.some((glob) => matchesGlob(glob, relativePath))) {
+    if (
+      Object.hasOwn(override.rules, ruleId) &&
+      override.rules[ruleId] !== undefined &&
+      override.files.some((glob) => matchesGlob(glob, relativePath))
+    ) {
       severity = override.rules[ruleId];
     }
   }
@@ -310,4 +383,3 @@ export function forcedKind(config: LensConfig, relativePath: string): DocumentKi
   }
   return null;
 }
-

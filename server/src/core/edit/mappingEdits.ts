@@ -69,7 +69,10 @@ function renderInline(ctx: EditContext, value: PlainValue): string {
 /** An entry for `insertPairs` from a plain value: a non-empty mapping as nested pairs (their values inline), anything else inline. */
 export function plainEntry(ctx: EditContext, key: string, value: PlainValue): InsertEntry {
   if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0) {
-    return { key, value: { entries: Object.entries(value).map(([k, v]) => ({ key: k, value: { inline: renderInline(ctx, v) } })) } };
+    return {
+      key,
+      value: { entries: Object.entries(value).map(([k, v]) => ({ key: k, value: { inline: renderInline(ctx, v) } })) },
+    };
   }
   return { key, value: { inline: renderInline(ctx, value) } };
 }
@@ -125,7 +128,12 @@ export function replaceScalarText(ctx: EditContext, scalar: ScalarNode, value: s
  * "Did you mean" fixes: one per value, each replacing the scalar with that value in the scalar's own
  * quoting. Suggestions (not safe): only the user knows which value they meant.
  */
-export function replaceScalarFixes(ctx: EditContext, scalar: ScalarNode, values: readonly string[], title: (value: string) => string): Fix[] {
+export function replaceScalarFixes(
+  ctx: EditContext,
+  scalar: ScalarNode,
+  values: readonly string[],
+  title: (value: string) => string,
+): Fix[] {
   return values.flatMap((value) => {
     const change = replaceScalarText(ctx, scalar, value);
     return change ? [{ title: title(value), safe: false, edits: [change] }] : [];
@@ -204,7 +212,8 @@ export function columnOf(text: string, offset: number): number | undefined {
 /** The start of the line after the one holding `end`, and what must be written first at EOF. */
 function nextLine(text: string, end: number): { at: number; lead: string } {
   // A block scalar's range may already include its final line break (a lone CR too).
-  if (end > 0 && (text[end - 1] === '\n' || (text[end - 1] === '\r' && text[end] !== '\n'))) return { at: end, lead: '' };
+  if (end > 0 && (text[end - 1] === '\n' || (text[end - 1] === '\r' && text[end] !== '\n')))
+    return { at: end, lead: '' };
   const i = endOfLine(text, end);
   if (i >= text.length) return { at: text.length, lead: eolOf(text) };
   if (text[i] === '\r' && text[i + 1] === '\n') return { at: i + 2, lead: '' };
@@ -261,7 +270,12 @@ function blockLines(ctx: EditContext, entries: InsertEntry[], column: number, un
  * at the keys' indentation in block style (a nested mapping as an indented block); `, k: v` in flow
  * mappings and JSON objects (on new lines when the object already puts its entries on separate lines).
  */
-export function insertPairs(ctx: EditContext, map: MapNode, entries: InsertEntry[], after?: Pair): TextEdit | undefined {
+export function insertPairs(
+  ctx: EditContext,
+  map: MapNode,
+  entries: InsertEntry[],
+  after?: Pair,
+): TextEdit | undefined {
   if (entries.length === 0 || shared(map)) return undefined;
   const { text } = ctx;
   const eol = eolOf(text);
@@ -333,7 +347,8 @@ export function removePair(ctx: EditContext, map: MapNode, pair: Pair): TextEdit
     let span: Span;
     if (next) span = { start: pair.span.start, end: next.key.span.start };
     else if (previous) span = { start: valueEnd(previous), end: valueEnd(pair) };
-    else if (text[map.span.start] === '{' && text[map.span.end - 1] === '}') span = { start: map.span.start + 1, end: map.span.end - 1 };
+    else if (text[map.span.start] === '{' && text[map.span.end - 1] === '}')
+      span = { start: map.span.start + 1, end: map.span.end - 1 };
     else return undefined;
     return { span, newText: '' };
   }
@@ -355,7 +370,11 @@ export function removePair(ctx: EditContext, map: MapNode, pair: Pair): TextEdit
  * The separators of flow text in this place: in JSON, copied from the mapping as written (`:` and
  * `,` in compact JSONL, `: ` and `, ` otherwise); YAML flow always needs the space after the colon.
  */
-export function flowSeparators(ctx: EditContext, map: MapNode | undefined, pair?: Pair): { colon: string; comma: string } {
+export function flowSeparators(
+  ctx: EditContext,
+  map: MapNode | undefined,
+  pair?: Pair,
+): { colon: string; comma: string } {
   let colon = ': ';
   let comma = ', ';
   if (!ctx.json || !map) return { colon, comma };
@@ -382,7 +401,12 @@ const REST_OF_LINE = /^[ \t]*(,)?[ \t]*(\/\/.*|\/\*.*\*\/[ \t]*|#.*)?$/;
  * A new entry on its own line after `after`, in a flow mapping or JSON object that puts its entries
  * on separate lines. A comment that ends the anchor's line stays on that line.
  */
-export function ownLineInsertion(ctx: EditContext, container: MapNode, after: Pair, entry: string): TextEdit[] | undefined {
+export function ownLineInsertion(
+  ctx: EditContext,
+  container: MapNode,
+  after: Pair,
+  entry: string,
+): TextEdit[] | undefined {
   const { text } = ctx;
   if (shared(container)) return undefined;
   const end = valueEnd(after);
@@ -408,7 +432,13 @@ export function ownLineInsertion(ctx: EditContext, container: MapNode, after: Pa
  * (with its own separators), on a line of its own in one that spreads its entries over lines (a
  * comment ending the previous entry's line stays there), as block lines in YAML block style.
  */
-export function appendEntry(ctx: EditContext, map: MapNode, key: string, flowValue: string, blockValue?: InsertValue): TextEdit[] | undefined {
+export function appendEntry(
+  ctx: EditContext,
+  map: MapNode,
+  key: string,
+  flowValue: string,
+  blockValue?: InsertValue,
+): TextEdit[] | undefined {
   const { text } = ctx;
   if (shared(map)) return undefined;
   const last = map.pairs[map.pairs.length - 1];

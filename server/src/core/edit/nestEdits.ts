@@ -18,7 +18,9 @@ export function spansLines(ctx: EditContext, span: Span): boolean {
  * between the key and the value, comments left out. Moving the value deeper would move them with it.
  */
 export function hasProperties(ctx: EditContext, pair: Pair, value: Node): boolean {
-  const between = ctx.text.slice(pair.key.span.end, value.span.start).replace(/\/\*[\s\S]*?\*\/|\/\/[^\r\n]*|#[^\r\n]*/g, '');
+  const between = ctx.text
+    .slice(pair.key.span.end, value.span.start)
+    .replace(/\/\*[\s\S]*?\*\/|\/\/[^\r\n]*|#[^\r\n]*/g, '');
   return /[&!]/.test(between);
 }
 
@@ -48,7 +50,14 @@ export interface NestedLine {
  * and `after` behind it, all at the mapping's own column: every line of the mapping moves right by
  * the step the file uses between `pair`'s key and its entries. The mapping must start its own line.
  */
-export function nestBlockMap(ctx: EditContext, pair: Pair, map: MapNode, before: readonly NestedLine[], inner: string, after: readonly NestedLine[]): TextEdit[] | undefined {
+export function nestBlockMap(
+  ctx: EditContext,
+  pair: Pair,
+  map: MapNode,
+  before: readonly NestedLine[],
+  inner: string,
+  after: readonly NestedLine[],
+): TextEdit[] | undefined {
   const { text } = ctx;
   const eol = eolOf(text);
   const first = map.pairs[0];

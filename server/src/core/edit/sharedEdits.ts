@@ -104,12 +104,17 @@ export function sharedEffectOf(index: SharedIndex | undefined, edits: readonly T
   for (const edit of edits) {
     const { start, end } = edit.span;
     // Alias tokens never overlap one another: only those from the one before the edit on can touch it.
-    for (let i = Math.max(0, firstAtOrAfter(index.aliases, (a) => a.start, start) - 1); i < index.aliases.length && index.aliases[i]!.start <= end; i++) {
+    for (
+      let i = Math.max(0, firstAtOrAfter(index.aliases, (a) => a.start, start) - 1);
+      i < index.aliases.length && index.aliases[i]!.start <= end;
+      i++
+    ) {
       if (editsAlias(edit, index.aliases[i]!)) return { kind: 'withdraw', why: 'alias' };
     }
     for (const i of anchorsReached(index, edit)) {
       const anchor = index.anchors[i]!;
-      const within = anchor.span.start <= start && end <= anchor.span.end && !(start === end && start === anchor.span.end);
+      const within =
+        anchor.span.start <= start && end <= anchor.span.end && !(start === end && start === anchor.span.end);
       if (!anchor.aliases.length) continue; // Nothing else stands for it.
       if (!within) return { kind: 'withdraw', why: 'anchor' };
       names.add(anchor.name);

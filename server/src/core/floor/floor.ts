@@ -6,8 +6,7 @@ import { HINT_NAMES, type HintName, type ToolAnnotations } from '../types.js';
 
 /** One entry per tool step (in step order, including forEach inner tool steps). */
 export type StepEntry<S = unknown> =
-  | { known: true; annotations: ToolAnnotations; step: S }
-  | { known: false; reason: string; step: S }; // unresolved step, tool without annotations, ...
+  { known: true; annotations: ToolAnnotations; step: S } | { known: false; reason: string; step: S }; // unresolved step, tool without annotations, ...
 
 /** The hints the floor derives; idempotentHint and title are never derived. */
 export type FloorHint = 'readOnlyHint' | 'destructiveHint' | 'openWorldHint';
@@ -96,10 +95,7 @@ export function deriveFloor(entries: readonly StepEntry<unknown>[]): Floor | und
  * Every explicit hint that claims the safe side while the floor is not there. ToolHive stops at the
  * first one (and drops the tool); we report each so the user can fix them all at once.
  */
-export function findContradictions(
-  explicit: ToolAnnotations | undefined,
-  floor: Floor | undefined,
-): Contradiction[] {
+export function findContradictions(explicit: ToolAnnotations | undefined, floor: Floor | undefined): Contradiction[] {
   if (!explicit || !floor) return [];
   const out: Contradiction[] = [];
   for (const hint of FLOOR_HINTS) {
@@ -231,7 +227,9 @@ function idempotentWhy(explicit: boolean | undefined): string {
 
 function noFloorWhy(hint: FloorHint, explicit: boolean | undefined): string {
   const tail =
-    explicit === undefined ? 'the workflow does not declare it, so it is not advertised.' : `the workflow's value (${explicit}) is advertised as is.`;
+    explicit === undefined
+      ? 'the workflow does not declare it, so it is not advertised.'
+      : `the workflow's value (${explicit}) is advertised as is.`;
   return `No tool steps, so there is no floor for ${hint}; ${tail}`;
 }
 
@@ -304,4 +302,3 @@ function explicitNote(hint: FloorHint, floorValue: boolean, explicit: boolean | 
   }
   return `The workflow declares ${hint}: ${explicit}, more conservative than the floor: allowed, and advertised as declared.`;
 }
-

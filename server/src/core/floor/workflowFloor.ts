@@ -115,7 +115,10 @@ export function floorMarkdown(floor: WorkflowFloor, options: { contradictionSaid
   const lines: string[] = [];
   const name = floor.workflow.nameText ?? 'composite tool';
   if (!table.floor) {
-    lines.push(`**${escapeMarkdown(name)}**: no tool steps, so there is no floor; the explicit annotations are advertised as written.`, '');
+    lines.push(
+      `**${escapeMarkdown(name)}**: no tool steps, so there is no floor; the explicit annotations are advertised as written.`,
+      '',
+    );
   } else {
     const unknown = entries.filter((e) => !e.known).length;
     const tail = unknown ? `, ${unknown} with unknown annotations` : '';
@@ -123,20 +126,32 @@ export function floorMarkdown(floor: WorkflowFloor, options: { contradictionSaid
   }
   lines.push('| hint | floor | explicit | advertised | decided by |', '|---|---|---|---|---|');
   for (const row of table.rows) {
-    const decided = row.deciding.length === 0 ? '—' : decidedBy(row.deciding.map((e) => e.step.stepId), entries.length);
+    const decided =
+      row.deciding.length === 0
+        ? '—'
+        : decidedBy(
+            row.deciding.map((e) => e.step.stepId),
+            entries.length,
+          );
     lines.push(`| ${row.hint} | ${cell(row.floor)} | ${cell(row.explicit)} | ${cell(row.advertised)} | ${decided} |`);
   }
   lines.push('');
   const contradicted = new Set<string>(options.contradictionSaid ? table.contradictions.map((c) => c.hint) : []);
-  for (const row of table.rows) lines.push(`- **${row.hint}**: ${escapeMarkdown(contradicted.has(row.hint) ? row.floorWhy : row.why)}`);
+  for (const row of table.rows)
+    lines.push(`- **${row.hint}**: ${escapeMarkdown(contradicted.has(row.hint) ? row.floorWhy : row.why)}`);
   if (table.contradictions.length && !options.contradictionSaid) {
-    lines.push('', `⚠ The explicit annotations contradict the floor: the gateway drops this composite tool when it lists tools.`);
+    lines.push(
+      '',
+      `⚠ The explicit annotations contradict the floor: the gateway drops this composite tool when it lists tools.`,
+    );
   }
   if (entries.length) {
     lines.push('', 'Steps:');
     for (const entry of entries) {
       const state = entry.known ? annotationsText(entry.annotations) : `unknown: ${entry.reason}`;
-      lines.push(`- \`${entry.step.stepId}\` ${escapeMarkdown(describeResolution(entry.step))}: ${escapeMarkdown(state)}`);
+      lines.push(
+        `- \`${entry.step.stepId}\` ${escapeMarkdown(describeResolution(entry.step))}: ${escapeMarkdown(state)}`,
+      );
     }
   }
   return lines.join('\n');

@@ -8,10 +8,23 @@
 import { hasNamedNamespace, listedToolOf, type CatalogIndex } from '../catalog/index.js';
 import { suggestionBudgetOf, type DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
-import { aggregationOf, DEFAULT_PREFIX_FORMAT, type AggregationConfig, type GatewaySettings, type ToolOverrideConfig, type WorkloadToolConfig } from '../model/aggregation.js';
+import {
+  aggregationOf,
+  DEFAULT_PREFIX_FORMAT,
+  type AggregationConfig,
+  type GatewaySettings,
+  type ToolOverrideConfig,
+  type WorkloadToolConfig,
+} from '../model/aggregation.js';
 import { closestN, type SuggestionBudget } from '../text/suggest.js';
 import type { ToolAnnotations } from '../types.js';
-import { CALL_DYNAMIC_TOOL, META_TOOLS, type CatalogServer, type CatalogTool, type DynamicNamespace } from '../catalog/model.js';
+import {
+  CALL_DYNAMIC_TOOL,
+  META_TOOLS,
+  type CatalogServer,
+  type CatalogTool,
+  type DynamicNamespace,
+} from '../catalog/model.js';
 
 const WORKLOAD_PLACEHOLDER = '{workload}';
 
@@ -133,7 +146,12 @@ function buildGateway(catalog: CatalogIndex, input: GatewaySettings, budget: Sug
   const workloads = new Map<string, GatewayWorkload>();
   for (const name of names) {
     const config = aggregation.tools.get(name);
-    const workload: GatewayWorkload = { name, serverName: catalog.serverName(name), server: catalog.server(name), config };
+    const workload: GatewayWorkload = {
+      name,
+      serverName: catalog.serverName(name),
+      server: catalog.server(name),
+      config,
+    };
     if (config?.toolConfigRef !== undefined) {
       workload.opaque = `its filter and overrides come from the MCPToolConfig "${config.toolConfigRef}", which Tool Lens cannot read`;
     }
@@ -156,9 +174,22 @@ function buildGateway(catalog: CatalogIndex, input: GatewaySettings, budget: Sug
     }
   }
   const routing = new Map<string, GatewayTool>();
-  for (const tool of tools) if (!tool.conflicted && !routing.has(tool.resolvedName)) routing.set(tool.resolvedName, tool);
+  for (const tool of tools)
+    if (!tool.conflicted && !routing.has(tool.resolvedName)) routing.set(tool.resolvedName, tool);
   const advertised = tools.filter((t) => t.advertised && !t.conflicted);
-  return { aggregation, workloads, backendsListed: listed, routing, tools, dropped, conflicts, advertised, catalog, adopted: new Map(), budget };
+  return {
+    aggregation,
+    workloads,
+    backendsListed: listed,
+    routing,
+    tools,
+    dropped,
+    conflicts,
+    advertised,
+    catalog,
+    adopted: new Map(),
+    budget,
+  };
 }
 
 function overriddenTools(workload: GatewayWorkload): GatewayTool[] {
@@ -167,7 +198,8 @@ function overriddenTools(workload: GatewayWorkload): GatewayTool[] {
 
 /** A backend tool after its workload's override (if any): renamed, described and annotated as the override says. */
 function overriddenTool(workload: GatewayWorkload, tool: CatalogTool): GatewayTool {
-  const overrides = workload.config && workload.config.toolConfigRef === undefined ? workload.config.overrides : undefined;
+  const overrides =
+    workload.config && workload.config.toolConfigRef === undefined ? workload.config.overrides : undefined;
   // An override ToolHive refuses (no name, no description) does not count: the configuration it is
   // in does not load, so its annotations must not move the floor either.
   const found = overrides?.get(tool.name);
@@ -178,7 +210,15 @@ function overriddenTool(workload: GatewayWorkload, tool: CatalogTool): GatewayTo
     description: override?.description || tool.description,
     annotations: patchAnnotations(tool.annotations, override?.annotations),
   };
-  return { workload: workload.name, originalName: tool.name, overriddenName, resolvedName: overriddenName, tool: patched, advertised: true, override };
+  return {
+    workload: workload.name,
+    originalName: tool.name,
+    overriddenName,
+    resolvedName: overriddenName,
+    tool: patched,
+    advertised: true,
+    override,
+  };
 }
 
 /**
@@ -186,7 +226,8 @@ function overriddenTool(workload: GatewayWorkload, tool: CatalogTool): GatewayTo
  * out): its name under the prefix strategy, and whether the advertising filter hides it.
  */
 function outsideTool(gateway: Gateway, tool: GatewayTool): GatewayTool {
-  if (gateway.aggregation.strategy === 'prefix') tool.resolvedName = applyPrefix(gateway.aggregation.prefixFormat, tool.workload) + tool.overriddenName;
+  if (gateway.aggregation.strategy === 'prefix')
+    tool.resolvedName = applyPrefix(gateway.aggregation.prefixFormat, tool.workload) + tool.overriddenName;
   const hiddenBy = hiddenReason(tool, gateway.aggregation);
   if (hiddenBy) {
     tool.advertised = false;
@@ -215,7 +256,12 @@ function unlistedMetaTool(gateway: Gateway, workload: GatewayWorkload, name: str
 /** The unlisted meta tools made so far, per workload (each workload belongs to one gateway). */
 const unlistedMetas = new WeakMap<GatewayWorkload, Map<string, GatewayTool>>();
 
-function makeUnlistedMetaTool(gateway: Gateway, workload: GatewayWorkload, server: CatalogServer, name: string): GatewayTool {
+function makeUnlistedMetaTool(
+  gateway: Gateway,
+  workload: GatewayWorkload,
+  server: CatalogServer,
+  name: string,
+): GatewayTool {
   const tool: CatalogTool = {
     name,
     server: server.name,
@@ -243,7 +289,8 @@ function lookupsOf(gateway: Gateway): GatewayLookups {
     if (!dropped.has(tool.overriddenName)) dropped.set(tool.overriddenName, tool);
   }
   const conflictOf = new Map<GatewayTool, GatewayConflict>();
-  for (const conflict of gateway.conflicts) for (const tool of conflict.candidates) if (!conflictOf.has(tool)) conflictOf.set(tool, conflict);
+  for (const conflict of gateway.conflicts)
+    for (const tool of conflict.candidates) if (!conflictOf.has(tool)) conflictOf.set(tool, conflict);
   const metaByName = new Map<string, GatewayTool[]>();
   const dynamic: GatewayWorkload[] = [];
   const uncatalogued: GatewayWorkload[] = [];
@@ -262,7 +309,18 @@ function lookupsOf(gateway: Gateway): GatewayLookups {
   for (const tool of gateway.tools) push(toolsOf, tool.workload, tool);
   const droppedOf = new Map<string, GatewayTool[]>();
   for (const tool of gateway.dropped) push(droppedOf, tool.workload, tool);
-  gateway.lookups = { workloads, toolsOf, droppedOf, conflicted, dropped, conflictOf, metaByName, catalogued, dynamic, uncatalogued };
+  gateway.lookups = {
+    workloads,
+    toolsOf,
+    droppedOf,
+    conflicted,
+    dropped,
+    conflictOf,
+    metaByName,
+    catalogued,
+    dynamic,
+    uncatalogued,
+  };
   return gateway.lookups;
 }
 
@@ -271,7 +329,8 @@ function respeltOf(gateway: Gateway): Map<string, GatewayTool[]> {
   if (lookups.respelt) return lookups.respelt;
   const respelt = new Map<string, GatewayTool[]>();
   for (const tool of gateway.tools) {
-    if (!tool.conflicted) for (const spelling of otherSpellings(tool, gateway.aggregation)) push(respelt, spelling, tool);
+    if (!tool.conflicted)
+      for (const spelling of otherSpellings(tool, gateway.aggregation)) push(respelt, spelling, tool);
   }
   return (lookups.respelt = respelt);
 }
@@ -293,7 +352,11 @@ function validOf(gateway: Gateway): { names: string[]; toolOf: Map<string, Gatew
 }
 
 /** The lookups of one workload's tools (its routable ones, or an adopted workload's own), built on first use. */
-function workloadLookups(gateway: Gateway, workload: GatewayWorkload, adopted: GatewayTool[] | undefined): WorkloadLookups {
+function workloadLookups(
+  gateway: Gateway,
+  workload: GatewayWorkload,
+  adopted: GatewayTool[] | undefined,
+): WorkloadLookups {
   const lookups = lookupsOf(gateway);
   let found = lookups.workloads.get(workload.name);
   if (found) return found;
@@ -301,12 +364,15 @@ function workloadLookups(gateway: Gateway, workload: GatewayWorkload, adopted: G
   const renamed = new Map<string, GatewayTool>();
   for (const tool of adopted ?? lookups.toolsOf.get(workload.name) ?? []) {
     if (!byOriginal.has(tool.originalName)) byOriginal.set(tool.originalName, tool);
-    if (tool.overriddenName !== tool.originalName && !renamed.has(tool.overriddenName)) renamed.set(tool.overriddenName, tool);
+    if (tool.overriddenName !== tool.originalName && !renamed.has(tool.overriddenName))
+      renamed.set(tool.overriddenName, tool);
   }
   const dropped = new Map<string, GatewayTool>();
-  for (const tool of lookups.droppedOf.get(workload.name) ?? []) if (!dropped.has(tool.originalName)) dropped.set(tool.originalName, tool);
+  for (const tool of lookups.droppedOf.get(workload.name) ?? [])
+    if (!dropped.has(tool.originalName)) dropped.set(tool.originalName, tool);
   const callable = [...byOriginal.keys()];
-  for (const meta of META_TOOLS) if (!byOriginal.has(meta) && unlistedMetaTool(gateway, workload, meta)) callable.push(meta);
+  for (const meta of META_TOOLS)
+    if (!byOriginal.has(meta) && unlistedMetaTool(gateway, workload, meta)) callable.push(meta);
   found = { byOriginal, renamed, dropped, callable };
   lookups.workloads.set(workload.name, found);
   return found;
@@ -324,7 +390,8 @@ export function advertisedNamed(gateway: Gateway, name: string): GatewayTool | u
   if (!lookups.advertised) {
     const advertised = new Map<string, GatewayTool>();
     for (const tool of gateway.advertised) {
-      if (!advertised.has(tool.resolvedName) && !gateway.workloads.get(tool.workload)?.opaque) advertised.set(tool.resolvedName, tool);
+      if (!advertised.has(tool.resolvedName) && !gateway.workloads.get(tool.workload)?.opaque)
+        advertised.set(tool.resolvedName, tool);
     }
     lookups.advertised = advertised;
   }
@@ -336,7 +403,10 @@ export function advertisedNamed(gateway: Gateway, name: string): GatewayTool | u
  * reaches only under another name (the `workloads:` mapping renames it). It is taken in for that
  * reference alone: its tools join no conflict resolution, which would be guesswork.
  */
-function adoptWorkload(gateway: Gateway, name: string): { workload: GatewayWorkload; tools: GatewayTool[] } | undefined {
+function adoptWorkload(
+  gateway: Gateway,
+  name: string,
+): { workload: GatewayWorkload; tools: GatewayTool[] } | undefined {
   if (gateway.backendsListed) return undefined;
   const cached = gateway.adopted.get(name);
   if (cached) return cached;
@@ -387,7 +457,11 @@ export function isValidToolReference(ref: string): boolean {
  * The workloads behind the gateway: its `backends` list when it has one (a closed set); otherwise
  * every catalogued workload plus those the aggregation block names.
  */
-function workloadNames(catalog: CatalogIndex, backends: readonly string[] | undefined, aggregation: AggregationConfig): { names: string[]; listed: boolean } {
+function workloadNames(
+  catalog: CatalogIndex,
+  backends: readonly string[] | undefined,
+  aggregation: AggregationConfig,
+): { names: string[]; listed: boolean } {
   if (backends) return { names: [...backends], listed: true };
   const names = new Set<string>(catalog.workloadNames);
   for (const name of aggregation.tools.keys()) names.add(name);
@@ -396,7 +470,10 @@ function workloadNames(catalog: CatalogIndex, backends: readonly string[] | unde
 }
 
 /** An override's hints laid over the declared ones; the floor reads the result. */
-function patchAnnotations(declared: ToolAnnotations | undefined, patch: ToolAnnotations | undefined): ToolAnnotations | undefined {
+function patchAnnotations(
+  declared: ToolAnnotations | undefined,
+  patch: ToolAnnotations | undefined,
+): ToolAnnotations | undefined {
   if (!patch) return declared;
   return { ...(declared ?? {}), ...patch };
 }
@@ -417,7 +494,8 @@ function resolveConflicts(
     const prefixes = new Map<string, string>();
     for (const tool of candidates) {
       let prefix = prefixes.get(tool.workload);
-      if (prefix === undefined) prefixes.set(tool.workload, (prefix = applyPrefix(aggregation.prefixFormat, tool.workload)));
+      if (prefix === undefined)
+        prefixes.set(tool.workload, (prefix = applyPrefix(aggregation.prefixFormat, tool.workload)));
       tool.resolvedName = prefix + tool.overriddenName;
     }
     // Identical names after prefixing: ToolHive warns and keeps one; we keep the first in workload order.
@@ -467,7 +545,8 @@ function resolveConflicts(
       conflicts.push({ name, candidates: group, outcome: 'priority', winner });
     } else {
       // Nobody listed: every candidate gets the DEFAULT prefix, whatever prefixFormat says.
-      for (const tool of group) tool.resolvedName = applyPrefix(DEFAULT_PREFIX_FORMAT, tool.workload) + tool.overriddenName;
+      for (const tool of group)
+        tool.resolvedName = applyPrefix(DEFAULT_PREFIX_FORMAT, tool.workload) + tool.overriddenName;
       tools.push(...group);
       conflicts.push({ name, candidates: group, outcome: 'prefixed' });
     }
@@ -563,7 +642,12 @@ export function resolveToolRef(gateway: Gateway, ref: string): ToolRefResolution
   return resolveBare(gateway, ref);
 }
 
-function resolveDotted(gateway: Gateway, ref: string, workloadName: string, toolName: string): ToolRefResolution | undefined {
+function resolveDotted(
+  gateway: Gateway,
+  ref: string,
+  workloadName: string,
+  toolName: string,
+): ToolRefResolution | undefined {
   const adopted = gateway.workloads.has(workloadName) ? undefined : adoptWorkload(gateway, workloadName);
   const workload = gateway.workloads.get(workloadName) ?? adopted?.workload;
   if (workload?.server) {
@@ -601,7 +685,12 @@ function resolveDotted(gateway: Gateway, ref: string, workloadName: string, tool
   const bare = resolveBare(gateway, ref);
   if (bare.kind === 'unresolved' && bare.problem === 'strategy') return bare;
   const nearWorkload = closestN(workloadName, lookupsOf(gateway).catalogued, 1, { budget: gateway.budget })[0];
-  if (nearWorkload && lookupsOf(gateway).toolsOf.get(nearWorkload)?.some((t) => t.originalName === toolName)) {
+  if (
+    nearWorkload &&
+    lookupsOf(gateway)
+      .toolsOf.get(nearWorkload)
+      ?.some((t) => t.originalName === toolName)
+  ) {
     return {
       kind: 'unresolved',
       ref,
@@ -715,7 +804,15 @@ function otherSpellings(tool: GatewayTool, aggregation: AggregationConfig): stri
   const names = unique([tool.originalName, tool.overriddenName]);
   const out: string[] = [];
   for (const name of names) {
-    out.push(name, `${w}_${name}`, `${w}.${name}`, `${w}-${name}`, `${w}__${name}`, `${w}/${name}`, applyPrefix(aggregation.prefixFormat, w) + name);
+    out.push(
+      name,
+      `${w}_${name}`,
+      `${w}.${name}`,
+      `${w}-${name}`,
+      `${w}__${name}`,
+      `${w}/${name}`,
+      applyPrefix(aggregation.prefixFormat, w) + name,
+    );
   }
   const valid = new Set([tool.resolvedName, dotForm(tool)]);
   return unique(out).filter((s) => !valid.has(s));
@@ -726,10 +823,12 @@ function nearNames(gateway: Gateway, ref: string): string[] {
   const { names: valid, toolOf: toolOfValid } = validOf(gateway);
   // Each tool is in `valid` twice (routing name and dot form): ask for twice as many, then keep one each.
   const near = closestN(ref, valid, 6, { budget: gateway.budget });
-  return unique(near.map((name) => {
-    const tool = toolOfValid.get(name);
-    return tool ? spelledLike(ref, tool) : name;
-  })).slice(0, 3);
+  return unique(
+    near.map((name) => {
+      const tool = toolOfValid.get(name);
+      return tool ? spelledLike(ref, tool) : name;
+    }),
+  ).slice(0, 3);
 }
 
 /** `{workload}_` applied to `gh_create_issue` → `gh`; undefined when the format cannot tell. */

@@ -4,7 +4,13 @@
 import type { DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
 import { toolSteps, workflowsOf, type StepModel, type WorkflowModel } from '../model/workflow.js';
-import { gatewayOf, isValidToolReference, resolveToolRef, type GatewayTool, type ToolRefResolution } from './gateway.js';
+import {
+  gatewayOf,
+  isValidToolReference,
+  resolveToolRef,
+  type GatewayTool,
+  type ToolRefResolution,
+} from './gateway.js';
 
 /**
  * Why a step's annotations cannot be known; undefined when they can. `malformed`: ToolHive refuses
@@ -53,14 +59,20 @@ const TOOL_STEPS = memoKey<readonly DocumentToolStep[]>('document-tool-steps');
 
 /** Every tool step of the document's composite tools, in document order, resolved; one list per document, shared by its readers. */
 export function toolStepsOf(ctx: DocumentContext): readonly DocumentToolStep[] {
-  return ctx.memo.get(TOOL_STEPS, () => workflowsOf(ctx).workflows.flatMap((workflow) => resolvedStepsOf(ctx, workflow).map((step) => ({ workflow, step }))));
+  return ctx.memo.get(TOOL_STEPS, () =>
+    workflowsOf(ctx).workflows.flatMap((workflow) =>
+      resolvedStepsOf(ctx, workflow).map((step) => ({ workflow, step })),
+    ),
+  );
 }
 
 const BY_STEP = memoKey<Map<StepModel, ResolvedStep>>('resolved-step-by-model');
 
 /** The resolution of one tool step of this document; undefined for a step that calls no tool. */
 export function resolvedStepOf(ctx: DocumentContext, step: StepModel): ResolvedStep | undefined {
-  return ctx.memo.get(BY_STEP, () => new Map(toolStepsOf(ctx).map(({ step: resolved }) => [resolved.step, resolved]))).get(step);
+  return ctx.memo
+    .get(BY_STEP, () => new Map(toolStepsOf(ctx).map(({ step: resolved }) => [resolved.step, resolved])))
+    .get(step);
 }
 
 export function stepIdOf(step: StepModel): string {

@@ -52,7 +52,10 @@ export function unresolvedWords(resolution: Extract<ToolRefResolution, { kind: '
     case 'strategy':
       return resolution.respelt
         .slice(0, 3)
-        .map((t) => `under ${strategyLabel(resolution.aggregation)} the gateway names ${t.workload}'s ${t.originalName} "${t.resolvedName}"`)
+        .map(
+          (t) =>
+            `under ${strategyLabel(resolution.aggregation)} the gateway names ${t.workload}'s ${t.originalName} "${t.resolvedName}"`,
+        )
         .join('; ');
     case 'dropped':
       return `${droppedWhy(resolution.lost, resolution.conflict)}: it is in no routing table, so no reference reaches it`;
@@ -61,7 +64,10 @@ export function unresolvedWords(resolution: Extract<ToolRefResolution, { kind: '
   }
 }
 
-function droppedWhy(lost: GatewayTool, conflict: Extract<ToolRefResolution, { problem: 'dropped' }>['conflict']): string {
+function droppedWhy(
+  lost: GatewayTool,
+  conflict: Extract<ToolRefResolution, { problem: 'dropped' }>['conflict'],
+): string {
   const winner = conflict?.winner;
   if (conflict?.outcome === 'priority' && winner) {
     const servedBy = listWords([...new Set(conflict.candidates.map((c) => `"${c.workload}"`))]);

@@ -4,7 +4,14 @@
 // face fields. Each entry says what it replaces (a span of the file) and with what;
 // lsp/completion.ts makes LSP items of them.
 import { dotForm, gatewayOf } from '../gateway/gateway.js';
-import { RESERVED_APPROVAL_CARDS, TOOL_APPROVAL_CARD_NAMES, TOOL_FAMILIES, TOOL_PATH_ABSENCES, TOOL_PATH_ACCESSES, TOOL_PATH_BASES } from '../faceVocabulary/constants.js';
+import {
+  RESERVED_APPROVAL_CARDS,
+  TOOL_APPROVAL_CARD_NAMES,
+  TOOL_FAMILIES,
+  TOOL_PATH_ABSENCES,
+  TOOL_PATH_ACCESSES,
+  TOOL_PATH_BASES,
+} from '../faceVocabulary/constants.js';
 import { topLevelProperties } from '../jsonschema/properties.js';
 import { catalogServerOf, facesOf, type FaceServer } from '../model/faces.js';
 import { upstreamOf, type StepModel, type WorkflowModel } from '../model/workflow.js';
@@ -16,11 +23,22 @@ import type { DocumentContext } from '../context.js';
 import { WORKFLOW_KINDS } from '../types.js';
 import type { Span } from '../types.js';
 import type { Workspace } from '../workspace.js';
-import { contentSpan, contextOf, locate, relativePath, samePath, startsWith, valueIndexAt, workflowAt, type Located } from './cursor.js';
+import {
+  contentSpan,
+  contextOf,
+  locate,
+  relativePath,
+  samePath,
+  startsWith,
+  valueIndexAt,
+  workflowAt,
+  type Located,
+} from './cursor.js';
 import { catalogToolOf, resolveStepTool, toolDetailsMarkdown } from './tools.js';
 
 /** What a completion entry is, as the editor's icons tell them apart. */
-export type CompletionKind = 'function' | 'reference' | 'property' | 'module' | 'variable' | 'field' | 'enum-member' | 'enum' | 'value';
+export type CompletionKind =
+  'function' | 'reference' | 'property' | 'module' | 'variable' | 'field' | 'enum-member' | 'enum' | 'value';
 
 export interface CompletionEntry {
   label: string;
@@ -84,7 +102,12 @@ export function completionsAt(file: ParsedFile, workspace: Workspace, offset: nu
 }
 
 /** Where the cursor is and what is being typed there; `anyKind` also in a document of none of our kinds (`.toollens.yaml`). */
-export function buildContext(file: ParsedFile, workspace: Workspace, offset: number, anyKind = false): CompletionContext | undefined {
+export function buildContext(
+  file: ParsedFile,
+  workspace: Workspace,
+  offset: number,
+  anyKind = false,
+): CompletionContext | undefined {
   const json = file.language !== 'yaml';
   let located = locate(file, offset);
   let analysed = file;
@@ -124,11 +147,23 @@ export function buildContext(file: ParsedFile, workspace: Workspace, offset: num
     const nodeLine = analysed.source.positionAt(node.span.start).line;
     if (!json && target.pair && node.style === 'plain' && node.value !== null && nodeLine > keyLine) {
       // `key:` then a word on the next line: YAML reads the word as the value, the user is typing a key.
-      slot = { kind: 'key', mapPath: located.path, span: unpatch(node.span), existing: new Set(), needsColon: true, quoted: false };
+      slot = {
+        kind: 'key',
+        mapPath: located.path,
+        span: unpatch(node.span),
+        existing: new Set(),
+        needsColon: true,
+        quoted: false,
+      };
     } else if (node.value === PLACEHOLDER) {
       slot = { kind: 'value', path: located.path, node: undefined, span: { start: offset, end: offset } };
     } else {
-      slot = { kind: 'value', path: located.path, node, span: unpatch(node.value === null ? node.span : contentSpan(node)) };
+      slot = {
+        kind: 'value',
+        path: located.path,
+        node,
+        span: unpatch(node.value === null ? node.span : contentSpan(node)),
+      };
     }
   } else if (target.kind === 'map-gap') {
     slot = {
@@ -200,7 +235,13 @@ function toolCompletions(c: CompletionContext, slot: ValueSlot): CompletionEntry
 
 const GO_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-function stepIdCompletions(c: CompletionContext, slot: ValueSlot, workflow: WorkflowModel, step: StepModel, asList: boolean): CompletionEntry[] {
+function stepIdCompletions(
+  c: CompletionContext,
+  slot: ValueSlot,
+  workflow: WorkflowModel,
+  step: StepModel,
+  asList: boolean,
+): CompletionEntry[] {
   const outer = step.parent ?? step;
   const listed = new Set(outer.dependsOn.map((d) => String(d.value)));
   const items: CompletionEntry[] = [];
@@ -224,12 +265,15 @@ function argumentCompletions(c: CompletionContext, slot: KeySlot, step: StepMode
   const tool = catalogToolOf(resolveStepTool(c.ctx, step));
   if (!tool) return [];
   const { properties } = topLevelProperties(tool.inputSchema);
-  return keyItems(slot, [...properties.values()].map((p) => ({
-    name: p.name,
-    detail: `${p.typeText}${p.required ? ', required' : ''}`,
-    documentation: p.description,
-    first: p.required,
-  })));
+  return keyItems(
+    slot,
+    [...properties.values()].map((p) => ({
+      name: p.name,
+      detail: `${p.typeText}${p.required ? ', required' : ''}`,
+      documentation: p.description,
+      first: p.required,
+    })),
+  );
 }
 
 export function keyItems(
@@ -264,7 +308,12 @@ const STEP_FIELDS: [string, string][] = [
 ];
 
 /** Completions inside `{{ }}`, or undefined when the caret is not in a template. */
-function templateCompletions(c: CompletionContext, node: ScalarNode, workflow: WorkflowModel, step: StepModel | undefined): CompletionEntry[] | undefined {
+function templateCompletions(
+  c: CompletionContext,
+  node: ScalarNode,
+  workflow: WorkflowModel,
+  step: StepModel | undefined,
+): CompletionEntry[] | undefined {
   const text = c.ctx.file.source.text;
   const index = valueIndexAt(text, node, Math.min(c.offset, node.span.end));
   if (index === undefined) return undefined;
@@ -290,7 +339,10 @@ function templateCompletions(c: CompletionContext, node: ScalarNode, workflow: W
   const [root, second, third, fourth] = segments;
   const outer = step ? (step.parent ?? step) : undefined;
   if (segments.length === 0) {
-    const roots = [item('params', "the workflow's call arguments", 'module'), item('steps', 'results of other steps', 'module')];
+    const roots = [
+      item('params', "the workflow's call arguments", 'module'),
+      item('steps', 'results of other steps', 'module'),
+    ];
     roots.push(item('workflow', 'id, status, timing of this run', 'module'));
     if (step?.parent) roots.push(item('forEach', 'the current item and index', 'module'));
     return roots;
@@ -298,11 +350,15 @@ function templateCompletions(c: CompletionContext, node: ScalarNode, workflow: W
   if (root === 'params' && segments.length === 1) {
     const properties = getMap(workflow.parameters, 'properties');
     return (properties?.pairs ?? []).map((pair) => {
-      const type = isMap(pair.value) && isScalar(getNode(pair.value, 'type')) ? String((getNode(pair.value, 'type') as ScalarNode).value) : 'parameter';
+      const type =
+        isMap(pair.value) && isScalar(getNode(pair.value, 'type'))
+          ? String((getNode(pair.value, 'type') as ScalarNode).value)
+          : 'parameter';
       return item(String(pair.key.value), type, 'variable');
     });
   }
-  if (root === 'workflow' && segments.length === 1) return WORKFLOW_FIELDS.map((f) => item(f, 'run information', 'field'));
+  if (root === 'workflow' && segments.length === 1)
+    return WORKFLOW_FIELDS.map((f) => item(f, 'run information', 'field'));
   if (root === 'forEach' && segments.length === 1 && step?.parent) {
     return [item(step.parent.itemVar, 'the current item', 'variable'), item('index', 'the current index', 'variable')];
   }
@@ -313,7 +369,12 @@ function templateCompletions(c: CompletionContext, node: ScalarNode, workflow: W
       .filter((s) => s !== outer && s.idText !== undefined && GO_IDENTIFIER.test(s.idText))
       .map((s) => {
         const up = upstream.has(s.idText!);
-        return item(s.idText!, up || !outer ? (s.toolText ?? s.type) : 'not upstream: add it to dependsOn first', 'reference', up ? '0' : '1');
+        return item(
+          s.idText!,
+          up || !outer ? (s.toolText ?? s.type) : 'not upstream: add it to dependsOn first',
+          'reference',
+          up ? '0' : '1',
+        );
       });
   }
   const target = second !== undefined ? workflow.byId.get(second) : undefined;
@@ -332,12 +393,15 @@ function templateCompletions(c: CompletionContext, node: ScalarNode, workflow: W
       for (const p of topLevelProperties(tool?.outputSchema).properties.values()) fields.set(p.name, p.typeText);
       if (tool && !tool.outputSchema) fields.set('text', 'the first text content (no outputSchema)');
     }
-    for (const pair of target.defaultResults?.pairs ?? []) if (!fields.has(String(pair.key.value))) fields.set(String(pair.key.value), 'from defaultResults');
+    for (const pair of target.defaultResults?.pairs ?? [])
+      if (!fields.has(String(pair.key.value))) fields.set(String(pair.key.value), 'from defaultResults');
     return [...fields].map(([f, d]) => item(f, d, 'field'));
   }
   if (segments.length === 4 && target.type === 'elicitation' && fourth === 'content') {
     const properties = nodeAtPath(target.node, ['schema', 'properties']);
-    return (isMap(properties) ? properties.pairs : []).map((pair) => item(String(pair.key.value), 'elicited field', 'field'));
+    return (isMap(properties) ? properties.pairs : []).map((pair) =>
+      item(String(pair.key.value), 'elicited field', 'field'),
+    );
   }
   return [];
 }
@@ -372,7 +436,11 @@ function faceCompletions(c: CompletionContext): CompletionEntry[] {
       const faced = new Set(server.faces.map((f) => f.toolName));
       return keyItems(
         { ...c.slot, existing: new Set([...c.slot.existing, ...[...faced].filter((n) => n !== PLACEHOLDER)]) },
-        (catalogServer?.tools ?? []).map((t) => ({ name: t.name, detail: t.title ?? 'tool', documentation: t.description })),
+        (catalogServer?.tools ?? []).map((t) => ({
+          name: t.name,
+          detail: t.title ?? 'tool',
+          documentation: t.description,
+        })),
       );
     }
     if (c.slot.kind !== 'value' || !startsWith(c.slot.path, base)) continue;

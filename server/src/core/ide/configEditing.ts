@@ -40,19 +40,33 @@ const SEVERITY_WORDS: Record<string, string> = {
 
 /** Whether a path (of a mapping, or of a value in one) is a `rules` mapping: top-level or an override's. */
 function isRulesMap(path: readonly (string | number)[]): boolean {
-  return (path.length === 1 && path[0] === 'rules') || (path.length === 3 && path[0] === 'overrides' && typeof path[1] === 'number' && path[2] === 'rules');
+  return (
+    (path.length === 1 && path[0] === 'rules') ||
+    (path.length === 3 && path[0] === 'overrides' && typeof path[1] === 'number' && path[2] === 'rules')
+  );
 }
 
 /**
  * Completion at `offset` of the configuration file; `files`: the folder's checked files, whose
  * gateways name the workloads offered under `workloads`.
  */
-export function configCompletionsAt(file: ParsedFile, workspace: Workspace, offset: number, files: () => Iterable<ParsedFile>): CompletionEntry[] {
+export function configCompletionsAt(
+  file: ParsedFile,
+  workspace: Workspace,
+  offset: number,
+  files: () => Iterable<ParsedFile>,
+): CompletionEntry[] {
   const c = buildContext(file, workspace, offset, true);
   if (!c) return [];
   const slot = c.slot;
   if (slot.kind === 'key') {
-    const key = (label: string, kind: CompletionKind, detail: string | undefined, documentation?: string, sortText?: string): CompletionEntry => ({
+    const key = (
+      label: string,
+      kind: CompletionKind,
+      detail: string | undefined,
+      documentation?: string,
+      sortText?: string,
+    ): CompletionEntry => ({
       label,
       kind,
       ...(detail ? { detail } : {}),
@@ -66,10 +80,14 @@ export function configCompletionsAt(file: ParsedFile, workspace: Workspace, offs
       return CONFIG_KEYS.filter((k) => !slot.existing.has(k)).map((k) => key(k, 'property', KEY_WORDS[k]));
     }
     if (isRulesMap(path)) {
-      return ALL_RULES.filter((rule) => !slot.existing.has(rule.id)).map((rule) => key(rule.id, 'value', `${rule.defaultSeverity} by default`, escapeMarkdown(rule.summary)));
+      return ALL_RULES.filter((rule) => !slot.existing.has(rule.id)).map((rule) =>
+        key(rule.id, 'value', `${rule.defaultSeverity} by default`, escapeMarkdown(rule.summary)),
+      );
     }
     if (path.length === 1 && path[0] === 'kinds') {
-      return DOCUMENT_KINDS.filter((kind) => !slot.existing.has(kind)).map((kind) => key(kind, 'enum', 'document kind'));
+      return DOCUMENT_KINDS.filter((kind) => !slot.existing.has(kind)).map((kind) =>
+        key(kind, 'enum', 'document kind'),
+      );
     }
     if (path.length === 1 && path[0] === 'workloads') {
       return workloadNames(workspace, files())
@@ -85,20 +103,32 @@ export function configCompletionsAt(file: ParsedFile, workspace: Workspace, offs
     return SEVERITIES.map((severity, i) => ({
       label: severity,
       kind: 'enum-member' as const,
-      detail: rule && severity === rule.defaultSeverity ? `${SEVERITY_WORDS[severity]} (the default)` : SEVERITY_WORDS[severity],
+      detail:
+        rule && severity === rule.defaultSeverity
+          ? `${SEVERITY_WORDS[severity]} (the default)`
+          : SEVERITY_WORDS[severity],
       sortText: String(i),
       span,
       newText: severity,
     }));
   }
   if (path.length === 2 && path[0] === 'workloads') {
-    return workspace.catalog.serverNames.map((name) => ({ label: name, kind: 'module' as const, detail: 'catalog server', span, newText: name }));
+    return workspace.catalog.serverNames.map((name) => ({
+      label: name,
+      kind: 'module' as const,
+      detail: 'catalog server',
+      span,
+      newText: name,
+    }));
   }
   return [];
 }
 
 /** The workloads the folder's gateways name, each once: those without a catalog server first. */
-function workloadNames(workspace: Workspace, files: Iterable<ParsedFile>): { name: string; catalogued: boolean; detail: string }[] {
+function workloadNames(
+  workspace: Workspace,
+  files: Iterable<ParsedFile>,
+): { name: string; catalogued: boolean; detail: string }[] {
   const out = new Map<string, { name: string; catalogued: boolean; detail: string }>();
   for (const file of files) {
     for (const doc of file.documents) {
@@ -109,7 +139,11 @@ function workloadNames(workspace: Workspace, files: Iterable<ParsedFile>): { nam
         out.set(name, {
           name,
           catalogued: server !== undefined,
-          detail: server ? `catalogued as ${workspace.catalog.serverName(name)}` : workload.opaque ? 'workload (opaque)' : 'workload without a catalog',
+          detail: server
+            ? `catalogued as ${workspace.catalog.serverName(name)}`
+            : workload.opaque
+              ? 'workload (opaque)'
+              : 'workload without a catalog',
         });
       }
     }
@@ -127,6 +161,12 @@ export function configHoverAt(file: ParsedFile, offset: number): HoverText | und
   if (!rule || !isRulesMap(path.slice(0, -1)) || !isMap(located.target.map)) return undefined;
   const span: Span = located.target.pair.key.span;
   const kinds = rule.kinds === '*' ? 'every kind Tool Lens reads' : rule.kinds.join(', ');
-  const markdown = [`**${rule.id}** (${rule.defaultSeverity} by default)`, '', escapeMarkdown(rule.summary), '', `Checks: ${kinds}.`].join('\n');
+  const markdown = [
+    `**${rule.id}** (${rule.defaultSeverity} by default)`,
+    '',
+    escapeMarkdown(rule.summary),
+    '',
+    `Checks: ${kinds}.`,
+  ].join('\n');
   return { markdown, span };
 }

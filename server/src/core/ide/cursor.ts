@@ -127,7 +127,10 @@ export function contentSpan(node: ScalarNode): { start: number; end: number } {
 }
 
 /** The workflow and (innermost) step whose subtree holds `path`. */
-export function workflowAt(ctx: DocumentContext, path: readonly (string | number)[]): { workflow?: WorkflowModel; step?: StepModel } {
+export function workflowAt(
+  ctx: DocumentContext,
+  path: readonly (string | number)[],
+): { workflow?: WorkflowModel; step?: StepModel } {
   for (const workflow of workflowsOf(ctx).workflows) {
     if (!startsWith(path, workflow.path)) continue;
     for (const step of workflow.steps) {
@@ -140,6 +143,9 @@ export function workflowAt(ctx: DocumentContext, path: readonly (string | number
 }
 
 /** Where a step's key sits relative to the step: `['tool']`, `['arguments', 'owner']`... */
-export function relativePath(path: readonly (string | number)[], base: readonly (string | number)[]): (string | number)[] {
+export function relativePath(
+  path: readonly (string | number)[],
+  base: readonly (string | number)[],
+): (string | number)[] {
   return path.slice(base.length);
 }

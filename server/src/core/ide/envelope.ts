@@ -44,13 +44,22 @@ function envelopeFields(namespace: DynamicNamespace, tool: CatalogTool): [string
   const args: [string, Value][] = [...topLevelProperties(root).properties.values()]
     .filter((property) => property.required)
     // A required property's default is what the user most likely wants; else a value of its type.
-    .map((property) => [property.name, { leaf: offered('default' in property.schema ? property.schema.default : placeholderFor(property.schema, root), ++stop) }]);
+    .map((property) => [
+      property.name,
+      {
+        leaf: offered(
+          'default' in property.schema ? property.schema.default : placeholderFor(property.schema, root),
+          ++stop,
+        ),
+      },
+    ]);
   const fields: [string, Value][] = [
     ['namespace', { leaf: [JSON.stringify(namespace.name)] }],
     ['toolName', { leaf: [JSON.stringify(tool.name)] }],
     ['arguments', args.length ? { map: args } : { leaf: [{ stop: ++stop, text: '{}' }] }],
   ];
-  if (namespace.external) fields.push(['mcpDetails', { map: [['description', { leaf: offered(MCP_DETAILS_PLACEHOLDER, ++stop) }]] }]);
+  if (namespace.external)
+    fields.push(['mcpDetails', { map: [['description', { leaf: offered(MCP_DETAILS_PLACEHOLDER, ++stop) }]] }]);
   return fields;
 }
 
@@ -96,7 +105,9 @@ function jsonValue(value: Value, indent: string | undefined, eol: string): Piece
 function jsonObject(pairs: [string, Value][], indent: string | undefined, eol: string): Piece[] {
   if (indent === undefined) {
     const out: Piece[] = ['{'];
-    pairs.forEach(([key, value], i) => out.push(i ? ',' : '', `${JSON.stringify(key)}:`, ...jsonValue(value, undefined, eol)));
+    pairs.forEach(([key, value], i) =>
+      out.push(i ? ',' : '', `${JSON.stringify(key)}:`, ...jsonValue(value, undefined, eol)),
+    );
     return [...out, '}'];
   }
   return ['{', eol, ...jsonMembers(pairs, `${indent}  `, eol), eol, indent, '}'];
@@ -105,7 +116,9 @@ function jsonObject(pairs: [string, Value][], indent: string | undefined, eol: s
 /** `"key": value` lines at `indent`, joined by commas (no line break after the last). */
 function jsonMembers(pairs: [string, Value][], indent: string, eol: string): Piece[] {
   const out: Piece[] = [];
-  pairs.forEach(([key, value], i) => out.push(i ? `,${eol}` : '', indent, `${JSON.stringify(key)}: `, ...jsonValue(value, indent, eol)));
+  pairs.forEach(([key, value], i) =>
+    out.push(i ? `,${eol}` : '', indent, `${JSON.stringify(key)}: `, ...jsonValue(value, indent, eol)),
+  );
   return out;
 }
 
@@ -147,7 +160,8 @@ function combine(text: string, parts: { at: number; pieces: Piece[] }[]): Envelo
 
 /** The start of the line after the one holding `end` (or the end of the text, with the line break to write first). */
 function nextLine(text: string, end: number): { at: number; lead: string } {
-  if (end > 0 && (text[end - 1] === '\n' || (text[end - 1] === '\r' && text[end] !== '\n'))) return { at: end, lead: '' };
+  if (end > 0 && (text[end - 1] === '\n' || (text[end - 1] === '\r' && text[end] !== '\n')))
+    return { at: end, lead: '' };
   const i = endOfLine(text, end);
   if (i >= text.length) return { at: text.length, lead: eolOf(text) };
   if (text[i] === '\r' && text[i + 1] === '\n') return { at: i + 2, lead: '' };
@@ -207,13 +221,24 @@ function documentAt(file: ParsedFile, offset: number): ParsedDocument | undefine
 // ---------------------------------------------------------------------------------------------
 // Filling in an entry that is an unfinished envelope
 
-type Missing = { entry: [string, Value][]; input: [string, Value][]; inputPair?: Pair; inputMap?: MapNode; argsKey: string };
+type Missing = {
+  entry: [string, Value][];
+  input: [string, Value][];
+  inputPair?: Pair;
+  inputMap?: MapNode;
+  argsKey: string;
+};
 
 /**
  * What an entry lacks to be this envelope, or undefined when it is something else (another tool,
  * another namespace or tool, or already whole): then a new entry goes after it.
  */
-function missingOf(entry: MapNode, fields: [string, Value][], namespace: string, toolName: string): Missing | undefined {
+function missingOf(
+  entry: MapNode,
+  fields: [string, Value][],
+  namespace: string,
+  toolName: string,
+): Missing | undefined {
   const named = getPair(entry, 'tool') ?? getPair(entry, 'name');
   if (named?.value && !(isScalar(named.value) && named.value.value === CALL_DYNAMIC_TOOL)) return undefined;
   if (named && !named.value) return undefined; // `tool:` with no value: said by the schema rules, not guessed at
@@ -247,14 +272,21 @@ function missingOf(entry: MapNode, fields: [string, Value][], namespace: string,
 const NOT_BLOCK = (what: string) =>
   `Tool Lens inserts envelopes into block YAML only, and ${what} is written in flow style ({...} or [...]): write it as a block to insert here, or insert on an empty line.`;
 
-function yamlPlan(file: ParsedFile, doc: ParsedDocument | undefined, offset: number, fields: [string, Value][], ids: { namespace: string; tool: string }): EnvelopePlan {
+function yamlPlan(
+  file: ParsedFile,
+  doc: ParsedDocument | undefined,
+  offset: number,
+  fields: [string, Value][],
+  ids: { namespace: string; tool: string },
+): EnvelopePlan {
   const text = file.source.text;
   const eol = eolOf(text);
   const ctx: EditContext = { text, json: false };
   const here = lineOf(text, offset);
   const root = doc?.root ?? null;
   const entryPairs: [string, Value][] = [toolField(), ['input', { map: fields }]];
-  const entryLines = (dash: number, content: number) => yamlPairs(ctx, entryPairs, content, eol, `${' '.repeat(dash)}-${' '.repeat(content - dash - 1)}`);
+  const entryLines = (dash: number, content: number) =>
+    yamlPairs(ctx, entryPairs, content, eol, `${' '.repeat(dash)}-${' '.repeat(content - dash - 1)}`);
 
   if (root === null || (isScalar(root) && root.value === null)) {
     // An empty file, or comments only: the whole list.
@@ -272,10 +304,16 @@ function yamlPlan(file: ParsedFile, doc: ParsedDocument | undefined, offset: num
   }
   const seq = callsPair.value;
   const keyColumn = column(text, callsPair.key.span.start) ?? 0;
-  if (seq === null || (isScalar(seq) && seq.value === null && !seq.shared)) return finishAt(linesAfter(text, callsPair.span.end, entryLines(keyColumn + 2, keyColumn + 4), eol));
-  if (seq.type !== 'seq') return { refused: 'The calls key of this document does not hold a list: make it one (calls: followed by - entries) to insert an entry.' };
+  if (seq === null || (isScalar(seq) && seq.value === null && !seq.shared))
+    return finishAt(linesAfter(text, callsPair.span.end, entryLines(keyColumn + 2, keyColumn + 4), eol));
+  if (seq.type !== 'seq')
+    return {
+      refused:
+        'The calls key of this document does not hold a list: make it one (calls: followed by - entries) to insert an entry.',
+    };
   if (seq.flow) return { refused: NOT_BLOCK('the calls list') };
-  if (seq.shared) return { refused: 'The calls list is an anchor or an alias: insert the entry where the list is written.' };
+  if (seq.shared)
+    return { refused: 'The calls list is an anchor or an alias: insert the entry where the list is written.' };
   const { dash, content } = listColumns(text, seq, keyColumn);
   const lines = entryLines(dash, content);
 
@@ -342,19 +380,33 @@ function fillYaml(ctx: EditContext, entry: MapNode, missing: Missing, eol: strin
   const { text } = ctx;
   const parts: { at: number; pieces: Piece[] }[] = [];
   const entryColumn = column(text, entry.pairs[0]!.key.span.start);
-  if (entryColumn === undefined) return { refused: 'This entry is indented with tabs: Tool Lens cannot tell its columns.' };
+  if (entryColumn === undefined)
+    return { refused: 'This entry is indented with tabs: Tool Lens cannot tell its columns.' };
   if (missing.input.length) {
     if (missing.inputMap) {
       const map = missing.inputMap;
       if (map.flow || map.shared || !map.pairs.length) return { refused: NOT_BLOCK(`its ${missing.argsKey}`) };
       const inner = column(text, map.pairs[0]!.key.span.start);
-      if (inner === undefined) return { refused: 'This entry is indented with tabs: Tool Lens cannot tell its columns.' };
-      parts.push(linesAfter(text, valueEnd(map.pairs[map.pairs.length - 1]!), yamlPairs(ctx, missing.input, inner, eol), eol));
+      if (inner === undefined)
+        return { refused: 'This entry is indented with tabs: Tool Lens cannot tell its columns.' };
+      parts.push(
+        linesAfter(text, valueEnd(map.pairs[map.pairs.length - 1]!), yamlPairs(ctx, missing.input, inner, eol), eol),
+      );
     } else if (missing.inputPair) {
-      parts.push(linesAfter(text, missing.inputPair.span.end, yamlPairs(ctx, missing.input, entryColumn + 2, eol), eol));
+      parts.push(
+        linesAfter(text, missing.inputPair.span.end, yamlPairs(ctx, missing.input, entryColumn + 2, eol), eol),
+      );
     }
   }
-  if (missing.entry.length) parts.push(linesAfter(text, valueEnd(entry.pairs[entry.pairs.length - 1]!), yamlPairs(ctx, missing.entry, entryColumn, eol), eol));
+  if (missing.entry.length)
+    parts.push(
+      linesAfter(
+        text,
+        valueEnd(entry.pairs[entry.pairs.length - 1]!),
+        yamlPairs(ctx, missing.entry, entryColumn, eol),
+        eol,
+      ),
+    );
   // At the end of the text each insertion brings its own leading line break and none after: they chain.
   return combine(text, parts);
 }
@@ -375,7 +427,13 @@ function multiline(text: string, node: MapNode | SeqNode): boolean {
 }
 
 /** Members added to a JSON object: after its last one, each on a line of its own where the object's are, with the commas. */
-function jsonAddMembers(text: string, map: MapNode, members: [string, Value][], eol: string, oneLine: boolean): { at: number; pieces: Piece[] } {
+function jsonAddMembers(
+  text: string,
+  map: MapNode,
+  members: [string, Value][],
+  eol: string,
+  oneLine: boolean,
+): { at: number; pieces: Piece[] } {
   const last = map.pairs[map.pairs.length - 1];
   if (!last) {
     if (oneLine || !/[\r\n]/.test(text.slice(map.span.start, map.span.end))) {
@@ -384,7 +442,8 @@ function jsonAddMembers(text: string, map: MapNode, members: [string, Value][], 
     const indent = `${indentOf(text, map.span.start)}  `;
     return { at: map.span.start + 1, pieces: [eol, ...jsonMembers(members, indent, eol)] };
   }
-  if (oneLine || !multiline(text, map)) return { at: valueEnd(last), pieces: [',', ...dropBraces(jsonObject(members, undefined, eol))] };
+  if (oneLine || !multiline(text, map))
+    return { at: valueEnd(last), pieces: [',', ...dropBraces(jsonObject(members, undefined, eol))] };
   const indent = indentOf(text, last.key.span.start);
   return { at: valueEnd(last), pieces: [`,${eol}`, ...jsonMembers(members, indent, eol)] };
 }
@@ -397,13 +456,20 @@ function fillJson(text: string, entry: MapNode, missing: Missing, eol: string, o
   const parts: { at: number; pieces: Piece[] }[] = [];
   if (missing.input.length) {
     if (missing.inputMap) parts.push(jsonAddMembers(text, missing.inputMap, missing.input, eol, oneLine));
-    else return { refused: `This entry's ${missing.argsKey} is null: replace it with {} to insert the envelope into it.` };
+    else
+      return { refused: `This entry's ${missing.argsKey} is null: replace it with {} to insert the envelope into it.` };
   }
   if (missing.entry.length) parts.push(jsonAddMembers(text, entry, missing.entry, eol, oneLine));
   return combine(text, parts);
 }
 
-function jsonPlan(file: ParsedFile, doc: ParsedDocument | undefined, offset: number, fields: [string, Value][], ids: { namespace: string; tool: string }): EnvelopePlan {
+function jsonPlan(
+  file: ParsedFile,
+  doc: ParsedDocument | undefined,
+  offset: number,
+  fields: [string, Value][],
+  ids: { namespace: string; tool: string },
+): EnvelopePlan {
   const text = file.source.text;
   const eol = eolOf(text);
   const root = doc?.root ?? null;
@@ -416,7 +482,8 @@ function jsonPlan(file: ParsedFile, doc: ParsedDocument | undefined, offset: num
     const lead = text.length && !/[\r\n]$/.test(text) ? eol : '';
     return finish(at, at, lead ? [lead, ...pieces] : pieces);
   }
-  if (!isMap(root)) return { refused: 'This calls document is not a JSON object: write it as {"calls": [...]} to insert an entry.' };
+  if (!isMap(root))
+    return { refused: 'This calls document is not a JSON object: write it as {"calls": [...]} to insert an entry.' };
   const callsPair = getPair(root, 'calls');
   if (!callsPair) {
     const indent = root.pairs[0] ? indentOf(text, root.pairs[0].key.span.start) : '  ';
@@ -425,7 +492,8 @@ function jsonPlan(file: ParsedFile, doc: ParsedDocument | undefined, offset: num
     return finishAt(jsonAddMembers(text, root, [member], eol, false));
   }
   const seq = callsPair.value;
-  if (!seq || seq.type !== 'seq') return { refused: 'The "calls" member of this document is not an array: make it one to insert an entry.' };
+  if (!seq || seq.type !== 'seq')
+    return { refused: 'The "calls" member of this document is not an array: make it one to insert an entry.' };
   const items = seq.items;
   const inside = items.find((item) => item.span.start < offset && offset < item.span.end);
   if (inside && isMap(inside)) {
@@ -441,11 +509,17 @@ function jsonPlan(file: ParsedFile, doc: ParsedDocument | undefined, offset: num
   }
   // After the element the cursor is in, or the last one that ends before it (before the first when none does).
   const previous = inside ?? [...items].reverse().find((item: Node) => item.span.end <= offset);
-  if (!previous) return finish(items[0]!.span.start, items[0]!.span.start, [...element, spread ? `,${eol}${itemIndent}` : ', ']);
+  if (!previous)
+    return finish(items[0]!.span.start, items[0]!.span.start, [...element, spread ? `,${eol}${itemIndent}` : ', ']);
   return finish(previous.span.end, previous.span.end, [spread ? `,${eol}${itemIndent}` : ', ', ...element]);
 }
 
-function jsonlPlan(file: ParsedFile, offset: number, fields: [string, Value][], ids: { namespace: string; tool: string }): EnvelopePlan {
+function jsonlPlan(
+  file: ParsedFile,
+  offset: number,
+  fields: [string, Value][],
+  ids: { namespace: string; tool: string },
+): EnvelopePlan {
   const text = file.source.text;
   const eol = eolOf(text);
   const here = lineOf(text, offset);
@@ -466,14 +540,20 @@ function jsonlPlan(file: ParsedFile, offset: number, fields: [string, Value][], 
  * placed by the calls document's structure (see the top of this file), or at the cursor in any
  * other document.
  */
-export function planEnvelope(file: ParsedFile | undefined, offset: number, namespace: DynamicNamespace, tool: CatalogTool): EnvelopePlan {
+export function planEnvelope(
+  file: ParsedFile | undefined,
+  offset: number,
+  namespace: DynamicNamespace,
+  tool: CatalogTool,
+): EnvelopePlan {
   const fields = envelopeFields(namespace, tool);
   const ids = { namespace: namespace.name, tool: tool.name };
   const language = file?.language ?? 'yaml';
   if (file && language === 'jsonl') return jsonlPlan(file, offset, fields, ids);
   const doc = file ? documentAt(file, offset) : undefined;
   const calls = file && (doc?.kind === 'tool-calls' || (file.kind === 'tool-calls' && !doc?.kind));
-  if (file && calls) return language === 'yaml' ? yamlPlan(file, doc, offset, fields, ids) : jsonPlan(file, doc, offset, fields, ids);
+  if (file && calls)
+    return language === 'yaml' ? yamlPlan(file, doc, offset, fields, ids) : jsonPlan(file, doc, offset, fields, ids);
   return atCursor(file, offset, fields);
 }
 

@@ -62,7 +62,12 @@ export interface GraphOfWorkflow {
 }
 
 /** The graph of one composite tool of `file`; `findings`: the file's current findings (the diagnostics the editor shows). */
-export function workflowGraph(file: ParsedFile, ctx: DocumentContext, workflow: WorkflowModel, findings: readonly Finding[]): GraphOfWorkflow {
+export function workflowGraph(
+  file: ParsedFile,
+  ctx: DocumentContext,
+  workflow: WorkflowModel,
+  findings: readonly Finding[],
+): GraphOfWorkflow {
   const floor = floorOf(ctx, workflow);
   const entries = new Map<StepModel, StepEntry<ResolvedStep>>(floor.entries.map((e) => [e.step.step, e]));
   const marks = new Map<StepModel, WorkflowGraphMark[]>();
@@ -74,7 +79,11 @@ export function workflowGraph(file: ParsedFile, ctx: DocumentContext, workflow: 
   };
 
   for (const entry of floor.entries) {
-    if (!entry.known) markOn(entry.step.step, { kind: 'unknown', text: `annotations unknown (${entry.reason}): the floor assumes the worst` });
+    if (!entry.known)
+      markOn(entry.step.step, {
+        kind: 'unknown',
+        text: `annotations unknown (${entry.reason}): the floor assumes the worst`,
+      });
   }
 
   let dropped: string | undefined;
@@ -84,7 +93,10 @@ export function workflowGraph(file: ParsedFile, ctx: DocumentContext, workflow: 
     for (const c of floor.table.contradictions) {
       const row = floor.table.rows.find((r) => r.hint === c.hint);
       for (const entry of row?.deciding ?? []) {
-        markOn(entry.step.step, { kind: 'breaks-claim', text: `makes the floor's ${c.hint} ${c.floor}, against the claimed ${c.explicit}` });
+        markOn(entry.step.step, {
+          kind: 'breaks-claim',
+          text: `makes the floor's ${c.hint} ${c.floor}, against the claimed ${c.explicit}`,
+        });
       }
     }
   }
@@ -95,7 +107,9 @@ export function workflowGraph(file: ParsedFile, ctx: DocumentContext, workflow: 
   for (const finding of findings) {
     if (finding.rule !== NOT_UPSTREAM) continue;
     if (finding.span.start < workflow.node.span.start || finding.span.end > workflow.node.span.end) continue;
-    const reader = workflow.steps.find((s) => s.node.span.start <= finding.span.start && finding.span.end <= s.node.span.end);
+    const reader = workflow.steps.find(
+      (s) => s.node.span.start <= finding.span.start && finding.span.end <= s.node.span.end,
+    );
     const readId = text.slice(finding.span.start, finding.span.end);
     const read = workflow.byId.get(readId);
     if (!reader || !read || read === reader) continue;
@@ -138,7 +152,10 @@ export function workflowGraph(file: ParsedFile, ctx: DocumentContext, workflow: 
   };
 }
 
-function classify(step: StepModel, entry: StepEntry<ResolvedStep> | undefined): { annotationClass: AnnotationClass; detail: string } {
+function classify(
+  step: StepModel,
+  entry: StepEntry<ResolvedStep> | undefined,
+): { annotationClass: AnnotationClass; detail: string } {
   if (!entry) {
     return step.type === 'elicitation'
       ? { annotationClass: 'no-tool', detail: 'elicitation: asks the user, calls no tool' }
@@ -149,9 +166,16 @@ function classify(step: StepModel, entry: StepEntry<ResolvedStep> | undefined): 
   // The MCP defaults for absent hints are the floor's (effectiveAnnotations), not ours to repeat.
   const effective = effectiveAnnotations(declared);
   if (effective.readOnlyHint) return { annotationClass: 'read-only', detail: 'declares readOnlyHint: true' };
-  if (effective.destructiveHint === false) return { annotationClass: 'additive', detail: 'declares destructiveHint: false (changes things, destroys nothing)' };
+  if (effective.destructiveHint === false)
+    return {
+      annotationClass: 'additive',
+      detail: 'declares destructiveHint: false (changes things, destroys nothing)',
+    };
   return {
     annotationClass: 'destructive',
-    detail: declared.destructiveHint === true ? 'declares destructiveHint: true' : 'omits destructiveHint, which counts as destructive',
+    detail:
+      declared.destructiveHint === true
+        ? 'declares destructiveHint: true'
+        : 'omits destructiveHint, which counts as destructive',
   };
 }

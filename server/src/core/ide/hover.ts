@@ -22,9 +22,15 @@ export interface HoverText {
 }
 
 /** The hover at `offset` of a file; `findings`: the file's current findings (the diagnostics the editor shows), when the caller has them. */
-export function hoverAt(file: ParsedFile, workspace: Workspace, offset: number, findings: readonly Finding[] = []): HoverText | undefined {
+export function hoverAt(
+  file: ParsedFile,
+  workspace: Workspace,
+  offset: number,
+  findings: readonly Finding[] = [],
+): HoverText | undefined {
   if (!file.kind) return undefined;
-  const said = (rule: string): boolean => findings.some((f) => f.rule === rule && f.span.start <= offset && offset <= f.span.end);
+  const said = (rule: string): boolean =>
+    findings.some((f) => f.rule === rule && f.span.start <= offset && offset <= f.span.end);
   const located = locate(file, offset);
   if (!located?.doc.kind) return undefined;
   const target = located.target;
@@ -43,7 +49,11 @@ export function hoverAt(file: ParsedFile, workspace: Workspace, offset: number, 
       if (samePath(rel, ['tool'])) {
         const resolution = resolveStepTool(ctx, step);
         // Why a reference does not resolve, or that its server has no catalog, is tool/unknown's message.
-        if (!resolution || ((resolution.kind === 'unresolved' || resolution.kind === 'no-catalog') && said('tool/unknown'))) return undefined;
+        if (
+          !resolution ||
+          ((resolution.kind === 'unresolved' || resolution.kind === 'no-catalog') && said('tool/unknown'))
+        )
+          return undefined;
         return result(toolRefMarkdown(resolution));
       }
       return undefined;
@@ -51,7 +61,8 @@ export function hoverAt(file: ParsedFile, workspace: Workspace, offset: number, 
     const rel = relativePath(located.path, workflow.path);
     const onName = samePath(rel, ['name']);
     const onAnnotations = target.kind === 'key' && rel[0] === 'annotations' && rel.length <= 2;
-    if (onName || onAnnotations) return result(floorMarkdown(floorOf(ctx, workflow), { contradictionSaid: said('annotations/contradiction') }));
+    if (onName || onAnnotations)
+      return result(floorMarkdown(floorOf(ctx, workflow), { contradictionSaid: said('annotations/contradiction') }));
     return undefined;
   }
 
@@ -89,7 +100,9 @@ function envelopeAt(calls: readonly CallSite[], node: AnyNode, said: (rule: stri
   for (const site of calls) {
     if (!site.envelope) continue;
     const onName = site.name !== undefined && within(node, site.name);
-    const onField = Object.values(site.envelope.fields).some((f) => f && (within(node, f.pair.key) || (f.value !== null && node === f.value)));
+    const onField = Object.values(site.envelope.fields).some(
+      (f) => f && (within(node, f.pair.key) || (f.value !== null && node === f.value)),
+    );
     if (onName || onField) return envelopeMarkdown(site.envelope, said);
   }
   return undefined;
@@ -99,5 +112,7 @@ function envelopeAt(calls: readonly CallSite[], node: AnyNode, said: (rule: stri
 function callNameAt(calls: readonly CallSite[], node: AnyNode): string | undefined {
   const site = calls.find((s) => s.name !== undefined && within(node, s.name));
   if (!site?.tool || site.nameText === undefined) return undefined;
-  return [`**${code(site.nameText)}** (server ${code(site.tool.server)})`, '', ...toolDetailsMarkdown(site.tool)].join('\n');
+  return [`**${code(site.nameText)}** (server ${code(site.tool.server)})`, '', ...toolDetailsMarkdown(site.tool)].join(
+    '\n',
+  );
 }

@@ -40,25 +40,37 @@ export function floorLenses(file: ParsedFile, workspace: Workspace): FloorLens[]
       const total = floor.entries.length;
       const known = floor.entries.filter((e) => e.known).length;
       const title = lensTitle(floor.table.advertised, floor.table.contradictions, total, known);
-      lenses.push({ title, span: workflow.name?.span ?? { start: workflow.node.span.start, end: workflow.node.span.start } });
+      lenses.push({
+        title,
+        span: workflow.name?.span ?? { start: workflow.node.span.start, end: workflow.node.span.start },
+      });
     }
   }
   return lenses;
 }
 
 /** The lens's line (exported for the protocol tests' table of cases). */
-export function lensTitle(advertised: ToolAnnotations | undefined, contradictions: readonly Contradiction[], total: number, known: number): string {
+export function lensTitle(
+  advertised: ToolAnnotations | undefined,
+  contradictions: readonly Contradiction[],
+  total: number,
+  known: number,
+): string {
   const steps = total === 0 ? 'no tool steps, no floor' : `${known}/${total} tool step${total === 1 ? '' : 's'} known`;
   if (contradictions.length) {
-    const claims = contradictions.map((c) => `${shortName(c.hint)} ${mark(c.explicit)} claimed, floor ${mark(c.floor)}`).join('; ');
+    const claims = contradictions
+      .map((c) => `${shortName(c.hint)} ${mark(c.explicit)} claimed, floor ${mark(c.floor)}`)
+      .join('; ');
     return `Dropped by the gateway: ${claims} · ${steps}`;
   }
   // MCP gives destructiveHint and idempotentHint meaning only on a tool that is not read-only:
   // "readOnly ✓ · destructive ✓" would read as a contradiction, so a read-only line leaves them out.
   const readOnly = advertised?.readOnlyHint === true;
-  const hints = SHORT.filter(([hint]) => typeof advertised?.[hint] === 'boolean' && !(readOnly && (hint === 'destructiveHint' || hint === 'idempotentHint'))).map(
-    ([hint, short]) => `${short} ${mark(advertised![hint] as boolean)}`,
-  );
+  const hints = SHORT.filter(
+    ([hint]) =>
+      typeof advertised?.[hint] === 'boolean' &&
+      !(readOnly && (hint === 'destructiveHint' || hint === 'idempotentHint')),
+  ).map(([hint, short]) => `${short} ${mark(advertised![hint] as boolean)}`);
   return [...(hints.length ? hints : ['no hints advertised']), steps].join(' · ');
 }
 

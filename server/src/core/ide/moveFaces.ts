@@ -34,7 +34,9 @@ export function removalEdits(file: ParsedFile, server: FaceServer): TextEdit[] |
   const pair = server.toolFacesPair!;
   const index = entry.pairs.indexOf(pair);
   if (index < 0) return undefined;
-  const comments = file.comments.filter((c) => c.span.start >= entry.span.start && c.span.end <= entry.span.end).map((c) => c.span);
+  const comments = file.comments
+    .filter((c) => c.span.start >= entry.span.start && c.span.end <= entry.span.end)
+    .map((c) => c.span);
   const inComment = (offset: number) => comments.some((c) => offset >= c.start && offset < c.end);
   /** The offset of the first comma in [from, to) outside comments, or -1. */
   const commaIn = (from: number, to: number) => {

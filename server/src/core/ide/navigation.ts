@@ -39,8 +39,10 @@ export function symbolAt(file: ParsedFile, workspace: Workspace, offset: number)
       const node = target.node;
       if (step) {
         const rel = relativePath(located.path, step.path);
-        if (samePath(rel, ['id']) && node.value !== null) return { kind: 'step', ctx, workflow, id: String(node.value), span: node.span };
-        if (rel[0] === 'dependsOn' && rel.length === 2 && node.value !== null) return { kind: 'step', ctx, workflow, id: String(node.value), span: node.span };
+        if (samePath(rel, ['id']) && node.value !== null)
+          return { kind: 'step', ctx, workflow, id: String(node.value), span: node.span };
+        if (rel[0] === 'dependsOn' && rel.length === 2 && node.value !== null)
+          return { kind: 'step', ctx, workflow, id: String(node.value), span: node.span };
         if (samePath(rel, ['tool'])) {
           const tool = catalogToolOf(resolveStepTool(ctx, step));
           return tool ? { kind: 'tool', tool, span: node.span } : undefined;
@@ -51,7 +53,8 @@ export function symbolAt(file: ParsedFile, workspace: Workspace, offset: number)
         const segment = reference.segments[1];
         if (!segment || !within(offset, segment.span)) continue;
         if (reference.root === 'steps') return { kind: 'step', ctx, workflow, id: segment.name, span: segment.span };
-        if (reference.root === 'params') return { kind: 'param', ctx, workflow, name: segment.name, span: segment.span };
+        if (reference.root === 'params')
+          return { kind: 'param', ctx, workflow, name: segment.name, span: segment.span };
       }
       return undefined;
     }
@@ -79,7 +82,8 @@ export function symbolAt(file: ParsedFile, workspace: Workspace, offset: number)
     for (const name of workspace.catalog.serverNames) {
       const server = workspace.catalog.server(name);
       for (const tool of [...(server?.tools ?? []), ...(server?.namespaces ?? []).flatMap((n) => n.tools)]) {
-        if (tool.origin.file === file.path && tool.origin.span.start === target.node.span.start) return { kind: 'tool', tool, span: target.node.span };
+        if (tool.origin.file === file.path && tool.origin.span.start === target.node.span.start)
+          return { kind: 'tool', tool, span: target.node.span };
       }
     }
   }

@@ -59,7 +59,10 @@ export function toolDetailsMarkdown(tool: CatalogTool): string[] {
   else {
     lines.push('**Arguments**', '', '| argument | type | required | description |', '|---|---|---|---|');
     const sorted = [...properties.values()].sort((a, b) => Number(b.required) - Number(a.required));
-    for (const p of sorted) lines.push(`| ${code(p.name)} | ${cell(p.typeText)} | ${p.required ? 'yes' : 'no'} | ${cell(p.description ?? '')} |`);
+    for (const p of sorted)
+      lines.push(
+        `| ${code(p.name)} | ${cell(p.typeText)} | ${p.required ? 'yes' : 'no'} | ${cell(p.description ?? '')} |`,
+      );
   }
   if (closed) lines.push('', 'Other arguments are refused (`additionalProperties: false`).');
   if (open) lines.push('', 'The schema may accept arguments not listed here (anyOf, oneOf or a remote $ref).');
@@ -76,8 +79,14 @@ export function toolRefMarkdown(resolution: ToolRefResolution): string {
       lines.push(`**${names}**`, '');
       const server = gt.tool.server !== gt.workload ? ` (catalog server ${code(gt.tool.server)})` : '';
       lines.push(`Backend tool ${code(gt.originalName)} of workload ${code(gt.workload)}${server}.`);
-      if (gt.override) lines.push(`An aggregation override changes it${gt.override.name ? ` (renamed to ${code(gt.override.name)})` : ''}.`);
-      if (!gt.advertised) lines.push('It is hidden from clients by the aggregation filter; steps can still call it, but its annotations do not count for the floor.');
+      if (gt.override)
+        lines.push(
+          `An aggregation override changes it${gt.override.name ? ` (renamed to ${code(gt.override.name)})` : ''}.`,
+        );
+      if (!gt.advertised)
+        lines.push(
+          'It is hidden from clients by the aggregation filter; steps can still call it, but its annotations do not count for the floor.',
+        );
       lines.push('', ...toolDetailsMarkdown(gt.tool));
       break;
     }
@@ -104,7 +113,11 @@ export function toolRefMarkdown(resolution: ToolRefResolution): string {
       break;
     }
     case 'unresolved': {
-      lines.push(`**${code(resolution.ref)}**`, '', `Does not resolve: ${escapeMarkdown(unresolvedWords(resolution))}.`);
+      lines.push(
+        `**${code(resolution.ref)}**`,
+        '',
+        `Does not resolve: ${escapeMarkdown(unresolvedWords(resolution))}.`,
+      );
       if (resolution.suggestions.length) lines.push('', `Did you mean ${resolution.suggestions.map(code).join(', ')}?`);
       break;
     }
@@ -130,27 +143,44 @@ export function envelopeMarkdown(envelope: Envelope, said: (rule: string) => boo
   };
   switch (resolution.kind) {
     case 'ok':
-      lines.push(`**${code(CALL_DYNAMIC_TOOL)} → ${code(`${resolution.namespace.name}/${resolution.tool.name}`)}**`, '');
+      lines.push(
+        `**${code(CALL_DYNAMIC_TOOL)} → ${code(`${resolution.namespace.name}/${resolution.tool.name}`)}**`,
+        '',
+      );
       lines.push(namespaceLine(resolution.namespace), '');
       lines.push(...toolDetailsMarkdown(resolution.tool));
-      if (resolution.tool.outputSchema !== undefined) lines.push('', 'It declares an `outputSchema`: a successful recorded result must carry matching `structuredContent`.');
+      if (resolution.tool.outputSchema !== undefined)
+        lines.push(
+          '',
+          'It declares an `outputSchema`: a successful recorded result must carry matching `structuredContent`.',
+        );
       break;
     case 'no-tool':
     case 'unknown-tool':
       lines.push(`**${code(CALL_DYNAMIC_TOOL)}**`, '', namespaceLine(resolution.namespace), '');
-      lines.push(
-        `Its tools: ${resolution.namespace.tools.map((t) => code(t.name)).join(', ') || 'none'}.`,
-      );
+      lines.push(`Its tools: ${resolution.namespace.tools.map((t) => code(t.name)).join(', ') || 'none'}.`);
       break;
     case 'unknown-namespace':
       if (said('envelope/unknown-namespace')) return '';
-      lines.push(`**${code(CALL_DYNAMIC_TOOL)}**`, '', `No catalogued server has a namespace ${code(envelope.namespaceText ?? '')}.`);
+      lines.push(
+        `**${code(CALL_DYNAMIC_TOOL)}**`,
+        '',
+        `No catalogued server has a namespace ${code(envelope.namespaceText ?? '')}.`,
+      );
       break;
     case 'ambiguous':
-      lines.push(`**${code(CALL_DYNAMIC_TOOL)}**`, '', `Several servers have this namespace: ${resolution.servers.map((s) => code(s.name)).join(', ')}; name the server to check the call.`);
+      lines.push(
+        `**${code(CALL_DYNAMIC_TOOL)}**`,
+        '',
+        `Several servers have this namespace: ${resolution.servers.map((s) => code(s.name)).join(', ')}; name the server to check the call.`,
+      );
       break;
     default:
-      lines.push(`**${code(CALL_DYNAMIC_TOOL)}**`, '', 'The namespace is not given or only known at run time, so the dynamic tool cannot be looked up.');
+      lines.push(
+        `**${code(CALL_DYNAMIC_TOOL)}**`,
+        '',
+        'The namespace is not given or only known at run time, so the dynamic tool cannot be looked up.',
+      );
   }
   return lines.join('\n');
 }

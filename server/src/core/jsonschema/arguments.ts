@@ -32,7 +32,8 @@ export function coerceLikeToolHive(schema: unknown, value: unknown): unknown {
         const sub = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : undefined;
         const coerced = isObject(sub) ? coerceLikeToolHive(sub, item) : item;
         // Assigning `__proto__` would change the prototype; any other key is assigned (the faster way).
-        if (key === '__proto__') Object.defineProperty(out, key, { value: coerced, enumerable: true, writable: true, configurable: true });
+        if (key === '__proto__')
+          Object.defineProperty(out, key, { value: coerced, enumerable: true, writable: true, configurable: true });
         else out[key] = coerced;
       }
       return out;
@@ -41,9 +42,13 @@ export function coerceLikeToolHive(schema: unknown, value: unknown): unknown {
       if (!Array.isArray(value)) return value;
       return isObject(schema.items) ? value.map((item) => coerceLikeToolHive(schema.items, item)) : value;
     case 'integer':
-      return typeof value === 'string' && /^[+-]?[0-9]+$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : value;
+      return typeof value === 'string' && /^[+-]?[0-9]+$/.test(value) && Number.isSafeInteger(Number(value))
+        ? Number(value)
+        : value;
     case 'number':
-      return typeof value === 'string' && /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(value) ? Number(value) : value;
+      return typeof value === 'string' && /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(value)
+        ? Number(value)
+        : value;
     case 'boolean':
       if (typeof value !== 'string') return value;
       if (GO_TRUE.has(value)) return true;
@@ -77,7 +82,12 @@ export function placeholderFor(schema: JsonObject, root: JsonObject, seen = new 
   }
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   if ('const' in schema) return schema.const;
-  const types = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type.filter((t) => t !== 'null') : [];
+  const types =
+    typeof schema.type === 'string'
+      ? [schema.type]
+      : Array.isArray(schema.type)
+        ? schema.type.filter((t) => t !== 'null')
+        : [];
   switch (types[0]) {
     case 'string':
       return '';
@@ -123,7 +133,13 @@ export function issueWords(issue: SchemaIssue, value: unknown): string {
     case 'type':
       return `is ${describeValue(value)}, but the schema wants ${typeWords(p.type)}`;
     case 'enum': {
-      const allowed = Array.isArray(p.allowedValues) ? listOf((p.allowedValues as unknown[]).slice(0, LIMITS.messageItems + 1).map((v) => JSON.stringify(v)), LIMITS.messageItems, p.allowedValues.length) : '';
+      const allowed = Array.isArray(p.allowedValues)
+        ? listOf(
+            (p.allowedValues as unknown[]).slice(0, LIMITS.messageItems + 1).map((v) => JSON.stringify(v)),
+            LIMITS.messageItems,
+            p.allowedValues.length,
+          )
+        : '';
       return `is ${describeValue(value)}, which is not one of ${allowed}`;
     }
     case 'const':

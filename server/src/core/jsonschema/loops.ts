@@ -15,7 +15,20 @@ import { isObject, resolveLocalRef } from './properties.js';
 type JsonObject = Record<string, unknown>;
 
 /** Keywords whose value is one subschema, a list of them, or a map of names to them. */
-const ONE = ['additionalProperties', 'additionalItems', 'items', 'unevaluatedItems', 'unevaluatedProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'contentSchema'];
+const ONE = [
+  'additionalProperties',
+  'additionalItems',
+  'items',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contentSchema',
+];
 const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 const MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'];
 
@@ -64,14 +77,18 @@ export function inPlaceLoop(root: JsonObject): string[] | undefined {
     }
     for (const key of LIST) {
       const list = schema[key];
-      if (Array.isArray(list)) list.forEach((item, index) => child(item, `${escape(key)}/${index}`, IN_PLACE_LIST.includes(key)));
+      if (Array.isArray(list))
+        list.forEach((item, index) => child(item, `${escape(key)}/${index}`, IN_PLACE_LIST.includes(key)));
     }
     for (const key of MAP) {
       const map = schema[key];
-      if (isObject(map)) for (const [name, value] of Object.entries(map)) child(value, `${escape(key)}/${escape(name)}`, IN_PLACE_MAP.includes(key));
+      if (isObject(map))
+        for (const [name, value] of Object.entries(map))
+          child(value, `${escape(key)}/${escape(name)}`, IN_PLACE_MAP.includes(key));
     }
     const ref = schema.$ref;
-    if (typeof ref === 'string' && (ref === '#' || ref.startsWith('#/'))) place.ref = see(resolveLocalRef(root, ref), ref);
+    if (typeof ref === 'string' && (ref === '#' || ref.startsWith('#/')))
+      place.ref = see(resolveLocalRef(root, ref), ref);
   }
   if (!nestedId) for (const place of places.values()) if (place.ref) place.inPlace.push(place.ref);
   return firstLoop(root, places);

@@ -14,11 +14,16 @@ import { LIMITS } from '../limits.js';
 import { isObject, resolveLocalRef } from './properties.js';
 
 export type PatternVerdict =
-  | { ok: true; regex: RE2JS; /** RE2 instructions, estimated from the pattern (what one character of input costs at most). */ program: number }
+  | {
+      ok: true;
+      regex: RE2JS;
+      /** RE2 instructions, estimated from the pattern (what one character of input costs at most). */ program: number;
+    }
   | { ok: false; limit: 'regexEngine' | 'regexProgram'; /** Why, in a few words: `a backreference`. */ reason: string };
 
 // JavaScript's `\s`: WhiteSpace and LineTerminator (RE2's is ASCII only, without \v).
-const SPACE = '\\t\\n\\x{b}\\f\\r \\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}';
+const SPACE =
+  '\\t\\n\\x{b}\\f\\r \\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}';
 // JavaScript's `.`: everything but the line terminators (RE2's: everything but \n).
 const DOT = '[^\\n\\r\\x{2028}\\x{2029}]';
 const ANY = '\\x{0}-\\x{10ffff}';
@@ -51,7 +56,11 @@ function compileFresh(source: string): PatternVerdict {
     throw error;
   }
   if (translated.program > LIMITS.regexProgram) {
-    return { ok: false, limit: 'regexProgram', reason: `about ${translated.program.toLocaleString('en-US')} instructions once compiled` };
+    return {
+      ok: false,
+      limit: 'regexProgram',
+      reason: `about ${translated.program.toLocaleString('en-US')} instructions once compiled`,
+    };
   }
   try {
     return { ok: true, regex: RE2JS.compile(translated.pattern), program: Math.max(1, translated.program) };
@@ -273,7 +282,8 @@ function unicodeEscape(source: string, i: number): { text: string; end: number }
   // A surrogate pair written as two escapes is one character with the `u` flag.
   if (unit >= 0xd800 && unit <= 0xdbff && source.startsWith('\\u', i + 6)) {
     const low = parseInt(source.slice(i + 8, i + 12), 16);
-    if (low >= 0xdc00 && low <= 0xdfff) return { text: codePoint((unit - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000), end: i + 12 };
+    if (low >= 0xdc00 && low <= 0xdfff)
+      return { text: codePoint((unit - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000), end: i + 12 };
   }
   return { text: codePoint(unit), end: i + 6 };
 }
@@ -311,7 +321,16 @@ function literal(code: number): string {
 // patternProperties name (which decides what applies to a property), passing it may turn any
 // other finding on the value around: there, nothing found on the value can be trusted.
 
-const CONJUNCTIVE_ONE = ['additionalProperties', 'additionalItems', 'items', 'unevaluatedItems', 'unevaluatedProperties', 'propertyNames', 'then', 'else'];
+const CONJUNCTIVE_ONE = [
+  'additionalProperties',
+  'additionalItems',
+  'items',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'propertyNames',
+  'then',
+  'else',
+];
 const CONJUNCTIVE_LIST = ['allOf', 'prefixItems', 'items'];
 const CONJUNCTIVE_MAP = ['properties', 'patternProperties', 'dependentSchemas', 'dependencies'];
 const DECIDING_ONE = ['not', 'if', 'contains'];
@@ -332,12 +351,14 @@ export function decidingPatterns(root: Record<string, unknown>): Set<string> | u
     // Below a nested `$id`, `#` is that resource, which resolveLocalRef does not know.
     if (schema !== root && typeof schema.$id === 'string') return undefined;
     if (decides && typeof schema.pattern === 'string') deciding.add(schema.pattern);
-    if (isObject(schema.patternProperties)) for (const name of Object.keys(schema.patternProperties)) deciding.add(name);
+    if (isObject(schema.patternProperties))
+      for (const name of Object.keys(schema.patternProperties)) deciding.add(name);
     for (const key of CONJUNCTIVE_ONE) pending.push({ schema: schema[key], decides });
     for (const key of DECIDING_ONE) pending.push({ schema: schema[key], decides: true });
     for (const key of [...CONJUNCTIVE_LIST, ...DECIDING_LIST]) {
       const list = schema[key];
-      if (Array.isArray(list)) for (const item of list) pending.push({ schema: item, decides: decides || DECIDING_LIST.includes(key) });
+      if (Array.isArray(list))
+        for (const item of list) pending.push({ schema: item, decides: decides || DECIDING_LIST.includes(key) });
     }
     for (const key of CONJUNCTIVE_MAP) {
       const map = schema[key];

@@ -43,7 +43,8 @@ export function resolveLocalRef(root: JsonObject, ref: string): JsonObject | und
     } catch {
       return undefined; // a malformed %-escape names nothing
     }
-    if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(segment) && Number(segment) < node.length) node = node[Number(segment)];
+    if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(segment) && Number(segment) < node.length)
+      node = node[Number(segment)];
     else if (isObject(node) && Object.prototype.hasOwnProperty.call(node, segment)) node = node[segment];
     else return undefined;
   }
@@ -108,7 +109,12 @@ function typeText(schema: JsonObject, root: JsonObject, met = new Map<string, st
     met.set(ref, text);
     return text;
   }
-  if (Array.isArray(schema.enum)) return `enum (${listOf(schema.enum.slice(0, LIMITS.messageItems).map((v) => JSON.stringify(v)), LIMITS.messageItems, schema.enum.length)})`;
+  if (Array.isArray(schema.enum))
+    return `enum (${listOf(
+      schema.enum.slice(0, LIMITS.messageItems).map((v) => JSON.stringify(v)),
+      LIMITS.messageItems,
+      schema.enum.length,
+    )})`;
   if ('const' in schema) return `const ${JSON.stringify(schema.const)}`;
   const type = schema.type;
   if (typeof type === 'string') {
@@ -160,7 +166,9 @@ function readTopLevelProperties(inputSchema: JsonObject): TopLevelProperties {
       if (target) visit(target);
       else result.open = true;
     }
-    const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+    const required = new Set(
+      Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [],
+    );
     if (isObject(schema.properties)) {
       for (const [name, value] of Object.entries(schema.properties)) {
         if (!isObject(value)) continue;
@@ -184,7 +192,8 @@ function readTopLevelProperties(inputSchema: JsonObject): TopLevelProperties {
       if (existing) existing.required = true;
     }
     if (Array.isArray(schema.allOf)) for (const branch of schema.allOf) if (isObject(branch)) visit(branch);
-    if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf) || isObject(schema.patternProperties)) result.open = true;
+    if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf) || isObject(schema.patternProperties))
+      result.open = true;
     if (schema === root && schema.additionalProperties === false) result.closed = true;
   };
   visit(root);

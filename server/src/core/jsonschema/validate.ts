@@ -304,7 +304,16 @@ function compileFor(schema: object | boolean, dialect: SchemaDialect): CompiledS
       } catch (error) {
         if (error === TOO_MUCH_WORK) return { issues: [], unchecked: [], tooMuchWork: true };
         // A schema can still fail while validating (a recursive $ref on cyclic data): say so as an issue.
-        issues = [{ instancePath: '', path: [], keyword: 'error', schemaPath: '#', params: {}, message: `the schema could not be applied (${String(error)})` }];
+        issues = [
+          {
+            instancePath: '',
+            path: [],
+            keyword: 'error',
+            schemaPath: '#',
+            params: {},
+            message: `the schema could not be applied (${String(error)})`,
+          },
+        ];
       } finally {
         validating = outerRun;
         counted.toolLensWork = outerWork;
@@ -419,14 +428,31 @@ function withoutKey(schema: Record<string, unknown>, key: string): Record<string
 // the compiler has nothing to refuse; anything else (a `$ref`, a `pattern`, a combinator, an
 // unknown keyword or format, a value of an odd shape) is left to the compiler.
 const SIMPLE_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
-const KNOWN_FORMATS = new Set(['date', 'time', 'date-time', 'duration', 'uri', 'uri-reference', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
+const KNOWN_FORMATS = new Set([
+  'date',
+  'time',
+  'date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'uuid',
+]);
 const COUNTS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
 const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
 const TEXTS = new Set(['title', 'description', '$comment']);
 const ANY_VALUE = new Set(['default', 'const']);
 
 function isScalarJson(value: unknown): boolean {
-  return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
 }
 
 /**
@@ -445,7 +471,13 @@ export function plainlyValid(schema: unknown, root = true): boolean {
     else if (key === 'type') {
       if (typeof value === 'string') {
         if (!SIMPLE_TYPES.has(value)) return false;
-      } else if (!Array.isArray(value) || value.length === 0 || new Set(value).size !== value.length || !value.every((t) => typeof t === 'string' && SIMPLE_TYPES.has(t))) return false;
+      } else if (
+        !Array.isArray(value) ||
+        value.length === 0 ||
+        new Set(value).size !== value.length ||
+        !value.every((t) => typeof t === 'string' && SIMPLE_TYPES.has(t))
+      )
+        return false;
     } else if (key === 'enum') {
       // draft-07 wants the values unique: told here for scalars only (objects would need deep equality).
       if (!Array.isArray(value) || value.length === 0 || !value.every(isScalarJson)) return false;
@@ -453,7 +485,8 @@ export function plainlyValid(schema: unknown, root = true): boolean {
     } else if (key === 'examples') {
       if (!Array.isArray(value)) return false;
     } else if (key === 'required') {
-      if (!Array.isArray(value) || !value.every((r) => typeof r === 'string') || new Set(value).size !== value.length) return false;
+      if (!Array.isArray(value) || !value.every((r) => typeof r === 'string') || new Set(value).size !== value.length)
+        return false;
     } else if (key === 'properties') {
       if (!isObject(value)) return false;
       for (const property of Object.values(value)) if (!plainlyValid(property, false)) return false;

@@ -42,8 +42,13 @@ export interface ListChange<P> {
  * `renamedOnBackend` maps an old `workload.tool` reference to the new one when the backend renamed
  * the tool (the catalog diff knows), so the advertised name that follows is a rename too.
  */
-export function compareToolLists<P>(before: ToolListReport<P>, after: ToolListReport<P>, renamedOnBackend: (from: string) => string | undefined = () => undefined): ListChange<P> {
-  const backend = (report: ToolListReport<P>) => new Map(report.advertised.filter((e) => e.kind === 'backend').map((e) => [e.from!, e]));
+export function compareToolLists<P>(
+  before: ToolListReport<P>,
+  after: ToolListReport<P>,
+  renamedOnBackend: (from: string) => string | undefined = () => undefined,
+): ListChange<P> {
+  const backend = (report: ToolListReport<P>) =>
+    new Map(report.advertised.filter((e) => e.kind === 'backend').map((e) => [e.from!, e]));
   const old = backend(before);
   const now = backend(after);
   const renamed: NameChange[] = [];
@@ -53,7 +58,10 @@ export function compareToolLists<P>(before: ToolListReport<P>, after: ToolListRe
     const next = now.get(to ?? from);
     if (!next) continue;
     matched.add(from).add(to ?? from);
-    if (next.name !== entry.name) renamed.push(to ? { from, to, before: entry.name, after: next.name } : { from, before: entry.name, after: next.name });
+    if (next.name !== entry.name)
+      renamed.push(
+        to ? { from, to, before: entry.name, after: next.name } : { from, before: entry.name, after: next.name },
+      );
   }
   return {
     added: [...now].filter(([from]) => !matched.has(from)).map(([, e]) => e),
@@ -88,9 +96,11 @@ type CompositeState = { status: 'advertised' | WithheldStatus; annotations: Tool
 
 function compositeStates<P>(report: ToolListReport<P>): Map<string, CompositeState> {
   const states = new Map<string, CompositeState>();
-  for (const entry of report.advertised) if (entry.kind === 'composite') states.set(entry.name, { status: 'advertised', annotations: entry.annotations });
+  for (const entry of report.advertised)
+    if (entry.kind === 'composite') states.set(entry.name, { status: 'advertised', annotations: entry.annotations });
   for (const entry of report.withheld) {
-    if (entry.kind === 'composite' && !states.has(entry.name)) states.set(entry.name, { status: entry.status, annotations: null, reason: entry.reason });
+    if (entry.kind === 'composite' && !states.has(entry.name))
+      states.set(entry.name, { status: entry.status, annotations: null, reason: entry.reason });
   }
   return states;
 }

@@ -75,7 +75,11 @@ function computeRenames(ctx: DocumentContext): AdvertisedRename[] {
   const oldCtx = baselineContext(ctx, baseline.workspace());
   if (!oldCtx) return [];
   const place = () => null;
-  const change = compareToolLists(toolListReport(oldCtx, place), toolListReport(ctx, place), backendRenames(oldCatalog, catalog));
+  const change = compareToolLists(
+    toolListReport(oldCtx, place),
+    toolListReport(ctx, place),
+    backendRenames(oldCatalog, catalog),
+  );
   const oldGateway = gatewayOf(oldCtx);
   const gateway = gatewayOf(ctx);
   const found: Omit<AdvertisedRename, 'uses'>[] = [];
@@ -83,8 +87,18 @@ function computeRenames(ctx: DocumentContext): AdvertisedRename[] {
     const tool = toolOfDot(gateway, rename.to ?? rename.from);
     const old = toolOfDot(oldGateway, rename.from);
     if (!tool || !old) continue;
-    const cause: RenameCause = rename.to !== undefined ? { kind: 'backend-renamed', to: tool.originalName } : renameCause(gateway, tool, oldGateway, old);
-    found.push({ from: rename.from, workload: old.workload, before: rename.before, after: rename.after, cause, span: placeOf(ctx, cause, tool.workload) });
+    const cause: RenameCause =
+      rename.to !== undefined
+        ? { kind: 'backend-renamed', to: tool.originalName }
+        : renameCause(gateway, tool, oldGateway, old);
+    found.push({
+      from: rename.from,
+      workload: old.workload,
+      before: rename.before,
+      after: rename.after,
+      cause,
+      span: placeOf(ctx, cause, tool.workload),
+    });
   }
   for (const entry of change.removed) {
     const old = entry.from === undefined ? undefined : toolOfDot(oldGateway, entry.from);
@@ -92,17 +106,28 @@ function computeRenames(ctx: DocumentContext): AdvertisedRename[] {
     if (!old || !tool) continue; // the tool itself is gone: tool/unknown speaks for its callers
     const cause = lostCause(gateway, tool);
     if (!cause) continue;
-    found.push({ from: entry.from!, workload: old.workload, before: entry.name, cause, span: placeOf(ctx, cause, tool.workload) });
+    found.push({
+      from: entry.from!,
+      workload: old.workload,
+      before: entry.name,
+      cause,
+      span: placeOf(ctx, cause, tool.workload),
+    });
   }
   if (found.length === 0) return [];
   const files = baseline.files();
   const steps = stepUsesOf(ctx, files, new Set(found.map((f) => f.before)));
   // Recorded calls go to a server by its own tool names: only a rename on the backend reaches them.
   const backendRenamed = found.filter((f) => f.cause.kind === 'backend-renamed');
-  const calls = backendRenamed.length ? callUsesOf(ctx, baseline.files(), new Set(backendRenamed.map((f) => oldBackendKey(oldGateway, f.from)))) : new Map<string, NameUse[]>();
+  const calls = backendRenamed.length
+    ? callUsesOf(ctx, baseline.files(), new Set(backendRenamed.map((f) => oldBackendKey(oldGateway, f.from))))
+    : new Map<string, NameUse[]>();
   return found.map((f) => ({
     ...f,
-    uses: [...(steps.get(f.before) ?? []), ...(f.cause.kind === 'backend-renamed' ? (calls.get(oldBackendKey(oldGateway, f.from)) ?? []) : [])],
+    uses: [
+      ...(steps.get(f.before) ?? []),
+      ...(f.cause.kind === 'backend-renamed' ? (calls.get(oldBackendKey(oldGateway, f.from)) ?? []) : []),
+    ],
   }));
 }
 
@@ -134,7 +159,8 @@ function renameCause(gateway: Gateway, tool: GatewayTool, oldGateway: Gateway, o
 function lostCause(gateway: Gateway, tool: GatewayTool): RenameCause | undefined {
   const conflict = conflictOf(gateway, tool);
   if (!conflict) return undefined;
-  if (conflict.outcome === 'unresolved') return { kind: 'conflicted', others: conflict.candidates.filter((t) => t !== tool) };
+  if (conflict.outcome === 'unresolved')
+    return { kind: 'conflicted', others: conflict.candidates.filter((t) => t !== tool) };
   if (conflict.outcome === 'priority') return { kind: 'lost', winner: conflict.winner, strategy: 'priority' };
   if (conflict.outcome === 'first-wins') return { kind: 'lost', winner: conflict.winner, strategy: 'prefix' };
   return undefined;
@@ -167,10 +193,12 @@ const SIGNATURE = {};
  */
 export function advertisableNames(catalog: CatalogIndex): string {
   return catalog.derived(SIGNATURE, (c) =>
-    JSON.stringify(c.serverNames.map((name) => {
-      const server = c.server(name)!;
-      return [name, hasNamedNamespace(server), server.tools.map((t) => t.name)];
-    })),
+    JSON.stringify(
+      c.serverNames.map((name) => {
+        const server = c.server(name)!;
+        return [name, hasNamedNamespace(server), server.tools.map((t) => t.name)];
+      }),
+    ),
   );
 }
 
@@ -201,8 +229,11 @@ function backendRenames(oldCatalog: CatalogIndex, catalog: CatalogIndex): (from:
 function placeOf(ctx: DocumentContext, cause: RenameCause, workload: string): Span {
   const settings = aggregationOf(ctx);
   const written = settings.aggregation.written;
-  const fallback = written.strategy?.span ?? settings.aggregationPair?.key.span ?? firstKey(ctx.doc.root) ?? { start: 0, end: 0 };
-  const priorityItem = (name: string) => written.priorityOrder?.items.find((i) => isScalar(i) && i.value === name)?.span;
+  const fallback = written.strategy?.span ??
+    settings.aggregationPair?.key.span ??
+    firstKey(ctx.doc.root) ?? { start: 0, end: 0 };
+  const priorityItem = (name: string) =>
+    written.priorityOrder?.items.find((i) => isScalar(i) && i.value === name)?.span;
   const toolsEntry = (name: string) => {
     const config = settings.aggregation.tools.get(name);
     return config ? getPair(config.node, 'workload')?.value?.span : undefined;
@@ -212,7 +243,12 @@ function placeOf(ctx: DocumentContext, cause: RenameCause, workload: string): Sp
     case 'clash-gone':
       return written.priorityOrder?.span ?? fallback;
     case 'lost':
-      return (cause.winner && priorityItem(cause.winner.workload)) ?? written.priorityOrder?.span ?? backendEntry(ctx, workload) ?? fallback;
+      return (
+        (cause.winner && priorityItem(cause.winner.workload)) ??
+        written.priorityOrder?.span ??
+        backendEntry(ctx, workload) ??
+        fallback
+      );
     case 'conflicted':
       return toolsEntry(workload) ?? fallback;
     default:
@@ -253,27 +289,42 @@ function* workspaceFiles(ctx: DocumentContext, files: Iterable<ParsedFile>): Ite
  * `names` as their tool, by name. Another gateway's steps are its own: when its names change, its
  * document gets its own findings.
  */
-function stepUsesOf(ctx: DocumentContext, files: Iterable<ParsedFile>, names: ReadonlySet<string>): Map<string, NameUse[]> {
+function stepUsesOf(
+  ctx: DocumentContext,
+  files: Iterable<ParsedFile>,
+  names: ReadonlySet<string>,
+): Map<string, NameUse[]> {
   const uses = new Map<string, NameUse[]>();
   const stepsOf = (docCtx: DocumentContext) => {
     for (const workflow of workflowsOf(docCtx).workflows) {
       const steps: StepModel[] = workflow.steps.flatMap((s) => (s.inner ? [s, s.inner] : [s]));
       for (const step of steps) {
         if (step.tool && step.toolText !== undefined && names.has(step.toolText)) {
-          push(uses, step.toolText, { file: docCtx.file.path, span: step.tool.span, kind: 'step', stepId: step.idText, composite: workflow.nameText });
+          push(uses, step.toolText, {
+            file: docCtx.file.path,
+            span: step.tool.span,
+            kind: 'step',
+            stepId: step.idText,
+            composite: workflow.nameText,
+          });
         }
       }
     }
   };
   stepsOf(ctx);
   for (const file of workspaceFiles(ctx, files)) {
-    for (const doc of file.documents) if (doc.kind === 'vmcp-composite') stepsOf(documentContext(file, doc, ctx.workspace));
+    for (const doc of file.documents)
+      if (doc.kind === 'vmcp-composite') stepsOf(documentContext(file, doc, ctx.workspace));
   }
   return uses;
 }
 
 /** Recorded calls of a backend tool, by `server\0tool` (`keys`): those that name the tool and its server, or no server. */
-function callUsesOf(ctx: DocumentContext, files: Iterable<ParsedFile>, keys: ReadonlySet<string>): Map<string, NameUse[]> {
+function callUsesOf(
+  ctx: DocumentContext,
+  files: Iterable<ParsedFile>,
+  keys: ReadonlySet<string>,
+): Map<string, NameUse[]> {
   const uses = new Map<string, NameUse[]>();
   const servers = new Map<string, string[]>();
   for (const key of keys) {
@@ -287,7 +338,8 @@ function callUsesOf(ctx: DocumentContext, files: Iterable<ParsedFile>, keys: Rea
       for (const call of calls.calls) {
         if (!call.name || call.nameText === undefined) continue;
         for (const server of servers.get(call.nameText) ?? []) {
-          if (calls.serverName === undefined || calls.serverName === server) push(uses, `${server}\0${call.nameText}`, { file: file.path, span: call.name.span, kind: 'call' });
+          if (calls.serverName === undefined || calls.serverName === server)
+            push(uses, `${server}\0${call.nameText}`, { file: file.path, span: call.name.span, kind: 'call' });
         }
       }
     }

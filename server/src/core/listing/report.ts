@@ -62,7 +62,8 @@ export type PlaceOf<P> = (file: string, span: Span) => P;
 export function toolListReport<P>(ctx: DocumentContext, place: PlaceOf<P>): ToolListReport<P> {
   const list = toolListOf(ctx);
   const doc = ctx.doc;
-  const name = doc.kind === 'vmcp-server' ? getString(getMap(doc.root, 'metadata'), 'name') : getString(doc.root, 'name');
+  const name =
+    doc.kind === 'vmcp-server' ? getString(getMap(doc.root, 'metadata'), 'name') : getString(doc.root, 'name');
   const aggregation = list.gateway.aggregation;
   const toolPlace = (tool: GatewayTool) => place(tool.tool.origin.file, tool.tool.origin.span);
   const compositePlace = (c: ListedComposite) => place(c.doc.file.path, c.workflow.name?.span ?? c.workflow.node.span);
@@ -78,7 +79,9 @@ export function toolListReport<P>(ctx: DocumentContext, place: PlaceOf<P>): Tool
     ],
     withheld: [
       ...list.backend.filter((b) => b.status !== 'advertised').map((b) => withheldBackend(b, toolPlace(b.tool))),
-      ...list.composites.filter((c) => c.status !== 'advertised').map((c) => withheldComposite(c, list, compositePlace(c))),
+      ...list.composites
+        .filter((c) => c.status !== 'advertised')
+        .map((c) => withheldComposite(c, list, compositePlace(c))),
     ],
     unknown: list.unlisted.map((w) => ({
       workload: w.name,
@@ -93,11 +96,24 @@ export function toolListReport<P>(ctx: DocumentContext, place: PlaceOf<P>): Tool
 }
 
 function backendEntry<P>(tool: GatewayTool, location: P): AdvertisedEntry<P> {
-  return { name: tool.resolvedName, kind: 'backend', from: dotForm(tool), annotations: tool.tool.annotations ?? null, certain: true, location };
+  return {
+    name: tool.resolvedName,
+    kind: 'backend',
+    from: dotForm(tool),
+    annotations: tool.tool.annotations ?? null,
+    certain: true,
+    location,
+  };
 }
 
 function compositeEntry<P>(composite: ListedComposite, location: P): AdvertisedEntry<P> {
-  return { name: composite.name, kind: 'composite', annotations: composite.annotations ?? null, certain: composite.certain, location };
+  return {
+    name: composite.name,
+    kind: 'composite',
+    annotations: composite.annotations ?? null,
+    certain: composite.certain,
+    location,
+  };
 }
 
 function withheldBackend<P>(listed: ListedBackendTool, location: P): WithheldEntry<P> {
@@ -118,7 +134,8 @@ function withheldBackend<P>(listed: ListedBackendTool, location: P): WithheldEnt
 }
 
 function droppedReason(tool: GatewayTool, winner: GatewayTool | undefined): string {
-  if (!winner) return `another tool has the name "${tool.resolvedName}" after conflict resolution; ToolHive keeps the first and drops this one`;
+  if (!winner)
+    return `another tool has the name "${tool.resolvedName}" after conflict resolution; ToolHive keeps the first and drops this one`;
   return `lost the name "${winner.resolvedName}" to ${dotForm(winner)}; not routable at all`;
 }
 
@@ -127,18 +144,34 @@ function withheldComposite<P>(composite: ListedComposite, list: ToolList, locati
   switch (composite.status) {
     case 'left-out': {
       const steps = composite.unroutable.map((s) => `"${s.stepId}"${s.toolRef ? ` (${s.toolRef})` : ''}`);
-      return { ...base, status: 'left-out', reason: `${byCount(steps.length, 'step', 'steps')} ${steps.join(', ')} ${byCount(steps.length, 'does', 'do')} not resolve, so no session lists it` };
+      return {
+        ...base,
+        status: 'left-out',
+        reason: `${byCount(steps.length, 'step', 'steps')} ${steps.join(', ')} ${byCount(steps.length, 'does', 'do')} not resolve, so no session lists it`,
+      };
     }
     case 'name-conflict': {
       if (composite.clash) {
-        return { ...base, status: 'name-conflict', reason: `named like the advertised backend tool ${dotForm(composite.clash)}, which leaves out every composite tool` };
+        return {
+          ...base,
+          status: 'name-conflict',
+          reason: `named like the advertised backend tool ${dotForm(composite.clash)}, which leaves out every composite tool`,
+        };
       }
       const clashing = list.composites.filter((c) => c.status === 'name-conflict' && c.clash).map((c) => `"${c.name}"`);
-      return { ...base, status: 'name-conflict', reason: `left out with every composite tool: ${clashing.join(', ')} is named like an advertised backend tool` };
+      return {
+        ...base,
+        status: 'name-conflict',
+        reason: `left out with every composite tool: ${clashing.join(', ')} is named like an advertised backend tool`,
+      };
     }
     default: {
       const hints = composite.contradictions.map((c) => `${c.hint}: ${c.explicit} but the steps give ${c.floor}`);
-      return { ...base, status: 'contradiction', reason: `its annotations look safer than its steps (${hints.join('; ')}), so ToolHive drops it` };
+      return {
+        ...base,
+        status: 'contradiction',
+        reason: `its annotations look safer than its steps (${hints.join('; ')}), so ToolHive drops it`,
+      };
     }
   }
 }

@@ -129,11 +129,18 @@ function backendTools(gateway: Gateway): ListedBackendTool[] {
 }
 
 /** The session filter: every tool step must route. Also gathers what the later gates read. */
-function firstGate(ctx: DocumentContext, gateway: Gateway, workflow: WorkflowModel, doc: DocumentContext): ListedComposite {
+function firstGate(
+  ctx: DocumentContext,
+  gateway: Gateway,
+  workflow: WorkflowModel,
+  doc: DocumentContext,
+): ListedComposite {
   const floor: WorkflowFloor = floorOf(ctx, workflow);
   const steps = floor.entries.map((e) => e.step);
   // A reference ToolHive refuses at load, a step without a tool or one the router cannot find: not routable.
-  const unroutable = steps.filter((s) => s.cause === 'malformed' || s.cause === 'no-tool' || s.cause === 'unresolved' || s.cause === 'dynamic');
+  const unroutable = steps.filter(
+    (s) => s.cause === 'malformed' || s.cause === 'no-tool' || s.cause === 'unresolved' || s.cause === 'dynamic',
+  );
   const unknownSteps = steps.filter((s) => s.cause === 'no-catalog');
   const name = workflow.nameText ?? '';
   return {
@@ -155,7 +162,10 @@ function firstGate(ctx: DocumentContext, gateway: Gateway, workflow: WorkflowMod
  * VirtualMCPServer the definitions its `compositeToolRefs` name that are written in the same file
  * (the operator resolves them in the cluster; others are returned as external references).
  */
-function compositesOf(ctx: DocumentContext): { composites: { workflow: WorkflowModel; doc: DocumentContext }[]; external: ExternalReference[] } {
+function compositesOf(ctx: DocumentContext): {
+  composites: { workflow: WorkflowModel; doc: DocumentContext }[];
+  external: ExternalReference[];
+} {
   const workflows = workflowsOf(ctx);
   const composites = workflows.workflows.map((workflow) => ({ workflow, doc: ctx }));
   const external: ExternalReference[] = [];
@@ -164,11 +174,13 @@ function compositesOf(ctx: DocumentContext): { composites: { workflow: WorkflowM
   const seen = new Set<string>();
   for (const item of refs?.items ?? []) {
     const nameNode = isMap(item) ? item.pairs.find((p) => p.key.value === 'name')?.value : undefined;
-    if (!isScalar(nameNode) || typeof nameNode.value !== 'string' || nameNode.value === '' || seen.has(nameNode.value)) continue;
+    if (!isScalar(nameNode) || typeof nameNode.value !== 'string' || nameNode.value === '' || seen.has(nameNode.value))
+      continue;
     seen.add(nameNode.value);
     const found = compositeDefinitionsIn(ctx.file, nameNode.value, namespace)[0];
     const definition = found ? documentContext(ctx.file, found, ctx.workspace) : undefined;
-    if (definition) composites.push(...workflowsOf(definition).workflows.map((workflow) => ({ workflow, doc: definition })));
+    if (definition)
+      composites.push(...workflowsOf(definition).workflows.map((workflow) => ({ workflow, doc: definition })));
     else external.push({ name: nameNode.value, span: nameNode.span });
   }
   return { composites, external };

@@ -5,7 +5,21 @@
 import type { DocumentContext } from '../context.js';
 import { annotationsFrom } from '../catalog/load.js';
 import { memoKey } from '../memo.js';
-import { getBoolean, getMap, getPair, getScalar, getSeq, getString, isMap, isScalar, keyText, type MapNode, type Pair, type ScalarNode, type SeqNode } from '../parse/nodes.js';
+import {
+  getBoolean,
+  getMap,
+  getPair,
+  getScalar,
+  getSeq,
+  getString,
+  isMap,
+  isScalar,
+  keyText,
+  type MapNode,
+  type Pair,
+  type ScalarNode,
+  type SeqNode,
+} from '../parse/nodes.js';
 import type { ToolAnnotations } from '../types.js';
 import { workflowsOf } from './workflow.js';
 
@@ -94,7 +108,13 @@ export function aggregationOf(ctx: DocumentContext): GatewaySettings {
     const doc = workflowsOf(ctx);
     const dialect = ctx.doc.kind === 'vmcp-server' ? 'kubernetes' : 'cli';
     const wholeConfig = dialect === 'cli' && SERVER_SETTINGS.some((key) => getPair(doc.config, key) !== undefined);
-    return { aggregation: parseAggregation(doc.aggregation), backends: backendNames(doc.config), dialect, wholeConfig, aggregationPair: getPair(doc.config, 'aggregation') };
+    return {
+      aggregation: parseAggregation(doc.aggregation),
+      backends: backendNames(doc.config),
+      dialect,
+      wholeConfig,
+      aggregationPair: getPair(doc.config, 'aggregation'),
+    };
   });
 }
 
@@ -132,7 +152,8 @@ function parseAggregation(node: MapNode | undefined): AggregationConfig {
         description,
         annotations: annotationsFrom(getMap(pair.value, 'annotations')),
         pair,
-        refused: name === undefined && description === undefined && !hasNonStringValue(pair.value, ['name', 'description']),
+        refused:
+          name === undefined && description === undefined && !hasNonStringValue(pair.value, ['name', 'description']),
       });
     }
     const ref = getMap(item, 'toolConfigRef');
@@ -170,7 +191,11 @@ function parseAggregation(node: MapNode | undefined): AggregationConfig {
 function hasNonStringValue(map: MapNode, keys: readonly string[]): boolean {
   return keys.some((key) => {
     const value = getPair(map, key)?.value;
-    return value !== undefined && value !== null && !(isScalar(value) && (typeof value.value === 'string' || value.value === null));
+    return (
+      value !== undefined &&
+      value !== null &&
+      !(isScalar(value) && (typeof value.value === 'string' || value.value === null))
+    );
   });
 }
 

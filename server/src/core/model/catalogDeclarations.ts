@@ -112,7 +112,17 @@ export function describeTool(tool: ToolDecl): string {
 
 // ---- the fields of an MCP Tool ------------------------------------------------------------------
 
-export const TOOL_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', 'execution', '_meta'] as const;
+export const TOOL_FIELDS = [
+  'name',
+  'title',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'annotations',
+  'icons',
+  'execution',
+  '_meta',
+] as const;
 
 /** Other formats' spellings of the same fields: Anthropic's `input_schema`, OpenAI's `parameters`... */
 const TOOL_FIELD_SYNONYMS: Record<string, string> = {
@@ -140,7 +150,7 @@ const TOOL_FIELD_SYNONYMS: Record<string, string> = {
 
 export const FOREIGN_TOOL_FIELDS: Record<string, string> = {
   input_schema: "(the Anthropic API's spelling)",
-  parameters: "(the OpenAI function-calling spelling)",
+  parameters: '(the OpenAI function-calling spelling)',
 };
 
 /** The field an unknown tool key most likely means, if any. */

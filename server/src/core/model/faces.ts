@@ -7,7 +7,18 @@ import { homesOf, listedToolOf } from '../catalog/index.js';
 import type { CatalogServer, CatalogTool } from '../catalog/model.js';
 import { topLevelProperties, type SchemaProperty, type TopLevelProperties } from '../jsonschema/properties.js';
 import { memoKey } from '../memo.js';
-import { getMap, getPair, isMap, isScalar, isSeq, keyText, type MapNode, type Pair, type ScalarNode, type SeqNode } from '../parse/nodes.js';
+import {
+  getMap,
+  getPair,
+  isMap,
+  isScalar,
+  isSeq,
+  keyText,
+  type MapNode,
+  type Pair,
+  type ScalarNode,
+  type SeqNode,
+} from '../parse/nodes.js';
 import type { DocumentContext } from '../context.js';
 import { LIMITS } from '../limits.js';
 import { listOf } from '../text/words.js';
@@ -118,7 +129,12 @@ function computeFaces(ctx: DocumentContext): FacesView {
   return { servers };
 }
 
-function serverFrom(source: FaceServer['source'], name: string | undefined, nameNode: ScalarNode | undefined, entry: MapNode | undefined): FaceServer {
+function serverFrom(
+  source: FaceServer['source'],
+  name: string | undefined,
+  nameNode: ScalarNode | undefined,
+  entry: MapNode | undefined,
+): FaceServer {
   const toolFacesPair = getPair(entry, 'toolFaces');
   const toolFaces = isMap(toolFacesPair?.value) ? toolFacesPair.value : undefined;
   const faces = (toolFaces?.pairs ?? []).map(faceFrom);
@@ -257,7 +273,13 @@ function computeTarget(ctx: DocumentContext, server: FaceServer, face: Face): Fa
     const dynamicIn = homesOf(catalogServer, face.toolName).map((ns) => ns.name);
     return { state: 'undeclared', serverName: server.name, server: catalogServer, dynamicIn };
   }
-  return { state: 'listed', serverName: server.name, server: catalogServer, tool, properties: topLevelProperties(tool.inputSchema) };
+  return {
+    state: 'listed',
+    serverName: server.name,
+    server: catalogServer,
+    tool,
+    properties: topLevelProperties(tool.inputSchema),
+  };
 }
 
 /** The name the runtime mounts an MCP tool under. */
@@ -297,7 +319,14 @@ export function faceHoverOf(ctx: DocumentContext, face: Face): FaceHover {
   const mountedName = serverName === undefined ? undefined : mountedToolName(serverName, face.toolName);
   const properties: FaceHoverProperty[] =
     target.state === 'listed' ? [...target.properties.properties.values()].map(hoverProperty) : [];
-  const hover: FaceHover = { toolName: face.toolName, serverName, mountedName, state: target.state, properties, markdown: '' };
+  const hover: FaceHover = {
+    toolName: face.toolName,
+    serverName,
+    mountedName,
+    state: target.state,
+    properties,
+    markdown: '',
+  };
   if (target.state === 'listed') {
     hover.title = target.tool.title;
     hover.description = target.tool.description;
@@ -324,7 +353,10 @@ function hoverMarkdown(hover: FaceHover, target: FaceTarget): string {
       break;
     case 'undeclared':
       lines.push('', `Server ${code(target.serverName)} does not list this tool: the face is inert.`);
-      if (target.dynamicIn.length) lines.push(`It is served only through the dynamic namespace(s) ${listOf(target.dynamicIn.map(code), LIMITS.messageItems)}.`);
+      if (target.dynamicIn.length)
+        lines.push(
+          `It is served only through the dynamic namespace(s) ${listOf(target.dynamicIn.map(code), LIMITS.messageItems)}.`,
+        );
       break;
     case 'listed': {
       if (hover.description) lines.push('', hover.description);
@@ -334,9 +366,15 @@ function hoverMarkdown(hover: FaceHover, target: FaceTarget): string {
       }
       lines.push('', '| property | type | scalar | required | description |', '|---|---|---|---|---|');
       for (const p of hover.properties) {
-        lines.push(`| ${code(p.name)} | ${cell(p.typeText)} | ${p.scalar ? 'yes' : 'no'} | ${p.required ? 'yes' : 'no'} | ${cell(p.description ?? '')} |`);
+        lines.push(
+          `| ${code(p.name)} | ${cell(p.typeText)} | ${p.scalar ? 'yes' : 'no'} | ${p.required ? 'yes' : 'no'} | ${cell(p.description ?? '')} |`,
+        );
       }
-      if (target.properties.open) lines.push('', 'The schema may accept further properties (anyOf, oneOf or a remote $ref) that are not listed here.');
+      if (target.properties.open)
+        lines.push(
+          '',
+          'The schema may accept further properties (anyOf, oneOf or a remote $ref) that are not listed here.',
+        );
       break;
     }
   }

@@ -5,7 +5,14 @@ import { memoKey } from '../memo.js';
 import { getMap, getNode, getScalar, isMap, isScalar, isSeq, type Node, type ScalarNode } from '../parse/nodes.js';
 import { valueSpanMapper, type ValueSpanMapper } from '../parse/scalarOffsets.js';
 import type { DocumentContext } from '../context.js';
-import { extractReferences, isTemplate, parseTemplate, type FieldReference, type ParsedTemplate, type TemplateProblem } from '../templates/index.js';
+import {
+  extractReferences,
+  isTemplate,
+  parseTemplate,
+  type FieldReference,
+  type ParsedTemplate,
+  type TemplateProblem,
+} from '../templates/index.js';
 import type { Span, TextEdit } from '../types.js';
 import { allSteps, workflowsOf, type StepModel, type WorkflowModel } from './workflow.js';
 
@@ -121,13 +128,19 @@ function buildTemplateIndex(text: string, workflows: readonly WorkflowModel[]): 
     };
     for (const step of allSteps(workflow)) stepStrings(step);
     const properties = getMap(workflow.output, 'properties');
-    if (properties) outputStrings(properties, [], 1, (scalar, path) => add(scalar, 'output', path, undefined, false, true));
+    if (properties)
+      outputStrings(properties, [], 1, (scalar, path) => add(scalar, 'output', path, undefined, false, true));
   }
   return { strings, byStep };
 }
 
 /** Every string scalar inside a nested argument value (iteratively: depth is only bounded by the parser). */
-function nested(node: Node | null, path: (string | number)[], depth: number, visit: (scalar: ScalarNode, path: (string | number)[]) => void): void {
+function nested(
+  node: Node | null,
+  path: (string | number)[],
+  depth: number,
+  visit: (scalar: ScalarNode, path: (string | number)[]) => void,
+): void {
   const stack: { node: Node | null; path: (string | number)[]; depth: number }[] = [{ node, path, depth }];
   while (stack.length) {
     const item = stack.pop()!;
@@ -139,12 +152,18 @@ function nested(node: Node | null, path: (string | number)[], depth: number, vis
         stack.push({ node: pair.value, path: [...item.path, String(pair.key.value)], depth: item.depth + 1 });
       }
     } else if (isSeq(item.node)) {
-      for (let i = item.node.items.length - 1; i >= 0; i--) stack.push({ node: item.node.items[i]!, path: [...item.path, i], depth: item.depth + 1 });
+      for (let i = item.node.items.length - 1; i >= 0; i--)
+        stack.push({ node: item.node.items[i]!, path: [...item.path, i], depth: item.depth + 1 });
     }
   }
 }
 
-function outputStrings(properties: Node, path: string[], depth: number, visit: (scalar: ScalarNode, path: string[]) => void): void {
+function outputStrings(
+  properties: Node,
+  path: string[],
+  depth: number,
+  visit: (scalar: ScalarNode, path: string[]) => void,
+): void {
   if (!isMap(properties) || depth > MAX_OUTPUT_DEPTH) return;
   for (const pair of properties.pairs) {
     const name = String(pair.key.value);
@@ -225,7 +244,13 @@ function makeString(
  */
 function plainMapper(text: string, scalar: ScalarNode, value: string): ValueSpanMapper | undefined {
   const { start, end } = scalar.span;
-  if (scalar.style !== 'plain' || end - start !== value.length || value.includes('\r') || !text.startsWith(value, start)) return undefined;
+  if (
+    scalar.style !== 'plain' ||
+    end - start !== value.length ||
+    value.includes('\r') ||
+    !text.startsWith(value, start)
+  )
+    return undefined;
   const length = value.length;
   return (from, to) => {
     const s = Math.max(0, Math.min(from, length));
@@ -238,7 +263,13 @@ function plainMapper(text: string, scalar: ScalarNode, value: string): ValueSpan
  * The source span of value characters [start, end) when it holds exactly `expected` as typed,
  * so an edit there replaces what the user sees; undefined otherwise (escapes, fallbacks).
  */
-export function exactSpan(source: string, template: TemplateString, start: number, end: number, expected: string): Span | undefined {
+export function exactSpan(
+  source: string,
+  template: TemplateString,
+  start: number,
+  end: number,
+  expected: string,
+): Span | undefined {
   if (!template.exact) return undefined;
   const span = template.map(start, end);
   if (end === start) return span.start === span.end ? span : undefined;
@@ -257,7 +288,13 @@ const GO_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * new name cannot be written there as is: a dotted segment must stay a Go identifier, an `index`
  * key must need no escaping, and the characters must map exactly to the source.
  */
-export function renameSegmentEdit(source: string, template: TemplateString, reference: SourceReference, index: number, newName: string): TextEdit | undefined {
+export function renameSegmentEdit(
+  source: string,
+  template: TemplateString,
+  reference: SourceReference,
+  index: number,
+  newName: string,
+): TextEdit | undefined {
   const segment = reference.segments[index];
   if (!segment) return undefined;
   // Dotted segments follow a `.`; `index` keys follow their opening quote.

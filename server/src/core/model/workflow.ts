@@ -185,7 +185,11 @@ export function stepIdsOf(workflow: WorkflowModel): readonly string[] {
  * The step ids other than `self`, for a message: the first LIMITS.messageItems of them quoted,
  * and how many there are in all (`listOf(shown, max, total)` words them).
  */
-export function otherStepIds(workflow: WorkflowModel, self: string | undefined, max: number): { shown: string[]; total: number } {
+export function otherStepIds(
+  workflow: WorkflowModel,
+  self: string | undefined,
+  max: number,
+): { shown: string[]; total: number } {
   const ids = stepIdsOf(workflow);
   const shown: string[] = [];
   for (const id of ids) {
@@ -196,7 +200,12 @@ export function otherStepIds(workflow: WorkflowModel, self: string | undefined, 
 }
 
 /** The best "did you mean" among the step ids other than `self`. */
-export function closestStepId(workflow: WorkflowModel, word: string, self: string | undefined, budget: SuggestionBudget): string | undefined {
+export function closestStepId(
+  workflow: WorkflowModel,
+  word: string,
+  self: string | undefined,
+  budget: SuggestionBudget,
+): string | undefined {
   return closestN(word, stepIdsOf(workflow), 2, { budget }).find((id) => id !== self);
 }
 
@@ -279,7 +288,8 @@ export function waitsForEach(workflow: WorkflowModel, questions: readonly WaitQu
     reach.fill(0);
     own.fill(0);
     const last = Math.min(bitSteps.length, first + width * 32);
-    for (let b = first; b < last; b++) own[component[bitSteps[b]!]! * width + ((b - first) >>> 5)]! |= 1 << ((b - first) & 31);
+    for (let b = first; b < last; b++)
+      own[component[bitSteps[b]!]! * width + ((b - first) >>> 5)]! |= 1 << ((b - first) & 31);
     // Tarjan emits a component after every component it reaches. Forward: dependencies first, each
     // component gathers what its dependencies reach. Backward: dependents first, each component
     // passes what reaches it on to its dependencies.
@@ -411,7 +421,15 @@ function buildDependencyGraph(workflow: WorkflowModel): DependencyGraph {
     }
   }
   starts.push(emitted);
-  return { indexOf, edgeStart, edges, component, order, componentStart: Int32Array.from(starts), cyclic: Uint8Array.from(cyclicList) };
+  return {
+    indexOf,
+    edgeStart,
+    edges,
+    component,
+    order,
+    componentStart: Int32Array.from(starts),
+    cyclic: Uint8Array.from(cyclicList),
+  };
 }
 
 /**
@@ -419,7 +437,11 @@ function buildDependencyGraph(workflow: WorkflowModel): DependencyGraph {
  * both say one), in file order: what a `compositeToolRefs` entry names, as far as one file shows it.
  * An assertion or patch of a definition (in a Chainsaw test) defines nothing.
  */
-export function compositeDefinitionsIn(file: ParsedFile, name: string, namespace: string | undefined): ParsedDocument[] {
+export function compositeDefinitionsIn(
+  file: ParsedFile,
+  name: string,
+  namespace: string | undefined,
+): ParsedDocument[] {
   return file.documents.filter((doc) => {
     if (doc.kind !== 'vmcp-composite' || doc.partial) return false;
     const metadata = getMap(doc.root, 'metadata');

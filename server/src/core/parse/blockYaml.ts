@@ -41,9 +41,9 @@ interface ScalarTag {
   test: RegExp;
   resolve: (value: string, onError: (message: string) => void, options: unknown) => unknown;
 }
-const TESTED_TAGS: ScalarTag[] = (LIBRARY_DOCUMENT.schema.tags as unknown as (ScalarTag & { default?: unknown; collection?: unknown })[]).filter(
-  (tag) => tag.default === true && !tag.collection && tag.test instanceof RegExp,
-);
+const TESTED_TAGS: ScalarTag[] = (
+  LIBRARY_DOCUMENT.schema.tags as unknown as (ScalarTag & { default?: unknown; collection?: unknown })[]
+).filter((tag) => tag.default === true && !tag.collection && tag.test instanceof RegExp);
 /** The first characters any of those tests can match (null, bool, int and float of the core schema); anything else is a string. */
 const TESTED_FIRST = /^[~nNtTfF0-9+\-.]/;
 // Were the library's core schema to change, the shortcut above could be wrong: then every plain scalar is tested.
@@ -174,7 +174,11 @@ class Reader {
         pos = next;
         continue;
       }
-      if (indent === 0 && (first === DASH || first === 46) && (text.startsWith('---', pos) || text.startsWith('...', pos))) {
+      if (
+        indent === 0 &&
+        (first === DASH || first === 46) &&
+        (text.startsWith('---', pos) || text.startsWith('...', pos))
+      ) {
         if (text.startsWith('...', pos) || !isBlank(text, pos + 3, lineEnd)) decline();
         this.endDocument(true);
         this.docStart = pos;
@@ -196,7 +200,12 @@ class Reader {
     if (this.docStart < 0 && this.stack.length === 0) return; // only comments and blank lines so far
     while (this.stack.length > 0) this.close(atMarker);
     if (!this.root) decline(); // an empty document
-    this.documents.push({ root: this.root, span: { start: this.base + this.docStart, end: this.base + this.rootEnd }, problems: this.problems, selfContained: true });
+    this.documents.push({
+      root: this.root,
+      span: { start: this.base + this.docStart, end: this.base + this.rootEnd },
+      problems: this.problems,
+      selfContained: true,
+    });
     this.root = null;
     this.docStart = -1;
     this.problems = [];
@@ -301,8 +310,21 @@ class Reader {
   }
 
   private open(kind: 'map' | 'seq', indent: number, at: number): void {
-    const node: MapNode | SeqNode = kind === 'map' ? { type: 'map', pairs: [], span: { start: 0, end: 0 }, flow: false } : { type: 'seq', items: [], span: { start: 0, end: 0 }, flow: false };
-    this.stack.push({ kind, indent, node, start: at, pending: null, valueEnd: at, lastHasEnd: false, endsWithComment: false, trailing: null });
+    const node: MapNode | SeqNode =
+      kind === 'map'
+        ? { type: 'map', pairs: [], span: { start: 0, end: 0 }, flow: false }
+        : { type: 'seq', items: [], span: { start: 0, end: 0 }, flow: false };
+    this.stack.push({
+      kind,
+      indent,
+      node,
+      start: at,
+      pending: null,
+      valueEnd: at,
+      lastHasEnd: false,
+      endsWithComment: false,
+      trailing: null,
+    });
   }
 
   /**
@@ -426,7 +448,14 @@ class Reader {
    * After `-` or `key:` (ending at `from`): the entry waits for its value, which starts where the
    * function returns, or -1 when the line holds none (only spaces, or a comment).
    */
-  private afterIndicator(frame: Frame, key: ScalarNode | null, from: number, lineEnd: number, next: number, comment: boolean): number {
+  private afterIndicator(
+    frame: Frame,
+    key: ScalarNode | null,
+    from: number,
+    lineEnd: number,
+    next: number,
+    comment: boolean,
+  ): number {
     const text = this.text;
     const r = skipSpaces(text, from, lineEnd);
     frame.pending = { key, emptyAt: r, lineEnd, lineComment: comment, next, tokens: null };
@@ -502,12 +531,22 @@ class Reader {
     else {
       // Escapes are decoded by the library itself, on the token its parser would make.
       let failed = false;
-      const token: CST.FlowScalar = { type: 'double-quoted-scalar', offset: start, indent: 0, source: text.slice(start, end) };
+      const token: CST.FlowScalar = {
+        type: 'double-quoted-scalar',
+        offset: start,
+        indent: 0,
+        source: text.slice(start, end),
+      };
       const resolved = CST.resolveAsScalar(token, false, () => (failed = true));
       if (!resolved || failed) decline();
       value = resolved.value;
     }
-    return { type: 'scalar', value, span: { start: this.base + start, end: this.base + end }, style: double ? 'double' : 'single' };
+    return {
+      type: 'scalar',
+      value,
+      span: { start: this.base + start, end: this.base + end },
+      style: double ? 'double' : 'single',
+    };
   }
 
   /** A flow sequence or mapping on one line, from its bracket at `start`, of scalars and flow collections `depth` deep. */
@@ -547,7 +586,9 @@ class Reader {
       }
     }
     const span = { start: this.base + start, end: this.base + i };
-    const value: MapNode | SeqNode = isMap ? { type: 'map', pairs, span, flow: true } : { type: 'seq', items, span, flow: true };
+    const value: MapNode | SeqNode = isMap
+      ? { type: 'map', pairs, span, flow: true }
+      : { type: 'seq', items, span, flow: true };
     return { value, end: i };
   }
 
@@ -638,12 +679,23 @@ class Reader {
       else break;
     }
     const sourceEnd = Math.min(nl + 1, text.length);
-    const token: CST.BlockScalar = { type: 'block-scalar', offset: r, indent: owner, props, source: text.slice(pos, sourceEnd) };
+    const token: CST.BlockScalar = {
+      type: 'block-scalar',
+      offset: r,
+      indent: owner,
+      props,
+      source: text.slice(pos, sourceEnd),
+    };
     let failed = false;
     const resolved = CST.resolveAsScalar(token, false, () => (failed = true));
     if (!resolved || failed) decline();
     const [start, end] = resolved.range;
-    const value: ScalarNode = { type: 'scalar', value: resolved.value, span: { start: this.base + start, end: this.base + end }, style: header[0] === '|' ? 'literal' : 'folded' };
+    const value: ScalarNode = {
+      type: 'scalar',
+      value: resolved.value,
+      span: { start: this.base + start, end: this.base + end },
+      style: header[0] === '|' ? 'literal' : 'folded',
+    };
     this.setValue(frame, value, resolved.range[2]);
     frame.lastHasEnd = false;
     return sourceEnd;

@@ -33,7 +33,14 @@ export interface Embedding {
 export type ChainsawOperation = 'apply' | 'create' | 'update' | 'patch' | 'assert' | 'error';
 
 /** The Chainsaw operations that carry a `resource`, and whether it is only part of an object. */
-const OPERATIONS: Record<ChainsawOperation, boolean> = { apply: false, create: false, update: false, patch: true, assert: true, error: true };
+const OPERATIONS: Record<ChainsawOperation, boolean> = {
+  apply: false,
+  create: false,
+  update: false,
+  patch: true,
+  assert: true,
+  error: true,
+};
 const OPERATION_NAMES = Object.keys(OPERATIONS) as ChainsawOperation[];
 
 /** The blocks of a Chainsaw step that hold operations. */
@@ -76,7 +83,11 @@ export function embeddedDocuments(documents: readonly OwnDocument[]): EmbeddedDo
   for (const host of documents) {
     if (host.kind || host.embedded || !isMap(host.root)) continue;
     const chainsaw = isChainsaw(host.root);
-    const found = chainsaw ? chainsawResources(host.root) : isList(host.root) ? listItems(host.root, 'list', false) : [];
+    const found = chainsaw
+      ? chainsawResources(host.root)
+      : isList(host.root)
+        ? listItems(host.root, 'list', false)
+        : [];
     for (const { root, kind, via, partial } of found) {
       const span = { start: root.span.start, end: root.span.end };
       out.push({
@@ -101,7 +112,10 @@ function isList(node: MapNode): boolean {
 /** A Chainsaw `Test` (or `StepTemplate`) of `chainsaw.kyverno.io`. */
 function isChainsaw(node: MapNode): boolean {
   const kind = getString(node, 'kind');
-  return (getString(node, 'apiVersion')?.startsWith('chainsaw.kyverno.io/') ?? false) && (kind === 'Test' || kind === 'StepTemplate');
+  return (
+    (getString(node, 'apiVersion')?.startsWith('chainsaw.kyverno.io/') ?? false) &&
+    (kind === 'Test' || kind === 'StepTemplate')
+  );
 }
 
 /**

@@ -111,7 +111,11 @@ export function parseFile(path: string, text: string, options: ParseOptions = {}
   if (declined) return declinedWhole(path, text, declined, options);
   const source = new SourceText(text);
   const raw: (ParsedYamlDocument | ParsedJsonDocument)[] =
-    language === 'yaml' ? parseYaml(text, 0, { aliasNodes: limits.aliasNodes }) : language === 'json' ? [parseJson(text)] : parseJsonLines(text);
+    language === 'yaml'
+      ? parseYaml(text, 0, { aliasNodes: limits.aliasNodes })
+      : language === 'json'
+        ? [parseJson(text)]
+        : parseJsonLines(text);
   const documents: ParsedDocument[] = raw.map((doc, index) => ({
     index,
     root: doc.root,
@@ -127,10 +131,18 @@ export function parseFile(path: string, text: string, options: ParseOptions = {}
     doc.kind = fileKind ?? detectKind(path, doc.root, options.forcedKind);
     // A document no parser could read has no content to tell its kind: its text may, so that what
     // declined it is said rather than the file passed over as someone else's.
-    if (!doc.kind && !doc.root && doc.problems.some((p) => p.rule === 'lens/declined')) doc.kind = kindFromText(text.slice(doc.span.start, doc.span.end));
+    if (!doc.kind && !doc.root && doc.problems.some((p) => p.rule === 'lens/declined'))
+      doc.kind = kindFromText(text.slice(doc.span.start, doc.span.end));
   }
   if (language === 'yaml' && documents.length === 0) {
-    documents.push({ index: 0, root: null, span: { start: 0, end: text.length }, problems: [], kind: detectKind(path, null, options.forcedKind), selfContained: false });
+    documents.push({
+      index: 0,
+      root: null,
+      span: { start: 0, end: text.length },
+      problems: [],
+      kind: detectKind(path, null, options.forcedKind),
+      selfContained: false,
+    });
   }
   for (const doc of documents) onWholeCharacters(text, doc.problems);
   if (language !== 'jsonl') documents.push(...embeddedDocuments(documents));
@@ -160,7 +172,11 @@ export function markPartial(documents: ParsedDocument[]): void {
 
 /** A Kubernetes resource of ours that states its `status` and no `spec`: what an assertion file holds. */
 function isStatusAssertion(doc: ParsedDocument): boolean {
-  return (doc.kind === 'vmcp-server' || doc.kind === 'vmcp-composite') && getNode(doc.root, 'status') !== undefined && getNode(doc.root, 'spec') === undefined;
+  return (
+    (doc.kind === 'vmcp-server' || doc.kind === 'vmcp-composite') &&
+    getNode(doc.root, 'status') !== undefined &&
+    getNode(doc.root, 'spec') === undefined
+  );
 }
 
 /** Why a file is declined whole before any parser sees it (LIMITS.fileBytes, LIMITS.fileValues), if it is. */
@@ -175,7 +191,9 @@ function declineWhole(text: string, language: Language, limits: ParseLimits): Pa
 function declinedWhole(path: string, text: string, declined: ParseProblem, options: ParseOptions): ParsedFile {
   const language = options.language ?? languageOf(path);
   const kind = detectKind(path, null, options.forcedKind) ?? kindFromText(text);
-  const documents = [{ index: 0, root: null, span: { start: 0, end: text.length }, problems: [declined], kind, selfContained: false }];
+  const documents = [
+    { index: 0, root: null, span: { start: 0, end: text.length }, problems: [declined], kind, selfContained: false },
+  ];
   onWholeCharacters(text, documents[0]!.problems);
   return fileWithComments({ path, source: new SourceText(text), language, documents, kind }, false);
 }

@@ -64,19 +64,30 @@ const consumed = new WeakSet<ParsedFile>();
  * The file for `text`, re-using `previous` (the same file before an edit), or undefined when only
  * a full parse can give the right result.
  */
-export function reparseFile(previous: ParsedFile, text: string, forcedKind: DocumentKind | null, options: ReparseOptions = {}): ParsedFile | undefined {
+export function reparseFile(
+  previous: ParsedFile,
+  text: string,
+  forcedKind: DocumentKind | null,
+  options: ReparseOptions = {},
+): ParsedFile | undefined {
   if (previous.language !== 'yaml' || consumed.has(previous)) return undefined;
   const oldText = previous.source.text;
   if (oldText === text) {
     if (options.consume) consumed.add(previous);
-    return withDocuments(previous, text, ownDocuments(previous).map((doc) => ({ ...doc })), forcedKind);
+    return withDocuments(
+      previous,
+      text,
+      ownDocuments(previous).map((doc) => ({ ...doc })),
+      forcedKind,
+    );
   }
   const change = diff(oldText, text);
   // A file grown past LIMITS.fileBytes, or by an insertion that may hold many values (a paste),
   // goes through the full parse, which declines it whole when it is past LIMITS.fileValues.
   const inserted = text.slice(change.start, change.oldEnd + change.delta);
   const limits = options.limits ?? DEFAULT_LIMITS;
-  if (tooLarge(text, limits.fileBytes) !== undefined || valueStarts(inserted, true) > limits.fileValues / 4) return undefined;
+  if (tooLarge(text, limits.fileBytes) !== undefined || valueStarts(inserted, true) > limits.fileValues / 4)
+    return undefined;
   const own = ownDocuments(previous);
   const index = own.findIndex((doc) => doc.span.start <= change.start && change.oldEnd <= doc.span.end);
   const doc = own[index];
@@ -104,12 +115,23 @@ function ownDocuments(file: ParsedFile): ParsedDocument[] {
   return file.documents.filter((doc) => !doc.embedded);
 }
 
-function withDocuments(previous: ParsedFile, text: string, documents: ParsedDocument[], forcedKind: DocumentKind | null): ParsedFile {
+function withDocuments(
+  previous: ParsedFile,
+  text: string,
+  documents: ParsedDocument[],
+  forcedKind: DocumentKind | null,
+): ParsedFile {
   for (const doc of documents) doc.kind = detectKind(previous.path, doc.root, forcedKind);
   documents.push(...embeddedDocuments(documents));
   markPartial(documents);
   const kind = documents.find((d) => d.kind)?.kind ?? null;
-  return fileWithComments({ path: previous.path, source: new SourceText(text), language: previous.language, documents, kind });
+  return fileWithComments({
+    path: previous.path,
+    source: new SourceText(text),
+    language: previous.language,
+    documents,
+    kind,
+  });
 }
 
 function diff(oldText: string, newText: string): Change {
@@ -117,7 +139,11 @@ function diff(oldText: string, newText: string): Change {
   let start = 0;
   while (start < shorter && oldText.charCodeAt(start) === newText.charCodeAt(start)) start++;
   let suffix = 0;
-  while (suffix < shorter - start && oldText.charCodeAt(oldText.length - 1 - suffix) === newText.charCodeAt(newText.length - 1 - suffix)) suffix++;
+  while (
+    suffix < shorter - start &&
+    oldText.charCodeAt(oldText.length - 1 - suffix) === newText.charCodeAt(newText.length - 1 - suffix)
+  )
+    suffix++;
   return { start, oldEnd: oldText.length - suffix, delta: newText.length - oldText.length };
 }
 
@@ -130,7 +156,8 @@ function candidates(doc: ParsedDocument, text: string, change: Change): Candidat
   let node: Node | null = doc.root;
   let end = doc.span.end;
   while (node && node.type !== 'scalar' && !node.flow) {
-    const starts = node.type === 'map' ? node.pairs.map((pair) => pair.key.span.start) : node.items.map((item) => item.span.start);
+    const starts =
+      node.type === 'map' ? node.pairs.map((pair) => pair.key.span.start) : node.items.map((item) => item.span.start);
     const collection: MapNode | SeqNode = node;
     const lines = starts.map((start) => entryLine(text, start, collection.type));
     let child: Node | null = null;
@@ -228,7 +255,8 @@ function reread(
   const alone = docs[0];
   if (docs.length !== 1 || !alone?.root || !alone.selfContained || alone.problems.length > 0) return undefined;
   const entryRoot = alone.root;
-  if (entryRoot.type !== last.collection.type || entryRoot.flow || entryRoot.span.start !== from + column) return undefined;
+  if (entryRoot.type !== last.collection.type || entryRoot.flow || entryRoot.span.start !== from + column)
+    return undefined;
   let entry: Pair | Node;
   if (entryRoot.type === 'map') {
     if (entryRoot.pairs.length !== 1) return undefined;
@@ -270,7 +298,11 @@ function readsAlone(region: string, column: number, type: 'map' | 'seq', atDocum
     const blank = indent === lineEnd || first === '\r';
     if (!blank) trailingComment = first === '#' || region.slice(indent, lineEnd).includes(' #');
     if (!blank && (first !== '#' || atDocumentEnd) && indent - lineStart <= column) {
-      const keysSequence = type === 'map' && indent - lineStart === column && first === '-' && /^-( |\r?$)/.test(region.slice(indent, lineEnd));
+      const keysSequence =
+        type === 'map' &&
+        indent - lineStart === column &&
+        first === '-' &&
+        /^-( |\r?$)/.test(region.slice(indent, lineEnd));
       if (!keysSequence) return false;
     }
     lineStart = nextBreak + 1;
@@ -315,7 +347,14 @@ function spansFollow(steps: Step[], change: Change): boolean {
  * `aloneEnd` is where the one-entry collection read alone ends: the end of the entry's own
  * collection when the entry is its last. `spansFollow` has checked the spans.
  */
-function rebuild(steps: Step[], level: number, entry: Pair | Node, aloneEnd: number, change: Change, shift: Shifter): Node {
+function rebuild(
+  steps: Step[],
+  level: number,
+  entry: Pair | Node,
+  aloneEnd: number,
+  change: Change,
+  shift: Shifter,
+): Node {
   const { collection, index } = steps[level]!;
   const deepest = level === steps.length - 1;
   const entries: readonly (Pair | Node)[] = collection.type === 'map' ? collection.pairs : collection.items;
@@ -324,7 +363,14 @@ function rebuild(steps: Step[], level: number, entry: Pair | Node, aloneEnd: num
   if (deepest) replacement = entry;
   else {
     const value = rebuild(steps, level + 1, entry, aloneEnd, change, shift);
-    replacement = collection.type === 'map' ? { key: (old as Pair).key, value, span: { start: old.span.start, end: Math.max((old as Pair).key.span.end, value.span.end) } } : value;
+    replacement =
+      collection.type === 'map'
+        ? {
+            key: (old as Pair).key,
+            value,
+            span: { start: old.span.start, end: Math.max((old as Pair).key.span.end, value.span.end) },
+          }
+        : value;
   }
   const last = index === entries.length - 1;
   const end = !last ? collection.span.end + change.delta : deepest ? aloneEnd : replacement.span.end;
@@ -333,7 +379,9 @@ function rebuild(steps: Step[], level: number, entry: Pair | Node, aloneEnd: num
     const pairs = collection.pairs.map((p, i) => (i < index ? p : i === index ? (replacement as Pair) : shift.pair(p)));
     return { type: 'map', pairs, span, flow: false };
   }
-  const items = collection.items.map((it, i) => (i < index ? it : i === index ? (replacement as Node) : shift.node(it)));
+  const items = collection.items.map((it, i) =>
+    i < index ? it : i === index ? (replacement as Node) : shift.node(it),
+  );
   return { type: 'seq', items, span, flow: false };
 }
 
@@ -341,10 +389,20 @@ function shiftDocument(doc: ParsedDocument, shift: Shifter): ParsedDocument {
   // Problems first: they are copied from their spans as they are now.
   const problems = doc.problems.map((problem) => shiftProblem(problem, shift.delta));
   const references = doc.references && {
-    anchors: doc.references.anchors.map((a) => ({ name: a.name, span: shiftSpan(a.span, shift.delta), aliases: a.aliases.map((s) => shiftSpan(s, shift.delta)) })),
+    anchors: doc.references.anchors.map((a) => ({
+      name: a.name,
+      span: shiftSpan(a.span, shift.delta),
+      aliases: a.aliases.map((s) => shiftSpan(s, shift.delta)),
+    })),
     aliases: doc.references.aliases.map((s) => shiftSpan(s, shift.delta)),
   };
-  return { ...doc, root: doc.root ? shift.node(doc.root) : null, span: shiftSpan(doc.span, shift.delta), problems, ...(references ? { references } : {}) };
+  return {
+    ...doc,
+    root: doc.root ? shift.node(doc.root) : null,
+    span: shiftSpan(doc.span, shift.delta),
+    problems,
+    ...(references ? { references } : {}),
+  };
 }
 
 function shiftProblem(problem: ParseProblem, delta: number): ParseProblem {
@@ -353,7 +411,12 @@ function shiftProblem(problem: ParseProblem, delta: number): ParseProblem {
     span: shiftSpan(problem.span, delta),
     ...(problem.related ? { related: problem.related.map((r) => ({ ...r, span: shiftSpan(r.span, delta) })) } : {}),
     ...(problem.fixes
-      ? { fixes: problem.fixes.map((fix) => ({ ...fix, edits: fix.edits.map((edit) => ({ ...edit, span: shiftSpan(edit.span, delta) })) })) }
+      ? {
+          fixes: problem.fixes.map((fix) => ({
+            ...fix,
+            edits: fix.edits.map((edit) => ({ ...edit, span: shiftSpan(edit.span, delta) })),
+          })),
+        }
       : {}),
   };
 }
@@ -372,7 +435,11 @@ interface Shifter {
 function copyBy(delta: number): Shifter {
   const shifter: Shifter = {
     delta,
-    pair: (pair) => ({ key: { ...pair.key, span: shiftSpan(pair.key.span, delta) }, value: pair.value ? shifter.node(pair.value) : null, span: shiftSpan(pair.span, delta) }),
+    pair: (pair) => ({
+      key: { ...pair.key, span: shiftSpan(pair.key.span, delta) },
+      value: pair.value ? shifter.node(pair.value) : null,
+      span: shiftSpan(pair.span, delta),
+    }),
     node: (node) => {
       switch (node.type) {
         case 'scalar':

@@ -1,7 +1,14 @@
 // JSON and JSONC (comments, trailing commas) to our node tree, using jsonc-parser, which recovers
 // from errors so that a half-typed file still yields a tree to check. The comments are the ones
 // jsonc-parser's scanner finds (the tokens its parser skips), never text inside a string.
-import { createScanner, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError, type SyntaxKind } from 'jsonc-parser';
+import {
+  createScanner,
+  parseTree,
+  printParseErrorCode,
+  type Node as JsonNode,
+  type ParseError,
+  type SyntaxKind,
+} from 'jsonc-parser';
 import { bomLength } from '../text/source.js';
 import type { Span } from '../types.js';
 import type { Comment } from './nodes.js';
@@ -24,7 +31,11 @@ export function parseJson(text: string, base = 0, options: { comments?: boolean;
   if (bomLength(text)) return parseJson(text.slice(1), base + 1, options);
   const errors: ParseError[] = [];
   const problems: ParseProblem[] = [];
-  const parseOptions = { allowTrailingComma: true, disallowComments: options.comments === false, allowEmptyContent: true };
+  const parseOptions = {
+    allowTrailingComma: true,
+    disallowComments: options.comments === false,
+    allowEmptyContent: true,
+  };
   let tree: JsonNode | undefined;
   let regions: Regions | undefined;
   try {
@@ -62,7 +73,11 @@ export function parseJson(text: string, base = 0, options: { comments?: boolean;
     });
   }
   const root = tree ? new JsonConverter(text, base, problems, regions).convert(tree, 0) : null;
-  if (regions) declineUncovered(regions.within(0, text.length + 1).map(([start, end]) => ({ start: base + start, end: base + end })), problems);
+  if (regions)
+    declineUncovered(
+      regions.within(0, text.length + 1).map(([start, end]) => ({ start: base + start, end: base + end })),
+      problems,
+    );
   return { root, span: { start: base, end: base + text.length }, problems };
 }
 
@@ -118,9 +133,18 @@ class JsonConverter {
         for (const property of node.children ?? []) {
           const [keyNode, valueNode] = property.children ?? [];
           if (!keyNode) continue;
-          const key: ScalarNode = { type: 'scalar', value: String(keyNode.value ?? ''), span: this.span(keyNode), style: 'json' };
+          const key: ScalarNode = {
+            type: 'scalar',
+            value: String(keyNode.value ?? ''),
+            span: this.span(keyNode),
+            style: 'json',
+          };
           const value = valueNode ? this.convert(valueNode, depth + 1) : null;
-          const pair: Pair = { key, value, span: { start: key.span.start, end: value ? value.span.end : key.span.end } };
+          const pair: Pair = {
+            key,
+            value,
+            span: { start: key.span.start, end: value ? value.span.end : key.span.end },
+          };
           const name = key.value as string;
           const earlier = seen.get(name);
           if (earlier) {
@@ -137,7 +161,12 @@ class JsonConverter {
         return map;
       }
       case 'array':
-        return { type: 'seq', items: (node.children ?? []).map((child) => this.convert(child, depth + 1)), span, flow: true };
+        return {
+          type: 'seq',
+          items: (node.children ?? []).map((child) => this.convert(child, depth + 1)),
+          span,
+          flow: true,
+        };
       case 'string':
       case 'number':
       case 'boolean':

@@ -35,7 +35,10 @@ export function kindFromContent(root: Node | null): DocumentKind | null {
   if (getNode(root, 'toolFaces') !== undefined && getString(root, 'server') !== undefined) return 'face-overlay';
   if (isSeq(getNode(root, 'calls'))) return 'tool-calls';
   const mcpServers = getNode(root, 'mcpServers');
-  if (isMap(mcpServers) && mcpServers.pairs.every((p) => isMap(p.value) && (getNode(p.value, 'command') || getNode(p.value, 'url')))) {
+  if (
+    isMap(mcpServers) &&
+    mcpServers.pairs.every((p) => isMap(p.value) && (getNode(p.value, 'command') || getNode(p.value, 'url')))
+  ) {
     return mcpServers.pairs.length > 0 ? 'mcp-servers' : null;
   }
   return null;
@@ -86,7 +89,12 @@ function isCliConfig(root: MapNode): boolean {
   if (isMap(outgoing) && ['source', 'default', 'backends'].some((k) => getNode(outgoing, k) !== undefined)) settings++;
   if (isAggregation(getNode(root, 'aggregation'))) settings++;
   const backends = getNode(root, 'backends');
-  if (isSeq(backends) && backends.items.length > 0 && backends.items.every((b) => isMap(b) && isScalar(getNode(b, 'name')) && isScalar(getNode(b, 'url')))) settings++;
+  if (
+    isSeq(backends) &&
+    backends.items.length > 0 &&
+    backends.items.every((b) => isMap(b) && isScalar(getNode(b, 'name')) && isScalar(getNode(b, 'url')))
+  )
+    settings++;
   if (settings < 2) return false;
   const known = root.pairs.filter((p) => CLI_CONFIG_KEYS.has(String(p.key.value))).length;
   return known * 2 >= root.pairs.length;
@@ -96,13 +104,27 @@ function isCliConfig(root: MapNode): boolean {
 function isAggregation(node: Node | undefined): boolean {
   if (!isMap(node)) return false;
   const tools = getNode(node, 'tools');
-  if (isSeq(tools) && tools.items.length > 0 && tools.items.every((t) => isMap(t) && getNode(t, 'workload') !== undefined)) return true;
-  return isScalar(getNode(node, 'conflictResolution')) || isMap(getNode(node, 'conflictResolutionConfig')) || isScalar(getNode(node, 'excludeAllTools')) || isScalar(getNode(node, 'defaultToolVisibility'));
+  if (
+    isSeq(tools) &&
+    tools.items.length > 0 &&
+    tools.items.every((t) => isMap(t) && getNode(t, 'workload') !== undefined)
+  )
+    return true;
+  return (
+    isScalar(getNode(node, 'conflictResolution')) ||
+    isMap(getNode(node, 'conflictResolutionConfig')) ||
+    isScalar(getNode(node, 'excludeAllTools')) ||
+    isScalar(getNode(node, 'defaultToolVisibility'))
+  );
 }
 
 /** `{tools: [...]}` where every tool has a name and an inputSchema: a tools/list result. */
 function isToolsListResult(tools: Node | undefined): boolean {
-  return isSeq(tools) && tools.items.length > 0 && tools.items.every((t) => isMap(t) && getNode(t, 'name') && getNode(t, 'inputSchema'));
+  return (
+    isSeq(tools) &&
+    tools.items.length > 0 &&
+    tools.items.every((t) => isMap(t) && getNode(t, 'name') && getNode(t, 'inputSchema'))
+  );
 }
 
 /**

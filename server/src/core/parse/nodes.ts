@@ -209,7 +209,13 @@ export function toValue(node: Node | null | undefined): unknown {
         const key = String(pair.key.value);
         if (Object.prototype.hasOwnProperty.call(out, key)) continue; // first one wins, like getPair
         // Assigning `__proto__` would change the prototype; define it as an own property instead.
-        if (key === '__proto__') Object.defineProperty(out, key, { value: toValue(pair.value), enumerable: true, writable: true, configurable: true });
+        if (key === '__proto__')
+          Object.defineProperty(out, key, {
+            value: toValue(pair.value),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         else out[key] = toValue(pair.value);
       }
       return out;

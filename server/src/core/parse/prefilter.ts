@@ -63,5 +63,8 @@ export function mayBeOurs(path: string, text: string, forcedKind: DocumentKind |
  * a check of it reads (a file of no kind has no findings: engine.ts), as its full parse would say.
  */
 export function unparsedFile(path: string, text: string): ParsedFile {
-  return fileWithComments({ path, source: new SourceText(text), language: languageOf(path), documents: [], kind: null }, false);
+  return fileWithComments(
+    { path, source: new SourceText(text), language: languageOf(path), documents: [], kind: null },
+    false,
+  );
 }

@@ -58,7 +58,12 @@ export function fileTooManyValues(span: Span, limit: number = LIMITS.fileValues)
 
 /** The decline of a document a parser could not read at all (it ran out of stack, or threw). */
 export function unreadable(span: Span, error: unknown): ParseProblem {
-  return { rule: 'lens/declined', code: 'unreadable', data: error instanceof RangeError ? {} : { error: String(error) }, span };
+  return {
+    rule: 'lens/declined',
+    code: 'unreadable',
+    data: error instanceof RangeError ? {} : { error: String(error) },
+    span,
+  };
 }
 
 /**
@@ -68,7 +73,10 @@ export function unreadable(span: Span, error: unknown): ParseProblem {
  */
 export function declineUncovered(spans: readonly Span[], problems: ParseProblem[]): void {
   if (spans.length === 0) return;
-  const declined = problems.filter((p) => p.rule === 'lens/declined').map((p) => p.span).sort((a, b) => a.start - b.start);
+  const declined = problems
+    .filter((p) => p.rule === 'lens/declined')
+    .map((p) => p.span)
+    .sort((a, b) => a.start - b.start);
   // Declines may overlap (an alias's expansion declines inside its anchor): a region is covered
   // when one starting at or before it ends at or after it, so the furthest end of each prefix decides.
   const furthest: number[] = [];

@@ -97,7 +97,8 @@ function decodeSingle(raw: string, base: number, value: string): number[] | null
       out.push(base + i);
       decoded += "'";
       i++;
-    } else if (raw[i] === '\n' || raw[i] === '\r') return null; // folded lines: fall back
+    } else if (raw[i] === '\n' || raw[i] === '\r')
+      return null; // folded lines: fall back
     else {
       out.push(base + i);
       decoded += raw[i];
@@ -108,7 +109,19 @@ function decodeSingle(raw: string, base: number, value: string): number[] | null
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', '0': '\0', a: '\x07', v: '\v', e: '\x1b', ' ': ' ',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  '0': '\0',
+  a: '\x07',
+  v: '\v',
+  e: '\x1b',
+  ' ': ' ',
 };
 
 function decodeDouble(raw: string, base: number, value: string): number[] | null {
@@ -141,7 +154,6 @@ function decodeDouble(raw: string, base: number, value: string): number[] | null
   out.push(base + raw.length - 1);
   return decoded === value ? out : null;
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Block scalars (`|` and `>`): replays how the `yaml` library builds the value, which follows the

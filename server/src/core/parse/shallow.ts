@@ -59,7 +59,8 @@ export class Regions {
   /** The regions starting in `[from, to)`, as `[start, end]` pairs. */
   within(from: number, to: number): [number, number][] {
     const out: [number, number][] = [];
-    for (let i = this.last(from - 1) + 1; i < this.starts.length && this.starts[i]! < to; i++) out.push([this.starts[i]!, this.ends[i]!]);
+    for (let i = this.last(from - 1) + 1; i < this.starts.length && this.starts[i]! < to; i++)
+      out.push([this.starts[i]!, this.ends[i]!]);
     return out;
   }
 
@@ -234,7 +235,9 @@ type Holder = { key?: CST.Token | null; value?: CST.Token };
 
 function cutDeepCollections(document: CST.Document, regions: Regions): void {
   // A loop rather than recursion: the tree nests as deep as the text does.
-  const stack: { holder: Holder; field: 'key' | 'value'; depth: number }[] = [{ holder: document, field: 'value', depth: 0 }];
+  const stack: { holder: Holder; field: 'key' | 'value'; depth: number }[] = [
+    { holder: document, field: 'value', depth: 0 },
+  ];
   while (stack.length) {
     const { holder, field, depth } = stack.pop()!;
     const token = holder[field];
@@ -289,7 +292,8 @@ function extentEnd(token: CST.Token): number {
       case 'block-scalar': {
         // Its content follows its header (the props) directly.
         let propsEnd = t.offset;
-        for (const prop of t.props) if ('source' in prop) propsEnd = Math.max(propsEnd, prop.offset + prop.source.length);
+        for (const prop of t.props)
+          if ('source' in prop) propsEnd = Math.max(propsEnd, prop.offset + prop.source.length);
         end = Math.max(end, propsEnd + t.source.length);
         break;
       }
@@ -314,7 +318,7 @@ function extentEnd(token: CST.Token): number {
  * past, the library catches its own overflow, which is declined too (convertDocument, yaml.ts).
  */
 function mayNestBlocksDeep(text: string): boolean {
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     if (end - start > 150) {
@@ -347,7 +351,7 @@ function mayNestTooDeep(text: string): boolean {
   }
   // Each compact indicator takes two characters (itself and a space).
   const longLine = 2 * (MAX_NESTING + 1);
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     if (end - start > longLine) {

@@ -43,7 +43,14 @@ export function valueStarts(text: string, yaml: boolean): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     // , : [ {   and in YAML also \n (or a lone \r, a line break too) - ?
-    if (c === 44 || c === 58 || c === 91 || c === 123 || (yaml && (c === 10 || c === 45 || c === 63 || (c === 13 && text.charCodeAt(i + 1) !== 10)))) count++;
+    if (
+      c === 44 ||
+      c === 58 ||
+      c === 91 ||
+      c === 123 ||
+      (yaml && (c === 10 || c === 45 || c === 63 || (c === 13 && text.charCodeAt(i + 1) !== 10)))
+    )
+      count++;
   }
   return count;
 }
@@ -66,7 +73,11 @@ const EOF = 17 as SyntaxKind.EOF;
  * the limit and no further: in YAML the scalars, aliases, flow collections and the collections a
  * compact `- - x` opens, a lower bound, so a file is declined only when it surely holds more.
  */
-export function tooManyValues(text: string, language: 'yaml' | 'json' | 'jsonl', limit: number = LIMITS.fileValues): boolean {
+export function tooManyValues(
+  text: string,
+  language: 'yaml' | 'json' | 'jsonl',
+  limit: number = LIMITS.fileValues,
+): boolean {
   const yaml = language === 'yaml';
   if (valueStarts(text, yaml) <= limit) return false;
   return yaml ? yamlValuesOver(text, limit) : jsonValuesOver(text, limit);

@@ -22,10 +22,27 @@ import { loneCrAsLf, wholeCharacters } from '../text/source.js';
 import type { Span } from '../types.js';
 import type { Comment } from './nodes.js';
 import type { AnchorUse, MapNode, Node, Pair, References, ScalarNode } from './nodes.js';
-import { aliasesNotExpanded, declineUncovered, MAX_NESTING, tooDeepToCheck, unreadable, type ParseProblem } from './problems.js';
+import {
+  aliasesNotExpanded,
+  declineUncovered,
+  MAX_NESTING,
+  tooDeepToCheck,
+  unreadable,
+  type ParseProblem,
+} from './problems.js';
 import { shallowTokens, shallowYaml, type Cut, type Regions } from './shallow.js';
 import { documentsFromBlockYaml } from './blockYaml.js';
-import { duplicateKey, markShared, OVER_BUDGET, problemKey, relocate, scalarValue, STYLE, type AliasBudget, type ParsedYamlDocument } from './yamlShared.js';
+import {
+  duplicateKey,
+  markShared,
+  OVER_BUDGET,
+  problemKey,
+  relocate,
+  scalarValue,
+  STYLE,
+  type AliasBudget,
+  type ParsedYamlDocument,
+} from './yamlShared.js';
 
 export type { ParsedYamlDocument } from './yamlShared.js';
 
@@ -69,7 +86,14 @@ export function parseYaml(text: string, base = 0, options: YamlParseOptions = {}
   } catch (error) {
     // The library gave up on the whole text (it should not: it catches its own stack overflows). Say so, keep the file.
     const span = { start: base, end: base + text.length };
-    return [{ root: null, span, problems: [unreadable({ start: base, end: base + Math.min(text.length, 1) }, error)], selfContained: false }];
+    return [
+      {
+        root: null,
+        span,
+        problems: [unreadable({ start: base, end: base + Math.min(text.length, 1) }, error)],
+        selfContained: false,
+      },
+    ];
   }
   // One alias budget for the whole file: a stream of many documents must not multiply it.
   const budget = { left: limit, limit };
@@ -88,10 +112,12 @@ function unpairedQuotes(tokens: readonly CST.Token[]): Span[] {
   const check = (token: CST.Token | undefined): void => {
     if (token?.type === 'single-quoted-scalar') {
       const inner = token.source.slice(1, -1).replace(/''/g, '');
-      if (token.source.length >= 2 && token.source.endsWith("'") && inner.includes("'")) found.push({ start: token.offset, end: token.offset + token.source.length });
+      if (token.source.length >= 2 && token.source.endsWith("'") && inner.includes("'"))
+        found.push({ start: token.offset, end: token.offset + token.source.length });
     } else if (token?.type === 'double-quoted-scalar') {
       const inner = token.source.slice(1, -1).replace(/\\[\s\S]/g, '');
-      if (token.source.length >= 2 && token.source.endsWith('"') && (inner.includes('"') || inner.endsWith('\\'))) found.push({ start: token.offset, end: token.offset + token.source.length });
+      if (token.source.length >= 2 && token.source.endsWith('"') && (inner.includes('"') || inner.endsWith('\\')))
+        found.push({ start: token.offset, end: token.offset + token.source.length });
     }
   };
   for (const token of tokens) {
@@ -135,7 +161,14 @@ export function yamlComments(text: string): Comment[] {
   return comments;
 }
 
-function convertDocument(doc: Document.Parsed, text: string, base: number, regions: Regions, budget: AliasBudget, unpaired: readonly Span[]): ParsedYamlDocument {
+function convertDocument(
+  doc: Document.Parsed,
+  text: string,
+  base: number,
+  regions: Regions,
+  budget: AliasBudget,
+  unpaired: readonly Span[],
+): ParsedYamlDocument {
   const problems: ParseProblem[] = [];
   /** Values not read: the regions cut off in this document, and where the library ran out of stack. */
   const unread: Span[] = [];
@@ -157,12 +190,22 @@ function convertDocument(doc: Document.Parsed, text: string, base: number, regio
     end = Math.min(Math.max(end, start + 1), text.length);
     // The library's position may be the CR of a CRLF, or half of an astral character.
     const at = wholeCharacters(text, { start, end });
-    problems.push({ rule: 'yaml/syntax', code: 'yamlError', data: { code: error.code, text: yamlMessage(error.message) }, span: { start: base + at.start, end: base + at.end } });
+    problems.push({
+      rule: 'yaml/syntax',
+      code: 'yamlError',
+      data: { code: error.code, text: yamlMessage(error.message) },
+      span: { start: base + at.start, end: base + at.end },
+    });
   }
   for (const span of unpaired) {
     if (span.start < docStart || span.start >= docEnd) continue;
     const at = wholeCharacters(text, span);
-    problems.push({ rule: 'yaml/syntax', code: 'unpairedQuote', data: { quote: text[span.start] === "'" ? "'" : '"' }, span: { start: base + at.start, end: base + at.end } });
+    problems.push({
+      rule: 'yaml/syntax',
+      code: 'unpairedQuote',
+      data: { quote: text[span.start] === "'" ? "'" : '"' },
+      span: { start: base + at.start, end: base + at.end },
+    });
   }
   const converter = new Converter(doc, text, base, problems, regions, budget);
   let root: Node | null = null;
@@ -173,10 +216,17 @@ function convertDocument(doc: Document.Parsed, text: string, base: number, regio
   }
   declineUncovered(unread, problems);
   const notExpanded = converter.notExpanded;
-  if (notExpanded.length > 0) problems.push(aliasesNotExpanded({ ...notExpanded[0]! }, notExpanded.length - 1, budget.limit));
+  if (notExpanded.length > 0)
+    problems.push(aliasesNotExpanded({ ...notExpanded[0]! }, notExpanded.length - 1, budget.limit));
   const selfContained = !converter.sawReferenceOrTag && doc.directives.yaml.explicit !== true && !hasTagDirective(doc);
   const references = converter.references();
-  return { root, span: { start: base + docStart, end: base + docEnd }, problems, selfContained, ...(references ? { references } : {}) };
+  return {
+    root,
+    span: { start: base + docStart, end: base + docEnd },
+    problems,
+    selfContained,
+    ...(references ? { references } : {}),
+  };
 }
 
 /** A `%TAG` directive changes what tags mean in the whole document. */
@@ -237,14 +287,17 @@ class Converter {
       this.anchored--;
     }
     if (this.anchored === 0) markShared(converted, 'anchor');
-    if (this.expanding.length === 0 && !this.anchorUses.has(node)) this.anchorUses.set(node, { name: node.anchor, span: { ...converted.span }, aliases: [] });
+    if (this.expanding.length === 0 && !this.anchorUses.has(node))
+      this.anchorUses.set(node, { name: node.anchor, span: { ...converted.span }, aliases: [] });
     return converted;
   }
 
   /** The anchors and alias tokens met, in document order; undefined when there were none. */
   references(): References | undefined {
     if (this.anchorUses.size === 0 && this.aliasTokens.length === 0) return undefined;
-    const anchors = [...this.anchorUses.values()].sort((a, b) => a.span.start - b.span.start || b.span.end - a.span.end);
+    const anchors = [...this.anchorUses.values()].sort(
+      (a, b) => a.span.start - b.span.start || b.span.end - a.span.end,
+    );
     return { anchors, aliases: [...this.aliasTokens].sort((a, b) => a.start - b.start) };
   }
 
@@ -259,7 +312,11 @@ class Converter {
     if (!node) return { type: 'scalar', value: null, span: { start: fallbackAt, end: fallbackAt }, style: 'plain' };
     if (isAlias(node)) return this.convertAlias(node, depth);
     if (node.anchor || node.tag) this.sawReferenceOrTag = true;
-    const span = !node.range ? { start: fallbackAt, end: fallbackAt } : this.regions.size ? this.rangeSpan(node.range) : { start: base + node.range[0], end: base + node.range[1] };
+    const span = !node.range
+      ? { start: fallbackAt, end: fallbackAt }
+      : this.regions.size
+        ? this.rangeSpan(node.range)
+        : { start: base + node.range[0], end: base + node.range[1] };
     const start = span.start;
     if (isScalar(node)) return this.scalar(node, span);
     if (isMap(node)) {
@@ -304,8 +361,16 @@ class Converter {
 
   private convertAlias(alias: Alias, depth: number): Node {
     this.sawReferenceOrTag = true;
-    const [start, end] = alias.range ? [this.base + alias.range[0], this.base + alias.range[1]] : [this.base, this.base];
-    const unexpanded = (): Node => ({ type: 'scalar', value: null, span: { start, end }, style: 'plain', shared: 'alias' });
+    const [start, end] = alias.range
+      ? [this.base + alias.range[0], this.base + alias.range[1]]
+      : [this.base, this.base];
+    const unexpanded = (): Node => ({
+      type: 'scalar',
+      value: null,
+      span: { start, end },
+      style: 'plain',
+      shared: 'alias',
+    });
     const target = this.resolve(alias);
     // As written: an alias met again inside another alias's expansion is that one's text.
     if (this.expanding.length === 0) {
@@ -333,7 +398,8 @@ class Converter {
       for (const problem of this.problems.splice(problemsBefore)) {
         this.seen.delete(problemKey(problem));
       }
-      if (this.notExpanded[this.notExpanded.length - 1] !== this.expanding[0]) this.notExpanded.push(this.expanding[0]!);
+      if (this.notExpanded[this.notExpanded.length - 1] !== this.expanding[0])
+        this.notExpanded.push(this.expanding[0]!);
       return unexpanded();
     } finally {
       this.aliasesInProgress.delete(target);
@@ -368,7 +434,8 @@ class Converter {
    */
   private rangeSpan(range: readonly [number, number, number]): Span {
     let end = range[1];
-    for (const [, regionEnd] of this.regions.within(range[0], Math.max(range[1], range[0] + 1))) end = Math.max(end, regionEnd);
+    for (const [, regionEnd] of this.regions.within(range[0], Math.max(range[1], range[0] + 1)))
+      end = Math.max(end, regionEnd);
     return { start: this.base + range[0], end: this.base + end };
   }
 
@@ -376,11 +443,14 @@ class Converter {
     const base = this.base;
     if (key && isScalar(key) && !(key.range && this.regions.endAt(key.range[0]) !== undefined)) {
       if (key.anchor || key.tag) this.sawReferenceOrTag = true;
-      const span = key.range ? { start: base + key.range[0], end: base + key.range[1] } : { start: fallbackAt, end: fallbackAt };
+      const span = key.range
+        ? { start: base + key.range[0], end: base + key.range[1] }
+        : { start: fallbackAt, end: fallbackAt };
       const scalar = this.scalar(key, span);
       if (key.anchor) {
         scalar.shared = 'anchor';
-        if (this.expanding.length === 0 && !this.anchorUses.has(key)) this.anchorUses.set(key, { name: key.anchor, span: { ...span }, aliases: [] });
+        if (this.expanding.length === 0 && !this.anchorUses.has(key))
+          this.anchorUses.set(key, { name: key.anchor, span: { ...span }, aliases: [] });
       }
       return scalar;
     }
@@ -388,14 +458,20 @@ class Converter {
       // A collection or an alias as a key: kept as its text (rules compare keys as strings).
       this.sawReferenceOrTag = true;
       const span = this.rangeSpan(key.range);
-      const scalar: ScalarNode = { type: 'scalar', value: this.text.slice(span.start - base, span.end - base), span, style: 'plain' };
+      const scalar: ScalarNode = {
+        type: 'scalar',
+        value: this.text.slice(span.start - base, span.end - base),
+        span,
+        style: 'plain',
+      };
       if (isAlias(key) || key.anchor) scalar.shared = isAlias(key) ? 'alias' : 'anchor';
       if (this.expanding.length === 0) {
         if (isAlias(key)) {
           this.aliasTokens.push({ ...span });
           const target = this.resolve(key);
           if (target) this.anchorUses.get(target)?.aliases.push({ ...span });
-        } else if (key.anchor && !this.anchorUses.has(key)) this.anchorUses.set(key, { name: key.anchor, span: { ...span }, aliases: [] });
+        } else if (key.anchor && !this.anchorUses.has(key))
+          this.anchorUses.set(key, { name: key.anchor, span: { ...span }, aliases: [] });
       }
       return scalar;
     }

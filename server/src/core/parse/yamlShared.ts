@@ -88,7 +88,13 @@ export function scalarValue(raw: unknown): ScalarValue {
 
 /** A key written twice in one mapping (`earlier` is its first writing). Own copies of the spans: a re-parse may move node spans in place (incremental.ts). */
 export function duplicateKey(name: string, span: Span, earlier: Span): ParseProblem {
-  return { rule: 'yaml/duplicate-key', code: 'duplicateKey', data: { key: name, json: false }, span: { ...span }, related: [{ span: { ...earlier } }] };
+  return {
+    rule: 'yaml/duplicate-key',
+    code: 'duplicateKey',
+    data: { key: name, json: false },
+    span: { ...span },
+    related: [{ span: { ...earlier } }],
+  };
 }
 
 /** What tells one problem from another, so that an anchor's problems are not reported again for each alias. */
@@ -109,7 +115,13 @@ function keyName(key: ScalarNode): string {
  * written twice (the first writing is the one named, through `report`). Small mappings are
  * scanned; from INDEXED_FROM pairs on, `index.keys` is built on demand and kept up to date.
  */
-export function mappingPair(pairs: readonly Pair[], index: { keys?: Map<string, ScalarNode> }, key: ScalarNode, value: Node, report: (problem: ParseProblem) => void): Pair {
+export function mappingPair(
+  pairs: readonly Pair[],
+  index: { keys?: Map<string, ScalarNode> },
+  key: ScalarNode,
+  value: Node,
+  report: (problem: ParseProblem) => void,
+): Pair {
   const name = keyName(key);
   let earlier: ScalarNode | undefined;
   if (index.keys) earlier = index.keys.get(name);

@@ -11,7 +11,11 @@ import type { DocumentKind, Fix, RelatedInfo, Severity, Span } from '../types.js
 export type Messages = Record<string, (data: never) => string>;
 
 /** The data a message of the table takes: none for a message without a parameter. */
-type DataOf<F> = F extends () => string ? { data?: undefined } : F extends (data: infer D) => string ? { data: D } : never;
+type DataOf<F> = F extends () => string
+  ? { data?: undefined }
+  : F extends (data: infer D) => string
+    ? { data: D }
+    : never;
 
 interface ReportPlace {
   span: Span;
@@ -57,7 +61,9 @@ export function defineRule<M extends Messages>(rule: Rule<M> & { messages: M }):
 
 /** The text of a report: its message worded with its data. Throws for an id the rule does not have. */
 export function wordReport(ruleId: string, messages: Messages, report: { messageId: string; data?: unknown }): string {
-  const word = Object.hasOwn(messages, report.messageId) ? (messages[report.messageId] as ((data: unknown) => string) | undefined) : undefined;
+  const word = Object.hasOwn(messages, report.messageId)
+    ? (messages[report.messageId] as ((data: unknown) => string) | undefined)
+    : undefined;
   if (!word) throw new Error(`rule ${ruleId} has no message "${report.messageId}"`);
   return word(report.data);
 }
@@ -75,7 +81,10 @@ export function ruleDocsUrl(id: string, configured?: string): string {
 }
 
 /** One rule's share of the problems an analysis tagged with rule ids (the args/* rules share one analysis). */
-export function problemsOf<P extends { rule: string }, Id extends P['rule']>(problems: readonly P[], id: Id): Extract<P, { rule: Id }>[] {
+export function problemsOf<P extends { rule: string }, Id extends P['rule']>(
+  problems: readonly P[],
+  id: Id,
+): Extract<P, { rule: Id }>[] {
   return problems.filter((p): p is Extract<P, { rule: Id }> => p.rule === id);
 }
 

@@ -59,7 +59,13 @@ const DOC_MISTAKES = new Set(['maxRetries', 'max_retries']);
 
 /** Where one wrong word means different fields: a composite's `params` are its `parameters`. */
 const CONTEXT_SYNONYMS: Record<string, Record<string, string>> = {
-  CompositeTool: { params: 'parameters', inputs: 'parameters', inputSchema: 'parameters', input_schema: 'parameters', outputs: 'output' },
+  CompositeTool: {
+    params: 'parameters',
+    inputs: 'parameters',
+    inputSchema: 'parameters',
+    input_schema: 'parameters',
+    outputs: 'output',
+  },
   WorkflowStep: { params: 'arguments' },
   ForEachInnerStep: { params: 'arguments' },
 };
@@ -126,7 +132,8 @@ export class ErrorMapper {
   /** The node an error is about (for an unknown key, its pair), to tell echoes of syntax errors. */
   nodeSpanOf(error: ErrorObject): Span | undefined {
     const path = decodePointer(error.instancePath);
-    if (error.keyword === 'additionalProperties') return getPair(nodeAtPath(this.root, path), String(error.params['additionalProperty']))?.span;
+    if (error.keyword === 'additionalProperties')
+      return getPair(nodeAtPath(this.root, path), String(error.params['additionalProperty']))?.span;
     return nodeAtPath(this.root, path)?.span;
   }
 
@@ -142,7 +149,14 @@ export class ErrorMapper {
     if (!pair) return undefined;
     const parentSchema = asRecord(error.parentSchema);
     const known = Object.keys(asRecord(parentSchema?.['properties']) ?? {}).filter((k) => k !== '$schema');
-    const base = { rule: 'schema/unknown-key', span: pair.key.span, ...this.where(path), key, path, preserved: this.preservedByCrd(path) } as const;
+    const base = {
+      rule: 'schema/unknown-key',
+      span: pair.key.span,
+      ...this.where(path),
+      key,
+      path,
+      preserved: this.preservedByCrd(path),
+    } as const;
 
     if (this.kind === 'vmcp-server' && path.length === 1 && path[0] === 'spec' && SPEC_CONFIG_KEYS.has(key)) {
       return { ...base, reason: 'misplaced', belongsUnder: 'spec.config' };
@@ -151,7 +165,8 @@ export class ErrorMapper {
 
     const object = nodeAtPath(this.root, path);
     let present = this.keysOf.get(object);
-    if (!present) this.keysOf.set(object, (present = new Set(isMap(object) ? object.pairs.map((p) => String(p.key.value)) : [])));
+    if (!present)
+      this.keysOf.set(object, (present = new Set(isMap(object) ? object.pairs.map((p) => String(p.key.value)) : [])));
     const synonyms = { ...KEY_SYNONYMS, ...CONTEXT_SYNONYMS[this.schemaName(error.parentSchema) ?? ''] };
     const suggestion = closest(key, known, { synonyms });
     if (suggestion && !present.has(suggestion)) {
@@ -159,7 +174,8 @@ export class ErrorMapper {
       const set = this.renamedTo.get(pointer) ?? new Set<string>();
       set.add(suggestion);
       this.renamedTo.set(pointer, set);
-      const required = Array.isArray(parentSchema?.['required']) && (parentSchema['required'] as unknown[]).includes(suggestion);
+      const required =
+        Array.isArray(parentSchema?.['required']) && (parentSchema['required'] as unknown[]).includes(suggestion);
       return {
         ...base,
         reason: 'misspelt',
@@ -272,7 +288,8 @@ export class ErrorMapper {
     // A shape error (anyOf, not) is about the whole object: anchor it like a missing field. A count
     // (minItems) on a one-line `[]` or `{}` goes on that value.
     const shape = error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'not';
-    const onValue = isScalar(node) || (!shape && node.flow && !this.text.slice(node.span.start, node.span.end).includes('\n'));
+    const onValue =
+      isScalar(node) || (!shape && node.flow && !this.text.slice(node.span.start, node.span.end).includes('\n'));
     const base = {
       rule: 'schema/invalid-value',
       span: onValue ? scalarSpan : (this.objectAnchor(path) ?? node.span),
@@ -291,7 +308,8 @@ export class ErrorMapper {
       }
       case 'const': {
         const allowed = String(error.params['allowedValue']);
-        const edit = isScalar(node) && typeof node.value === 'string' ? replaceScalarText(this.edit, node, allowed) : undefined;
+        const edit =
+          isScalar(node) && typeof node.value === 'string' ? replaceScalarText(this.edit, node, allowed) : undefined;
         return { ...base, keyword: 'const', allowed, edit };
       }
       case 'pattern':
@@ -303,7 +321,8 @@ export class ErrorMapper {
       case 'oneOf':
         return { ...base, keyword: error.keyword, description };
       default:
-        if (LIMIT_KEYWORDS.has(error.keyword)) return { ...base, keyword: error.keyword as LimitKeyword, limit: Number(error.params['limit']) };
+        if (LIMIT_KEYWORDS.has(error.keyword))
+          return { ...base, keyword: error.keyword as LimitKeyword, limit: Number(error.params['limit']) };
         return { ...base, keyword: 'other', schemaKeyword: error.keyword, detail: error.message };
     }
   }
@@ -311,8 +330,18 @@ export class ErrorMapper {
   // -- places and spans ---------------------------------------------------------------------------
 
   /** The document kind, the face and the place an object-level problem's words name. */
-  private where(path: Segment[]): { kind: DocumentKind; inFace: boolean; place: string | undefined; callLine: boolean } {
-    return { kind: this.kind, inFace: this.inFace(path), place: path.length === 0 ? undefined : this.placeOf(path), callLine: this.isCallLine() };
+  private where(path: Segment[]): {
+    kind: DocumentKind;
+    inFace: boolean;
+    place: string | undefined;
+    callLine: boolean;
+  } {
+    return {
+      kind: this.kind,
+      inFace: this.inFace(path),
+      place: path.length === 0 ? undefined : this.placeOf(path),
+      callLine: this.isCallLine(),
+    };
   }
 
   private pairOf(path: Segment[]): Pair | undefined {
@@ -354,7 +383,9 @@ export class ErrorMapper {
       const parent: Node | undefined = node;
       node = nodeAtPath(parent, [segment]);
       if (isSeq(parent)) {
-        const label = isMap(node) ? (scalarText(getPair(node, 'id')?.value) ?? scalarText(getPair(node, 'name')?.value)) : undefined;
+        const label = isMap(node)
+          ? (scalarText(getPair(node, 'id')?.value) ?? scalarText(getPair(node, 'name')?.value))
+          : undefined;
         out += `[${label ?? segment}]`;
       } else out += out ? `.${segment}` : segment;
     }
@@ -391,7 +422,12 @@ function branchDescription(schema: unknown, name: string | undefined): string | 
  * changing the quotes is all it takes: a string whose schema has a pattern the quoted text would
  * not match gets no retype (a bare number as a duration needs a unit, not quotes).
  */
-function retypeOf(text: string, node: ScalarNode, expected: unknown, schema: Record<string, unknown> | undefined): Retype | undefined {
+function retypeOf(
+  text: string,
+  node: ScalarNode,
+  expected: unknown,
+  schema: Record<string, unknown> | undefined,
+): Retype | undefined {
   const types = Array.isArray(expected) ? expected.map(String) : [String(expected)];
   const raw = text.slice(node.span.start, node.span.end);
   if (typeof node.value === 'string' && (node.style === 'double' || node.style === 'single' || node.style === 'json')) {
@@ -399,10 +435,15 @@ function retypeOf(text: string, node: ScalarNode, expected: unknown, schema: Rec
     const wantsNumber = types.includes('number') || types.includes('integer');
     const isNumber = /^-?\d+(\.\d+)?$/.test(inner) && (types.includes('number') || !inner.includes('.'));
     if (wantsNumber && isNumber) return { as: 'number', written: inner, edit: { span: node.span, newText: inner } };
-    if (types.includes('boolean') && (inner === 'true' || inner === 'false')) return { as: 'boolean', written: inner, edit: { span: node.span, newText: inner } };
+    if (types.includes('boolean') && (inner === 'true' || inner === 'false'))
+      return { as: 'boolean', written: inner, edit: { span: node.span, newText: inner } };
     return undefined;
   }
-  if (types.includes('string') && (typeof node.value === 'number' || typeof node.value === 'boolean') && (node.style === 'plain' || node.style === 'json')) {
+  if (
+    types.includes('string') &&
+    (typeof node.value === 'number' || typeof node.value === 'boolean') &&
+    (node.style === 'plain' || node.style === 'json')
+  ) {
     const pattern = typeof schema?.['pattern'] === 'string' ? schema['pattern'] : undefined;
     // Our own schemas' patterns: ECMA-262, short, and run once over one scalar's text.
     if (pattern !== undefined && !new RegExp(pattern, 'u').test(raw)) {
@@ -430,7 +471,9 @@ function decodePointer(pointer: string): Segment[] {
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function scalarText(node: Node | null | undefined): string | undefined {

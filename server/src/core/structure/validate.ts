@@ -25,7 +25,6 @@ import { createValidators, type StandaloneValidator } from './generated/validato
 import { ErrorMapper, type Mapped } from './mapping.js';
 import type { SchemaProblem } from './problems.js';
 
-
 /** The files generate-validators.mjs compiles (its SCHEMA_FILES), by name, as bundled objects. */
 export const BUNDLED_SCHEMAS: Record<string, object> = {
   'vmcp-common.schema.json': vmcpCommonSchema,
@@ -64,7 +63,8 @@ let compiled: Compiled | undefined;
 function compiledSchemas(): Compiled {
   if (compiled) return compiled;
   const names = new Map<object, string>();
-  for (const [file, schema] of Object.entries(BUNDLED_SCHEMAS)) nameSubschemas(schema, file.replace(/\.schema\.json$/, ''), '', names);
+  for (const [file, schema] of Object.entries(BUNDLED_SCHEMAS))
+    nameSubschemas(schema, file.replace(/\.schema\.json$/, ''), '', names);
   compiled = { validators: createValidators(BUNDLED_SCHEMAS), names };
   return compiled;
 }
@@ -101,7 +101,10 @@ function computeProblems(ctx: DocumentContext): SchemaProblem[] {
   validate(toValue(doc.root));
   const { names } = compiledSchemas();
   const errors = selectErrors(validate.errors ?? []).filter(
-    (e) => !emptyMeansDefault(doc.kind!, e, names) && !decodedAsText(doc.kind!, e, names) && (!doc.partial || !LEFT_OUT_KEYWORDS.has(e.keyword)),
+    (e) =>
+      !emptyMeansDefault(doc.kind!, e, names) &&
+      !decodedAsText(doc.kind!, e, names) &&
+      (!doc.partial || !LEFT_OUT_KEYWORDS.has(e.keyword)),
   );
   const mapper = new ErrorMapper(ctx, doc.kind, doc.root, names);
   const broken = doc.problems.filter((p) => p.rule === 'yaml/syntax').map((p) => p.span.start);
@@ -127,7 +130,11 @@ function computeProblems(ctx: DocumentContext): SchemaProblem[] {
  * tool step when its type is empty, in both dialects (validateForEachInnerStep).
  */
 const EMPTY_MEANS_DEFAULT: Partial<Record<DocumentKind, ReadonlySet<string>>> = {
-  'vmcp-config': new Set(['WorkflowStep/properties/type', 'StepErrorHandling/properties/action', 'ForEachInnerStep/properties/type']),
+  'vmcp-config': new Set([
+    'WorkflowStep/properties/type',
+    'StepErrorHandling/properties/action',
+    'ForEachInnerStep/properties/type',
+  ]),
   'vmcp-server': new Set(['ForEachInnerStep/properties/type']),
   'vmcp-composite': new Set(['ForEachInnerStep/properties/type']),
 };
@@ -145,7 +152,8 @@ function emptyMeansDefault(kind: DocumentKind, error: ErrorObject, names: Map<ob
  * A Kubernetes resource is typed by the CRD, whose schema refuses the number.
  */
 function decodedAsText(kind: DocumentKind, error: ErrorObject, names: Map<object, string>): boolean {
-  if (kind !== 'vmcp-config' || error.keyword !== 'type' || (error.params as { type?: unknown }).type !== 'string') return false;
+  if (kind !== 'vmcp-config' || error.keyword !== 'type' || (error.params as { type?: unknown }).type !== 'string')
+    return false;
   if (typeof error.data !== 'number' && typeof error.data !== 'boolean') return false;
   const name = typeof error.parentSchema === 'object' ? names.get(error.parentSchema) : undefined;
   return !name?.includes('Duration');
@@ -157,7 +165,15 @@ const IGNORED_KEYWORDS = new Set(['if', 'then', 'else', 'allOf', '$ref']);
  * What a partial resource (a Chainsaw assertion or patch: parse/embedded.ts) may leave out: a
  * required field, and the shapes (alternatives, exclusions) that need fields it does not state.
  */
-const LEFT_OUT_KEYWORDS = new Set(['required', 'anyOf', 'oneOf', 'not', 'dependentRequired', 'dependencies', 'minProperties']);
+const LEFT_OUT_KEYWORDS = new Set([
+  'required',
+  'anyOf',
+  'oneOf',
+  'not',
+  'dependentRequired',
+  'dependencies',
+  'minProperties',
+]);
 
 /**
  * Keeps one error per problem: drops `if` bookkeeping, the branch errors an anyOf/oneOf failure
@@ -173,7 +189,13 @@ function selectErrors(errors: readonly ErrorObject[]): ErrorObject[] {
       (a) => a !== e && e.schemaPath.startsWith(a.schemaPath + '/') && isSameOrBelow(e.instancePath, a.instancePath),
     );
     if (insideAlternative) return false;
-    if (e.keyword !== 'type' && e.keyword !== 'required' && e.keyword !== 'additionalProperties' && typed.has(e.instancePath)) return false;
+    if (
+      e.keyword !== 'type' &&
+      e.keyword !== 'required' &&
+      e.keyword !== 'additionalProperties' &&
+      typed.has(e.instancePath)
+    )
+      return false;
     return true;
   });
 }
@@ -187,5 +209,7 @@ function isSameOrBelow(path: string, ancestor: string): boolean {
  * field that is missing beside it, the unknown-key finding (with its rename) says it all.
  */
 function dropMissingExplainedByTypos(mapped: Mapped[], renamedTo: Map<string, Set<string>>): SchemaProblem[] {
-  return mapped.filter((m) => !m.missing || !renamedTo.get(m.missing.object)?.has(m.missing.field)).map((m) => m.problem);
+  return mapped
+    .filter((m) => !m.missing || !renamedTo.get(m.missing.object)?.has(m.missing.field))
+    .map((m) => m.problem);
 }

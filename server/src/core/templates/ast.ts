@@ -264,13 +264,7 @@ export interface LoopControlNode extends Span {
 }
 
 export type TemplateNode =
-  | TextNode
-  | CommentNode
-  | ActionNode
-  | BranchNode
-  | DefineNode
-  | TemplateCallNode
-  | LoopControlNode;
+  TextNode | CommentNode | ActionNode | BranchNode | DefineNode | TemplateCallNode | LoopControlNode;
 
 export interface ParsedTemplate {
   text: string;

@@ -125,7 +125,11 @@ function alwaysPrintsNonBoolean(nodes: TemplateNode[], depth: number): boolean {
       case 'with':
       case 'range':
         // Without an else the body may not run at all (a range may also loop zero times).
-        if (node.elseBody && alwaysPrintsNonBoolean(node.body, depth + 1) && alwaysPrintsNonBoolean(node.elseBody, depth + 1)) {
+        if (
+          node.elseBody &&
+          alwaysPrintsNonBoolean(node.body, depth + 1) &&
+          alwaysPrintsNonBoolean(node.elseBody, depth + 1)
+        ) {
           return true;
         }
         break;
@@ -141,10 +145,16 @@ function pipelineVerdict(pipeline: Pipeline, depth: number): ConditionVerdict | 
   const last: Command | undefined = pipeline.commands[pipeline.commands.length - 1];
   const head = last?.args[0];
   if (!last || !head) return null;
-  const notOk = (reason: ConditionReason, at: ExprNode): ConditionVerdict => ({ ok: false, reason, start: at.start, end: at.end });
+  const notOk = (reason: ConditionReason, at: ExprNode): ConditionVerdict => ({
+    ok: false,
+    reason,
+    start: at.start,
+    end: at.end,
+  });
   switch (head.kind) {
     case 'identifier': {
-      if (NEVER_BOOLEAN.has(head.name)) return notOk({ code: 'neverBooleanFunction', name: head.name as NeverBooleanFunction }, head);
+      if (NEVER_BOOLEAN.has(head.name))
+        return notOk({ code: 'neverBooleanFunction', name: head.name as NeverBooleanFunction }, head);
       if (head.name === 'printf') {
         const format = last.args[1];
         if (format?.kind === 'string' && hasNonBooleanChar(formatLiteralText(format.value))) {
@@ -173,5 +183,7 @@ function pipelineVerdict(pipeline: Pipeline, depth: number): ConditionVerdict | 
 
 /** The literal part of a printf format: verbs removed, `%%` turned into `%`. */
 function formatLiteralText(format: string): string {
-  return format.replace(/%(?:%|[-+# 0]*(?:\[\d+\])?(?:\d+|\*)?(?:\.(?:\d+|\*)?)?(?:\[\d+\])?[a-zA-Z])/g, (m) => (m === '%%' ? '%' : ''));
+  return format.replace(/%(?:%|[-+# 0]*(?:\[\d+\])?(?:\d+|\*)?(?:\.(?:\d+|\*)?)?(?:\[\d+\])?[a-zA-Z])/g, (m) =>
+    m === '%%' ? '%' : '',
+  );
 }

@@ -34,6 +34,11 @@ export type {
 } from './ast.js';
 export { parseTemplate, isTemplate, MAX_PAREN_DEPTH } from './parser.js';
 export { extractReferences, type FieldReference } from './references.js';
-export { checkConditionRendersBoolean, type ConditionReason, type ConditionVerdict, type NeverBooleanFunction } from './condition.js';
+export {
+  checkConditionRendersBoolean,
+  type ConditionReason,
+  type ConditionVerdict,
+  type NeverBooleanFunction,
+} from './condition.js';
 export { knownFunctions, toolhiveFunctions, goBuiltinFunctions, isKnownFunction } from './functions.js';
 export { TEMPLATE_ROOTS, WORKFLOW_FIELDS, isTemplateRoot, type TemplateRoot } from './context.js';

@@ -449,7 +449,12 @@ class Lexer implements ItemReader {
    * An action with no `}}` before `stop` (the next `{{` or the end of the text): one error, and
    * the action ends at the stray brace or the line end before `stop`, if any (see the header).
    */
-  private unclosed(action: LexedAction, stop: number, stray: StrayBrace | null, lineEnd: Checkpoint | null): LexedAction {
+  private unclosed(
+    action: LexedAction,
+    stop: number,
+    stray: StrayBrace | null,
+    lineEnd: Checkpoint | null,
+  ): LexedAction {
     const runsInto = stop < this.text.length ? 'next' : 'end';
     if (stray) {
       // Read as if the brace were `}}`: the action is sound up to it.
@@ -518,7 +523,8 @@ class Lexer implements ItemReader {
       this.error({ code: 'badCommentEnd' }, close, q);
       // `*/}` (or `*/ -}`) is a `}}` missing a brace: the comment ends there. Otherwise it ends at
       // the next `}}`, but not past the next `{{`, which starts an action of its own.
-      const trimmed = isSpaceCode(text.charCodeAt(q)) && text.charCodeAt(q + 1) === CH_DASH && text.charCodeAt(q + 2) === CH_RBRACE;
+      const trimmed =
+        isSpaceCode(text.charCodeAt(q)) && text.charCodeAt(q + 1) === CH_DASH && text.charCodeAt(q + 2) === CH_RBRACE;
       const brace = this.find('}}', q);
       const open = this.find('{{', q);
       if (trimmed || text.charCodeAt(q) === CH_RBRACE) {
@@ -616,7 +622,13 @@ class Lexer implements ItemReader {
           const end = scanWord(text, p);
           const word = text.slice(p, end);
           const kind: TokenKind =
-            word === 'true' || word === 'false' ? 'bool' : word === 'nil' ? 'nil' : KEYWORDS.has(word) ? 'keyword' : 'identifier';
+            word === 'true' || word === 'false'
+              ? 'bool'
+              : word === 'nil'
+                ? 'nil'
+                : KEYWORDS.has(word)
+                  ? 'keyword'
+                  : 'identifier';
           this.push(action, kind, p, end, space);
           return end;
         }

@@ -119,7 +119,14 @@ class TemplateParser {
     for (let item = reader.next(); item; item = reader.next()) {
       if (item.kind === 'text') {
         const { start, end, valueStart, valueEnd } = item;
-        this.current().push({ kind: 'text', start, end, value: this.text.slice(valueStart, valueEnd), valueStart, valueEnd });
+        this.current().push({
+          kind: 'text',
+          start,
+          end,
+          value: this.text.slice(valueStart, valueEnd),
+          valueStart,
+          valueEnd,
+        });
         continue;
       }
       hasActions = true;
@@ -277,7 +284,8 @@ class TemplateParser {
         return;
       case 'break':
       case 'continue': {
-        if (!this.insideRange()) this.error({ code: 'loopControlOutsideRange', keyword: directive.kind }, directive.keyword);
+        if (!this.insideRange())
+          this.error({ code: 'loopControlOutsideRange', keyword: directive.kind }, directive.keyword);
         this.current().push({ kind: directive.kind, start: action.start, end: action.end });
         return;
       }
@@ -410,7 +418,11 @@ class ActionParser {
           this.pos++;
           const type = after.text;
           const chainKeyword: Span = { start: after.start, end: after.end };
-          return { kind: 'else', keyword, chain: { type, keyword: chainKeyword, pipeline: this.branchPipeline(type, chainKeyword) } };
+          return {
+            kind: 'else',
+            keyword,
+            chain: { type, keyword: chainKeyword, pipeline: this.branchPipeline(type, chainKeyword) },
+          };
         }
         this.tryOrReport(() => this.expectEnd({ code: 'trailingAfterKeyword', keyword: 'else' }));
         return { kind: 'else', keyword, chain: null };
@@ -467,7 +479,8 @@ class ActionParser {
     this.tryOrReport(() => {
       if (this.atEnd()) throw this.fail({ code: 'branchWithoutValue', keyword: kind }, keyword.start, keyword.end);
       const pipeline = this.pipeline(false, kind);
-      if (pipeline.commands.length === 0) throw this.fail({ code: 'branchWithoutValue', keyword: kind }, keyword.start, keyword.end);
+      if (pipeline.commands.length === 0)
+        throw this.fail({ code: 'branchWithoutValue', keyword: kind }, keyword.start, keyword.end);
       this.expectNoMore();
       result = pipeline;
     });
@@ -511,13 +524,18 @@ class ActionParser {
       isAssign = declToken.kind === 'assign';
       for (const v of decl) {
         if (isAssign) {
-          if (!this.vars.has(v.name)) this.report({ code: 'undefinedVariable', name: v.name, start: v.start, end: v.end });
+          if (!this.vars.has(v.name))
+            this.report({ code: 'undefinedVariable', name: v.name, start: v.start, end: v.end });
         } else {
           this.vars.declare(v.name);
         }
       }
       if (this.isPipelineEnd(this.peek(), inParen)) {
-        throw this.fail({ code: 'declarationWithoutValue', operator: declarationOperator(declToken) }, declToken.start, declToken.end);
+        throw this.fail(
+          { code: 'declarationWithoutValue', operator: declarationOperator(declToken) },
+          declToken.start,
+          declToken.end,
+        );
       }
     }
 
@@ -539,7 +557,14 @@ class ActionParser {
     // A constant cannot take the value piped into it (Go rejects this when parsing).
     for (let i = 1; i < commands.length; i++) {
       const head = (commands[i] as Command).args[0];
-      if (head && (head.kind === 'string' || head.kind === 'number' || head.kind === 'bool' || head.kind === 'nil' || head.kind === 'dot')) {
+      if (
+        head &&
+        (head.kind === 'string' ||
+          head.kind === 'number' ||
+          head.kind === 'bool' ||
+          head.kind === 'nil' ||
+          head.kind === 'dot')
+      ) {
         this.report({ code: 'constantReceivesPipe', start: head.start, end: head.end });
       }
     }
@@ -617,9 +642,23 @@ class ActionParser {
       case 'rawString':
         return { kind: 'string', value: t.value, raw: t.kind === 'rawString', ...span };
       case 'number':
-        return { kind: 'number', text: t.text, value: numberValue(t.text), isFloat: isFloatLiteral(t.text), isChar: false, ...span };
+        return {
+          kind: 'number',
+          text: t.text,
+          value: numberValue(t.text),
+          isFloat: isFloatLiteral(t.text),
+          isChar: false,
+          ...span,
+        };
       case 'char':
-        return { kind: 'number', text: t.text, value: t.value.codePointAt(0) ?? 0, isFloat: false, isChar: true, ...span };
+        return {
+          kind: 'number',
+          text: t.text,
+          value: t.value.codePointAt(0) ?? 0,
+          isFloat: false,
+          isChar: true,
+          ...span,
+        };
       case 'bad':
         return { kind: 'bad', text: t.text, ...span };
       case 'variable':
@@ -669,7 +708,8 @@ function numberValue(text: string): number {
   const negative = text.startsWith('-');
   const body = text.replace(/^[+-]/, '').replace(/_/g, '');
   let value: number;
-  if (/^0[0-7]+$/.test(body)) value = parseInt(body, 8); // Go reads a leading 0 as octal
+  if (/^0[0-7]+$/.test(body))
+    value = parseInt(body, 8); // Go reads a leading 0 as octal
   else if (/^0[xX].*[.pP]/.test(body)) value = hexFloat(body);
   else value = Number(body);
   return negative ? -value : value;

@@ -107,7 +107,9 @@ function keySegment(key: StringNode): Segment {
 function rootChain(expr: ExprNode, scope: Scope): Chain | null {
   switch (expr.kind) {
     case 'field':
-      return scope.dotIsRoot ? { segments: [...expr.segments], start: expr.start, end: expr.end, viaIndex: false } : null;
+      return scope.dotIsRoot
+        ? { segments: [...expr.segments], start: expr.start, end: expr.end, viaIndex: false }
+        : null;
     case 'dot':
       return scope.dotIsRoot ? { segments: [], start: expr.start, end: expr.end, viaIndex: false } : null;
     case 'variable':
@@ -123,7 +125,12 @@ function rootChain(expr: ExprNode, scope: Scope): Chain | null {
     case 'chain': {
       const base = rootChain(expr.node, scope);
       if (!base) return null;
-      return { segments: [...base.segments, ...expr.segments], start: base.start, end: expr.end, viaIndex: base.viaIndex };
+      return {
+        segments: [...base.segments, ...expr.segments],
+        start: base.start,
+        end: expr.end,
+        viaIndex: base.viaIndex,
+      };
     }
     default:
       return null;

@@ -56,7 +56,8 @@ export function chooseCompatibleFixes(fixes: readonly Fix[]): { chosen: Fix[]; s
   };
   const insertionsTaken = new Set<number>();
   const clashes = (span: Span) =>
-    furthestEndBefore(startingBefore(span.end)) > span.start || (span.start === span.end && insertionsTaken.has(span.start));
+    furthestEndBefore(startingBefore(span.end)) > span.start ||
+    (span.start === span.end && insertionsTaken.has(span.start));
   const chosen: Fix[] = [];
   let skipped = 0;
   fixes.forEach((fix, f) => {
@@ -84,7 +85,8 @@ function selfOverlapping(edits: readonly TextEdit[]): boolean {
     // one starting at the same point and ending there is an insertion there, which overlaps
     // another insertion there.
     if (furthest > span.start) return true;
-    if (span.start === span.end && previous && previous.start === span.start && previous.end === span.start) return true;
+    if (span.start === span.end && previous && previous.start === span.start && previous.end === span.start)
+      return true;
     furthest = Math.max(furthest, span.end);
     previous = span;
   }

@@ -38,6 +38,8 @@ const TYPE_WORDS: Record<string, string> = {
 /** `an integer`, `a string or null`: the `type` keyword (a type, a list of them, or ajv's `a,b`) in words. */
 export function typeWords(type: unknown): string {
   const types = Array.isArray(type) ? type : typeof type === 'string' ? type.split(',') : [];
-  const words = (types as unknown[]).slice(0, LIMITS.messageItems).map((t) => (Object.hasOwn(TYPE_WORDS, String(t)) ? TYPE_WORDS[String(t)]! : String(t)));
+  const words = (types as unknown[])
+    .slice(0, LIMITS.messageItems)
+    .map((t) => (Object.hasOwn(TYPE_WORDS, String(t)) ? TYPE_WORDS[String(t)]! : String(t)));
   return joinWords(words, 'or');
 }

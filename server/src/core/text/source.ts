@@ -178,7 +178,8 @@ function splitsPair(text: string, offset: number): boolean {
  * error position, or any range a rule computes, may fall inside a character: no finding shows one.
  */
 export function wholeCharacters(text: string, span: Span): Span {
-  const bound = (offset: number) => (Number.isFinite(offset) ? Math.min(Math.max(Math.trunc(offset), 0), text.length) : 0);
+  const bound = (offset: number) =>
+    Number.isFinite(offset) ? Math.min(Math.max(Math.trunc(offset), 0), text.length) : 0;
   let start = bound(span.start);
   let end = Math.max(bound(span.end), start);
   const empty = start === end;

@@ -221,7 +221,8 @@ function score(word: string, candidates: Iterable<string>, n: number, opts: Sugg
   // Distances without and with case: exact when the word fits one bit vector, otherwise exact up to `bound`.
   const pattern = lowerWord.length > 0 && lowerWord.length <= 32 ? new BitPattern(lowerWord, 0) : undefined;
   const exactPattern = word.length > 0 && word.length <= 32 ? new BitPattern(word, 1) : undefined;
-  const measure = (lower: string, bound: number) => (pattern ? pattern.distanceTo(lower) : editDistanceWithin(lowerWord, lower, bound));
+  const measure = (lower: string, bound: number) =>
+    pattern ? pattern.distanceTo(lower) : editDistanceWithin(lowerWord, lower, bound);
   let walked = 0;
   try {
     for (const candidate of candidates) {
@@ -253,7 +254,11 @@ function score(word: string, candidates: Iterable<string>, n: number, opts: Sugg
       // With case the distance is at least the one without. For a word of more than 32 characters,
       // past `distance + maxDistance` it only breaks ties by code units.
       const exactDistance =
-        kind === Kind.Exact ? 0 : exactPattern ? exactPattern.distanceTo(candidate) : editDistanceWithin(word, candidate, distance + maxDistance);
+        kind === Kind.Exact
+          ? 0
+          : exactPattern
+            ? exactPattern.distanceTo(candidate)
+            : editDistanceWithin(word, candidate, distance + maxDistance);
       insertBest(best, { candidate, kind, distance, exactDistance }, n);
     }
   } finally {

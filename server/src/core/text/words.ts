@@ -8,7 +8,9 @@ import { LIMITS } from '../limits.js';
  * lists what fits in a sentence, never a whole 200,000-value enum.
  */
 export function firstItems<T>(items: readonly T[], max: number = LIMITS.messageItems): { shown: T[]; more: number } {
-  return items.length <= max ? { shown: [...items], more: 0 } : { shown: items.slice(0, max), more: items.length - max };
+  return items.length <= max
+    ? { shown: [...items], more: 0 }
+    : { shown: items.slice(0, max), more: items.length - max };
 }
 
 /** One form or the other by a count: `byCount(n, 'is', 'are')`, `byCount(n, 'it', 'them')`. */

@@ -11,7 +11,8 @@ export const QUOTED_LENGTH = 24;
 
 /** A headline's length as a reader meets it: our words in full, each quoted name or value (double quotes or backticks) up to QUOTED_LENGTH. */
 export function headlineLength(sentence: string): number {
-  return sentence.replace(/"(?:[^"\\]|\\.)*"|`[^`]*`/g, (quoted) => 'x'.repeat(Math.min(quoted.length, QUOTED_LENGTH))).length;
+  return sentence.replace(/"(?:[^"\\]|\\.)*"|`[^`]*`/g, (quoted) => 'x'.repeat(Math.min(quoted.length, QUOTED_LENGTH)))
+    .length;
 }
 
 /** The sentence fits on a row as a headline (for words of variable length, such as a validator's, that a rule may put first). */
@@ -33,7 +34,8 @@ export function firstSentence(message: string): string {
         continue;
       }
     }
-    if ((c === '.' || c === '!' || c === '?') && (i + 1 === message.length || /\s/.test(message[i + 1]!))) return message.slice(0, i + 1);
+    if ((c === '.' || c === '!' || c === '?') && (i + 1 === message.length || /\s/.test(message[i + 1]!)))
+      return message.slice(0, i + 1);
   }
   return message;
 }

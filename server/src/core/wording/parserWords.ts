@@ -40,18 +40,25 @@ export function unpairedQuoteWords(quote: "'" | '"'): string {
 
 /** What the duplicate key costs: `most readers keep only one ...` (JSON: the last). */
 export function duplicateKeyLoss(json: boolean): string {
-  return json ? 'JSON readers keep only the last value, so the first one is silently lost' : 'most readers keep only one of the two values, so one of them is silently lost';
+  return json
+    ? 'JSON readers keep only the last value, so the first one is silently lost'
+    : 'most readers keep only one of the two values, so one of them is silently lost';
 }
 
 /** `8.6 MB`, rounded up so that a file just past the limit does not read as the limit itself. */
 export function fileSizeWords(bytes: number): string {
-  const unit = bytes >= GB ? { size: GB, name: 'GB' } : bytes >= MB ? { size: MB, name: 'MB' } : { size: 1024, name: 'KB' };
+  const unit =
+    bytes >= GB ? { size: GB, name: 'GB' } : bytes >= MB ? { size: MB, name: 'MB' } : { size: 1024, name: 'KB' };
   return `${(Math.ceil((bytes / unit.size) * 10) / 10).toFixed(1)} ${unit.name}`;
 }
 
 /** A byte limit as set: `8 MB`, `256 KB`, `1,000 bytes`. */
 export function byteLimitWords(limit: number): string {
-  return limit % MB === 0 ? `${limit / MB} MB` : limit % 1024 === 0 ? `${limit / 1024} KB` : `${limit.toLocaleString('en-US')} bytes`;
+  return limit % MB === 0
+    ? `${limit / MB} MB`
+    : limit % 1024 === 0
+      ? `${limit / 1024} KB`
+      : `${limit.toLocaleString('en-US')} bytes`;
 }
 
 const MB = 1024 * 1024;
@@ -59,7 +66,8 @@ const GB = 1024 * MB;
 
 /** The aliases left unexpanded: the sentence `lens/declined` puts after its headline. */
 export function aliasesNotExpandedWords(more: number, limit: number): string {
-  const which = more > 0 ? `This alias and the ${more.toLocaleString('en-US')} after it in this document are` : 'This alias is';
+  const which =
+    more > 0 ? `This alias and the ${more.toLocaleString('en-US')} after it in this document are` : 'This alias is';
   const they = more > 0 ? 'they stand' : 'it stands';
   const them = more > 0 ? 'them' : 'it';
   return (

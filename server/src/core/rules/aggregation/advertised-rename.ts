@@ -21,7 +21,8 @@ const USES_SHOWN = 20;
 export const rule = defineRule({
   id: ADVERTISED_RENAME,
   defaultSeverity: 'warning',
-  summary: 'A catalog change since the editor session began renames an advertised tool (a new clash, a backend rename), breaking callers of the old name.',
+  summary:
+    'A catalog change since the editor session began renames an advertised tool (a new clash, a backend rename), breaking callers of the old name.',
   kinds: ['vmcp-config', 'vmcp-server'],
   messages: {
     /** The analysis's rename is the data: the names before and after, why, and who calls the old name. */
@@ -82,8 +83,12 @@ function messageOf(r: AdvertisedRename): string {
 function callersWords(r: AdvertisedRename, what = 'no longer reach it'): string {
   const steps = r.uses.filter((u) => u.kind === 'step').length;
   const calls = r.uses.length - steps;
-  const uses = [steps ? counted(steps, 'step') : '', calls ? counted(calls, 'recorded call') : ''].filter(Boolean).join(' and ');
-  return uses ? `clients and ${uses} of the workspace that use the old name ${what}.` : `clients that use "${r.before}" ${what} (no step or call of the workspace writes it).`;
+  const uses = [steps ? counted(steps, 'step') : '', calls ? counted(calls, 'recorded call') : '']
+    .filter(Boolean)
+    .join(' and ');
+  return uses
+    ? `clients and ${uses} of the workspace that use the old name ${what}.`
+    : `clients that use "${r.before}" ${what} (no step or call of the workspace writes it).`;
 }
 
 function relatedOf(r: AdvertisedRename): RelatedInfo[] {
@@ -92,18 +97,27 @@ function relatedOf(r: AdvertisedRename): RelatedInfo[] {
   for (const use of shown) related.push({ file: use.file, span: use.span, message: useWords(use, r.before) });
   if (more > 0 && shown.length > 0) {
     const last = shown[shown.length - 1]!;
-    related.push({ file: last.file, span: last.span, message: `and ${more} more ${byCount(more, 'step or call', 'steps or calls')} that write "${r.before}"` });
+    related.push({
+      file: last.file,
+      span: last.span,
+      message: `and ${more} more ${byCount(more, 'step or call', 'steps or calls')} that write "${r.before}"`,
+    });
   }
   const c = r.cause;
-  const tools = c.kind === 'clash' || c.kind === 'conflicted' ? c.others : c.kind === 'lost' && c.winner ? [c.winner] : [];
+  const tools =
+    c.kind === 'clash' || c.kind === 'conflicted' ? c.others : c.kind === 'lost' && c.winner ? [c.winner] : [];
   for (const tool of tools) {
-    related.push({ file: tool.tool.origin.file, span: tool.tool.origin.span, message: `${dotForm(tool)}, which now serves "${tool.overriddenName}" too` });
+    related.push({
+      file: tool.tool.origin.file,
+      span: tool.tool.origin.span,
+      message: `${dotForm(tool)}, which now serves "${tool.overriddenName}" too`,
+    });
   }
   return related;
 }
 
 function useWords(use: NameUse, name: string): string {
-  if (use.kind === 'call') return 'a call recorded against the server by the tool\'s old name';
+  if (use.kind === 'call') return "a call recorded against the server by the tool's old name";
   const step = use.stepId !== undefined ? `step "${use.stepId}"` : 'a step';
   return `${step}${use.composite !== undefined ? ` of composite tool "${use.composite}"` : ''} calls "${name}"`;
 }

@@ -15,7 +15,8 @@ import { defineRule } from '../rule.js';
 export const rule = defineRule({
   id: 'aggregation/filter-original-name',
   defaultSeverity: 'warning',
-  summary: 'A filter names a tool by its backend name although an override renames it, so the tool is never advertised.',
+  summary:
+    'A filter names a tool by its backend name although an override renames it, so the tool is never advertised.',
   kinds: ['vmcp-config', 'vmcp-server'],
   messages: {
     /** `listed`: the name the filter lists; `renamed`: what the override renames it to. */
@@ -33,7 +34,8 @@ export const rule = defineRule({
       if (config.toolConfigRef !== undefined || config.excludeAll || !config.filterNode) continue;
       const filter = new Set(config.filter ?? []);
       const givenNames = new Set<string>();
-      for (const override of config.overrides.values()) if (!override.refused && override.name) givenNames.add(override.name);
+      for (const override of config.overrides.values())
+        if (!override.refused && override.name) givenNames.add(override.name);
       const server = gatewayOf(ctx).workloads.get(config.workload)?.server;
       for (const item of config.filterNode.items) {
         if (!isScalar(item) || typeof item.value !== 'string') continue;
@@ -48,13 +50,17 @@ export const rule = defineRule({
         // A catalog that knows the backend and has no such tool: the override renames nothing.
         if (server && !server.tools.some((t) => t.name === listed)) continue;
         const edit = replaceScalarText(target, item, renamed);
-        const fixes: Fix[] = edit ? [{ title: `List "${renamed}", the name after the override`, safe: true, edits: [edit] }] : [];
+        const fixes: Fix[] = edit
+          ? [{ title: `List "${renamed}", the name after the override`, safe: true, edits: [edit] }]
+          : [];
         ctx.report({
           messageId: 'listsOriginalName',
           data: { listed, renamed },
           span: item.span,
           fixes,
-          related: [{ span: override!.pair.key.span, message: `the override that renames "${listed}" to "${renamed}"` }],
+          related: [
+            { span: override!.pair.key.span, message: `the override that renames "${listed}" to "${renamed}"` },
+          ],
         });
       }
     }

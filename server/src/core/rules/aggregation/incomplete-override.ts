@@ -38,11 +38,14 @@ export const rule = defineRule({
         const value = override.pair.value;
         const patches = override.annotations !== undefined;
         const fixes: Fix[] = [];
-        const backend = gatewayOf(ctx).workloads.get(config.workload)?.server?.tools.find((t) => t.name === override.toolName);
+        const backend = gatewayOf(ctx)
+          .workloads.get(config.workload)
+          ?.server?.tools.find((t) => t.name === override.toolName);
         if (isMap(value) && backend?.description) {
           const target = editContextOf(ctx.file);
           const edit = insertPairs(target, value, [plainEntry(target, 'description', backend.description)]);
-          if (edit) fixes.push({ title: "Add `description` with the backend's own description", safe: false, edits: [edit] });
+          if (edit)
+            fixes.push({ title: "Add `description` with the backend's own description", safe: false, edits: [edit] });
         }
         ctx.report({
           messageId: 'noDescriptionOrName',

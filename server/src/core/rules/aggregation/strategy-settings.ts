@@ -10,7 +10,14 @@
 // replaces. In both, priority needs a non-empty `priorityOrder` and manual at least one `tools`
 // entry. A CLI file with composite tools only is a fragment (schemas/vmcp-config.schema.json):
 // it is not asked for the CLI-only settings.
-import { editContextOf, insertPairs, plainEntry, replaceScalarText, type InsertEntry, type PlainValue } from '../../edit/mappingEdits.js';
+import {
+  editContextOf,
+  insertPairs,
+  plainEntry,
+  replaceScalarText,
+  type InsertEntry,
+  type PlainValue,
+} from '../../edit/mappingEdits.js';
 import { aggregationOf, DEFAULT_PREFIX_FORMAT, type GatewaySettings } from '../../model/aggregation.js';
 import { getPair } from '../../parse/nodes.js';
 import type { Fix, Span, TextEdit } from '../../types.js';
@@ -19,7 +26,8 @@ import { defineRule, type RuleContext } from '../rule.js';
 const STRATEGIES: readonly string[] = ['prefix', 'priority', 'manual'];
 
 /** What the CLI does with a file that leaves a conflict setting out. */
-const CLI_REFUSES = 'The CLI reads the file as written and fills in no defaults (only a VirtualMCPServer gets them), so `thv vmcp validate` and `vmcp serve` refuse it.';
+const CLI_REFUSES =
+  'The CLI reads the file as written and fills in no defaults (only a VirtualMCPServer gets them), so `thv vmcp validate` and `vmcp serve` refuse it.';
 
 const messages = {
   /** The CLI file names neither `conflictResolution` nor its config (`both`), or only the first. */
@@ -27,7 +35,8 @@ const messages = {
     both
       ? `\`aggregation\` sets no conflict resolution: add \`conflictResolution: prefix\` and its config. ` +
         `It has neither \`conflictResolution\` nor \`conflictResolutionConfig\`; the usual pair is \`conflictResolution: prefix\` with \`conflictResolutionConfig: {prefixFormat: "${DEFAULT_PREFIX_FORMAT}"}\` (or another strategy and its settings). ${CLI_REFUSES}`
-      : '`aggregation` has no `conflictResolution`: add `conflictResolution: prefix` (or `priority`, `manual`). ' + CLI_REFUSES,
+      : '`aggregation` has no `conflictResolution`: add `conflictResolution: prefix` (or `priority`, `manual`). ' +
+        CLI_REFUSES,
   /** `moment`: when ToolHive refuses it. */
   noPriorityOrder: ({ moment }: { moment: string }) =>
     '`conflictResolution: priority` has no `priorityOrder`: list the workloads there, first wins. ' +
@@ -56,7 +65,8 @@ const messages = {
 export const rule = defineRule({
   id: 'aggregation/strategy-settings',
   defaultSeverity: 'error',
-  summary: 'A conflict-resolution strategy lacks the settings ToolHive requires for it (priorityOrder, tools, prefixFormat, ...).',
+  summary:
+    'A conflict-resolution strategy lacks the settings ToolHive requires for it (priorityOrder, tools, prefixFormat, ...).',
   kinds: ['vmcp-config', 'vmcp-server'],
   messages,
   check(ctx) {
@@ -82,7 +92,10 @@ export const rule = defineRule({
         messageId: 'noStrategy',
         data: { both },
         span: aggregationKey,
-        fixes: fixOf(both ? 'Add prefix conflict resolution with the `{workload}_` format' : 'Add `conflictResolution: prefix`', insertPairs(target, node, entries)),
+        fixes: fixOf(
+          both ? 'Add prefix conflict resolution with the `{workload}_` format' : 'Add `conflictResolution: prefix`',
+          insertPairs(target, node, entries),
+        ),
       });
       return;
     }
@@ -99,7 +112,17 @@ export const rule = defineRule({
         if (backends.length > 0 && !order) {
           edit = w.resolution
             ? insertPairs(target, w.resolution, [plainEntry(target, 'priorityOrder', backends)])
-            : insertPairs(target, node, [{ key: 'conflictResolutionConfig', value: { entries: [plainEntry(target, 'priorityOrder', backends)] } }], strategyPair);
+            : insertPairs(
+                target,
+                node,
+                [
+                  {
+                    key: 'conflictResolutionConfig',
+                    value: { entries: [plainEntry(target, 'priorityOrder', backends)] },
+                  },
+                ],
+                strategyPair,
+              );
         }
         ctx.report({
           messageId: 'noPriorityOrder',
@@ -125,7 +148,9 @@ export const rule = defineRule({
         data: { strategy: strategy === 'prefix' ? 'prefix' : 'manual' },
         span: strategySpan,
         fixes: fixOf(
-          strategy === 'prefix' ? 'Add `conflictResolutionConfig` with the `{workload}_` format' : 'Add `conflictResolutionConfig: {}`',
+          strategy === 'prefix'
+            ? 'Add `conflictResolutionConfig` with the `{workload}_` format'
+            : 'Add `conflictResolutionConfig: {}`',
           insertPairs(target, node, [plainEntry(target, 'conflictResolutionConfig', value)], strategyPair),
         ),
       });
@@ -154,21 +179,30 @@ function checkPrefixFormat(ctx: RuleContext<typeof messages>, settings: GatewayS
     ctx.report({
       messageId: 'noPrefixFormat',
       span: w.resolutionPair.key.span,
-      fixes: fixOf(`Add \`prefixFormat: "${DEFAULT_PREFIX_FORMAT}"\``, insertPairs(target, w.resolution, [plainEntry(target, 'prefixFormat', DEFAULT_PREFIX_FORMAT)])),
+      fixes: fixOf(
+        `Add \`prefixFormat: "${DEFAULT_PREFIX_FORMAT}"\``,
+        insertPairs(target, w.resolution, [plainEntry(target, 'prefixFormat', DEFAULT_PREFIX_FORMAT)]),
+      ),
     });
   }
 }
 
 function priorityMoment(settings: GatewaySettings, strict: boolean): string {
-  if (settings.dialect === 'cli') return strict ? '`thv vmcp validate` and `vmcp serve` refuse the file' : 'ToolHive refuses the configuration this goes into';
+  if (settings.dialect === 'cli')
+    return strict
+      ? '`thv vmcp validate` and `vmcp serve` refuse the file'
+      : 'ToolHive refuses the configuration this goes into';
   return settings.aggregation.written.resolution
     ? 'the operator refuses the resource when it reconciles it (VirtualMCPServer.Validate)'
     : "the operator fills in an empty `conflictResolutionConfig` and the vMCP pod's validator refuses it, so the pod does not start";
 }
 
 function laterMoment(settings: GatewaySettings): string {
-  if (settings.dialect === 'kubernetes') return "the operator accepts the resource, but the vMCP pod's validator refuses it and the pod does not start";
-  return settings.wholeConfig ? '`thv vmcp validate` and `vmcp serve` refuse the file' : 'ToolHive refuses the configuration this goes into';
+  if (settings.dialect === 'kubernetes')
+    return "the operator accepts the resource, but the vMCP pod's validator refuses it and the pod does not start";
+  return settings.wholeConfig
+    ? '`thv vmcp validate` and `vmcp serve` refuse the file'
+    : 'ToolHive refuses the configuration this goes into';
 }
 
 function fixOf(title: string, edit: TextEdit | undefined): Fix[] {

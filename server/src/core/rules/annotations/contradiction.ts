@@ -8,7 +8,14 @@ import { describeFloorStep, floorOf } from '../../floor/workflowFloor.js';
 import type { ResolvedStep } from '../../gateway/steps.js';
 import { workflowsOf, type WorkflowModel } from '../../model/workflow.js';
 import { getPair, isScalar, type Pair } from '../../parse/nodes.js';
-import { editContextOf, insertPairs, removePair, replaceValue, type EditContext, type InsertEntry } from '../../edit/mappingEdits.js';
+import {
+  editContextOf,
+  insertPairs,
+  removePair,
+  replaceValue,
+  type EditContext,
+  type InsertEntry,
+} from '../../edit/mappingEdits.js';
 import type { Fix, RelatedInfo, TextEdit } from '../../types.js';
 import { defineRule } from '../rule.js';
 import { WORKFLOW_KINDS } from '../../types.js';
@@ -36,10 +43,18 @@ const SAFE_VALUE: Record<FloorHint, boolean> = { readOnlyHint: true, destructive
 
 const messages = {
   /** `hint` claims more safety than the steps that decide it allow; `floor` is what they allow. */
-  saferThanSteps: ({ hint, floor, deciding }: { hint: FloorHint; floor: Floor; deciding: readonly StepEntry<ResolvedStep>[] }) =>
-    errorMessage(hint, floor, deciding),
+  saferThanSteps: ({
+    hint,
+    floor,
+    deciding,
+  }: {
+    hint: FloorHint;
+    floor: Floor;
+    deciding: readonly StepEntry<ResolvedStep>[];
+  }) => errorMessage(hint, floor, deciding),
   /** The deciding steps are only tools without a catalog: the contradiction may not be real. */
-  uncatalogued: ({ hint, deciding }: { hint: FloorHint; deciding: readonly StepEntry<ResolvedStep>[] }) => warningMessage(hint, deciding),
+  uncatalogued: ({ hint, deciding }: { hint: FloorHint; deciding: readonly StepEntry<ResolvedStep>[] }) =>
+    warningMessage(hint, deciding),
 };
 
 export const rule = defineRule({
@@ -61,12 +76,14 @@ export const rule = defineRule({
         const pair = getPair(annotations, hint);
         if (!pair?.value) continue;
         const deciding = floor.table.rows.find((r) => r.hint === hint)?.deciding ?? [];
-        const onlyUncatalogued = deciding.length > 0 && deciding.every((e) => !e.known && e.step.cause === 'no-catalog');
+        const onlyUncatalogued =
+          deciding.length > 0 && deciding.every((e) => !e.known && e.step.cause === 'no-catalog');
         const related: RelatedInfo[] = deciding
           .filter((e) => e.step.step.tool)
           .map((e) => ({ span: e.step.step.tool!.span, message: `decides ${hint}: ${entryText(e, hint)}` }));
         const place = { span: pair.span, fixes: fixes(edit, workflow, pair, hint, derived), related };
-        if (onlyUncatalogued) ctx.report({ messageId: 'uncatalogued', data: { hint, deciding }, severity: 'warning', ...place });
+        if (onlyUncatalogued)
+          ctx.report({ messageId: 'uncatalogued', data: { hint, deciding }, severity: 'warning', ...place });
         else ctx.report({ messageId: 'saferThanSteps', data: { hint, floor: derived, deciding }, ...place });
       }
     }
@@ -106,16 +123,21 @@ function steps(entries: readonly StepEntry<ResolvedStep>[]): string {
 /** The deciding steps grouped by what they do to the hint: declare it unsafe, omit it, unknown. */
 function listed(entries: readonly StepEntry<ResolvedStep>[], hint: FloorHint): string {
   const unsafe = entries.filter((e) => e.known && e.annotations[hint] !== undefined);
-  const omitted = entries.filter((e): e is Extract<StepEntry<ResolvedStep>, { known: true }> => e.known && e.annotations[hint] === undefined);
+  const omitted = entries.filter(
+    (e): e is Extract<StepEntry<ResolvedStep>, { known: true }> => e.known && e.annotations[hint] === undefined,
+  );
   const unknown = entries.filter((e) => !e.known);
   const parts: string[] = [];
   if (unsafe.length) parts.push(`${steps(unsafe)} ${byCount(unsafe.length, UNSAFE[hint], UNSAFE_PLURAL[hint])}`);
   if (omitted.length) {
     const readOnly = hint !== 'readOnlyHint' && omitted.every((e) => e.annotations.readOnlyHint === true);
-    const despite = readOnly ? ` (even though ${byCount(omitted.length, 'it declares', 'they declare')} readOnlyHint: true: the floor reads ${hint} itself)` : '';
+    const despite = readOnly
+      ? ` (even though ${byCount(omitted.length, 'it declares', 'they declare')} readOnlyHint: true: the floor reads ${hint} itself)`
+      : '';
     parts.push(`${steps(omitted)} ${byCount(omitted.length, 'omits', 'omit')} ${hint}, ${COUNTS_AS[hint]}${despite}`);
   }
-  for (const entry of unknown.slice(0, 4)) parts.push(`${steps([entry])} has unknown annotations (${shortReason(entry)})`);
+  for (const entry of unknown.slice(0, 4))
+    parts.push(`${steps([entry])} has unknown annotations (${shortReason(entry)})`);
   return parts.join('; ');
 }
 
@@ -134,9 +156,16 @@ function errorMessage(hint: FloorHint, floor: Floor, deciding: readonly StepEntr
 
 function warningMessage(hint: FloorHint, deciding: readonly StepEntry<ResolvedStep>[]): string {
   const tools = [...new Set(deciding.map((e) => `${e.step.toolRef ?? ''} (step "${e.step.stepId}")`))];
-  const workloads = deciding.flatMap((e) => (e.step.resolution?.kind === 'no-catalog' ? e.step.resolution.workloads : []));
+  const workloads = deciding.flatMap((e) =>
+    e.step.resolution?.kind === 'no-catalog' ? e.step.resolution.workloads : [],
+  );
   const unique = [...new Map(workloads.map((w) => [w.name, w])).values()];
-  const servers = unique.length ? listOf(unique.map((w) => w.serverName), LIMITS.messageItems) : 'their servers';
+  const servers = unique.length
+    ? listOf(
+        unique.map((w) => w.serverName),
+        LIMITS.messageItems,
+      )
+    : 'their servers';
   const list = listWords(tools);
   return (
     `${hint}: ${SAFE_VALUE[hint]} cannot be checked: add a catalog for ${servers}. ` +
@@ -156,7 +185,8 @@ function fixes(edit: EditContext, workflow: WorkflowModel, pair: Pair, hint: Flo
     removal = annotationsPair ? removePair(edit, workflow.node, annotationsPair) : undefined;
     // `- annotations:` opening a list item cannot lose its line: leave an empty mapping instead.
     // Not through an anchor or alias (removePair refuses those too).
-    if (!removal && annotationsPair && !annotations.shared && !annotationsPair.key.shared) removal = { span: { start: annotationsPair.key.span.end, end: pair.value!.span.end }, newText: ': {}' };
+    if (!removal && annotationsPair && !annotations.shared && !annotationsPair.key.shared)
+      removal = { span: { start: annotationsPair.key.span.end, end: pair.value!.span.end }, newText: ': {}' };
   } else removal = removePair(edit, annotations, pair);
   if (removal) out.push({ title: `Remove ${hint}`, safe: false, edits: [removal] });
 

@@ -27,7 +27,11 @@ export const rule = defineRule({
   check(ctx) {
     for (const { workflow, step: s } of toolStepsOf(ctx)) {
       if (!workflow.annotations || !s.step.tool || !reachesATool(s)) continue;
-      ctx.report({ messageId: s.cause === 'no-annotations' ? 'noAnnotations' : 'hidden', data: s, span: s.step.tool.span });
+      ctx.report({
+        messageId: s.cause === 'no-annotations' ? 'noAnnotations' : 'hidden',
+        data: s,
+        span: s.step.tool.span,
+      });
     }
   },
 });

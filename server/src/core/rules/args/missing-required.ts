@@ -7,7 +7,7 @@ import { ARGUMENT_KINDS, argumentProblemsOf, type MissingArguments } from '../..
 import { byCount, listOf, quotedList } from '../../text/words.js';
 import type { Fix } from '../../types.js';
 import { calledToolWords, subjectWords } from '../../wording/callSubjects.js';
-import { defineRule, problemsOf,  } from '../rule.js';
+import { defineRule, problemsOf } from '../rule.js';
 import { LIMITS } from '../../limits.js';
 
 export const rule = defineRule({
@@ -27,8 +27,11 @@ export const rule = defineRule({
 });
 
 function message({ place, names, nulls }: MissingArguments): string {
-  const nullNote = nulls.length ? ` ${quotedList(nulls)} ${byCount(nulls.length, 'is', 'are')} null, which counts as missing.` : '';
-  const consequence = place.origin === 'step' ? 'The backend rejects the call and the step fails.' : 'The tool refuses the call.';
+  const nullNote = nulls.length
+    ? ` ${quotedList(nulls)} ${byCount(nulls.length, 'is', 'are')} null, which counts as missing.`
+    : '';
+  const consequence =
+    place.origin === 'step' ? 'The backend rejects the call and the step fails.' : 'The tool refuses the call.';
   return (
     `${subjectWords(place.subject)}: ${calledToolWords(place)} requires ${quotedList(names)}: add ${byCount(names.length, 'it', 'them')}. ` +
     `The arguments lack ${names.length === 1 ? 'it' : 'them'}.${nullNote} ${consequence}`
@@ -37,6 +40,9 @@ function message({ place, names, nulls }: MissingArguments): string {
 
 function fixes({ names, edits }: MissingArguments): Fix[] {
   if (!edits) return [];
-  const title = names.length === 1 ? `Add the required argument "${names[0]}"` : `Add the required arguments ${listOf(names, LIMITS.messageItems)}`;
+  const title =
+    names.length === 1
+      ? `Add the required argument "${names[0]}"`
+      : `Add the required arguments ${listOf(names, LIMITS.messageItems)}`;
   return [{ title, safe: false, edits }];
 }

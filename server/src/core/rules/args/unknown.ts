@@ -6,7 +6,7 @@ import { ARGUMENT_KINDS, argumentProblemsOf, type UnknownArgument } from '../../
 import { editContextOf, renameKey } from '../../edit/mappingEdits.js';
 import type { Fix } from '../../types.js';
 import { calledToolWords, subjectWords } from '../../wording/callSubjects.js';
-import { defineRule, problemsOf,  } from '../rule.js';
+import { defineRule, problemsOf } from '../rule.js';
 import { LIMITS } from '../../limits.js';
 import { listOf } from '../../text/words.js';
 
@@ -41,7 +41,11 @@ export const rule = defineRule({
 
 function message({ place, name, declared, suggestions, closed }: UnknownArgument): string {
   const known = declared.length
-    ? ` It takes ${listOf(declared.slice(0, LIMITS.messageItems).map((d) => `"${d}"`), LIMITS.messageItems, declared.length)}.`
+    ? ` It takes ${listOf(
+        declared.slice(0, LIMITS.messageItems).map((d) => `"${d}"`),
+        LIMITS.messageItems,
+        declared.length,
+      )}.`
     : ' It takes no arguments.';
   const headline = `${subjectWords(place.subject)}: no argument "${name}"${suggestions.length ? `; did you mean "${suggestions[0]}"?` : ': remove it.'}`;
   const subject = ` ${calledToolWords(place)} has no argument "${name}"`;

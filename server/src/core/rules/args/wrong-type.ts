@@ -9,7 +9,7 @@ import { editContextOf, replaceScalarFixes } from '../../edit/mappingEdits.js';
 import { issueWords, pathText } from '../../jsonschema/arguments.js';
 import { isScalar, toValue } from '../../parse/nodes.js';
 import { calledToolWords, subjectWords } from '../../wording/callSubjects.js';
-import { defineRule, problemsOf,  } from '../rule.js';
+import { defineRule, problemsOf } from '../rule.js';
 
 export const rule = defineRule({
   id: 'args/wrong-type',
@@ -24,7 +24,10 @@ export const rule = defineRule({
     const edit = editContextOf(ctx.file);
     for (const problem of problemsOf(argumentProblemsOf(ctx), 'args/wrong-type')) {
       const { node, closestAllowed } = problem;
-      const fixes = closestAllowed !== undefined && isScalar(node) ? replaceScalarFixes(edit, node, [closestAllowed], (value) => `Change to "${value}"`) : [];
+      const fixes =
+        closestAllowed !== undefined && isScalar(node)
+          ? replaceScalarFixes(edit, node, [closestAllowed], (value) => `Change to "${value}"`)
+          : [];
       ctx.report({ messageId: 'wrongType', data: problem, span: problem.span, ...(fixes.length ? { fixes } : {}) });
     }
   },

@@ -36,16 +36,30 @@ export const rule = defineRule({
   messages,
   check(ctx) {
     const { servers } = catalogDeclarationsOf(ctx);
-    for (const { item, related } of duplicatesOf(servers.filter((s) => s.nameNode).map((s) => ({ name: s.name, span: s.nameNode!.span })))) {
+    for (const { item, related } of duplicatesOf(
+      servers.filter((s) => s.nameNode).map((s) => ({ name: s.name, span: s.nameNode!.span })),
+    )) {
       ctx.report({ messageId: 'duplicateServer', data: { name: item.name }, span: item.span, related });
     }
     for (const server of servers) {
       for (const { item, related } of duplicatesOf(named(server.tools))) {
-        ctx.report({ messageId: 'duplicateTool', data: { name: item.name, server: server.name }, span: item.span, related });
+        ctx.report({
+          messageId: 'duplicateTool',
+          data: { name: item.name, server: server.name },
+          span: item.span,
+          related,
+        });
       }
-      const namespaces = server.namespaces.filter((n) => n.name !== undefined && n.nameNode).map((n) => ({ name: n.name!, span: n.nameNode!.span }));
+      const namespaces = server.namespaces
+        .filter((n) => n.name !== undefined && n.nameNode)
+        .map((n) => ({ name: n.name!, span: n.nameNode!.span }));
       for (const { item, related } of duplicatesOf(namespaces)) {
-        ctx.report({ messageId: 'duplicateNamespace', data: { name: item.name, server: server.name }, span: item.span, related });
+        ctx.report({
+          messageId: 'duplicateNamespace',
+          data: { name: item.name, server: server.name },
+          span: item.span,
+          related,
+        });
       }
       for (const namespace of server.namespaces) {
         for (const { item, related } of duplicatesOf(named(namespace.tools))) {
@@ -73,7 +87,9 @@ interface Named {
 }
 
 function named(tools: readonly ToolDecl[]): Named[] {
-  return tools.filter((t) => t.name !== undefined && t.nameNode).map((t) => ({ name: t.name!, span: t.nameNode!.span }));
+  return tools
+    .filter((t) => t.name !== undefined && t.nameNode)
+    .map((t) => ({ name: t.name!, span: t.nameNode!.span }));
 }
 
 /** Every item whose name an earlier one has, with the first as its related place. */
@@ -101,4 +117,3 @@ function looksLikeMetaTool(tool: ToolDecl): boolean {
   if (!isMap(properties) || !getPair(properties, 'namespace')) return false;
   return tool.name === 'get_dynamic_tools' || getPair(properties, 'toolName') !== undefined;
 }
-

@@ -50,7 +50,9 @@ function whatIsWrong(name: string): string {
   if (name.length === 0) return 'is empty';
   const length = name.length > 128 ? `is ${name.length} characters long (at most 128)` : undefined;
   const bad = [...new Set([...name].filter((ch) => !/[A-Za-z0-9._-]/.test(ch)))];
-  const chars = bad.length ? `contains ${bad.slice(0, 5).map(describeChar).join(', ')}${bad.length > 5 ? ' and more' : ''}` : undefined;
+  const chars = bad.length
+    ? `contains ${bad.slice(0, 5).map(describeChar).join(', ')}${bad.length > 5 ? ' and more' : ''}`
+    : undefined;
   return [length, chars].filter(Boolean).join(' and ');
 }
 

@@ -27,7 +27,19 @@ const messages = {
    * `which`: the dialect it is read in; `declared`: it names its dialect (else MCP's default applies);
    * `problem`: the validator's objection in our words.
    */
-  invalid: ({ key, tool, which, declared, problem }: { key: string; tool: ToolDecl; which: string; declared: boolean; problem: string }) => {
+  invalid: ({
+    key,
+    tool,
+    which,
+    declared,
+    problem,
+  }: {
+    key: string;
+    tool: ToolDecl;
+    which: string;
+    declared: boolean;
+    problem: string;
+  }) => {
     const why = declared ? '' : ' (it has no `$schema`, and MCP then reads it as 2020-12)';
     const short = `This ${key} is not valid ${which}: ${problem}.`;
     const fits = headlineFits(short);
@@ -88,7 +100,13 @@ function checkSchema(ctx: RuleContext<typeof messages>, tool: ToolDecl, key: str
  * A pattern Tool Lens never runs (jsonschema/patterns.ts), said once at the pattern itself: no
  * argument or result is held to it. The checks of arguments and results say it again at each value.
  */
-function declinePattern(ctx: RuleContext<typeof messages>, tool: ToolDecl, key: string, pair: Pair, pattern: UnevaluatedPattern): void {
+function declinePattern(
+  ctx: RuleContext<typeof messages>,
+  tool: ToolDecl,
+  key: string,
+  pair: Pair,
+  pattern: UnevaluatedPattern,
+): void {
   const spans: Span[] = [];
   walk(pair.value, (node) => {
     if (!isMap(node)) return;
@@ -114,7 +132,9 @@ function compileOnce(schema: Record<string, unknown>): Verdict {
   const known = verdicts.get(key);
   if (known) return known;
   const compiled = compileSchema(schema);
-  const verdict: Verdict = compiled.ok ? { ok: true, unevaluated: compiled.unevaluated } : { ok: false, error: compiled.error };
+  const verdict: Verdict = compiled.ok
+    ? { ok: true, unevaluated: compiled.unevaluated }
+    : { ok: false, error: compiled.error };
   if (verdicts.size >= MAX_VERDICTS) verdicts.delete(verdicts.keys().next().value!);
   verdicts.set(key, verdict);
   return verdict;
@@ -142,7 +162,9 @@ function plainWords(error: string, dialect: Dialect): string {
       .replace('must be object,boolean', 'must be a schema (an object or true/false)')
       .replace('must be array', 'must be a list');
     const tuple =
-      dialect.kind === '2020-12' && /(^|\/)items$/.test(match?.[1] ?? '') ? ' (a list under `items` is draft-07 tuple syntax; 2020-12 calls it `prefixItems`)' : '';
+      dialect.kind === '2020-12' && /(^|\/)items$/.test(match?.[1] ?? '')
+        ? ' (a list under `items` is draft-07 tuple syntax; 2020-12 calls it `prefixItems`)'
+        : '';
     return `${place} ${what}${tuple}`;
   }
   const ref = /^can't resolve reference (\S+)/.exec(error);
@@ -154,7 +176,13 @@ function plainWords(error: string, dialect: Dialect): string {
   }
   if (error.startsWith(IN_PLACE_LOOP)) {
     const loop = error.slice(IN_PLACE_LOOP.length).split(' -> ');
-    const through = loop.length > 2 ? ` (through ${loop.slice(1, -1).map((p) => `\`${p}\``).join(', ')})` : '';
+    const through =
+      loop.length > 2
+        ? ` (through ${loop
+            .slice(1, -1)
+            .map((p) => `\`${p}\``)
+            .join(', ')})`
+        : '';
     return (
       `\`${loop[0]}\` applies itself to the same value again${through} before it looks at any part of it, ` +
       'so validating never ends (JSON Schema leaves such a schema undefined); a `$ref` inside `properties` or `items` recurses safely'
@@ -162,6 +190,7 @@ function plainWords(error: string, dialect: Dialect): string {
   }
   if (/maximum call stack size exceeded/i.test(error)) return 'its references go deeper than a validator can follow';
   const regex = /^Invalid regular expression: \/(.*)\/[a-z]*: (.*)$/s.exec(error);
-  if (regex) return `the \`pattern\` ${JSON.stringify(regex[1])} is not a valid regular expression (${regex[2]!.toLowerCase()})`;
+  if (regex)
+    return `the \`pattern\` ${JSON.stringify(regex[1])} is not a valid regular expression (${regex[2]!.toLowerCase()})`;
   return error.replace(/\s+/g, ' ').trim();
 }

@@ -15,12 +15,12 @@ export const rule = defineRule({
     /** `what`: what the root has instead (`has no \`type\` at its root`). */
     inputNotObject: ({ tool, what }: { tool: ToolDecl; what: string }) =>
       `The inputSchema of ${describeTool(tool)} ${what}. MCP requires \`type: object\` there in every revision (arguments ` +
-      'are always an object of named values), and clients built on the MCP SDKs reject the server\'s whole tool list ' +
+      "are always an object of named values), and clients built on the MCP SDKs reject the server's whole tool list " +
       'because of this one schema. Make the root `type: object` and put the arguments under `properties`.',
     outputNotObject: ({ tool, what }: { tool: ToolDecl; what: string }) =>
       `The outputSchema of ${describeTool(tool)} ${what}. That is legal in the 2026-07-28 MCP revision, but every ` +
       'client of the older revisions (2025-11-25 and before, which is what the SDK clients negotiate by default) ' +
-      'rejects the server\'s WHOLE tool list because of it, not just this tool. Wrap the result in an object ' +
+      "rejects the server's WHOLE tool list because of it, not just this tool. Wrap the result in an object " +
       '(`type: object` with the value under a property).',
   },
   check(ctx) {
@@ -31,12 +31,18 @@ export const rule = defineRule({
         if (!pair || !isMap(pair.value)) continue;
         const typePair = getPair(pair.value, 'type');
         if (typePair && isScalar(typePair.value) && typePair.value.value === 'object') continue;
-        const written = typePair?.value && typePair.value.span.end > typePair.value.span.start
-          ? ctx.file.source.text.slice(typePair.value.span.start, typePair.value.span.end)
-          : undefined;
-        const what = written !== undefined ? `has \`type: ${oneLine(written)}\` at its root` : 'has no `type` at its root';
+        const written =
+          typePair?.value && typePair.value.span.end > typePair.value.span.start
+            ? ctx.file.source.text.slice(typePair.value.span.start, typePair.value.span.end)
+            : undefined;
+        const what =
+          written !== undefined ? `has \`type: ${oneLine(written)}\` at its root` : 'has no `type` at its root';
         const span = written !== undefined ? typePair!.value!.span : pair.key.span;
-        ctx.report({ messageId: key === 'inputSchema' ? 'inputNotObject' : 'outputNotObject', data: { tool, what }, span });
+        ctx.report({
+          messageId: key === 'inputSchema' ? 'inputNotObject' : 'outputNotObject',
+          data: { tool, what },
+          span,
+        });
       }
     }
   },

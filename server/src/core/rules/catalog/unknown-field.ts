@@ -4,7 +4,14 @@
 import { getPair } from '../../parse/nodes.js';
 import { editContextOf, replaceScalarText } from '../../edit/mappingEdits.js';
 import { defineRule } from '../rule.js';
-import { catalogDeclarationsOf, describeTool, FOREIGN_TOOL_FIELDS, suggestToolField, TOOL_FIELDS, type ToolDecl } from '../../model/catalogDeclarations.js';
+import {
+  catalogDeclarationsOf,
+  describeTool,
+  FOREIGN_TOOL_FIELDS,
+  suggestToolField,
+  TOOL_FIELDS,
+  type ToolDecl,
+} from '../../model/catalogDeclarations.js';
 
 /** Why an unknown field is lost, and where it is. */
 function dropped(tool: ToolDecl): string {
@@ -38,11 +45,14 @@ export const rule = defineRule({
             messageId: 'misspelt',
             data: { key, suggestion, tool },
             span: pair.key.span,
-            ...(edit ? { fixes: [{ title: `Rename \`${key}\` to \`${suggestion}\``, safe: false, edits: [edit] }] } : {}),
+            ...(edit
+              ? { fixes: [{ title: `Rename \`${key}\` to \`${suggestion}\``, safe: false, edits: [edit] }] }
+              : {}),
           });
           continue;
         }
-        if (suggestion) ctx.report({ messageId: 'secondSpelling', data: { key, suggestion, tool }, span: pair.key.span });
+        if (suggestion)
+          ctx.report({ messageId: 'secondSpelling', data: { key, suggestion, tool }, span: pair.key.span });
         else ctx.report({ messageId: 'unknownField', data: { key, tool }, span: pair.key.span });
       }
     }

@@ -39,7 +39,14 @@ export const rule = defineRule({
         const envelope = site.target.kind === 'envelope';
         // A plain call with null arguments sent none; call_dynamic_tool's input must be an object.
         if (!isMap(site.args) && (envelope || !isNullScalar(site.args))) {
-          report(ctx, site, site.container, site.argsPair, site.args, envelope ? `the input "${site.argsKey}"` : `"${site.argsKey}"`);
+          report(
+            ctx,
+            site,
+            site.container,
+            site.argsPair,
+            site.args,
+            envelope ? `the input "${site.argsKey}"` : `"${site.argsKey}"`,
+          );
         }
       }
       const field = site.envelope?.fields.arguments;
@@ -51,7 +58,14 @@ export const rule = defineRule({
   },
 });
 
-function report(ctx: RuleContext<typeof messages>, site: CallSite, holder: MapNode, pair: Pair, value: Node, what: string): void {
+function report(
+  ctx: RuleContext<typeof messages>,
+  site: CallSite,
+  holder: MapNode,
+  pair: Pair,
+  value: Node,
+  what: string,
+): void {
   const edit = editContextOf(ctx.file);
   const parsed = isScalar(value) && typeof value.value === 'string' ? parseObject(value.value) : undefined;
   let fixes: Fix[] = [];
@@ -62,11 +76,23 @@ function report(ctx: RuleContext<typeof messages>, site: CallSite, holder: MapNo
     // A block scalar's span may end with its line break, which stays, and a comment after its
     // `|` header stays on that line.
     const trailing = /[\r\n]\s*$/.exec(old)?.[0] ?? '';
-    const header = isScalar(value) && (value.style === 'literal' || value.style === 'folded') ? (/^[|>][0-9+-]*([^\r\n]*)/.exec(old)?.[1] ?? '') : '';
+    const header =
+      isScalar(value) && (value.style === 'literal' || value.style === 'folded')
+        ? (/^[|>][0-9+-]*([^\r\n]*)/.exec(old)?.[1] ?? '')
+        : '';
     const written = render(edit, parsed, colon, comma);
-    fixes = [{ title: 'Write the arguments as an object', safe: fitsOnceWritten(ctx, site, holder, written), edits: [{ span: value.span, newText: written + header + trailing }] }];
+    fixes = [
+      {
+        title: 'Write the arguments as an object',
+        safe: fitsOnceWritten(ctx, site, holder, written),
+        edits: [{ span: value.span, newText: written + header + trailing }],
+      },
+    ];
   } else {
-    kind = isScalar(value) && value.value === null && value.span.start === value.span.end ? 'empty' : describeValue(isScalar(value) ? value.value : isMap(value) ? {} : []);
+    kind =
+      isScalar(value) && value.value === null && value.span.start === value.span.end
+        ? 'empty'
+        : describeValue(isScalar(value) ? value.value : isMap(value) ? {} : []);
   }
   const span = value.span.start < value.span.end ? value.span : pair.key.span;
   if (kind === undefined) ctx.report({ messageId: 'jsonString', data: { subject: site.subject, what }, span, fixes });
@@ -108,7 +134,10 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 /** A JSON value as flow text: JSON in JSON files, YAML flow (plain strings where they read back the same) in YAML. */
 function render(edit: EditContext, value: unknown, colon: string, comma: string): string {
   if (Array.isArray(value)) return `[${value.map((v) => render(edit, v, colon, comma)).join(comma)}]`;
-  if (isObject(value)) return `{${Object.entries(value).map(([k, v]) => `${renderString(edit, k)}${colon}${render(edit, v, colon, comma)}`).join(comma)}}`;
+  if (isObject(value))
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${renderString(edit, k)}${colon}${render(edit, v, colon, comma)}`)
+      .join(comma)}}`;
   if (typeof value === 'string') return renderString(edit, value);
   return JSON.stringify(value) ?? 'null';
 }

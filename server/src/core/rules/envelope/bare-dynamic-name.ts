@@ -36,8 +36,23 @@ export const rule = defineRule({
      * `envelope`: the envelope tool as the call should name it; `namespaces`: those that hold the
      * tool (each with whether it is external and its status).
      */
-    bareName: ({ subject, envelope, tool, server, namespaces }: { subject: CallSubject; envelope: string; tool: string; server: string; namespaces: readonly DynamicNamespace[] }) => {
-      const where = namespaces.length === 1 ? `namespace "${namespaces[0]!.name}"` : `namespaces ${quotedList(namespaces.map((n) => n.name))}`;
+    bareName: ({
+      subject,
+      envelope,
+      tool,
+      server,
+      namespaces,
+    }: {
+      subject: CallSubject;
+      envelope: string;
+      tool: string;
+      server: string;
+      namespaces: readonly DynamicNamespace[];
+    }) => {
+      const where =
+        namespaces.length === 1
+          ? `namespace "${namespaces[0]!.name}"`
+          : `namespaces ${quotedList(namespaces.map((n) => n.name))}`;
       const notes: string[] = [];
       const external = namespaces.filter((n) => n.external);
       if (external.length) {
@@ -45,7 +60,11 @@ export const rule = defineRule({
           `${quotedList(external.map((n) => n.name))} ${byCount(external.length, 'is an external namespace', 'are external namespaces')}, so the envelope must also carry mcpDetails.description saying why the call is made.`,
         );
       }
-      for (const ns of namespaces) if (ns.status !== 'ready') notes.push(`Namespace "${ns.name}" is "${ns.status}", so the runtime refuses calls into it until it is ready.`);
+      for (const ns of namespaces)
+        if (ns.status !== 'ready')
+          notes.push(
+            `Namespace "${ns.name}" is "${ns.status}", so the runtime refuses calls into it until it is ready.`,
+          );
       return (
         `${subjectWords(subject)} names a dynamic tool: call it through ${envelope}. ` +
         `"${tool}" is a dynamic tool of server "${server}", kept in ${where} and in no tool list, so the runtime ` +
@@ -74,7 +93,12 @@ export const rule = defineRule({
             // a namespace that is not ready, or with arguments the tool's schema refuses, and a
             // recorded result is checked against the tool's outputSchema only once the call names
             // it. Otherwise a suggestion, whose errors the user then sees.
-            safe: namespaces.length === 1 && !ns.external && ns.status === 'ready' && site.result === undefined && argumentsFitTool(ctx, site, ns, target.toolName),
+            safe:
+              namespaces.length === 1 &&
+              !ns.external &&
+              ns.status === 'ready' &&
+              site.result === undefined &&
+              argumentsFitTool(ctx, site, ns, target.toolName),
             edits,
           });
         }
@@ -131,7 +155,13 @@ function mcpDetailsFlow(style: Style): string {
 }
 
 /** The edits that turn the call into the envelope for one namespace; undefined when the layout is uncertain. */
-function wrapIntoEnvelope(edit: EditContext, site: CallSite, envelopeName: string, ns: DynamicNamespace, toolName: string): TextEdit[] | undefined {
+function wrapIntoEnvelope(
+  edit: EditContext,
+  site: CallSite,
+  envelopeName: string,
+  ns: DynamicNamespace,
+  toolName: string,
+): TextEdit[] | undefined {
   const name = site.name;
   if (!name) return undefined;
   const rename = replaceScalarText(edit, name, envelopeName);
@@ -142,7 +172,14 @@ function wrapIntoEnvelope(edit: EditContext, site: CallSite, envelopeName: strin
   return rest ? [rename, ...rest] : undefined;
 }
 
-function argumentEdits(edit: EditContext, style: Style, site: CallSite, args: Node | undefined, ns: DynamicNamespace, toolName: string): TextEdit[] | undefined {
+function argumentEdits(
+  edit: EditContext,
+  style: Style,
+  site: CallSite,
+  args: Node | undefined,
+  ns: DynamicNamespace,
+  toolName: string,
+): TextEdit[] | undefined {
   const head = envelopeHead(style, ns, toolName);
   const tail = ns.external ? `${style.comma}${mcpDetailsFlow(style)}}` : '}';
 
@@ -170,12 +207,31 @@ function argumentEdits(edit: EditContext, style: Style, site: CallSite, args: No
   }
   if (!site.argsPair) return undefined;
   const { key, str } = style;
-  const after = ns.external ? [{ key: key('mcpDetails'), lines: [{ key: key('description'), value: JSON.stringify(MCP_DETAILS_PLACEHOLDER) }] }] : [];
-  return nestBlockMap(edit, site.argsPair, args, [{ key: key('namespace'), value: str(ns.name) }, { key: key('toolName'), value: str(toolName) }], key('arguments'), after);
+  const after = ns.external
+    ? [{ key: key('mcpDetails'), lines: [{ key: key('description'), value: JSON.stringify(MCP_DETAILS_PLACEHOLDER) }] }]
+    : [];
+  return nestBlockMap(
+    edit,
+    site.argsPair,
+    args,
+    [
+      { key: key('namespace'), value: str(ns.name) },
+      { key: key('toolName'), value: str(toolName) },
+    ],
+    key('arguments'),
+    after,
+  );
 }
 
 /** A call written without arguments: `arguments: {namespace: ..., toolName: ...}` after its name. */
-function addArgumentsKey(edit: EditContext, style: Style, site: CallSite, flow: string, ns: DynamicNamespace, toolName: string): TextEdit[] | undefined {
+function addArgumentsKey(
+  edit: EditContext,
+  style: Style,
+  site: CallSite,
+  flow: string,
+  ns: DynamicNamespace,
+  toolName: string,
+): TextEdit[] | undefined {
   const container = site.container;
   const after = site.namePair;
   if (!after?.value) return undefined;
@@ -192,7 +248,11 @@ function addArgumentsKey(edit: EditContext, style: Style, site: CallSite, flow: 
     { key: 'namespace', value: { inline: style.str(ns.name) } },
     { key: 'toolName', value: { inline: style.str(toolName) } },
   ];
-  if (ns.external) entries.push({ key: 'mcpDetails', value: { entries: [{ key: 'description', value: { inline: JSON.stringify(MCP_DETAILS_PLACEHOLDER) } }] } });
+  if (ns.external)
+    entries.push({
+      key: 'mcpDetails',
+      value: { entries: [{ key: 'description', value: { inline: JSON.stringify(MCP_DETAILS_PLACEHOLDER) } }] },
+    });
   const value = container.flow || edit.json ? { inline: flow } : { entries };
   const insertion = insertPairs(edit, container, [{ key: site.argsKey, value }], after);
   return insertion ? [insertion] : undefined;

@@ -37,7 +37,9 @@ export const rule = defineRule({
         // Where another key gives the same field too (a duplicate, or a second alias), which value
         // was meant is the user's choice: the rename is then only a suggestion.
         const alone = !envelope.shadowed.some((other) => other.field === field.field);
-        const fixes: Fix[] = change ? [{ title: `Rename "${field.key}" to "${field.field}"`, safe: alone, edits: [change] }] : [];
+        const fixes: Fix[] = change
+          ? [{ title: `Rename "${field.key}" to "${field.field}"`, safe: alone, edits: [change] }]
+          : [];
         ctx.report({
           messageId: 'alias',
           data: { subject: site.subject, key: field.key, field: field.field },

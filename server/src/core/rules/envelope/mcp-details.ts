@@ -6,7 +6,15 @@
 // has since become external.
 import { CALL_KINDS, callsOf, envelopeNamespace, MCP_DETAILS_PLACEHOLDER } from '../../calls/calls.js';
 import { getPair, isMap, isScalar } from '../../parse/nodes.js';
-import { appendEntry, editContextOf, flowSeparators, removePair, renderString, replaceValueText, type EditContext } from '../../edit/mappingEdits.js';
+import {
+  appendEntry,
+  editContextOf,
+  flowSeparators,
+  removePair,
+  renderString,
+  replaceValueText,
+  type EditContext,
+} from '../../edit/mappingEdits.js';
 import type { MapNode } from '../../parse/nodes.js';
 import type { Fix, TextEdit } from '../../types.js';
 import { defineRule } from '../rule.js';
@@ -23,7 +31,8 @@ function refused(namespace: string): string {
 const messages = {
   /** mcpDetails in an envelope into a namespace that is not external: ignored. */
   notExternal: ({ subject, namespace }: { subject: CallSubject; namespace: string }) =>
-    `${subjectWords(subject)}: namespace "${namespace}" is not external: remove mcpDetails. ` + 'The runtime ignores mcpDetails here; it is only noise.',
+    `${subjectWords(subject)}: namespace "${namespace}" is not external: remove mcpDetails. ` +
+    'The runtime ignores mcpDetails here; it is only noise.',
   noDetails: ({ subject, namespace }: { subject: CallSubject; namespace: string }) =>
     `${subjectWords(subject)}: no mcpDetails: ${SAY} The envelope has no mcpDetails. ${refused(namespace)}`,
   /** `empty`: mcpDetails is written empty (else it is not a mapping). */
@@ -32,14 +41,22 @@ const messages = {
   noDescription: ({ subject, namespace }: { subject: CallSubject; namespace: string }) =>
     `${subjectWords(subject)}: mcpDetails has no "description": ${SAY} ${refused(namespace)}`,
   /** `what`: how the description is written instead of a sentence. */
-  blankDescription: ({ subject, namespace, what }: { subject: CallSubject; namespace: string; what: 'blank' | 'empty' | 'not text' }) =>
-    `${subjectWords(subject)}: mcpDetails.description is ${what}: ${SAY} ${refused(namespace)}`,
+  blankDescription: ({
+    subject,
+    namespace,
+    what,
+  }: {
+    subject: CallSubject;
+    namespace: string;
+    what: 'blank' | 'empty' | 'not text';
+  }) => `${subjectWords(subject)}: mcpDetails.description is ${what}: ${SAY} ${refused(namespace)}`,
 };
 
 export const rule = defineRule({
   id: 'envelope/mcp-details',
   defaultSeverity: 'error',
-  summary: 'An envelope into an external namespace without mcpDetails.description (hint: mcpDetails where it is ignored).',
+  summary:
+    'An envelope into an external namespace without mcpDetails.description (hint: mcpDetails where it is ignored).',
   kinds: CALL_KINDS,
   messages,
   check(ctx) {
@@ -51,7 +68,15 @@ export const rule = defineRule({
       const details = envelope.fields.mcpDetails;
       const words = { subject: site.subject, namespace: namespace.name };
       const fix = (change: TextEdit | TextEdit[] | undefined): Fix[] =>
-        change ? [{ title: 'Add an mcpDetails.description placeholder to fill in', safe: false, edits: Array.isArray(change) ? change : [change] }] : [];
+        change
+          ? [
+              {
+                title: 'Add an mcpDetails.description placeholder to fill in',
+                safe: false,
+                edits: Array.isArray(change) ? change : [change],
+              },
+            ]
+          : [];
 
       if (!namespace.external) {
         if (!details) continue;
@@ -74,7 +99,9 @@ export const rule = defineRule({
           data: words,
           span: anchor.span,
           fixes: fix(
-            appendEntry(edit, envelope.map, 'mcpDetails', flowDetails(edit, envelope.map), { entries: [{ key: 'description', value: { inline: PLACEHOLDER } }] }),
+            appendEntry(edit, envelope.map, 'mcpDetails', flowDetails(edit, envelope.map), {
+              entries: [{ key: 'description', value: { inline: PLACEHOLDER } }],
+            }),
           ),
         });
         continue;
@@ -105,7 +132,10 @@ export const rule = defineRule({
       if (text !== undefined && text.trim() !== '') continue;
       ctx.report({
         messageId: 'blankDescription',
-        data: { ...words, what: text !== undefined ? 'blank' : value && isScalar(value) && value.value === null ? 'empty' : 'not text' },
+        data: {
+          ...words,
+          what: text !== undefined ? 'blank' : value && isScalar(value) && value.value === null ? 'empty' : 'not text',
+        },
         span: value && value.span.start < value.span.end ? value.span : description.key.span,
         fixes: value ? fix(replaceValueText(edit, value, PLACEHOLDER)) : [],
       });

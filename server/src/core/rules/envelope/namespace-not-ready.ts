@@ -11,7 +11,17 @@ export const rule = defineRule({
   kinds: CALL_KINDS,
   messages: {
     /** `status`: the namespace's status; `server`: the server it belongs to. */
-    notReady: ({ subject, namespace, status, server }: { subject: CallSubject; namespace: string; status: string; server: string }) =>
+    notReady: ({
+      subject,
+      namespace,
+      status,
+      server,
+    }: {
+      subject: CallSubject;
+      namespace: string;
+      status: string;
+      server: string;
+    }) =>
       `${subjectWords(subject)}: namespace "${namespace}" is "${status}": make it ready first. ` +
       `Namespace "${namespace}" of server "${server}" has status "${status}", not "ready", ` +
       `so the runtime refuses every call into it. Make the namespace ready first (for example, complete its authentication), ` +

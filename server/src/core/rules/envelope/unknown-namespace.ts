@@ -43,29 +43,65 @@ function holds(tools: readonly string[] | undefined): string {
 
 const messages = {
   /** `problem`: the namespace is left out, empty, or not a string; `known`: the namespaces there are. */
-  noNamespace: ({ subject, problem, known }: { subject: CallSubject; problem: FieldProblem; known: readonly string[] }) =>
+  noNamespace: ({
+    subject,
+    problem,
+    known,
+  }: {
+    subject: CallSubject;
+    problem: FieldProblem;
+    known: readonly string[];
+  }) =>
     `${subjectWords(subject)}: the envelope ${NAMESPACE_PROBLEM[problem]}: name the namespace. ${problem === 'notAName' ? 'It must be a non-empty string. ' : ''}The runtime refuses it before looking for the tool.` +
     (known.length ? ` The known namespaces are ${quotedList(known)}.` : ''),
   /**
    * `homes`: the namespaces that hold the tool the envelope names; `suggestions`: near spellings of
    * the namespace; `servers`: the servers looked in; `known`: their namespaces.
    */
-  unknownNamespace: (d: { subject: CallSubject; namespace: string; tool: string | undefined; homes: readonly string[]; suggestions: readonly string[]; servers: readonly string[]; known: readonly string[] }) => {
+  unknownNamespace: (d: {
+    subject: CallSubject;
+    namespace: string;
+    tool: string | undefined;
+    homes: readonly string[];
+    suggestions: readonly string[];
+    servers: readonly string[];
+    known: readonly string[];
+  }) => {
     const choices = [...new Set([...d.homes, ...d.suggestions])];
     const typos = d.suggestions.filter((n) => !d.homes.includes(n));
-    const advice = d.homes.length === 1 ? `use "${d.homes[0]!}".` : choices.length === 1 ? `did you mean "${choices[0]!}"?` : 'use one of those below.';
+    const advice =
+      d.homes.length === 1
+        ? `use "${d.homes[0]!}".`
+        : choices.length === 1
+          ? `did you mean "${choices[0]!}"?`
+          : 'use one of those below.';
     const sentences = [
       `${subjectWords(d.subject)}: no namespace "${d.namespace}": ${advice}`,
       `${byCount(d.servers.length, 'Server', 'Servers')} ${quotedList(d.servers)} ${byCount(d.servers.length, 'has', 'have')} no namespace ` +
         `"${d.namespace}", so the runtime answers "namespace not found".`,
     ];
-    if (d.homes.length) sentences.push(`Tool "${d.tool}" is in ${byCount(d.homes.length, 'namespace', 'namespaces')} ${quotedList([...new Set(d.homes)])}.`);
-    if (typos.length && !(d.homes.length === 0 && choices.length === 1)) sentences.push(`Did you mean ${quotedAlternatives(typos)}?`);
-    else if (!d.homes.length) sentences.push(d.known.length ? `The namespaces are ${quotedList(d.known)}.` : 'There are no namespaces.');
+    if (d.homes.length)
+      sentences.push(
+        `Tool "${d.tool}" is in ${byCount(d.homes.length, 'namespace', 'namespaces')} ${quotedList([...new Set(d.homes)])}.`,
+      );
+    if (typos.length && !(d.homes.length === 0 && choices.length === 1))
+      sentences.push(`Did you mean ${quotedAlternatives(typos)}?`);
+    else if (!d.homes.length)
+      sentences.push(d.known.length ? `The namespaces are ${quotedList(d.known)}.` : 'There are no namespaces.');
     return sentences.join(' ');
   },
   /** `problem`: toolName is left out, empty, or not a string; `tools`: what the namespace holds. */
-  noTool: ({ subject, problem, namespace, tools }: { subject: CallSubject; problem: FieldProblem; namespace: string; tools: readonly string[] | undefined }) =>
+  noTool: ({
+    subject,
+    problem,
+    namespace,
+    tools,
+  }: {
+    subject: CallSubject;
+    problem: FieldProblem;
+    namespace: string;
+    tools: readonly string[] | undefined;
+  }) =>
     `${subjectWords(subject)}: the envelope ${TOOL_PROBLEM[problem]}: name the tool in toolName. The runtime refuses it. Namespace "${namespace}" holds ` +
     `${holds(tools)}.`,
   /**
@@ -83,8 +119,12 @@ const messages = {
     tools: readonly string[] | undefined;
   }) => {
     const notes: string[] = [];
-    if (d.elsewhere.length) notes.push(`It is in ${byCount(d.elsewhere.length, 'namespace', 'namespaces')} ${quotedList(d.elsewhere)}.`);
-    if (d.listed) notes.push(`"${d.tool}" is a listed tool of server "${d.server}": call it directly, not through call_dynamic_tool.`);
+    if (d.elsewhere.length)
+      notes.push(`It is in ${byCount(d.elsewhere.length, 'namespace', 'namespaces')} ${quotedList(d.elsewhere)}.`);
+    if (d.listed)
+      notes.push(
+        `"${d.tool}" is a listed tool of server "${d.server}": call it directly, not through call_dynamic_tool.`,
+      );
     if (d.suggestions.length) notes.push(`Did you mean ${quotedAlternatives(d.suggestions)}?`);
     else if (!d.elsewhere.length && !d.listed) notes.push(`The namespace holds ${holds(d.tools)}.`);
     return (
@@ -109,15 +149,23 @@ export const rule = defineRule({
       const nsField = envelope.fields.namespace;
       const toolField = envelope.fields.toolName;
       const envelopeSpan: Span | undefined = site.argsPair?.key.span ?? site.name?.span;
-      const replace = (node: Node | null | undefined, values: readonly string[], title: (v: string) => string): Fix[] =>
-        isScalar(node) ? replaceScalarFixes(edit, node, values.slice(0, 3), title) : [];
+      const replace = (
+        node: Node | null | undefined,
+        values: readonly string[],
+        title: (v: string) => string,
+      ): Fix[] => (isScalar(node) ? replaceScalarFixes(edit, node, values.slice(0, 3), title) : []);
       switch (r.kind) {
         case 'no-namespace': {
           const value = nsField?.value;
-          const span = value && value.span.start < value.span.end ? value.span : (nsField?.pair.key.span ?? envelopeSpan);
+          const span =
+            value && value.span.start < value.span.end ? value.span : (nsField?.pair.key.span ?? envelopeSpan);
           if (!span) break;
           const servers = site.target.kind === 'envelope' ? site.target.servers : [];
-          ctx.report({ messageId: 'noNamespace', data: { subject: site.subject, problem: fieldProblem(nsField, value), known: namespaceNames(servers) }, span });
+          ctx.report({
+            messageId: 'noNamespace',
+            data: { subject: site.subject, problem: fieldProblem(nsField, value), known: namespaceNames(servers) },
+            span,
+          });
           break;
         }
         case 'unknown-namespace': {
@@ -125,7 +173,14 @@ export const rule = defineRule({
           if (!value) break;
           // The namespace that holds the named tool is the likeliest meant, before near spellings.
           const toolName = envelope.toolNameText;
-          const homes = toolName === undefined ? [] : r.servers.flatMap((s) => homesOf(s, toolName).filter((n) => n.name.trim() !== '').map((n) => n.name));
+          const homes =
+            toolName === undefined
+              ? []
+              : r.servers.flatMap((s) =>
+                  homesOf(s, toolName)
+                    .filter((n) => n.name.trim() !== '')
+                    .map((n) => n.name),
+                );
           const choices = [...new Set([...homes, ...r.suggestions])];
           ctx.report({
             messageId: 'unknownNamespace',
@@ -145,11 +200,17 @@ export const rule = defineRule({
         }
         case 'no-tool': {
           const value = toolField?.value;
-          const span = value && value.span.start < value.span.end ? value.span : (toolField?.pair.key.span ?? envelopeSpan);
+          const span =
+            value && value.span.start < value.span.end ? value.span : (toolField?.pair.key.span ?? envelopeSpan);
           if (!span) break;
           ctx.report({
             messageId: 'noTool',
-            data: { subject: site.subject, problem: fieldProblem(toolField, value), namespace: r.namespace.name, tools: toolsOf(r.namespace) },
+            data: {
+              subject: site.subject,
+              problem: fieldProblem(toolField, value),
+              namespace: r.namespace.name,
+              tools: toolsOf(r.namespace),
+            },
             span,
           });
           break;
@@ -172,7 +233,11 @@ export const rule = defineRule({
             span: value.span,
             fixes: [
               ...replace(value, r.suggestions, (v) => `Change the tool to "${v}"`),
-              ...replace(nsField?.value, r.elsewhere.map((n) => n.name), (v) => `Change the namespace to "${v}"`),
+              ...replace(
+                nsField?.value,
+                r.elsewhere.map((n) => n.name),
+                (v) => `Change the namespace to "${v}"`,
+              ),
             ],
           });
           break;

@@ -20,7 +20,19 @@ export const rule = defineRule({
       `Tool Lens cannot find it among the properties of ${tool} ` +
       `it can see (the schema declares more through anyOf, oneOf or a remote $ref). If ${tool} has no such top-level property, ${refusesToMount(toolName)}.`,
     /** `properties`: the tool's top-level properties. */
-    paramMissing: ({ card, names, tool, toolName, properties }: { card: string; names: string; tool: string; toolName: string; properties: string[] }) =>
+    paramMissing: ({
+      card,
+      names,
+      tool,
+      toolName,
+      properties,
+    }: {
+      card: string;
+      names: string;
+      tool: string;
+      toolName: string;
+      properties: string[];
+    }) =>
       `Approval card ${quote(card)} needs ${names}, which the tool lacks: use the "generic" card. ` +
       `The card shows the ${names} argument, but ${tool} has no top-level property ${names} ` +
       `(its properties: ${listOf(properties) || 'none'}): the card cannot be drawn, so ${refusesToMount(toolName)}. ` +
@@ -47,7 +59,13 @@ export const rule = defineRule({
             ? { messageId: 'paramNotSeen' as const, data: { card: card.value, names, tool, toolName: face.toolName } }
             : {
                 messageId: 'paramMissing' as const,
-                data: { card: card.value, names, tool, toolName: face.toolName, properties: [...target.properties.properties.keys()] },
+                data: {
+                  card: card.value,
+                  names,
+                  tool,
+                  toolName: face.toolName,
+                  properties: [...target.properties.properties.keys()],
+                },
               }),
           span: card.node.span,
           fixes: replaceScalarFix(editContextOf(ctx.file), card.node, 'generic', 'Use the "generic" card'),

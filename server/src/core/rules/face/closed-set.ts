@@ -38,9 +38,22 @@ const FAMILY_SYNONYMS: Record<string, string> = {
   update: 'edit',
   ask: 'question',
 };
-const ACCESS_SYNONYMS: Record<string, string> = { readonly: 'read', ro: 'read', rw: 'write', readwrite: 'write', modify: 'write' };
+const ACCESS_SYNONYMS: Record<string, string> = {
+  readonly: 'read',
+  ro: 'read',
+  rw: 'write',
+  readwrite: 'write',
+  modify: 'write',
+};
 const BASE_SYNONYMS: Record<string, string> = { workspace: 'cwd', workdir: 'cwd', pwd: 'cwd', '.': 'cwd', '/': 'root' };
-const ABSENT_SYNONYMS: Record<string, string> = { reject: 'refuse', deny: 'refuse', error: 'refuse', fail: 'refuse', scope: 'base', default: 'base' };
+const ABSENT_SYNONYMS: Record<string, string> = {
+  reject: 'refuse',
+  deny: 'refuse',
+  error: 'refuse',
+  fail: 'refuse',
+  scope: 'base',
+  default: 'base',
+};
 const CARD_SYNONYMS: Record<string, string> = {
   edit: 'file-edit',
   write: 'file-write',
@@ -57,7 +70,19 @@ const CARD_SYNONYMS: Record<string, string> = {
 
 const messages = {
   /** `field`: the face field; `set`: the values it allows; `guess`: the one probably meant. */
-  notAllowed: ({ field, value, set, guess, toolName }: { field: string; value: string; set: readonly string[]; guess: string | undefined; toolName: string }) =>
+  notAllowed: ({
+    field,
+    value,
+    set,
+    guess,
+    toolName,
+  }: {
+    field: string;
+    value: string;
+    set: readonly string[];
+    guess: string | undefined;
+    toolName: string;
+  }) =>
     `${field.includes('.') ? field : `\`${field}\``} ${quote(value)} is not allowed: ${guess ? `did you mean ${quote(guess)}?` : 'use one of the values below.'} It is not one of ${listOf(set)}. ${refusedToMount(toolName)}`,
 };
 
@@ -70,7 +95,12 @@ export const rule = defineRule({
   check(ctx) {
     for (const server of facesOf(ctx).servers) {
       for (const face of server.faces) {
-        const check = (field: string, value: FaceString | undefined, set: readonly string[], synonyms: Record<string, string>) => {
+        const check = (
+          field: string,
+          value: FaceString | undefined,
+          set: readonly string[],
+          synonyms: Record<string, string>,
+        ) => {
           if (value && !set.includes(value.value)) report(ctx, face.toolName, field, value, set, synonyms);
         };
         check('family', face.family, TOOL_FAMILIES, FAMILY_SYNONYMS);
@@ -83,7 +113,14 @@ export const rule = defineRule({
   },
 });
 
-function report(ctx: RuleContext<typeof messages>, toolName: string, field: string, value: FaceString, set: readonly string[], synonyms: Record<string, string>): void {
+function report(
+  ctx: RuleContext<typeof messages>,
+  toolName: string,
+  field: string,
+  value: FaceString,
+  set: readonly string[],
+  synonyms: Record<string, string>,
+): void {
   const guess = closest(value.value, set, { synonyms });
   ctx.report({
     messageId: 'notAllowed',

@@ -33,7 +33,8 @@ const messages = {
 export const rule = defineRule({
   id: 'face/inconsistent',
   defaultSeverity: 'error',
-  summary: 'Path access, base, absent and patternParam that cannot go together, or a ruleFace entry rules cannot match on.',
+  summary:
+    'Path access, base, absent and patternParam that cannot go together, or a ruleFace entry rules cannot match on.',
   kinds: FACE_KINDS,
   messages,
   check(ctx) {
@@ -84,12 +85,21 @@ function checkPathTarget(ctx: RuleContext<typeof messages>, face: Face): void {
       data: { pattern: target.patternParam.value, absentWritten, tool },
       span: target.patternParam.node.span,
       // Switching refuse to base is only right when the access allows it.
-      fixes: absent === 'refuse' && access === 'read' && target.absent ? replaceScalarFix(edit, target.absent.node, 'base', 'Use absent "base"') : [],
+      fixes:
+        absent === 'refuse' && access === 'read' && target.absent
+          ? replaceScalarFix(edit, target.absent.node, 'base', 'Use absent "base"')
+          : [],
     });
   }
 }
 
-function checkRuleFace(ctx: RuleContext<typeof messages>, face: Face, list: FaceList | undefined, field: string, properties: TopLevelProperties): void {
+function checkRuleFace(
+  ctx: RuleContext<typeof messages>,
+  face: Face,
+  list: FaceList | undefined,
+  field: string,
+  properties: TopLevelProperties,
+): void {
   const pathNames = pathTargetNames(face);
   for (const entry of list?.entries ?? []) {
     const property = properties.properties.get(entry.value);

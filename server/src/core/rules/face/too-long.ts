@@ -52,7 +52,13 @@ export const rule = defineRule({
   },
 });
 
-function checkString(ctx: RuleContext<typeof messages>, face: Face, field: string, value: FaceString | undefined, max: number): void {
+function checkString(
+  ctx: RuleContext<typeof messages>,
+  face: Face,
+  field: string,
+  value: FaceString | undefined,
+  max: number,
+): void {
   if (!value) return;
   const length = charCount(value.value);
   if (length <= max) return;

@@ -34,7 +34,11 @@ function undeclared(headline: string, what: string, { guess, fixable, names }: U
 
 const messages = {
   emptyName: (data: Undeclared) =>
-    undeclared('This face has an empty tool name: key it by a listed tool, or remove it.', `This face has an empty tool name, and server ${quote(data.server)} lists no such tool`, data),
+    undeclared(
+      'This face has an empty tool name: key it by a listed tool, or remove it.',
+      `This face has an empty tool name, and server ${quote(data.server)} lists no such tool`,
+      data,
+    ),
   /** `dynamicIn`: the dynamic namespaces that serve the tool. */
   dynamicOnly: (data: Undeclared & { dynamicIn: readonly string[] }) =>
     undeclared(
@@ -63,13 +67,18 @@ export const rule = defineRule({
         const target = faceTargetOf(ctx, server, face);
         if (target.state !== 'undeclared') continue;
         const names = toolNamesOf(target.server);
-        const guess = face.toolName === '' ? undefined : closest(face.toolName, names, { budget: suggestionBudgetOf(ctx) });
+        const guess =
+          face.toolName === '' ? undefined : closest(face.toolName, names, { budget: suggestionBudgetOf(ctx) });
         // Renaming the key to a tool that already has a face would make a duplicate key: say so, no fix.
         const fixable = guess !== undefined && !faced.has(guess);
         const data = { tool: face.toolName, server: target.serverName, guess, fixable, names };
-        const place = { span: face.key.span, fixes: fixable ? replaceScalarFix(editContextOf(ctx.file), face.key, guess) : [] };
+        const place = {
+          span: face.key.span,
+          fixes: fixable ? replaceScalarFix(editContextOf(ctx.file), face.key, guess) : [],
+        };
         if (face.toolName === '') ctx.report({ messageId: 'emptyName', data, ...place });
-        else if (target.dynamicIn.length) ctx.report({ messageId: 'dynamicOnly', data: { ...data, dynamicIn: target.dynamicIn }, ...place });
+        else if (target.dynamicIn.length)
+          ctx.report({ messageId: 'dynamicOnly', data: { ...data, dynamicIn: target.dynamicIn }, ...place });
         else ctx.report({ messageId: 'notListed', data, ...place });
       }
     }

@@ -24,7 +24,9 @@ interface UnknownParam {
 }
 
 function known(names: readonly string[]): string {
-  return names.length ? `its top-level properties are ${listOf(names)}` : 'its input schema declares no top-level properties';
+  return names.length
+    ? `its top-level properties are ${listOf(names)}`
+    : 'its input schema declares no top-level properties';
 }
 
 const messages = {
@@ -84,15 +86,25 @@ function checkFace(ctx: RuleContext<typeof messages>, face: Face, properties: To
   const target = face.pathTarget;
   if (target?.param) one('pathTarget.param', target.param.node, target.param.value, false);
   if (target?.patternParam) one('pathTarget.patternParam', target.patternParam.node, target.patternParam.value, false);
-  for (const entry of face.renderHints?.summaryParams?.entries ?? []) one('renderHints.summaryParams', entry.node, entry.value, false);
+  for (const entry of face.renderHints?.summaryParams?.entries ?? [])
+    one('renderHints.summaryParams', entry.node, entry.value, false);
   for (const entry of face.ruleFace?.params?.entries ?? []) one('ruleFace.params', entry.node, entry.value, true);
-  for (const entry of face.ruleFace?.primaryParams?.entries ?? []) one('ruleFace.primaryParams', entry.node, entry.value, true);
+  for (const entry of face.ruleFace?.primaryParams?.entries ?? [])
+    one('ruleFace.primaryParams', entry.node, entry.value, true);
 }
 
 /** The property names of a schema, made once per schema (a face may name many unknown ones). */
 const propertyNames = new WeakMap<TopLevelProperties, string[]>();
 
-function report(ctx: RuleContext<typeof messages>, face: Face, field: string, node: ScalarNode, value: string, properties: TopLevelProperties, pathOk: boolean): void {
+function report(
+  ctx: RuleContext<typeof messages>,
+  face: Face,
+  field: string,
+  node: ScalarNode,
+  value: string,
+  properties: TopLevelProperties,
+  pathOk: boolean,
+): void {
   let names = propertyNames.get(properties);
   if (!names) propertyNames.set(properties, (names = [...properties.properties.keys()]));
   const guess = closest(value, names, { budget: suggestionBudgetOf(ctx) });

@@ -9,14 +9,14 @@ import { defineRule, reportShare } from '../rule.js';
 const messages = {
   /** The audit's problem is the data: the tool, and whether it declares readOnlyHint: false. */
   countsAsDestructive: (problem: Extract<HintProblem, { rule: 'hints/destructive-unstated' }>) =>
-        toolHeadline(describeTool(problem.tool), problem.tool.name, 'counts as destructive: declare its destructiveHint.') +
-        ` It ${problem.readOnlyDeclared ? 'is not read-only and does not declare destructiveHint' : 'declares neither readOnlyHint nor destructiveHint'}; ` +
-        'declare whether it destroys anything. Until then it counts as destructive (the MCP default): a client may ask before every call, ' +
-        'and every composite tool that calls it gets a destructive safety floor, so none of them may declare ' +
-        'destructiveHint: false. If the tool only adds or updates and never deletes or overwrites, declaring ' +
-        'destructiveHint: false lifts that for the composites whose other steps are non-destructive too; if it does destroy, ' +
-        'declaring destructiveHint: true says so. ' +
-        overrideAdvice(problem.tool.name ?? 'TOOL', 'destructiveHint: false'),
+    toolHeadline(describeTool(problem.tool), problem.tool.name, 'counts as destructive: declare its destructiveHint.') +
+    ` It ${problem.readOnlyDeclared ? 'is not read-only and does not declare destructiveHint' : 'declares neither readOnlyHint nor destructiveHint'}; ` +
+    'declare whether it destroys anything. Until then it counts as destructive (the MCP default): a client may ask before every call, ' +
+    'and every composite tool that calls it gets a destructive safety floor, so none of them may declare ' +
+    'destructiveHint: false. If the tool only adds or updates and never deletes or overwrites, declaring ' +
+    'destructiveHint: false lifts that for the composites whose other steps are non-destructive too; if it does destroy, ' +
+    'declaring destructiveHint: true says so. ' +
+    overrideAdvice(problem.tool.name ?? 'TOOL', 'destructiveHint: false'),
 };
 
 export const rule = defineRule({
@@ -26,6 +26,10 @@ export const rule = defineRule({
   kinds: ['tool-catalog'],
   messages,
   check(ctx) {
-    reportShare(ctx, messages, 'hints/destructive-unstated', hintAuditOf(ctx), (problem) => ({ messageId: 'countsAsDestructive', data: problem, span: problem.span }));
+    reportShare(ctx, messages, 'hints/destructive-unstated', hintAuditOf(ctx), (problem) => ({
+      messageId: 'countsAsDestructive',
+      data: problem,
+      span: problem.span,
+    }));
   },
 });

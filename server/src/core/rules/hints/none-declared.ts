@@ -18,7 +18,11 @@ const messages = {
     overrideAdvice('TOOL', 'readOnlyHint: ..., destructiveHint: ..., openWorldHint: ...'),
   /** One tool declares no hints (`titleOnly`: its annotations hold a title alone). */
   noneOnTool: (problem: NoneDeclared) =>
-    toolHeadline(describeTool(problem.tool), problem.tool.name, `declares ${problem.titleOnly ? 'a title but no hints' : 'no annotations'}: give it its hints, upstream or in the gateway.`) +
+    toolHeadline(
+      describeTool(problem.tool),
+      problem.tool.name,
+      `declares ${problem.titleOnly ? 'a title but no hints' : 'no annotations'}: give it its hints, upstream or in the gateway.`,
+    ) +
     ' Without them clients and gateways take it as not read-only, destructive and ' +
     'open-world: a client may ask before every call, and every composite tool that calls it gets a destructive, ' +
     'open-world safety floor. ' +
@@ -28,7 +32,8 @@ const messages = {
 export const rule = defineRule({
   id: 'hints/none-declared',
   defaultSeverity: 'info',
-  summary: 'A catalog tool that declares no annotation hints: clients and gateways take it as destructive and open-world.',
+  summary:
+    'A catalog tool that declares no annotation hints: clients and gateways take it as destructive and open-world.',
   kinds: ['tool-catalog'],
   messages,
   check(ctx) {
@@ -38,7 +43,10 @@ export const rule = defineRule({
             messageId: 'noneOnServer',
             data: { whole: problem.whole },
             span: problem.span,
-            related: firstItems(problem.whole.tools).shown.map((t) => ({ span: t.nameNode!.span, message: `"${t.name ?? ''}" declares no hints` })),
+            related: firstItems(problem.whole.tools).shown.map((t) => ({
+              span: t.nameNode!.span,
+              message: `"${t.name ?? ''}" declares no hints`,
+            })),
           }
         : { messageId: 'noneOnTool', data: problem, span: problem.span },
     );

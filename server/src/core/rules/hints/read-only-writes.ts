@@ -21,7 +21,8 @@ const messages = {
 export const rule = defineRule({
   id: 'hints/read-only-writes',
   defaultSeverity: 'warning',
-  summary: 'A catalog tool declares readOnlyHint: true while its name, description or parameters say it changes something.',
+  summary:
+    'A catalog tool declares readOnlyHint: true while its name, description or parameters say it changes something.',
   kinds: ['tool-catalog'],
   messages,
   check(ctx) {
@@ -30,7 +31,9 @@ export const rule = defineRule({
       const described = problem.evidence.filter((e) => e.where === 'description');
       const words = [
         ...problem.evidence.filter((e) => e.where === 'name').map((e) => evidenceWords(e, text)),
-        ...(described.length > 0 ? [`its description says ${quotedList(described.map((e) => text.slice(e.span.start, e.span.end)))}`] : []),
+        ...(described.length > 0
+          ? [`its description says ${quotedList(described.map((e) => text.slice(e.span.start, e.span.end)))}`]
+          : []),
         ...problem.evidence.filter((e) => e.where === 'parameter').map((e) => evidenceWords(e, text)),
       ];
       return {
@@ -45,6 +48,7 @@ export const rule = defineRule({
 
 function evidenceWords(evidence: LocatedEvidence, text: string): string {
   if (evidence.where === 'name') return `its name says "${evidence.verb.text}"`;
-  if (evidence.where === 'description') return `its description says "${text.slice(evidence.span.start, evidence.span.end)}"`;
+  if (evidence.where === 'description')
+    return `its description says "${text.slice(evidence.span.start, evidence.span.end)}"`;
   return `it takes a parameter "${evidence.parameter.name}" (${evidence.parameter.word === 'command' || evidence.parameter.word === 'cmd' || evidence.parameter.word === 'script' ? 'something to run' : 'something to write or send'})`;
 }

@@ -11,7 +11,10 @@ type Stamped = Extract<HintProblem, { rule: 'hints/stamped' }>;
 const messages = {
   /** The audit's problem is the data: the server (and namespace), the stamp, which tools read and which change. */
   stamped: (problem: Stamped) => {
-    const where = problem.namespace !== undefined ? `of namespace "${problem.namespace}" of server "${problem.server}"` : `of server "${problem.server}"`;
+    const where =
+      problem.namespace !== undefined
+        ? `of namespace "${problem.namespace}" of server "${problem.server}"`
+        : `of server "${problem.server}"`;
     const names = (tools: typeof problem.reading) => quotedList(tools.map((t) => t.name ?? ''));
     const changing = problem.changing.length;
     const reading = problem.reading.length;
@@ -44,8 +47,14 @@ export const rule = defineRule({
       data: problem,
       span: problem.span,
       related: [
-        ...firstItems(problem.reading).shown.map((t) => ({ span: (t.nameNode ?? t.node).span, message: `"${t.name ?? ''}" reads, by its words` })),
-        ...firstItems(problem.changing).shown.map((t) => ({ span: (t.nameNode ?? t.node).span, message: `"${t.name ?? ''}" changes something, by its words` })),
+        ...firstItems(problem.reading).shown.map((t) => ({
+          span: (t.nameNode ?? t.node).span,
+          message: `"${t.name ?? ''}" reads, by its words`,
+        })),
+        ...firstItems(problem.changing).shown.map((t) => ({
+          span: (t.nameNode ?? t.node).span,
+          message: `"${t.name ?? ''}" changes something, by its words`,
+        })),
       ],
     }));
   },

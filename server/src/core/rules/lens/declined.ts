@@ -23,7 +23,8 @@ export const rule = defineRule({
       `${HEADLINE[limit]} Tool Lens did not check ${what}: ${why}. The rest of the document is checked.`,
     tooDeep: ({ limit }: { limit: number }) =>
       `This value nests deeper than ${limit} levels, so Tool Lens does not check it. The rest of the document is checked.`,
-    aliasesNotExpanded: ({ more, limit }: { more: number; limit: number }) => `${PART_NOT_CHECKED} ${aliasesNotExpandedWords(more, limit)}`,
+    aliasesNotExpanded: ({ more, limit }: { more: number; limit: number }) =>
+      `${PART_NOT_CHECKED} ${aliasesNotExpandedWords(more, limit)}`,
     fileTooLarge: ({ bytes, limit }: { bytes: number; limit: number }) =>
       `This file is ${fileSizeWords(bytes)}, more than the ${byteLimitWords(limit)} Tool Lens reads, so none of it is checked. ` +
       'Split it into smaller files to have them checked.',
@@ -68,7 +69,12 @@ export const rule = defineRule({
     // The words cost (toLocaleString), and most documents decline nothing.
     if (declined.length === 0) return;
     const why = WHY(ctx.workspace.limits);
-    for (const one of declined) ctx.report({ messageId: 'declined', data: { limit: one.limit, what: one.what, why: why[one.limit] }, span: one.span });
+    for (const one of declined)
+      ctx.report({
+        messageId: 'declined',
+        data: { limit: one.limit, what: one.what, why: why[one.limit] },
+        span: one.span,
+      });
   },
 });
 
@@ -107,7 +113,8 @@ const HEADLINE: Record<LimitName, string> = {
   regexEngine: 'Not checked against this pattern: Tool Lens runs patterns on RE2, which cannot run it.',
   regexProgram: 'Not checked against this pattern: it is too large for Tool Lens to compile.',
   regexWork: "Not matched against patterns: this document's pattern work is spent (raise `limits.regexWork`).",
-  suggestionCandidates: 'No "did you mean" here: the search would compare too many names (`limits.suggestionCandidates`).',
+  suggestionCandidates:
+    'No "did you mean" here: the search would compare too many names (`limits.suggestionCandidates`).',
   messageItems: 'Not listed in full: more entries than Tool Lens writes in one message.',
   aliasNodes: 'Not checked: these aliases stand for more values than Tool Lens builds (`limits.aliasNodes`).',
   fileBytes: 'Not checked: the file is larger than Tool Lens reads (raise `limits.fileBytes`).',

@@ -10,8 +10,18 @@ export const rule = defineRule({
   messages: {
     namesNoRule: () => 'This suppression names no rule, so it silences nothing; list the rule ids it is meant for.',
     /** `known`: `rule` is a rule id; `reach`: the directive's (`file`, `line`, `next-line`). */
-    silencesNothing: ({ rule, known, reach }: { rule: string; known: boolean; reach: 'file' | 'line' | 'next-line' }) => {
-      const why = known ? `${rule} reports nothing ${reach === 'file' ? 'in this file' : reach === 'line' ? 'on this line' : 'on the next line'}` : `"${rule}" is not a rule id`;
+    silencesNothing: ({
+      rule,
+      known,
+      reach,
+    }: {
+      rule: string;
+      known: boolean;
+      reach: 'file' | 'line' | 'next-line';
+    }) => {
+      const why = known
+        ? `${rule} reports nothing ${reach === 'file' ? 'in this file' : reach === 'line' ? 'on this line' : 'on the next line'}`
+        : `"${rule}" is not a rule id`;
       return `This suppression silences nothing: ${why}. Remove it so it does not hide a future finding.`;
     },
   },

@@ -47,7 +47,14 @@ export const rule = defineRule({
     }
     const timeoutNode = getScalar(failureHandling, 'healthCheckTimeout');
     const timeout = durationOf(timeoutNode);
-    if (timeoutNode && timeout !== undefined && timeout > 0 && interval !== undefined && interval > 0 && timeout >= interval) {
+    if (
+      timeoutNode &&
+      timeout !== undefined &&
+      timeout > 0 &&
+      interval !== undefined &&
+      interval > 0 &&
+      timeout >= interval
+    ) {
       ctx.report({
         messageId: 'timeoutNotBelowInterval',
         data: { timeout: String(timeoutNode.value), interval: intervalText, moment },

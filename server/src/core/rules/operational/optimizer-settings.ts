@@ -29,7 +29,8 @@ const messages = {
 export const rule = defineRule({
   id: 'operational/optimizer-settings',
   defaultSeverity: 'error',
-  summary: 'Optimizer settings `vmcp serve` refuses: an unknown embedding provider, openai without a model, a count, ratio or threshold out of range.',
+  summary:
+    'Optimizer settings `vmcp serve` refuses: an unknown embedding provider, openai without a model, a count, ratio or threshold out of range.',
   kinds: ['vmcp-config'],
   messages,
   check(ctx) {
@@ -39,7 +40,12 @@ export const rule = defineRule({
     const why = `ToolHive checks it when the server starts (optimizer.GetAndValidateConfig): ${moment}.`;
 
     const provider = getScalar(optimizer, 'embeddingProvider');
-    if (provider && typeof provider.value === 'string' && provider.value !== '' && !PROVIDERS.includes(provider.value)) {
+    if (
+      provider &&
+      typeof provider.value === 'string' &&
+      provider.value !== '' &&
+      !PROVIDERS.includes(provider.value)
+    ) {
       ctx.report({
         messageId: 'unknownProvider',
         data: { provider: provider.value, why },
@@ -69,14 +75,24 @@ export const rule = defineRule({
   },
 });
 
-function checkRange(ctx: RuleContext<typeof messages>, node: ScalarNode | undefined, field: string, max: number, why: string): void {
+function checkRange(
+  ctx: RuleContext<typeof messages>,
+  node: ScalarNode | undefined,
+  field: string,
+  max: number,
+  why: string,
+): void {
   if (!node || node.value === null || node.value === '' || typeof node.value === 'boolean') return;
   const text = String(node.value).trim() === String(node.value) ? String(node.value) : undefined;
   const value = text === undefined ? Number.NaN : goFloat(text);
   if (value === undefined) return; // a form Tool Lens does not read (hex, underscores): not judged
   if (Number.isNaN(value) && text !== undefined && /^[+-]?nan$/i.test(text)) return; // NaN passes Go's comparisons
   if (Number.isNaN(value)) {
-    ctx.report({ messageId: 'notANumber', data: { field, value: JSON.stringify(node.value), max, why }, span: node.span });
+    ctx.report({
+      messageId: 'notANumber',
+      data: { field, value: JSON.stringify(node.value), max, why },
+      span: node.span,
+    });
   } else if (value < 0 || value > max) {
     ctx.report({ messageId: 'outOfRange', data: { field, value: String(node.value), max, why }, span: node.span });
   }

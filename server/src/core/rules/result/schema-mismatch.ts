@@ -20,9 +20,21 @@ export const rule = defineRule({
   kinds: ['tool-calls'],
   messages: {
     /** `where`: the path in structuredContent; `words`: what is wrong with the value there; `tool`: the tool in words. */
-    mismatch: ({ subject, where, words, tool }: { subject: CallSubject; where: string; words: string; tool: string }) => {
+    mismatch: ({
+      subject,
+      where,
+      words,
+      tool,
+    }: {
+      subject: CallSubject;
+      where: string;
+      words: string;
+      tool: string;
+    }) => {
       const short = `${subjectWords(subject)}: ${where} ${words}.`;
-      const headline = headlineFits(short) ? short : `${subjectWords(subject)}: \`${where}\` does not fit its schema: fix the value. It ${words}.`;
+      const headline = headlineFits(short)
+        ? short
+        : `${subjectWords(subject)}: \`${where}\` does not fit its schema: fix the value. It ${words}.`;
       return `${headline} So the result does not fit the outputSchema of ${tool}; clients that validate results reject it as an error.`;
     },
   },
@@ -38,12 +50,20 @@ export const rule = defineRule({
       const who = toolWords(tool);
       if (validation.tooMuchWork) {
         const words = `the structuredContent of ${subjectInSentence(site.subject)}`;
-        decline(ctx, { limit: 'schemaWork', span: (structured.value ?? structured.key).span, what: `${words} against the outputSchema of ${who}` });
+        decline(ctx, {
+          limit: 'schemaWork',
+          span: (structured.value ?? structured.key).span,
+          what: `${words} against the outputSchema of ${who}`,
+        });
         continue;
       }
       if (structured.value) {
         const words = `the structuredContent of ${subjectInSentence(site.subject)}`;
-        declineUnchecked(ctx, { node: structured.value, words, schema: `the outputSchema of ${who}` }, validation.unchecked);
+        declineUnchecked(
+          ctx,
+          { node: structured.value, words, schema: `the outputSchema of ${who}` },
+          validation.unchecked,
+        );
       }
       const seen = new Set<string>();
       for (const issue of validation.issues) {
@@ -52,7 +72,9 @@ export const rule = defineRule({
         if (seen.has(key)) continue;
         seen.add(key);
         const node = structured.value ? nodeAtPath(structured.value, issue.path) : undefined;
-        const where = issue.path.length ? `structuredContent.${pathText(issue.path)}`.replace('structuredContent.[', 'structuredContent[') : 'structuredContent';
+        const where = issue.path.length
+          ? `structuredContent.${pathText(issue.path)}`.replace('structuredContent.[', 'structuredContent[')
+          : 'structuredContent';
         const words = issueWords(issue, node ? toValue(node) : null);
         ctx.report({
           messageId: 'mismatch',
@@ -71,7 +93,13 @@ function spanOf(structured: Pair, issue: SchemaIssue, node: Node | undefined): S
     const extra = getPair(node, String(issue.params.additionalProperty));
     if (extra) return extra.key.span;
   }
-  if (issue.keyword === 'required' || issue.keyword === 'additionalProperties' || issue.keyword === 'minProperties' || issue.keyword === 'dependencies' || issue.keyword === 'dependentRequired') {
+  if (
+    issue.keyword === 'required' ||
+    issue.keyword === 'additionalProperties' ||
+    issue.keyword === 'minProperties' ||
+    issue.keyword === 'dependencies' ||
+    issue.keyword === 'dependentRequired'
+  ) {
     // Pointing at the whole object would cover many lines: its key, or the first line of a list item.
     if (issue.path.length === 0) return structured.key.span;
     const holder = pairAtPath(root, issue.path);

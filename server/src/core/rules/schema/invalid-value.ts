@@ -78,11 +78,18 @@ const PATTERN_EXPECTED: Record<string, string> = {
     'a tool reference that starts with a letter or digit and holds only letters, digits, `.`, `_` and `-`, such as `github.create_pr`.',
   'ForEachInnerStep/properties/tool':
     'a tool reference that starts with a letter or digit and holds only letters, digits, `.`, `_` and `-`, such as `github.create_pr`.',
-  'WorkflowStep/properties/itemVar': 'a Go identifier (letters, digits and `_`, not starting with a digit) other than `index`, which is taken by the loop index.',
-  'ForEachInnerStep/properties/itemVar': 'a Go identifier (letters, digits and `_`, not starting with a digit) other than `index`.',
+  'WorkflowStep/properties/itemVar':
+    'a Go identifier (letters, digits and `_`, not starting with a digit) other than `index`, which is taken by the loop index.',
+  'ForEachInnerStep/properties/itemVar':
+    'a Go identifier (letters, digits and `_`, not starting with a digit) other than `index`.',
 };
 
-const RELATION = { minimum: 'at least', maximum: 'at most', exclusiveMinimum: 'more than', exclusiveMaximum: 'less than' } as const;
+const RELATION = {
+  minimum: 'at least',
+  maximum: 'at most',
+  exclusiveMinimum: 'more than',
+  exclusiveMaximum: 'less than',
+} as const;
 
 function messageOf(problem: InvalidValueProblem): string {
   const field = problem.field ?? 'the document';
@@ -93,20 +100,30 @@ function messageOf(problem: InvalidValueProblem): string {
   const invalid = `${shown ?? 'This value'} is not a valid \`${field}\``;
   switch (problem.keyword) {
     case 'enum': {
-      const allowed = listOf(problem.allowed.map((a) => `\`${a}\``), 10);
+      const allowed = listOf(
+        problem.allowed.map((a) => `\`${a}\``),
+        10,
+      );
       if (problem.suggestion) return `${invalid}: did you mean \`${problem.suggestion}\`?${why} Allowed: ${allowed}.`;
       const short = `${invalid}: use ${problem.allowed.length === 1 ? allowed : `one of ${allowed}`}.`;
-      return headlineFits(short) ? `${short}${why}` : `${invalid}: use one of the values allowed.${why} Allowed: ${allowed}.`;
+      return headlineFits(short)
+        ? `${short}${why}`
+        : `${invalid}: use one of the values allowed.${why} Allowed: ${allowed}.`;
     }
     case 'const':
       return `\`${field}\` must be \`${problem.allowed}\`${shown ? `, not ${shown}` : ''}.${why}`;
     case 'pattern': {
       const { schemaName, description } = problem;
-      const known = schemaName !== undefined && Object.hasOwn(PATTERN_EXPECTED, schemaName) ? PATTERN_EXPECTED[schemaName] : undefined;
+      const known =
+        schemaName !== undefined && Object.hasOwn(PATTERN_EXPECTED, schemaName)
+          ? PATTERN_EXPECTED[schemaName]
+          : undefined;
       const expected = known ?? (description ? ensurePeriod(lowerFirst(description)) : undefined);
       if (!expected) return `${invalid}: fix it.${why}`;
       const short = `${invalid}: write ${expected}`;
-      return headlineFits(firstSentence(short)) && firstSentence(short) === short ? `${short}${why}` : `${invalid}: write it as expected (below).${why} Expected: ${expected}`;
+      return headlineFits(firstSentence(short)) && firstSentence(short) === short
+        ? `${short}${why}`
+        : `${invalid}: write it as expected (below).${why} Expected: ${expected}`;
     }
     case 'format':
       return `${shown ?? 'This value'} is not a valid ${problem.format} for \`${field}\`: write a valid one.${why}`;
@@ -116,7 +133,9 @@ function messageOf(problem: InvalidValueProblem): string {
     case 'exclusiveMaximum':
       return `\`${field}\` must be ${RELATION[problem.keyword]} ${problem.limit}, not ${shown ?? 'this'}.${why}`;
     case 'minLength':
-      return problem.limit === 1 ? `\`${field}\` must not be empty.${why}` : `\`${field}\` must be at least ${problem.limit} characters long.${why}`;
+      return problem.limit === 1
+        ? `\`${field}\` must not be empty.${why}`
+        : `\`${field}\` must be at least ${problem.limit} characters long.${why}`;
     case 'maxLength':
       return `\`${field}\` must be at most ${problem.limit} characters long.${why}`;
     case 'minItems':
@@ -128,7 +147,9 @@ function messageOf(problem: InvalidValueProblem): string {
     case 'not':
     case 'anyOf':
     case 'oneOf': {
-      const text = problem.description ?? `${capitalize(subjectOf(problem))} does not have any of the accepted shapes: give it one.`;
+      const text =
+        problem.description ??
+        `${capitalize(subjectOf(problem))} does not have any of the accepted shapes: give it one.`;
       return `${ensurePeriod(text)}${why}`;
     }
     case 'other':
@@ -140,7 +161,8 @@ function fixesOf(problem: InvalidValueProblem): Fix[] | undefined {
   if (problem.keyword === 'enum' && problem.edit && problem.suggestion) {
     return [{ title: `Change to \`${problem.suggestion}\``, safe: false, edits: [problem.edit] }];
   }
-  if (problem.keyword === 'const' && problem.edit) return [{ title: `Change to \`${problem.allowed}\``, safe: false, edits: [problem.edit] }];
+  if (problem.keyword === 'const' && problem.edit)
+    return [{ title: `Change to \`${problem.allowed}\``, safe: false, edits: [problem.edit] }];
   return undefined;
 }
 

@@ -20,16 +20,26 @@ export const rule = defineRule({
   kinds: DOCUMENT_KINDS,
   messages,
   check(ctx) {
-    reportShare(ctx, messages, 'schema/missing-field', schemaProblemsOf(ctx), (problem) => ({ messageId: 'missing', data: problem, span: problem.span }));
+    reportShare(ctx, messages, 'schema/missing-field', schemaProblemsOf(ctx), (problem) => ({
+      messageId: 'missing',
+      data: problem,
+      span: problem.span,
+    }));
   },
 });
 
 function messageOf(problem: MissingFieldProblem): string {
   const { field, schemaName } = problem;
-  const known = schemaName !== undefined && Object.hasOwn(MISSING_EFFECT, `${schemaName}.${field}`) ? MISSING_EFFECT[`${schemaName}.${field}`] : undefined;
+  const known =
+    schemaName !== undefined && Object.hasOwn(MISSING_EFFECT, `${schemaName}.${field}`)
+      ? MISSING_EFFECT[`${schemaName}.${field}`]
+      : undefined;
   const branch = problem.branchDescription !== undefined ? ensurePeriod(problem.branchDescription) : undefined;
-  const why = (known !== undefined ? capitalize(known) : undefined) ?? `${branch ? `${branch} ` : ''}${capitalize(problem.byCrd ? CRD_REQUIRES : effectOf(problem.kind, problem.inFace))}.`;
-  const rename = problem.misspeltAs !== undefined ? ` \`${problem.misspeltAs}\` here is probably meant to be it: rename it.` : '';
+  const why =
+    (known !== undefined ? capitalize(known) : undefined) ??
+    `${branch ? `${branch} ` : ''}${capitalize(problem.byCrd ? CRD_REQUIRES : effectOf(problem.kind, problem.inFace))}.`;
+  const rename =
+    problem.misspeltAs !== undefined ? ` \`${problem.misspeltAs}\` here is probably meant to be it: rename it.` : '';
   return `${capitalize(subjectOf(problem))} has no \`${field}\`. ${why}${rename}`;
 }
 
@@ -87,29 +97,36 @@ const MISSING_EFFECT: Record<string, string> = {
   'WorkflowStep/allOf/0/then.tool':
     'A step is a tool call unless its `type` says otherwise, and ToolHive refuses to load a tool step that names no tool. ' +
     'Add the `tool` to call, or set `type` (`elicitation` to ask the user, `forEach` to loop).',
-  'WorkflowStep/allOf/1/then.message': 'ToolHive refuses to load an elicitation step without the `message` it shows the user.',
+  'WorkflowStep/allOf/1/then.message':
+    'ToolHive refuses to load an elicitation step without the `message` it shows the user.',
   'WorkflowStep/allOf/2/then.collection':
     'ToolHive refuses to load a forEach step without the `collection` it loops over (a template that renders a JSON array).',
-  'WorkflowStep/allOf/2/then.step': 'ToolHive refuses to load a forEach step without the inner `step` it runs for each item (a tool step).',
+  'WorkflowStep/allOf/2/then.step':
+    'ToolHive refuses to load a forEach step without the inner `step` it runs for each item (a tool step).',
   'ForEachInnerStep.tool': 'An inner step can only call a tool, and ToolHive refuses to load one that names no `tool`.',
   'CliElicitationResponseHandler/then.action':
     "ToolHive's CLI validator refuses an elicitation step's handler without `action` (`abort`, `continue` or `skip_remaining`): " +
     'nothing fills it in a CLI configuration (only a Kubernetes resource gets `abort` from the CRD).',
-  'OutputConfig.properties': 'ToolHive refuses an `output` block without `properties`: they are the fields of the result.',
+  'OutputConfig.properties':
+    'ToolHive refuses an `output` block without `properties`: they are the fields of the result.',
   'OutputProperty.type': 'ToolHive refuses an output property without a `type`: it converts the rendered value to it.',
-  'OutputProperty.description': 'ToolHive refuses to start when an output property has no description (it is advertised in the outputSchema).',
+  'OutputProperty.description':
+    'ToolHive refuses to start when an output property has no description (it is advertised in the outputSchema).',
   'WorkloadToolConfig.workload': 'ToolHive refuses the entry: its filter and overrides would apply to no backend.',
   'WorkloadToolConfig/properties/toolConfigRef.name': 'the operator cannot find the MCPToolConfig without its name.',
-  'CompositeToolRef.name': 'ToolHive refuses a reference without the name of the VirtualMCPCompositeToolDefinition it points at.',
+  'CompositeToolRef.name':
+    'ToolHive refuses a reference without the name of the VirtualMCPCompositeToolDefinition it points at.',
   'vmcp-server.apiVersion': 'Kubernetes rejects an object without `apiVersion`.',
   'vmcp-server.kind': 'Kubernetes rejects an object without `kind`.',
   'vmcp-server.spec': 'the operator has nothing to run without `spec`.',
-  'vmcp-server/properties/spec.groupRef': 'the VirtualMCPServer needs the MCPGroup whose servers are its backends; the operator rejects it without one.',
+  'vmcp-server/properties/spec.groupRef':
+    'the VirtualMCPServer needs the MCPGroup whose servers are its backends; the operator rejects it without one.',
   'vmcp-server/properties/spec/properties/groupRef.name': 'the operator cannot find the MCPGroup without its name.',
   'vmcp-server/properties/spec.incomingAuth':
     'The CRD requires it, so the API server refuses the VirtualMCPServer without one: add `incomingAuth: {type: anonymous}` ' +
     'when clients need no authentication (the operator fills no default for it).',
-  'vmcp-server/properties/spec/properties/incomingAuth.type': 'The CRD requires it (`anonymous` or `oidc`), so the API server refuses the VirtualMCPServer.',
+  'vmcp-server/properties/spec/properties/incomingAuth.type':
+    'The CRD requires it (`anonymous` or `oidc`), so the API server refuses the VirtualMCPServer.',
   // The CRD's required fields and CEL rules on spec's references: the API server refuses the resource at apply.
   'vmcp-server/properties/spec/properties/incomingAuth/allOf/0/then.oidcConfigRef':
     "The CRD's rule: `type: oidc` needs an `oidcConfigRef` naming the MCPOIDCConfig with the OIDC settings, so the API server refuses the VirtualMCPServer at apply.",
@@ -125,25 +142,34 @@ const MISSING_EFFECT: Record<string, string> = {
   'vmcp-composite.apiVersion': 'Kubernetes rejects an object without `apiVersion`.',
   'vmcp-composite.kind': 'Kubernetes rejects an object without `kind`.',
   'vmcp-composite.spec': 'the resource defines no composite tool without `spec`.',
-  'Snapshot.servers': 'a snapshot without `servers` describes no server, so every reference to its tools stays unknown.',
+  'Snapshot.servers':
+    'a snapshot without `servers` describes no server, so every reference to its tools stays unknown.',
   'CatalogServer.name':
     'workflows and calls name servers by it, so Tool Lens ignores a server without a name and its tools stay unknown.',
-  'Namespace.name': 'calls name the namespace in their envelope, so a namespace without a name cannot be called; Tool Lens ignores it.',
-  'Tool.name': 'MCP requires it: clients reject the whole tool list when one tool has no name, and Tool Lens ignores the tool.',
+  'Namespace.name':
+    'calls name the namespace in their envelope, so a namespace without a name cannot be called; Tool Lens ignores it.',
+  'Tool.name':
+    'MCP requires it: clients reject the whole tool list when one tool has no name, and Tool Lens ignores the tool.',
   'Tool.inputSchema':
     'MCP requires it (`{"type": "object"}` for a tool without arguments): clients reject the whole tool list when one tool lacks it.',
   'Tool/properties/icons/items.src': 'an icon without `src` shows nothing; clients may reject it.',
   'ToolList.tools': 'a tools/list result without `tools` lists no tool.',
-  'face-overlay.server': 'an overlay applies to the tools of one server, named here; without it the faces apply to nothing.',
+  'face-overlay.server':
+    'an overlay applies to the tools of one server, named here; without it the faces apply to nothing.',
   'face-overlay.toolFaces': 'the overlay has no faces to apply.',
-  'PathTarget.param': 'the runtime cannot guard a path without knowing which argument holds it, so it refuses to mount the tool.',
-  'PathTarget.access': 'the runtime must know whether the tool reads or writes the path; it refuses to mount the tool without `access`.',
-  'Server/allOf/0/then.command': 'a stdio server is started from its `command`; without it the client has nothing to run.',
-  'Server/allOf/1/then.url': 'an http or sse server is reached at its `url`; without it the client has nowhere to connect.',
+  'PathTarget.param':
+    'the runtime cannot guard a path without knowing which argument holds it, so it refuses to mount the tool.',
+  'PathTarget.access':
+    'the runtime must know whether the tool reads or writes the path; it refuses to mount the tool without `access`.',
+  'Server/allOf/0/then.command':
+    'a stdio server is started from its `command`; without it the client has nothing to run.',
+  'Server/allOf/1/then.url':
+    'an http or sse server is reached at its `url`; without it the client has nowhere to connect.',
   'Input.type': 'VS Code cannot prompt for the value without knowing the kind of input.',
   'Input.id': 'servers read the value as `${input:<id>}`; without an id nothing can use it.',
   'Input.description': 'VS Code shows the description as the prompt; it refuses an input without one.',
   'tool-calls.calls': 'a calls file lists its calls under `calls`.',
-  'CallEntry/then/then.params': 'a JSON-RPC tools/call request carries the tool name and its arguments in `params`; the server refuses it without.',
+  'CallEntry/then/then.params':
+    'a JSON-RPC tools/call request carries the tool name and its arguments in `params`; the server refuses it without.',
   'CallEntry/then/then/properties/params.name': 'the server cannot tell which tool to call and answers with an error.',
 };

@@ -63,7 +63,12 @@ function messageOf(problem: UnknownKeyProblem): string {
       'It is not a VirtualMCPServer field (some ToolHive docs put it there): Kubernetes prunes it, so it has no effect.'
     );
   }
-  const where = problem.place === undefined ? (problem.callLine ? 'a field of this call' : 'a top-level field') : `a field of \`${problem.place}\``;
+  const where =
+    problem.place === undefined
+      ? problem.callLine
+        ? 'a field of this call'
+        : 'a top-level field'
+      : `a field of \`${problem.place}\``;
   const effect = problem.preserved ? PRESERVED : effectOf(problem.kind, problem.inFace);
   const why = `${effect.charAt(0).toUpperCase()}${effect.slice(1)}.`;
   const unknown = `\`${key}\` is not ${where}`;
@@ -82,7 +87,12 @@ function messageOf(problem: UnknownKeyProblem): string {
     case 'second-spelling':
       return `\`${key}\` looks like a second spelling of \`${problem.suggestion}\`, already set here: remove it. ${unknown}. ${why}`;
     case 'unknown': {
-      const list = problem.known.length ? ` Fields here: ${listOf(problem.known.map((k) => `\`${k}\``), 10)}.` : '';
+      const list = problem.known.length
+        ? ` Fields here: ${listOf(
+            problem.known.map((k) => `\`${k}\``),
+            10,
+          )}.`
+        : '';
       return `${unknown}: remove or rename it. ${why}${list}`;
     }
   }

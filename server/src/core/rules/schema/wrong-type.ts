@@ -20,7 +20,8 @@ interface WrongType {
 }
 
 const messages = {
-  documentType: ({ expected, actual, effect }: Omit<WrongType, 'field' | 'empty'>) => `The document must be ${expected}, not ${actual}. ${effect}.`,
+  documentType: ({ expected, actual, effect }: Omit<WrongType, 'field' | 'empty'>) =>
+    `The document must be ${expected}, not ${actual}. ${effect}.`,
   empty: (data: Omit<WrongType, 'actual' | 'empty'>) => wrongType({ ...data, actual: '', empty: true }),
   wrongType: (data: WrongType) => wrongType(data),
   /** A number written for a duration: which unit is meant is the author's to say. */
@@ -31,7 +32,9 @@ const messages = {
 };
 
 function wrongType({ field, empty, expected, actual, effect }: WrongType): string {
-  return empty ? `\`${field}\` is empty; it must be ${expected}. ${effect}.` : `\`${field}\` must be ${expected}, not ${actual}. ${effect}.`;
+  return empty
+    ? `\`${field}\` is empty; it must be ${expected}. ${effect}.`
+    : `\`${field}\` must be ${expected}, not ${actual}. ${effect}.`;
 }
 
 export const rule = defineRule({
@@ -45,13 +48,21 @@ export const rule = defineRule({
       const expected = typeWords(problem.expected);
       const actual = describeValue(valueOf(problem.node));
       const effect = capitalize(effectOf(problem.kind, problem.inFace));
-      if (problem.at === 'document') return { messageId: 'documentType', data: { expected, actual, effect }, span: problem.span };
-      if (problem.at === 'empty' && !problem.retype) return { messageId: 'empty', data: { field: problem.field, expected, effect }, span: problem.span };
+      if (problem.at === 'document')
+        return { messageId: 'documentType', data: { expected, actual, effect }, span: problem.span };
+      if (problem.at === 'empty' && !problem.retype)
+        return { messageId: 'empty', data: { field: problem.field, expected, effect }, span: problem.span };
       const data = { field: problem.field, empty: problem.at === 'empty', expected, actual, effect };
       if (!problem.retype) return { messageId: 'wrongType', data, span: problem.span };
       // Quoting would not do for a duration: "30" is no duration either.
-      if (problem.retype.as === 'duration') return { messageId: 'durationUnit', data: { ...data, written: problem.retype.written }, span: problem.span };
-      return { messageId: 'quoting', data: { ...data, as: problem.retype.as }, span: problem.span, fixes: [retypeFix(problem.retype)] };
+      if (problem.retype.as === 'duration')
+        return { messageId: 'durationUnit', data: { ...data, written: problem.retype.written }, span: problem.span };
+      return {
+        messageId: 'quoting',
+        data: { ...data, as: problem.retype.as },
+        span: problem.span,
+        fixes: [retypeFix(problem.retype)],
+      };
     });
   },
 });

@@ -79,7 +79,10 @@ export const rule = defineRule({
         ctx.report({
           messageId: 'notBoolean',
           data: { reason: verdict.reason },
-          span: template.map(verdict.start, verdict.end > verdict.start ? verdict.end : Math.min(verdict.start + 1, template.text.length)),
+          span: template.map(
+            verdict.start,
+            verdict.end > verdict.start ? verdict.end : Math.min(verdict.start + 1, template.text.length),
+          ),
         });
         continue;
       }
@@ -117,7 +120,8 @@ function integerComparisons(ctx: RuleContext<typeof messages>, template: Templat
     if (head?.kind === 'identifier' && COMPARISONS.has(head.name)) {
       const jsonNumber = args.find((a) => fromJson(a, dotIsRoot));
       if (jsonNumber) {
-        for (const arg of args) if (arg.kind === 'number' && !arg.isFloat && !arg.isChar) report(ctx, template, head.name, arg, jsonNumber);
+        for (const arg of args)
+          if (arg.kind === 'number' && !arg.isFloat && !arg.isChar) report(ctx, template, head.name, arg, jsonNumber);
       }
     }
     for (const arg of command.args) if (arg.kind === 'paren') visitPipeline(arg.pipeline, dotIsRoot);
@@ -127,16 +131,29 @@ function integerComparisons(ctx: RuleContext<typeof messages>, template: Templat
 
 /** A chain read from step output or call parameters: JSON data, where numbers are float64. */
 function fromJson(expr: ExprNode, dotIsRoot: boolean): boolean {
-  const segments = expr.kind === 'field' && dotIsRoot ? expr.segments : expr.kind === 'variable' && expr.name === '$' ? expr.segments : undefined;
+  const segments =
+    expr.kind === 'field' && dotIsRoot
+      ? expr.segments
+      : expr.kind === 'variable' && expr.name === '$'
+        ? expr.segments
+        : undefined;
   if (!segments?.length) return false;
   if (segments[0]!.name === 'params') return segments.length >= 2;
   return segments[0]!.name === 'steps' && segments.length >= 4 && segments[2]!.name === 'output';
 }
 
-function report(ctx: RuleContext<typeof messages>, template: TemplateString, fn: string, literal: NumberNode, other: ExprNode): void {
+function report(
+  ctx: RuleContext<typeof messages>,
+  template: TemplateString,
+  fn: string,
+  literal: NumberNode,
+  other: ExprNode,
+): void {
   const asFloat = `${literal.text}.0`;
   const fixes: Fix[] = [];
-  const span = /^[0-9]+$/.test(literal.text) ? exactSpan(ctx.file.source.text, template, literal.start, literal.end, literal.text) : undefined;
+  const span = /^[0-9]+$/.test(literal.text)
+    ? exactSpan(ctx.file.source.text, template, literal.start, literal.end, literal.text)
+    : undefined;
   if (span) fixes.push({ title: `Write ${asFloat}`, safe: false, edits: [{ span, newText: asFloat }] });
   const read = template.text.slice(other.start, other.end);
   ctx.report({

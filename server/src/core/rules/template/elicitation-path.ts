@@ -30,7 +30,11 @@ export const rule = defineRule({
         // Only the dotted form gets the fix: an `index` key would need quotes escaped in the string.
         const at = reference.viaIndex ? undefined : exactSpan(source, template, field.start, field.start, '');
         if (at && template.text[field.start - 1] === '.') {
-          fixes.push({ title: `Read .steps.${stepSegment.name}.output.${field.name}`, safe: true, edits: [{ span: at, newText: 'output.' }] });
+          fixes.push({
+            title: `Read .steps.${stepSegment.name}.output.${field.name}`,
+            safe: true,
+            edits: [{ span: at, newText: 'output.' }],
+          });
         }
         ctx.report({
           messageId: 'missingOutput',

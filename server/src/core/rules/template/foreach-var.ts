@@ -30,9 +30,15 @@ export const rule = defineRule({
         if (!forEach || template.field !== 'arguments') {
           const [where, advice] =
             template.field === 'collection'
-              ? ['The collection is rendered once, before any item exists', 'Build the collection from parameters or earlier steps.']
+              ? [
+                  'The collection is rendered once, before any item exists',
+                  'Build the collection from parameters or earlier steps.',
+                ]
               : template.field === 'output'
-                ? ['The output is built after the loop has finished', 'Read the loop results from `.steps.<forEach id>.output.iterations`.']
+                ? [
+                    'The output is built after the loop has finished',
+                    'Read the loop results from `.steps.<forEach id>.output.iterations`.',
+                  ]
                 : [
                     'This string is not in the inner step of a forEach',
                     "Use it in the inner `step`'s arguments, or read the loop results from `.steps.<forEach id>.output.iterations` in a later step.",

@@ -20,17 +20,29 @@ const messages = {
    * `field`: what is read; `step`: the step that may not run; `skippable`: it has a condition (else
    * it may fail and be passed over); `byToolHive`: ToolHive's validator refuses the workflow for it.
    */
-  missingDefault: ({ field, step, skippable, byToolHive }: { field: string; step: string; skippable: boolean; byToolHive: boolean }) =>
+  missingDefault: ({
+    field,
+    step,
+    skippable,
+    byToolHive,
+  }: {
+    field: string;
+    step: string;
+    skippable: boolean;
+    byToolHive: boolean;
+  }) =>
     `Add "${field}" to the \`defaultResults\` of step "${step}": it may not run. ` +
     `Step "${step}" ${skippable ? 'has a `condition`, so it may be skipped' : 'has `onError.action: continue`, so it may fail and be passed over'}; its output is then its \`defaultResults\`, which has no "${field}". ` +
-    (byToolHive ? 'ToolHive refuses to load the workflow for this. ' : 'ToolHive does not catch this one: at run time it renders `<no value>`. ') +
+    (byToolHive
+      ? 'ToolHive refuses to load the workflow for this. '
+      : 'ToolHive does not catch this one: at run time it renders `<no value>`. ') +
     'Give it the value to use when the step did not run.',
 };
 
 export const rule = defineRule({
   id: 'template/missing-default',
   defaultSeverity: 'error',
-  summary: 'A skippable step\'s field is read but its `defaultResults` lacks it.',
+  summary: "A skippable step's field is read but its `defaultResults` lacks it.",
   kinds: WORKFLOW_KINDS,
   messages,
   check(ctx) {
@@ -54,10 +66,14 @@ export const rule = defineRule({
     }
     const fixes = new Map<StepModel, Fix | undefined>();
     for (const read of reads) {
-      if (!fixes.has(read.target)) fixes.set(read.target, defaultsFix(ctx, read.target, missingByStep.get(read.target)!));
+      if (!fixes.has(read.target))
+        fixes.set(read.target, defaultsFix(ctx, read.target, missingByStep.get(read.target)!));
       const fix = fixes.get(read.target);
       const name = read.target.idText ?? '?';
-      const skippable = !!read.target.condition && typeof read.target.condition.value === 'string' && read.target.condition.value !== '';
+      const skippable =
+        !!read.target.condition &&
+        typeof read.target.condition.value === 'string' &&
+        read.target.condition.value !== '';
       ctx.report({
         messageId: 'missingDefault',
         data: { field: read.field.name, step: name, skippable, byToolHive: read.byToolHive },
@@ -76,12 +92,25 @@ function hasDefault(step: StepModel, field: string): boolean {
 function defaultsFix(ctx: RuleContext<typeof messages>, step: StepModel, fields: string[]): Fix | undefined {
   const target = editContextOf(ctx.file);
   let edit: TextEdit | undefined;
-  if (step.defaultResults) edit = insertPairs(target, step.defaultResults, fields.map((f) => plainEntry(target, f, '')));
-  else if (getPair(step.node, 'defaultResults')) return undefined; // present but not a mapping: schema/wrong-type
-  else edit = insertPairs(target, step.node, [plainEntry(target, 'defaultResults', Object.fromEntries(fields.map((f) => [f, ''])))]);
+  if (step.defaultResults)
+    edit = insertPairs(
+      target,
+      step.defaultResults,
+      fields.map((f) => plainEntry(target, f, '')),
+    );
+  else if (getPair(step.node, 'defaultResults'))
+    return undefined; // present but not a mapping: schema/wrong-type
+  else
+    edit = insertPairs(target, step.node, [
+      plainEntry(target, 'defaultResults', Object.fromEntries(fields.map((f) => [f, '']))),
+    ]);
   if (!edit) return undefined;
   return {
-    title: `Add ${listOf(fields.slice(0, LIMITS.messageItems).map((f) => `"${f}"`), LIMITS.messageItems, fields.length)} to defaultResults (fill in the value)`,
+    title: `Add ${listOf(
+      fields.slice(0, LIMITS.messageItems).map((f) => `"${f}"`),
+      LIMITS.messageItems,
+      fields.length,
+    )} to defaultResults (fill in the value)`,
     safe: false,
     edits: [edit],
   };

@@ -36,7 +36,12 @@ export const rule = defineRule({
     const index = templatesOf(ctx);
     // Every `.steps.X` read by a step, then the graph questions about all of them at once
     // (model/workflow.ts): one walk per read was steps x reads on a long chain.
-    const reads: { workflow: WorkflowModel; step: StepModel & { idText: string }; target: StepModel; segment: SourceSegment }[] = [];
+    const reads: {
+      workflow: WorkflowModel;
+      step: StepModel & { idText: string };
+      target: StepModel;
+      segment: SourceSegment;
+    }[] = [];
     for (const template of index.strings) {
       const step = outerStep(template);
       if (!step || step.idText === undefined || step.idText === '') continue;
@@ -55,9 +60,18 @@ export const rule = defineRule({
     // that many steps reading one step stays one pass over the graph.
     const upstream = answersFor(reads.map((r) => ({ workflow: r.workflow, question: [r.step, r.target] })));
     const races = reads.filter((_, i) => !upstream[i]);
-    const downstream = answersFor(races.map((r) => ({ workflow: r.workflow, question: [r.target, r.workflow.byId.get(r.step.idText)!] })));
+    const downstream = answersFor(
+      races.map((r) => ({ workflow: r.workflow, question: [r.target, r.workflow.byId.get(r.step.idText)!] })),
+    );
     // Per step: the ids to add and the places that read them, so one fix adds them all.
-    const missing = new Map<StepModel, { workflow: WorkflowModel; ids: Set<string>; reads: { id: string; segment: SourceSegment; downstream: boolean }[] }>();
+    const missing = new Map<
+      StepModel,
+      {
+        workflow: WorkflowModel;
+        ids: Set<string>;
+        reads: { id: string; segment: SourceSegment; downstream: boolean }[];
+      }
+    >();
     races.forEach(({ workflow, step, segment }, i) => {
       const cycle = downstream[i]!;
       let entry = missing.get(step);
@@ -97,7 +111,10 @@ function answersFor(asked: readonly { workflow: WorkflowModel; question: WaitQue
   });
   const answers = new Array<boolean>(asked.length).fill(false);
   for (const [workflow, indexes] of byWorkflow) {
-    const batch = waitsForEach(workflow, indexes.map((i) => asked[i]!.question));
+    const batch = waitsForEach(
+      workflow,
+      indexes.map((i) => asked[i]!.question),
+    );
     indexes.forEach((i, k) => (answers[i] = batch[k]!));
   }
   return answers;
@@ -118,5 +135,13 @@ function dependsOnFix(ctx: RuleContext<typeof messages>, step: StepModel, ids: s
     edits = edit ? [edit] : undefined;
   }
   if (!edits) return undefined;
-  return { title: `Add ${listOf(ids.slice(0, LIMITS.messageItems).map((id) => `"${id}"`), LIMITS.messageItems, ids.length)} to dependsOn`, safe: true, edits };
+  return {
+    title: `Add ${listOf(
+      ids.slice(0, LIMITS.messageItems).map((id) => `"${id}"`),
+      LIMITS.messageItems,
+      ids.length,
+    )} to dependsOn`,
+    safe: true,
+    edits,
+  };
 }

@@ -25,7 +25,15 @@ export const rule = defineRule({
   kinds: WORKFLOW_KINDS,
   messages: {
     /** `guess`: the parameter probably meant; else `declared` lists those there are. */
-    unknownParam: ({ name, guess, declared }: { name: string; guess: string | undefined; declared: ReadonlySet<string> }) =>
+    unknownParam: ({
+      name,
+      guess,
+      declared,
+    }: {
+      name: string;
+      guess: string | undefined;
+      declared: ReadonlySet<string>;
+    }) =>
       `No parameter "${name}": ${guess !== undefined ? `did you mean "${guess}"?` : 'declare it, or use a declared one.'} ` +
       `The workflow declares no parameter "${name}": clients only send declared parameters, so at run time this renders the text ` +
       `\`<no value>\` without any error.` +
@@ -78,7 +86,8 @@ function declaredParameters(parameters: Node | undefined): Set<string> | undefin
   const additional = getNode(parameters, 'additionalProperties');
   if (additional && !(isScalar(additional) && additional.value === false)) return undefined;
   // Composition keywords can declare properties elsewhere: do not guess.
-  for (const keyword of ['allOf', 'anyOf', 'oneOf', '$ref', 'patternProperties']) if (getNode(parameters, keyword)) return undefined;
+  for (const keyword of ['allOf', 'anyOf', 'oneOf', '$ref', 'patternProperties'])
+    if (getNode(parameters, keyword)) return undefined;
   const properties = getNode(parameters, 'properties');
   if (properties === undefined) return new Set();
   if (!isMap(properties)) return undefined;

@@ -17,7 +17,7 @@ const TIME_WORDS = new Set(['timestamp', 'time', 'now', 'date', 'datetime', 'sta
 export const rule = defineRule({
   id: 'template/unknown-root',
   defaultSeverity: 'warning',
-  summary: 'A template reads a root that ToolHive\'s template data does not have (`.timestamp`).',
+  summary: "A template reads a root that ToolHive's template data does not have (`.timestamp`).",
   kinds: WORKFLOW_KINDS,
   messages: {
     /** `advice`: what to read instead, as a sentence. */

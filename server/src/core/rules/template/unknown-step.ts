@@ -44,7 +44,8 @@ export const rule = defineRule({
       let ids = innerIds.get(workflow);
       if (!ids) {
         ids = new Map();
-        for (const s of workflow.steps) if (s.inner?.idText !== undefined && !ids.has(s.inner.idText)) ids.set(s.inner.idText, s);
+        for (const s of workflow.steps)
+          if (s.inner?.idText !== undefined && !ids.has(s.inner.idText)) ids.set(s.inner.idText, s);
         innerIds.set(workflow, ids);
       }
       return ids.get(id);
@@ -71,7 +72,13 @@ export const rule = defineRule({
         const edit = guess !== undefined ? renameSegmentEdit(source, template, reference, 1, guess) : undefined;
         if (edit) fixes.push({ title: `Change to .steps.${guess}`, safe: false, edits: [edit] });
         const inner = innerStep(workflow, segment.name);
-        if (inner) ctx.report({ messageId: 'innerStep', data: { name: segment.name, forEach: inner.idText ?? '?' }, span: segment.span, fixes });
+        if (inner)
+          ctx.report({
+            messageId: 'innerStep',
+            data: { name: segment.name, forEach: inner.idText ?? '?' },
+            span: segment.span,
+            fixes,
+          });
         else {
           const ids = guess !== undefined ? '' : idList(workflow, self?.idText);
           ctx.report({ messageId: 'unknownStep', data: { name: segment.name, guess, ids }, span: segment.span, fixes });

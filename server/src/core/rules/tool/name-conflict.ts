@@ -34,9 +34,15 @@ export const rule = defineRule({
       );
       if (unroutable) continue;
       const backendName =
-        clash.overriddenName !== clash.originalName ? `${clash.overriddenName}, renamed from "${clash.originalName}" by an override` : clash.originalName;
+        clash.overriddenName !== clash.originalName
+          ? `${clash.overriddenName}, renamed from "${clash.originalName}" by an override`
+          : clash.originalName;
       const related: RelatedInfo[] = [
-        { span: clash.tool.origin.span, file: clash.tool.origin.file, message: `the backend tool ${dotForm(clash)}, advertised as "${clash.resolvedName}"` },
+        {
+          span: clash.tool.origin.span,
+          file: clash.tool.origin.file,
+          message: `the backend tool ${dotForm(clash)}, advertised as "${clash.resolvedName}"`,
+        },
       ];
       ctx.report({
         messageId: 'nameConflict',

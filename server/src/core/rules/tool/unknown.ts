@@ -18,10 +18,23 @@ import { defineRule, type Report } from '../rule.js';
 
 const messages = {
   /** A step's tool reference resolves to no tool, or to several (`workflow`: the composite tool's name). */
-  unresolved: ({ stepId, resolution, workflow }: { stepId: string; resolution: Extract<ToolRefResolution, { kind: 'unresolved' }>; workflow: string | undefined }) =>
-    unresolvedMessage(stepId, resolution, workflow),
+  unresolved: ({
+    stepId,
+    resolution,
+    workflow,
+  }: {
+    stepId: string;
+    resolution: Extract<ToolRefResolution, { kind: 'unresolved' }>;
+    workflow: string | undefined;
+  }) => unresolvedMessage(stepId, resolution, workflow),
   /** A step's tool may belong to a workload without a catalog: not known to be wrong. */
-  noCatalog: ({ stepId, resolution }: { stepId: string; resolution: Extract<ToolRefResolution, { kind: 'no-catalog' }> }) => noCatalogMessage(stepId, resolution),
+  noCatalog: ({
+    stepId,
+    resolution,
+  }: {
+    stepId: string;
+    resolution: Extract<ToolRefResolution, { kind: 'no-catalog' }>;
+  }) => noCatalogMessage(stepId, resolution),
   /** The calls document's `server:` has no catalog: said once, there. */
   serverWithoutCatalog: ({ server }: { server: string }) =>
     `Server "${server}" has no catalog: add one to check these calls. ` +
@@ -33,12 +46,30 @@ const messages = {
     `${quotedList(servers)} all answer to "${name}", and this document does not say which ` +
     `server it calls, so Tool Lens checks the call against none of them.`,
   /** The named server's catalog has no such tool. */
-  notOnServer: ({ subject, name, server, suggestions }: { subject: CallSubject; name: string; server: string; suggestions: readonly string[] }) =>
+  notOnServer: ({
+    subject,
+    name,
+    server,
+    suggestions,
+  }: {
+    subject: CallSubject;
+    name: string;
+    server: string;
+    suggestions: readonly string[];
+  }) =>
     `${subjectWords(subject)}: server "${server}" has no such tool: ${fixWords(suggestions, 'fix the name')} ` +
     `Its catalog lists no tool "${name}", listed or dynamic, so the call fails ` +
     `with "Unknown tool".${alternativesSentence(suggestions)}`,
   /** No catalogued server has the called name: it may be a server's without a catalog. */
-  inNoCatalog: ({ subject, name, suggestions }: { subject: CallSubject; name: string; suggestions: readonly string[] }) =>
+  inNoCatalog: ({
+    subject,
+    name,
+    suggestions,
+  }: {
+    subject: CallSubject;
+    name: string;
+    suggestions: readonly string[];
+  }) =>
     `${subjectWords(subject)}: no catalog has this tool: add its server's catalog, or name it in "server:". ` +
     `No catalogued server has a tool "${name}"; it may belong to a server Tool Lens has no catalog for, ` +
     `so the call is not checked.${suggestions.length ? ` Did you mean ${quotedAlternatives(suggestions.slice(0, 3))}?` : ''}`,
@@ -86,7 +117,11 @@ export const rule = defineRule({
   },
 });
 
-function unresolvedMessage(stepId: string, resolution: Extract<ToolRefResolution, { kind: 'unresolved' }>, workflowName: string | undefined): string {
+function unresolvedMessage(
+  stepId: string,
+  resolution: Extract<ToolRefResolution, { kind: 'unresolved' }>,
+  workflowName: string | undefined,
+): string {
   const what = resolution.problem === 'conflict' ? `"${resolution.ref}" is ambiguous:` : `no tool "${resolution.ref}";`;
   const subject = `Step "${stepId}": ${what} ${fixWords(resolution.suggestions, 'fix the reference')} Tool "${resolution.ref}" does not resolve: `;
   const consequence =
@@ -108,7 +143,6 @@ function alternativesSentence(suggestions: readonly string[]): string {
   return suggestions.length > 1 ? ` Did you mean ${quotedAlternatives(suggestions.slice(0, 3))}?` : '';
 }
 
-
 function noCatalogMessage(stepId: string, resolution: Extract<ToolRefResolution, { kind: 'no-catalog' }>): string {
   const ref = `Tool "${resolution.ref}"`;
   const opaque = resolution.workloads.filter((w) => w.reason === 'opaque');
@@ -123,7 +157,8 @@ function noCatalogMessage(stepId: string, resolution: Extract<ToolRefResolution,
   }
   let who: string;
   if (missing.length === 0) who = 'is in no catalog; it may belong to a backend that Tool Lens has no catalog for';
-  else if (missing.length === 1) who = `belongs to workload "${missing[0]!.name}"${serverNote(missing[0]!)}, which has no catalog`;
+  else if (missing.length === 1)
+    who = `belongs to workload "${missing[0]!.name}"${serverNote(missing[0]!)}, which has no catalog`;
   else who = `may belong to ${listWords(missing.map((w) => `"${w.name}"`))}, which have no catalog`;
   const headline =
     missing.length === 1
@@ -168,7 +203,8 @@ function callsDocumentReports(ctx: DocumentContext): Report<typeof messages>[] {
   for (const site of calls) {
     if (site.origin !== 'calls' || !site.name || site.nameText === undefined) continue;
     const target = site.target;
-    const rename = (suggestions: readonly string[]): Fix[] => replaceScalarFixes(edit, site.name!, suggestions.slice(0, 3), (s) => `Call "${s}" instead`);
+    const rename = (suggestions: readonly string[]): Fix[] =>
+      replaceScalarFixes(edit, site.name!, suggestions.slice(0, 3), (s) => `Call "${s}" instead`);
     switch (target.kind) {
       case 'ambiguous':
         out.push({
@@ -182,7 +218,12 @@ function callsDocumentReports(ctx: DocumentContext): Report<typeof messages>[] {
         if (target.server) {
           out.push({
             messageId: 'notOnServer',
-            data: { subject: site.subject, name: site.nameText, server: target.server.name, suggestions: target.suggestions },
+            data: {
+              subject: site.subject,
+              name: site.nameText,
+              server: target.server.name,
+              suggestions: target.suggestions,
+            },
             span: site.name.span,
             fixes: rename(target.suggestions),
           });

@@ -67,7 +67,11 @@ export function isAmbiguous(node: MapNode): boolean {
   if (type && typeValue !== null && typeValue !== '' && typeValue !== undefined) return false;
   const set = (key: string) => {
     const value = getPair(node, key)?.value;
-    return value !== undefined && value !== null && !(value.type === 'scalar' && (value.value === null || value.value === ''));
+    return (
+      value !== undefined &&
+      value !== null &&
+      !(value.type === 'scalar' && (value.value === null || value.value === ''))
+    );
   };
   return set('tool') && set('message');
 }

@@ -70,14 +70,21 @@ export const rule = defineRule({
           const cut = length - members.length;
           const links = cut > 0 ? names : [...names, names[0]!];
           const chain =
-            links.map((n, k) => (k === 0 ? `"${n}" waits for` : k === 1 ? ` "${n}"` : `, which waits for "${n}"`)).join('') +
+            links
+              .map((n, k) => (k === 0 ? `"${n}" waits for` : k === 1 ? ` "${n}"` : `, which waits for "${n}"`))
+              .join('') +
             (cut > 0 ? `, and so on through ${cut.toLocaleString('en-US')} more steps back to "${names[0]}"` : '');
           const related: RelatedInfo[] = [];
           for (const [k, member] of members.entries()) {
             const waitsFor = path[start + ((k + 1) % length)]!;
-            if (member.id) related.push({ span: member.id.span, message: `"${member.idText}" is in the cycle: it waits for "${waitsFor.idText}"` });
+            if (member.id)
+              related.push({
+                span: member.id.span,
+                message: `"${member.idText}" is in the cycle: it waits for "${waitsFor.idText}"`,
+              });
           }
-          if (length === 1) ctx.report({ messageId: 'dependsOnItself', data: { id: names[0]! }, span: entry.span, related });
+          if (length === 1)
+            ctx.report({ messageId: 'dependsOnItself', data: { id: names[0]! }, span: entry.span, related });
           else ctx.report({ messageId: 'cycle', data: { chain }, span: entry.span, related });
         }
       }

@@ -58,7 +58,11 @@ export const rule = defineRule({
         continue;
       }
       refNames.set(nameNode.value, nameNode);
-      const definition = definitionInFile(ctx, nameNode.value, getString(getMap(ctx.doc.root, 'metadata'), 'namespace'));
+      const definition = definitionInFile(
+        ctx,
+        nameNode.value,
+        getString(getMap(ctx.doc.root, 'metadata'), 'namespace'),
+      );
       if (!definition) continue;
       const first = seen.get(definition.toolName);
       if (first) {
@@ -84,7 +88,8 @@ function definitionInFile(
 ): { toolName: string; nameNode: ScalarNode } | undefined {
   for (const doc of compositeDefinitionsIn(ctx.file, name, namespace)) {
     const nameNode = getMap(doc.root, 'spec')?.pairs.find((p) => p.key.value === 'name')?.value;
-    if (isScalar(nameNode) && typeof nameNode.value === 'string' && nameNode.value !== '') return { toolName: nameNode.value, nameNode };
+    if (isScalar(nameNode) && typeof nameNode.value === 'string' && nameNode.value !== '')
+      return { toolName: nameNode.value, nameNode };
   }
   return undefined;
 }

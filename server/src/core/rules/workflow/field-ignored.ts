@@ -15,7 +15,8 @@ const ELICITATION_ONLY = ['message', 'schema', 'onDecline', 'onCancel'];
 const messages = {
   /** `key`: the field; `why`: what this step type does with it (the rest of the sentence). */
   ignored: ({ key, why }: { key: string; why: string }) => `\`${key}\` ${why}`,
-  forEachMessage: () => 'ToolHive refuses a forEach step with a `message`: a forEach cannot ask the user anything. Remove it.',
+  forEachMessage: () =>
+    'ToolHive refuses a forEach step with a `message`: a forEach cannot ask the user anything. Remove it.',
   forEachTool: () =>
     'A forEach step takes no `tool`: move it (and its `arguments`) under `step:`. ' +
     'ToolHive refuses a forEach step with a `tool`: the tool called for each item belongs on the inner `step`.',
@@ -50,16 +51,19 @@ function checkStep(ctx: RuleContext<typeof messages>, step: StepModel): void {
   const has = (key: string) => getPair(step.node, key);
   if (step.type !== 'forEach') {
     for (const key of FOREACH_ONLY) {
-      ignored(has(key), step.parent && key === 'step'
-        ? 'on an inner step does nothing: forEach steps cannot be nested.'
-        : `is only read on forEach steps; on ${where} it does nothing.`);
+      ignored(
+        has(key),
+        step.parent && key === 'step'
+          ? 'on an inner step does nothing: forEach steps cannot be nested.'
+          : `is only read on forEach steps; on ${where} it does nothing.`,
+      );
     }
   }
   if (step.type !== 'elicitation') {
     for (const key of ELICITATION_ONLY) {
       const pair = has(key);
       if (!pair) continue;
-      if (step.type === 'forEach' && (key === 'message')) {
+      if (step.type === 'forEach' && key === 'message') {
         ctx.report({
           messageId: 'forEachMessage',
           span: pair.key.span,
@@ -77,7 +81,10 @@ function checkStep(ctx: RuleContext<typeof messages>, step: StepModel): void {
         severity: 'error',
       });
     }
-    ignored(has('arguments'), 'on a forEach step is never sent: move it under `step:`. The arguments for each item belong on the inner `step`.');
+    ignored(
+      has('arguments'),
+      'on a forEach step is never sent: move it under `step:`. The arguments for each item belong on the inner `step`.',
+    );
   }
   if (step.type === 'elicitation') {
     ignored(has('tool'), 'is ignored on an elicitation step: it asks the user and calls no tool.');

@@ -1,4 +1,14 @@
-import { getMap, getNode, getPair, getString, isMap, isScalar, isSeq, type MapNode, type Node } from '../../parse/nodes.js';
+import {
+  getMap,
+  getNode,
+  getPair,
+  getString,
+  isMap,
+  isScalar,
+  isSeq,
+  type MapNode,
+  type Node,
+} from '../../parse/nodes.js';
 import { workflowsOf } from '../../model/workflow.js';
 import { templatesOf } from '../../model/templates.js';
 import { refusedAtStart } from '../../wording/refusalMoments.js';
@@ -26,21 +36,39 @@ const messages = {
     `Here there is ${DELIMITER_WORDS[problem]}: ${refusedAtStart(kind)}. ` +
     'ToolHive counts `{{` and `}}` in output values, each `{{` closed by a `}}` before the next.',
   /** `given`: the JSON type of the default; `takes`: the types the property's `type` accepts. */
-  defaultType: ({ type, given, takes, kind }: { type: string; given: string; takes: readonly string[]; kind: DocumentKind | null }) =>
+  defaultType: ({
+    type,
+    given,
+    takes,
+    kind,
+  }: {
+    type: string;
+    given: string;
+    takes: readonly string[];
+    kind: DocumentKind | null;
+  }) =>
     `${capitalised(article(type))} \`${type}\` property cannot have ${article(given)} ${given} \`default\`: ` +
-    `give ${takes.filter((t) => t !== 'string').map((t) => `${article(t)} ${t}`).join(' or ')}. ` +
+    `give ${takes
+      .filter((t) => t !== 'string')
+      .map((t) => `${article(t)} ${t}`)
+      .join(' or ')}. ` +
     `${capitalised(refusedAtStart(kind))}. A string ToolHive converts when it is used also works.`,
 };
 
 export const rule = defineRule({
   id: 'workflow/output-property',
   defaultSeverity: 'error',
-  summary: 'An output property ToolHive refuses at start: nested too deep, unpaired `{{`/`}}`, or a `default` its type does not take.',
+  summary:
+    'An output property ToolHive refuses at start: nested too deep, unpaired `{{`/`}}`, or a `default` its type does not take.',
   kinds: WORKFLOW_KINDS,
   messages,
   check(ctx) {
     // Values our template parser already refuses are template/syntax's: one mistake, one finding.
-    const unparsable = new Set(templatesOf(ctx).strings.filter((t) => t.owner === 'output' && t.errors.length > 0).map((t) => t.scalar));
+    const unparsable = new Set(
+      templatesOf(ctx)
+        .strings.filter((t) => t.owner === 'output' && t.errors.length > 0)
+        .map((t) => t.scalar),
+    );
     for (const workflow of workflowsOf(ctx).workflows) {
       const properties = getMap(workflow.output, 'properties');
       if (properties) checkProperties(ctx, properties, 0, unparsable);
@@ -48,7 +76,12 @@ export const rule = defineRule({
   },
 });
 
-function checkProperties(ctx: RuleContext<typeof messages>, properties: MapNode, depth: number, unparsable: ReadonlySet<Node>): void {
+function checkProperties(
+  ctx: RuleContext<typeof messages>,
+  properties: MapNode,
+  depth: number,
+  unparsable: ReadonlySet<Node>,
+): void {
   for (const pair of properties.pairs) {
     const property = pair.value;
     if (!isMap(property)) continue;
@@ -80,7 +113,11 @@ function checkValue(ctx: RuleContext<typeof messages>, property: MapNode, unpars
   });
 }
 
-const DELIMITER_WORDS = { nested: 'a `{{` inside another', unopened: 'a `}}` that no `{{` opened', unclosed: 'a `{{` never closed' } as const;
+const DELIMITER_WORDS = {
+  nested: 'a `{{` inside another',
+  unopened: 'a `}}` that no `{{` opened',
+  unclosed: 'a `{{` never closed',
+} as const;
 
 /** The JSON types each output type's `default` may have (validateDefaultValueType; JSON numbers are floats there). */
 const DEFAULT_TAKES: Record<string, readonly string[]> = {

@@ -22,7 +22,17 @@ export const rule = defineRule({
   kinds: WORKFLOW_KINDS,
   messages: {
     /** `guess`: the property probably meant; else `defined` lists the properties. */
-    notAProperty: ({ name, guess, defined, kind }: { name: string; guess: string | undefined; defined: readonly string[]; kind: DocumentKind | null }) =>
+    notAProperty: ({
+      name,
+      guess,
+      defined,
+      kind,
+    }: {
+      name: string;
+      guess: string | undefined;
+      defined: readonly string[];
+      kind: DocumentKind | null;
+    }) =>
       `\`output.required\` names "${name}", which is not a property: ` +
       (guess !== undefined ? `did you mean "${guess}"? ` : 'define it, or remove it here. ') +
       `\`output.properties\` does not define it: ${refusedAtStart(kind)}.` +

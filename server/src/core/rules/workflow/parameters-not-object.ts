@@ -17,13 +17,16 @@ export const rule = defineRule({
     noType: ({ where }: { where: string }) =>
       `The \`parameters\` of ${where} have no \`type\`: add \`type: object\`. They are the tool's input schema, which must be \`type: object\`: ` +
       'ToolHive refuses to load the configuration.',
-    typeNotString: () => `\`parameters.type\` must be the string \`object\`. ToolHive refuses any other value, including a list of types.`,
+    typeNotString: () =>
+      `\`parameters.type\` must be the string \`object\`. ToolHive refuses any other value, including a list of types.`,
     typeNotObject: ({ type }: { type: string }) =>
       `\`parameters.type\` is "${type}": use \`type: object\`, each argument under \`properties\`. ` +
       "A tool's input is always an object of named arguments: ToolHive " +
       'refuses to load the configuration. Use `type: object` and describe each argument under `properties`.',
-    propertiesNotMap: () => '`parameters.properties` must map each argument name to its schema. ToolHive refuses anything else.',
-    requiredNotList: () => '`parameters.required` must be a list of argument names, such as `[a, b]`. ToolHive refuses anything else.',
+    propertiesNotMap: () =>
+      '`parameters.properties` must map each argument name to its schema. ToolHive refuses anything else.',
+    requiredNotList: () =>
+      '`parameters.required` must be a list of argument names, such as `[a, b]`. ToolHive refuses anything else.',
   },
   check(ctx) {
     for (const workflow of workflowsOf(ctx).workflows) {

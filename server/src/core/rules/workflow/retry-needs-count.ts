@@ -63,6 +63,10 @@ function checkStep(ctx: RuleContext<typeof messages>, step: StepModel): void {
 function countMisspelt(ctx: RuleContext<typeof messages>, onError: MapNode): boolean {
   const keys = new Set(onError.pairs.map((pair) => pair.key.span.start));
   return schemaProblemsOf(ctx).some(
-    (p) => p.rule === 'schema/unknown-key' && p.reason === 'misspelt' && p.suggestion === 'retryCount' && keys.has(p.span.start),
+    (p) =>
+      p.rule === 'schema/unknown-key' &&
+      p.reason === 'misspelt' &&
+      p.suggestion === 'retryCount' &&
+      keys.has(p.span.start),
   );
 }

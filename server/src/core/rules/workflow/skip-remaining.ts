@@ -31,8 +31,14 @@ export const rule = defineRule({
      * of the steps that wait for it with no condition on the answer.
      */
     skipsNothing: ({ id, when, unguarded }: { id: string; when: string; unguarded: readonly string[] }) => {
-      const names = listOf(unguarded.slice(0, LIMITS.messageItems).map((s) => `"${s}"`), LIMITS.messageItems, unguarded.length);
-      const output = /^[A-Za-z_][A-Za-z0-9_]*$/.test(id) ? `.steps.${id}.output` : `(index .steps ${JSON.stringify(id)}).output`;
+      const names = listOf(
+        unguarded.slice(0, LIMITS.messageItems).map((s) => `"${s}"`),
+        LIMITS.messageItems,
+        unguarded.length,
+      );
+      const output = /^[A-Za-z_][A-Za-z0-9_]*$/.test(id)
+        ? `.steps.${id}.output`
+        : `(index .steps ${JSON.stringify(id)}).output`;
       return (
         `\`skip_remaining\` skips nothing: use \`abort\`, or a \`condition\` on the answer. ` +
         `ToolHive accepts it, but ${when} it ends step "${id}" as a success and still runs ` +
@@ -79,12 +85,16 @@ export const rule = defineRule({
 /** The steps that wait for `asked` through `dependsOn` and have no condition reading its output. */
 function unguardedAfter(workflow: WorkflowModel, asked: StepModel, templates: TemplateIndex): StepModel[] {
   const others = workflow.steps.filter((s) => s !== asked);
-  const waits = waitsForEach(workflow, others.map((s) => [s, asked] as const));
+  const waits = waitsForEach(
+    workflow,
+    others.map((s) => [s, asked] as const),
+  );
   return others.filter((s, i) => waits[i] && !conditionReads(s, asked, templates));
 }
 
 function conditionReads(step: StepModel, asked: StepModel, templates: TemplateIndex): boolean {
   return (templates.byStep.get(step) ?? []).some(
-    (t) => t.field === 'condition' && t.references.some((r) => r.root === 'steps' && r.segments[1]?.name === asked.idText),
+    (t) =>
+      t.field === 'condition' && t.references.some((r) => r.root === 'steps' && r.segments[1]?.name === asked.idText),
   );
 }

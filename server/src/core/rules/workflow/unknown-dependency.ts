@@ -14,7 +14,15 @@ export const rule = defineRule({
   kinds: WORKFLOW_KINDS,
   messages: {
     /** `guess`: the id probably meant; else `ids` holds the others (the first few, and how many in all). */
-    unknownStep: ({ name, guess, ids }: { name: string; guess: string | undefined; ids: { shown: string[]; total: number } }) =>
+    unknownStep: ({
+      name,
+      guess,
+      ids,
+    }: {
+      name: string;
+      guess: string | undefined;
+      ids: { shown: string[]; total: number };
+    }) =>
       `No step has the id "${name}": ${guess !== undefined ? `did you mean "${guess}"?` : 'depend on one of the ids below.'} ` +
       'This step would wait for something that never runs: ToolHive refuses to load the workflow.' +
       (guess !== undefined ? '' : ` The step ids are: ${listOf(ids.shown, LIMITS.messageItems, ids.total) || 'none'}.`),

@@ -46,31 +46,40 @@ export function yamlWords(code: string, text: string): string | undefined {
     case 'MISSING_CHAR':
       if (has(/^Missing closing "quote/)) return 'This string has no closing `"`: add it where the string ends.';
       if (has(/^Missing closing 'quote/)) return "This string has no closing `'`: add it where the string ends.";
-      if (has(/^Implicit map keys need to be followed by map values/)) return 'This line has no `key: value` colon: add the colon, or join it to the line above.';
-      if (has(/^Missing , or : between/)) return 'A comma or colon is missing between these entries: add the one meant.';
+      if (has(/^Implicit map keys need to be followed by map values/))
+        return 'This line has no `key: value` colon: add the colon, or join it to the line above.';
+      if (has(/^Missing , or : between/))
+        return 'A comma or colon is missing between these entries: add the one meant.';
       if (has(/^Missing , between/)) return 'A comma is missing between these entries: add one.';
       if (has(/^Missing space after : in/)) return 'A space is missing after this colon: add one (or quote the text).';
-      if (has(/^Comments must be separated/)) return 'A `#` comment needs a space before it: add one, or quote the value.';
+      if (has(/^Comments must be separated/))
+        return 'A `#` comment needs a space before it: add one, or quote the value.';
       if (has(/^Tags and anchors must be separated/)) return 'A tag or anchor needs a space after it: add one.';
-      if (has(/^Sequence item without - indicator/)) return 'This list item has no `-`: add one, or indent it under the item above.';
+      if (has(/^Sequence item without - indicator/))
+        return 'This list item has no `-`: add one, or indent it under the item above.';
       if (has(/directives-end/)) return 'The directives are not closed: add a `---` line after them.';
       return undefined;
     case 'UNEXPECTED_TOKEN':
-      if (has(/at node end$|at node end\./)) return 'Something follows this value on its line: quote the whole value, or fix the indentation.';
+      if (has(/at node end$|at node end\./))
+        return 'Something follows this value on its line: quote the whole value, or fix the indentation.';
       if (has(/^Unexpected empty item in/)) return 'An empty entry between two commas: remove the extra comma.';
       if (has(/^Unexpected , in/)) return 'A stray comma: remove it.';
-      if (has(/^Block scalar header includes extra characters/)) return 'This `|` or `>` header has extra characters: keep only `|` or `>` with a digit, `+` or `-`.';
-      if (has(/in YAML stream/)) return 'This cannot start a line here: indent it under a key, or make it a `key: value` entry.';
+      if (has(/^Block scalar header includes extra characters/))
+        return 'This `|` or `>` header has extra characters: keep only `|` or `>` with a digit, `+` or `-`.';
+      if (has(/in YAML stream/))
+        return 'This cannot start a line here: indent it under a key, or make it a `key: value` entry.';
       return 'This is not valid YAML here: check this line and the one above it.';
     case 'BAD_INDENT':
-      if (has(/^All (mapping|sequence) items must start at the same column/)) return 'This entry is not aligned with the ones before it: indent it as they are.';
+      if (has(/^All (mapping|sequence) items must start at the same column/))
+        return 'This entry is not aligned with the ones before it: indent it as they are.';
       if (has(/^Flow (sequence|mapping) in block collection must be sufficiently indented/))
         return `This \`${has(/sequence/) ? '[' : '{'}\` is not closed: add \`${has(/sequence/) ? ']' : '}'}\`, and indent its lines past the key.`;
       return 'This line is not indented as its place needs: align it with the entries it belongs to.';
     case 'TAB_AS_INDENT':
       return 'A tab indents this line: indent with spaces, as YAML requires.';
     case 'BLOCK_AS_IMPLICIT_KEY':
-      if (has(/^Nested mappings are not allowed in compact mappings/)) return 'Two `key:` on one line: quote the value, or put the inner mapping on its own lines.';
+      if (has(/^Nested mappings are not allowed in compact mappings/))
+        return 'Two `key:` on one line: quote the value, or put the inner mapping on its own lines.';
       return 'A list cannot be a key here: indent it under its key.';
     case 'MULTILINE_IMPLICIT_KEY':
       return 'This key runs over several lines: end it with a colon on its first line, or quote it.';
@@ -81,7 +90,9 @@ export function yamlWords(code: string, text: string): string | undefined {
     case 'BAD_DQ_ESCAPE':
       return 'This `\\` escape is not valid in a double-quoted string: fix it, or use single quotes.';
     case 'BAD_ALIAS':
-      return has(/^Alias/) ? 'This alias `*` has no name: name the anchor it stands for.' : 'This anchor `&` needs a name: name it, or remove it.';
+      return has(/^Alias/)
+        ? 'This alias `*` has no name: name the anchor it stands for.'
+        : 'This anchor `&` needs a name: name it, or remove it.';
     case 'ALIAS_PROPS':
       return 'An alias cannot have an anchor or tag: remove them from the alias.';
     case 'MULTIPLE_ANCHORS':

@@ -210,7 +210,7 @@ export function columnOf(text: string, offset: number): number | undefined {
 }
 
 /** The start of the line after the one holding `end`, and what must be written first at EOF. */
-function nextLine(text: string, end: number): { at: number; lead: string } {
+export function nextLine(text: string, end: number): { at: number; lead: string } {
   // A block scalar's range may already include its final line break (a lone CR too).
   if (end > 0 && (text[end - 1] === '\n' || (text[end - 1] === '\r' && text[end] !== '\n')))
     return { at: end, lead: '' };

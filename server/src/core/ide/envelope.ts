@@ -12,7 +12,7 @@
 import type { CatalogTool, DynamicNamespace } from '../catalog/model.js';
 import { CALL_DYNAMIC_TOOL } from '../catalog/model.js';
 import { MCP_DETAILS_PLACEHOLDER } from '../calls/calls.js';
-import { endOfLine, renderString, type EditContext } from '../edit/mappingEdits.js';
+import { endOfLine, nextLine, renderString, type EditContext } from '../edit/mappingEdits.js';
 import { placeholderFor } from '../jsonschema/arguments.js';
 import { isObject, topLevelProperties } from '../jsonschema/properties.js';
 import type { ParsedDocument, ParsedFile } from '../parse/file.js';
@@ -157,16 +157,6 @@ function combine(text: string, parts: { at: number; pieces: Piece[] }[]): Envelo
 
 // ---------------------------------------------------------------------------------------------
 // Places
-
-/** The start of the line after the one holding `end` (or the end of the text, with the line break to write first). */
-function nextLine(text: string, end: number): { at: number; lead: string } {
-  if (end > 0 && (text[end - 1] === '\n' || (text[end - 1] === '\r' && text[end] !== '\n')))
-    return { at: end, lead: '' };
-  const i = endOfLine(text, end);
-  if (i >= text.length) return { at: text.length, lead: eolOf(text) };
-  if (text[i] === '\r' && text[i + 1] === '\n') return { at: i + 2, lead: '' };
-  return { at: i + 1, lead: '' };
-}
 
 /** Lines (each ending in `eol`) written at the start of the line after `end`. */
 function linesAfter(text: string, end: number, lines: Piece[], eol: string): { at: number; pieces: Piece[] } {

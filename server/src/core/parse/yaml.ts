@@ -21,7 +21,7 @@ import { LIMITS } from '../limits.js';
 import { loneCrAsLf, wholeCharacters } from '../text/source.js';
 import type { Span } from '../types.js';
 import type { Comment } from './nodes.js';
-import type { AnchorUse, MapNode, Node, Pair, References, ScalarNode } from './nodes.js';
+import type { AnchorUse, MapNode, Node, References, ScalarNode, ScalarStyle, Shared } from './nodes.js';
 import {
   aliasesNotExpanded,
   declineUncovered,
@@ -32,19 +32,67 @@ import {
 } from './problems.js';
 import { shallowTokens, shallowYaml, type Cut, type Regions } from './shallow.js';
 import { documentsFromBlockYaml } from './blockYaml.js';
-import {
-  duplicateKey,
-  markShared,
-  OVER_BUDGET,
-  problemKey,
-  relocate,
-  scalarValue,
-  STYLE,
-  type AliasBudget,
-  type ParsedYamlDocument,
-} from './yamlShared.js';
+import { mappingPair, problemKey, scalarValue, type ParsedYamlDocument } from './yamlShared.js';
 
 export type { ParsedYamlDocument } from './yamlShared.js';
+
+const STYLE: Record<string, ScalarStyle> = {
+  PLAIN: 'plain',
+  QUOTE_SINGLE: 'single',
+  QUOTE_DOUBLE: 'double',
+  BLOCK_LITERAL: 'literal',
+  BLOCK_FOLDED: 'folded',
+};
+
+/** What alias expansion may still add in this file (LIMITS.aliasNodes), shared by its documents. */
+interface AliasBudget {
+  left: number;
+  /** What it started with, for the message. */
+  readonly limit: number;
+}
+
+/** Thrown inside an alias's expansion when the file's alias budget runs out: the outermost alias then stays unexpanded. */
+class OverBudget extends Error {}
+const OVER_BUDGET = new OverBudget('the alias budget ran out');
+
+/**
+ * A copy of a subtree whose every span is the alias's, so nothing points into the anchor. Each
+ * node gets its own span object: no two nodes of a parse share one (incremental.ts relies on it).
+ */
+function relocate(node: Node, span: Span): Node {
+  switch (node.type) {
+    case 'scalar':
+      return { ...node, span: { ...span }, shared: 'alias' };
+    case 'seq':
+      return { ...node, span: { ...span }, items: node.items.map((item) => relocate(item, span)), shared: 'alias' };
+    case 'map':
+      return {
+        ...node,
+        span: { ...span },
+        pairs: node.pairs.map((pair) => ({
+          key: { ...pair.key, span: { ...span }, shared: 'alias' },
+          value: pair.value ? relocate(pair.value, span) : null,
+          span: { ...span },
+        })),
+        shared: 'alias',
+      };
+  }
+}
+
+/** Marks a subtree (its keys too) shared, where it is not marked yet. A loop: the tree may nest deep. */
+function markShared(node: Node, mark: Shared): void {
+  const stack: Node[] = [node];
+  while (stack.length) {
+    const current = stack.pop()!;
+    current.shared ??= mark;
+    if (current.type === 'map') {
+      for (const pair of current.pairs) {
+        pair.key.shared ??= mark;
+        if (pair.value) stack.push(pair.value);
+      }
+    } else if (current.type === 'seq') for (const item of current.items) stack.push(item);
+  }
+}
 
 export interface YamlParseOptions {
   cut?: Cut;
@@ -321,19 +369,13 @@ class Converter {
     if (isScalar(node)) return this.scalar(node, span);
     if (isMap(node)) {
       const map: MapNode = { type: 'map', pairs: [], span, flow: Boolean(node.flow) };
-      const seen = new Map<string, ScalarNode>();
+      const keyIndex = {};
       if (this.expanding.length > 0 && (this.budget.left -= node.items.length) < 0) throw OVER_BUDGET;
       for (const item of node.items) {
         if (!isPair(item)) continue;
         const key = this.key(item.key as YamlNode | null, start);
         const value = this.convert(item.value as YamlNode | null, depth + 1, key.span.end);
-        const pair: Pair = { key, value, span: { start: key.span.start, end: Math.max(value.span.end, key.span.end) } };
-        const name = String(key.value);
-        const earlier = seen.get(name);
-        if (earlier) {
-          this.report(duplicateKey(name, key.span, earlier.span));
-        } else seen.set(name, key);
-        map.pairs.push(pair);
+        map.pairs.push(mappingPair(map.pairs, keyIndex, key, value, (problem) => this.report(problem)));
       }
       return map;
     }

@@ -1,8 +1,8 @@
 // What the two builders of our YAML node tree share (yaml.ts through the library's Composer,
-// blockYaml.ts straight from the text), and what yaml.ts keeps beside them: alias expansion's
-// budget, the copies an alias stands for, and how a scalar's value and a duplicate key are told.
+// blockYaml.ts straight from the text): the document they give, how a scalar's value is told, and
+// how a mapping's pairs are made and a key written twice is found.
 import type { Span } from '../types.js';
-import type { Node, Pair, References, ScalarNode, ScalarStyle, ScalarValue, Shared } from './nodes.js';
+import type { Node, Pair, References, ScalarNode, ScalarValue } from './nodes.js';
 import type { ParseProblem } from './problems.js';
 
 /** One document of a YAML stream, as either build gives it. */
@@ -17,64 +17,6 @@ export interface ParsedYamlDocument {
   selfContained: boolean;
   /** The document's anchors and aliases, where it has any (see `References`). */
   references?: References;
-}
-
-export const STYLE: Record<string, ScalarStyle> = {
-  PLAIN: 'plain',
-  QUOTE_SINGLE: 'single',
-  QUOTE_DOUBLE: 'double',
-  BLOCK_LITERAL: 'literal',
-  BLOCK_FOLDED: 'folded',
-};
-
-/** What alias expansion may still add in this file (LIMITS.aliasNodes), shared by its documents. */
-export interface AliasBudget {
-  left: number;
-  /** What it started with, for the message. */
-  readonly limit: number;
-}
-
-/** Thrown inside an alias's expansion when the file's alias budget runs out: the outermost alias then stays unexpanded. */
-export class OverBudget extends Error {}
-export const OVER_BUDGET = new OverBudget('the alias budget ran out');
-
-/**
- * A copy of a subtree whose every span is the alias's, so nothing points into the anchor. Each
- * node gets its own span object: no two nodes of a parse share one (incremental.ts relies on it).
- */
-export function relocate(node: Node, span: Span): Node {
-  switch (node.type) {
-    case 'scalar':
-      return { ...node, span: { ...span }, shared: 'alias' };
-    case 'seq':
-      return { ...node, span: { ...span }, items: node.items.map((item) => relocate(item, span)), shared: 'alias' };
-    case 'map':
-      return {
-        ...node,
-        span: { ...span },
-        pairs: node.pairs.map((pair) => ({
-          key: { ...pair.key, span: { ...span }, shared: 'alias' },
-          value: pair.value ? relocate(pair.value, span) : null,
-          span: { ...span },
-        })),
-        shared: 'alias',
-      };
-  }
-}
-
-/** Marks a subtree (its keys too) shared, where it is not marked yet. A loop: the tree may nest deep. */
-export function markShared(node: Node, mark: Shared): void {
-  const stack: Node[] = [node];
-  while (stack.length) {
-    const current = stack.pop()!;
-    current.shared ??= mark;
-    if (current.type === 'map') {
-      for (const pair of current.pairs) {
-        pair.key.shared ??= mark;
-        if (pair.value) stack.push(pair.value);
-      }
-    } else if (current.type === 'seq') for (const item of current.items) stack.push(item);
-  }
 }
 
 /** A scalar's value as the library resolved it, in our terms. */

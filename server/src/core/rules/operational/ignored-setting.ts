@@ -11,23 +11,26 @@ import { getMap, getPair, getString, isNullScalar, type Pair } from '../../parse
 import { workflowsOf } from '../../model/workflow.js';
 import { defineRule } from '../rule.js';
 
-/** The blocks the operator replaces, and where the setting belongs instead. */
-const BLOCKS: Record<string, string> = {
-  telemetry: 'reference an MCPTelemetryConfig from `spec.telemetryConfigRef` instead',
-  sessionStorage: 'set it in `spec.sessionStorage` instead',
-  incomingAuth: 'set it in `spec.incomingAuth` instead (`oidcConfigRef`, `authzConfig`)',
-  outgoingAuth: 'set it in `spec.outgoingAuth` instead (`externalAuthConfigRef` per backend)',
+/** The blocks the operator replaces: where the setting belongs, and what the server gets instead. */
+const BLOCKS: Record<string, { use: string; instead: string }> = {
+  telemetry: {
+    use: '`spec.telemetryConfigRef`',
+    instead: 'the MCPTelemetryConfig that `spec.telemetryConfigRef` names, or no telemetry',
+  },
+  sessionStorage: { use: '`spec.sessionStorage`', instead: "`spec.sessionStorage`, or the operator's default Redis" },
+  incomingAuth: { use: '`spec.incomingAuth`', instead: '`spec.incomingAuth`' },
+  outgoingAuth: { use: '`spec.outgoingAuth`', instead: '`spec.outgoingAuth`, or `source: discovered`' },
 };
 
 const messages = {
-  /** `key`: the block; `instead`: where the setting belongs. */
-  block: ({ key, instead }: { key: string; instead: string }) =>
-    `\`spec.config.${key}\` has no effect: ${instead}. ` +
-    `The operator replaces \`${key}\` when it builds the vMCP server's configuration (converter.go Convert), so what is written here is never used.`,
+  /** `key`: the block; `use`: where it belongs; `instead`: what the server gets. */
+  block: ({ key, use, instead }: { key: string; use: string; instead: string }) =>
+    `\`spec.config.${key}\` has no effect: move the setting to ${use}. ` +
+    `When it builds the vMCP server's configuration (converter.go Convert), the operator replaces it with ${instead}, so what is written here is never used.`,
   /** `key`: name or groupRef; `written`: its value here; `used`: the value that replaces it; `from`: where that comes from. */
   replaced: ({ key, written, used, from }: { key: string; written: string; used: string; from: string }) =>
-    `\`spec.config.${key}\` "${written}" has no effect: the operator uses "${used}" from \`${from}\`. ` +
-    `Remove it, or change \`${from}\` if "${written}" is what you meant.`,
+    `\`spec.config.${key}\` has no effect: remove it, or change \`${from}\`. ` +
+    `The operator uses "${used}" from \`${from}\`, not "${written}" (converter.go Convert).`,
 };
 
 export const rule = defineRule({
@@ -39,10 +42,10 @@ export const rule = defineRule({
   check(ctx) {
     const config = workflowsOf(ctx).config;
     if (!config || ctx.doc.kind !== 'vmcp-server') return;
-    for (const [key, instead] of Object.entries(BLOCKS)) {
+    for (const [key, { use, instead }] of Object.entries(BLOCKS)) {
       const pair = getPair(config, key);
       if (!pair || !present(pair)) continue;
-      ctx.report({ messageId: 'block', data: { key, instead }, span: pair.key.span });
+      ctx.report({ messageId: 'block', data: { key, use, instead }, span: pair.key.span });
     }
     const root = ctx.doc.root;
     const spec = getMap(root, 'spec');

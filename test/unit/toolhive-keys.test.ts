@@ -74,3 +74,15 @@ test('every closed block of a CLI file is closed in the generated file, every ma
   // thvjson values decode without KnownFields: any key.
   assert.equal(go('WorkflowStepConfig')?.properties?.['arguments'], true);
 });
+
+test("the CRDs' composite tools and steps have the keys vmcp-common closes", () => {
+  type Node = Schema & { items?: Node; properties?: Record<string, Node> };
+  const definition = keys.definitions?.['KeysCompositeToolDefinitionSpec'] as Node;
+  const inline = (keys.definitions?.['KeysVirtualMCPServerSpec'] as Node).properties?.['config']?.properties?.[
+    'compositeTools'
+  ]?.items;
+  for (const tool of [definition, inline]) {
+    assert.deepEqual(keysOf(tool), keysOf(common.definitions?.['CompositeTool']));
+    assert.deepEqual(keysOf(tool?.properties?.['steps']?.items), keysOf(common.definitions?.['WorkflowStep']));
+  }
+});

@@ -242,10 +242,23 @@ function isSameOrBelow(path: string, ancestor: string): boolean {
 
 /**
  * `desciption:` is one mistake, not two: when an unknown key's suggestion is exactly the required
- * field that is missing beside it, the unknown-key finding (with its rename) says it all.
+ * field that is missing beside it, the unknown-key finding (with its rename) says it all, and says
+ * the field is required (the schema that closed the object, the generated key structure for most
+ * blocks, may not be the one that requires the field).
  */
 function dropMissingExplainedByTypos(mapped: Mapped[], renamedTo: Map<string, Set<string>>): SchemaProblem[] {
-  return mapped
-    .filter((m) => !m.missing || !renamedTo.get(m.missing.object)?.has(m.missing.field))
-    .map((m) => m.problem);
+  const explained = new Set<string>();
+  const kept = mapped.filter((m) => {
+    if (!m.missing || !renamedTo.get(m.missing.object)?.has(m.missing.field)) return true;
+    explained.add(`${m.missing.object}\u0000${m.missing.field}`);
+    return false;
+  });
+  return kept.map(({ problem }) =>
+    problem.rule === 'schema/unknown-key' &&
+    problem.reason === 'misspelt' &&
+    !problem.required &&
+    explained.has(`${problem.path.join('/')}\u0000${problem.suggestion}`)
+      ? { ...problem, required: true }
+      : problem,
+  );
 }

@@ -147,6 +147,9 @@ export class ErrorMapper {
     const key = String(error.params['additionalProperty']);
     const pair = getPair(nodeAtPath(this.root, path), key);
     if (!pair) return undefined;
+    // A plain `<<` is YAML's merge key: yaml.v3 (ToolHive's loader) and the YAML reader of kubectl
+    // merge the mapping it names into this one before any field is matched, so it is no field.
+    if (key === '<<' && pair.key.type === 'scalar' && pair.key.style === 'plain') return undefined;
     const parentSchema = asRecord(error.parentSchema);
     const known = Object.keys(asRecord(parentSchema?.['properties']) ?? {}).filter((k) => k !== '$schema');
     const base = {

@@ -11,21 +11,24 @@ import { getMap, getPair, getString, isNullScalar, type Pair } from '../../parse
 import { workflowsOf } from '../../model/workflow.js';
 import { defineRule } from '../rule.js';
 
-/** The blocks the operator replaces: where the setting belongs, and what the server gets instead. */
+/** The blocks the operator replaces: what to write instead, and what the server gets. */
 const BLOCKS: Record<string, { use: string; instead: string }> = {
   telemetry: {
-    use: '`spec.telemetryConfigRef`',
+    use: 'use an MCPTelemetryConfig through `spec.telemetryConfigRef`',
     instead: 'the MCPTelemetryConfig that `spec.telemetryConfigRef` names, or no telemetry',
   },
-  sessionStorage: { use: '`spec.sessionStorage`', instead: "`spec.sessionStorage`, or the operator's default Redis" },
-  incomingAuth: { use: '`spec.incomingAuth`', instead: '`spec.incomingAuth`' },
-  outgoingAuth: { use: '`spec.outgoingAuth`', instead: '`spec.outgoingAuth`, or `source: discovered`' },
+  sessionStorage: {
+    use: 'set `spec.sessionStorage` instead',
+    instead: "`spec.sessionStorage`, or the operator's default Redis",
+  },
+  incomingAuth: { use: 'set `spec.incomingAuth` instead', instead: '`spec.incomingAuth`' },
+  outgoingAuth: { use: 'set `spec.outgoingAuth` instead', instead: '`spec.outgoingAuth`, or `source: discovered`' },
 };
 
 const messages = {
-  /** `key`: the block; `use`: where it belongs; `instead`: what the server gets. */
+  /** `key`: the block; `use`: what to do instead; `instead`: what the server gets. */
   block: ({ key, use, instead }: { key: string; use: string; instead: string }) =>
-    `\`spec.config.${key}\` has no effect: move the setting to ${use}. ` +
+    `\`spec.config.${key}\` has no effect: ${use}. ` +
     `When it builds the vMCP server's configuration (converter.go Convert), the operator replaces it with ${instead}, so what is written here is never used.`,
   /** `key`: name or groupRef; `written`: its value here; `used`: the value that replaces it; `from`: where that comes from. */
   replaced: ({ key, written, used, from }: { key: string; written: string; used: string; from: string }) =>

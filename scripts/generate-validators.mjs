@@ -24,6 +24,7 @@ const BASE = 'https://tool-lens.dev/schemas/';
 
 /** The schema files validate.ts bundles (its SCHEMA_FILES); keep the two lists together. */
 export const SCHEMA_FILES = [
+  'toolhive-keys.schema.json',
   'vmcp-common.schema.json',
   'face-overlay.schema.json',
   'vmcp-config.schema.json',

@@ -49,6 +49,15 @@ function assertValid(name: string, doc: unknown): void {
   );
 }
 
+/**
+ * Errors counted once per place, keyword and parameters: an unknown key is stated both by the
+ * hand-written schema and by the generated key structure (toolhive-keys.schema.json) where both
+ * close the object; validate.ts keeps one.
+ */
+function distinctErrors(errors: ErrorObject[]): number {
+  return new Set(errors.map((e) => `${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`)).size;
+}
+
 function findError(errors: ErrorObject[], instancePath: string, keyword: string): ErrorObject | undefined {
   return errors.find((e) => e.instancePath === instancePath && e.keyword === keyword);
 }
@@ -313,7 +322,7 @@ compositeTools:
   assert.ok(e, JSON.stringify(errors));
   assert.equal(e.params.additionalProperty, 'maxRetries');
   // retry without retryCount is workflow/retry-needs-count's business, not the schema's.
-  assert.equal(errors.length, 1, JSON.stringify(errors));
+  assert.equal(distinctErrors(errors), 1, JSON.stringify(errors));
 });
 
 test('failureMode on a composite tool is an unknown key', () => {
@@ -328,7 +337,7 @@ compositeTools:
   const e = findError(errors, '/compositeTools/0', 'additionalProperties');
   assert.ok(e, JSON.stringify(errors));
   assert.equal(e.params.additionalProperty, 'failureMode');
-  assert.equal(errors.length, 1, JSON.stringify(errors));
+  assert.equal(distinctErrors(errors), 1, JSON.stringify(errors));
 });
 
 test('a wrong onError.action is an enum error at the action value', () => {

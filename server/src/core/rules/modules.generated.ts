@@ -39,6 +39,7 @@ import { rule as lensDeclined } from './lens/declined.js';
 import { rule as lensUnusedSuppression } from './lens/unused-suppression.js';
 import { rule as operationalAuditLimits } from './operational/audit-limits.js';
 import { rule as operationalDurations } from './operational/durations.js';
+import { rule as operationalIgnoredSetting } from './operational/ignored-setting.js';
 import { rule as operationalOptimizerSettings } from './operational/optimizer-settings.js';
 import { rule as operationalTelemetryEndpoint } from './operational/telemetry-endpoint.js';
 import { rule as resultMissingStructured } from './result/missing-structured.js';
@@ -115,6 +116,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'lens/unused-suppression', rule: lensUnusedSuppression },
   { path: 'operational/audit-limits', rule: operationalAuditLimits },
   { path: 'operational/durations', rule: operationalDurations },
+  { path: 'operational/ignored-setting', rule: operationalIgnoredSetting },
   { path: 'operational/optimizer-settings', rule: operationalOptimizerSettings },
   { path: 'operational/telemetry-endpoint', rule: operationalTelemetryEndpoint },
   { path: 'result/missing-structured', rule: resultMissingStructured },

@@ -76,6 +76,13 @@ const CONTEXT_SYNONYMS: Record<string, Record<string, string>> = {
  */
 const NO_SUCH_FEATURE = new Set(['failureMode', 'failure_mode']);
 
+/**
+ * Keys that contain a field name without being a spelling of it: `namespace` in a reference
+ * (`groupRef`, `oidcConfigRef`, a secret ref) is a field Kubernetes references often have and
+ * ToolHive's do not (they name objects of the resource's own namespace), not a second `name`.
+ */
+const NOT_A_SPELLING = new Set(['namespace']);
+
 /** VirtualMCPServer keys written directly under `spec` that belong under `spec.config`. */
 const SPEC_CONFIG_KEYS = new Set(['compositeTools', 'compositeToolRefs', 'aggregation']);
 
@@ -147,6 +154,9 @@ export class ErrorMapper {
     const key = String(error.params['additionalProperty']);
     const pair = getPair(nodeAtPath(this.root, path), key);
     if (!pair) return undefined;
+    // A plain `<<` is YAML's merge key: yaml.v3 (ToolHive's loader) and the YAML reader of kubectl
+    // merge the mapping it names into this one before any field is matched, so it is no field.
+    if (key === '<<' && pair.key.type === 'scalar' && pair.key.style === 'plain') return undefined;
     const parentSchema = asRecord(error.parentSchema);
     const known = Object.keys(asRecord(parentSchema?.['properties']) ?? {}).filter((k) => k !== '$schema');
     const base = {
@@ -168,7 +178,7 @@ export class ErrorMapper {
     if (!present)
       this.keysOf.set(object, (present = new Set(isMap(object) ? object.pairs.map((p) => String(p.key.value)) : [])));
     const synonyms = { ...KEY_SYNONYMS, ...CONTEXT_SYNONYMS[this.schemaName(error.parentSchema) ?? ''] };
-    const suggestion = closest(key, known, { synonyms });
+    const suggestion = NOT_A_SPELLING.has(key) ? undefined : closest(key, known, { synonyms });
     if (suggestion && !present.has(suggestion)) {
       const pointer = path.join('/');
       const set = this.renamedTo.get(pointer) ?? new Set<string>();

@@ -13,6 +13,7 @@ import faceOverlaySchema from '../../../../schemas/face-overlay.schema.json';
 import mcpServersSchema from '../../../../schemas/mcp-servers.schema.json';
 import toolCallsSchema from '../../../../schemas/tool-calls.schema.json';
 import toolCatalogSchema from '../../../../schemas/tool-catalog.schema.json';
+import toolhiveKeysSchema from '../../../../schemas/toolhive-keys.schema.json';
 import vmcpCommonSchema from '../../../../schemas/vmcp-common.schema.json';
 import vmcpCompositeSchema from '../../../../schemas/vmcp-composite.schema.json';
 import vmcpConfigSchema from '../../../../schemas/vmcp-config.schema.json';
@@ -27,6 +28,7 @@ import type { SchemaProblem } from './problems.js';
 
 /** The files generate-validators.mjs compiles (its SCHEMA_FILES), by name, as bundled objects. */
 export const BUNDLED_SCHEMAS: Record<string, object> = {
+  'toolhive-keys.schema.json': toolhiveKeysSchema,
   'vmcp-common.schema.json': vmcpCommonSchema,
   'face-overlay.schema.json': faceOverlaySchema,
   'vmcp-config.schema.json': vmcpConfigSchema,
@@ -100,7 +102,7 @@ function computeProblems(ctx: DocumentContext): SchemaProblem[] {
   const validate = validatorFor(ref);
   validate(toValue(doc.root));
   const { names } = compiledSchemas();
-  const errors = selectErrors(validate.errors ?? []).filter(
+  const errors = oneUnknownKeyError(selectErrors(keyErrorsOnly(validate.errors ?? [], names)), names).filter(
     (e) =>
       !emptyMeansDefault(doc.kind!, e, names) &&
       !decodedAsText(doc.kind!, e, names) &&
@@ -200,16 +202,63 @@ function selectErrors(errors: readonly ErrorObject[]): ErrorObject[] {
   });
 }
 
+/** Whether an error comes from the generated key structure (its subschemas are named `Keys...`). */
+function isGenerated(e: ErrorObject, names: Map<object, string>): boolean {
+  return typeof e.parentSchema === 'object' && (names.get(e.parentSchema)?.startsWith('Keys') ?? false);
+}
+
+/**
+ * The generated key structure says which keys a block has, nothing else: its `type` (there for
+ * ajv's strict mode) is the hand-written schemas' to check, where a null block may mean "not set".
+ */
+function keyErrorsOnly(errors: readonly ErrorObject[], names: Map<object, string>): ErrorObject[] {
+  return errors.filter((e) => e.keyword === 'additionalProperties' || !isGenerated(e, names));
+}
+
+/**
+ * An unknown key is reported by the generated key structure (schemas/toolhive-keys.schema.json,
+ * whose subschemas are named `Keys...`) and, where a hand-written schema also closes the object
+ * (the top level, composite tools, aggregation), by that one too: one mistake, one error. The
+ * hand-written schema's error is kept, its context (synonyms, required fields) being richer.
+ */
+function oneUnknownKeyError(errors: ErrorObject[], names: Map<object, string>): ErrorObject[] {
+  const generated = (e: ErrorObject): boolean => isGenerated(e, names);
+  const keyOf = (e: ErrorObject): string => `${e.instancePath}\u0000${String(e.params['additionalProperty'])}`;
+  const unknown = errors.filter((e) => e.keyword === 'additionalProperties');
+  const byHand = new Set(unknown.filter((e) => !generated(e)).map(keyOf));
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    if (e.keyword !== 'additionalProperties' || !generated(e)) return true;
+    const key = keyOf(e);
+    if (byHand.has(key) || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 function isSameOrBelow(path: string, ancestor: string): boolean {
   return path === ancestor || path.startsWith(ancestor + '/');
 }
 
 /**
  * `desciption:` is one mistake, not two: when an unknown key's suggestion is exactly the required
- * field that is missing beside it, the unknown-key finding (with its rename) says it all.
+ * field that is missing beside it, the unknown-key finding (with its rename) says it all, and says
+ * the field is required (the schema that closed the object, the generated key structure for most
+ * blocks, may not be the one that requires the field).
  */
 function dropMissingExplainedByTypos(mapped: Mapped[], renamedTo: Map<string, Set<string>>): SchemaProblem[] {
-  return mapped
-    .filter((m) => !m.missing || !renamedTo.get(m.missing.object)?.has(m.missing.field))
-    .map((m) => m.problem);
+  const explained = new Set<string>();
+  const kept = mapped.filter((m) => {
+    if (!m.missing || !renamedTo.get(m.missing.object)?.has(m.missing.field)) return true;
+    explained.add(`${m.missing.object}\u0000${m.missing.field}`);
+    return false;
+  });
+  return kept.map(({ problem }) =>
+    problem.rule === 'schema/unknown-key' &&
+    problem.reason === 'misspelt' &&
+    !problem.required &&
+    explained.has(`${problem.path.join('/')}\u0000${problem.suggestion}`)
+      ? { ...problem, required: true }
+      : problem,
+  );
 }

@@ -709,8 +709,12 @@ describe('the command', () => {
       assert.equal(await runCatalogFetch(['catalog', 'fetch', 'memory', '--check'], stale.io), 1);
       const out = stale.out.join('');
       assert.match(out, /^memory: catalogs\/memory\.catalog\.yaml no longer matches the server:$/m);
-      // The server's read_graph is read-only: against the snapshot, the hint tightened.
-      assert.match(out, /^ {2}read_graph: readOnlyHint tightened \(false → true\)$/m);
+      // The server's read_graph is read-only: against the snapshot, the tool claims more safety.
+      assert.match(
+        out,
+        /^ {2}read_graph: now claims to be read-only: clients may run it without asking \(readOnlyHint false → true\)$/m,
+      );
+      assert.match(out, /^ {4}differs at: annotations\.readOnlyHint$/m);
       assert.match(out, /^ {2}delete_relations: added$/m);
       assert.match(
         stale.err.join(''),

@@ -14,6 +14,8 @@ export interface ModelText {
   node: ScalarNode;
   /** `the name`, `the description`, `the description of parameter "path"`, `a key of the input schema`. */
   what: string;
+  /** The same in a word or two, for a headline: `name`, `description`, `parameter description`, `schema string`. */
+  short: string;
   /** A description or title (prose); false for names, keys and other schema strings. */
   prose: boolean;
 }
@@ -25,7 +27,7 @@ export interface ModelText {
 export function modelTextsOf(tool: ToolDecl): ModelText[] {
   const out: ModelText[] = [];
   const add = (node: Node | null | undefined, what: string, prose: boolean) => {
-    if (isScalar(node) && typeof node.value === 'string') out.push({ node, what, prose });
+    if (isScalar(node) && typeof node.value === 'string') out.push({ node, what, short: shortOf(what), prose });
   };
   add(tool.nameNode, 'the name', false);
   add(getPair(tool.node, 'title')?.value, 'the title', true);
@@ -37,6 +39,14 @@ export function modelTextsOf(tool: ToolDecl): ModelText[] {
   ] as const)
     schemaTexts(getNode(tool.node, field), label, undefined, true, add);
   return out;
+}
+
+function shortOf(what: string): string {
+  if (what.startsWith('the name')) return 'tool name';
+  if (/parameter/.test(what)) return /title/.test(what.split(' of ')[0]!) ? 'parameter title' : 'parameter description';
+  if (/schema/.test(what)) return /^a (?:description|title) in/.test(what) ? 'schema description' : 'schema string';
+  if (what === 'the annotations title') return 'annotations title';
+  return what.replace(/^the /, '');
 }
 
 /** Walks a schema: `description`/`title` keyword values are prose; every other string is schema text. */

@@ -19,15 +19,20 @@ const KIND_WORDS: Record<HiddenRun['kind'], string> = {
   variation: 'variation selectors with nothing to vary',
 };
 
+/** How many hidden characters: `a character`, `28 characters`. */
+function counted(runs: readonly HiddenRun[]): { n: string; them: string } {
+  const count = runs.reduce((n, r) => n + r.codePoints.length, 0);
+  return count === 1 ? { n: 'a character', them: 'it' } : { n: `${count} characters`, them: 'them' };
+}
+
 /** The characters found, in words: their kinds, the first code points, and what tag characters spell. */
 function describeRuns(runs: readonly HiddenRun[]): string {
-  const count = runs.reduce((n, r) => n + r.codePoints.length, 0);
   const kinds = [...new Set(runs.map((r) => KIND_WORDS[r.kind]))].join(' and ');
   const points = [...new Set(runs.flatMap((r) => r.codePoints))];
   const listed = `${points.slice(0, 4).map(codePointName).join(', ')}${points.length > 4 ? ', ...' : ''}`;
   const spelt = tagText(runs.filter((r) => r.kind === 'tag').flatMap((r) => r.codePoints));
   const shown = spelt.length > 120 ? `${spelt.slice(0, 117)}...` : spelt;
-  return `${count === 1 ? 'a character' : `${count} characters`} no one sees but the model reads (${kinds}: ${listed})${shown ? `; the tag characters spell "${shown}"` : ''}`;
+  return `${capital(kinds)}: ${listed}${shown ? `; the tag characters spell "${shown}"` : ''}.`;
 }
 
 export const rule = defineRule({
@@ -37,24 +42,38 @@ export const rule = defineRule({
     "Invisible, bidirectional-control or tag characters in a tool's name, description or schema, or in the server's instructions.",
   kinds: ['tool-catalog'],
   messages: {
-    /** `what`: which text (`the description`, `the description of parameter "path"`). */
-    hidden: ({ what, runs, tool }: { what: string; runs: readonly HiddenRun[]; tool: ToolDecl }) =>
-      `${capital(what)} of ${describeTool(tool)} holds ${describeRuns(runs)}: remove them in the server, and do not approve it until they are gone. ` +
-      'A person reviewing the tool sees text without them; the model gets them with the tool list.',
+    /** `short`: which text, in a word or two; `what`: the same in full (`the description of parameter "path"`). */
+    hidden: ({
+      short,
+      what,
+      runs,
+      tool,
+    }: {
+      short: string;
+      what: string;
+      runs: readonly HiddenRun[];
+      tool: ToolDecl;
+    }) =>
+      `This ${short} hides ${counted(runs).n}: remove ${counted(runs).them} before approving the server. ` +
+      `It is ${what} of ${describeTool(tool)}. ${describeRuns(runs)} ` +
+      'A person reviewing the tool sees the text without them; the model gets them with the tool list.',
     hiddenInstructions: ({ server, runs }: { server: string; runs: readonly HiddenRun[] }) =>
-      `The instructions of server "${server}" hold ${describeRuns(runs)}: remove them in the server, and do not approve it until they are gone. ` +
-      'A person reviewing the server sees text without them; the model gets them when the session starts.',
+      `These server instructions hide ${counted(runs).n}: remove ${counted(runs).them} before approving the server. ` +
+      `They are the instructions of server "${server}". ${describeRuns(runs)} ` +
+      'A person reviewing the server sees the text without them; the model gets them when the session starts.',
   },
   check(ctx) {
     const text = ctx.file.source.text;
     const declarations = catalogDeclarationsOf(ctx);
-    for (const tool of declarations.tools) {
-      for (const item of modelTextsOf(tool)) {
+    for (const decl of declarations.tools) {
+      // The message names the tool with its hidden characters written out, so they show there.
+      const tool = decl.name === undefined ? decl : { ...decl, name: writtenOut(decl.name) };
+      for (const item of modelTextsOf(decl)) {
         const runs = hiddenCharacters(item.node.value as string);
         if (runs.length === 0) continue;
         ctx.report({
           messageId: 'hidden',
-          data: { what: item.what, runs, tool },
+          data: { short: item.short, what: item.what, runs, tool },
           span: valueSpanMapper(text, item.node)(runs[0]!.start, runs[0]!.end),
         });
       }
@@ -73,6 +92,13 @@ export const rule = defineRule({
     }
   },
 });
+
+function writtenOut(text: string): string {
+  let out = text;
+  for (const run of hiddenCharacters(text).reverse())
+    out = `${out.slice(0, run.start)}${run.codePoints.map((cp) => `\\u{${cp.toString(16).toUpperCase()}}`).join('')}${out.slice(run.end)}`;
+  return out;
+}
 
 function capital(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -26,19 +26,22 @@ export const rule = defineRule({
   messages: {
     /** `phrase`: the words that matched; `kind`: what they tell the model to do. */
     instructs: ({
+      short,
       what,
       kind,
       phrase,
       tool,
     }: {
+      short: string;
       what: string;
       kind: InstructionKind;
       phrase: string;
       tool: ToolDecl;
     }) =>
-      `${what.charAt(0).toUpperCase()}${what.slice(1)} of ${describeTool(tool)} tells the model ${TELLS[kind]} ("${phrase}"): ` +
-      'read the whole text before approving the server, and remove the sentence if the server is yours. ' +
-      'The model takes a description as instructions; the person approving the server reads it as documentation.',
+      `This ${short} gives the model orders: read all of it before approving the server. ` +
+      `${what.charAt(0).toUpperCase()}${what.slice(1)} of ${describeTool(tool)} tells the model ${TELLS[kind]} ("${phrase}"). ` +
+      'The model takes a description as instructions; the person approving the server reads it as documentation. ' +
+      'If the server is yours, remove the sentence.',
   },
   check(ctx) {
     const text = ctx.file.source.text;
@@ -48,7 +51,7 @@ export const rule = defineRule({
         for (const found of modelInstructions(item.node.value as string)) {
           ctx.report({
             messageId: 'instructs',
-            data: { what: item.what, kind: found.kind, phrase: found.phrase, tool },
+            data: { short: item.short, what: item.what, kind: found.kind, phrase: found.phrase, tool },
             span: valueSpanMapper(text, item.node)(found.start, found.end),
           });
         }

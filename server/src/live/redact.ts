@@ -71,6 +71,14 @@ export const LAUNCH_VARIABLE_PREFIXES: readonly string[] = [
 const SECRET_NAME =
   /token|secret|passw(?:or)?d|passphrase|pwd|api[-_.]?key|apikey|access[-_.]?key|private[-_.]?key|auth|credential|cookie|session|bearer|signature|(?:^|[-_.])key$/i;
 
+/**
+ * A secret-sounding name that names a setting about the secret, not the secret itself:
+ * `AUTH_MODE=oauth`, `SESSION_TIMEOUT=30`, `TOKEN_FILE=/run/token`. In what the server said, such a
+ * value is masked only when it looks like a token (what Tool Lens prints masks it anyway).
+ */
+const SETTING_NAME =
+  /[-_.](?:mode|type|method|timeout|ttl|enabled|disabled|level|provider|strategy|scheme|header|url|uri|endpoint|host|port|path|file|dir|expiry|expires|lifetime|name)$/i;
+
 /** Whether a variable changes which program runs or what it loads (and is shown in clear). */
 export function decidesWhatRuns(name: string): boolean {
   if (SECRET_NAME.test(name)) return false;
@@ -195,7 +203,7 @@ export function snapshotSecretsOf(launch: Launch): string[] {
   const values: string[] = [];
   const named = (pairs: Record<string, string>) => {
     for (const [key, value] of Object.entries(pairs)) {
-      if (SECRET_NAME.test(key)) values.push(value, ...bearerOf(value));
+      if (SECRET_NAME.test(key) && !SETTING_NAME.test(key)) values.push(value, ...bearerOf(value));
       values.push(...wordSecrets(value));
     }
   };

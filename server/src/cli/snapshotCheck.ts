@@ -6,7 +6,8 @@
 // that names this machine (its host name, a home or temporary folder, the workspace) is said to be
 // one.
 import { homedir, hostname, tmpdir, userInfo } from 'node:os';
-import { diffCatalogs, type ServerChange } from '../core/catalog/diff.js';
+import { differingPaths, diffCatalogs, type ServerChange, type TextChange } from '../core/catalog/diff.js';
+import type { CatalogServer } from '../core/catalog/model.js';
 import { CatalogIndex } from '../core/catalog/index.js';
 import { Workspace } from '../core/workspace.js';
 import type { FetchedCatalog } from '../live/fetch.js';
@@ -24,6 +25,14 @@ export interface SnapshotCheck {
   change?: ServerChange;
   /** Names of this machine that the server's changed text holds and the snapshot's does not. */
   machine?: string[];
+  /**
+   * Where the server's initialize result differs from what the snapshot records, by path
+   * (`fetched.capabilities.tasks`, `fetched.serverInfo.version`); a field the snapshot does not
+   * record at all (an older or a hand-written snapshot) is not compared.
+   */
+  facts?: string[];
+  /** The server's instructions, when they changed. */
+  instructions?: TextChange;
 }
 
 /** The catalog the workspace has committed, read once for every server a `--check` compares. */
@@ -41,14 +50,35 @@ export function compareWithCommitted(root: string, catalog: CatalogIndex, fetche
   const live = index.server(fetched.server);
   const diff = diffCatalogs([committed], live ? [live] : []);
   const change = diff.servers[0];
-  if (!change) return { server: fetched.server, status: 'matches', file: committed.origin.file };
-  const machine = machineNamesIn(change, root);
+  const { facts, instructions } = live ? factChanges(committed, live) : { facts: [], instructions: undefined };
+  if (!change && facts.length === 0) return { server: fetched.server, status: 'matches', file: committed.origin.file };
+  const texts = [...(change?.tools.flatMap((t) => t.descriptions) ?? []), ...(instructions ? [instructions] : [])];
+  const machine = machineNamesIn(texts, root);
   return {
     server: fetched.server,
     status: 'differs',
     file: committed.origin.file,
-    change,
+    ...(change ? { change } : {}),
+    ...(facts.length > 0 ? { facts } : {}),
+    ...(instructions ? { instructions } : {}),
     ...(machine.length > 0 ? { machine } : {}),
+  };
+}
+
+/** The initialize facts a snapshot records, compared: the checks read them (revision, task support, icons). */
+function factChanges(committed: CatalogServer, live: CatalogServer): { facts: string[]; instructions?: TextChange } {
+  const facts: string[] = [];
+  for (const field of ['protocolVersion', 'serverInfo', 'capabilities', 'instructions'] as const) {
+    const before = committed[field];
+    const after = live[field];
+    // A field the snapshot does not record (an older or a hand-written one) is not compared.
+    if (before !== undefined) facts.push(...differingPaths(before, after, `fetched.${field}`));
+  }
+  const before = committed.instructions;
+  const after = live.instructions;
+  return {
+    facts,
+    ...(before !== after && before !== undefined ? { instructions: { field: 'instructions', before, after } } : {}),
   };
 }
 
@@ -65,7 +95,7 @@ function machineNames(root: string): { name: string; word: boolean }[] {
 }
 
 /** The names of this machine that the live side's changed texts hold and the committed side's do not. */
-function machineNamesIn(change: ServerChange, root: string): string[] {
+function machineNamesIn(texts: readonly TextChange[], root: string): string[] {
   const found = new Set<string>();
   const names = machineNames(root);
   const holds = (text: string | undefined, { name, word }: { name: string; word: boolean }) =>
@@ -75,9 +105,8 @@ function machineNamesIn(change: ServerChange, root: string): string[] {
           text,
         )
       : text.includes(name));
-  for (const tool of change.tools)
-    for (const text of tool.descriptions)
-      for (const name of names) if (holds(text.after, name) && !holds(text.before, name)) found.add(name.name);
+  for (const text of texts)
+    for (const name of names) if (holds(text.after, name) && !holds(text.before, name)) found.add(name.name);
   // A name inside another one found (the user name in the home folder) says nothing more.
   return [...found].filter((name) => ![...found].some((other) => other !== name && other.includes(name)));
 }
@@ -91,7 +120,10 @@ export function formatSnapshotCheck(check: SnapshotCheck): string {
     case 'differs': {
       const lines = [`${check.server}: ${check.file} no longer matches the server:`];
       const colors = palette(false);
-      for (const tool of check.change!.tools) {
+      if (check.facts) lines.push(`  the server's initialize result differs at: ${check.facts.join(', ')}`);
+      if (check.instructions)
+        for (const line of textChangeLines([check.instructions], colors)) lines.push(`    ${line}`);
+      for (const tool of check.change?.tools ?? []) {
         lines.push(`  ${toolChangeLine(tool, colors)}`);
         if (tool.changedFields.length > 0) lines.push(`    differs at: ${tool.changedFields.join(', ')}`);
         for (const line of textChangeLines(tool.descriptions, colors)) lines.push(`    ${line}`);

@@ -205,7 +205,11 @@ function comparable(tool: CatalogTool): Record<string, unknown> {
 
 const MAX_PATHS = 50;
 
-/** The paths at which two values differ (keys in any order are the same), at most MAX_PATHS. */
+/** The paths at which two values differ (keys in any order are the same), at most 50. */
+export function differingPaths(before: unknown, after: unknown, at = ''): string[] {
+  return changedPaths(before, after, at);
+}
+
 function changedPaths(before: unknown, after: unknown, at = '', out: string[] = []): string[] {
   if (out.length >= MAX_PATHS) return out;
   if (isRecord(before) && isRecord(after)) {

@@ -91,7 +91,8 @@ function machineNames(root: string): { name: string; word: boolean }[] {
   } catch {
     // no user name to look for
   }
-  return names.filter((n) => n.name.length >= 3);
+  // A host name may be short (`vm`); it is matched as a whole word only.
+  return names.filter((n) => n.name.length >= (n.word ? 2 : 3));
 }
 
 /** The names of this machine that the live side's changed texts hold and the committed side's do not. */

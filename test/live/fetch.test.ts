@@ -327,6 +327,82 @@ describe('fetching the reference servers', () => {
   });
 });
 
+describe("a capture is the server's words", () => {
+  // The everything server lists `debug` in an enum and `Los Angeles` in another. Started with
+  // LOG_LEVEL=debug and READ_ONLY=true (ordinary settings) they stay; a value under a secret-named
+  // variable that the server repeats is masked, and the snapshot says so; a token that it never
+  // repeats changes nothing.
+  const TOKEN = 'tlLive7Token9Qx2Wv4Kb8Zr';
+  let plain: FetchedCatalog;
+  let withEnv: FetchedCatalog;
+  before(async () => {
+    const config = JSON.stringify({
+      servers: {
+        plain: { command: 'node', args: [binOf('@modelcontextprotocol/server-everything')] },
+        settings: {
+          command: 'node',
+          args: [binOf('@modelcontextprotocol/server-everything')],
+          env: { LOG_LEVEL: 'debug', READ_ONLY: 'true', WEATHER_API_KEY: 'Los Angeles', API_TOKEN: TOKEN },
+        },
+      },
+    });
+    const { servers } = serversFromConfig('.vscode/mcp.json', config, tmp);
+    const results = await Promise.all(servers.map((server) => fetchCatalog(server)));
+    plain = results[0]!;
+    withEnv = results[1]!;
+  });
+
+  const enumOf = (catalog: FetchedCatalog, tool: string, property: string): unknown => {
+    const found = catalog.tools.find((t) => (t as { name: string }).name === tool) as {
+      inputSchema: { properties: Record<string, { enum?: unknown }> };
+    };
+    return found.inputSchema.properties[property]?.enum;
+  };
+
+  test('ordinary env values the server repeats stay; a secret-named value it repeats is masked and counted', () => {
+    assert.deepEqual(enumOf(withEnv, 'get-annotated-message', 'messageType'), ['error', 'success', 'debug']);
+    assert.deepEqual(enumOf(withEnv, 'get-structured-content', 'location'), ['New York', 'Chicago', '***']);
+    assert.deepEqual(enumOf(plain, 'get-structured-content', 'location'), ['New York', 'Chicago', 'Los Angeles']);
+    assert.equal(plain.fetched.masked, undefined, 'nothing masked without secrets');
+    assert.ok(withEnv.fetched.masked !== undefined && withEnv.fetched.masked >= 1, 'the masked strings are counted');
+    // Apart from the masked strings, both tool lists are the same, key order included.
+    const unmask = (text: string) => text.replace(/\*\*\*/g, 'Los Angeles');
+    assert.equal(unmask(JSON.stringify(withEnv.tools)), JSON.stringify(plain.tools));
+    assert.ok(!JSON.stringify(withEnv).includes(TOKEN));
+    const yaml = renderSnapshot([withEnv], 'yaml');
+    assert.match(yaml, /masked: [1-9]/);
+    const header = writeSnapshot(join(tmp, 'words'), withEnv, 'yaml');
+    assert.match(
+      readFileSync(header, 'utf8'),
+      /^# .*\n# .*\n# The tools are as its tools\/list returned them, except that \d+ strings? of what it sent repeated a secret value of its launch, written here as \*\*\* \(fetched\.masked\)/,
+    );
+    assert.match(
+      readFileSync(writeSnapshot(join(tmp, 'words'), plain, 'yaml'), 'utf8'),
+      /^# The tools are exactly as its tools\/list returned them\./m,
+    );
+  });
+
+  test('the snapshot keeps the initialize result: every serverInfo field, the capabilities, the instructions', () => {
+    const captured = JSON.parse(readFileSync(join(CAPTURES, 'everything.json'), 'utf8')) as {
+      serverInfo: Record<string, unknown>;
+      serverCapabilities: Record<string, unknown>;
+      instructions: string;
+    };
+    assert.deepEqual(plain.fetched.serverInfo, captured.serverInfo);
+    assert.deepEqual(plain.fetched.capabilities, captured.serverCapabilities);
+    assert.equal(plain.fetched.instructions, captured.instructions);
+    for (const format of ['yaml', 'json'] as const) {
+      const path = writeSnapshot(join(tmp, 'facts', format), plain, format);
+      const file = parseFile(path, readFileSync(path, 'utf8'));
+      const [server] = serversFromDocument(path, file.documents[0]!.root);
+      assert.equal(server!.protocolVersion, plain.fetched.protocolVersion);
+      assert.deepEqual(server!.serverInfo, captured.serverInfo);
+      assert.deepEqual(server!.capabilities, captured.serverCapabilities);
+      assert.equal(server!.instructions, captured.instructions);
+    }
+  });
+});
+
 describe('over HTTP', () => {
   const children: ChildProcess[] = [];
   const ports: Record<'http' | 'sse', number> = { http: 0, sse: 0 };
@@ -633,8 +709,12 @@ describe('the command', () => {
       assert.equal(await runCatalogFetch(['catalog', 'fetch', 'memory', '--check'], stale.io), 1);
       const out = stale.out.join('');
       assert.match(out, /^memory: catalogs\/memory\.catalog\.yaml no longer matches the server:$/m);
-      // The server's read_graph is read-only: against the snapshot, the hint tightened.
-      assert.match(out, /^ {2}read_graph: readOnlyHint tightened \(false → true\)$/m);
+      // The server's read_graph is read-only: against the snapshot, the tool claims more safety.
+      assert.match(
+        out,
+        /^ {2}read_graph: now claims to be read-only: clients may run it without asking \(readOnlyHint false → true\)$/m,
+      );
+      assert.match(out, /^ {4}differs at: annotations\.readOnlyHint$/m);
       assert.match(out, /^ {2}delete_relations: added$/m);
       assert.match(
         stale.err.join(''),

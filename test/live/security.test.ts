@@ -35,6 +35,7 @@ import {
   looksLikeToken,
   redact,
   secretsOf,
+  snapshotSecretsOf,
 } from '../../server/src/live/redact.js';
 import { serversFromConfig, type McpServerEntry } from '../../server/src/live/servers.js';
 import { snapshotFileName, SnapshotClash, writeSnapshot } from '../../server/src/live/snapshot.js';
@@ -238,6 +239,31 @@ describe('secrets (item 4)', () => {
     for (const secret of [ENV_SECRET, SHORT_ENV_SECRET, FLAG_SECRET, EQUALS_SECRET, NAMED_SECRET, GITHUB_TOKEN])
       assert.ok(secrets.includes(secret), secret);
     assert.ok(!secrets.includes('--verbose'));
+    // What the server said is masked only where it repeats a value that is secret by what it is.
+    const settings = entryOf(
+      {
+        s: {
+          command: 'node',
+          env: {
+            LOG_LEVEL: 'debug',
+            READ_ONLY: 'true',
+            AUTH_MODE: 'oauth',
+            TOKEN_FILE: '/run/token',
+            DATABASE_URL: `postgres://app:${URL_PASSWORD}@db/app`,
+            API_TOKEN: ENV_SECRET,
+            DB_PASSWORD: SHORT_ENV_SECRET,
+            PLAIN: GITHUB_TOKEN,
+          },
+        },
+      },
+      's',
+    ).launch!;
+    const kept = snapshotSecretsOf(settings);
+    for (const secret of [ENV_SECRET, SHORT_ENV_SECRET, GITHUB_TOKEN, URL_PASSWORD])
+      assert.ok(kept.includes(secret), secret);
+    for (const setting of ['debug', 'true', 'oauth', '/run/token']) assert.ok(!kept.includes(setting), setting);
+    for (const setting of ['debug', 'oauth', '/run/token'])
+      assert.ok(secretsOf(settings).includes(setting), `printed: ${setting}`);
     // A short secret is masked alone, never inside a longer word.
     assert.equal(redact('pw7 and pw7_reader and xpw7', [SHORT_ENV_SECRET]), '*** and pw7_reader and xpw7');
     assert.equal(

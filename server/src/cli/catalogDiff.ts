@@ -3,11 +3,20 @@
 // OLD and once with NEW in place of the snapshots they stand for, and its advertised tool lists
 // (core/listing/compare.ts) are compared, and so are the findings of every file (steps and calls
 // that name a tool the change renamed or removed, arguments that no longer fit). Exit 1 when a safety hint loosens, a
-// composite that was advertised no longer is, or a gateway gets a new error; 0 otherwise.
+// tool claims to be safer than before (a hint tightens), a composite that was advertised no longer
+// is, or a gateway gets a new error, and with `--fail-on description` when a text the model reads
+// changed; 0 otherwise.
 import { counted } from '../core/text/words.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { diffCatalogs, type CatalogDiff, type HintChange, type ToolChange } from '../core/catalog/diff.js';
+import {
+  diffCatalogs,
+  type CatalogDiff,
+  type HintChange,
+  type TextChange,
+  type ToolChange,
+} from '../core/catalog/diff.js';
+import { wordDiff } from '../core/text/wordDiff.js';
 import type { CatalogServer } from '../core/catalog/model.js';
 import { documentContext } from '../core/context.js';
 import { checkFile } from '../core/engine.js';
@@ -19,6 +28,7 @@ import { Workspace } from '../core/workspace.js';
 import { readCatalogSource, type CatalogSource } from '../node/catalogSource.js';
 import { loadWorkspace, UsageError } from '../node/loader.js';
 import type { Palette } from './colors.js';
+import { visible } from './formatters/visible.js';
 import { toRange, type Range } from './result.js';
 
 export interface CatalogDiffOptions {
@@ -59,8 +69,21 @@ interface DiffReport {
   servers: { name: string; change: string; tools: Omit<ToolChange, 'before' | 'after'>[] }[];
   gateways: GatewayImpact[];
   findings: FileFindings[];
-  summary: { loosened: number; tightened: number; broken: number; newErrors: number };
+  /**
+   * loosened: hints that lost a safe value; tightened: hints by which a tool now claims to be safer;
+   * descriptions: tools present on both sides whose texts for the model changed.
+   */
+  summary: { loosened: number; tightened: number; broken: number; newErrors: number; descriptions: number };
 }
+
+/** What fails the gate beyond its default (`--fail-on`). */
+export interface DiffGate {
+  /** A changed description, title or parameter description fails it too. */
+  description?: boolean;
+}
+
+/** The values `--fail-on` takes for `catalog diff`, comma-separated. */
+export const DIFF_FAIL_ON = ['description'] as const;
 
 export function catalogDiff(options: CatalogDiffOptions): DiffReport {
   const before = readCatalogSource(options.before, options.cwd);
@@ -123,8 +146,19 @@ export function catalogDiff(options: CatalogDiffOptions): DiffReport {
 
 /** A tool change without the catalog entries it compares (their places are catalog-internal). */
 function withoutTools(change: ToolChange): Omit<ToolChange, 'before' | 'after'> {
-  const { name, change: kind, renamedTo, requiredAdded, argumentsRemoved, typeChanged, hints, otherChanges } = change;
-  const rest = { requiredAdded, argumentsRemoved, typeChanged, hints, otherChanges };
+  const {
+    name,
+    change: kind,
+    renamedTo,
+    requiredAdded,
+    argumentsRemoved,
+    typeChanged,
+    hints,
+    otherChanges,
+    descriptions,
+    changedFields,
+  } = change;
+  const rest = { requiredAdded, argumentsRemoved, typeChanged, hints, otherChanges, descriptions, changedFields };
   return renamedTo === undefined ? { name, change: kind, ...rest } : { name, change: kind, renamedTo, ...rest };
 }
 
@@ -194,12 +228,17 @@ function summaryOf(
     tightened: hints.filter((h) => h.direction === 'tightened').length,
     broken: gateways.reduce((n, g) => n + g.composites.filter((c) => c.broken).length, 0),
     newErrors: findings.reduce((n, f) => n + f.findings.filter((x) => x.severity === 'error').length, 0),
+    descriptions: diff.servers.reduce((n, s) => n + s.tools.filter((t) => t.descriptions.length > 0).length, 0),
   };
 }
 
-/** Exit 1: a hint loosened, a composite broke, or a gateway has a new error. */
-export function diffFails(report: DiffReport): boolean {
-  return report.summary.loosened + report.summary.broken + report.summary.newErrors > 0;
+/**
+ * Exit 1: a hint loosened, a tool claims to be safer than before, a composite broke, or a gateway
+ * has a new error; with `gate.description`, also a changed text for the model.
+ */
+export function diffFails(report: DiffReport, gate: DiffGate = {}): boolean {
+  const s = report.summary;
+  return s.loosened + s.tightened + s.broken + s.newErrors > 0 || (gate.description === true && s.descriptions > 0);
 }
 
 export function formatDiffJson(report: DiffReport): string {
@@ -215,7 +254,10 @@ export function formatDiffTable(report: DiffReport, colors: Palette): string {
       continue;
     }
     out.push(`  server ${server.name}`);
-    for (const tool of server.tools) out.push(`    ${toolChangeLine(tool, colors)}`);
+    for (const tool of server.tools) {
+      out.push(`    ${toolChangeLine(tool, colors)}`);
+      for (const line of textChangeLines(tool.descriptions, colors)) out.push(`      ${line}`);
+    }
   }
   out.push(colors.bold('What it does to the gateways'));
   if (report.gateways.length === 0) out.push('  nothing');
@@ -245,7 +287,7 @@ export function formatDiffTable(report: DiffReport, colors: Palette): string {
   }
   const s = report.summary;
   out.push(
-    `${counted(s.loosened, 'hint')} loosened, ${s.tightened} tightened; ${counted(s.broken, 'composite tool')} no longer advertised; ${counted(s.newErrors, 'new error')}`,
+    `${counted(s.loosened, 'hint')} loosened, ${s.tightened} tightened (claiming more safety); ${counted(s.broken, 'composite tool')} no longer advertised; ${counted(s.newErrors, 'new error')}; ${counted(s.descriptions, 'tool')} with changed descriptions`,
   );
   return out.join('\n') + '\n';
 }
@@ -265,10 +307,56 @@ export function toolChangeLine(tool: Omit<ToolChange, 'before' | 'after'>, color
   return `${tool.name}: ${parts.join('; ')}`;
 }
 
+/** What a tool that newly claims a hint's safe value claims, and what a client may then skip. */
+const CLAIMS: Record<HintChange['hint'], string> = {
+  readOnlyHint: 'now claims to be read-only: clients may run it without asking',
+  destructiveHint: 'now claims not to be destructive: clients may skip the confirmation a destructive call gets',
+  openWorldHint: 'now claims not to reach outside systems: clients may trust what it returns more',
+  idempotentHint: 'now claims calling it again changes nothing more: clients may repeat a call without asking',
+};
+
 function hintWords(change: HintChange, colors: Palette): string {
   const value = (v: boolean | undefined) => (v === undefined ? 'not declared' : String(v));
-  const text = `${change.hint} ${change.direction} (${value(change.before)} → ${value(change.after)})`;
-  return change.direction === 'loosened' ? colors.red(text) : text;
+  const values = `${change.hint} ${value(change.before)} → ${value(change.after)}`;
+  // Both fail the gate: a loosened hint breaks what composites built on the tool claim; a tighter
+  // one is a tool asking to be trusted more than before, which someone should look at first.
+  if (change.direction === 'loosened')
+    return colors.red(`${change.hint} loosened (${value(change.before)} → ${value(change.after)})`);
+  return colors.red(`${CLAIMS[change.hint]} (${values})`);
+}
+
+/** Words kept around a change: a long run is cut to its ends (`…` for what is left out). */
+function context(text: string, first: boolean, last: boolean): string {
+  const SIDE = 40;
+  if (text.length <= 2 * SIDE + 3) return text;
+  if (first && last) return text;
+  if (first) return `…${text.slice(-SIDE)}`;
+  if (last) return `${text.slice(0, SIDE)}…`;
+  return `${text.slice(0, SIDE)} … ${text.slice(-SIDE)}`;
+}
+
+/**
+ * Each changed text for the model as one line: its field, then the words removed as `[-...-]` and
+ * added as `{+...+}` among the words kept (`git diff --word-diff` marks). Characters a terminal
+ * would act on are escaped.
+ */
+export function textChangeLines(changes: readonly TextChange[], colors: Palette): string[] {
+  return changes.map((change) => {
+    if (change.before === undefined)
+      return `${change.field} added: ${colors.cyan(`{+${visible(change.after ?? '')}+}`)}`;
+    if (change.after === undefined) return `${change.field} removed: ${colors.red(`[-${visible(change.before)}-]`)}`;
+    const parts = wordDiff(change.before, change.after);
+    const text = parts
+      .map((part, i) =>
+        part.op === '='
+          ? visible(context(part.text, i === 0, i === parts.length - 1))
+          : part.op === '-'
+            ? colors.red(`[-${visible(part.text)}-]`)
+            : colors.cyan(`{+${visible(part.text)}+}`),
+      )
+      .join('');
+    return `${change.field}: ${text}`;
+  });
 }
 
 function compositeLine(change: CompositeChange, colors: Palette): string {

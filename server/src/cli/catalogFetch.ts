@@ -52,8 +52,9 @@ Options:
   --timeout MS       hard limit for starting a server and for each page of its tool list
                      (default: ${DEFAULT_CONNECT_TIMEOUT_MS} ms to start, ${DEFAULT_PAGE_TIMEOUT_MS} ms per page)
   --format yaml|json snapshot format (default: yaml)
-  --check            fetch as always, write nothing, and exit 1 with what differs when a
-                     committed snapshot no longer matches its server (a CI gate)
+  --check            fetch as always, write nothing, and exit 1 with what differs (each
+                     field by its path, changed words shown) when a committed snapshot no
+                     longer matches its server (a CI gate)
   --list             show the servers and how each would be started; start nothing
   --debug            notes from the MCP client on stderr (secrets masked)
 

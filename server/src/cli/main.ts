@@ -13,7 +13,7 @@ import { SEVERITY_ORDER, type Severity } from '../core/types.js';
 import type { Logger } from '../core/workspace.js';
 import { UsageError } from '../node/loader.js';
 import { cacheFileOf } from './cache.js';
-import { catalogDiff, diffFails, formatDiffJson, formatDiffTable } from './catalogDiff.js';
+import { catalogDiff, DIFF_FAIL_ON, diffFails, formatDiffJson, formatDiffTable, type DiffGate } from './catalogDiff.js';
 import { ConfigError, runCheck, type CheckOptions } from './check.js';
 import { colourWanted, palette } from './colors.js';
 import { CATALOG_FETCH_HELP, runCatalogFetch } from './catalogFetch.js';
@@ -126,20 +126,24 @@ Exit codes: 0 listed, 2 usage error.
 export const CATALOG_DIFF_HELP = `Usage: tool-lens catalog diff OLD NEW [options]
 
 Compares two catalogs and says what the change does to the workspace's gateways: tools added,
-removed and renamed, required arguments and argument types changed, hints loosened or tightened;
-advertised names that change, composite tools dropped or left out, and the findings the change
-adds. OLD and NEW are each a snapshot file, a folder of snapshots, or REV:PATH (a file or folder
-as a git revision holds it, e.g. main:catalogs).
+removed and renamed, required arguments and argument types changed, hints loosened or tightened
+(a tool claiming to be safer than before), descriptions changed (word by word); advertised names
+that change, composite tools dropped or left out, and the findings the change adds. OLD and NEW
+are each a snapshot file, a folder of snapshots, or REV:PATH (a file or folder as a git revision
+holds it, e.g. main:catalogs).
 
 Options:
   --format stylish|json      a report for people (default) or JSON
+  --fail-on description      also exit 1 when a tool's description, title or a parameter's
+                             description changed (what the model reads)
   --config FILE              configuration file (default: .toollens.yaml found upward)
   --output-file FILE         write the report to FILE (folders created) instead of stdout
   --color, --no-color        force colour on or off
   -h, --help                 this help
 
-Exit codes: 0 nothing loosened or broken, 1 a hint loosened, a composite tool is no longer
-advertised or a file has a new error, 2 usage error.
+Exit codes: 0 nothing loosened, claimed or broken, 1 a hint loosened, a tool claims to be safer
+than before (a hint tightened), a composite tool is no longer advertised, a file has a new error,
+or (with --fail-on description) a description changed, 2 usage error.
 `;
 
 export const GATEWAY_TOOLS_HELP = `Usage: tool-lens gateway tools [PATH...] [options]
@@ -505,8 +509,17 @@ function catalogDiffCommand(line: CommandLine, rest: string[], io: Io): number {
   const { values } = line;
   if (rest.length !== 2)
     throw new CommandLineError('`tool-lens catalog diff` takes two catalogs, OLD and NEW: files, folders or REV:PATH');
-  rejectOptions(values, [...CHECK_ONLY.filter((option) => option !== 'config'), 'rule-docs-url'], 'catalog diff');
+  rejectOptions(
+    values,
+    [...CHECK_ONLY.filter((option) => option !== 'config' && option !== 'fail-on'), 'rule-docs-url'],
+    'catalog diff',
+  );
   const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
+  const gate: DiffGate = {};
+  for (const item of values['fail-on']?.split(',') ?? []) {
+    const what = oneOf(item.trim(), DIFF_FAIL_ON, '--fail-on of `catalog diff`');
+    gate[what] = true;
+  }
   const output = outputOf(values, io);
   const report = catalogDiff({
     before: rest[0]!,
@@ -517,7 +530,7 @@ function catalogDiffCommand(line: CommandLine, rest: string[], io: Io): number {
   });
   const colors = palette(colourWanted({ isTTY: output.isTTY }, line.color, io.env));
   output.write(format === 'json' ? formatDiffJson(report) : formatDiffTable(report, colors));
-  return diffFails(report) ? EXIT_FINDINGS : EXIT_CLEAN;
+  return diffFails(report, gate) ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
 function gatewayCommand(line: CommandLine, rest: string[], io: Io): number {

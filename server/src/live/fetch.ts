@@ -1,7 +1,8 @@
 // One server's catalog, start to stop: the orchestrator of a fetch; transports.ts, protocol.ts, processes.ts and redact.ts do the work.
 //
-// The tools are kept as the server sent them (the raw JSON-RPC result, only the launch's secret
-// values masked wherever they occur), because the SDK's parsed
+// The tools are kept as the server sent them (the raw JSON-RPC result; only a value of the launch
+// that is secret by what it is, `snapshotSecretsOf`, is masked where the server repeats it, and
+// the snapshot then says how many strings that touched), because the SDK's parsed
 // copy drops unknown keys and rejects a whole list for one schema it does not like, which is
 // exactly what we want to check.
 //
@@ -11,8 +12,8 @@
 // message.
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { asFetchError, cancelledError, FetchError } from './errors.js';
-import { initializeFacts, listAllTools, type ServerInfo, type SessionContext } from './protocol.js';
-import { redact, redactValue, secretsOf } from './redact.js';
+import { initializeFacts, listAllTools, type InitializeFacts, type SessionContext } from './protocol.js';
+import { redact, redactValue, secretsOf, snapshotSecretsOf } from './redact.js';
 import { loadSdk } from './sdk.js';
 import type { McpServerEntry } from './servers.js';
 import { openHttp, openStdio, withStderr } from './transports.js';
@@ -42,8 +43,13 @@ export interface FetchOptions {
 export interface FetchedCatalog {
   /** The server's name in the workspace config. */
   server: string;
-  fetched: { at: string; protocolVersion?: string; serverInfo?: ServerInfo };
-  /** The tools exactly as the server listed them, every page in order, the launch's secrets masked. */
+  /**
+   * When, and what the server's `initialize` result said (every field of `serverInfo`, its
+   * capabilities and instructions). `masked`: how many strings of the server's answer (tools and
+   * initialize result) repeated a secret of the launch and hold `***` in its place; absent when none.
+   */
+  fetched: { at: string; masked?: number } & InitializeFacts;
+  /** The tools exactly as the server listed them, every page in order (a secret of the launch it repeats masked). */
   tools: unknown[];
   /** How the run went, for reports; not part of a snapshot. */
   stats: { transport: 'stdio' | 'http' | 'sse'; pages: number; connectMs: number; listMs: number };
@@ -53,8 +59,17 @@ export async function fetchCatalog(server: McpServerEntry, options: FetchOptions
   const launch = server.launch;
   if (!launch) throw new FetchError(server.name, 'refused', server.blocked?.message ?? 'it cannot be fetched');
   await loadSdk();
+  // What Tool Lens prints is masked broadly (every env value but those that decide what runs);
+  // what the server said only where it repeats a value that is secret by what it is.
   const secrets = secretsOf(launch);
   const clean = (text: string): string => redact(text, secrets);
+  const kept = snapshotSecretsOf(launch);
+  let masked = 0;
+  const keep = (text: string): string => {
+    const out = redact(text, kept);
+    if (out !== text) masked++;
+    return out;
+  };
   const connectLimit = positive(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
   const pageMs = positive(options.pageTimeoutMs, DEFAULT_PAGE_TIMEOUT_MS);
   const log = (line: string): void => options.log?.(clean(line));
@@ -75,13 +90,14 @@ export async function fetchCatalog(server: McpServerEntry, options: FetchOptions
   try {
     const listStart = Date.now();
     const tools = await listAllTools(session, context, pageMs, positive(options.maxPages, DEFAULT_MAX_PAGES));
-    // What the server says back is masked too: a server that echoes its env or arguments into a
-    // description must not put them into a snapshot.
-    const init = redactValue(session.tap.take('initialize'), clean);
+    // A server that echoes a secret of its launch into a description (or its serverInfo) must not
+    // put it into a snapshot; an ordinary setting it repeats is its own words and stays.
+    const init = kept.length > 0 ? redactValue(session.tap.take('initialize'), keep) : session.tap.take('initialize');
+    const listed = kept.length > 0 ? (redactValue(tools.tools, keep) as unknown[]) : tools.tools;
     return {
       server: server.name,
-      fetched: { at: new Date().toISOString(), ...initializeFacts(init) },
-      tools: secrets.length > 0 ? (redactValue(tools.tools, clean) as unknown[]) : tools.tools,
+      fetched: { at: new Date().toISOString(), ...(masked > 0 ? { masked } : {}), ...initializeFacts(init) },
+      tools: listed,
       stats: { transport: session.transport, pages: tools.pages, connectMs, listMs: Date.now() - listStart },
     };
   } catch (error) {

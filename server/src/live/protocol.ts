@@ -36,10 +36,25 @@ export interface Session {
   close(): Promise<void>;
 }
 
+/**
+ * The server's `serverInfo` as it sent it, every field kept (`name`, `version`, `title`,
+ * `description`, `icons`, `websiteUrl`, and whatever a later revision adds).
+ */
 export interface ServerInfo {
   name?: string;
   title?: string;
   version?: string;
+  [field: string]: unknown;
+}
+
+/** What a raw `initialize` result says of the server, as it said it. */
+export interface InitializeFacts {
+  protocolVersion?: string;
+  serverInfo?: ServerInfo;
+  /** The server's `capabilities` object, unchanged (task support and list changes depend on it). */
+  capabilities?: Record<string, unknown>;
+  /** The server's `instructions` for the model, when it sends any. */
+  instructions?: string;
 }
 
 export function newClient(context: SessionContext): Client {
@@ -128,19 +143,14 @@ async function listPage(
   return raw;
 }
 
-/** The protocol version and server info of a raw `initialize` result. */
-export function initializeFacts(init: unknown): { protocolVersion?: string; serverInfo?: ServerInfo } {
+/** The protocol version, server info, capabilities and instructions of a raw `initialize` result. */
+export function initializeFacts(init: unknown): InitializeFacts {
   if (!isRecord(init)) return {};
-  const out: { protocolVersion?: string; serverInfo?: ServerInfo } = {};
+  const out: InitializeFacts = {};
   if (typeof init.protocolVersion === 'string') out.protocolVersion = init.protocolVersion;
-  if (isRecord(init.serverInfo)) {
-    const info: ServerInfo = {};
-    for (const key of ['name', 'title', 'version'] as const) {
-      const value = init.serverInfo[key];
-      if (typeof value === 'string') info[key] = value;
-    }
-    out.serverInfo = info;
-  }
+  if (isRecord(init.serverInfo)) out.serverInfo = init.serverInfo;
+  if (isRecord(init.capabilities)) out.capabilities = init.capabilities;
+  if (typeof init.instructions === 'string') out.instructions = init.instructions;
   return out;
 }
 

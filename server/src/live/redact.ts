@@ -1,6 +1,7 @@
 // Secrets out of sight, and what runs in plain view: which values of a launch are secret (env and
-// header values, URL credentials, token-like arguments and URL parts), masking them wherever they
-// occur in text (the server's own answers included), and `describeLaunch`, the one line the user
+// header values, URL credentials, token-like arguments and URL parts) in what Tool Lens prints, the
+// narrower set that is masked in what the server said (`snapshotSecretsOf`), masking them wherever
+// they occur in text, and `describeLaunch`, the one line the user
 // agrees to before a start: the executable resolved to its absolute path, and the variables that
 // decide what runs shown in clear. The CLI's consent line and the editor's consent dialog both show
 // exactly this text. SECURITY.md ("How secrets are masked") says the same in prose.
@@ -69,6 +70,14 @@ export const LAUNCH_VARIABLE_PREFIXES: readonly string[] = [
 /** A name that says its value is a secret: such a variable, flag or key is masked even when listed above. */
 const SECRET_NAME =
   /token|secret|passw(?:or)?d|passphrase|pwd|api[-_.]?key|apikey|access[-_.]?key|private[-_.]?key|auth|credential|cookie|session|bearer|signature|(?:^|[-_.])key$/i;
+
+/**
+ * A secret-sounding name that names a setting about the secret, not the secret itself:
+ * `AUTH_MODE=oauth`, `SESSION_TIMEOUT=30`, `TOKEN_FILE=/run/token`. In what the server said, such a
+ * value is masked only when it looks like a token (what Tool Lens prints masks it anyway).
+ */
+const SETTING_NAME =
+  /[-_.](?:mode|type|method|timeout|ttl|enabled|disabled|level|provider|strategy|scheme|header|url|uri|endpoint|host|port|path|file|dir|expiry|expires|lifetime|name)$/i;
 
 /** Whether a variable changes which program runs or what it loads (and is shown in clear). */
 export function decidesWhatRuns(name: string): boolean {
@@ -160,10 +169,12 @@ function safeDecode(text: string): string {
 }
 
 /**
- * Values that must never be shown: env values (except the variables that decide what runs, which
- * are shown), header values and their bearer tokens, URL user names, passwords, query values and
- * token-like path segments, and token-like arguments. Longest first, so a longer secret is masked
- * before a shorter one inside it.
+ * Values that must never be shown in what Tool Lens prints (log lines, errors, the server's stderr
+ * tail, progress): env values (except the variables that decide what runs, which are shown),
+ * header values and their bearer tokens, URL user names, passwords, query values and token-like
+ * path segments, and token-like arguments. Broad on purpose: a printed line loses nothing that
+ * matters when an ordinary word in it is masked too. Longest first, so a longer secret is masked
+ * before a shorter one inside it. `snapshotSecretsOf` is the narrower set for what the server said.
  */
 export function secretsOf(launch: Launch): string[] {
   const values: string[] = [];
@@ -177,6 +188,36 @@ export function secretsOf(launch: Launch): string[] {
     for (const value of Object.values(launch.headers)) values.push(value, ...bearerOf(value));
     values.push(...urlSecrets(launch.url));
   }
+  return longestFirst(values);
+}
+
+/**
+ * The values of a launch that are secret by what they are, masked where the server's own answer
+ * (its tool list, its initialize result) repeats them: the value of an env variable or header whose
+ * name says it is secret (and its bearer token), token-like words and URL credentials in any env
+ * value, header value or argument, and the value of a secret flag or `NAME=value` argument. An
+ * ordinary setting (`LOG_LEVEL=debug`, `READ_ONLY=true`, a file path) is not one: the server's
+ * words that happen to equal it stay as the server wrote them.
+ */
+export function snapshotSecretsOf(launch: Launch): string[] {
+  const values: string[] = [];
+  const named = (pairs: Record<string, string>) => {
+    for (const [key, value] of Object.entries(pairs)) {
+      if (SECRET_NAME.test(key) && !SETTING_NAME.test(key)) values.push(value, ...bearerOf(value));
+      values.push(...wordSecrets(value));
+    }
+  };
+  if (launch.type === 'stdio') {
+    named(launch.env);
+    values.push(...argumentSecrets([launch.command, ...launch.args]));
+  } else {
+    named(launch.headers);
+    values.push(...urlSecrets(launch.url));
+  }
+  return longestFirst(values);
+}
+
+function longestFirst(values: readonly string[]): string[] {
   // Very short values (a "1", an "on") would blank out ordinary text and hide nothing worth hiding.
   return [...new Set(values.map((v) => v.trim()).filter((v) => v.length >= 3))].sort((a, b) => b.length - a.length);
 }

@@ -1,7 +1,9 @@
 // Writes fetched catalogs as `catalog: 1` snapshot files (docs/behaviour.md#catalog-snapshots), the form `tool-lens check`
 // reads back. Our own keys come in a fixed order and the tools exactly as the server sent them, so
 // fetching an unchanged server again gives the same file apart from the time. A snapshot holds
-// what the server said (the launch's secrets masked by fetch.ts) and nothing of how it was
+// what the server said (its tools, and its initialize result: revision, serverInfo, capabilities,
+// instructions; a secret of the launch it repeats masked by fetch.ts, and counted in
+// `fetched.masked`) and nothing of how it was
 // started: no command line, env or headers. It is written only inside the workspace, to a file
 // no other server name maps to (`snapshotFileName`).
 import { createHash, randomBytes } from 'node:crypto';
@@ -29,14 +31,14 @@ function snapshotData(catalogs: readonly FetchedCatalog[]): Record<string, unkno
     catalog: 1,
     servers: catalogs.map((c) => {
       const fetched: Record<string, unknown> = { at: c.fetched.at };
-      if (c.fetched.protocolVersion !== undefined) fetched.protocolVersion = c.fetched.protocolVersion;
-      const info = c.fetched.serverInfo;
-      if (info) {
-        const serverInfo: Record<string, string> = {};
-        for (const key of ['name', 'title', 'version'] as const)
-          if (info[key] !== undefined) serverInfo[key] = info[key]!;
-        fetched.serverInfo = serverInfo;
-      }
+      // What the server's initialize result said, as it said it: the checks read the revision, the
+      // capabilities (task support) and the instructions, and serverInfo keeps every field.
+      const { protocolVersion, serverInfo, capabilities, instructions, masked } = c.fetched;
+      if (protocolVersion !== undefined) fetched.protocolVersion = protocolVersion;
+      if (serverInfo !== undefined) fetched.serverInfo = serverInfo;
+      if (capabilities !== undefined) fetched.capabilities = capabilities;
+      if (instructions !== undefined) fetched.instructions = instructions;
+      if (masked !== undefined && masked > 0) fetched.masked = masked;
       return { name: c.server, fetched, tools: c.tools };
     }),
   };
@@ -45,14 +47,21 @@ function snapshotData(catalogs: readonly FetchedCatalog[]): Record<string, unkno
 /** The comment at the top of a YAML snapshot: how and when it was made. */
 function snapshotHeader(catalog: FetchedCatalog, source: SnapshotSource = {}): string[] {
   const info = catalog.fetched.serverInfo;
-  const said = info?.name ? ` The server called itself ${info.name}${info.version ? ` ${info.version}` : ''}.` : '';
+  // serverInfo is kept as sent: only string fields go into the comment, on one line.
+  const text = (value: unknown) => (typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '');
+  const said = text(info?.name)
+    ? ` The server called itself ${text(info?.name)}${text(info?.version) ? ` ${text(info?.version)}` : ''}.`
+    : '';
   const from = source.file
     ? ` from its ${source.transport ?? ''}${source.transport ? ' ' : ''}entry in ${source.file}`
     : '';
+  const masked = catalog.fetched.masked ?? 0;
   return [
     `Tool catalog of the MCP server "${catalog.server}", written by ${source.writer ?? '`tool-lens catalog fetch`'}${source.generator ? ` (${source.generator})` : ''}`,
     `at ${catalog.fetched.at}${from}.${said}`,
-    'The tools are exactly as its tools/list returned them, secret values of the launch masked as ***. Fetch again rather than edit by hand.',
+    masked > 0
+      ? `The tools are as its tools/list returned them, except that ${masked === 1 ? '1 string' : `${masked} strings`} of what it sent repeated a secret value of its launch, written here as *** (fetched.masked). Fetch again rather than edit by hand.`
+      : 'The tools are exactly as its tools/list returned them. Fetch again rather than edit by hand.',
   ];
 }
 

@@ -1,8 +1,12 @@
 // What changed between two catalogs, server by server and tool by tool: tools added, removed and
 // renamed, required arguments added, arguments removed or given another type, each safety hint
-// that loosened or tightened, and which other fields differ (a description, a schema). Hints are compared as the safety floor reads them
-// (docs/toolhive.md#derivation): only `readOnlyHint: true`, `destructiveHint: false` and
-// `openWorldHint: false` count as safe, so a hint a tool stops declaring loosens. Typed data only.
+// that loosened or tightened, every text the model reads that changed (descriptions, titles,
+// parameter descriptions), and which fields differ, by path. Hints are compared as the safety
+// floor reads them (docs/toolhive.md#derivation): only `readOnlyHint: true`, `destructiveHint:
+// false` and `openWorldHint: false` count as safe, so a hint a tool stops declaring loosens. A
+// hint that tightens is a tool claiming more safety than before; `idempotentHint` (which the floor
+// never derives) counts only that way: a tool that is not read-only and newly declares it true.
+// Typed data only.
 import type { CatalogServer, CatalogTool } from './model.js';
 
 export type SafetyHint = 'readOnlyHint' | 'destructiveHint' | 'openWorldHint';
@@ -10,12 +14,24 @@ const SAFETY_HINTS: readonly SafetyHint[] = ['readOnlyHint', 'destructiveHint', 
 const SAFE: Record<SafetyHint, boolean> = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
 
 export interface HintChange {
-  hint: SafetyHint;
+  hint: SafetyHint | 'idempotentHint';
   /** The declared values; undefined when the tool does not declare the hint. */
   before: boolean | undefined;
   after: boolean | undefined;
-  /** loosened: it was safe and no longer is; tightened: the other way. */
+  /**
+   * loosened: it was safe and no longer is (composites built on it lose what they claimed);
+   * tightened: the tool now claims to be safer than before (clients may ask less before calling it).
+   */
   direction: 'loosened' | 'tightened';
+}
+
+/** A text the model reads that differs: a tool's `title` or `description`, or one inside a schema. */
+export interface TextChange {
+  /** Where, from the tool: `description`, `title`, `annotations.title`, `inputSchema.properties.path.description`. */
+  field: string;
+  /** The text; undefined on the side that does not have it. */
+  before: string | undefined;
+  after: string | undefined;
 }
 
 export interface TypeChange {
@@ -37,6 +53,10 @@ export interface ToolChange {
   hints: HintChange[];
   /** What else differs, by field: `title`, `description`, `inputSchema` (beyond the arguments above), `outputSchema`, `annotations` (beyond the safety hints). */
   otherChanges: string[];
+  /** Every text the model reads that changed, with both versions (a tool present on both sides only). */
+  descriptions: TextChange[];
+  /** Every place that differs, as a path from the tool (`inputSchema.properties.path.description`); at most 50. */
+  changedFields: string[];
   before?: CatalogTool;
   after?: CatalogTool;
 }
@@ -102,7 +122,17 @@ function diffTools(before: readonly CatalogTool[], after: readonly CatalogTool[]
 }
 
 function empty(name: string, change: ToolChange['change']): ToolChange {
-  return { name, change, requiredAdded: [], argumentsRemoved: [], typeChanged: [], hints: [], otherChanges: [] };
+  return {
+    name,
+    change,
+    requiredAdded: [],
+    argumentsRemoved: [],
+    typeChanged: [],
+    hints: [],
+    otherChanges: [],
+    descriptions: [],
+    changedFields: [],
+  };
 }
 
 function added(tool: CatalogTool): ToolChange {
@@ -128,6 +158,8 @@ function compareTools(before: CatalogTool, after: CatalogTool, change: 'changed'
       .map(([argument, type]) => ({ argument, before: type, after: b.types.get(argument) })),
     hints: hintChanges(before, after),
     otherChanges: [],
+    descriptions: textChanges(before, after),
+    changedFields: changedPaths(comparable(before), comparable(after)),
   };
   const classified = result.requiredAdded.length + result.argumentsRemoved.length + result.typeChanged.length > 0;
   if ((before.title ?? '') !== (after.title ?? '')) result.otherChanges.push('title');
@@ -151,7 +183,93 @@ function hintChanges(before: CatalogTool, after: CatalogTool): HintChange[] {
     if (wasSafe !== nowSafe)
       changes.push({ hint, before: was, after: now, direction: wasSafe ? 'loosened' : 'tightened' });
   }
+  // A client may retry an idempotent tool on its own; the hint means something only on a tool that
+  // is not read-only. Dropping it costs no composite anything (the floor never derives it).
+  const was = before.annotations?.idempotentHint;
+  const now = after.annotations?.idempotentHint;
+  if (was !== true && now === true && after.annotations?.readOnlyHint !== true)
+    changes.push({ hint: 'idempotentHint', before: was, after: now, direction: 'tightened' });
   return changes;
+}
+
+/** The fields of a tool that the comparison reads, as one value. */
+function comparable(tool: CatalogTool): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (tool.title !== undefined) out.title = tool.title;
+  if (tool.description !== undefined) out.description = tool.description;
+  if (tool.inputSchema !== undefined) out.inputSchema = tool.inputSchema;
+  if (tool.outputSchema !== undefined) out.outputSchema = tool.outputSchema;
+  if (tool.annotations !== undefined) out.annotations = tool.annotations;
+  return out;
+}
+
+const MAX_PATHS = 50;
+
+/** The paths at which two values differ (keys in any order are the same), at most 50. */
+export function differingPaths(before: unknown, after: unknown, at = ''): string[] {
+  return changedPaths(before, after, at);
+}
+
+function changedPaths(before: unknown, after: unknown, at = '', out: string[] = []): string[] {
+  if (out.length >= MAX_PATHS) return out;
+  if (isRecord(before) && isRecord(after)) {
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)]))
+      changedPaths(before[key], after[key], pathOf(at, key), out);
+    return out;
+  }
+  if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
+    before.forEach((item, i) => changedPaths(item, after[i], `${at}[${i}]`, out));
+    return out;
+  }
+  if (canonical(before) !== canonical(after)) out.push(at === '' ? '(the tool)' : at);
+  return out;
+}
+
+function pathOf(at: string, key: string): string {
+  const part = /^[A-Za-z_$][\w$-]*$/.test(key) ? key : JSON.stringify(key);
+  return at === '' ? part : /^[A-Za-z_$]/.test(part) ? `${at}.${part}` : `${at}[${part}]`;
+}
+
+/**
+ * The texts the model reads: the tool's title and description, the annotations' title, and every
+ * `title` or `description` string inside its schemas (the parameters' descriptions), by path.
+ */
+function textsOf(tool: CatalogTool): Map<string, string> {
+  const texts = new Map<string, string>();
+  if (tool.title !== undefined) texts.set('title', tool.title);
+  if (tool.description !== undefined) texts.set('description', tool.description);
+  if (tool.annotations?.title !== undefined) texts.set('annotations.title', tool.annotations.title);
+  const walk = (value: unknown, at: string, keyword: boolean): void => {
+    if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${at}[${i}]`, true));
+    if (!isRecord(value)) return;
+    for (const [key, item] of Object.entries(value)) {
+      const path = pathOf(at, key);
+      // In a schema, `description` and `title` are text only where keywords stand, not as
+      // property names under `properties`.
+      if (keyword && (key === 'description' || key === 'title') && typeof item === 'string') texts.set(path, item);
+      else
+        walk(
+          item,
+          path,
+          !(
+            keyword &&
+            (key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'definitions')
+          ),
+        );
+    }
+  };
+  walk(tool.inputSchema, 'inputSchema', true);
+  walk(tool.outputSchema, 'outputSchema', true);
+  return texts;
+}
+
+function textChanges(before: CatalogTool, after: CatalogTool): TextChange[] {
+  const a = textsOf(before);
+  const b = textsOf(after);
+  const out: TextChange[] = [];
+  for (const field of new Set([...a.keys(), ...b.keys()]))
+    if (a.get(field) !== b.get(field)) out.push({ field, before: a.get(field), after: b.get(field) });
+  return out;
 }
 
 interface ArgumentShape {

@@ -59,13 +59,29 @@ function serverFrom(path: string, name: string, node: MapNode): CatalogServer {
   }
   const fetched = getNode(node, 'fetched');
   const fetchedAt = isMap(fetched) ? getScalar(fetched, 'at')?.value : undefined;
-  return {
+  const server: CatalogServer = {
     name,
     tools,
     namespaces,
     origin: { file: path, span: (nameNode ?? node).span },
     fetchedAt: fetchedAt === undefined || fetchedAt === null ? undefined : String(fetchedAt),
   };
+  // A snapshot keeps the initialize result under `fetched`; a capture keeps it beside `tools`.
+  const facts = isMap(fetched) ? fetched : node;
+  const protocolVersion = getString(facts, 'protocolVersion');
+  if (protocolVersion !== undefined) server.protocolVersion = protocolVersion;
+  const serverInfo = recordAt(facts, 'serverInfo');
+  if (serverInfo) server.serverInfo = serverInfo;
+  const capabilities = recordAt(facts, isMap(fetched) ? 'capabilities' : 'serverCapabilities');
+  if (capabilities) server.capabilities = capabilities;
+  const instructions = getString(facts, 'instructions');
+  if (instructions !== undefined) server.instructions = instructions;
+  return server;
+}
+
+function recordAt(node: MapNode, key: string): Record<string, unknown> | undefined {
+  const map = getMap(node, key);
+  return map ? (toValue(map) as Record<string, unknown>) : undefined;
 }
 
 function toolsFrom(path: string, server: string, items: Node[], namespace: string | undefined): CatalogTool[] {

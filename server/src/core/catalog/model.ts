@@ -42,4 +42,15 @@ export interface CatalogServer {
   origin: Origin;
   /** When the snapshot was fetched, if it says. */
   fetchedAt?: string;
+  /**
+   * What the server's initialize result said, when the file records it: a snapshot's
+   * `fetched.protocolVersion`, `fetched.serverInfo`, `fetched.capabilities` and
+   * `fetched.instructions`, or a capture's `protocolVersion`, `serverInfo`, `serverCapabilities`
+   * and `instructions`. Older snapshots hold only the first two (serverInfo's name, title and
+   * version); a field the file leaves out is undefined.
+   */
+  protocolVersion?: string;
+  serverInfo?: Record<string, unknown>;
+  capabilities?: Record<string, unknown>;
+  instructions?: string;
 }

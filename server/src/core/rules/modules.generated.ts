@@ -14,6 +14,8 @@ import { rule as argsUnknown } from './args/unknown.js';
 import { rule as argsWrongType } from './args/wrong-type.js';
 import { rule as catalogDescriptionTruncated } from './catalog/description-truncated.js';
 import { rule as catalogDuplicateName } from './catalog/duplicate-name.js';
+import { rule as catalogHiddenCharacters } from './catalog/hidden-characters.js';
+import { rule as catalogHiddenInstructions } from './catalog/hidden-instructions.js';
 import { rule as catalogInvalidName } from './catalog/invalid-name.js';
 import { rule as catalogInvalidSchema } from './catalog/invalid-schema.js';
 import { rule as catalogSchemaRoot } from './catalog/schema-root.js';
@@ -91,6 +93,8 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'args/wrong-type', rule: argsWrongType },
   { path: 'catalog/description-truncated', rule: catalogDescriptionTruncated },
   { path: 'catalog/duplicate-name', rule: catalogDuplicateName },
+  { path: 'catalog/hidden-characters', rule: catalogHiddenCharacters },
+  { path: 'catalog/hidden-instructions', rule: catalogHiddenInstructions },
   { path: 'catalog/invalid-name', rule: catalogInvalidName },
   { path: 'catalog/invalid-schema', rule: catalogInvalidSchema },
   { path: 'catalog/schema-root', rule: catalogSchemaRoot },

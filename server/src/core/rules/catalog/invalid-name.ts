@@ -4,6 +4,7 @@
 // blank name is reported here too: the runtime refuses to register it.
 import { defineRule } from '../rule.js';
 import { catalogDeclarationsOf, describeTool, type ToolDecl } from '../../model/catalogDeclarations.js';
+import { hiddenCharacters } from '../../audit/modelText.js';
 
 const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -27,6 +28,8 @@ export const rule = defineRule({
     const declarations = catalogDeclarationsOf(ctx);
     for (const tool of declarations.tools) {
       if (tool.name === undefined || !tool.nameNode || TOOL_NAME.test(tool.name)) continue;
+      // Hidden characters are catalog/hidden-characters' finding (an error); this one is for the rest.
+      if (TOOL_NAME.test(withoutHidden(tool.name))) continue;
       ctx.report({
         messageId: 'invalidName',
         data: { wrong: whatIsWrong(tool.name), tool },
@@ -45,6 +48,12 @@ export const rule = defineRule({
     }
   },
 });
+
+function withoutHidden(name: string): string {
+  let out = name;
+  for (const run of hiddenCharacters(name).reverse()) out = out.slice(0, run.start) + out.slice(run.end);
+  return out;
+}
 
 function whatIsWrong(name: string): string {
   if (name.length === 0) return 'is empty';

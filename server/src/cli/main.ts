@@ -392,6 +392,7 @@ function checkCommand(line: CommandLine, paths: string[], io: Io): number {
         },
     // Standard input's text is no file the cache could hash: --stdin checks it afresh.
     cacheFile: values.stdin ? undefined : cacheOption(values, io.cwd),
+    fix: values.fix === true,
     ...ruleDocsOption(values),
   };
   if (values.stdin) {

@@ -298,6 +298,24 @@ describe('catalog diff never leaves out a file it should compare (issue 24, item
     assert.equal(alone.code, 1);
   });
 
+  test('a snapshot past a limit of Tool Lens is not compared as if it were empty: the diff stops and says why', () => {
+    // fileValues lowered to its least: a catalog with more values is declined whole.
+    const many = oneTool('big', true) + `    notes: [${'1,'.repeat(12_000)}1]\n`;
+    const { dir, git } = repository({
+      '.toollens.yaml': 'limits:\n  fileValues: 10000\n',
+      'catalogs/base.catalog.yaml': oneTool('base', true),
+      'catalogs/big.catalog.yaml': oneTool('big', true),
+    });
+    write(dir, { 'catalogs/big.catalog.yaml': many.replace('readOnlyHint: true', 'readOnlyHint: false') });
+    git('commit', '-qam', 'two');
+    const run = runCli(['catalog', 'diff', 'HEAD~1:catalogs', 'HEAD:catalogs'], { cwd: dir });
+    assert.equal(run.code, 2, run.stdout);
+    assert.match(
+      run.stderr,
+      /HEAD:catalogs\/big\.catalog\.yaml cannot be compared: it holds more than the 10,000 values/,
+    );
+  });
+
   test('a snapshot of the workspace that cannot be read stops the diff: it is named, exit 2, never "none"', (t) => {
     const { dir } = repository({
       'old.catalog.yaml': oneTool('base', true),

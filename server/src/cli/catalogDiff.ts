@@ -5,6 +5,7 @@
 // that name a tool the change renamed or removed, arguments that no longer fit). Exit 1 when a safety hint loosens, a
 // composite that was advertised no longer is, or a gateway gets a new error; 0 otherwise.
 import { counted } from '../core/text/words.js';
+import { byteLimitWords, fileSizeWords } from '../core/wording/parserWords.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { diffCatalogs, type CatalogDiff, type HintChange, type ToolChange } from '../core/catalog/diff.js';
@@ -168,6 +169,18 @@ function side(
   const parsed = source.files
     .map((file) => ({ file: workspace.parse(file.path, file.text), named: named.names(file.standsFor) }))
     .sort((a, b) => Number(b.named) - Number(a.named));
+  // A snapshot declined whole (past fileBytes or fileValues) describes no server: comparing without
+  // it would report its servers gone, or nothing changed.
+  for (const { file, named } of parsed) {
+    const first = file.documents[0];
+    const whole = first?.problems.find((p) => p.code === 'fileTooLarge' || p.code === 'fileTooManyValues');
+    if (whole === undefined || !(named || first?.kind === 'tool-catalog')) continue;
+    const why =
+      whole.code === 'fileTooLarge'
+        ? `it is ${fileSizeWords(Number(whole.data?.bytes))}, more than the ${byteLimitWords(Number(whole.data?.limit))} Tool Lens reads (limits.fileBytes)`
+        : `it holds more than the ${Number(whole.data?.limit).toLocaleString('en-US')} values Tool Lens reads in one file (limits.fileValues)`;
+    throw new UsageError(`${file.path} cannot be compared: ${why}`);
+  }
   if (!parsed.some(({ file, named }) => named || file.documents.some((doc) => doc.kind === 'tool-catalog')))
     throw new UsageError(`${source.spec} holds no tool catalog`);
   for (const { file, named } of parsed) workspace.catalog.addFile(file, { named });

@@ -285,3 +285,17 @@ test('format stylish: a file named like a workflow command prints no line the ru
   }
   assert.ok(run.log.includes('\\x3a:stop-commands::tok.vmcp.yaml:'), run.log);
 });
+
+test('issue 24: a workflow padded past fileBytes fails the default gate (it was not checked)', () => {
+  const workspace = workspaceWith('declined-whole', join(ROOT, 'test', 'corpus', 'clean'));
+  const gateway = readFileSync(join(ROOT, 'test', 'cli', 'scenarios', 'one-error', 'gateway.vmcp.yaml'), 'utf8');
+  writeFileSync(join(workspace, 'padded.vmcp.yaml'), `${gateway}${`# ${'x'.repeat(98)}\n`.repeat(90_000)}`);
+  const run = runAction(workspace, {}, 'declined-whole');
+  assert.equal(run.status, 1, `${run.log}\n${run.stderr}`);
+  assert.ok(
+    run.log
+      .split('\n')
+      .some((l) => l.startsWith('::error file=padded.vmcp.yaml,') && l.includes('title=lens/declined::')),
+    run.log,
+  );
+});

@@ -61,10 +61,8 @@ export const GIT_HARDENING: readonly string[] = [
  */
 export function gitEnvironment(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base };
-  // What an external diff or a pager would be, were one asked for.
+  // The program an external diff would be, were one asked for (none is: the commands are plumbing).
   delete env.GIT_EXTERNAL_DIFF;
-  delete env.GIT_PAGER;
-  delete env.PAGER;
   return {
     ...env,
     GIT_ALLOW_PROTOCOL: '',
@@ -74,6 +72,8 @@ export function gitEnvironment(base: NodeJS.ProcessEnv = process.env): NodeJS.Pr
     PAGER: 'cat',
     GIT_TERMINAL_PROMPT: '0',
     GIT_OPTIONAL_LOCKS: '0',
+    // A revision reads the objects it names, not what refs/replace puts in their place.
+    GIT_NO_REPLACE_OBJECTS: '1',
   };
 }
 

@@ -11,15 +11,17 @@ set -f
 read -r -d '' -a paths <<< "$TOOL_LENS_PATHS"
 set +f
 [ ${#paths[@]} -gt 0 ] || paths=(.)
-common=("${paths[@]}" --fail-on "$TOOL_LENS_FAIL_ON" --no-color)
+# The options first, then `--`: every path after it is a path, even one named like an option
+# (a changed file called `--help` is checked, not taken for the flag).
+options=(--fail-on "$TOOL_LENS_FAIL_ON" --no-color)
 
-node "$cli" check "${common[@]}" --format "$TOOL_LENS_FORMAT"
+node "$cli" check "${options[@]}" --format "$TOOL_LENS_FORMAT" -- "${paths[@]}"
 status=$?
 echo "exit-code=$status" >> "${GITHUB_OUTPUT:-/dev/null}"
 [ "$status" -le 1 ] || exit "$status"
 
 report="$(mktemp "${RUNNER_TEMP:-/tmp}/tool-lens-report.XXXXXX")"
-node "$cli" check "${common[@]}" --format json > "$report"
+node "$cli" check "${options[@]}" --format json -- "${paths[@]}" > "$report"
 again=$?
 if [ "$again" -le 1 ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
   node "$TOOL_LENS_HOME/action/summary.mjs" "$report" >> "$GITHUB_STEP_SUMMARY" || status=3
@@ -29,7 +31,7 @@ rm -f "$report"
 
 if [ -n "$TOOL_LENS_SARIF_FILE" ]; then
   mkdir -p "$(dirname "$TOOL_LENS_SARIF_FILE")"
-  node "$cli" check "${common[@]}" --format sarif > "$TOOL_LENS_SARIF_FILE"
+  node "$cli" check "${options[@]}" --format sarif -- "${paths[@]}" > "$TOOL_LENS_SARIF_FILE"
   sarif=$?
   [ "$sarif" -le 1 ] || exit "$sarif"
   echo "SARIF written to $TOOL_LENS_SARIF_FILE"

@@ -4,8 +4,19 @@
 // command line, the build), and re-checks only the files whose findings could have changed. The
 // cache file is written atomically, survives damage, and keeps no entry for a file that is gone.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -26,9 +37,23 @@ function copyOfExamples(): string {
   return dir;
 }
 
+/** The user's cache folder of these runs: where the cache key is kept, outside every workspace. */
+const USER_CACHE = mkdtempSync(join(tmpdir(), 'tool-lens-user-cache-'));
+temporaries.push(USER_CACHE);
+const USER_ENV = { XDG_CACHE_HOME: USER_CACHE };
+
+/** The cache file's content signed again with the user's key, as Tool Lens signs it (cache.ts). */
+function resign(content: { key: string; mac?: string; files: unknown }, keyDir = USER_CACHE): string {
+  const secret = Buffer.from(readFileSync(join(keyDir, 'tool-lens', 'cache-key'), 'utf8').trim(), 'hex');
+  const mac = createHmac('sha256', secret)
+    .update(JSON.stringify([content.key, content.files]))
+    .digest('base64');
+  return JSON.stringify({ ...content, mac });
+}
+
 /** A run with the cache; `checked`: the files it checked rather than took from the cache (from --debug). */
-function cached(dir: string, args: string[] = []): CliRun & { checked: string[] } {
-  const run = runCli(['check', '--format', 'json', '--cache', '--debug', ...args], { cwd: dir });
+function cached(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = USER_ENV): CliRun & { checked: string[] } {
+  const run = runCli(['check', '--format', 'json', '--cache', '--debug', ...args], { cwd: dir, env });
   const checked = [...run.stderr.matchAll(/^tool-lens: debug: cache: checking (\S+):/gm)]
     .map((m) => m[1] as string)
     .sort();
@@ -92,7 +117,7 @@ describe('tool-lens check --cache', () => {
     assert.equal(again.stdout, first.stdout);
     assert.equal(again.code, first.code);
     for (const format of ['stylish', 'sarif', 'github']) {
-      const withCache = runCli(['check', '--cache', '--format', format, '--no-color'], { cwd: dir });
+      const withCache = runCli(['check', '--cache', '--format', format, '--no-color'], { cwd: dir, env: USER_ENV });
       const without = runCli(['check', '--format', format, '--no-color'], { cwd: dir });
       assert.equal(withCache.stdout, without.stdout, format);
       assert.equal(withCache.code, without.code, format);
@@ -281,7 +306,7 @@ describe('tool-lens check --cache', () => {
     };
     const faces = Object.keys(content.files).find((path) => path.endsWith('filesystem.faces.yaml')) as string;
     (content.files[faces] as { checked: { findings: unknown[] } }).checked.findings = [{ rule: 1, span: 'x' }];
-    writeFileSync(cacheFile, JSON.stringify(content));
+    writeFileSync(cacheFile, resign(content as unknown as { key: string; files: unknown }));
     const entry = cached(dir);
     assert.deepEqual(entry.checked, ['faces/filesystem.faces.yaml']);
     assertSameAsUncached(dir, entry);
@@ -321,7 +346,7 @@ describe('tool-lens check --cache', () => {
     const withCache = copyScenarios('fixable');
     const without = copyScenarios('fixable');
     temporaries.push(withCache, without);
-    // Filled before the fix: the fixes then come from the cache's findings.
+    // Filled before the fix: the files with a safe fix are checked again before they are fixed.
     cached(withCache, ['fixable']);
     const fixed = cached(withCache, ['fixable', '--fix']);
     const plain = runCli(['check', 'fixable', '--fix', '--format', 'json'], { cwd: without });
@@ -395,9 +420,106 @@ describe('what the cache records', () => {
     const fifo = spawnSync('mkfifo', [join(dir, 'pipe.vmcp.yaml')]);
     assert.equal(fifo.status, 0, 'mkfifo');
     for (let run = 0; run < 2; run++) {
-      const named = runCli(['check', '--cache', 'pipe.vmcp.yaml', 'gateways/docs-bot.vmcp.yaml'], { cwd: dir });
+      const named = runCli(['check', '--cache', 'pipe.vmcp.yaml', 'gateways/docs-bot.vmcp.yaml'], {
+        cwd: dir,
+        env: USER_ENV,
+      });
       assert.equal(named.code, 2, `run ${run + 1}: ${named.stderr}`);
       assert.match(named.stderr, /cannot read pipe\.vmcp\.yaml: it is a FIFO/);
     }
+  });
+});
+
+describe('a cache the repository brings (issue 24, item 3)', () => {
+  /** Another person's cache folder: a key of their own. */
+  const attacker = mkdtempSync(join(tmpdir(), 'tool-lens-attacker-cache-'));
+  temporaries.push(attacker);
+  const ATTACKER_ENV = { XDG_CACHE_HOME: attacker };
+
+  interface CacheContent {
+    key: string;
+    mac?: string;
+    files: Record<string, { checked?: { findings: { fixes?: unknown[]; span: { start: number } }[] } }>;
+  }
+  const readContent = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as CacheContent;
+  /** Signed with the key of `keyDir` when there is one (the way its owner's Tool Lens would sign it). */
+  const sign = (content: CacheContent, keyDir: string) =>
+    existsSync(join(keyDir, 'tool-lens', 'cache-key')) ? resign(content, keyDir) : JSON.stringify(content);
+  /** A safe fix that writes PWNED at the start of the file. */
+  const planted = { title: 'Planted', safe: true, edits: [{ span: { start: 0, end: 0 }, newText: 'PWNED ' }] };
+
+  test('a committed cache that says the files have no findings is not trusted: the errors are reported', () => {
+    const dir = copyOfExamples();
+    const cacheFile = join(dir, '.toollens-cache');
+    // The author fills a cache with their own Tool Lens, then empties its findings.
+    cached(dir, [], ATTACKER_ENV);
+    const content = readContent(cacheFile);
+    for (const entry of Object.values(content.files)) if (entry.checked) entry.checked.findings = [];
+    writeFileSync(cacheFile, sign(content, attacker));
+    const run = cached(dir);
+    assert.deepEqual(run.checked, ALL_EXAMPLES);
+    assertSameAsUncached(dir, run);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /written for another key|not signed by this user's Tool Lens/);
+  });
+
+  test('--fix with a committed cache applies only the fixes a check finds: a planted fix is not written', () => {
+    const dir = copyScenarios('fixable');
+    const plain = copyScenarios('fixable');
+    temporaries.push(dir, plain);
+    cached(dir, ['fixable'], ATTACKER_ENV);
+    const cacheFile = join(dir, '.toollens-cache');
+    const content = readContent(cacheFile);
+    for (const entry of Object.values(content.files))
+      for (const finding of entry.checked?.findings ?? []) finding.fixes = [planted];
+    writeFileSync(cacheFile, sign(content, attacker));
+    const fixed = cached(dir, ['fixable', '--fix']);
+    const expected = runCli(['check', 'fixable', '--fix', '--format', 'json'], { cwd: plain });
+    assert.equal(fixed.stdout, expected.stdout);
+    for (const name of readdirSync(join(plain, 'fixable'))) {
+      if (name === 'catalogs') continue;
+      const text = readFileSync(join(dir, 'fixable', name), 'utf8');
+      assert.ok(!text.includes('PWNED'), `${name} got the planted fix`);
+      assert.equal(text, readFileSync(join(plain, 'fixable', name), 'utf8'), name);
+    }
+  });
+
+  test("even in a cache signed with the user's own key, a cached fix is never applied as it is: the file is checked again", () => {
+    const dir = copyScenarios('fixable');
+    temporaries.push(dir);
+    cached(dir, ['fixable']);
+    const cacheFile = join(dir, '.toollens-cache');
+    const content = readContent(cacheFile);
+    let withFix = 0;
+    for (const entry of Object.values(content.files))
+      for (const finding of entry.checked?.findings ?? [])
+        if (finding.fixes?.length) {
+          finding.fixes = [planted];
+          withFix++;
+        }
+    assert.ok(withFix > 0, 'the scenario has fixable findings');
+    writeFileSync(cacheFile, resign(content));
+    // Without --fix the signed cache is used as it is...
+    assert.deepEqual(cached(dir, ['fixable']).checked, []);
+    // ...with --fix, every file with a safe fix is checked again, and only that check's fixes are written.
+    const fixed = cached(dir, ['fixable', '--fix']);
+    assert.match(fixed.stderr, /it has a safe fix, and --fix applies only fixes it has just found/);
+    for (const name of readdirSync(join(dir, 'fixable')))
+      if (name !== 'catalogs') assert.ok(!readFileSync(join(dir, 'fixable', name), 'utf8').includes('PWNED'), name);
+  });
+
+  test("the key is kept in the user's cache folder, readable by the user alone; a key inside the workspace is not used", () => {
+    const dir = copyOfExamples();
+    cached(dir);
+    const keyFile = join(USER_CACHE, 'tool-lens', 'cache-key');
+    assert.match(readFileSync(keyFile, 'utf8'), /^[0-9a-f]{64}\n$/);
+    if (process.platform !== 'win32') assert.equal(statSync(keyFile).mode & 0o777, 0o600);
+    // A workspace that holds the key file (its user cache folder pointed into it) gets no cache.
+    const inside = { XDG_CACHE_HOME: join(dir, 'user-cache') };
+    cached(dir, [], inside);
+    const again = cached(dir, [], inside);
+    assert.match(again.stderr, /lies inside the workspace/);
+    assert.deepEqual(again.checked, ALL_EXAMPLES);
+    assertSameAsUncached(dir, again);
   });
 });

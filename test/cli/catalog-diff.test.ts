@@ -3,12 +3,13 @@
 // a git repository so the old side can also be a revision, with the gateway impact on the example
 // workflows checked against what the change must do to them.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
-import { ROOT, runCli } from './harness.js';
+import { GIT_HARDENING, gitEnvironment } from '../../server/src/node/catalogSource.js';
+import { CLI, ensureBuilt, ROOT, runCli } from './harness.js';
 
 const CATALOG = 'catalogs/team-tools.catalog.yaml';
 
@@ -287,5 +288,247 @@ describe('tool-lens catalog diff', () => {
     const empty = runCli(['catalog', 'diff', 'gateways', 'catalogs'], { cwd: dir });
     assert.equal(empty.code, 2);
     assert.match(empty.stderr, /gateways holds no tool catalog/);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Issue 24: a diff never compares fewer files than it was asked to, and reading a revision runs
+// git and nothing else, whatever the repository's own config says.
+
+/** A catalog of one server with one tool whose readOnlyHint is `readOnly`. */
+function oneTool(server: string, readOnly: boolean): string {
+  return [
+    'catalog: 1',
+    'servers:',
+    `  - name: ${server}`,
+    '    tools:',
+    '      - name: read_things',
+    '        inputSchema: {type: object}',
+    `        annotations: {readOnlyHint: ${readOnly}}`,
+    '',
+  ].join('\n');
+}
+
+/** A fresh git repository in a temporary folder holding `files`, committed; returns the folder and a git runner. */
+function repository(files: Record<string, string>): { dir: string; git: (...args: string[]) => string } {
+  const dir = mkdtempSync(join(tmpdir(), 'tool-lens-diff-git-'));
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  git('init', '-q');
+  write(dir, files);
+  git('add', '-A');
+  git('commit', '-qm', 'one');
+  return { dir, git };
+}
+
+function write(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+describe('catalog diff never leaves out a file it should compare (issue 24, item 1)', () => {
+  test('a catalog whose name has a non-ASCII character is compared in both revisions: its loosened hint fails the diff', () => {
+    const { dir, git } = repository({
+      'catalogs/base.catalog.yaml': oneTool('base', true),
+      'catalogs/équipe.catalog.yaml': oneTool('equipe', true),
+    });
+    write(dir, { 'catalogs/équipe.catalog.yaml': oneTool('equipe', false) });
+    git('commit', '-qam', 'two');
+    const run = runCli(['catalog', 'diff', 'HEAD~1:catalogs', 'HEAD:catalogs', '--format', 'json'], { cwd: dir });
+    assert.equal(run.stderr, '');
+    const report = JSON.parse(run.stdout) as Report;
+    assert.deepEqual(
+      report.servers.map((s) => `${s.name} ${s.change}`),
+      ['equipe changed'],
+    );
+    assert.deepEqual(report.summary, { loosened: 1, tightened: 0, broken: 0, newErrors: 0 });
+    assert.equal(run.code, 1);
+  });
+
+  test('a snapshot the configuration names is a catalog in the diff as in check, whatever its content says', () => {
+    // No inputSchema: by its content alone this is no catalog; `catalogs:` makes it one.
+    const named = (readOnly: boolean) =>
+      JSON.stringify({ server: 'gh', tools: [{ name: 'list_things', annotations: { readOnlyHint: readOnly } }] });
+    const { dir } = repository({
+      '.toollens.yaml': 'catalogs:\n  - snapshots/gh.json\n  - snapshots/*.snapshot\n',
+      'snapshots/base.catalog.yaml': oneTool('base', true),
+      'snapshots/gh.json': named(true),
+      'snapshots/memo.snapshot': named(true).replace('"gh"', '"memo"'),
+    });
+    write(dir, {
+      'snapshots/gh.json': named(false),
+      'snapshots/memo.snapshot': named(false).replace('"gh"', '"memo"'),
+    });
+    const run = runCli(['catalog', 'diff', 'HEAD:snapshots', 'snapshots', '--format', 'json'], { cwd: dir });
+    assert.equal(run.stderr, '');
+    const report = JSON.parse(run.stdout) as Report;
+    assert.deepEqual(
+      report.servers.map(
+        (s) => `${s.name} ${s.change} ${s.tools.flatMap((t) => t.hints.map((h) => h.direction)).join(',')}`,
+      ),
+      ['gh changed loosened', 'memo changed loosened'],
+    );
+    assert.equal(run.code, 1);
+    // A named file given alone is a catalog too.
+    const alone = runCli(['catalog', 'diff', 'HEAD:snapshots/gh.json', 'snapshots/gh.json', '--format', 'json'], {
+      cwd: dir,
+    });
+    assert.equal(alone.stderr, '');
+    assert.equal((JSON.parse(alone.stdout) as Report).summary.loosened, 1);
+    assert.equal(alone.code, 1);
+  });
+
+  test('a snapshot past a limit of Tool Lens is not compared as if it were empty: the diff stops and says why', () => {
+    // fileValues lowered to its least: a catalog with more values is declined whole.
+    const many = oneTool('big', true) + `    notes: [${'1,'.repeat(12_000)}1]\n`;
+    const { dir, git } = repository({
+      '.toollens.yaml': 'limits:\n  fileValues: 10000\n',
+      'catalogs/base.catalog.yaml': oneTool('base', true),
+      'catalogs/big.catalog.yaml': oneTool('big', true),
+    });
+    write(dir, { 'catalogs/big.catalog.yaml': many.replace('readOnlyHint: true', 'readOnlyHint: false') });
+    git('commit', '-qam', 'two');
+    const run = runCli(['catalog', 'diff', 'HEAD~1:catalogs', 'HEAD:catalogs'], { cwd: dir });
+    assert.equal(run.code, 2, run.stdout);
+    assert.match(
+      run.stderr,
+      /HEAD:catalogs\/big\.catalog\.yaml cannot be compared: it holds more than the 10,000 values/,
+    );
+  });
+
+  test('a snapshot of the workspace that cannot be read stops the diff: it is named, exit 2, never "none"', (t) => {
+    const { dir } = repository({
+      'old.catalog.yaml': oneTool('base', true),
+      'catalogs/base.catalog.yaml': oneTool('base', true),
+      'other/second.catalog.yaml': oneTool('second', true),
+    });
+    for (const folder of ['', 'catalogs', 'other']) chmodSync(join(dir, folder), 0o755);
+    chmodSync(join(dir, 'other/second.catalog.yaml'), 0o000);
+    // Root reads any file whatever its mode: run as nobody then.
+    const asRoot = process.getuid?.() === 0;
+    ensureBuilt();
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [CLI, ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+      });
+    if (run(['--version']).status !== 0) return t.skip('cannot run the CLI as an unprivileged user here');
+    const diffed = run(['catalog', 'diff', 'old.catalog.yaml', 'catalogs/base.catalog.yaml']);
+    assert.equal(diffed.status, 2);
+    assert.match(diffed.stderr, /cannot read other\/second\.catalog\.yaml/);
+    assert.doesNotMatch(diffed.stdout, /none/);
+  });
+});
+
+describe('catalog diff REV:PATH runs git and nothing else (issue 24, item 2)', () => {
+  /** A repository whose catalog blob is missing, as in a partial clone, with `remote` as its promisor remote. */
+  function partialClone(remote: (marker: string) => Record<string, string>): { dir: string; marker: string } {
+    const full = repository({ 'catalogs/base.catalog.yaml': oneTool('base', true) });
+    const { dir, git } = repository({ 'catalogs/base.catalog.yaml': oneTool('base', true) });
+    const blob = git('rev-parse', 'HEAD:catalogs/base.catalog.yaml').trim();
+    rmSync(join(dir, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+    git('config', 'core.repositoryformatversion', '1');
+    git('config', 'extensions.partialClone', 'origin');
+    git('config', 'remote.origin.promisor', 'true');
+    git('config', 'remote.origin.url', full.dir);
+    const marker = join(dir, 'MARKER');
+    for (const [key, value] of Object.entries(remote(marker))) git('config', key, value);
+    return { dir, marker };
+  }
+
+  test('a partial clone does not fetch a missing object lazily: the upload-pack command its config sets is not run', () => {
+    const { dir, marker } = partialClone((marker) => ({
+      'remote.origin.uploadpack': `touch ${marker}; git-upload-pack`,
+    }));
+    const run = runCli(['catalog', 'diff', 'HEAD:catalogs', 'catalogs'], { cwd: dir });
+    assert.equal(existsSync(marker), false, 'the repository ran its upload-pack command');
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /git cannot read HEAD:catalogs\/base\.catalog\.yaml/);
+  });
+
+  test('nor through an ext:: transport the repository allows itself', () => {
+    const { dir, marker } = partialClone((marker) => ({
+      'protocol.ext.allow': 'always',
+      'protocol.file.allow': 'always',
+      'remote.origin.url': `ext::sh -c touch% ${marker}`,
+    }));
+    const run = runCli(['catalog', 'diff', 'HEAD:catalogs', 'catalogs'], { cwd: dir });
+    assert.equal(existsSync(marker), false, 'the repository ran its ext:: command');
+    assert.equal(run.code, 2);
+  });
+
+  test('a submodule entry named like a catalog runs no textconv driver: it is refused as no file', () => {
+    const { dir, git } = repository({
+      'catalogs/base.catalog.yaml': oneTool('base', true),
+      '.gitattributes': '* diff=evil\n',
+    });
+    const marker = join(dir, 'MARKER');
+    git('config', 'diff.evil.textconv', `touch ${marker}; cat`);
+    // A submodule entry pointing at a commit of this very repository: `git show` of it prints that commit's patch.
+    git('update-index', '--add', '--cacheinfo', `160000,${git('rev-parse', 'HEAD').trim()},catalogs/sub.catalog.yaml`);
+    git('commit', '-qm', 'two');
+    const run = runCli(['catalog', 'diff', 'HEAD:catalogs', 'catalogs'], { cwd: dir });
+    assert.equal(existsSync(marker), false, 'the repository ran its textconv driver');
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /HEAD:catalogs\/sub\.catalog\.yaml is a submodule entry in git, not a file/);
+  });
+
+  test('a filter driver or an external diff the repository configures does not run on a blob it reads', () => {
+    const { dir, git } = repository({
+      'catalogs/base.catalog.yaml': oneTool('base', true),
+      '.gitattributes': '* filter=evil diff=evil\n',
+    });
+    const marker = join(dir, 'MARKER');
+    git('config', 'filter.evil.smudge', `touch ${marker}; cat`);
+    git('config', 'filter.evil.textconv', `touch ${marker}; cat`);
+    git('config', 'diff.evil.command', `touch ${marker}; true`);
+    git('config', 'diff.external', `touch ${marker}; true`);
+    write(dir, { 'catalogs/base.catalog.yaml': oneTool('base', false) });
+    const run = runCli(['catalog', 'diff', 'HEAD:catalogs', 'catalogs', '--format', 'json'], { cwd: dir });
+    assert.equal(existsSync(marker), false);
+    assert.equal((JSON.parse(run.stdout) as Report).summary.loosened, 1);
+  });
+
+  test('a revision that starts with "-" is refused before git runs', () => {
+    const { dir } = repository({ 'catalogs/base.catalog.yaml': oneTool('base', true) });
+    const run = runCli(['catalog', 'diff', '--output=x:catalogs', 'catalogs'], { cwd: dir });
+    assert.equal(run.code, 2);
+    const dashed = runCli(['catalog', 'diff', '--', '-x:catalogs', 'catalogs'], { cwd: dir });
+    assert.equal(dashed.code, 2);
+    assert.match(dashed.stderr, /a revision cannot start with "-"/);
+  });
+
+  // The settings git runs with, each against the repository config that would run a program
+  // without it: the same git command runs the program without them (so the hostile repository is
+  // real) and does not with them.
+  test('the hardening turns off an fsmonitor program and hooks the repository configures', () => {
+    const { dir, git } = repository({ 'f.yaml': 'a: 1\n' });
+    const marker = join(dir, 'MARKER');
+    const script = join(dir, 'hostile.sh');
+    writeFileSync(script, `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+    mkdirSync(join(dir, 'hooks'));
+    writeFileSync(join(dir, 'hooks', 'pre-commit'), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+    git('config', 'core.fsmonitor', script);
+    git('config', 'core.hooksPath', join(dir, 'hooks'));
+    const hardened = (...args: string[]) =>
+      execFileSync('git', [...GIT_HARDENING, '-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
+        cwd: dir,
+        env: gitEnvironment(),
+        stdio: 'pipe',
+      });
+    for (const args of [['status'], ['commit', '-q', '--allow-empty', '-m', 'x']]) {
+      hardened(...args);
+      assert.equal(existsSync(marker), false, `git ${args[0]} ran the repository's program with the hardening`);
+      git(...args);
+      assert.equal(existsSync(marker), true, `git ${args[0]} runs the repository's program without the hardening`);
+      rmSync(marker);
+    }
   });
 });

@@ -35,7 +35,8 @@ describe('tool-lens check with limits: in .toollens.yaml', () => {
   test('a raised fileBytes checks the file the default declines; a lowered one declines', () => {
     const dir = folder({ 'big.vmcp.yaml': gateway(9 * 1024 * 1024), 'small.vmcp.yaml': gateway(300 * 1024) });
     const declined = runCli(['check', '.', '--format', 'json'], { cwd: dir });
-    assert.equal(declined.code, 0, declined.stderr);
+    // A file declined whole fails the run: nothing of it was checked.
+    assert.equal(declined.code, 1, declined.stderr);
     assert.deepEqual(findingsOf(declined.stdout), {
       'big.vmcp.yaml': [
         'lens/declined: This file is 9.1 MB, more than the 8 MB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.',
@@ -80,7 +81,7 @@ describe('tool-lens check with limits: in .toollens.yaml', () => {
     truncateSync(join(dir, 'huge.vmcp.yaml'), 3 * 1024 ** 3);
     truncateSync(join(dir, 'huge.json'), 3 * 1024 ** 3);
     const run = runCli(['check', '.', '--format', 'json'], { cwd: dir });
-    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.code, 1, run.stderr);
     assert.equal(run.stderr, '');
     assert.deepEqual(findingsOf(run.stdout), {
       'huge.json': [],
@@ -91,8 +92,76 @@ describe('tool-lens check with limits: in .toollens.yaml', () => {
     });
     // Named on the command line, and as a catalog, it is the same.
     const named = runCli(['check', 'huge.vmcp.yaml', '--catalog', 'huge.json', '--format', 'json'], { cwd: dir });
-    assert.equal(named.code, 0, named.stderr);
+    assert.equal(named.code, 1, named.stderr);
     assert.equal(findingsOf(named.stdout)['huge.vmcp.yaml']?.length, 1);
+  });
+
+  test('issue 24: a workflow with mistakes padded past fileBytes or fileValues fails the default gate; a partial decline does not', () => {
+    // An error, a type error and a contradiction (a read-only composite that writes)...
+    const mistakes = [
+      'compositeTools:',
+      '  - name: publish',
+      '    description: Publish.',
+      '    annotations: {readOnlyHint: true}',
+      '    timeout: soon',
+      '    steps:',
+      '      - id: write',
+      '        tool: filesystem.write_file',
+      '        arguments: {path: a, content: b}',
+      '      - id: write',
+      '        tool: filesystem.write_file',
+      '        arguments: {path: a, content: b}',
+      '',
+    ].join('\n');
+    const checked = folder({ 'wf.vmcp.yaml': mistakes });
+    const plain = runCli(['check', '.', '--format', 'json'], { cwd: checked });
+    assert.equal(plain.code, 1);
+    assert.ok((findingsOf(plain.stdout)['wf.vmcp.yaml'] ?? []).length >= 2, plain.stdout);
+    // ...padded past fileBytes with comments, or past fileValues with a list of numbers.
+    const bytes = `${mistakes}${`# ${'x'.repeat(98)}\n`.repeat(Math.ceil((8 * 1024 * 1024) / 100) + 10)}`;
+    const values = `${mistakes.replace('compositeTools:', `padding: [${'0,'.repeat(500_001)}0]\ncompositeTools:`)}`;
+    for (const [name, padded, limit] of [
+      ['bytes', bytes, 'more than the 8 MB Tool Lens reads'],
+      ['values', values, 'more than the 500,000 values Tool Lens reads'],
+    ] as const) {
+      const dir = folder({ 'wf.vmcp.yaml': padded });
+      const run = runCli(['check', '.', '--format', 'json'], { cwd: dir });
+      const findings = findingsOf(run.stdout)['wf.vmcp.yaml'] ?? [];
+      assert.equal(findings.length, 1, `${name}: ${run.stdout}`);
+      assert.ok(findings[0]!.includes(limit), findings[0]);
+      assert.equal(run.code, 1, `${name}: a file declined whole passed the gate`);
+      const report = JSON.parse(run.stdout) as { files: { diagnostics: { severity: string }[] }[] };
+      assert.equal(report.files[0]!.diagnostics[0]!.severity, 'error');
+    }
+    // A value nested too deep is declined alone; the rest of the file is checked and passes.
+    const deep = folder({
+      'wf.vmcp.yaml': [
+        'compositeTools:',
+        '  - name: shapes',
+        '    description: Shapes.',
+        '    parameters:',
+        '      type: object',
+        `      properties: {shape: {type: array, default: ${'['.repeat(450)}${']'.repeat(450)}}}`,
+        '    steps:',
+        '      - id: list',
+        '        tool: filesystem.list_directory',
+        '        arguments: {path: docs}',
+        '',
+      ].join('\n'),
+    });
+    const partial = runCli(['check', '.', '--format', 'json'], { cwd: deep });
+    const diagnostics = (
+      JSON.parse(partial.stdout) as { files: { diagnostics: { rule: string; severity: string }[] }[] }
+    ).files[0]!.diagnostics;
+    assert.ok(
+      diagnostics.some((d) => d.rule === 'lens/declined' && d.severity === 'info'),
+      partial.stdout,
+    );
+    assert.deepEqual(
+      diagnostics.filter((d) => d.severity === 'error'),
+      [],
+    );
+    assert.equal(partial.code, 0);
   });
 
   test('a configuration of gigabytes is not read either: it is a problem of the configuration', () => {

@@ -183,6 +183,61 @@ describe('characters a terminal acts on', () => {
   });
 });
 
+describe('lines a CI runner acts on (issue 24, item 7)', () => {
+  // The GitHub Actions runner takes a line that starts with `::` (after white space) for a
+  // workflow command, and `##[command]` anywhere in a line; it ends lines at LF, CR or CRLF.
+  const names = ['::notice title=forged::x.vmcp.yaml', ' ::stop-commands::tok.vmcp.yaml', 'a##[add-mask]b.vmcp.yaml'];
+  // A hostile key in a duplicate (its line is shown in the snippet and quoted in the message).
+  const text = (key: string) =>
+    `compositeTools:\n  - name: t\n    description: d\n    ${key}: 1\n    ${key}: 2\n    steps: [{id: a, tool: filesystem.read_text_file, arguments: {path: x}}]\n`;
+  const dir = workspace({
+    [names[0]!]: text('"##[group]k"'),
+    [names[1]!]: text('"k\\r::group::in"'),
+    [names[2]!]: text('k'),
+    'catalogs/filesystem.json': CATALOG,
+  });
+  /** The lines as the runner reads them, each with its leading white space (as .NET trims it) removed. */
+  const runnerLines = (out: string) => out.split(/\r\n|\r|\n/).map((l) => l.replace(/^[\s\u0085\u180e]+/, ''));
+  const OURS = /^::(error|warning|notice) file=[^:]*,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=[^:]*::/;
+
+  for (const format of ['stylish', 'github', 'json', 'sarif', 'junit', 'gitlab', 'rdjson']) {
+    test(`${format}: no line starts with :: but our own annotations, and no ##[ anywhere`, () => {
+      const run = runCli(['check', '.', '--format', format], { cwd: dir });
+      assert.equal(run.code, 1, run.stderr);
+      for (const [stream, out] of [
+        ['stdout', run.stdout],
+        ['stderr', run.stderr],
+      ] as const) {
+        const lines = runnerLines(out);
+        // Our own annotation is read as such first (TryParseV2): a `##[` in its message is only text.
+        const others = format === 'github' && stream === 'stdout' ? lines.filter((l) => !OURS.test(l)) : lines;
+        assert.ok(!others.some((l) => l.includes('##[')), `${stream}: ${out}`);
+        const commands = lines.filter((l) => l.startsWith('::'));
+        if (format === 'github' && stream === 'stdout') {
+          assert.ok(commands.length >= names.length, out);
+          for (const line of commands) assert.match(line, OURS);
+        } else assert.deepEqual(commands, [], `${stream}: ${out}`);
+      }
+    });
+  }
+
+  test('JSON and SARIF still give the names exactly; stylish shows the escapes', () => {
+    const { report } = json(['check', '.'], dir);
+    assert.deepEqual(report.files.map((f) => f.path).sort(), [...names, 'catalogs/filesystem.json'].sort());
+    const sarif = JSON.parse(runCli(['check', '.', '--format', 'sarif'], { cwd: dir }).stdout) as {
+      runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[];
+    };
+    assert.ok(
+      sarif.runs[0]!.results.some(
+        (r) => decodeURIComponent(r.locations[0]!.physicalLocation.artifactLocation.uri) === names[2],
+      ),
+    );
+    const stylish = runCli(['check', '.'], { cwd: dir }).stdout;
+    assert.ok(stylish.includes('\\x3a:notice title=forged::x.vmcp.yaml:4:5: error'), stylish);
+    assert.ok(stylish.includes('a##\\x5badd-mask]b.vmcp.yaml:'), stylish);
+  });
+});
+
 /** `node dist/cli.js ARGS` as an unprivileged user when the tests run as root, since root reads any file whatever its mode. */
 function runUnprivileged(args: string[], cwd: string): { code: number | null; stdout: string; stderr: string } {
   ensureBuilt();

@@ -230,3 +230,72 @@ test('a usage error fails the step with exit 2 and leaves no summary', () => {
   assert.match(run.stderr, /format/);
   assert.equal(run.summary, '');
 });
+
+// Issue 24, item 7: what a checked repository names (files, step ids) cannot take over the log or the summary.
+test('the summary shows a hostile step id as text: no heading, image, link or code span of its own', () => {
+  const workspace = workspaceWith('summary-injection', join(ROOT, 'examples'));
+  const file = join(workspace, 'gateways', 'docs-bot.vmcp.yaml');
+  const hostile = 'w`x`\r# Injected heading\r![img](https://evil.example/i.png) [link](https://evil.example/) <b>&amp;';
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace('      - id: write\n', `      - id: ${JSON.stringify(hostile)}\n`),
+  );
+  const run = runAction(workspace, {}, 'summary-injection');
+  assert.equal(run.status, 1, run.stderr);
+  assert.ok(run.summary.includes('Injected heading'), run.summary);
+  // Markdown ends a line at LF, CR or CRLF.
+  const lines = run.summary.split(/\r\n|\r|\n/);
+  assert.deepEqual(
+    lines.filter((l) => l.startsWith('#')),
+    ['## Tool Lens'],
+  );
+  assert.ok(!run.summary.includes('\r'));
+  assert.doesNotMatch(run.summary, /!\[|\]\(https:\/\/evil|<b>|(?<!\\)&amp;/);
+  const rows = lines.filter((l) => l.startsWith('| ') && !l.startsWith('| Severity') && !l.startsWith('| ---'));
+  for (const row of rows) assert.equal(row.split(/(?<!\\)\|/).length, 6, row);
+});
+
+test('a changed file named --help is checked, not taken for the option', () => {
+  const workspace = workspaceWith('dash-path', join(ROOT, 'test', 'corpus', 'clean'));
+  cpSync(join(ROOT, 'test', 'cli', 'scenarios', 'one-error', 'gateway.vmcp.yaml'), join(workspace, '--help'));
+  const run = runAction(workspace, { paths: '--help' }, 'dash-path');
+  assert.doesNotMatch(run.log, /Usage:/);
+  assert.equal(run.status, 1, `${run.log}\n${run.stderr}`);
+  assert.ok(
+    run.log.split('\n').some((l) => l.startsWith('::error file=--help,')),
+    run.log,
+  );
+});
+
+test('format stylish: a file named like a workflow command prints no line the runner would run', () => {
+  const workspace = workspaceWith('stylish-commands', join(ROOT, 'test', 'corpus', 'clean'));
+  const gateway = readFileSync(join(ROOT, 'test', 'cli', 'scenarios', 'one-error', 'gateway.vmcp.yaml'), 'utf8');
+  for (const name of ['::stop-commands::tok.vmcp.yaml', '::group::g.vmcp.yaml', 'x##[add-mask]y.vmcp.yaml'])
+    writeFileSync(join(workspace, name), gateway);
+  const run = runAction(workspace, { format: 'stylish' }, 'stylish-commands');
+  assert.equal(run.status, 1, run.stderr);
+  for (const out of [run.log, run.stderr]) {
+    const lines = out.split(/\r\n|\r|\n/).map((l) => l.replace(/^[\s\u0085\u180e]+/, ''));
+    assert.deepEqual(
+      lines.filter((l) => l.startsWith('::') && !l.startsWith('::group::Build') && l !== '::endgroup::'),
+      [],
+      out,
+    );
+    assert.ok(!lines.some((l) => l.includes('##[')), out);
+  }
+  assert.ok(run.log.includes('\\x3a:stop-commands::tok.vmcp.yaml:'), run.log);
+});
+
+test('issue 24: a workflow padded past fileBytes fails the default gate (it was not checked)', () => {
+  const workspace = workspaceWith('declined-whole', join(ROOT, 'test', 'corpus', 'clean'));
+  const gateway = readFileSync(join(ROOT, 'test', 'cli', 'scenarios', 'one-error', 'gateway.vmcp.yaml'), 'utf8');
+  writeFileSync(join(workspace, 'padded.vmcp.yaml'), `${gateway}${`# ${'x'.repeat(98)}\n`.repeat(90_000)}`);
+  const run = runAction(workspace, {}, 'declined-whole');
+  assert.equal(run.status, 1, `${run.log}\n${run.stderr}`);
+  assert.ok(
+    run.log
+      .split('\n')
+      .some((l) => l.startsWith('::error file=padded.vmcp.yaml,') && l.includes('title=lens/declined::')),
+    run.log,
+  );
+});

@@ -18,10 +18,20 @@
 // entries are judged against it. The cache file is written atomically (a temporary file renamed),
 // a corrupt or foreign one is ignored (said with --debug), and it keeps entries only for files
 // that still exist.
+//
+// The cache file lies in the workspace by default, so a repository can bring one of its own: a
+// `.toollens-cache` committed with entries that say a file with errors has none, or that carry a
+// "fix" of the author's choosing. Everything the key was built from can be known to that author.
+// So the cache is signed: its key and its content are HMACs under a secret that only this user's
+// Tool Lens knows, 32 random bytes kept in the user's cache folder (`cacheKeyFile`), outside every
+// workspace; a cache signed otherwise is ignored and replaced. And a cached finding's edits are
+// never applied as they are: with --fix, a file whose cached findings carry a safe fix is checked
+// again, and only the fixes of that check are applied.
 import { counted } from '../core/text/words.js';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { version as TOOL_VERSION } from '../../../package.json';
 import type { CatalogIndex } from '../core/catalog/index.js';
 import type { ParsedFile } from '../core/parse/file.js';
@@ -37,7 +47,7 @@ import type { CheckedFile, CheckResult } from './result.js';
 /** The cache file's name in the current folder, or in the folder --cache-location names. */
 export const CACHE_FILE_NAME = '.toollens-cache';
 const FORMAT = 'tool-lens-cache';
-const FORMAT_VERSION = 1;
+const FORMAT_VERSION = 2;
 /** What a cache file starts with: a file that does not is not ours and is never overwritten. */
 const MARKER = `{"format":"${FORMAT}"`;
 
@@ -65,7 +75,10 @@ interface Entry {
 interface CacheFile {
   format: typeof FORMAT;
   version: typeof FORMAT_VERSION;
+  /** The run's key, as an HMAC under the user's secret. */
   key: string;
+  /** The HMAC of `[key, files]` under the user's secret: the file is this user's Tool Lens's. */
+  mac: string;
   files: Record<string, Entry>;
 }
 
@@ -82,6 +95,10 @@ export interface CacheOptions {
   debug: Logger;
   /** How the workspace's files are checked (the engine, loaded only when a file must be checked). */
   check: (file: ParsedFile, workspace: Workspace) => Finding[];
+  /** --fix: a file whose cached findings carry a safe fix is checked again, never fixed from the cache. */
+  fix?: boolean;
+  /** The file that holds the user's secret (default: `cacheKeyFile()`). */
+  keyFile?: string;
 }
 
 /**
@@ -129,6 +146,76 @@ function buildStamp(): string {
 
 function hashOf(text: string): string {
   return createHash('sha1').update(text).digest('base64');
+}
+
+/** An HMAC under the user's secret, in base64. */
+function signed(secret: Buffer, text: string): string {
+  return createHmac('sha256', secret).update(text).digest('base64');
+}
+
+function sameSignature(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Where the user's cache secret is kept: `tool-lens/cache-key` in the user's cache folder
+ * ($XDG_CACHE_HOME, else ~/.cache; ~/Library/Caches on macOS; %LOCALAPPDATA% on Windows).
+ */
+export function cacheKeyFile(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME;
+  const base =
+    xdg !== undefined && isAbsolute(xdg)
+      ? xdg
+      : process.platform === 'win32'
+        ? (env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'))
+        : process.platform === 'darwin'
+          ? join(homedir(), 'Library', 'Caches')
+          : join(homedir(), '.cache');
+  return join(base, 'tool-lens', 'cache-key');
+}
+
+/**
+ * The user's secret: read from `keyFile`, or made there (a new file, never through an existing
+ * one, readable by the user alone). One that cannot be kept, or that lies inside the workspace
+ * (where a repository could bring it), is replaced by one for this run only: nothing cached is
+ * then trusted, and the run says why.
+ */
+function cacheSecret(keyFile: string, workspaces: readonly string[], log: Logger): Buffer {
+  const once = (why: string): Buffer => {
+    log(`cache: ${why}; every file is checked, and the cache written is of no use to the next run`);
+    return randomBytes(32);
+  };
+  if (workspaces.some((root) => isInside(resolve(root), resolve(keyFile))))
+    return once(`the cache key ${keyFile} lies inside the workspace, where a repository could bring its own`);
+  const parse = (text: string): Buffer | undefined =>
+    /^[0-9a-f]{64}\n?$/.test(text) ? Buffer.from(text.trim(), 'hex') : undefined;
+  try {
+    const existing = parse(readFileSync(keyFile, 'utf8'));
+    if (existing) return existing;
+    return once(`the cache key ${keyFile} is not one Tool Lens wrote (remove it to have a new one made)`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      return once(`cannot read the cache key ${keyFile}: ${(error as Error).message}`);
+  }
+  const secret = randomBytes(32);
+  try {
+    mkdirSync(dirname(keyFile), { recursive: true, mode: 0o700 });
+    writeFileSync(keyFile, `${secret.toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
+    return secret;
+  } catch (error) {
+    // Another run made it first: use that one.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      try {
+        const theirs = parse(readFileSync(keyFile, 'utf8'));
+        if (theirs) return theirs;
+      } catch {
+        // said below
+      }
+    }
+    return once(`cannot keep a cache key in ${keyFile}: ${(error as Error).message}`);
+  }
 }
 
 function textHash(read: DiskText): string {
@@ -242,8 +329,9 @@ export function checkWithCache(
     candidates: whole.candidates.filter((c) => c.absolute !== options.file),
     catalogOnly: whole.catalogOnly.filter((absolute) => absolute !== options.file),
   };
-  const key = runKey(plan, cliCatalogGlobs);
-  const previous = readCache(options.file, key, options.debug);
+  const secret = cacheSecret(options.keyFile ?? cacheKeyFile(), [plan.root, plan.cwd], options.log);
+  const key = signed(secret, runKey(plan, cliCatalogGlobs));
+  const previous = readCache(options.file, key, secret, options.debug);
   const fileBytes = plan.workspace.limits.fileBytes;
 
   const files = new Map<string, Candidate>();
@@ -269,7 +357,9 @@ export function checkWithCache(
   const targets = plan.targets.map((absolute) => fileOf(absolute, namedSet.has(absolute)));
 
   const hit = (target: Candidate, state: CatalogState) =>
-    target.known?.checked !== undefined && satisfied(target.known.checked.deps, state);
+    target.known?.checked !== undefined &&
+    satisfied(target.known.checked.deps, state) &&
+    !(options.fix === true && hasSafeFix(target.known.checked.findings));
   const entries = new Map<string, Entry>();
   const known = knownJoins(candidates);
   const knownState = known && catalogState(known);
@@ -310,7 +400,9 @@ export function checkWithCache(
         result.push(fromCache(target));
         continue;
       }
-      options.debug(`cache: checking ${target.path}: ${whyChecked(target, previous.files.get(target.absolute))}`);
+      options.debug(
+        `cache: checking ${target.path}: ${whyChecked(target, previous.files.get(target.absolute), options.fix === true)}`,
+      );
       const file = loaded.parse(target.absolute);
       if (!file) continue;
       const recording = recordingCatalog(catalog);
@@ -360,7 +452,7 @@ export function checkWithCache(
   options.debug(
     `cache: ${targets.length - checked} of ${targets.length} file(s) from ${options.file}, ${checked} checked`,
   );
-  writeCache(options, key, previous, entries);
+  writeCache(options, key, secret, previous, entries);
   return { files: result };
 
   function fromCache(target: Candidate): CheckedFile {
@@ -374,11 +466,17 @@ export function checkWithCache(
   }
 }
 
+function hasSafeFix(findings: readonly Finding[]): boolean {
+  return findings.some((finding) => finding.fixes?.some((fix) => fix.safe) === true);
+}
+
 /** Why a file is checked rather than taken from the cache (said with --debug). */
-function whyChecked(target: Candidate, entry: Entry | undefined): string {
+function whyChecked(target: Candidate, entry: Entry | undefined, fix: boolean): string {
   if (!entry?.checked) return 'not in the cache';
   if (entry.hash !== target.hash) return 'its text changed';
   if (entry.named !== target.named) return 'a catalog glob names it now, or no longer';
+  if (fix && hasSafeFix(entry.checked.findings))
+    return 'it has a safe fix, and --fix applies only fixes it has just found';
   return 'what it consulted of the catalog changed';
 }
 
@@ -393,7 +491,7 @@ interface Previous {
   intact: boolean;
 }
 
-function readCache(file: string, key: string, debug: Logger): Previous {
+function readCache(file: string, key: string, secret: Buffer, debug: Logger): Previous {
   const empty = (foreign: boolean): Previous => ({ files: new Map(), foreign, intact: false });
   let text: string;
   try {
@@ -423,10 +521,17 @@ function readCache(file: string, key: string, debug: Logger): Previous {
     debug(`cache: ${file} is of another format or version; it is ignored and replaced`);
     return empty(false);
   }
-  if (parsed.key !== key) {
+  if (!sameSignature(parsed.key, key)) {
     debug(
-      'cache: the Tool Lens build, the configuration, the current folder or the catalog options changed; every file is checked again',
+      `cache: ${file} was written for another key (the Tool Lens build, the configuration, the current folder or the catalog options changed, or another user's or machine's Tool Lens wrote it); every file is checked again`,
     );
+    return empty(false);
+  }
+  if (
+    typeof parsed.mac !== 'string' ||
+    !sameSignature(parsed.mac, signed(secret, JSON.stringify([parsed.key, parsed.files])))
+  ) {
+    debug(`cache: ${file} is not signed by this user's Tool Lens; it is ignored and replaced`);
     return empty(false);
   }
   const files = new Map<string, Entry>();
@@ -439,7 +544,13 @@ function readCache(file: string, key: string, debug: Logger): Previous {
   return { files, foreign: false, intact: damaged === 0 };
 }
 
-function writeCache(options: CacheOptions, key: string, previous: Previous, entries: Map<string, Entry>): void {
+function writeCache(
+  options: CacheOptions,
+  key: string,
+  secret: Buffer,
+  previous: Previous,
+  entries: Map<string, Entry>,
+): void {
   if (previous.foreign) {
     options.log(`cache: not written: ${options.file} exists and is not a Tool Lens cache`);
     return;
@@ -456,11 +567,13 @@ function writeCache(options: CacheOptions, key: string, previous: Previous, entr
     else changed = true;
   }
   if (!changed && entries.size === previous.files.size) return;
+  const files = Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const content: CacheFile = {
     format: FORMAT,
     version: FORMAT_VERSION,
     key,
-    files: Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    mac: signed(secret, JSON.stringify([key, files])),
+    files,
   };
   let target = options.file;
   if (options.root !== undefined && isInside(resolve(options.root), resolve(options.file))) {

@@ -7,6 +7,7 @@
 // is, or a gateway gets a new error, and with `--fail-on description` when a text the model reads
 // changed; 0 otherwise.
 import { counted } from '../core/text/words.js';
+import { byteLimitWords, fileSizeWords } from '../core/wording/parserWords.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
@@ -25,8 +26,9 @@ import { annotationWords, toolListReport } from '../core/listing/report.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { SEVERITY_ORDER, type Finding, type Severity } from '../core/types.js';
 import { Workspace } from '../core/workspace.js';
-import { readCatalogSource, type CatalogSource } from '../node/catalogSource.js';
-import { loadWorkspace, UsageError } from '../node/loader.js';
+import { readCatalogSource, type CatalogSource, type NamedBy } from '../node/catalogSource.js';
+import { catalogGlobsNamePath } from '../node/discovery.js';
+import { loadPlanned, planWorkspace, UsageError } from '../node/loader.js';
 import type { Palette } from './colors.js';
 import { visible } from './formatters/visible.js';
 import { toRange, type Range } from './result.js';
@@ -86,11 +88,23 @@ export interface DiffGate {
 export const DIFF_FAIL_ON = ['description'] as const;
 
 export function catalogDiff(options: CatalogDiffOptions): DiffReport {
-  const before = readCatalogSource(options.before, options.cwd);
-  const after = readCatalogSource(options.after, options.cwd);
-  const loaded = loadWorkspace({ paths: ['.'], cwd: options.cwd, configPath: options.configPath, log: options.log });
-  if (loaded.configProblems.length > 0)
-    throw new UsageError(`the configuration ${loaded.configPath ?? ''} has problems; \`tool-lens check\` lists them`);
+  const plan = planWorkspace({ paths: ['.'], cwd: options.cwd, configPath: options.configPath, log: options.log });
+  if (plan.configProblems.length > 0)
+    throw new UsageError(`the configuration ${plan.configPath ?? ''} has problems; \`tool-lens check\` lists them`);
+  // What the catalog globs name joins the catalog whatever its content, in the diff as in `check`.
+  const namedFiles = new Set(plan.catalogOnly);
+  const named: NamedBy = {
+    files: plan.catalogOnly,
+    names: (absolute) => namedFiles.has(absolute) || catalogGlobsNamePath(plan.catalogGlobs, absolute),
+  };
+  const before = readCatalogSource(options.before, options.cwd, named);
+  const after = readCatalogSource(options.after, options.cwd, named);
+  const loaded = loadPlanned(plan);
+  // A file the workspace holds and the diff could not read would leave its part of the answer out.
+  if (loaded.unreadable.length > 0)
+    throw new UsageError(
+      `${counted(loaded.unreadable.length, 'file or folder', 'files or folders')} of the workspace could not be read (named above): the diff would leave them out`,
+    );
   const base = loaded.workspace;
   // The workspace's own snapshots, except those OLD and NEW stand for.
   const replaced = new Set([...before.files, ...after.files].map((f) => f.standsFor));
@@ -98,8 +112,8 @@ export function catalogDiff(options: CatalogDiffOptions): DiffReport {
     base.catalog.files.filter((path) => !replaced.has(resolve(options.cwd, path))),
     options,
   );
-  const oldSide = side(base, before, others, options);
-  const newSide = side(base, after, others, options);
+  const oldSide = side(base, before, others, named, options);
+  const newSide = side(base, after, others, named, options);
 
   const diff = diffCatalogs(serversOf(oldSide.workspace, before), serversOf(newSide.workspace, after));
   const renames = backendRenamesOf(diff, newSide.workspace.catalog);
@@ -162,14 +176,14 @@ function withoutTools(change: ToolChange): Omit<ToolChange, 'before' | 'after'> 
   return renamedTo === undefined ? { name, change: kind, ...rest } : { name, change: kind, renamedTo, ...rest };
 }
 
-/** The workspace's other snapshots, read once for both sides. */
+/** The workspace's other snapshots, read once for both sides; one that cannot be read stops the diff. */
 function readOthers(paths: readonly string[], options: CatalogDiffOptions): { path: string; text: string }[] {
   const out: { path: string; text: string }[] = [];
   for (const path of paths) {
     try {
       out.push({ path, text: readFileSync(resolve(options.cwd, path), 'utf8') });
     } catch (error) {
-      options.log(`cannot read ${path}: ${String(error)}`);
+      throw new UsageError(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   return out;
@@ -180,16 +194,35 @@ function side(
   base: Workspace,
   source: CatalogSource,
   others: readonly { path: string; text: string }[],
+  named: NamedBy,
   options: CatalogDiffOptions,
 ): { workspace: Workspace } {
   const workspace = new Workspace(base.root, options.log);
   workspace.config = base.config;
-  const parsed = source.files.map((file) => workspace.parse(file.path, file.text));
-  if (!parsed.some((file) => file.documents.some((doc) => doc.kind === 'tool-catalog')))
+  // Named files first, as node/discovery.ts's joinCatalog orders them: the first server of a name wins.
+  const parsed = source.files
+    .map((file) => ({ file: workspace.parse(file.path, file.text), named: named.names(file.standsFor) }))
+    .sort((a, b) => Number(b.named) - Number(a.named));
+  // A snapshot declined whole (past fileBytes or fileValues) describes no server: comparing without
+  // it would report its servers gone, or nothing changed.
+  for (const { file, named } of parsed) {
+    const first = file.documents[0];
+    const whole = first?.problems.find((p) => p.code === 'fileTooLarge' || p.code === 'fileTooManyValues');
+    if (whole === undefined || !(named || first?.kind === 'tool-catalog')) continue;
+    const why =
+      whole.code === 'fileTooLarge'
+        ? `it is ${fileSizeWords(Number(whole.data?.bytes))}, more than the ${byteLimitWords(Number(whole.data?.limit))} Tool Lens reads (limits.fileBytes)`
+        : `it holds more than the ${Number(whole.data?.limit).toLocaleString('en-US')} values Tool Lens reads in one file (limits.fileValues)`;
+    throw new UsageError(`${file.path} cannot be compared: ${why}`);
+  }
+  if (!parsed.some(({ file, named }) => named || file.documents.some((doc) => doc.kind === 'tool-catalog')))
     throw new UsageError(`${source.spec} holds no tool catalog`);
-  for (const file of parsed) workspace.catalog.addFile(file);
+  for (const { file, named } of parsed) workspace.catalog.addFile(file, { named });
   // Each side parses them itself: a parse's analyses are memoised per document, so the sides must not share one.
-  for (const other of others) workspace.catalog.addFile(workspace.parse(other.path, other.text));
+  for (const other of others)
+    workspace.catalog.addFile(workspace.parse(other.path, other.text), {
+      named: named.names(resolve(options.cwd, other.path)),
+    });
   return { workspace };
 }
 

@@ -28,6 +28,8 @@ export interface CheckOptions {
   again?: boolean;
   /** --cache: the cache file (cache.ts); absent, every file is checked. */
   cacheFile?: string;
+  /** --fix: the findings' fixes are to be applied, so none is taken from the cache (cache.ts). */
+  fix?: boolean;
   /** --rule-docs-url: where the reports link a rule's page, over the configuration's `ruleDocsUrl`. */
   ruleDocsUrl?: string;
 }
@@ -87,6 +89,7 @@ export function runCheck(options: CheckOptions): CheckResult {
       log: options.log,
       debug: options.debug,
       check: (file, workspace) => checkFile(file, workspace).findings,
+      fix: options.fix === true && options.again !== true,
     });
     options.debug(`checked ${result.files.length} file(s) in ${(performance.now() - started).toFixed(0)} ms`);
     // What the load could not read is in the plan, whichever way the cache went.

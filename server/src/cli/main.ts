@@ -29,6 +29,7 @@ import { formatSarif } from './formatters/sarif.js';
 import { formatStylish } from './formatters/stylish.js';
 import { outputFile, type Output } from './outputFile.js';
 import { visible, visibleLines } from './formatters/visible.js';
+import { guardGithub, guardJson, guardText, guardXml } from './formatters/workflowCommands.js';
 import { summarize, type CheckResult } from './result.js';
 import { formatRulesJson, formatRulesTable } from './rules.js';
 
@@ -239,7 +240,9 @@ interface CommandLine {
   color?: boolean;
 }
 
-export function run(argv: string[], io: Io): number {
+export function run(argv: string[], given: Io): number {
+  // Nothing a checked file puts on stderr may read as a CI runner's command (formatters/workflowCommands.ts).
+  const io: Io = { ...given, err: (text) => given.err(guardText(text)) };
   // --debug is looked up before parsing so that even a failure to parse shows its stack.
   const debug = argv.includes('--debug');
   try {
@@ -393,6 +396,7 @@ function checkCommand(line: CommandLine, paths: string[], io: Io): number {
         },
     // Standard input's text is no file the cache could hash: --stdin checks it afresh.
     cacheFile: values.stdin ? undefined : cacheOption(values, io.cwd),
+    fix: values.fix === true,
     ...ruleDocsOption(values),
   };
   if (values.stdin) {
@@ -467,21 +471,22 @@ function errorsOnly(result: CheckResult): CheckResult {
 }
 
 function render(result: CheckResult, format: Format, io: Io, colour: boolean, failOn: Severity): string {
+  // Each format guarded its own way, so that no line of it reads as a CI runner's command.
   switch (format) {
     case 'json':
-      return formatJson(result);
+      return guardJson(formatJson(result));
     case 'sarif':
-      return formatSarif(result, { rules: ALL_RULES, toolVersion: TOOL_VERSION, cwd: io.cwd });
+      return guardJson(formatSarif(result, { rules: ALL_RULES, toolVersion: TOOL_VERSION, cwd: io.cwd }));
     case 'github':
-      return formatGithub(result);
+      return guardGithub(formatGithub(result));
     case 'junit':
-      return formatJunit(result, { failOn });
+      return guardXml(formatJunit(result, { failOn }));
     case 'gitlab':
-      return formatGitlab(result);
+      return guardJson(formatGitlab(result));
     case 'rdjson':
-      return formatRdjson(result);
+      return guardJson(formatRdjson(result));
     case 'stylish':
-      return formatStylish(result, palette(colour));
+      return guardText(formatStylish(result, palette(colour)));
   }
 }
 
@@ -529,7 +534,7 @@ function catalogDiffCommand(line: CommandLine, rest: string[], io: Io): number {
     log: stderrLogger(io, values.debug === true),
   });
   const colors = palette(colourWanted({ isTTY: output.isTTY }, line.color, io.env));
-  output.write(format === 'json' ? formatDiffJson(report) : formatDiffTable(report, colors));
+  output.write(format === 'json' ? guardJson(formatDiffJson(report)) : guardText(formatDiffTable(report, colors)));
   return diffFails(report, gate) ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
@@ -560,7 +565,11 @@ function gatewayCommand(line: CommandLine, rest: string[], io: Io): number {
       `no gateway configuration (vmcp-config or VirtualMCPServer) in ${paths.length ? paths.join(', ') : '.'}`,
     );
   const colors = palette(colourWanted({ isTTY: output.isTTY }, line.color, io.env));
-  output.write(format === 'json' ? formatGatewayToolsJson(reports) : formatGatewayToolsTable(reports, colors));
+  output.write(
+    format === 'json'
+      ? guardJson(formatGatewayToolsJson(reports))
+      : guardText(formatGatewayToolsTable(reports, colors)),
+  );
   return EXIT_CLEAN;
 }
 
@@ -575,7 +584,11 @@ function firstLine(text: string): string {
 /** The whole command: `catalog fetch` talks to servers (asynchronous); the rest is `run`. */
 export async function main(argv: string[], io: Parameters<typeof run>[1]): Promise<number> {
   if (argv[0] === 'catalog' && argv[1] === 'fetch') {
-    return runCatalogFetch(argv, { cwd: io.cwd, stdout: io.out, stderr: io.err });
+    return runCatalogFetch(argv, {
+      cwd: io.cwd,
+      stdout: (text) => io.out(guardText(text)),
+      stderr: (text) => io.err(guardText(text)),
+    });
   }
   return run(argv, io);
 }

@@ -204,6 +204,24 @@ export function catalogGlobsName(globs: readonly CatalogGlob[], absolute: string
 }
 
 /**
+ * Whether catalog globs name a path by its text alone, whether or not a file lies there: the test
+ * for a file as a git revision holds it (`catalog diff REV:PATH`). A glob that is a file's path
+ * names that path; another names the paths below its folder it matches, outside ignored folders.
+ * A confined glob names nothing outside its folder.
+ */
+export function catalogGlobsNamePath(globs: readonly CatalogGlob[], absolute: string): boolean {
+  return globs.some(({ glob, base, confined }) => {
+    if (resolve(base, glob) === absolute) return true;
+    const rel = toPosix(relative(base, absolute));
+    if (rel === '' || rel.startsWith('../') || rel === '..' || (confined && !isInside(base, absolute))) return false;
+    const compiled = compileGlob(glob);
+    return (
+      compiled.problem === undefined && compiled.literal === undefined && compiled.matches(rel) && !isIgnoredPath(rel)
+    );
+  });
+}
+
+/**
  * Whether a file may hold a tool catalog, decided without parsing it: false only when it cannot.
  * A catalog is recognised by its name (`*.tools.json`, `*.catalog.yaml`), by a forced kind, or by
  * its content (`catalog: 1`, or a `tools/list` result, whose every tool has an `inputSchema`), so

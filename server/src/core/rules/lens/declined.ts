@@ -1,7 +1,8 @@
 // lens/declined: part of a document Tool Lens did not check because one of its limits applies
 // (core/limits.ts): content nested too deep, and whatever else an analysis declined. Said at info:
 // nothing is known to be wrong there, but nothing is known to be right either, and the rest of the
-// document was checked. Runs after every other rule (its family is listed last), so it sees what
+// document was checked. A whole file declined (fileBytes, fileValues) is an error instead: none of
+// it was checked, and a gate must not pass it (docs/limits.md). Runs after every other rule (its family is listed last), so it sees what
 // the analyses those rules ran declined.
 import { declinedOf } from '../../declined.js';
 import { LIMITS, type LimitName, type Limits } from '../../limits.js';
@@ -54,11 +55,14 @@ export const rule = defineRule({
         case 'aliasesNotExpanded':
           ctx.report({ messageId: 'aliasesNotExpanded', data: problem.data, span: problem.span });
           break;
+        // A file declined whole was not checked at all: an error, so that the default gate
+        // (`--fail-on error`, the Action's) does not pass what it never looked at. Padding a file
+        // past a limit must not be a way to hide its mistakes.
         case 'fileTooLarge':
-          ctx.report({ messageId: 'fileTooLarge', data: problem.data, span: problem.span });
+          ctx.report({ messageId: 'fileTooLarge', data: problem.data, span: problem.span, severity: 'error' });
           break;
         case 'fileTooManyValues':
-          ctx.report({ messageId: 'fileTooManyValues', data: problem.data, span: problem.span });
+          ctx.report({ messageId: 'fileTooManyValues', data: problem.data, span: problem.span, severity: 'error' });
           break;
         case 'unreadable':
           ctx.report({ messageId: 'unreadable', data: problem.data, span: problem.span });

@@ -178,7 +178,10 @@ export class Diagnostics {
       });
     }
     const report: Report = { resultId, file, findings, diagnostics };
-    cache.set(entry.path, report);
+    // A file found to hold nothing of ours was let go by fileOf: its report (no findings) is not
+    // kept either, or it would keep the parse.
+    if (entry.unrelated === undefined) cache.set(entry.path, report);
+    else cache.delete(entry.path);
     return report;
   }
 

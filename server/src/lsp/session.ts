@@ -22,6 +22,7 @@ import { dirname, relative } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { parseConfig } from '../core/config/config.js';
 import type { ParsedFile } from '../core/parse/file.js';
+import { mayBeOurs, unparsedFile } from '../core/parse/prefilter.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace, type BaselineFile } from '../core/workspace.js';
@@ -32,7 +33,7 @@ import { linksOutNote, type LinkOut } from '../node/walk.js';
 import { BaselineCatalog } from './baseline.js';
 import { catalogGlobsOf } from './catalogGlobs.js';
 import { CatalogLog, catalogStateOf, loadWords } from './catalogState.js';
-import { Entries, rereadForFileBytes, setDisk, textOf, type Entry } from './entries.js';
+import { Entries, rereadForFileBytes, setDisk, setUnrelated, textOf, type Entry } from './entries.js';
 import { readFolder } from './folderRead.js';
 import { errorText, Listeners } from './listeners.js';
 import { LiveFetchState } from './liveState.js';
@@ -152,7 +153,12 @@ export class Session {
     return this.entries.ensure(path, () => uri ?? fileUriOf(path, this.root));
   }
 
-  /** The parsed file for an entry's current text, shared until the text or the configuration changes. */
+  /**
+   * The parsed file for an entry's current text, shared until the text or the configuration
+   * changes. A file on disk (no editor holds it, no catalog glob names it) found to hold nothing
+   * of ours, by the CLI's pre-filter or by its parse, is handed back once and then let go with its
+   * text (`Entry.unrelated`): a file of no kind has no findings, and nothing is kept for it.
+   */
   fileOf(entry: Entry): ParsedFile | undefined {
     const text = textOf(entry);
     if (text === undefined) return undefined;
@@ -164,12 +170,31 @@ export class Session {
       cached.config === this.workspace.config
     )
       return cached.file;
+    const fromDisk = entry.editorText === undefined;
+    const mayLetGo = fromDisk && !entry.catalogGlobbed && !this.isConfig(entry);
+    if (
+      !entry.catalogGlobbed &&
+      !this.isConfig(entry) &&
+      (!fromDisk || entry.diskBytes === undefined) &&
+      !mayBeOurs(entry.path, text, this.workspace.forcedKind(entry.path))
+    ) {
+      // What the CLI does with such a file (node/loader.ts): no parse, no kind, no findings.
+      const file = unparsedFile(entry.path, text);
+      if (mayLetGo) setUnrelated(entry, 'words');
+      else entry.parsed = { file, stamp: entry.stamp, workspace: this.workspace, config: this.workspace.config, plain: true };
+      return file;
+    }
     // The previous parse, even of an older text, lets an edit re-parse only what it touched. It is
     // replaced here and nothing else keeps it, so its nodes may move into the new parse.
+    const previous = cached?.plain ? undefined : cached?.file;
     const file =
-      entry.editorText === undefined && entry.diskBytes !== undefined
+      fromDisk && entry.diskBytes !== undefined
         ? this.workspace.parseTooLarge(entry.path, entry.diskBytes, text)
-        : this.workspace.parse(entry.path, text, cached?.file, { consume: true });
+        : this.workspace.parse(entry.path, text, previous, { consume: true });
+    if (mayLetGo && file.kind === null && entry.diskBytes === undefined) {
+      setUnrelated(entry, 'parse');
+      return file;
+    }
     entry.parsed = { file, stamp: entry.stamp, workspace: this.workspace, config: this.workspace.config };
     if (
       file.kind === 'tool-catalog' &&
@@ -279,7 +304,7 @@ export class Session {
         seen.add(path);
         const entry = this.ensureEntry(path);
         entry.onDisk = true;
-        if (setDisk(entry, file.read)) entry.stamp++;
+        if (file.read === 'unrelated' ? setUnrelated(entry, 'words') : setDisk(entry, file.read)) entry.stamp++;
       }
     } else {
       this.workspace = new Workspace(this.root ? toPosix(this.root) : '', this.log);
@@ -322,11 +347,47 @@ export class Session {
     const result = parseConfig(rel, text, RULE_IDS);
     this.configProblems = result.problems;
     const config = rebaseConfig(result.config, configRoot, base);
-    const fileBytes = this.workspace.limits.fileBytes;
+    const before = this.workspace.limits;
     this.workspace.config = config;
-    if (config.limits.fileBytes !== fileBytes)
+    if (config.limits.fileBytes !== before.fileBytes)
       rereadForFileBytes(this.entries, config.limits.fileBytes, (path) => this.absolute(path), this.log);
+    const parseLimits = (['fileBytes', 'fileValues', 'aliasNodes'] as const).some(
+      (key) => config.limits[key] !== before[key],
+    );
+    this.rereadUnrelated(parseLimits);
     return this.refreshCatalogGlobs(log);
+  }
+
+  /**
+   * After the configuration changed: files let go as holding nothing of ours that it may now give a
+   * kind are read again: those it forces a kind on, and, when `parseLimits` changed, those whose
+   * parse (under the old limits) found none.
+   */
+  private rereadUnrelated(parseLimits: boolean): void {
+    for (const entry of this.entries.values()) {
+      if (entry.unrelated === undefined) continue;
+      if (this.workspace.forcedKind(entry.path) === null && !(parseLimits && entry.unrelated === 'parse')) continue;
+      try {
+        if (setDisk(entry, readWithin(this.absolute(entry.path), this.workspace.limits.fileBytes))) entry.stamp++;
+      } catch (error) {
+        this.log(`cannot read ${entry.path}: ${errorText(error)}`);
+      }
+    }
+  }
+
+  /**
+   * Records a read of a file from disk: a file no catalog glob names whose text cannot hold a
+   * document of ours keeps nothing (`Entry.unrelated`). True when the entry's effective text changed.
+   */
+  private setDiskRead(entry: Entry, read: DiskText): boolean {
+    if (
+      read.bytes === undefined &&
+      !entry.catalogGlobbed &&
+      !this.isConfig(entry) &&
+      !mayBeOurs(entry.path, read.text, this.workspace.forcedKind(entry.path))
+    )
+      return setUnrelated(entry, 'words');
+    return setDisk(entry, read);
   }
 
   /**
@@ -576,7 +637,7 @@ export class Session {
     const membershipChanged = target.onDisk !== checked || target.catalogGlobbed !== globbed;
     target.onDisk = checked;
     target.catalogGlobbed = globbed;
-    const textChanged = setDisk(target, read);
+    const textChanged = this.setDiskRead(target, read);
     if (!textChanged && !membershipChanged) return;
     if (textChanged) target.stamp++;
     this.changed(target, wasCatalog);

@@ -161,7 +161,10 @@ export class Session {
    */
   fileOf(entry: Entry): ParsedFile | undefined {
     const text = textOf(entry);
-    if (text === undefined) return undefined;
+    if (text === undefined) {
+      entry.parsed = undefined; // an editor's parse, say, once it closed a file that is not ours
+      return undefined;
+    }
     const cached = entry.parsed;
     if (
       cached &&

@@ -215,8 +215,16 @@ export async function lspScaleSection({ options, measure, cli }) {
   const scale = options.scale ?? SCALE_DEFAULTS;
   const base = mkdtempSync(join(tmpdir(), 'tool-lens-lsp-scale-'));
   const workspaces = [
-    { id: 'many', title: `${scale.files.toLocaleString('en')} small files`, make: (d) => generateManySmall(d, scale.files) },
-    { id: 'large', title: `${scale.megabytes} MB of unrelated YAML`, make: (d) => generateLargeUnrelated(d, scale.megabytes) },
+    {
+      id: 'many',
+      title: `${scale.files.toLocaleString('en')} small files`,
+      make: (d) => generateManySmall(d, scale.files),
+    },
+    {
+      id: 'large',
+      title: `${scale.megabytes} MB of unrelated YAML`,
+      make: (d) => generateLargeUnrelated(d, scale.megabytes),
+    },
   ];
   console.log(
     `\n## The language server on large workspaces, beside the CLI\n` +

@@ -338,8 +338,10 @@ function parseOptions(argv) {
     else if (flag === '--starts') ((out.lsp.starts = count(flag, value, 1)), i++);
     else if (flag === '--scaling-lines')
       ((out.scalingLines = (value ?? '').split(',').map((n) => count(flag, n, 100))), i++);
-    else if (flag === '--scale-files') ((out.scale = { ...(out.scale ?? SCALE_DEFAULTS), files: count(flag, value, 100) }), i++);
-    else if (flag === '--scale-mb') ((out.scale = { ...(out.scale ?? SCALE_DEFAULTS), megabytes: count(flag, value, 1) }), i++);
+    else if (flag === '--scale-files')
+      ((out.scale = { ...(out.scale ?? SCALE_DEFAULTS), files: count(flag, value, 100) }), i++);
+    else if (flag === '--scale-mb')
+      ((out.scale = { ...(out.scale ?? SCALE_DEFAULTS), megabytes: count(flag, value, 1) }), i++);
     else if (flag === '--hostile-limit') ((out.hostileLimitMs = count(flag, value, 1) * 1000), i++);
     else usage(`unknown argument ${flag}`);
   }

@@ -18,6 +18,11 @@ export interface FolderRead {
   configPath: string | undefined;
   configProblems: Finding[];
   configText: string | undefined;
+  /**
+   * The `.toollens.yaml` found that cannot be read (a folder of that name, a FIFO, no permission)
+   * and why: the folder is read with the built-in defaults instead (`configPath` is unset).
+   */
+  configUnreadable: { path: string; reason: string } | undefined;
   /** Symbolic links the walk did not follow. */
   linksOut: LinkOut[];
   /**
@@ -38,7 +43,7 @@ export function readFolder(
   log: (message: string) => void,
 ): FolderRead | undefined {
   if (!existsSync(root) || !statSync(root).isDirectory()) return undefined;
-  const loaded = discoverWorkspace({ paths: ['.'], cwd: root, log });
+  const loaded = discoverWorkspace({ paths: ['.'], cwd: root, log, unreadableConfig: 'defaults' });
   const files: FolderRead['files'] = [];
   for (const absolute of loaded.targets) {
     if (!owns(absolute)) continue; // a nested workspace folder's file: that folder reads it
@@ -56,6 +61,7 @@ export function readFolder(
     configPath: loaded.configPath,
     configProblems: loaded.configProblems,
     configText: loaded.configText,
+    configUnreadable: loaded.configUnreadable,
     linksOut: loaded.linksOut,
     files,
   };

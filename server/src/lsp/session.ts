@@ -62,6 +62,11 @@ export class Session {
   /** The active configuration file (absolute, native separators). */
   configPath: string | undefined;
   configProblems: Finding[] = [];
+  /**
+   * What the user must be told of the folder's configuration when it cannot be read (a folder
+   * named `.toollens.yaml`, say): the folder is then checked with the built-in defaults.
+   */
+  configNotice: string | undefined;
   settings: ToolLensSettings = {};
   /** Whether the client said the workspace is trusted; nothing is ever started until it has. */
   trusted = false;
@@ -72,6 +77,7 @@ export class Session {
   private resolveReady!: () => void;
   private readonly changeListeners: Listeners<ChangeEvent>;
   private readonly catalogListeners: Listeners<CatalogState>;
+  private readonly noticeListeners: Listeners<string>;
   private readonly catalogLog: CatalogLog;
   /** The globs whose files join the catalog whatever their content. */
   private catalogGlobs: CatalogGlob[] = [];
@@ -96,6 +102,7 @@ export class Session {
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
     this.changeListeners = new Listeners(log, 'change');
     this.catalogListeners = new Listeners(log, 'catalog');
+    this.noticeListeners = new Listeners(log, 'notice');
     this.catalogLog = new CatalogLog(log);
   }
 
@@ -119,6 +126,7 @@ export class Session {
     this.entries.clear();
     this.changeListeners.clear();
     this.catalogListeners.clear();
+    this.noticeListeners.clear();
   }
 
   /** The core path of a URI. */
@@ -184,7 +192,14 @@ export class Session {
       // What the CLI does with such a file (node/loader.ts): no parse, no kind, no findings.
       const file = unparsedFile(entry.path, text);
       if (mayLetGo) setUnrelated(entry, 'words');
-      else entry.parsed = { file, stamp: entry.stamp, workspace: this.workspace, config: this.workspace.config, plain: true };
+      else
+        entry.parsed = {
+          file,
+          stamp: entry.stamp,
+          workspace: this.workspace,
+          config: this.workspace.config,
+          plain: true,
+        };
       return file;
     }
     // The previous parse, even of an older text, lets an edit re-parse only what it touched. It is
@@ -240,6 +255,11 @@ export class Session {
     this.catalogListeners.add(listener);
   }
 
+  /** Something the user must see, not only the log (lsp/lifecycle.ts shows it as a warning). */
+  onNotice(listener: (message: string) => void): void {
+    this.noticeListeners.add(listener);
+  }
+
   private emit(event: ChangeEvent): void {
     if (this.closed) return;
     this.changeListeners.emit(event);
@@ -282,6 +302,20 @@ export class Session {
     this.publishCatalogState();
   }
 
+  /** Says once (until it changes) that the configuration found cannot be read, in the log and to the user. */
+  private sayConfigUnreadable(unreadable: { path: string; reason: string } | undefined): void {
+    const notice = unreadable
+      ? `Tool Lens cannot read the configuration ${toPosix(relative(this.root ?? dirname(unreadable.path), unreadable.path))} ` +
+        `(${unreadable.reason}): ${this.root ?? 'the folder'} is checked with the built-in defaults. ` +
+        `Make it a readable .toollens.yaml file, or remove it.`
+      : undefined;
+    if (notice === this.configNotice) return;
+    this.configNotice = notice;
+    if (notice === undefined) return;
+    this.log(notice);
+    if (!this.closed) this.noticeListeners.emit(notice);
+  }
+
   private loadFromDisk(): void {
     this.generation++;
     const seen = new Set<string>();
@@ -289,6 +323,7 @@ export class Session {
     // Files are read now but parsed when first needed (a check, a hover...): only those that may
     // be catalogs are parsed at once, by rebuildCatalog below, since every check depends on them.
     const read = this.root !== undefined ? readFolder(this.root, this.owns, this.log) : undefined;
+    this.sayConfigUnreadable(read?.configUnreadable);
     if (read) {
       this.workspace = read.workspace;
       this.configPath = read.configPath;

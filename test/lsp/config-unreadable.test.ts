@@ -7,7 +7,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { FileChangeType, DidChangeWatchedFilesNotification, type Diagnostic } from 'vscode-languageserver-protocol/node';
+import {
+  FileChangeType,
+  DidChangeWatchedFilesNotification,
+  type Diagnostic,
+} from 'vscode-languageserver-protocol/node';
 import { makeWorkspace, startInProcess } from './harness.js';
 import { CATALOG, CATALOG_PATH, WORKFLOW, WORKFLOW_PATH } from './workspace.js';
 
@@ -17,12 +21,14 @@ interface Shown {
 }
 
 /** The workflow's diagnostics, open in the editor, and the warnings shown, in a workspace made by `prepare`. */
-async function check(prepare: (root: string) => void): Promise<{ items: Diagnostic[]; shown: Shown[]; logs: string[] }> {
+async function check(
+  prepare: (root: string) => void,
+): Promise<{ items: Diagnostic[]; shown: Shown[]; logs: string[] }> {
   const ws = makeWorkspace({ [CATALOG_PATH]: CATALOG, [WORKFLOW_PATH]: WORKFLOW });
   prepare(ws.root);
   const server = startInProcess();
   const shown: Shown[] = [];
-  server.client.connection.onNotification('window/showMessage', (params: Shown) => shown.push(params));
+  server.client.connection.onNotification('window/showMessage', (params: Shown) => void shown.push(params));
   try {
     await server.client.initialize(ws.root);
     await server.client.open(ws.uri(WORKFLOW_PATH), WORKFLOW);
@@ -52,7 +58,10 @@ describe('a configuration the language server cannot read', () => {
     assert.equal(warning!.type, 2, 'a warning');
     assert.match(warning!.message, /cannot read the configuration \.toollens\.yaml \(it is a folder, not a file\)/);
     assert.match(warning!.message, /checked with the built-in defaults/);
-    assert.ok(!folder.logs.some((line) => line.startsWith('could not read the workspace folder')), 'the folder is read');
+    assert.ok(
+      !folder.logs.some((line) => line.startsWith('could not read the workspace folder')),
+      'the folder is read',
+    );
   });
 
   test('the warning is shown again only when the reason changes, and a readable configuration ends it', async () => {
@@ -60,7 +69,7 @@ describe('a configuration the language server cannot read', () => {
     mkdirSync(join(ws.root, '.toollens.yaml'));
     const server = startInProcess();
     const shown: Shown[] = [];
-    server.client.connection.onNotification('window/showMessage', (params: Shown) => shown.push(params));
+    server.client.connection.onNotification('window/showMessage', (params: Shown) => void shown.push(params));
     try {
       await server.client.initialize(ws.root);
       assert.equal(shown.length, 1);

@@ -169,7 +169,7 @@ function peakRssKb(pid) {
 }
 
 /** Spawn to `loaded`, and to the first workspace pull's answer; the peak RSS at the end. */
-async function serverStart(dir) {
+export async function serverStart(dir) {
   const started = performance.now();
   const server = new ServerProcess();
   let overCeiling = false;

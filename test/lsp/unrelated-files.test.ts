@@ -168,3 +168,68 @@ describe('the built server in a workspace of unrelated YAML with a small heap', 
     }
   });
 });
+
+describe('the parses kept for files of ours that no editor holds are bounded', () => {
+  test('past the budget a parse is let go once checked; a catalog change checks every file again, right', async () => {
+    const names = Array.from({ length: 6 }, (_, i) => `gateways/team-${i}.vmcp.yaml`);
+    const files: Record<string, string> = { [CATALOG_PATH]: CATALOG };
+    for (const [i, path] of names.entries()) files[path] = WORKFLOW.replace('copy_readme', `copy_readme_${i}`);
+    const ws = makeWorkspace(files);
+    const server = startInProcess();
+    try {
+      await server.client.initialize(ws.root);
+      const session = server.server.session;
+      // Room for two of the six workflows' parses.
+      session.keptParseChars = Math.floor(WORKFLOW.length * 2.5);
+      const pull = (): Promise<WorkspaceDiagnosticReport> =>
+        server.client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] });
+      const count = (report: WorkspaceDiagnosticReport) =>
+        Object.fromEntries(report.items.map((item) => [item.uri, item.kind === 'full' ? item.items.length : -1]));
+      // Every file checked after the budget was set: a change of the catalog re-checks them all.
+      ws.write(CATALOG_PATH, CATALOG.replace('Read file', 'Read a file'));
+      await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+        changes: [{ uri: ws.uri(CATALOG_PATH), type: FileChangeType.Changed }],
+      });
+      await eventually(
+        () => session.entries.get(CATALOG_PATH)?.diskText?.includes('Read a file') === true,
+        'the catalog',
+      );
+      const first = await pull();
+      const kept = names.filter((path) => session.entries.get(path)!.parsed !== undefined);
+      assert.equal(kept.length, 2, `two parses kept, not ${kept.length}`);
+      assert.ok(session.entries.get(CATALOG_PATH)!.parsed, 'the catalog keeps its parse');
+      // The catalog loses write_file: every workflow gets its new finding, parsed again or not.
+      ws.write(
+        CATALOG_PATH,
+        CATALOG.replace('name: write_file', 'name: write_any_file').replace('Create a new file', 'Make a file'),
+      );
+      await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+        changes: [{ uri: ws.uri(CATALOG_PATH), type: FileChangeType.Changed }],
+      });
+      await eventually(
+        () => session.entries.get(CATALOG_PATH)?.diskText?.includes('write_any_file') === true,
+        'the change',
+      );
+      const second = await pull();
+      const before = count(first);
+      const after = count(second);
+      for (const path of names) {
+        const uri = ws.uri(path);
+        assert.ok(
+          after[uri]! > before[uri]!,
+          `${path}: a new finding for the unknown tool (${before[uri]} -> ${after[uri]})`,
+        );
+      }
+      assert.equal(names.filter((path) => session.entries.get(path)!.parsed !== undefined).length, 2);
+      // An open editor keeps its parse whatever the budget, and a code action works on a file let go.
+      const letGo = names.find((path) => session.entries.get(path)!.parsed === undefined)!;
+      await server.client.open(ws.uri(letGo), WORKFLOW.replace('copy_readme', 'opened'));
+      await server.client.pullItems(ws.uri(letGo));
+      assert.ok(session.entries.get(letGo)!.parsed, 'the open file keeps its parse');
+    } finally {
+      await server.client.shutdown();
+      server.dispose();
+      ws.dispose();
+    }
+  });
+});

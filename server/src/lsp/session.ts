@@ -44,6 +44,15 @@ import { watchVerdict, type WatchKind } from './watchEvents.js';
 
 export type Log = (message: string) => void;
 
+/**
+ * How much text (UTF-16 units) the parses a session keeps for files no editor holds may add up
+ * to, catalogs and the configuration aside: a parse weighs about twenty times its text, so a
+ * repository of large files of ours must not be held whole (issue 24). Past it, a file's parse is
+ * let go once it is checked, and made again when it is needed (a catalog change re-parses it). A
+ * bound on a cache, not on work: nothing is declined.
+ */
+export const KEPT_PARSE_CHARS = 4 * 1024 * 1024;
+
 export interface ChangeEvent {
   /** Entries whose own text changed. */
   paths: string[];
@@ -85,6 +94,12 @@ export class Session {
   /** Catalogs found by a lazy parse, waiting for their catalog change (see lateCatalog). */
   private readonly lateCatalogs = new Set<string>();
   private readonly baseline = new BaselineCatalog();
+  /** KEPT_PARSE_CHARS; tests lower it. */
+  keptParseChars = KEPT_PARSE_CHARS;
+  /** The parses kept under keptParseChars, by path, with their text's length. */
+  private readonly keptParses = new Map<string, number>();
+  private keptChars = 0;
+  private keptPrunedAt = 0;
 
   /** Set once the folder left the client's workspace: nothing is emitted any more. */
   closed = false;
@@ -222,6 +237,49 @@ export class Session {
     )
       this.lateCatalog(entry);
     return file;
+  }
+
+  /**
+   * After a check of an entry: whether its parse is kept. Always for an open editor, a catalog and
+   * the configuration; for another file, while the parses kept for such files stay within
+   * KEPT_PARSE_CHARS, and otherwise it is let go here.
+   */
+  settleParse(entry: Entry): boolean {
+    const parsed = entry.parsed;
+    const counted = this.keptParses.get(entry.path);
+    if (counted !== undefined) {
+      this.keptChars -= counted;
+      this.keptParses.delete(entry.path);
+    }
+    if (!parsed) return false;
+    const background =
+      entry.editor === undefined &&
+      !entry.catalogGlobbed &&
+      !this.isConfig(entry) &&
+      !this.workspace.catalog.hasFile(entry.path);
+    if (!background) return true;
+    const size = parsed.file.source.text.length;
+    if (this.keptChars + size > this.keptParseChars) this.pruneKeptParses();
+    if (this.keptChars + size > this.keptParseChars) {
+      entry.parsed = undefined;
+      return false;
+    }
+    this.keptParses.set(entry.path, size);
+    this.keptChars += size;
+    return true;
+  }
+
+  /** Forgets the counted parses that are gone (a file deleted, changed, opened): at most once a second. */
+  private pruneKeptParses(): void {
+    const now = Date.now();
+    if (now - this.keptPrunedAt < 1000) return;
+    this.keptPrunedAt = now;
+    for (const [path, size] of this.keptParses) {
+      const entry = this.entries.get(path);
+      if (entry?.parsed && entry.editor === undefined && entry.parsed.file.source.text.length === size) continue;
+      this.keptParses.delete(path);
+      this.keptChars -= size;
+    }
   }
 
   fileOfUri(uri: string): ParsedFile | undefined {
@@ -515,11 +573,13 @@ export class Session {
     this.baseline.attach(this.workspace, () => this.checkedFiles());
   }
 
-  /** The parsed files whose diagnostics the workspace has. */
+  /** The parsed files whose diagnostics the workspace has (each parse kept or let go after, as settleParse says). */
   private *checkedFiles(): Iterable<ParsedFile> {
     for (const entry of this.checkedEntries()) {
       const file = this.fileOf(entry);
-      if (file) yield file;
+      if (!file) continue;
+      yield file;
+      this.settleParse(entry);
     }
   }
 

@@ -13,6 +13,7 @@ import {
   isSeq,
   Lexer,
   Parser,
+  visit,
   type Document,
   type Node as YamlNode,
   type Scalar,
@@ -209,6 +210,46 @@ export function yamlComments(text: string): Comment[] {
   return comments;
 }
 
+/** The library's sentence for a flow collection its closing bracket never came to. */
+const UNCLOSED_FLOW = /^Flow (sequence|map|mapping) in block collection must be sufficiently indented/;
+
+/** The library's sentence for a mapping entry not aligned with the ones before it. */
+const MISALIGNED_ENTRY = /^All mapping items must start at the same column/;
+
+/** The pair whose key is the first thing written on the line `from` is on, from `from` on. */
+function pairStartingOnLine(doc: Document.Parsed, text: string, from: number): Span | undefined {
+  const lineEnd = text.indexOf('\n', from);
+  const limit = lineEnd < 0 ? text.length : lineEnd;
+  let found: Span | undefined;
+  visit(doc, {
+    Pair(_, pair) {
+      const key = pair.key as YamlNode | null;
+      const keyStart = key?.range?.[0];
+      if (keyStart === undefined || keyStart < from || keyStart >= limit) return;
+      if (found && found.start <= keyStart) return;
+      const value = pair.value as YamlNode | null;
+      found = { start: keyStart, end: value?.range?.[1] ?? key!.range![1] };
+    },
+  });
+  return found;
+}
+
+/**
+ * The start of each flow collection by where the library stopped composing it: an unclosed one
+ * ends where its error is reported. The outermost wins where several end at one place.
+ */
+function unclosedFlowStarts(doc: Document.Parsed): Map<number, number> {
+  const starts = new Map<number, number>();
+  visit(doc, {
+    Collection(_, node) {
+      if (!node.flow || !node.range) return;
+      const [start, end] = node.range;
+      if (!starts.has(end)) starts.set(end, start);
+    },
+  });
+  return starts;
+}
+
 function convertDocument(
   doc: Document.Parsed,
   text: string,
@@ -224,8 +265,25 @@ function convertDocument(
   for (const [start, end] of regions.within(docStart, docEnd)) unread.push({ start: base + start, end: base + end });
   // An error at the very end (an unclosed bracket) is shown on the last thing written, not on an empty line.
   const contentEnd = text.trimEnd().length;
+  let unclosed: Map<number, number> | undefined;
   for (const error of doc.errors) {
     let [start, end] = error.pos;
+    let recovered: Span | undefined;
+    if (error.code === 'BAD_INDENT' && UNCLOSED_FLOW.test(error.message)) {
+      // The library says where it gave up on an unclosed `[` or `{` (the next key, or the end of
+      // the text); the mistake is the bracket, where the collection it composed begins, and what
+      // it holds up to there is the library's guess.
+      unclosed ??= unclosedFlowStarts(doc);
+      const opening = unclosed.get(start);
+      if (opening !== undefined) {
+        recovered = { start: base + opening, end: base + Math.max(start, opening + 1) };
+        [start, end] = [opening, opening + 1];
+      }
+    } else if (error.code === 'BAD_INDENT' && MISALIGNED_ENTRY.test(error.message)) {
+      // The entry on the misaligned line was placed where the library guessed it belongs.
+      const entry = pairStartingOnLine(doc, text, start);
+      if (entry) recovered = { start: base + entry.start, end: base + entry.end };
+    }
     if (error.code === 'RESOURCE_EXHAUSTION') {
       // The library ran out of stack composing a collection nested too deep (by indentation) and
       // left it empty: not a syntax error, a value not read, which the nesting limit mostly covers already.
@@ -243,6 +301,7 @@ function convertDocument(
       code: 'yamlError',
       data: { code: error.code, text: yamlMessage(error.message) },
       span: { start: base + at.start, end: base + at.end },
+      ...(recovered ? { recovered } : {}),
     });
   }
   for (const span of unpaired) {

@@ -5,6 +5,7 @@
 import { configuredSeverity } from './config/config.js';
 import { sharedEffectOf, sharedIndexOf, type SharedIndex } from './edit/sharedEdits.js';
 import type { ParsedFile } from './parse/file.js';
+import { isMap, isSeq, type Node } from './parse/nodes.js';
 import { rule as declinedRule } from './rules/lens/declined.js';
 import { rule as unusedSuppressionRule } from './rules/lens/unused-suppression.js';
 import { ALL_RULES, RULE_IDS } from './rules/registry.js';
@@ -56,6 +57,24 @@ function touches(error: Span, finding: Span): boolean {
   return finding.start < error.end && error.start < finding.end;
 }
 
+/** `start:end` of each mapping key whose value holds the start of one of `spans`. */
+function keysHolding(root: Node, spans: readonly Span[]): Set<string> {
+  const out = new Set<string>();
+  const within = (node: Node): boolean => spans.some((s) => s.start >= node.span.start && s.start < node.span.end);
+  const visit = (node: Node): void => {
+    if (!within(node)) return;
+    if (isMap(node)) {
+      for (const pair of node.pairs) {
+        if (!pair.value || !within(pair.value)) continue;
+        out.add(`${pair.key.span.start}:${pair.key.span.end}`);
+        visit(pair.value);
+      }
+    } else if (isSeq(node)) for (const item of node.items) visit(item);
+  };
+  visit(root);
+  return out;
+}
+
 export function checkFile(
   file: ParsedFile,
   workspace: Workspace,
@@ -81,6 +100,11 @@ export function checkFile(
       .filter((problem) => problem.rule === 'yaml/syntax')
       .map((problem) => problem.recovered ?? problem.span);
     const guessed = broken.length > 0;
+    // A finding on a key is about its value (a missing argument, field or id): when the value holds
+    // what the parser rebuilt, what it lacks may be what the parser made into something else.
+    const holders = guessed && doc.root ? keysHolding(doc.root, broken) : undefined;
+    const rebuilt = (span: Span): boolean =>
+      broken.some((error) => touches(error, span)) || holders?.has(`${span.start}:${span.end}`) === true;
     const expressions = doc.embedded?.expressions ?? [];
     // One context per document, reporting for the rule that runs now: a context per rule (a copy
     // of the document's and a closure) was a measurable part of the rules' time. No rule keeps its
@@ -94,7 +118,7 @@ export function checkFile(
         // What the parser rebuilt past a syntax error (a key that swallowed the next line, a list
         // whose `]` never came) is its guess, not what the user wrote: no rule but the parser's
         // own reports on it, so the syntax error is the one finding of that mistake.
-        if (guessed && !PARSER_RULES.has(rule.id) && broken.some((span) => touches(span, report.span))) return;
+        if (guessed && !PARSER_RULES.has(rule.id) && rebuilt(report.span)) return;
         const held = heldToAnchors(report.fixes);
         const fixes =
           guessed && held?.some((fix) => fix.safe)

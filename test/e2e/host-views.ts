@@ -125,7 +125,7 @@ export async function hostViews(
   );
 
   await check(
-    'the workflow graph marks the dropped composite, the steps that break its claim, the race and the unknown step; its tab names both',
+    'the workflow graph marks the composite left out, the step that breaks its claim, the race and the unknown step; its tab names both; it follows a quick fix; no panel for a file without composites',
     async () => {
       const probe = vscode.Uri.joinPath(folder, PROBE);
       await vscode.workspace.fs.writeFile(probe, new TextEncoder().encode(PROBE_TEXT));

@@ -58,7 +58,7 @@ compositeTools:
       - id: write
         tool: filesystem.write_file
         arguments:
-          path: docs/README.md
+          path: site/README.md
           content: "{{.steps.read.output.content}}"
 `;
 

@@ -11,7 +11,14 @@ import { memoKey } from '../memo.js';
 import { escapeMarkdown } from '../text/markdown.js';
 import type { WorkflowModel } from '../model/workflow.js';
 import type { ToolAnnotations } from '../types.js';
-import { deriveFloor, findContradictions, floorTable, type Contradiction, type FloorTable, type StepEntry } from './floor.js';
+import {
+  deriveFloor,
+  findContradictions,
+  floorTable,
+  type Contradiction,
+  type FloorTable,
+  type StepEntry,
+} from './floor.js';
 
 export interface WorkflowFloor {
   workflow: WorkflowModel;

@@ -246,7 +246,12 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
     const { advice, fixes } = guess(pair.key, key, CONFIG_KEYS);
     unknownKey(pair.key, `"${key}" is not a configuration key.${advice} The keys are ${CONFIG_KEY_WORDS}.`, fixes);
     const meant = advice ? closest(key, CONFIG_KEYS) : undefined;
-    if (meant !== undefined) readEntry(meant, value, scratchConfig());
+    if (meant !== undefined) {
+      // Its globs are not the configuration's: they do not count against the bound on globs.
+      const counted = globs;
+      readEntry(meant, value, scratchConfig());
+      globs = counted;
+    }
   }
   return { config, problems };
 }

@@ -216,22 +216,33 @@ const UNCLOSED_FLOW = /^Flow (sequence|map|mapping) in block collection must be 
 /** The library's sentence for a mapping entry not aligned with the ones before it. */
 const MISALIGNED_ENTRY = /^All mapping items must start at the same column/;
 
-/** The pair whose key is the first thing written on the line `from` is on, from `from` on. */
-function pairStartingOnLine(doc: Document.Parsed, text: string, from: number): Span | undefined {
-  const lineEnd = text.indexOf('\n', from);
-  const limit = lineEnd < 0 ? text.length : lineEnd;
-  let found: Span | undefined;
+/** Every pair of a document as [key start, end of its value], by key start. */
+function pairSpans(doc: Document.Parsed): [number, number][] {
+  const out: [number, number][] = [];
   visit(doc, {
     Pair(_, pair) {
       const key = pair.key as YamlNode | null;
-      const keyStart = key?.range?.[0];
-      if (keyStart === undefined || keyStart < from || keyStart >= limit) return;
-      if (found && found.start <= keyStart) return;
+      if (!key?.range) return;
       const value = pair.value as YamlNode | null;
-      found = { start: keyStart, end: value?.range?.[1] ?? key!.range![1] };
+      out.push([key.range[0], value?.range?.[1] ?? key.range[1]]);
     },
   });
-  return found;
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+/** The pair whose key is the first thing written on the line `from` is on, from `from` on. */
+function pairStartingOnLine(pairs: readonly [number, number][], text: string, from: number): Span | undefined {
+  const lineEnd = text.indexOf('\n', from);
+  const limit = lineEnd < 0 ? text.length : lineEnd;
+  let low = 0;
+  let high = pairs.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (pairs[middle]![0] < from) low = middle + 1;
+    else high = middle;
+  }
+  const pair = pairs[low];
+  return pair && pair[0] < limit ? { start: pair[0], end: pair[1] } : undefined;
 }
 
 /**
@@ -266,6 +277,7 @@ function convertDocument(
   // An error at the very end (an unclosed bracket) is shown on the last thing written, not on an empty line.
   const contentEnd = text.trimEnd().length;
   let unclosed: Map<number, number> | undefined;
+  let pairs: [number, number][] | undefined;
   for (const error of doc.errors) {
     let [start, end] = error.pos;
     let recovered: Span | undefined;
@@ -281,7 +293,8 @@ function convertDocument(
       }
     } else if (error.code === 'BAD_INDENT' && MISALIGNED_ENTRY.test(error.message)) {
       // The entry on the misaligned line was placed where the library guessed it belongs.
-      const entry = pairStartingOnLine(doc, text, start);
+      pairs ??= pairSpans(doc);
+      const entry = pairStartingOnLine(pairs, text, start);
       if (entry) recovered = { start: base + entry.start, end: base + entry.end };
     }
     if (error.code === 'RESOURCE_EXHAUSTION') {

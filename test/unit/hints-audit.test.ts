@@ -23,7 +23,11 @@ import { Workspace } from '../../server/src/core/workspace.js';
 const words = (text: string) => identifierWords(text).map((w) => w.text);
 const changes = (tool: AuditedTool) =>
   toolWords(tool).changes.map((c) =>
-    c.where === 'parameter' ? `parameter:${c.parameter.name}` : `${c.where}:${c.verb.base}`,
+    c.where === 'parameter'
+      ? `parameter:${c.parameter.name}`
+      : c.where === 'file-parameter'
+        ? `file-parameter:${c.parameter.name}:${c.parameter.writes}`
+        : `${c.where}:${c.verb.base}`,
   );
 
 test('identifiers split into whole words at _, -, ., digits and camelCase, with their offsets', () => {
@@ -236,5 +240,50 @@ test('a parameter written twice, and one named __proto__, are read once and thro
   assert.deepEqual(
     findings.filter((r) => r.startsWith('hints/')),
     ['hints/read-only-writes'],
+  );
+});
+
+test('later sentences count only when they save or write a file; twins of the own session say nothing', () => {
+  assert.deepEqual(
+    changes({
+      name: 'collect_logs',
+      description: 'Collects logs. Groups them. If `saveTo` is given, saves them to `saveTo`.',
+      inputSchema: { properties: { saveTo: { type: 'string' } } },
+    }),
+    ['description:save'],
+  );
+  assert.deepEqual(
+    changes({ name: 'notes', description: 'Get a prompt. 1. Create a knowledge base. 2. Save time.' }),
+    [],
+  );
+  assert.deepEqual(changes({ name: 'disconnect', description: 'Close the connection to the browser.' }), []);
+  assert.deepEqual(changes({ name: 'close_session', description: 'Ends the session.' }), []);
+  assert.deepEqual(changes({ name: 'close_issue', description: 'Closes an issue.' }), [
+    'name:close',
+    'description:close',
+  ]);
+  assert.deepEqual(
+    changes({
+      name: 'browser_take_screenshot',
+      description: 'Take a screenshot of the current page.',
+      inputSchema: {
+        properties: {
+          filename: {
+            type: 'string',
+            description: 'File name to save to. If not specified, the screenshot is saved into the output directory.',
+          },
+          path: { type: 'string' },
+        },
+      },
+    }),
+    ['file-parameter:filename:always'],
+  );
+  assert.deepEqual(
+    changes({
+      name: 'load_state',
+      description: 'Returns the stored state.',
+      inputSchema: { properties: { filename: { type: 'string', description: 'File to load the state from.' } } },
+    }),
+    [],
   );
 });

@@ -11,7 +11,12 @@
 import { annotationsFrom } from '../catalog/load.js';
 import type { DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
-import { catalogDeclarationsOf, type ToolDecl } from '../model/catalogDeclarations.js';
+import {
+  ANNOTATION_FIELDS,
+  catalogDeclarationsOf,
+  suggestAnnotationField,
+  type ToolDecl,
+} from '../model/catalogDeclarations.js';
 import {
   getMap,
   getNode,
@@ -324,10 +329,13 @@ function readTool(decl: ToolDecl): ReadTool {
   const unreadable =
     oddAnnotations ||
     (annotations !== undefined &&
-      HINT_NAMES.some((hint) => {
+      (HINT_NAMES.some((hint) => {
         const pair = getPair(annotations, hint);
         return pair !== undefined && !(isScalar(pair.value) && typeof pair.value.value === 'boolean');
-      }));
+      }) ||
+        // A misspelt hint (`readonlyHint`) is catalog/unknown-field's: what the tool meant to
+        // declare is unknown until it is spelt right, so no audit speaks of its hints.
+        annotations.pairs.some((pair) => misspeltHint(annotations, keyText(pair)))));
   const tool: AuditedTool = {};
   if (decl.name !== undefined) tool.name = decl.name;
   const description = getString(decl.node, 'description');
@@ -353,6 +361,13 @@ function readTool(decl: ToolDecl): ReadTool {
   const declared = annotationsFrom(annotations);
   if (declared) tool.annotations = declared;
   return { decl, tool, words: toolWords(tool), unreadable, ...(annotations ? { annotations } : {}) };
+}
+
+/** A key of `annotations` that is no ToolAnnotations key but the misspelling of a hint not written there. */
+function misspeltHint(annotations: MapNode, key: string): boolean {
+  if ((ANNOTATION_FIELDS as readonly string[]).includes(key)) return false;
+  const meant = suggestAnnotationField(key);
+  return meant !== undefined && (HINT_NAMES as readonly string[]).includes(meant) && !getPair(annotations, meant);
 }
 
 function annotationsKeySpan(decl: ToolDecl): Span | undefined {

@@ -16,6 +16,7 @@ import { rule as catalogDescriptionTruncated } from './catalog/description-trunc
 import { rule as catalogDuplicateName } from './catalog/duplicate-name.js';
 import { rule as catalogInvalidName } from './catalog/invalid-name.js';
 import { rule as catalogInvalidSchema } from './catalog/invalid-schema.js';
+import { rule as catalogMetaKey } from './catalog/meta-key.js';
 import { rule as catalogSchemaRoot } from './catalog/schema-root.js';
 import { rule as catalogUnknownField } from './catalog/unknown-field.js';
 import { rule as envelopeArgumentsNotObject } from './envelope/arguments-not-object.js';
@@ -92,6 +93,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'catalog/duplicate-name', rule: catalogDuplicateName },
   { path: 'catalog/invalid-name', rule: catalogInvalidName },
   { path: 'catalog/invalid-schema', rule: catalogInvalidSchema },
+  { path: 'catalog/meta-key', rule: catalogMetaKey },
   { path: 'catalog/schema-root', rule: catalogSchemaRoot },
   { path: 'catalog/unknown-field', rule: catalogUnknownField },
   { path: 'envelope/arguments-not-object', rule: envelopeArgumentsNotObject },

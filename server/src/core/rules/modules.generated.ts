@@ -14,6 +14,7 @@ import { rule as argsUnknown } from './args/unknown.js';
 import { rule as argsWrongType } from './args/wrong-type.js';
 import { rule as catalogDescriptionTruncated } from './catalog/description-truncated.js';
 import { rule as catalogDuplicateName } from './catalog/duplicate-name.js';
+import { rule as catalogIcon } from './catalog/icon.js';
 import { rule as catalogInvalidName } from './catalog/invalid-name.js';
 import { rule as catalogInvalidSchema } from './catalog/invalid-schema.js';
 import { rule as catalogMetaKey } from './catalog/meta-key.js';
@@ -91,6 +92,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'args/wrong-type', rule: argsWrongType },
   { path: 'catalog/description-truncated', rule: catalogDescriptionTruncated },
   { path: 'catalog/duplicate-name', rule: catalogDuplicateName },
+  { path: 'catalog/icon', rule: catalogIcon },
   { path: 'catalog/invalid-name', rule: catalogInvalidName },
   { path: 'catalog/invalid-schema', rule: catalogInvalidSchema },
   { path: 'catalog/meta-key', rule: catalogMetaKey },

@@ -17,6 +17,7 @@ import { rule as catalogDuplicateName } from './catalog/duplicate-name.js';
 import { rule as catalogIcon } from './catalog/icon.js';
 import { rule as catalogInvalidName } from './catalog/invalid-name.js';
 import { rule as catalogInvalidSchema } from './catalog/invalid-schema.js';
+import { rule as catalogMcpHeader } from './catalog/mcp-header.js';
 import { rule as catalogMetaKey } from './catalog/meta-key.js';
 import { rule as catalogSchemaRoot } from './catalog/schema-root.js';
 import { rule as catalogUnknownField } from './catalog/unknown-field.js';
@@ -95,6 +96,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'catalog/icon', rule: catalogIcon },
   { path: 'catalog/invalid-name', rule: catalogInvalidName },
   { path: 'catalog/invalid-schema', rule: catalogInvalidSchema },
+  { path: 'catalog/mcp-header', rule: catalogMcpHeader },
   { path: 'catalog/meta-key', rule: catalogMetaKey },
   { path: 'catalog/schema-root', rule: catalogSchemaRoot },
   { path: 'catalog/unknown-field', rule: catalogUnknownField },

@@ -20,6 +20,7 @@ import { rule as catalogInvalidSchema } from './catalog/invalid-schema.js';
 import { rule as catalogMcpHeader } from './catalog/mcp-header.js';
 import { rule as catalogMetaKey } from './catalog/meta-key.js';
 import { rule as catalogSchemaRoot } from './catalog/schema-root.js';
+import { rule as catalogTaskSupport } from './catalog/task-support.js';
 import { rule as catalogUnknownField } from './catalog/unknown-field.js';
 import { rule as envelopeArgumentsNotObject } from './envelope/arguments-not-object.js';
 import { rule as envelopeBareDynamicName } from './envelope/bare-dynamic-name.js';
@@ -99,6 +100,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'catalog/mcp-header', rule: catalogMcpHeader },
   { path: 'catalog/meta-key', rule: catalogMetaKey },
   { path: 'catalog/schema-root', rule: catalogSchemaRoot },
+  { path: 'catalog/task-support', rule: catalogTaskSupport },
   { path: 'catalog/unknown-field', rule: catalogUnknownField },
   { path: 'envelope/arguments-not-object', rule: envelopeArgumentsNotObject },
   { path: 'envelope/bare-dynamic-name', rule: envelopeBareDynamicName },

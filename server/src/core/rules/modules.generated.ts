@@ -45,6 +45,7 @@ import { rule as operationalAuditLimits } from './operational/audit-limits.js';
 import { rule as operationalDurations } from './operational/durations.js';
 import { rule as operationalOptimizerSettings } from './operational/optimizer-settings.js';
 import { rule as operationalTelemetryEndpoint } from './operational/telemetry-endpoint.js';
+import { rule as resultMalformed } from './result/malformed.js';
 import { rule as resultMissingStructured } from './result/missing-structured.js';
 import { rule as resultSchemaMismatch } from './result/schema-mismatch.js';
 import { rule as schemaInvalidValue } from './schema/invalid-value.js';
@@ -125,6 +126,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'operational/durations', rule: operationalDurations },
   { path: 'operational/optimizer-settings', rule: operationalOptimizerSettings },
   { path: 'operational/telemetry-endpoint', rule: operationalTelemetryEndpoint },
+  { path: 'result/malformed', rule: resultMalformed },
   { path: 'result/missing-structured', rule: resultMissingStructured },
   { path: 'result/schema-mismatch', rule: resultSchemaMismatch },
   { path: 'schema/invalid-value', rule: schemaInvalidValue },

@@ -19,6 +19,7 @@ import {
   type ToolDecl,
 } from '../../model/catalogDeclarations.js';
 import type { Pair } from '../../parse/nodes.js';
+import { byCount, firstItems } from '../../text/words.js';
 
 /** Why an unknown field is lost, and where it is. */
 function dropped(tool: ToolDecl): string {
@@ -53,8 +54,12 @@ const messages = {
     `Until it is spelt \`${suggestion}\`, clients apply that hint's default.`,
   annotationSecondSpelling: ({ key, suggestion, tool }: { key: string; suggestion: string; tool: ToolDecl }) =>
     `\`${key}\` is not a tool annotation: it looks like a second \`${suggestion}\`; keep one. ${droppedAnnotation(tool)}`,
-  annotationUnknown: ({ key, tool }: { key: string; tool: ToolDecl }) =>
+  /** `others`: how many more tools of the same server have the same key in their annotations (said once, here). */
+  annotationUnknown: ({ key, tool, others }: { key: string; tool: ToolDecl; others: number }) =>
     `\`${key}\` is not a tool annotation: move it under the tool's \`_meta\`. ${droppedAnnotation(tool)} ` +
+    (others > 0
+      ? `${others} more tools of this server have it too (see related places); this finding stands for all. `
+      : '') +
     'Vendor data belongs in `_meta`, under a prefix of your own (`com.example/category`).',
 };
 
@@ -65,6 +70,10 @@ export const rule = defineRule({
   kinds: ['tool-catalog'],
   messages,
   check(ctx) {
+    // An unknown annotation key repeated on several tools of one server is one mistake: the first
+    // place reports it, with the others as related places.
+    const repeated = new Map<string, Pair[]>();
+    const unknownAnnotations: { tool: ToolDecl; pair: Pair; group: string }[] = [];
     for (const tool of catalogDeclarationsOf(ctx).tools) {
       for (const pair of tool.node.pairs) {
         const key = String(pair.key.value);
@@ -97,10 +106,26 @@ export const rule = defineRule({
           reportMisspelt(ctx, 'annotationMisspelt', tool, pair, key, suggestion);
           continue;
         }
-        if (suggestion)
+        if (suggestion) {
           ctx.report({ messageId: 'annotationSecondSpelling', data: { key, suggestion, tool }, span: pair.key.span });
-        else ctx.report({ messageId: 'annotationUnknown', data: { key, tool }, span: pair.key.span });
+          continue;
+        }
+        const group = `${tool.server.node.span.start}\0${key}`;
+        repeated.set(group, [...(repeated.get(group) ?? []), pair]);
+        unknownAnnotations.push({ tool, pair, group });
       }
+    }
+    const reported = new Set<string>();
+    for (const { tool, pair, group } of unknownAnnotations) {
+      if (reported.has(group)) continue;
+      reported.add(group);
+      const others = repeated.get(group)!.slice(1);
+      ctx.report({
+        messageId: 'annotationUnknown',
+        data: { key: String(pair.key.value), tool, others: others.length },
+        span: pair.key.span,
+        related: firstItems(others).shown.map((other) => ({ span: other.key.span, message: 'here too' })),
+      });
     }
   },
 });

@@ -58,7 +58,7 @@ const messages = {
   annotationUnknown: ({ key, tool, others }: { key: string; tool: ToolDecl; others: number }) =>
     `\`${key}\` is not a tool annotation: move it under the tool's \`_meta\`. ${droppedAnnotation(tool)} ` +
     (others > 0
-      ? `${others} more tools of this server have it too (see related places); this finding stands for all. `
+      ? `${others} more ${byCount(others, 'tool', 'tools')} of this server ${byCount(others, 'has', 'have')} it too; this finding stands for all. `
       : '') +
     'Vendor data belongs in `_meta`, under a prefix of your own (`com.example/category`).',
 };

@@ -62,6 +62,7 @@ import { rule as templateUnknownParam } from './template/unknown-param.js';
 import { rule as templateUnknownRoot } from './template/unknown-root.js';
 import { rule as templateUnknownStep } from './template/unknown-step.js';
 import { rule as toolNameConflict } from './tool/name-conflict.js';
+import { rule as toolTaskRequired } from './tool/task-required.js';
 import { rule as toolUnknown } from './tool/unknown.js';
 import { rule as workflowAmbiguousStep } from './workflow/ambiguous-step.js';
 import { rule as workflowDependencyCycle } from './workflow/dependency-cycle.js';
@@ -143,6 +144,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'template/unknown-root', rule: templateUnknownRoot },
   { path: 'template/unknown-step', rule: templateUnknownStep },
   { path: 'tool/name-conflict', rule: toolNameConflict },
+  { path: 'tool/task-required', rule: toolTaskRequired },
   { path: 'tool/unknown', rule: toolUnknown },
   { path: 'workflow/ambiguous-step', rule: workflowAmbiguousStep },
   { path: 'workflow/dependency-cycle', rule: workflowDependencyCycle },

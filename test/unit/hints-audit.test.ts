@@ -287,3 +287,30 @@ test('later sentences count only when they save or write a file; twins of the ow
     [],
   );
 });
+
+test('paired verbs say the same: a tool and its twin are judged alike', () => {
+  const sense = (word: string) => verbOf({ text: word, start: 0, end: word.length })?.sense;
+  const pairs = [
+    ['connect', 'disconnect'],
+    ['start', 'stop'],
+    ['lock', 'unlock'],
+    ['enable', 'disable'],
+    ['subscribe', 'unsubscribe'],
+    ['attach', 'detach'],
+    ['mute', 'unmute'],
+    ['follow', 'unfollow'],
+    ['block', 'unblock'],
+    ['register', 'unregister'],
+    ['install', 'uninstall'],
+    ['archive', 'unarchive'],
+    ['assign', 'unassign'],
+  ];
+  for (const [one, other] of pairs) assert.equal(sense(one!), sense(other!), `${one} / ${other}`);
+  // `close` is the twin of `open` only for what the server opens for itself.
+  assert.deepEqual(changes({ name: 'open_page', description: 'Open a page.' }), []);
+  assert.deepEqual(changes({ name: 'close_page', description: 'Close the page.' }), []);
+  assert.deepEqual(changes({ name: 'close_ticket', description: 'Close a ticket.' }), [
+    'name:close',
+    'description:close',
+  ]);
+});

@@ -314,3 +314,20 @@ test('paired verbs say the same: a tool and its twin are judged alike', () => {
     'description:close',
   ]);
 });
+
+test('a file parameter counts only when its description says the tool writes there', () => {
+  const withFile = (description: string) =>
+    changes({
+      name: 'get_report',
+      description: 'Returns the report.',
+      inputSchema: { properties: { filePath: { type: 'string', description } } },
+    });
+  assert.deepEqual(withFile('Path to the file where your credentials are stored.'), []);
+  assert.deepEqual(withFile('Path of a saved session to load.'), []);
+  assert.deepEqual(withFile('Where to write the report.'), ['file-parameter:filePath:when-given']);
+  assert.deepEqual(withFile('Saves the report here when given.'), ['file-parameter:filePath:when-given']);
+  assert.deepEqual(
+    changes({ name: 'get_report', description: 'Returns the report. Saves time on a second call to the same path.' }),
+    [],
+  );
+});

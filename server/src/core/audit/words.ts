@@ -411,6 +411,8 @@ export function laterWriteVerbs(description: string, fileParameterNames: readonl
     const token = tokens[index];
     const verb = token && verbOf(token);
     if (!verb || !FILE_WRITE_VERBS.has(verb.base)) continue;
+    // "Saves time", "Saves you a call": not a file.
+    if (verb.base === 'save' && ['time', 'you', 'tokens', 'effort'].includes(tokens[index + 1]?.text ?? '')) continue;
     const sentence = description.slice(range.start, range.end);
     const namesFile =
       FILE_WORDS.test(sentence) ||
@@ -439,8 +441,9 @@ const FILE_NAME_WORDS = new Set([
   'destination',
 ]);
 // Its description says the tool writes there: "File name to save the messages to".
+// Active words only: "the file where your credentials are stored" names a file the tool reads.
 const WRITES_THERE =
-  /\b(?:sav(?:e|es|ed|ing)|writ(?:e|es|ten|ing)|stor(?:e|es|ed|ing)|dump(?:s|ed)?|persist(?:s|ed)?|export(?:s|ed)?)\b/i;
+  /\b(?:to\s+(?:save|write|store|dump|export|persist)\b|(?:sav(?:e|es|ing)|writ(?:e|es|ing)|dump(?:s|ing)?|export(?:s|ing)?)\s|(?:saved|written|stored|dumped|exported)\s+(?:to|into|in|under)\b)/i;
 // ... even when it is left out: "If not specified, the screenshot is saved into the output directory".
 const WRITES_ANYWAY =
   /\b(?:if|when)\s+(?:it\s+is\s+|is\s+)?(?:not|no|omitted|unset|absent|empty)\b[^.]*?\b(?:saved|written|stored)\b/i;

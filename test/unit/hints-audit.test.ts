@@ -331,3 +331,15 @@ test('a file parameter counts only when its description says the tool writes the
     [],
   );
 });
+
+test('after a dash, an enumeration of verbs says what the tool does; one word alone does not', () => {
+  assert.deepEqual(
+    changes({
+      name: 'kubectl_context',
+      description: 'Manage Kubernetes contexts - list, get, or set the current context',
+    }),
+    ['description:set'],
+  );
+  assert.deepEqual(changes({ name: 'helpers', description: 'Kubernetes helpers - set of read tools' }), []);
+  assert.deepEqual(changes({ name: 'contexts', description: 'Kubernetes contexts - list or get them' }), []);
+});

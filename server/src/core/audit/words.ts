@@ -341,7 +341,8 @@ function firstSentenceEnd(text: string): number {
  * delete ..."). Any other verb of the prose says nothing: "Returns the rows that were deleted".
  */
 export function leadingDescriptionVerbs(description: string): Verb[] {
-  const tokens = proseTokens(description, 0, firstSentenceEnd(description));
+  const end = firstSentenceEnd(description);
+  const tokens = proseTokens(description, 0, end);
   let index = 0;
   for (const preamble of PREAMBLES) {
     if (preamble.every((word, i) => tokens[i]?.text === word)) {
@@ -350,11 +351,24 @@ export function leadingDescriptionVerbs(description: string): Verb[] {
     }
   }
   const firstToken = tokens[index];
+  if (firstToken && verbOf(firstToken)) return verbRun(tokens, index);
+  // "Manage contexts - list, get, or set the current one": a subject, a dash, then what the tool
+  // does. Only an enumeration of two or more verbs counts there ("Tools - set of helpers" does not).
+  const dash = / [-–—] /.exec(description.slice(0, end));
+  if (!dash) return [];
+  const after = tokens.findIndex((t) => t.start > dash.index);
+  const listed = after < 0 ? [] : verbRun(tokens, after);
+  return listed.length >= 2 ? listed : [];
+}
+
+/** The known verb at `index` and the verbs joined to it ("Create, update or delete"); none when it is a noun. */
+function verbRun(tokens: readonly Word[], start: number): Verb[] {
+  const firstToken = tokens[start];
   const first = firstToken && verbOf(firstToken);
   // "Post details for an id", "Sync status of a folder": a noun, not a verb.
-  if (!first || (first.sense === 'changes' && READ_NOUNS.has(tokens[index + 1]?.text ?? ''))) return [];
-  const verbs = [closesOwnSession(first, tokens.slice(index + 1))];
-  index += 1;
+  if (!first || (first.sense === 'changes' && READ_NOUNS.has(tokens[start + 1]?.text ?? ''))) return [];
+  const verbs = [closesOwnSession(first, tokens.slice(start + 1))];
+  let index = start + 1;
   while (index < tokens.length) {
     let next = index;
     while (next < tokens.length && JOINERS.has(tokens[next]!.text)) next += 1;

@@ -23,7 +23,11 @@ import { Workspace } from '../../server/src/core/workspace.js';
 const words = (text: string) => identifierWords(text).map((w) => w.text);
 const changes = (tool: AuditedTool) =>
   toolWords(tool).changes.map((c) =>
-    c.where === 'parameter' ? `parameter:${c.parameter.name}` : `${c.where}:${c.verb.base}`,
+    c.where === 'parameter'
+      ? `parameter:${c.parameter.name}`
+      : c.where === 'file-parameter'
+        ? `file-parameter:${c.parameter.name}:${c.parameter.writes}`
+        : `${c.where}:${c.verb.base}`,
   );
 
 test('identifiers split into whole words at _, -, ., digits and camelCase, with their offsets', () => {
@@ -237,4 +241,105 @@ test('a parameter written twice, and one named __proto__, are read once and thro
     findings.filter((r) => r.startsWith('hints/')),
     ['hints/read-only-writes'],
   );
+});
+
+test('later sentences count only when they save or write a file; twins of the own session say nothing', () => {
+  assert.deepEqual(
+    changes({
+      name: 'collect_logs',
+      description: 'Collects logs. Groups them. If `saveTo` is given, saves them to `saveTo`.',
+      inputSchema: { properties: { saveTo: { type: 'string' } } },
+    }),
+    ['description:save'],
+  );
+  assert.deepEqual(
+    changes({ name: 'notes', description: 'Get a prompt. 1. Create a knowledge base. 2. Save time.' }),
+    [],
+  );
+  assert.deepEqual(changes({ name: 'disconnect', description: 'Close the connection to the browser.' }), []);
+  assert.deepEqual(changes({ name: 'close_session', description: 'Ends the session.' }), []);
+  assert.deepEqual(changes({ name: 'close_issue', description: 'Closes an issue.' }), [
+    'name:close',
+    'description:close',
+  ]);
+  assert.deepEqual(
+    changes({
+      name: 'browser_take_screenshot',
+      description: 'Take a screenshot of the current page.',
+      inputSchema: {
+        properties: {
+          filename: {
+            type: 'string',
+            description: 'File name to save to. If not specified, the screenshot is saved into the output directory.',
+          },
+          path: { type: 'string' },
+        },
+      },
+    }),
+    ['file-parameter:filename:always'],
+  );
+  assert.deepEqual(
+    changes({
+      name: 'load_state',
+      description: 'Returns the stored state.',
+      inputSchema: { properties: { filename: { type: 'string', description: 'File to load the state from.' } } },
+    }),
+    [],
+  );
+});
+
+test('paired verbs say the same: a tool and its twin are judged alike', () => {
+  const sense = (word: string) => verbOf({ text: word, start: 0, end: word.length })?.sense;
+  const pairs = [
+    ['connect', 'disconnect'],
+    ['start', 'stop'],
+    ['lock', 'unlock'],
+    ['enable', 'disable'],
+    ['subscribe', 'unsubscribe'],
+    ['attach', 'detach'],
+    ['mute', 'unmute'],
+    ['follow', 'unfollow'],
+    ['block', 'unblock'],
+    ['register', 'unregister'],
+    ['install', 'uninstall'],
+    ['archive', 'unarchive'],
+    ['assign', 'unassign'],
+  ];
+  for (const [one, other] of pairs) assert.equal(sense(one!), sense(other!), `${one} / ${other}`);
+  // `close` is the twin of `open` only for what the server opens for itself.
+  assert.deepEqual(changes({ name: 'open_page', description: 'Open a page.' }), []);
+  assert.deepEqual(changes({ name: 'close_page', description: 'Close the page.' }), []);
+  assert.deepEqual(changes({ name: 'close_ticket', description: 'Close a ticket.' }), [
+    'name:close',
+    'description:close',
+  ]);
+});
+
+test('a file parameter counts only when its description says the tool writes there', () => {
+  const withFile = (description: string) =>
+    changes({
+      name: 'get_report',
+      description: 'Returns the report.',
+      inputSchema: { properties: { filePath: { type: 'string', description } } },
+    });
+  assert.deepEqual(withFile('Path to the file where your credentials are stored.'), []);
+  assert.deepEqual(withFile('Path of a saved session to load.'), []);
+  assert.deepEqual(withFile('Where to write the report.'), ['file-parameter:filePath:when-given']);
+  assert.deepEqual(withFile('Saves the report here when given.'), ['file-parameter:filePath:when-given']);
+  assert.deepEqual(
+    changes({ name: 'get_report', description: 'Returns the report. Saves time on a second call to the same path.' }),
+    [],
+  );
+});
+
+test('after a dash, an enumeration of verbs says what the tool does; one word alone does not', () => {
+  assert.deepEqual(
+    changes({
+      name: 'kubectl_context',
+      description: 'Manage Kubernetes contexts - list, get, or set the current context',
+    }),
+    ['description:set'],
+  );
+  assert.deepEqual(changes({ name: 'helpers', description: 'Kubernetes helpers - set of read tools' }), []);
+  assert.deepEqual(changes({ name: 'contexts', description: 'Kubernetes contexts - list or get them' }), []);
 });

@@ -11,7 +11,12 @@
 import { annotationsFrom } from '../catalog/load.js';
 import type { DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
-import { catalogDeclarationsOf, type ToolDecl } from '../model/catalogDeclarations.js';
+import {
+  ANNOTATION_FIELDS,
+  catalogDeclarationsOf,
+  suggestAnnotationField,
+  type ToolDecl,
+} from '../model/catalogDeclarations.js';
 import {
   getMap,
   getNode,
@@ -130,7 +135,17 @@ export type HintProblem =
       whole?: { server: string; tools: ToolDecl[] };
     }
   | { rule: 'hints/read-only-writes'; tool: ToolDecl; span: Span; evidence: LocatedEvidence[] }
-  | { rule: 'hints/destructive-unstated'; tool: ToolDecl; span: Span; readOnlyDeclared: boolean }
+  /**
+   * One tool, or (`whole`) two or more tools of one server that all say the same (each is not
+   * read-only, declares readOnlyHint alike, and no destructiveHint): one finding for the server.
+   */
+  | {
+      rule: 'hints/destructive-unstated';
+      tool: ToolDecl;
+      span: Span;
+      readOnlyDeclared: boolean;
+      whole?: { server: string; tools: ToolDecl[] };
+    }
   | {
       rule: 'hints/stamped';
       server: string;
@@ -256,6 +271,50 @@ function auditDocument(ctx: DocumentContext): HintProblem[] {
       }
     }
   }
+  return collapseUnstated(out);
+}
+
+type Unstated = Extract<HintProblem, { rule: 'hints/destructive-unstated' }>;
+
+/**
+ * The destructive-unstated problems of one server that all say the same thing (two or more, with
+ * readOnlyHint declared alike) become one, at the server's name (or the first tool's place when
+ * the server has no name written), in the place of the first.
+ */
+function collapseUnstated(problems: HintProblem[]): HintProblem[] {
+  const groups = new Map<string, Unstated[]>();
+  for (const problem of problems) {
+    if (problem.rule !== 'hints/destructive-unstated') continue;
+    const key = `${problem.readOnlyDeclared}`;
+    const byServer = groups.get(key) ?? [];
+    byServer.push(problem);
+    groups.set(key, byServer);
+  }
+  const replaced = new Map<HintProblem, HintProblem | undefined>();
+  for (const group of groups.values()) {
+    const byServer = new Map<ServerOf, Unstated[]>();
+    for (const problem of group)
+      byServer.set(problem.tool.server, [...(byServer.get(problem.tool.server) ?? []), problem]);
+    for (const [server, list] of byServer) {
+      if (list.length < 2) continue;
+      const first = list[0]!;
+      replaced.set(first, {
+        ...first,
+        span: server.nameNode?.span ?? first.span,
+        whole: { server: server.name, tools: list.map((p) => p.tool) },
+      });
+      for (const other of list.slice(1)) replaced.set(other, undefined);
+    }
+  }
+  if (replaced.size === 0) return problems;
+  const out: HintProblem[] = [];
+  for (const problem of problems) {
+    if (!replaced.has(problem)) out.push(problem);
+    else {
+      const instead = replaced.get(problem);
+      if (instead) out.push(instead);
+    }
+  }
   return out;
 }
 
@@ -270,30 +329,45 @@ function readTool(decl: ToolDecl): ReadTool {
   const unreadable =
     oddAnnotations ||
     (annotations !== undefined &&
-      HINT_NAMES.some((hint) => {
+      (HINT_NAMES.some((hint) => {
         const pair = getPair(annotations, hint);
         return pair !== undefined && !(isScalar(pair.value) && typeof pair.value.value === 'boolean');
-      }));
+      }) ||
+        // A misspelt hint (`readonlyHint`) is catalog/unknown-field's: what the tool meant to
+        // declare is unknown until it is spelt right, so no audit speaks of its hints.
+        annotations.pairs.some((pair) => misspeltHint(annotations, keyText(pair)))));
   const tool: AuditedTool = {};
   if (decl.name !== undefined) tool.name = decl.name;
   const description = getString(decl.node, 'description');
   if (description !== undefined) tool.description = description;
   const properties = getMap(getNode(decl.node, 'inputSchema'), 'properties');
   if (properties) {
-    // Only what changeParameters reads: each property's name and type.
+    // Only what changeParameters and fileParameters read: each property's name, type and description.
     const shallow: Record<string, unknown> = {};
     for (const pair of properties.pairs) {
       const key = keyText(pair);
       // A key written twice (yaml/duplicate-key's) counts once, as its first writing; defined, not
       // assigned, so `__proto__` is a property like any other.
       if (Object.prototype.hasOwnProperty.call(shallow, key)) continue;
-      Object.defineProperty(shallow, key, { value: { type: toValue(getNode(pair.value, 'type')) }, enumerable: true });
+      const description = isMap(pair.value) ? getString(pair.value, 'description') : undefined;
+      const value = {
+        type: toValue(getNode(pair.value, 'type')),
+        ...(description !== undefined ? { description } : {}),
+      };
+      Object.defineProperty(shallow, key, { value, enumerable: true });
     }
     tool.inputSchema = { properties: shallow };
   }
   const declared = annotationsFrom(annotations);
   if (declared) tool.annotations = declared;
   return { decl, tool, words: toolWords(tool), unreadable, ...(annotations ? { annotations } : {}) };
+}
+
+/** A key of `annotations` that is no ToolAnnotations key but the misspelling of a hint not written there. */
+function misspeltHint(annotations: MapNode, key: string): boolean {
+  if ((ANNOTATION_FIELDS as readonly string[]).includes(key)) return false;
+  const meant = suggestAnnotationField(key);
+  return meant !== undefined && (HINT_NAMES as readonly string[]).includes(meant) && !getPair(annotations, meant);
 }
 
 function annotationsKeySpan(decl: ToolDecl): Span | undefined {
@@ -307,6 +381,7 @@ function locate(text: string, decl: ToolDecl, evidence: ChangeEvidence): Located
     return { ...evidence, span: within(text, node, evidence.verb) };
   }
   const properties = getMap(getNode(decl.node, 'inputSchema'), 'properties');
+  // A file parameter is reported at its key; its description says what it writes.
   const pair = properties?.pairs.find((p) => keyText(p) === evidence.parameter.name);
   return { ...evidence, span: (pair?.key ?? decl.nameNode!).span };
 }

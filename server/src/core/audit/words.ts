@@ -172,7 +172,9 @@ const READ_VERBS = new Set([
 const NEUTRAL_VERBS = new Set([
   'ask',
   'call',
+  'connect',
   'convert',
+  'disconnect',
   'download',
   'elicit',
   'export',
@@ -249,6 +251,31 @@ export function identifierWords(name: string): Word[] {
   return out;
 }
 
+// What a tool opens for its own use and closes again: a session, a connection, a page. Closing one
+// is the twin of opening it (`open`, `connect` say nothing of a change), so it says nothing either;
+// `close_issue` still changes something.
+const OWN_SESSION_NOUNS = new Set([
+  'browser',
+  'connection',
+  'connections',
+  'context',
+  'page',
+  'pages',
+  'session',
+  'sessions',
+  'socket',
+  'tab',
+  'tabs',
+  'window',
+  'windows',
+]);
+
+/** `close` whose object is the server's own session, within the next few words: neutral, as `open`. */
+function closesOwnSession(verb: Verb, following: readonly Word[]): Verb {
+  if (verb.base !== 'close' || !following.slice(0, 4).some((w) => OWN_SESSION_NOUNS.has(w.text))) return verb;
+  return { ...verb, sense: 'neutral' };
+}
+
 /**
  * The first verb of a name that is a known one (`github_create_issue` → create); it alone says what
  * the name means. A changing verb that a reading word follows is a noun (`sync_status`,
@@ -260,7 +287,8 @@ export function leadingNameVerb(name: string): Verb | undefined {
     const verb = verbOf(word);
     if (!verb) continue;
     if (verb.sense === 'changes' && words.slice(index + 1).some((w) => READ_NOUNS.has(w.text))) return undefined;
-    return verb;
+    // `browser_close`, `close_session`: the object may come before the verb in a name.
+    return closesOwnSession(verb, [...words.slice(index + 1), ...words.slice(0, index)]);
   }
   return undefined;
 }
@@ -313,7 +341,8 @@ function firstSentenceEnd(text: string): number {
  * delete ..."). Any other verb of the prose says nothing: "Returns the rows that were deleted".
  */
 export function leadingDescriptionVerbs(description: string): Verb[] {
-  const tokens = proseTokens(description, 0, firstSentenceEnd(description));
+  const end = firstSentenceEnd(description);
+  const tokens = proseTokens(description, 0, end);
   let index = 0;
   for (const preamble of PREAMBLES) {
     if (preamble.every((word, i) => tokens[i]?.text === word)) {
@@ -322,11 +351,24 @@ export function leadingDescriptionVerbs(description: string): Verb[] {
     }
   }
   const firstToken = tokens[index];
+  if (firstToken && verbOf(firstToken)) return verbRun(tokens, index);
+  // "Manage contexts - list, get, or set the current one": a subject, a dash, then what the tool
+  // does. Only an enumeration of two or more verbs counts there ("Tools - set of helpers" does not).
+  const dash = / [-–—] /.exec(description.slice(0, end));
+  if (!dash) return [];
+  const after = tokens.findIndex((t) => t.start > dash.index);
+  const listed = after < 0 ? [] : verbRun(tokens, after);
+  return listed.length >= 2 ? listed : [];
+}
+
+/** The known verb at `index` and the verbs joined to it ("Create, update or delete"); none when it is a noun. */
+function verbRun(tokens: readonly Word[], start: number): Verb[] {
+  const firstToken = tokens[start];
   const first = firstToken && verbOf(firstToken);
   // "Post details for an id", "Sync status of a folder": a noun, not a verb.
-  if (!first || (first.sense === 'changes' && READ_NOUNS.has(tokens[index + 1]?.text ?? ''))) return [];
-  const verbs = [first];
-  index += 1;
+  if (!first || (first.sense === 'changes' && READ_NOUNS.has(tokens[start + 1]?.text ?? ''))) return [];
+  const verbs = [closesOwnSession(first, tokens.slice(start + 1))];
+  let index = start + 1;
   while (index < tokens.length) {
     let next = index;
     while (next < tokens.length && JOINERS.has(tokens[next]!.text)) next += 1;
@@ -334,10 +376,128 @@ export function leadingDescriptionVerbs(description: string): Verb[] {
     const nextToken = tokens[next];
     const verb = nextToken && verbOf(nextToken);
     if (!verb) break;
-    verbs.push(verb);
+    verbs.push(closesOwnSession(verb, tokens.slice(next + 1)));
     index = next + 1;
   }
   return verbs;
+}
+
+// Verbs that put something into a file. Past the first sentence only these count, and only with a
+// file in the same sentence: "Saves the trace to `saveTo`", "Write the report to a file". Any other
+// verb of a later sentence (a list item "Create organized notes", "Changes in approach") says nothing.
+const FILE_WRITE_VERBS = new Set(['save', 'write', 'store', 'dump', 'persist', 'overwrite', 'append']);
+const FILE_WORDS = /\b(?:files?|disk|folders?|director(?:y|ies)|paths?|filenames?)\b/i;
+// What may open a sentence before its verb: "If `saveTo` is given, saves ...", "Optionally, writes ...".
+const CONDITION_OPENERS = new Set(['if', 'when', 'whenever', 'optionally', 'with', 'unless']);
+
+/** Where each sentence of a description starts and ends: at `.`, `!`, `?`, `:`, `;` before a space, and at line breaks. */
+function sentenceRanges(text: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let start = 0;
+  for (const match of text.matchAll(/[.!?:;](?=\s|$)|\n/g)) {
+    out.push({ start, end: match.index });
+    start = match.index + match[0].length;
+  }
+  out.push({ start, end: text.length });
+  return out.filter((r) => r.end > r.start);
+}
+
+/**
+ * The file-writing verbs that lead a sentence after the first one, in a sentence that names a file
+ * (a file word, or one of `fileParameterNames` written in it): "Saves the logs to `saveTo`."
+ */
+export function laterWriteVerbs(description: string, fileParameterNames: readonly string[] = []): Verb[] {
+  const out: Verb[] = [];
+  for (const range of sentenceRanges(description).slice(1)) {
+    const tokens = proseTokens(description, range.start, range.end).filter((t) => t.end <= range.end);
+    let index = 0;
+    if (CONDITION_OPENERS.has(tokens[0]?.text ?? '')) {
+      const comma = tokens.findIndex((t) => t.text === ',');
+      if (comma < 0) continue;
+      index = comma + 1;
+    }
+    for (const preamble of PREAMBLES) {
+      if (preamble.every((word, i) => tokens[index + i]?.text === word)) {
+        index += preamble.length;
+        break;
+      }
+    }
+    const token = tokens[index];
+    const verb = token && verbOf(token);
+    if (!verb || !FILE_WRITE_VERBS.has(verb.base)) continue;
+    // "Saves time", "Saves you a call": not a file.
+    if (verb.base === 'save' && ['time', 'you', 'tokens', 'effort'].includes(tokens[index + 1]?.text ?? '')) continue;
+    const sentence = description.slice(range.start, range.end);
+    const namesFile =
+      FILE_WORDS.test(sentence) ||
+      fileParameterNames.some((name) =>
+        new RegExp(`(^|[^A-Za-z0-9_])${escapeRegExp(name)}($|[^A-Za-z0-9_])`).test(sentence),
+      );
+    if (namesFile) out.push(verb);
+  }
+  return out;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+// A parameter that names a file by its name (filename, filePath, outputPath, saveTo, saveAs, dest...).
+const FILE_NAME_WORDS = new Set([
+  'file',
+  'filename',
+  'filepath',
+  'path',
+  'dir',
+  'directory',
+  'folder',
+  'dest',
+  'destination',
+]);
+// Its description says the tool writes there: "File name to save the messages to".
+// Active words only: "the file where your credentials are stored" names a file the tool reads.
+const WRITES_THERE =
+  /\b(?:to\s+(?:save|write|store|dump|export|persist)\b|(?:sav(?:e|es|ing)|writ(?:e|es|ing)|dump(?:s|ing)?|export(?:s|ing)?)\s|(?:saved|written|stored|dumped|exported)\s+(?:to|into|in|under)\b)/i;
+// ... even when it is left out: "If not specified, the screenshot is saved into the output directory".
+const WRITES_ANYWAY =
+  /\b(?:if|when)\s+(?:it\s+is\s+|is\s+)?(?:not|no|omitted|unset|absent|empty)\b[^.]*?\b(?:saved|written|stored)\b/i;
+
+/** A top-level parameter naming a file the tool writes, as its own description says. */
+export interface FileParameter {
+  name: string;
+  /** `always`: its description says the tool writes a file even when it is left out. */
+  writes: 'when-given' | 'always';
+}
+
+/** The names of the top-level parameters whose name says file or path, or starts with "save". */
+function fileNamedParameters(inputSchema: unknown): string[] {
+  const properties = isRecord(inputSchema) && isRecord(inputSchema.properties) ? inputSchema.properties : undefined;
+  if (!properties) return [];
+  return Object.keys(properties).filter((name) => {
+    const words = identifierWords(name).map((w) => w.text);
+    return words.some((w) => FILE_NAME_WORDS.has(w)) || words[0] === 'save';
+  });
+}
+
+/**
+ * The top-level parameters whose name says file or path (or starts with "save": `saveTo`), whose
+ * type can hold a name, and whose description says the tool saves or writes there. A `path` with no
+ * description, or one "to read", says nothing.
+ */
+export function fileParameters(inputSchema: unknown): FileParameter[] {
+  const properties = isRecord(inputSchema) && isRecord(inputSchema.properties) ? inputSchema.properties : undefined;
+  if (!properties) return [];
+  const out: FileParameter[] = [];
+  for (const name of fileNamedParameters(inputSchema)) {
+    const schema = properties[name];
+    if (!isRecord(schema)) continue;
+    const types = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type : [];
+    if (types.length > 0 && !types.includes('string')) continue;
+    const description = typeof schema.description === 'string' ? schema.description : '';
+    if (!WRITES_THERE.test(description)) continue;
+    out.push({ name, writes: WRITES_ANYWAY.test(description) ? 'always' : 'when-given' });
+  }
+  return out;
 }
 
 /** A statement in a description that the tool changes nothing ("read-only", "does not modify"). */
@@ -417,7 +577,8 @@ export interface ToolText {
 export type ChangeEvidence =
   | { where: 'name'; verb: Verb }
   | { where: 'description'; verb: Verb }
-  | { where: 'parameter'; parameter: ChangeParameter };
+  | { where: 'parameter'; parameter: ChangeParameter }
+  | { where: 'file-parameter'; parameter: FileParameter };
 
 export interface ToolWords {
   /** The name's leading known verb, if any. */
@@ -454,6 +615,14 @@ export function toolWords(tool: ToolText): ToolWords {
   const counts = (verb: Verb) => verb.sense === 'changes' && !(verb.base === 'add' && arithmetic);
   if (nameVerb && counts(nameVerb)) out.changes.push({ where: 'name', verb: nameVerb });
   for (const verb of descriptionVerbs) if (counts(verb)) out.changes.push({ where: 'description', verb });
+  // A file it writes counts whatever verb leads: "Returns the console messages" with a `filename`
+  // "to save them to" still writes a file.
+  const files = fileParameters(tool.inputSchema);
+  if (tool.description !== undefined) {
+    for (const verb of laterWriteVerbs(tool.description, fileNamedParameters(tool.inputSchema)))
+      out.changes.push({ where: 'description', verb });
+  }
+  for (const parameter of files) out.changes.push({ where: 'file-parameter', parameter });
   const readOrNeutral =
     nameVerb?.sense === 'reads' || nameVerb?.sense === 'neutral' || descriptionVerbs.some((v) => v.sense !== 'changes');
   if (!readOrNeutral) {

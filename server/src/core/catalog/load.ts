@@ -42,7 +42,11 @@ export function serverNameFromFile(path: string): string {
 
 function serverFrom(path: string, name: string, node: MapNode): CatalogServer {
   const nameNode = getScalar(node, 'name') ?? getScalar(node, 'server');
-  const tools = toolsFrom(path, name, getSeq(node, 'tools')?.items ?? [], undefined);
+  // A snapshot records the revision under `fetched`, a capture at its root.
+  const recorded = getScalar(getMap(node, 'fetched'), 'protocolVersion') ?? getScalar(node, 'protocolVersion');
+  const revision = typeof recorded?.value === 'string' ? recorded.value : undefined;
+  const toolsFrom = (items: Node[], namespace: string | undefined) => toolsOf(path, name, items, namespace, revision);
+  const tools = toolsFrom(getSeq(node, 'tools')?.items ?? [], undefined);
   const namespaces: DynamicNamespace[] = [];
   for (const item of getSeq(node, 'namespaces')?.items ?? []) {
     if (!isMap(item)) continue;
@@ -53,7 +57,7 @@ function serverFrom(path: string, name: string, node: MapNode): CatalogServer {
       server: name,
       external: getBoolean(item, 'external') ?? false,
       status: getString(item, 'status') ?? 'ready',
-      tools: toolsFrom(path, name, getSeq(item, 'tools')?.items ?? [], nsName),
+      tools: toolsFrom(getSeq(item, 'tools')?.items ?? [], nsName),
       origin: { file: path, span: (getScalar(item, 'name') ?? item).span },
     });
   }
@@ -84,7 +88,13 @@ function recordAt(node: MapNode, key: string): Record<string, unknown> | undefin
   return map ? (toValue(map) as Record<string, unknown>) : undefined;
 }
 
-function toolsFrom(path: string, server: string, items: Node[], namespace: string | undefined): CatalogTool[] {
+function toolsOf(
+  path: string,
+  server: string,
+  items: Node[],
+  namespace: string | undefined,
+  revision: string | undefined,
+): CatalogTool[] {
   const tools: CatalogTool[] = [];
   for (const item of items) {
     if (!isMap(item)) continue;
@@ -92,6 +102,7 @@ function toolsFrom(path: string, server: string, items: Node[], namespace: strin
     if (name === undefined) continue;
     const inputSchema = getNode(item, 'inputSchema');
     const outputSchema = getNode(item, 'outputSchema');
+    const taskSupport = getScalar(getMap(item, 'execution'), 'taskSupport')?.value;
     tools.push({
       name,
       server,
@@ -102,6 +113,8 @@ function toolsFrom(path: string, server: string, items: Node[], namespace: strin
       annotations: annotationsFrom(getMap(item, 'annotations')),
       namespace,
       origin: { file: path, span: (getScalar(item, 'name') ?? item).span },
+      ...(revision !== undefined ? { revision } : {}),
+      ...(typeof taskSupport === 'string' ? { taskSupport } : {}),
     });
   }
   return tools;

@@ -23,6 +23,10 @@ export interface CatalogTool {
   annotations?: ToolAnnotations;
   /** The namespace a dynamic tool lives in; undefined for a listed tool. */
   namespace?: string;
+  /** The MCP revision its server's tools were listed under, when the catalog records it. */
+  revision?: string;
+  /** `execution.taskSupport` as declared (2025-11-25), when it is a string. */
+  taskSupport?: string;
   origin: Origin;
 }
 

@@ -260,6 +260,25 @@ export function validateAgainstSchema(schema: unknown, value: unknown, budget?: 
   return { compiled: true, dialect: compiled.dialect, ...compiled.validate(value, budget) };
 }
 
+const asDraft07 = new WeakMap<object, CompiledSchema>();
+
+/**
+ * Validates a value as the official TypeScript SDK v1 client does whatever the schema's `$schema`
+ * says: on a draft-07 validator, so 2020-12-only keywords (`unevaluatedProperties`, `prefixItems`
+ * ...) are ignored and `items: false` forbids every item. For telling apart what a dialect-true
+ * client and that client do with one result; never throws.
+ */
+export function validateAsDraft07(schema: unknown, value: unknown, budget?: PatternBudget): ValidationResult {
+  if (!isObject(schema)) return { compiled: false, dialect: 'draft-07', error: 'the schema is not an object' };
+  let compiled = asDraft07.get(schema);
+  if (!compiled) {
+    compiled = compileFor(typeof schema.$schema === 'string' ? withoutKey(schema, '$schema') : schema, 'draft-07');
+    asDraft07.set(schema, compiled);
+  }
+  if (!compiled.ok) return { compiled: false, dialect: compiled.dialect, error: compiled.error };
+  return { compiled: true, dialect: compiled.dialect, ...compiled.validate(value, budget) };
+}
+
 /** The error of a schema that applies itself to the same value without end (jsonschema/loops.ts). */
 export const IN_PLACE_LOOP = 'in-place loop: ';
 

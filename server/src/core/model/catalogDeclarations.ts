@@ -3,12 +3,32 @@
 // the three forms (snapshot `catalog: 1`, bare `tools/list` result, capture with `server`).
 import { serverNameFromFile } from '../catalog/load.js';
 import { memoKey } from '../memo.js';
-import { getScalar, getSeq, isMap, type MapNode, type Node, type ScalarNode } from '../parse/nodes.js';
+import {
+  getMap,
+  getNode,
+  getScalar,
+  getSeq,
+  isMap,
+  toValue,
+  type MapNode,
+  type Node,
+  type ScalarNode,
+} from '../parse/nodes.js';
 import { closest } from '../text/suggest.js';
 import type { DocumentContext } from '../context.js';
 
 interface ServerDecl {
   name: string;
+  /**
+   * The MCP revision the tools were listed under, as the file records it (a snapshot's
+   * `fetched.protocolVersion`, a capture's `protocolVersion`); undefined when it does not say.
+   */
+  revision?: string;
+  /**
+   * The server's capabilities, when the file records them (a snapshot's `fetched.capabilities`, a
+   * capture's `serverCapabilities`); undefined when it does not say, which is not "none".
+   */
+  capabilities?: unknown;
   /** The `name` (snapshot) or `server` (capture) scalar; absent for a server named after its file. */
   nameNode?: ScalarNode;
   node: MapNode;
@@ -54,12 +74,23 @@ function readDeclarations(ctx: DocumentContext): CatalogDeclarations {
       for (const item of getSeq(root, 'servers')?.items ?? []) {
         if (!isMap(item)) continue;
         const nameNode = getScalar(item, 'name');
-        servers.push(readServer(item, typeof nameNode?.value === 'string' ? nameNode.value : '', nameNode));
+        const server = readServer(item, typeof nameNode?.value === 'string' ? nameNode.value : '', nameNode);
+        const fetched = getMap(item, 'fetched');
+        const revision = getScalar(fetched, 'protocolVersion')?.value;
+        if (typeof revision === 'string') server.revision = revision;
+        const capabilities = getNode(fetched, 'capabilities') ?? getNode(fetched, 'serverCapabilities');
+        if (capabilities) server.capabilities = toValue(capabilities);
+        servers.push(server);
       }
     } else {
       const nameNode = getScalar(root, 'server');
       const name = typeof nameNode?.value === 'string' ? nameNode.value : serverNameFromFile(ctx.file.path);
-      servers.push(readServer(root, name, typeof nameNode?.value === 'string' ? nameNode : undefined));
+      const server = readServer(root, name, typeof nameNode?.value === 'string' ? nameNode : undefined);
+      const revision = getScalar(root, 'protocolVersion')?.value;
+      if (typeof revision === 'string') server.revision = revision;
+      const capabilities = getNode(root, 'serverCapabilities');
+      if (capabilities) server.capabilities = toValue(capabilities);
+      servers.push(server);
     }
   }
   const tools = servers.flatMap((s) => [...s.tools, ...s.namespaces.flatMap((n) => n.tools)]);
@@ -100,6 +131,18 @@ function readTools(items: readonly Node[], server: ServerDecl, namespace: Namesp
     });
   }
   return out;
+}
+
+/** The 2026-07-28 MCP revision: `execution` removed, any outputSchema root, `x-mcp-header`. */
+export const REVISION_2026 = '2026-07-28';
+
+/**
+ * Whether the revision a server's tools were listed under is `revision` or a later one; undefined
+ * when the file does not record it. Revisions are dates, so they compare as strings.
+ */
+export function revisionAtLeast(server: ServerDecl, revision: string): boolean | undefined {
+  if (server.revision === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(server.revision)) return undefined;
+  return server.revision >= revision;
 }
 
 /** `"read_file" of server "filesystem"`, or `"applet_create" in namespace "applets" of server "agent"`. */
@@ -156,4 +199,34 @@ export const FOREIGN_TOOL_FIELDS: Record<string, string> = {
 /** The field an unknown tool key most likely means, if any. */
 export function suggestToolField(key: string): string | undefined {
   return closest(key, TOOL_FIELDS, { synonyms: TOOL_FIELD_SYNONYMS });
+}
+
+// ---- the fields of ToolAnnotations ----------------------------------------------------------------
+
+/** The keys of MCP's ToolAnnotations, in every revision that has them. */
+export const ANNOTATION_FIELDS = [
+  'title',
+  'readOnlyHint',
+  'destructiveHint',
+  'idempotentHint',
+  'openWorldHint',
+] as const;
+
+const ANNOTATION_SYNONYMS: Record<string, string> = {
+  readonly: 'readOnlyHint',
+  readOnly: 'readOnlyHint',
+  read_only: 'readOnlyHint',
+  read_only_hint: 'readOnlyHint',
+  destructive: 'destructiveHint',
+  destructive_hint: 'destructiveHint',
+  idempotent: 'idempotentHint',
+  idempotent_hint: 'idempotentHint',
+  openWorld: 'openWorldHint',
+  open_world: 'openWorldHint',
+  open_world_hint: 'openWorldHint',
+};
+
+/** The ToolAnnotations key an unknown `annotations` key most likely means, if any. */
+export function suggestAnnotationField(key: string): string | undefined {
+  return closest(key, ANNOTATION_FIELDS, { synonyms: ANNOTATION_SYNONYMS });
 }

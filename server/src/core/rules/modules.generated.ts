@@ -16,9 +16,13 @@ import { rule as catalogDescriptionTruncated } from './catalog/description-trunc
 import { rule as catalogDuplicateName } from './catalog/duplicate-name.js';
 import { rule as catalogHiddenCharacters } from './catalog/hidden-characters.js';
 import { rule as catalogHiddenInstructions } from './catalog/hidden-instructions.js';
+import { rule as catalogIcon } from './catalog/icon.js';
 import { rule as catalogInvalidName } from './catalog/invalid-name.js';
 import { rule as catalogInvalidSchema } from './catalog/invalid-schema.js';
+import { rule as catalogMcpHeader } from './catalog/mcp-header.js';
+import { rule as catalogMetaKey } from './catalog/meta-key.js';
 import { rule as catalogSchemaRoot } from './catalog/schema-root.js';
+import { rule as catalogTaskSupport } from './catalog/task-support.js';
 import { rule as catalogUnknownField } from './catalog/unknown-field.js';
 import { rule as envelopeArgumentsNotObject } from './envelope/arguments-not-object.js';
 import { rule as envelopeBareDynamicName } from './envelope/bare-dynamic-name.js';
@@ -44,6 +48,7 @@ import { rule as operationalDurations } from './operational/durations.js';
 import { rule as operationalIgnoredSetting } from './operational/ignored-setting.js';
 import { rule as operationalOptimizerSettings } from './operational/optimizer-settings.js';
 import { rule as operationalTelemetryEndpoint } from './operational/telemetry-endpoint.js';
+import { rule as resultMalformed } from './result/malformed.js';
 import { rule as resultMissingStructured } from './result/missing-structured.js';
 import { rule as resultSchemaMismatch } from './result/schema-mismatch.js';
 import { rule as schemaInvalidValue } from './schema/invalid-value.js';
@@ -60,6 +65,7 @@ import { rule as templateUnknownParam } from './template/unknown-param.js';
 import { rule as templateUnknownRoot } from './template/unknown-root.js';
 import { rule as templateUnknownStep } from './template/unknown-step.js';
 import { rule as toolNameConflict } from './tool/name-conflict.js';
+import { rule as toolTaskRequired } from './tool/task-required.js';
 import { rule as toolUnknown } from './tool/unknown.js';
 import { rule as workflowAmbiguousStep } from './workflow/ambiguous-step.js';
 import { rule as workflowDependencyCycle } from './workflow/dependency-cycle.js';
@@ -95,9 +101,13 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'catalog/duplicate-name', rule: catalogDuplicateName },
   { path: 'catalog/hidden-characters', rule: catalogHiddenCharacters },
   { path: 'catalog/hidden-instructions', rule: catalogHiddenInstructions },
+  { path: 'catalog/icon', rule: catalogIcon },
   { path: 'catalog/invalid-name', rule: catalogInvalidName },
   { path: 'catalog/invalid-schema', rule: catalogInvalidSchema },
+  { path: 'catalog/mcp-header', rule: catalogMcpHeader },
+  { path: 'catalog/meta-key', rule: catalogMetaKey },
   { path: 'catalog/schema-root', rule: catalogSchemaRoot },
+  { path: 'catalog/task-support', rule: catalogTaskSupport },
   { path: 'catalog/unknown-field', rule: catalogUnknownField },
   { path: 'envelope/arguments-not-object', rule: envelopeArgumentsNotObject },
   { path: 'envelope/bare-dynamic-name', rule: envelopeBareDynamicName },
@@ -123,6 +133,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'operational/ignored-setting', rule: operationalIgnoredSetting },
   { path: 'operational/optimizer-settings', rule: operationalOptimizerSettings },
   { path: 'operational/telemetry-endpoint', rule: operationalTelemetryEndpoint },
+  { path: 'result/malformed', rule: resultMalformed },
   { path: 'result/missing-structured', rule: resultMissingStructured },
   { path: 'result/schema-mismatch', rule: resultSchemaMismatch },
   { path: 'schema/invalid-value', rule: schemaInvalidValue },
@@ -139,6 +150,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'template/unknown-root', rule: templateUnknownRoot },
   { path: 'template/unknown-step', rule: templateUnknownStep },
   { path: 'tool/name-conflict', rule: toolNameConflict },
+  { path: 'tool/task-required', rule: toolTaskRequired },
   { path: 'tool/unknown', rule: toolUnknown },
   { path: 'workflow/ambiguous-step', rule: workflowAmbiguousStep },
   { path: 'workflow/dependency-cycle', rule: workflowDependencyCycle },

@@ -21,7 +21,7 @@ const messages = {
     toolHeadline(
       describeTool(problem.tool),
       problem.tool.name,
-      `declares ${problem.titleOnly ? 'a title but no hints' : 'no annotations'}: give it its hints, upstream or in the gateway.`,
+      `declares ${problem.titleOnly ? 'a title but no hints' : 'no annotations'}: give it hints, upstream or in the gateway.`,
     ) +
     ' Without them clients and gateways take it as not read-only, destructive and ' +
     'open-world: a client may ask before every call, and every composite tool that calls it gets a destructive, ' +

@@ -1,6 +1,7 @@
 // `readOnlyHint: true` on a catalog tool whose own words say it changes something: the leading
-// verb of its name or description (create, delete, send, ...), or a parameter that holds what a
-// changing tool takes (content, body, command). The words are evidence, never proof.
+// verb of its name or description (create, delete, send, ...), a later sentence that saves or
+// writes a file, a parameter that holds what a changing tool takes (content, body, command), or a
+// file parameter whose description says the tool writes there. The words are evidence, never proof.
 import { hintAuditOf, type LocatedEvidence } from '../../audit/hints.js';
 import { describeTool } from '../../model/catalogDeclarations.js';
 import { listWords, quotedList } from '../../text/words.js';
@@ -34,7 +35,9 @@ export const rule = defineRule({
         ...(described.length > 0
           ? [`its description says ${quotedList(described.map((e) => text.slice(e.span.start, e.span.end)))}`]
           : []),
-        ...problem.evidence.filter((e) => e.where === 'parameter').map((e) => evidenceWords(e, text)),
+        ...problem.evidence
+          .filter((e) => e.where === 'parameter' || e.where === 'file-parameter')
+          .map((e) => evidenceWords(e, text)),
       ];
       return {
         messageId: 'mayWrite',
@@ -50,5 +53,9 @@ function evidenceWords(evidence: LocatedEvidence, text: string): string {
   if (evidence.where === 'name') return `its name says "${evidence.verb.text}"`;
   if (evidence.where === 'description')
     return `its description says "${text.slice(evidence.span.start, evidence.span.end)}"`;
+  if (evidence.where === 'file-parameter')
+    return evidence.parameter.writes === 'always'
+      ? `it writes a file even without its parameter "${evidence.parameter.name}", which only names it`
+      : `it writes a file when given its parameter "${evidence.parameter.name}"`;
   return `it takes a parameter "${evidence.parameter.name}" (${evidence.parameter.word === 'command' || evidence.parameter.word === 'cmd' || evidence.parameter.word === 'script' ? 'something to run' : 'something to write or send'})`;
 }

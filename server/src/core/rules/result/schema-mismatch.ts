@@ -3,7 +3,12 @@
 // failing place is reported at its own range; `isError: true` results are exempt. An explicit
 // `structuredContent: null` is validated like any other value.
 import { issueWords, pathText } from '../../jsonschema/arguments.js';
-import { relevantIssue, validateAgainstSchema, type SchemaIssue } from '../../jsonschema/validate.js';
+import {
+  relevantIssue,
+  validateAgainstSchema,
+  validateAsDraft07,
+  type SchemaIssue,
+} from '../../jsonschema/validate.js';
 import { callsOf } from '../../calls/calls.js';
 import { decline } from '../../declined.js';
 import { declineUnchecked, patternBudgetOf } from '../../calls/patterns.js';
@@ -37,6 +42,44 @@ export const rule = defineRule({
         : `${subjectWords(subject)}: \`${where}\` does not fit its schema: fix the value. It ${words}.`;
       return `${headline} So the result does not fit the outputSchema of ${tool}; clients that validate results reject it as an error.`;
     },
+    /** As `mismatch`, where the official TypeScript SDK v1 client, validating as draft-07, accepts the whole result. */
+    mismatchSdkAccepts: ({
+      subject,
+      where,
+      words,
+      tool,
+    }: {
+      subject: CallSubject;
+      where: string;
+      words: string;
+      tool: string;
+    }) => {
+      const short = `${subjectWords(subject)}: ${where} ${words}.`;
+      const headline = headlineFits(short)
+        ? short
+        : `${subjectWords(subject)}: \`${where}\` does not fit its schema: fix the value. It ${words}.`;
+      return (
+        `${headline} So the result does not fit the outputSchema of ${tool} (JSON Schema 2020-12); clients that validate ` +
+        'results in the dialect the schema is written in reject it. The official TypeScript SDK client (v1) validates every ' +
+        'outputSchema as draft-07, ignores the 2020-12 keywords this rests on, and accepts it.'
+      );
+    },
+    /** `where`, `words`: the first place the SDK v1 client's draft-07 validation fails, in words. */
+    sdkRejects: ({
+      subject,
+      where,
+      words,
+      tool,
+    }: {
+      subject: CallSubject;
+      where: string;
+      words: string;
+      tool: string;
+    }) =>
+      `${subjectWords(subject)}: the result fits its 2020-12 schema, yet SDK v1 rejects it: check the schema. ` +
+      `The official TypeScript SDK client (v1) validates every outputSchema as draft-07 whatever its \`$schema\`, and there ` +
+      `${where} ${words}; a 2020-12 keyword such as \`prefixItems\` is ignored while \`items\` keeps its draft-07 meaning. ` +
+      `So callers on that client get an error for this result of ${tool}. Write the outputSchema so that both dialects agree.`,
   },
   check(ctx) {
     for (const site of callsOf(ctx).calls) {
@@ -65,6 +108,30 @@ export const rule = defineRule({
           validation.unchecked,
         );
       }
+      // The SDK v1 client validates as draft-07 whatever the dialect: say where it parts ways.
+      const sdk =
+        validation.dialect === '2020-12'
+          ? validateAsDraft07(tool.outputSchema, toValue(structured.value), patternBudgetOf(ctx))
+          : undefined;
+      const sdkIssues = sdk?.compiled && !sdk.tooMuchWork ? sdk.issues.filter(relevantIssue) : undefined;
+      const relevant = validation.issues.filter(relevantIssue);
+      if (relevant.length === 0 && sdkIssues && sdkIssues.length > 0) {
+        const issue = sdkIssues[0]!;
+        const node = structured.value ? nodeAtPath(structured.value, issue.path) : undefined;
+        ctx.report({
+          severity: 'warning',
+          messageId: 'sdkRejects',
+          data: {
+            subject: site.subject,
+            where: whereOf(issue),
+            words: issueWords(issue, node ? toValue(node) : null),
+            tool: who,
+          },
+          span: spanOf(structured, issue, node),
+        });
+        continue;
+      }
+      const sdkAccepts = sdkIssues !== undefined && sdkIssues.length === 0;
       const seen = new Set<string>();
       for (const issue of validation.issues) {
         if (!relevantIssue(issue)) continue;
@@ -77,7 +144,7 @@ export const rule = defineRule({
           : 'structuredContent';
         const words = issueWords(issue, node ? toValue(node) : null);
         ctx.report({
-          messageId: 'mismatch',
+          messageId: sdkAccepts ? 'mismatchSdkAccepts' : 'mismatch',
           data: { subject: site.subject, where, words, tool: who },
           span: spanOf(structured, issue, node),
         });
@@ -85,6 +152,13 @@ export const rule = defineRule({
     }
   },
 });
+
+/** `structuredContent.a.b`, or `structuredContent` for the whole value. */
+function whereOf(issue: SchemaIssue): string {
+  return issue.path.length
+    ? `structuredContent.${pathText(issue.path)}`.replace('structuredContent.[', 'structuredContent[')
+    : 'structuredContent';
+}
 
 /** The failing value; a missing or extra property at the key that holds it (or names it). */
 function spanOf(structured: Pair, issue: SchemaIssue, node: Node | undefined): Span {

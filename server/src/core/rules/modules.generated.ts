@@ -65,6 +65,7 @@ import { rule as workflowDuplicateStepId } from './workflow/duplicate-step-id.js
 import { rule as workflowElicitationNeedsSchema } from './workflow/elicitation-needs-schema.js';
 import { rule as workflowFieldIgnored } from './workflow/field-ignored.js';
 import { rule as workflowForeachInnerId } from './workflow/foreach-inner-id.js';
+import { rule as workflowInvalidSchema } from './workflow/invalid-schema.js';
 import { rule as workflowLimit } from './workflow/limit.js';
 import { rule as workflowOutputProperty } from './workflow/output-property.js';
 import { rule as workflowOutputRequired } from './workflow/output-required.js';
@@ -141,6 +142,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'workflow/elicitation-needs-schema', rule: workflowElicitationNeedsSchema },
   { path: 'workflow/field-ignored', rule: workflowFieldIgnored },
   { path: 'workflow/foreach-inner-id', rule: workflowForeachInnerId },
+  { path: 'workflow/invalid-schema', rule: workflowInvalidSchema },
   { path: 'workflow/limit', rule: workflowLimit },
   { path: 'workflow/output-property', rule: workflowOutputProperty },
   { path: 'workflow/output-required', rule: workflowOutputRequired },

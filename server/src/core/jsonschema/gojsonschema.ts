@@ -247,7 +247,10 @@ class Walker {
       const isBool = typeof v === 'boolean';
       const isNumber = numberOf(exclusivePair.value) !== undefined;
       if (this.draft === 4 ? !isBool : this.draft === 'hybrid' ? !isBool && !isNumber : !isNumber) {
-        this.kind(exclusivePair, this.draft === 4 ? 'boolean' : this.draft === 'hybrid' ? 'boolean-or-number' : 'number');
+        this.kind(
+          exclusivePair,
+          this.draft === 4 ? 'boolean' : this.draft === 'hybrid' ? 'boolean-or-number' : 'number',
+        );
       } else if (isBool && !boundPair) {
         this.add({ code: 'exclusiveWithout', span: valueSpan(exclusivePair), keyword: exclusive, needs: bound });
       }
@@ -355,7 +358,15 @@ class Walker {
   private schemaOrBoolean(pair: Pair, keyword: string, entry: boolean): void {
     const v = pair.value;
     if (v?.type === 'map' || (v?.type === 'scalar' && typeof v.value === 'boolean')) this.schema(v, keyword, entry);
-    else this.add({ code: 'wrongKind', span: valueSpan(pair), keyword, entry, expected: 'schema-or-boolean', draft4: this.draft === 4 });
+    else
+      this.add({
+        code: 'wrongKind',
+        span: valueSpan(pair),
+        keyword,
+        entry,
+        expected: 'schema-or-boolean',
+        draft4: this.draft === 4,
+      });
   }
 
   /** additionalProperties, additionalItems: a boolean in every draft, or a schema. */

@@ -4,7 +4,12 @@
 // schema with gojsonschema v1.2.0 and fails the whole composite tool when it does not compile. What
 // gojsonschema refuses is jsonschema/gojsonschema.ts; this module says it.
 import { getPair, isMap } from '../../parse/nodes.js';
-import { GO_JSON_TYPES, goSchemaProblems, type GoExpected, type GoSchemaProblem } from '../../jsonschema/gojsonschema.js';
+import {
+  GO_JSON_TYPES,
+  goSchemaProblems,
+  type GoExpected,
+  type GoSchemaProblem,
+} from '../../jsonschema/gojsonschema.js';
 import { workflowsOf } from '../../model/workflow.js';
 import { refusedAtLoad } from '../../wording/refusalMoments.js';
 import { WORKFLOW_KINDS } from '../../types.js';
@@ -39,8 +44,8 @@ const EXPECTED: Record<GoExpected, string> = {
   boolean: 'true or false',
   list: 'a list',
   mapping: 'a mapping',
-  schema: 'a schema (a mapping: draft-04 takes no true or false)',
-  'schema-or-boolean': 'a schema (a mapping) or true or false',
+  schema: 'a mapping (draft-04 takes no boolean)',
+  'schema-or-boolean': 'a mapping or a boolean',
   'schema-or-list': 'a schema or a list of schemas',
   type: 'a type name or a list of them',
   'boolean-or-number': 'true, false or a number',
@@ -50,21 +55,44 @@ const EXPECTED: Record<GoExpected, string> = {
 
 const messages = {
   /** `name`: as written; `suggestion`: the JSON Schema name it likely means, or empty; `field`, `moment`: see notCompiled. */
-  typeName: ({ name, suggestion, field, moment }: { name: string; suggestion: string; field: string; moment: string }) =>
+  typeName: ({
+    name,
+    suggestion,
+    field,
+    moment,
+  }: {
+    name: string;
+    suggestion: string;
+    field: string;
+    moment: string;
+  }) =>
     `\`${name}\` is not a JSON Schema type name: ` +
     (suggestion ? `write \`${suggestion}\`.` : 'use one of the seven it has.') +
     ` ToolHive compiles ${field} with gojsonschema, which knows only array, boolean, integer, number, null, object ` +
     `and string, and refuses the schema: ${moment}.`,
-  /** `problem`: what does not compile, as a sentence without its period; `field`: whose schema; `moment`: when ToolHive refuses it. */
-  notCompiled: ({ problem, field, moment }: { problem: string; field: string; moment: string }) =>
-    `${problem}: fix it so the schema compiles. ` +
+  /**
+   * `problem`: what does not compile, as a sentence without its period; `detail`: more of it, a
+   * sentence or empty; `field`: whose schema; `moment`: when ToolHive refuses it.
+   */
+  notCompiled: ({
+    problem,
+    detail,
+    field,
+    moment,
+  }: {
+    problem: string;
+    detail: string;
+    field: string;
+    moment: string;
+  }) =>
+    `${problem}: fix the schema. ${detail}` +
     `ToolHive compiles ${field} with gojsonschema, which refuses this schema: ${moment}.`,
 };
 
 export const rule = defineRule({
   id: 'workflow/invalid-schema',
   defaultSeverity: 'error',
-  summary: '`parameters` or an elicitation `schema` that ToolHive\'s JSON Schema library refuses to compile.',
+  summary: "`parameters` or an elicitation `schema` that ToolHive's JSON Schema library refuses to compile.",
   kinds: WORKFLOW_KINDS,
   messages,
   check(ctx) {
@@ -79,7 +107,12 @@ export const rule = defineRule({
           span: problem.span,
         });
       } else {
-        ctx.report({ messageId: 'notCompiled', data: { problem: words(problem), field, moment }, span: problem.span });
+        const detail = problem.code === 'regex' ? `Go's regexp says: ${problem.reason}. ` : '';
+        ctx.report({
+          messageId: 'notCompiled',
+          data: { problem: words(problem), detail, field, moment },
+          span: problem.span,
+        });
       }
     };
     for (const workflow of workflowsOf(ctx).workflows) {
@@ -120,7 +153,7 @@ function words(problem: Exclude<GoSchemaProblem, { code: 'typeName' }>): string 
     case 'repeated':
       return `This value is already in \`${problem.keyword}\``;
     case 'regex':
-      return `This ${problem.keyword === 'pattern' ? '`pattern`' : '`patternProperties` key'} is no Go regular expression (${problem.reason})`;
+      return `This ${problem.keyword === 'pattern' ? '`pattern`' : '`patternProperties` key'} is no Go regular expression`;
     case 'ref':
       return problem.found
         ? `\`$ref\` "${problem.ref}" points to something that is no schema`

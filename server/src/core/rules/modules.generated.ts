@@ -40,6 +40,7 @@ import { rule as lensUnusedSuppression } from './lens/unused-suppression.js';
 import { rule as operationalAuditLimits } from './operational/audit-limits.js';
 import { rule as operationalDurations } from './operational/durations.js';
 import { rule as operationalOptimizerSettings } from './operational/optimizer-settings.js';
+import { rule as operationalPassthroughHeaders } from './operational/passthrough-headers.js';
 import { rule as operationalTelemetryEndpoint } from './operational/telemetry-endpoint.js';
 import { rule as resultMissingStructured } from './result/missing-structured.js';
 import { rule as resultSchemaMismatch } from './result/schema-mismatch.js';
@@ -117,6 +118,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'operational/audit-limits', rule: operationalAuditLimits },
   { path: 'operational/durations', rule: operationalDurations },
   { path: 'operational/optimizer-settings', rule: operationalOptimizerSettings },
+  { path: 'operational/passthrough-headers', rule: operationalPassthroughHeaders },
   { path: 'operational/telemetry-endpoint', rule: operationalTelemetryEndpoint },
   { path: 'result/missing-structured', rule: resultMissingStructured },
   { path: 'result/schema-mismatch', rule: resultSchemaMismatch },

@@ -6,6 +6,7 @@ import { rule as aggregationDenyPriorityOrder } from './aggregation/deny-priorit
 import { rule as aggregationDuplicateWorkload } from './aggregation/duplicate-workload.js';
 import { rule as aggregationFilterOriginalName } from './aggregation/filter-original-name.js';
 import { rule as aggregationIncompleteOverride } from './aggregation/incomplete-override.js';
+import { rule as aggregationManualConflict } from './aggregation/manual-conflict.js';
 import { rule as aggregationStrategySettings } from './aggregation/strategy-settings.js';
 import { rule as annotationsContradiction } from './annotations/contradiction.js';
 import { rule as annotationsUnknownStep } from './annotations/unknown-step.js';
@@ -84,6 +85,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'aggregation/duplicate-workload', rule: aggregationDuplicateWorkload },
   { path: 'aggregation/filter-original-name', rule: aggregationFilterOriginalName },
   { path: 'aggregation/incomplete-override', rule: aggregationIncompleteOverride },
+  { path: 'aggregation/manual-conflict', rule: aggregationManualConflict },
   { path: 'aggregation/strategy-settings', rule: aggregationStrategySettings },
   { path: 'annotations/contradiction', rule: annotationsContradiction },
   { path: 'annotations/unknown-step', rule: annotationsUnknownStep },

@@ -39,6 +39,7 @@ import { rule as hintsStamped } from './hints/stamped.js';
 import { rule as lensDeclined } from './lens/declined.js';
 import { rule as lensUnusedSuppression } from './lens/unused-suppression.js';
 import { rule as operationalAuditLimits } from './operational/audit-limits.js';
+import { rule as operationalAuthServer } from './operational/auth-server.js';
 import { rule as operationalDurations } from './operational/durations.js';
 import { rule as operationalOptimizerSettings } from './operational/optimizer-settings.js';
 import { rule as operationalPassthroughHeaders } from './operational/passthrough-headers.js';
@@ -118,6 +119,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'lens/declined', rule: lensDeclined },
   { path: 'lens/unused-suppression', rule: lensUnusedSuppression },
   { path: 'operational/audit-limits', rule: operationalAuditLimits },
+  { path: 'operational/auth-server', rule: operationalAuthServer },
   { path: 'operational/durations', rule: operationalDurations },
   { path: 'operational/optimizer-settings', rule: operationalOptimizerSettings },
   { path: 'operational/passthrough-headers', rule: operationalPassthroughHeaders },

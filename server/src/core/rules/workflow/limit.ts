@@ -49,7 +49,8 @@ const messages = {
     'so the step fails every time it runs.',
   /** `count`: items in the literal collection; `max`: the limit that applies. */
   collectionSize: ({ count, max }: { count: number; max: number }) =>
-    `This collection has ${count} items, over the step's limit of ${max}: raise \`maxIterations\` (at most ${MAX_ITERATIONS}) or split it. ` +
+    `This collection has ${count} items, over the step's limit of ${max}: raise \`maxIterations\`, or split it. ` +
+    `\`maxIterations\` may be at most ${MAX_ITERATIONS}. ` +
     'ToolHive checks the size before the first iteration (validateCollectionSize), so the step fails every time it runs.',
   /** `timeout`: as written. */
   elicitationTimeout: ({ timeout }: { timeout: string }) =>

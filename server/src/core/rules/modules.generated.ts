@@ -62,6 +62,7 @@ import { rule as templateUnknownStep } from './template/unknown-step.js';
 import { rule as toolNameConflict } from './tool/name-conflict.js';
 import { rule as toolUnknown } from './tool/unknown.js';
 import { rule as workflowAmbiguousStep } from './workflow/ambiguous-step.js';
+import { rule as workflowCollectionNotArray } from './workflow/collection-not-array.js';
 import { rule as workflowDependencyCycle } from './workflow/dependency-cycle.js';
 import { rule as workflowDuplicateName } from './workflow/duplicate-name.js';
 import { rule as workflowDuplicateStepId } from './workflow/duplicate-step-id.js';
@@ -142,6 +143,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'tool/name-conflict', rule: toolNameConflict },
   { path: 'tool/unknown', rule: toolUnknown },
   { path: 'workflow/ambiguous-step', rule: workflowAmbiguousStep },
+  { path: 'workflow/collection-not-array', rule: workflowCollectionNotArray },
   { path: 'workflow/dependency-cycle', rule: workflowDependencyCycle },
   { path: 'workflow/duplicate-name', rule: workflowDuplicateName },
   { path: 'workflow/duplicate-step-id', rule: workflowDuplicateStepId },

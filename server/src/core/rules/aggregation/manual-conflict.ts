@@ -20,10 +20,14 @@ export const rule = defineRule({
     'Under the manual strategy, workloads serve a tool of one name and no override tells them apart: every tool listing fails.',
   kinds: ['vmcp-config', 'vmcp-server'],
   messages: {
-    /** `clashes`: each name and its workloads, in words; `count`: how many names clash. */
-    unresolved: ({ clashes, count }: { clashes: string; count: number }) =>
+    /**
+     * `clashes`: each name and its workloads, in words; `count`: how many names clash; `assumed`:
+     * the document does not list its backends, so the catalogued workloads are taken for its group.
+     */
+    unresolved: ({ clashes, count, assumed }: { clashes: string; count: number; assumed: boolean }) =>
       `${count === 1 ? 'A tool name is' : `${count} tool names are`} served by several workloads with no override: rename each in \`tools[].overrides\`. ` +
-      `From their catalogs: ${clashes}. The manual strategy wants an override for each of them; without, ToolHive's ` +
+      `From their catalogs: ${clashes}.${assumed ? " The file lists no backends: this assumes the catalogued workloads are all in the gateway's group." : ''} ` +
+      `The manual strategy wants an override for each of them; without, ToolHive's ` +
       'manual resolver refuses the clash (ResolveToolConflicts) whenever the gateway gathers its tools, so the server ' +
       'starts but every tool listing and tool call fails.',
   },
@@ -32,13 +36,21 @@ export const rule = defineRule({
     const strategy = agg.written.strategy;
     if (agg.strategy !== 'manual' || !strategy) return;
     if (!agg.written.tools || agg.written.tools.items.length === 0) return; // aggregation/strategy-settings
-    const conflicts = gatewayOf(ctx).conflicts.filter((c) => c.outcome === 'unresolved');
+    const gateway = gatewayOf(ctx);
+    const conflicts = gateway.conflicts.filter((c) => c.outcome === 'unresolved');
     if (conflicts.length === 0) return;
     const named = conflicts
       .slice(0, SHOWN)
       .map((c) => `"${c.name}" by ${listOf([...new Set(c.candidates.map((t) => `"${t.workload}"`))], SHOWN)}`);
     const more = conflicts.length - named.length;
     const clashes = named.join('; ') + (more > 0 ? `; and ${more} more` : '');
-    ctx.report({ messageId: 'unresolved', data: { clashes, count: conflicts.length }, span: strategy.span });
+    // Without a `backends` list the group's workloads are inferred from the catalogs: a warning.
+    const assumed = !gateway.backendsListed;
+    ctx.report({
+      messageId: 'unresolved',
+      data: { clashes, count: conflicts.length, assumed },
+      span: strategy.span,
+      ...(assumed ? { severity: 'warning' as const } : {}),
+    });
   },
 });

@@ -39,7 +39,7 @@ export function unresolvedWords(resolution: Extract<ToolRefResolution, { kind: '
     case 'conflict':
       return (
         `under the manual strategy "${resolution.ref}" is claimed by ${listWords(resolution.claimants.map((w) => `"${w}"`))} and no override ` +
-        'renames all but one of them, so ToolHive refuses to start'
+        'renames all but one of them, so ToolHive fails every tool listing and call of the gateway'
       );
     case 'override-name-after-dot':
       return `after the dot ToolHive matches the backend's own name ("${resolution.tool.originalName}"), not the name an override gives it ("${resolution.givenName}")`;

@@ -126,7 +126,7 @@ function withheldBackend<P>(listed: ListedBackendTool, location: P): WithheldEnt
       return {
         ...base,
         status: 'conflicted',
-        reason: `several workloads serve "${tool.overriddenName}" and no override tells them apart: ToolHive refuses the configuration (manual strategy)`,
+        reason: `several workloads serve "${tool.overriddenName}" and no override tells them apart: ToolHive fails every tool listing and call (manual strategy)`,
       };
     default:
       return { ...base, name: tool.overriddenName, status: 'dropped', reason: droppedReason(tool, listed.winner) };

@@ -6,6 +6,7 @@ import { rule as aggregationDenyPriorityOrder } from './aggregation/deny-priorit
 import { rule as aggregationDuplicateWorkload } from './aggregation/duplicate-workload.js';
 import { rule as aggregationFilterOriginalName } from './aggregation/filter-original-name.js';
 import { rule as aggregationIncompleteOverride } from './aggregation/incomplete-override.js';
+import { rule as aggregationManualConflict } from './aggregation/manual-conflict.js';
 import { rule as aggregationStrategySettings } from './aggregation/strategy-settings.js';
 import { rule as annotationsContradiction } from './annotations/contradiction.js';
 import { rule as annotationsUnknownStep } from './annotations/unknown-step.js';
@@ -44,9 +45,11 @@ import { rule as hintsStamped } from './hints/stamped.js';
 import { rule as lensDeclined } from './lens/declined.js';
 import { rule as lensUnusedSuppression } from './lens/unused-suppression.js';
 import { rule as operationalAuditLimits } from './operational/audit-limits.js';
+import { rule as operationalAuthServer } from './operational/auth-server.js';
 import { rule as operationalDurations } from './operational/durations.js';
 import { rule as operationalIgnoredSetting } from './operational/ignored-setting.js';
 import { rule as operationalOptimizerSettings } from './operational/optimizer-settings.js';
+import { rule as operationalPassthroughHeaders } from './operational/passthrough-headers.js';
 import { rule as operationalTelemetryEndpoint } from './operational/telemetry-endpoint.js';
 import { rule as resultMalformed } from './result/malformed.js';
 import { rule as resultMissingStructured } from './result/missing-structured.js';
@@ -68,12 +71,14 @@ import { rule as toolNameConflict } from './tool/name-conflict.js';
 import { rule as toolTaskRequired } from './tool/task-required.js';
 import { rule as toolUnknown } from './tool/unknown.js';
 import { rule as workflowAmbiguousStep } from './workflow/ambiguous-step.js';
+import { rule as workflowCollectionNotArray } from './workflow/collection-not-array.js';
 import { rule as workflowDependencyCycle } from './workflow/dependency-cycle.js';
 import { rule as workflowDuplicateName } from './workflow/duplicate-name.js';
 import { rule as workflowDuplicateStepId } from './workflow/duplicate-step-id.js';
 import { rule as workflowElicitationNeedsSchema } from './workflow/elicitation-needs-schema.js';
 import { rule as workflowFieldIgnored } from './workflow/field-ignored.js';
 import { rule as workflowForeachInnerId } from './workflow/foreach-inner-id.js';
+import { rule as workflowInvalidSchema } from './workflow/invalid-schema.js';
 import { rule as workflowLimit } from './workflow/limit.js';
 import { rule as workflowOutputProperty } from './workflow/output-property.js';
 import { rule as workflowOutputRequired } from './workflow/output-required.js';
@@ -91,6 +96,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'aggregation/duplicate-workload', rule: aggregationDuplicateWorkload },
   { path: 'aggregation/filter-original-name', rule: aggregationFilterOriginalName },
   { path: 'aggregation/incomplete-override', rule: aggregationIncompleteOverride },
+  { path: 'aggregation/manual-conflict', rule: aggregationManualConflict },
   { path: 'aggregation/strategy-settings', rule: aggregationStrategySettings },
   { path: 'annotations/contradiction', rule: annotationsContradiction },
   { path: 'annotations/unknown-step', rule: annotationsUnknownStep },
@@ -129,9 +135,11 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'lens/declined', rule: lensDeclined },
   { path: 'lens/unused-suppression', rule: lensUnusedSuppression },
   { path: 'operational/audit-limits', rule: operationalAuditLimits },
+  { path: 'operational/auth-server', rule: operationalAuthServer },
   { path: 'operational/durations', rule: operationalDurations },
   { path: 'operational/ignored-setting', rule: operationalIgnoredSetting },
   { path: 'operational/optimizer-settings', rule: operationalOptimizerSettings },
+  { path: 'operational/passthrough-headers', rule: operationalPassthroughHeaders },
   { path: 'operational/telemetry-endpoint', rule: operationalTelemetryEndpoint },
   { path: 'result/malformed', rule: resultMalformed },
   { path: 'result/missing-structured', rule: resultMissingStructured },
@@ -153,12 +161,14 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'tool/task-required', rule: toolTaskRequired },
   { path: 'tool/unknown', rule: toolUnknown },
   { path: 'workflow/ambiguous-step', rule: workflowAmbiguousStep },
+  { path: 'workflow/collection-not-array', rule: workflowCollectionNotArray },
   { path: 'workflow/dependency-cycle', rule: workflowDependencyCycle },
   { path: 'workflow/duplicate-name', rule: workflowDuplicateName },
   { path: 'workflow/duplicate-step-id', rule: workflowDuplicateStepId },
   { path: 'workflow/elicitation-needs-schema', rule: workflowElicitationNeedsSchema },
   { path: 'workflow/field-ignored', rule: workflowFieldIgnored },
   { path: 'workflow/foreach-inner-id', rule: workflowForeachInnerId },
+  { path: 'workflow/invalid-schema', rule: workflowInvalidSchema },
   { path: 'workflow/limit', rule: workflowLimit },
   { path: 'workflow/output-property', rule: workflowOutputProperty },
   { path: 'workflow/output-required', rule: workflowOutputRequired },

@@ -6,6 +6,8 @@ import { listOf } from '../../text/words.js';
 import { DOCUMENT_KINDS, type DocumentKind, type Fix } from '../../types.js';
 import { schemaProblemsOf } from '../../structure/validate.js';
 import type { UnknownKeyProblem } from '../../structure/problems.js';
+import { getString, nodeAtPath, type Node } from '../../parse/nodes.js';
+import { refusedAtLoad } from '../../wording/refusalMoments.js';
 
 type Reason<R extends UnknownKeyProblem['reason']> = Extract<UnknownKeyProblem, { reason: R }>;
 
@@ -13,7 +15,8 @@ type Reason<R extends UnknownKeyProblem['reason']> = Extract<UnknownKeyProblem, 
 const messages = {
   misplaced: (problem: Reason<'misplaced'>) => messageOf(problem),
   noSuchFeature: (problem: Reason<'no-such-feature'>) => messageOf(problem),
-  misspelt: (problem: Reason<'misspelt'>) => messageOf(problem),
+  /** `consequence`: in a resource, what ToolHive does without the field it meant, a sentence or empty. */
+  misspelt: (problem: Reason<'misspelt'> & { consequence: string }) => messageOf(problem, problem.consequence),
   secondSpelling: (problem: Reason<'second-spelling'>) => messageOf(problem),
   unknownKey: (problem: Reason<'unknown'>) => messageOf(problem),
 };
@@ -34,7 +37,11 @@ export const rule = defineRule({
         case 'no-such-feature':
           return { messageId: 'noSuchFeature', data: problem, ...place };
         case 'misspelt':
-          return { messageId: 'misspelt', data: problem, ...place };
+          return {
+            messageId: 'misspelt',
+            data: { ...problem, consequence: consequenceOf(problem, ctx.doc.root, ctx.doc.kind) },
+            ...place,
+          };
         case 'second-spelling':
           return { messageId: 'secondSpelling', data: problem, ...place };
         case 'unknown':
@@ -55,7 +62,7 @@ const NO_SUCH_FIELD: Record<string, string> = {
     'that may fail (`action: continue` or `action: retry` with `retryCount`).',
 };
 
-function messageOf(problem: UnknownKeyProblem): string {
+function messageOf(problem: UnknownKeyProblem, consequence = ''): string {
   const { key } = problem;
   if (problem.reason === 'misplaced') {
     return (
@@ -69,7 +76,11 @@ function messageOf(problem: UnknownKeyProblem): string {
         ? 'a field of this call'
         : 'a top-level field'
       : `a field of \`${problem.place}\``;
-  const effect = problem.preserved ? PRESERVED : effectOf(problem.kind, problem.inFace);
+  const effect = consequence
+    ? `${problem.preserved ? PRESERVED_KEPT : PRUNED}: ${consequence}`
+    : problem.preserved
+      ? PRESERVED
+      : effectOf(problem.kind, problem.inFace);
   const why = `${effect.charAt(0).toUpperCase()}${effect.slice(1)}.`;
   const unknown = `\`${key}\` is not ${where}`;
   switch (problem.reason) {
@@ -102,6 +113,28 @@ function fixesOf(problem: UnknownKeyProblem): Fix[] | undefined {
   if (problem.reason !== 'misspelt' || !problem.rename) return undefined;
   return [{ title: `Rename \`${problem.key}\` to \`${problem.suggestion}\``, safe: false, edits: [problem.rename] }];
 }
+
+/**
+ * In a resource, what the misspelling costs when the field it meant matters: a pruned key leaves
+ * the object without that field, and ToolHive refuses some objects without it. `retry` without
+ * `retryCount` counts 0 retries, which config.ValidateStepErrorHandling refuses; a field our schema
+ * marks required is refused by the CRD or by the operator. Empty where leaving the field out is
+ * allowed (the setting then has no effect) and in a CLI file (whose loader refuses the key itself).
+ */
+function consequenceOf(problem: Reason<'misspelt'>, root: Node | null, kind: DocumentKind | null): string {
+  if (kind !== 'vmcp-server' && kind !== 'vmcp-composite') return '';
+  if (problem.suggestion === 'retryCount' && getString(nodeAtPath(root, problem.path), 'action') === 'retry') {
+    return `\`retry\` is left without a \`retryCount\`, which ToolHive refuses (it would retry 0 times): ${refusedAtLoad(kind)}`;
+  }
+  if (problem.required)
+    return `\`${problem.suggestion}\` is then missing, and ToolHive refuses the resource without it`;
+  return '';
+}
+
+/** The start of the effect sentence when the key's loss has a consequence. */
+const PRUNED =
+  'Kubernetes prunes fields the CRD does not declare (or rejects the object under strict field validation)';
+const PRESERVED_KEPT = 'The CRD keeps unknown fields here, but the operator drops it when it reads the resource';
 
 /** A key where the CRD keeps unknown fields (UnknownKeyProblem.preserved): kept, then dropped without a word. */
 const PRESERVED =

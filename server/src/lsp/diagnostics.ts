@@ -20,6 +20,7 @@ import { checkFile } from '../core/engine.js';
 import { ALL_RULES } from '../core/rules/registry.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import type { Finding } from '../core/types.js';
+import { headlineAndWhy } from '../core/wording/headlines.js';
 import { toDiagnostic } from './convert.js';
 import { ruleDocsHref } from './ruleActions.js';
 import type { Folders } from './folders.js';
@@ -137,7 +138,7 @@ export class Diagnostics {
     const file = session.fileOf(entry);
     if (!file) return undefined;
     let findings: Finding[] = [];
-    if (session.isConfig(entry)) findings = session.configProblems;
+    if (session.isConfig(entry)) findings = session.configProblems.map(headlineAndWhy);
     else if (file.kind) {
       try {
         const started = performance.now();
@@ -174,7 +175,13 @@ export class Diagnostics {
     if (pending.length > 0) {
       findings.forEach((finding, i) => {
         const note = pendingNote(finding, pending);
-        if (note) diagnostics[i]!.message += note;
+        // Beside the why, not in the message: the Problems panel row keeps to the headline.
+        const diagnostic = diagnostics[i]!;
+        if (note)
+          diagnostic.relatedInformation = [
+            { location: { uri: entry.uri, range: diagnostic.range }, message: note },
+            ...(diagnostic.relatedInformation ?? []),
+          ];
       });
     }
     const report: Report = { resultId, file, findings, diagnostics };
@@ -495,10 +502,10 @@ export class Diagnostics {
  */
 function pendingNote(finding: Finding, pending: readonly string[]): string | undefined {
   if (finding.rule !== 'tool/unknown' || finding.severity !== 'info') return undefined;
-  const named = pending.filter(
-    (name) => finding.message.includes(`"${name}"`) || finding.message.includes(`"${name}.`),
+  const named = pending.filter((name) =>
+    [finding.message, finding.why ?? ''].some((text) => text.includes(`"${name}"`) || text.includes(`"${name}.`)),
   );
   if (named.length === 0) return undefined;
   const list = named.map((name) => `"${name}"`).join(', ');
-  return ` Catalog pending: Tool Lens is fetching the live catalog of ${list}; this diagnostic is checked again when it arrives.`;
+  return `Catalog pending: Tool Lens is fetching the live catalog of ${list}; this diagnostic is checked again when it arrives.`;
 }

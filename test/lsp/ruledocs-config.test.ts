@@ -192,7 +192,11 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
         const line = CONFIG.split('\n').findIndex((l) => l.includes(`${word}:`) || l.endsWith(` ${word}`));
         const diagnostic: Diagnostic | undefined = items.find((d) => d.range.start.line === line);
         assert.ok(diagnostic, `a problem on line ${line + 1} (${word})`);
-        const message = textOf(diagnostic.message);
+        // The advice is in the message or the why under it (its related information).
+        const message = [
+          textOf(diagnostic.message),
+          ...(diagnostic.relatedInformation ?? []).map((r) => r.message),
+        ].join(' ');
         assert.ok(message.includes(advice), message);
         const actions = await actionsAt(server, uri, diagnostic);
         const change = actions.find((a) => a.title === title);

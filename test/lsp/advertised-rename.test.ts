@@ -94,7 +94,14 @@ calls:
 `;
 
 const byRule = (items: Diagnostic[]) => items.filter((d) => d.code === RULE);
-const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
+/** The message and the why under it: the related information at the diagnostic's own range. */
+const messageOf = (d: Diagnostic): string =>
+  [
+    typeof d.message === 'string' ? d.message : d.message.value,
+    ...(d.relatedInformation ?? [])
+      .filter((r) => JSON.stringify(r.location.range) === JSON.stringify(d.range))
+      .map((r) => r.message),
+  ].join(' ');
 
 function lineOf(text: string, needle: string): number {
   const index = text.indexOf(needle);

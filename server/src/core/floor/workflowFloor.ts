@@ -105,15 +105,26 @@ function cell(value: boolean | undefined): string {
 }
 
 /**
- * The floor as a markdown table (hint | floor | explicit | advertised | decided by) and the why
- * lines. `contradictionSaid`: a diagnostic shown beside it already says that the explicit hints
- * contradict the floor (the editor's hover on the contradicting hint), so neither the warning line nor
- * the contradicted rows' sentence on it is repeated.
+ * The floor as Markdown: when the explicit hints contradict it, the verdict first (the gateway
+ * drops the composite) with the step that decides each contradicted hint; then the table (hint |
+ * floor | explicit | advertised | decided by), the why of each hint (left out under a verdict: the
+ * table's last column and the verdict say it), and the steps. `contradictionSaid`: a diagnostic
+ * shown beside it already says what to change (the editor's hover on the contradicting hint).
  */
 export function floorMarkdown(floor: WorkflowFloor, options: { contradictionSaid?: boolean } = {}): string {
   const { table, entries } = floor;
   const lines: string[] = [];
   const name = floor.workflow.nameText ?? 'composite tool';
+  const contradicted = new Set<string>(table.contradictions.map((c) => c.hint));
+  if (contradicted.size) {
+    const claims = table.contradictions.map((c) => `\`${c.hint}: ${c.explicit}\``).join(' and ');
+    lines.push(
+      `⚠ **${escapeMarkdown(name)}** is dropped by the gateway: ${claims} ${contradicted.size === 1 ? 'is' : 'are'} safer than its steps${options.contradictionSaid ? '' : '; change or remove the hint'}.`,
+      '',
+    );
+    for (const row of table.rows) if (contradicted.has(row.hint)) lines.push(`- ${escapeMarkdown(row.floorWhy)}`);
+    lines.push('');
+  }
   if (!table.floor) {
     lines.push(
       `**${escapeMarkdown(name)}**: no tool steps, so there is no floor; the explicit annotations are advertised as written.`,
@@ -135,15 +146,9 @@ export function floorMarkdown(floor: WorkflowFloor, options: { contradictionSaid
           );
     lines.push(`| ${row.hint} | ${cell(row.floor)} | ${cell(row.explicit)} | ${cell(row.advertised)} | ${decided} |`);
   }
-  lines.push('');
-  const contradicted = new Set<string>(options.contradictionSaid ? table.contradictions.map((c) => c.hint) : []);
-  for (const row of table.rows)
-    lines.push(`- **${row.hint}**: ${escapeMarkdown(contradicted.has(row.hint) ? row.floorWhy : row.why)}`);
-  if (table.contradictions.length && !options.contradictionSaid) {
-    lines.push(
-      '',
-      `⚠ The explicit annotations contradict the floor: the gateway drops this composite tool when it lists tools.`,
-    );
+  if (!contradicted.size) {
+    lines.push('');
+    for (const row of table.rows) lines.push(`- **${row.hint}**: ${escapeMarkdown(row.why)}`);
   }
   if (entries.length) {
     lines.push('', 'Steps:');

@@ -13,8 +13,7 @@ import { aliasesNotExpandedWords, byteLimitWords, fileSizeWords, unreadableWords
 const PART_NOT_CHECKED = 'Part of this document is not checked: a limit of Tool Lens applies.';
 
 /** The headline of aliases left unexpanded: what to do, the limit after it (parserWords.ts). */
-const ALIASES_NOT_EXPANDED =
-  'Aliases here are not expanded: raise `limits.aliasNodes` to check what they stand for.';
+const ALIASES_NOT_EXPANDED = 'Aliases here are not expanded: raise `limits.aliasNodes` to check what they stand for.';
 
 export const rule = defineRule({
   id: 'lens/declined',

@@ -196,6 +196,12 @@ describe('aggregation/advertised-rename in the language server', () => {
     const accept = actions.find((a) => a.command?.command === SERVER_COMMANDS.acceptCatalog);
     assert.ok(accept, `an accept action among: ${actions.map((a) => a.title).join(', ')}`);
     assert.equal(accept.edit, undefined);
+    // A change, not a mistake: accepting answers it, a suppression comment would only hide the next one.
+    assert.deepEqual(
+      actions.filter((a) => a.title.startsWith('Disable ')).map((a) => a.title),
+      [],
+      'no suppression offered for a rename',
+    );
     const refreshes = server.client.refreshes;
     await server.client.connection.sendRequest(ExecuteCommandRequest.type, {
       command: accept.command!.command,

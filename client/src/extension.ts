@@ -17,6 +17,7 @@ import {
 import { registerAdvertisedTools } from './advertisedTools.js';
 import { OPEN_RULE_DOCS, registerCommands } from './commands.js';
 import { LanguageStatus } from './languageStatus.js';
+import { Presence } from './presence.js';
 
 let client: LanguageClient | undefined;
 
@@ -38,6 +39,8 @@ function readSettings(): ToolLensSettings {
  */
 export interface ToolLensApi {
   languageStatusShownFor(document: vscode.TextDocument): boolean;
+  /** Whether the window has Tool Lens files: the `toolLens.active` context key (presence.ts). */
+  active(): boolean;
   /** The items' text and detail, as the status bar's hover shows them. */
   languageStatus(): { id: string; text: string; detail?: string; command?: string }[];
 }
@@ -72,10 +75,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<ToolLe
   };
   client = new LanguageClient('toolLens', 'Tool Lens', serverOptions, clientOptions);
 
-  const status = new LanguageStatus(client);
-  context.subscriptions.push(status, output);
+  const presence = new Presence();
+  const status = new LanguageStatus(client, () => presence.seen());
+  context.subscriptions.push(presence, status, output);
   context.subscriptions.push(
-    client.onNotification(CATALOG_STATE_NOTIFICATION, (state: CatalogState) => status.update(state)),
+    client.onNotification(CATALOG_STATE_NOTIFICATION, (state: CatalogState) => {
+      presence.catalogState(state);
+      status.update(state);
+    }),
   );
   registerCommands(context, client);
   context.subscriptions.push(
@@ -88,6 +95,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ToolLe
   registerAdvertisedTools(context, client);
   return {
     languageStatusShownFor: (document) => status.showsFor(document),
+    active: () => presence.isActive,
     languageStatus: () =>
       [status.catalogs, status.config, status.fetch].map((item) => ({
         id: item.id,

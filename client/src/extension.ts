@@ -45,6 +45,9 @@ export interface ToolLensApi {
   languageStatus(): { id: string; text: string; detail?: string; command?: string }[];
 }
 
+/** The languages VS Code's built-in JSON support outlines. */
+const JSON_OUTLINED = new Set(['json', 'jsonc']);
+
 export async function activate(context: vscode.ExtensionContext): Promise<ToolLensApi> {
   const output = vscode.window.createOutputChannel('Tool Lens', { log: true });
   const module = context.asAbsolutePath('dist/server.js');
@@ -72,6 +75,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<ToolLe
     initializationOptions,
     outputChannel: output,
     diagnosticPullOptions: { onChange: true, onSave: true },
+    middleware: {
+      // VS Code's own JSON support outlines a JSON file already: a second outline group of the
+      // same file beside it says nothing new. YAML and JSON Lines keep ours (editors without an
+      // outline of their own keep it everywhere: the server still answers).
+      provideDocumentSymbols: (document, token, next) =>
+        JSON_OUTLINED.has(document.languageId) ? undefined : next(document, token),
+    },
   };
   client = new LanguageClient('toolLens', 'Tool Lens', serverOptions, clientOptions);
 

@@ -37,6 +37,8 @@ export interface CodeActionOptions {
   ruleDocsCommand?: string;
   /** The client creates files in a workspace edit (`resourceOperations` holds `create`). */
   createFiles?: boolean;
+  /** The client shows a document when asked (the command of "Move these faces to an overlay file"). */
+  showDocument?: boolean;
 }
 
 export function codeActions(
@@ -143,7 +145,10 @@ export function codeActions(
 
   if (wants(CodeActionKind.QuickFix))
     actions.push(
-      ...moveFacesActions(session, report.file, uri, version, params, { createFiles: options.createFiles === true }),
+      ...moveFacesActions(session, report.file, uri, version, params, {
+        createFiles: options.createFiles === true,
+        showDocument: options.showDocument === true,
+      }),
     );
 
   // Only on request: a source action is what "fix all on save" runs.

@@ -97,6 +97,11 @@ export const SERVER_COMMANDS = {
    * `aggregation/advertised-rename` compares with: of the folder of `uri`, or of every folder.
    */
   acceptCatalog: 'toolLens.server.acceptCatalog',
+  /**
+   * args: [{uri}] → null. Asks the client to show the document (`window/showDocument`): the
+   * command of a code action that writes a file ("Move these faces to an overlay file").
+   */
+  showDocument: 'toolLens.server.showDocument',
 } as const;
 
 /** One MCP server a workspace config declares, as the fetch command's quick pick shows it. */

@@ -149,10 +149,16 @@ function adviceHeadline(
   otherwise: string,
 ): { headline: string; listed: boolean } {
   if (suggestions.length === 0) return { headline: `${head} ${otherwise}.`, listed: true };
-  return choiceHeadline(
-    `${head} did you mean ${quotedAlternatives(suggestions.slice(0, 3))}?`,
-    `${head} ${otherwise}.`,
-  );
+  // As many of the likely names as fit on the row, the likeliest first; the why names them all otherwise.
+  const most = Math.min(3, suggestions.length);
+  for (let count = most; count > 0; count--) {
+    const { headline, listed } = choiceHeadline(
+      `${head} did you mean ${quotedAlternatives(suggestions.slice(0, count))}?`,
+      '',
+    );
+    if (listed) return { headline, listed: count === most };
+  }
+  return { headline: `${head} ${otherwise}.`, listed: false };
 }
 
 /** The close names, after the why, when the headline could not hold them. */

@@ -226,6 +226,8 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
       const contradiction = ids.find((i) => i.label === CONTRADICTION)!;
       assert.equal(contradiction.detail, 'error by default');
       assert.equal((contradiction.textEdit as { newText: string }).newText, `${CONTRADICTION}: `);
+      // Accepting it opens the severity list at once.
+      assert.deepEqual(contradiction.command, { title: 'Suggest', command: 'editor.action.triggerSuggest' });
       const inOverride = await completionAt(server, uri, 'overrides:\n  - files: ["a/**"]\n    rules:\n      ‸\n');
       assert.ok(labels(inOverride).includes(CONTRADICTION), 'rule ids in an override too');
       const severities = await completionAt(server, uri, `rules:\n  ${CONTRADICTION}: ‸\n`);

@@ -512,6 +512,11 @@ describe('language server in process (pull client)', () => {
         'filesystem_write_file not read-only, destructive, closed-world',
       ],
     );
+    // The view shows each as the workflow graph colours a step.
+    assert.deepEqual(
+      view!.advertised.map((t) => t.annotationClass),
+      ['read-only', 'destructive'],
+    );
     // The composite claims read-only while it writes: ToolHive drops it.
     assert.deepEqual(
       view!.withheld.map((t) => `${t.name} ${t.status}`),

@@ -84,6 +84,16 @@ function openFirst(folders: Folders): Held[] {
   return held.sort((a, b) => Number(b.entry.editor !== undefined) - Number(a.entry.editor !== undefined));
 }
 
+/** The open documents of every folder not yet in `done`. */
+function openNotIn(folders: Folders, done: ReadonlySet<Entry>): Held[] {
+  return folders.all().flatMap((session) =>
+    session
+      .checkedEntries()
+      .filter((entry) => entry.editor !== undefined && !done.has(entry))
+      .map((entry) => ({ session, entry })),
+  );
+}
+
 /** A map per folder's session, dropped with the session. */
 function perSession<T>(maps: WeakMap<Session, Map<string, T>>, session: Session): Map<string, T> {
   let map = maps.get(session);
@@ -455,7 +465,17 @@ export class Diagnostics {
       const started = performance.now();
       let checked = 0;
       let lastYield = Date.now();
-      for (const { session, entry } of openFirst(this.folders)) {
+      const queue = openFirst(this.folders);
+      const done = new Set<Entry>();
+      // Documents the editor opened since the run began (a window reload opens its editors while
+      // the folder is read): looked for at each yield, and checked before the rest.
+      let opened: Held[] = [];
+      for (let next = 0; ;) {
+        const held = opened.shift() ?? queue[next++];
+        if (!held) break;
+        const { session, entry } = held;
+        if (done.has(entry)) continue;
+        done.add(entry);
         if (run !== this.background || this.disposed) return;
         if (session.closed) continue;
         // push() decides itself whether a closed file is published (or cleared).
@@ -465,6 +485,7 @@ export class Diagnostics {
         if (Date.now() - lastYield > 8) {
           await yieldTurn();
           lastYield = Date.now();
+          opened = openNotIn(this.folders, done);
         }
       }
       // Files that vanished since they were pushed.

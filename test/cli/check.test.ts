@@ -6,8 +6,9 @@ import { runCli } from './harness.js';
 // Each message is one sentence; the why follows it (under the line, in JSON's `why`, after it in one-text formats).
 const DUPLICATE = 'The key "description" appears twice in this mapping: keep one.';
 const DUPLICATE_WHY = 'Most readers keep only one of the two values, so one of them is silently lost.';
-const UNUSED = 'This suppression silences nothing: yaml/duplicate-key reports nothing on the next line.';
-const UNUSED_WHY = 'Remove it so it does not hide a future finding.';
+const UNUSED = 'This suppression of yaml/duplicate-key silences nothing: remove it.';
+const UNUSED_WHY =
+  'yaml/duplicate-key reports nothing on the next line. Left in place, it would hide a future finding.';
 
 describe('tool-lens check', () => {
   test('a clean folder exits 0 and says so in the summary', () => {

@@ -62,6 +62,8 @@ const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
 // Bounds: a broken build fails within these, never hangs.
 const STEP_MS = 45000;
 const TEST_MS = 90000;
+/** The typing test waits for each of seven states to settle. */
+const TYPING_MS = 150000;
 
 function skipReason(): string | false {
   const missing: string[] = [];
@@ -341,6 +343,7 @@ else
       entry: string,
       workspace: string,
       plan: Record<string, unknown>,
+      timeoutMs = TEST_MS,
     ): Promise<void> {
       const s = session!;
       const problems: string[] = [];
@@ -393,7 +396,7 @@ else
         let timer: NodeJS.Timeout | undefined;
         const code = await Promise.race([
           exit,
-          new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), TEST_MS - 10000))),
+          new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs - 10000))),
         ]);
         clearTimeout(timer);
         lap(`extension-host tests ended (exit ${code})`);
@@ -432,12 +435,12 @@ else
       );
     });
 
-    test('in the extension host: typing in examples/, one finding per mistake', { timeout: TEST_MS }, (t) => {
+    test('in the extension host: typing in examples/, one finding per mistake', { timeout: TYPING_MS }, (t) => {
       // A copy of examples/, the workspace a new user opens first; the host module edits it as one types.
       const workspace = join(session!.dir, 'workspace-typing');
       cpSync(join(ROOT, 'examples'), workspace, { recursive: true });
       const plan: Omit<TypingPlan, 'results'> = { extensionId: EXTENSION_ID };
-      return hostTests(t, 'runner-typing', 'host-typing.ts', workspace, plan);
+      return hostTests(t, 'runner-typing', 'host-typing.ts', workspace, plan, TYPING_MS);
     });
 
     test(

@@ -24,7 +24,7 @@ const plan = JSON.parse(readFileSync(join(__dirname, 'plan.json'), 'utf8')) as T
 
 const GATEWAY = 'gateways/docs-bot.vmcp.yaml';
 /** How long a state may take to show its findings, and how long they must then hold. */
-const SETTLE_MS = 30000;
+const SETTLE_MS = 15000;
 const HOLD_MS = 1500;
 /** Between two typed characters. */
 const KEY_MS = 25;
@@ -112,6 +112,8 @@ export async function run(): Promise<void> {
       checks.push({ name, ok: false, detail, ms: Date.now() - started });
       console.log(`not ok - ${name}: ${detail}`);
     }
+    // After each check: a run that ends early still says how far it got.
+    writeFileSync(plan.results, JSON.stringify(checks, null, 2));
   };
 
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;

@@ -156,7 +156,14 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
       await server.client.replaceAll(uri, text);
       const unused = (await server.client.pullItems(uri)).find((d) => d.code === 'lens/unused-suppression');
       assert.ok(unused, 'lens/unused-suppression is reported');
-      assert.match(textOf(unused.message), /workflow\/duplicate-step-id reports nothing in this file/);
+      assert.equal(
+        textOf(unused.message),
+        'This suppression of workflow/duplicate-step-id silences nothing: remove it.',
+      );
+      assert.match(
+        unused.relatedInformation?.[0]?.message ?? '',
+        /workflow\/duplicate-step-id reports nothing in this file/,
+      );
       const remove = (await actionsAt(server, uri, unused)).find((a) => a.title === 'Remove this suppression comment');
       assert.equal(applyLspEdits(text, editOf(remove, uri)), GATEWAY);
       await server.client.replaceAll(uri, GATEWAY);

@@ -3,6 +3,7 @@
 // revisions (both SDKs in their default, legacy mode) parse tools/list with a schema that insists
 // on `type: object` and throw away the whole list when one tool breaks it.
 import { getPair, isMap, isScalar } from '../../parse/nodes.js';
+import { headlineFits } from '../../wording/headlines.js';
 import { defineRule } from '../rule.js';
 import { catalogDeclarationsOf, describeTool, type ToolDecl } from '../../model/catalogDeclarations.js';
 
@@ -14,14 +15,13 @@ export const rule = defineRule({
   messages: {
     /** `what`: what the root has instead (`has no \`type\` at its root`). */
     inputNotObject: ({ tool, what }: { tool: ToolDecl; what: string }) =>
-      `The inputSchema of ${describeTool(tool)} ${what}. MCP requires \`type: object\` there in every revision (arguments ` +
+      `${rootHead('inputSchema', tool, what)}: make it \`type: object\`. MCP requires \`type: object\` there in every revision (arguments ` +
       "are always an object of named values), and clients built on the MCP SDKs reject the server's whole tool list " +
-      'because of this one schema. Make the root `type: object` and put the arguments under `properties`.',
+      'because of this one schema. Put the arguments under `properties`.',
     outputNotObject: ({ tool, what }: { tool: ToolDecl; what: string }) =>
-      `The outputSchema of ${describeTool(tool)} ${what}. That is legal in the 2026-07-28 MCP revision, but every ` +
+      `${rootHead('outputSchema', tool, what)}: wrap the result in an object. That is legal in the 2026-07-28 MCP revision, but every ` +
       'client of the older revisions (2025-11-25 and before, which is what the SDK clients negotiate by default) ' +
-      "rejects the server's WHOLE tool list because of it, not just this tool. Wrap the result in an object " +
-      '(`type: object` with the value under a property).',
+      "rejects the server's WHOLE tool list because of it, not just this tool. Use `type: object` with the value under a property.",
   },
   check(ctx) {
     for (const tool of catalogDeclarationsOf(ctx).tools) {
@@ -51,4 +51,10 @@ export const rule = defineRule({
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 40 ? `${flat.slice(0, 37)}...` : flat;
+}
+
+/** `The inputSchema of tool "x" of server "y" has ...`, or `This inputSchema has ...` when the tool's name makes it too long for a row. */
+function rootHead(key: string, tool: ToolDecl, what: string): string {
+  const named = `The ${key} of ${describeTool(tool)} ${what}`;
+  return headlineFits(`${named}: wrap the result in an object.`) ? named : `This ${key} ${what}`;
 }

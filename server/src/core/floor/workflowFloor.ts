@@ -108,18 +108,19 @@ function cell(value: boolean | undefined): string {
  * The floor as Markdown: when the explicit hints contradict it, the verdict first (the gateway
  * drops the composite) with the step that decides each contradicted hint; then the table (hint |
  * floor | explicit | advertised | decided by), the why of each hint (left out under a verdict: the
- * table's last column and the verdict say it), and the steps. `contradictionSaid`: a diagnostic
- * shown beside it already says what to change (the editor's hover on the contradicting hint).
+ * table's last column and the verdict say it), and the steps. `contradictionSaid`: the
+ * contradiction's diagnostic is shown above it (the editor's hover on the contradicting hint), and
+ * its message, why and related places are the verdict and the deciding steps: only the table follows.
  */
 export function floorMarkdown(floor: WorkflowFloor, options: { contradictionSaid?: boolean } = {}): string {
   const { table, entries } = floor;
   const lines: string[] = [];
   const name = floor.workflow.nameText ?? 'composite tool';
   const contradicted = new Set<string>(table.contradictions.map((c) => c.hint));
-  if (contradicted.size) {
+  if (contradicted.size && !options.contradictionSaid) {
     const claims = table.contradictions.map((c) => `\`${c.hint}: ${c.explicit}\``).join(' and ');
     lines.push(
-      `⚠ **${escapeMarkdown(name)}** is dropped by the gateway: ${claims} ${contradicted.size === 1 ? 'is' : 'are'} safer than its steps${options.contradictionSaid ? '' : '; change or remove the hint'}.`,
+      `⚠ **${escapeMarkdown(name)}** is dropped by the gateway: ${claims} ${contradicted.size === 1 ? 'is' : 'are'} safer than its steps; change or remove the hint.`,
       '',
     );
     for (const row of table.rows) if (contradicted.has(row.hint)) lines.push(`- ${escapeMarkdown(row.floorWhy)}`);
@@ -150,7 +151,7 @@ export function floorMarkdown(floor: WorkflowFloor, options: { contradictionSaid
     lines.push('');
     for (const row of table.rows) lines.push(`- **${row.hint}**: ${escapeMarkdown(row.why)}`);
   }
-  if (entries.length) {
+  if (entries.length && !(contradicted.size && options.contradictionSaid)) {
     lines.push('', 'Steps:');
     for (const entry of entries) {
       const state = entry.known ? annotationsText(entry.annotations) : `unknown: ${entry.reason}`;

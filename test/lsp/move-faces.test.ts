@@ -251,8 +251,8 @@ describe('move tool faces to an overlay file', () => {
       // The overlay opens once the edit is applied: the action's command asks the client to show it.
       assert.deepEqual(move!.command?.arguments, [{ uri: overlayUri }]);
       await server.client.connection.sendRequest(ExecuteCommandRequest.type, {
-        command: move!.command!.command,
-        arguments: move!.command!.arguments,
+        command: move!.command.command,
+        arguments: move!.command.arguments,
       });
       assert.deepEqual(shown, [{ uri: overlayUri, takeFocus: true }]);
 

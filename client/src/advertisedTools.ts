@@ -9,6 +9,7 @@ import {
   type AdvertisedToolsView,
   type ViewLocation,
 } from '../../server/src/lsp/protocol.js';
+import { CLASS_STYLE } from './graph.js';
 
 export const ADVERTISED_TOOLS_VIEW = 'toolLens.advertisedTools';
 /** Context key: a gateway file has been in focus and its list is shown (the view appears only then). */
@@ -87,10 +88,15 @@ function toolItem(tool: AdvertisedToolItem): vscode.TreeItem {
     item.tooltip = `${tool.name} (${origin}): ${tool.reason}`;
     item.iconPath = new vscode.ThemeIcon(tool.kind === 'composite' ? 'error' : 'eye-closed');
   } else {
+    // The hints as the workflow graph shows them: one short class, in its colour; the words in the tooltip.
     const maybe = tool.certain ? '' : ' (if the uncatalogued steps resolve)';
-    item.description = `${tool.annotations} · ${origin}`;
+    const style = tool.annotationClass ? CLASS_STYLE[tool.annotationClass] : undefined;
+    item.description = `${style ? style.short : tool.annotations}${tool.certain ? '' : '?'} · ${origin}`;
     item.tooltip = `${tool.name} (${origin}): ${tool.annotations}${maybe}`;
-    item.iconPath = new vscode.ThemeIcon(tool.kind === 'composite' ? 'symbol-method' : 'tools');
+    item.iconPath = new vscode.ThemeIcon(
+      tool.kind === 'composite' ? 'symbol-method' : 'tools',
+      style ? new vscode.ThemeColor(style.themeColor) : undefined,
+    );
   }
   if (tool.location) item.command = openCommand(tool.location);
   return item;

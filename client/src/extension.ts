@@ -19,6 +19,7 @@ import {
 import { registerAdvertisedTools } from './advertisedTools.js';
 import { OPEN_RULE_DOCS, registerCommands } from './commands.js';
 import { LanguageStatus } from './languageStatus.js';
+import { Presence } from './presence.js';
 
 let client: LanguageClient | undefined;
 
@@ -40,11 +41,16 @@ function readSettings(): ToolLensSettings {
  */
 export interface ToolLensApi {
   languageStatusShownFor(document: vscode.TextDocument): boolean;
+  /** Whether the window has Tool Lens files: the `toolLens.active` context key (presence.ts). */
+  active(): boolean;
   /** The items' text and detail, as the status bar's hover shows them. */
   languageStatus(): { id: string; text: string; detail?: string; command?: string }[];
   /** The workflow graph panel's tab and the graphs it shows (undefined when none is open): what the page draws. */
   workflowGraph(): { title: string; graphs: WorkflowGraph[] } | undefined;
 }
+
+/** The languages VS Code's built-in JSON support outlines. */
+const JSON_OUTLINED = new Set(['json', 'jsonc']);
 
 export async function activate(context: vscode.ExtensionContext): Promise<ToolLensApi> {
   const output = vscode.window.createOutputChannel('Tool Lens', { log: true });
@@ -73,13 +79,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<ToolLe
     initializationOptions,
     outputChannel: output,
     diagnosticPullOptions: { onChange: true, onSave: true },
+    middleware: {
+      // VS Code's own JSON support outlines a JSON file already: a second outline group of the
+      // same file beside it says nothing new. YAML and JSON Lines keep ours (editors without an
+      // outline of their own keep it everywhere: the server still answers).
+      provideDocumentSymbols: (document, token, next) =>
+        JSON_OUTLINED.has(document.languageId) ? undefined : next(document, token),
+    },
   };
   client = new LanguageClient('toolLens', 'Tool Lens', serverOptions, clientOptions);
 
-  const status = new LanguageStatus(client);
-  context.subscriptions.push(status, output);
+  const presence = new Presence();
+  const status = new LanguageStatus(client, () => presence.seen());
+  context.subscriptions.push(presence, status, output);
   context.subscriptions.push(
-    client.onNotification(CATALOG_STATE_NOTIFICATION, (state: CatalogState) => status.update(state)),
+    client.onNotification(CATALOG_STATE_NOTIFICATION, (state: CatalogState) => {
+      presence.catalogState(state);
+      status.update(state);
+    }),
   );
   const graphPanels = registerCommands(context, client);
   context.subscriptions.push(
@@ -92,6 +109,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ToolLe
   registerAdvertisedTools(context, client);
   return {
     languageStatusShownFor: (document) => status.showsFor(document),
+    active: () => presence.isActive,
     languageStatus: () =>
       [status.catalogs, status.config, status.fetch].map((item) => ({
         id: item.id,

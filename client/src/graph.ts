@@ -11,13 +11,38 @@ import type {
   WorkflowGraphNode,
 } from '../../server/src/lsp/protocol.js';
 
-export const CLASS_STYLE: Record<AnnotationClass, { fill: string; label: string }> = {
-  'read-only': { fill: '#2e7d32', label: 'read-only (readOnlyHint: true)' },
-  additive: { fill: '#1565c0', label: 'additive (destructiveHint: false)' },
-  destructive: { fill: '#c62828', label: 'destructive (destructiveHint true or omitted)' },
-  unknown: { fill: '#8d6e00', label: 'unknown (no catalog, unresolved, or no annotations)' },
-  'no-tool': { fill: '#546e7a', label: 'no tool (elicitation)' },
-};
+/**
+ * How each class is drawn: its fill in the graph, the legend's words, and its short name and theme
+ * colour where the editor's own views show it (the Advertised Tools view's icons).
+ */
+export const CLASS_STYLE: Record<AnnotationClass, { fill: string; label: string; short: string; themeColor: string }> =
+  {
+    'read-only': {
+      fill: '#2e7d32',
+      label: 'read-only (readOnlyHint: true)',
+      short: 'read-only',
+      themeColor: 'charts.green',
+    },
+    additive: {
+      fill: '#1565c0',
+      label: 'additive (destructiveHint: false)',
+      short: 'additive',
+      themeColor: 'charts.blue',
+    },
+    destructive: {
+      fill: '#c62828',
+      label: 'destructive (destructiveHint true or omitted)',
+      short: 'destructive',
+      themeColor: 'charts.red',
+    },
+    unknown: {
+      fill: '#8d6e00',
+      label: 'unknown (no catalog, unresolved, or no annotations)',
+      short: 'no hints',
+      themeColor: 'charts.yellow',
+    },
+    'no-tool': { fill: '#546e7a', label: 'no tool (elicitation)', short: 'no tool', themeColor: 'disabledForeground' },
+  };
 
 /** The badge of each mark, and what the legend says of it. */
 export const MARK_STYLE: Record<WorkflowGraphMark['kind'], { badge: string; fill: string; label: string }> = {

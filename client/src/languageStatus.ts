@@ -34,7 +34,11 @@ export class LanguageStatus implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly client: LanguageClient) {
+  constructor(
+    private readonly client: LanguageClient,
+    /** Told when the server says it checks a document (presence.ts). */
+    private readonly onOurs: () => void = () => undefined,
+  ) {
     this.catalogs.name = 'Tool Lens catalogs';
     this.config.name = 'Tool Lens configuration';
     this.fetch.name = 'Tool Lens live catalogs';
@@ -76,8 +80,10 @@ export class LanguageStatus implements vscode.Disposable {
       return;
     }
     const had = this.ours.has(uri);
-    if (answer?.kind) this.ours.add(uri);
-    else this.ours.delete(uri);
+    if (answer?.kind) {
+      this.ours.add(uri);
+      this.onOurs();
+    } else this.ours.delete(uri);
     if (had !== this.ours.has(uri)) this.select();
   }
 
@@ -109,7 +115,9 @@ export class LanguageStatus implements vscode.Disposable {
     }
     const catalogs = this.catalogs;
     catalogs.busy = !state.loaded || state.pending.length > 0;
-    catalogs.text = count === 0 ? '$(tools) No catalog' : `$(tools) ${plural(count, 'catalog server')}`;
+    // Each item says whose it is: the `{}` hover lists the items of every extension of the language.
+    catalogs.text =
+      count === 0 ? '$(tools) Tool Lens: no catalog' : `$(tools) Tool Lens: ${plural(count, 'catalog server')}`;
     catalogs.detail =
       count === 0
         ? 'add a catalog: 1 snapshot or a saved tools/list (<server>.tools.json), or fetch one'
@@ -131,17 +139,17 @@ export class LanguageStatus implements vscode.Disposable {
     const config = this.config;
     if (configs.length) {
       const first = vscode.Uri.parse(configs[0]!);
-      config.text = `$(settings-gear) ${configs.map((c) => vscode.workspace.asRelativePath(vscode.Uri.parse(c), configs.length > 1)).join(', ')}`;
+      config.text = `$(settings-gear) Tool Lens: ${configs.map((c) => vscode.workspace.asRelativePath(vscode.Uri.parse(c), configs.length > 1)).join(', ')}`;
       config.detail = 'the configuration in use';
       config.command = { title: 'Open', command: 'vscode.open', arguments: [first], tooltip: 'Open the configuration' };
     } else {
-      config.text = '$(settings-gear) No .toollens.yaml';
+      config.text = '$(settings-gear) Tool Lens: no .toollens.yaml';
       config.detail = 'the built-in defaults apply';
       config.command = undefined;
     }
 
     const fetch = this.fetch;
-    fetch.text = '$(cloud-download) Live catalogs';
+    fetch.text = '$(cloud-download) Tool Lens: live catalogs';
     if (state.trusted) {
       fetch.detail = 'fetch the tools of an MCP server this workspace declares';
       fetch.command = {

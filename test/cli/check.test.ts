@@ -3,10 +3,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { runCli } from './harness.js';
 
-const DUPLICATE =
-  'The key "description" appears twice in this mapping: keep one. Most readers keep only one of the two values, so one of them is silently lost.';
-const UNUSED =
-  'This suppression silences nothing: yaml/duplicate-key reports nothing on the next line. Remove it so it does not hide a future finding.';
+// Each message is one sentence; the why follows it (under the line, in JSON's `why`, after it in one-text formats).
+const DUPLICATE = 'The key "description" appears twice in this mapping: keep one.';
+const DUPLICATE_WHY = 'Most readers keep only one of the two values, so one of them is silently lost.';
+const UNUSED = 'This suppression of yaml/duplicate-key silences nothing: remove it.';
+const UNUSED_WHY =
+  'yaml/duplicate-key reports nothing on the next line. Left in place, it would hide a future finding.';
 
 describe('tool-lens check', () => {
   test('a clean folder exits 0 and says so in the summary', () => {
@@ -25,6 +27,7 @@ describe('tool-lens check', () => {
         `one-error/gateway.vmcp.yaml:5:5: error ${DUPLICATE} [yaml/duplicate-key]`,
         `5 |     description: Read the first lines of a project's README.`,
         `  |     ^~~~~~~~~~~`,
+        `  = ${DUPLICATE_WHY}`,
         `  = first occurrence at 4:5`,
         ``,
         `1 error, 0 warnings, 0 infos in 2 files`,
@@ -52,6 +55,7 @@ describe('tool-lens check', () => {
         `warning-only/gateway.vmcp.yaml:13:37: warning ${UNUSED} [lens/unused-suppression]`,
         `13 |       # tool-lens-disable-next-line yaml/duplicate-key -- kept from an older version`,
         `   |                                     ^~~~~~~~~~~~~~~~~~`,
+        `   = ${UNUSED_WHY}`,
         ``,
         `0 errors, 1 warning, 0 infos in 2 files`,
         ``,

@@ -6,10 +6,12 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ROOT, runCli, SCENARIOS } from './harness.js';
 
-const DUPLICATE =
-  'The key "description" appears twice in this mapping: keep one. Most readers keep only one of the two values, so one of them is silently lost.';
-const UNUSED =
-  'This suppression silences nothing: yaml/duplicate-key reports nothing on the next line. Remove it so it does not hide a future finding.';
+// Each message is one sentence; the why follows it (under the line, in JSON's `why`, after it in one-text formats).
+const DUPLICATE = 'The key "description" appears twice in this mapping: keep one.';
+const DUPLICATE_WHY = 'Most readers keep only one of the two values, so one of them is silently lost.';
+const UNUSED = 'This suppression of yaml/duplicate-key silences nothing: remove it.';
+const UNUSED_WHY =
+  'yaml/duplicate-key reports nothing on the next line. Left in place, it would hide a future finding.';
 
 interface JsonReport {
   version: number;
@@ -47,11 +49,12 @@ describe('--format json', () => {
     assert.equal(gateway!.kind, 'vmcp-config');
     assert.equal(gateway!.diagnostics.length, 1);
     const diagnostic = gateway!.diagnostics[0]!;
-    assert.deepEqual(Object.keys(diagnostic), ['rule', 'messageId', 'severity', 'message', 'range', 'fixes']);
+    assert.deepEqual(Object.keys(diagnostic), ['rule', 'messageId', 'severity', 'message', 'why', 'range', 'fixes']);
     assert.equal(diagnostic.rule, 'yaml/duplicate-key');
     assert.equal((diagnostic as { messageId?: string }).messageId, 'duplicate');
     assert.equal(diagnostic.severity, 'error');
     assert.equal(diagnostic.message, DUPLICATE);
+    assert.equal((diagnostic as { why?: string }).why, DUPLICATE_WHY);
     // `description` on line 5 starts in column 5 and is 11 characters long.
     assert.deepEqual(diagnostic.range, { start: { line: 5, column: 5 }, end: { line: 5, column: 16 } });
     assert.deepEqual(diagnostic.fixes, []);
@@ -65,6 +68,7 @@ describe('--format json', () => {
     assert.equal(diagnostic.rule, 'lens/unused-suppression');
     assert.equal(diagnostic.severity, 'warning');
     assert.equal(diagnostic.message, UNUSED);
+    assert.equal((diagnostic as { why?: string }).why, UNUSED_WHY);
     assert.deepEqual(diagnostic.range, { start: { line: 13, column: 37 }, end: { line: 13, column: 55 } });
     // The comment stands on its own line, so the fix removes the whole line with its line break.
     assert.deepEqual(diagnostic.fixes, [
@@ -166,7 +170,7 @@ describe('--format sarif', () => {
     assert.equal(error!.ruleId, 'yaml/duplicate-key');
     assert.equal(ids[error!.ruleIndex], 'yaml/duplicate-key');
     assert.equal(error!.level, 'error');
-    assert.equal(error!.message.text, DUPLICATE);
+    assert.equal(error!.message.text, `${DUPLICATE} ${DUPLICATE_WHY}`);
     assert.deepEqual(error!.locations, [
       {
         physicalLocation: {
@@ -203,8 +207,8 @@ describe('--format github', () => {
     assert.equal(
       run.stdout,
       [
-        `::error file=one-error/gateway.vmcp.yaml,line=5,col=5,endLine=5,endColumn=16,title=yaml/duplicate-key::${DUPLICATE}`,
-        `::warning file=warning-only/gateway.vmcp.yaml,line=13,col=37,endLine=13,endColumn=55,title=lens/unused-suppression::${UNUSED}`,
+        `::error file=one-error/gateway.vmcp.yaml,line=5,col=5,endLine=5,endColumn=16,title=yaml/duplicate-key::${DUPLICATE} ${DUPLICATE_WHY}`,
+        `::warning file=warning-only/gateway.vmcp.yaml,line=13,col=37,endLine=13,endColumn=55,title=lens/unused-suppression::${UNUSED} ${UNUSED_WHY}`,
         '',
       ].join('\n'),
     );

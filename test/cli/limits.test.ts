@@ -39,7 +39,7 @@ describe('tool-lens check with limits: in .toollens.yaml', () => {
     assert.equal(declined.code, 1, declined.stderr);
     assert.deepEqual(findingsOf(declined.stdout), {
       'big.vmcp.yaml': [
-        'lens/declined: This file is 9.1 MB, more than the 8 MB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.',
+        'lens/declined: This file is 9.1 MB, more than the 8 MB Tool Lens reads: split it to have it checked.',
       ],
       'small.vmcp.yaml': [],
     });
@@ -49,7 +49,7 @@ describe('tool-lens check with limits: in .toollens.yaml', () => {
     writeFileSync(join(dir, '.toollens.yaml'), 'limits:\n  fileBytes: 262144\n');
     const lowered = runCli(['check', '.', '--format', 'json'], { cwd: dir });
     assert.deepEqual(findingsOf(lowered.stdout)['small.vmcp.yaml'], [
-      'lens/declined: This file is 303.1 KB, more than the 256 KB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.',
+      'lens/declined: This file is 303.1 KB, more than the 256 KB Tool Lens reads: split it to have it checked.',
     ]);
   });
 
@@ -86,7 +86,7 @@ describe('tool-lens check with limits: in .toollens.yaml', () => {
     assert.deepEqual(findingsOf(run.stdout), {
       'huge.json': [],
       'huge.vmcp.yaml': [
-        'lens/declined: This file is 3.0 GB, more than the 8 MB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.',
+        'lens/declined: This file is 3.0 GB, more than the 8 MB Tool Lens reads: split it to have it checked.',
       ],
       'ok.vmcp.yaml': [],
     });

@@ -29,6 +29,7 @@ interface JsonOut {
       rule: string;
       severity: string;
       message: string;
+      why?: string;
       range: { start: { line: number; column: number }; end: { line: number; column: number } };
     }[];
   }[];
@@ -52,8 +53,16 @@ function asJson(cwd: string): JsonOut {
   return JSON.parse(run('json', cwd).stdout) as JsonOut;
 }
 
+/** Each finding of the JSON report; `message` as the one-text formats write it: the message, then its why. */
 function findingsOf(report: JsonOut) {
-  return report.files.flatMap((file) => file.diagnostics.map((d) => ({ path: file.path, ...d })));
+  return report.files.flatMap((file) =>
+    file.diagnostics.map((d) => ({
+      path: file.path,
+      ...d,
+      headline: d.message,
+      message: d.why ? `${d.message} ${d.why}` : d.message,
+    })),
+  );
 }
 
 describe('--format gitlab', () => {
@@ -227,7 +236,8 @@ describe('--format junit', () => {
         cases.map((c) => [c.classname, c.failure?.message ?? null, c.line]),
         findings.map((f) => [
           f.path,
-          f.severity === 'error' ? f.message.split('\u0001').join('\\u0001') : null,
+          // The failure's `message` attribute is the one sentence; its body holds the why too.
+          f.severity === 'error' ? f.headline.split('\u0001').join('\\u0001') : null,
           String(f.range.start.line),
         ]),
       );

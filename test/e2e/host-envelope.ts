@@ -12,6 +12,7 @@ type Check = (name: string, body: () => string | Promise<string>) => Promise<voi
 /** What the extension exports (client/src/extension.ts's ToolLensApi). */
 interface ToolLensApi {
   languageStatusShownFor(document: vscode.TextDocument): boolean;
+  active(): boolean;
   languageStatus(): { id: string; text: string; detail?: string; command?: string }[];
 }
 
@@ -111,12 +112,16 @@ export async function envelopeChecks(
     const catalogs = items.find((i) => i.id === 'toolLens.catalogs');
     if (
       !catalogs ||
-      !/^\$\(tools\) \d+ catalog servers?$/.test(catalogs.text) ||
+      !/^\$\(tools\) Tool Lens: \d+ catalog servers?$/.test(catalogs.text) ||
       catalogs.command !== 'toolLens.refreshCatalogs'
     )
       throw new Error(`catalogs item ${JSON.stringify(catalogs)}`);
     const config = items.find((i) => i.id === 'toolLens.config');
-    if (!config?.text.includes('.toollens.yaml') || config.text.includes('No '))
+    if (
+      !config?.text.startsWith('$(settings-gear) Tool Lens: ') ||
+      !config.text.includes('.toollens.yaml') ||
+      config.text.includes('no ')
+    )
       throw new Error(`config item ${JSON.stringify(config)}`);
     const unrelated = await vscode.workspace.openTextDocument(
       await write('compose.yaml', 'services:\n  web:\n    image: nginx:1.27\n    ports: ["8080:80"]\n'),
@@ -127,6 +132,8 @@ export async function envelopeChecks(
     // Back on the gateway they show again (the unrelated file changed nothing).
     await vscode.window.showTextDocument(gateway);
     if (!api.languageStatusShownFor(gateway)) throw new Error('the items no longer show for the gateway');
+    // The palette's commands show in a workspace with Tool Lens files (package.json `when`: toolLens.active).
+    if (!api.active()) throw new Error('toolLens.active is not set in a workspace with a gateway');
     return JSON.stringify(items);
   });
 

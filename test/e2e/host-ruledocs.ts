@@ -1,5 +1,5 @@
 // Extension-host checks of the rule documentation (issue 12), called from codeserver.host.ts: the
-// diagnostic's link is the extension's command, its quick fixes hold "Disable RULE for this file"
+// diagnostic's link is the extension's command, its quick fixes hold "Disable RULE for the entire file"
 // and "Show documentation for RULE", and both the action and the link open the page bundled in the
 // extension in a Markdown preview tab, offline.
 import { existsSync } from 'node:fs';
@@ -93,7 +93,7 @@ export async function ruleDocsChecks(
 
   let docs: vscode.CodeAction | undefined;
   await check(
-    'the quick fixes of a diagnostic hold "Disable RULE for this file" and "Show documentation for RULE"',
+    'the quick fixes of a diagnostic hold "Disable RULE for the entire file" and "Show documentation for RULE"',
     async () => {
       if (!diagnostic) fail('no diagnostic');
       const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
@@ -104,14 +104,14 @@ export async function ruleDocsChecks(
       );
       const titles = actions.map((a) => a.title);
       for (const title of [
-        `Suppress ${RULE} on this line`,
-        `Disable ${RULE} for this file`,
+        `Disable ${RULE} for this line`,
+        `Disable ${RULE} for the entire file`,
         `Show documentation for ${RULE}`,
       ]) {
         if (!titles.includes(title)) fail(`no "${title}"; offered: ${JSON.stringify(titles)}`);
       }
       const disable = actions.find(
-        (a): a is vscode.CodeAction => a.title === `Disable ${RULE} for this file` && 'edit' in a,
+        (a): a is vscode.CodeAction => a.title === `Disable ${RULE} for the entire file` && 'edit' in a,
       );
       const inserted = disable?.edit?.get(gatewayUri)?.[0];
       if (

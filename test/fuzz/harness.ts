@@ -330,17 +330,19 @@ export function assertSaneFindings(report: FileReport, where: string): void {
   for (const finding of report.findings) {
     if (!RULE_IDS.has(finding.rule)) fail(finding, `not a rule id`);
     if (typeof finding.message !== 'string' || !finding.message.trim()) fail(finding, `an empty message`);
+    // The message and its why are what a user reads: both are held to the same words.
+    const words = finding.why === undefined ? finding.message : `${finding.message} ${finding.why}`;
     // JavaScript's words for a missing or unprintable value where a message quotes one (the word
     // "undefined" in a sentence is fine: "JSON Schema leaves such a schema undefined").
     for (const [artefact, pattern] of [
       ['undefined', /["'`]undefined["'`]|[(:=]\s*undefined\b/],
       ['[object Object]', /\[object Object\]/],
     ] as const) {
-      if (pattern.test(finding.message) && !text.includes(artefact))
+      if (pattern.test(words) && !text.includes(artefact))
         fail(finding, `the message says "${artefact}" where it quotes a value`);
     }
     // A stack overflow caught and shown as a finding is an exception that escaped, in other words.
-    if (/Maximum call stack size exceeded|too much recursion/i.test(finding.message))
+    if (/Maximum call stack size exceeded|too much recursion/i.test(words))
       fail(finding, `a stack overflow is reported as a finding`);
     const problem = spanProblem(source, finding.span);
     if (problem) fail(finding, `its range is wrong: ${problem}`);

@@ -94,7 +94,14 @@ calls:
 `;
 
 const byRule = (items: Diagnostic[]) => items.filter((d) => d.code === RULE);
-const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
+/** The message and the why under it: the related information at the diagnostic's own range. */
+const messageOf = (d: Diagnostic): string =>
+  [
+    typeof d.message === 'string' ? d.message : d.message.value,
+    ...(d.relatedInformation ?? [])
+      .filter((r) => JSON.stringify(r.location.range) === JSON.stringify(d.range))
+      .map((r) => r.message),
+  ].join(' ');
 
 function lineOf(text: string, needle: string): number {
   const index = text.indexOf(needle);
@@ -189,6 +196,12 @@ describe('aggregation/advertised-rename in the language server', () => {
     const accept = actions.find((a) => a.command?.command === SERVER_COMMANDS.acceptCatalog);
     assert.ok(accept, `an accept action among: ${actions.map((a) => a.title).join(', ')}`);
     assert.equal(accept.edit, undefined);
+    // A change, not a mistake: accepting answers it, a suppression comment would only hide the next one.
+    assert.deepEqual(
+      actions.filter((a) => a.title.startsWith('Disable ')).map((a) => a.title),
+      [],
+      'no suppression offered for a rename',
+    );
     const refreshes = server.client.refreshes;
     await server.client.connection.sendRequest(ExecuteCommandRequest.type, {
       command: accept.command!.command,

@@ -97,7 +97,8 @@ compositeTools:
 type Progress = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
 
 const unknownTool = (items: Diagnostic[]) => items.filter((d) => d.code === 'tool/unknown');
-const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
+/** What the editor shows under a diagnostic's message: its related information, the why first. */
+const notesOf = (d: Diagnostic): string => (d.relatedInformation ?? []).map((r) => r.message).join('\n');
 
 function noSecrets(text: string, what: string): void {
   assert.ok(!text.includes(MEMORY_SECRET), `${what} holds the MEMORY_FILE_PATH value`);
@@ -220,7 +221,7 @@ describe('fetch catalog from an MCP server (in process, real server-memory)', ()
       const [beforeInfo] = unknownTool(await client.pullItems(workflowUri));
       assert.ok(beforeInfo, 'tool/unknown before the fetch');
       assert.equal(beforeInfo.severity, 3); // information: no catalog, not wrong
-      assert.doesNotMatch(messageOf(beforeInfo), /Catalog pending/);
+      assert.doesNotMatch(notesOf(beforeInfo), /Catalog pending/);
 
       const memory = await item('memory');
       const token = 'fetch-memory';
@@ -265,7 +266,7 @@ describe('fetch catalog from an MCP server (in process, real server-memory)', ()
       assert.ok(lastState().pending.includes('memory'), 'still pending when the answers arrived');
       const [pendingInfo] = unknownTool(during);
       assert.ok(pendingInfo, 'the reference is still unknown while the catalog is pending');
-      assert.match(messageOf(pendingInfo), /Catalog pending: Tool Lens is fetching the live catalog of "memory"/);
+      assert.match(notesOf(pendingInfo), /Catalog pending: Tool Lens is fetching the live catalog of "memory"/);
 
       const refreshesBefore = client.refreshes;
       const result = await fetching;

@@ -299,7 +299,7 @@ describe('language server in process (pull client)', () => {
     assert.equal(byRule(await server.client.pullItems(workflowUri()), 'template/not-upstream').length, 0);
     await server.client.replaceAll(workflowUri(), WORKFLOW);
 
-    const suppress = actions.find((a) => a.title === 'Suppress template/not-upstream on this line');
+    const suppress = actions.find((a) => a.title === 'Disable template/not-upstream for this line');
     assert.ok(suppress);
     const suppressed = applyLspEdits(WORKFLOW, suppress.edit!.changes![workflowUri()]!);
     const line = notUpstream.range.start.line;
@@ -322,7 +322,7 @@ describe('language server in process (pull client)', () => {
     const [notUpstream] = byRule(await server.client.pullItems(workflowUri()), 'template/not-upstream');
     assert.ok(notUpstream);
     const actions = await codeActionsFor(notUpstream);
-    const suppress = actions.find((a) => a.title === 'Suppress template/not-upstream on this line');
+    const suppress = actions.find((a) => a.title === 'Disable template/not-upstream for this line');
     assert.ok(suppress);
     const lines = applyLspEdits(lookalike, suppress.edit!.changes![workflowUri()]!).split('\n');
     const line = notUpstream.range.start.line;
@@ -511,6 +511,11 @@ describe('language server in process (pull client)', () => {
         'filesystem_read_file read-only, closed-world',
         'filesystem_write_file not read-only, destructive, closed-world',
       ],
+    );
+    // The view shows each as the workflow graph colours a step.
+    assert.deepEqual(
+      view!.advertised.map((t) => t.annotationClass),
+      ['read-only', 'destructive'],
     );
     // The composite claims read-only while it writes: ToolHive drops it.
     assert.deepEqual(

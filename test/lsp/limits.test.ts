@@ -128,10 +128,10 @@ describe('language server under the limits of .toollens.yaml', () => {
   test('a file of gigabytes is declined from its size on disk, without being read', async () => {
     const rss = process.memoryUsage().rss;
     assert.deepEqual(await messagesOf(HUGE), [
-      'lens/declined: This file is 3.0 GB, more than the 256 KB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.',
+      'lens/declined: This file is 3.0 GB, more than the 256 KB Tool Lens reads: split it to have it checked.',
     ]);
     assert.deepEqual(await messagesOf(MID), [
-      'lens/declined: This file is 303.1 KB, more than the 256 KB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.',
+      'lens/declined: This file is 303.1 KB, more than the 256 KB Tool Lens reads: split it to have it checked.',
     ]);
     // A change on disk is read the same way.
     await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
@@ -155,7 +155,7 @@ describe('language server under the limits of .toollens.yaml', () => {
     await server.client.waitFor(() => server.client.refreshes > refreshes, 'a refresh after the configuration changed');
     assert.deepEqual(await messagesOf(MID), [], 'the raised limit reads the file declined before');
     assert.deepEqual(await messagesOf(HUGE), [
-      'lens/declined: This file is 3.0 GB, more than the 16 MB Tool Lens reads, so none of it is checked. Split it into smaller files to have them checked.',
+      'lens/declined: This file is 3.0 GB, more than the 16 MB Tool Lens reads: split it to have it checked.',
     ]);
 
     // In the editor: a lowered limit declines the file again; a value out of range is a problem

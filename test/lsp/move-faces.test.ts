@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import {
   CodeActionRequest,
+  ExecuteCommandRequest,
   DidChangeWatchedFilesNotification,
   FileChangeType,
   type CodeAction,
@@ -126,16 +127,19 @@ describe('move tool faces to an overlay file', () => {
       await server.client.open(overlayUri, overlay);
       assert.deepEqual(faceFindings(await server.client.pullItems(overlayUri)), before);
 
-      // Once the overlay exists, the move is not offered again over it.
+      // Once the overlay exists, the same faces again are not written twice: the move only takes
+      // them out of the config, and creates nothing beside the overlay.
       await server.client.replaceAll(configUri, config);
       const again = (await server.client.connection.sendRequest(CodeActionRequest.type, {
         textDocument: { uri: configUri },
         range: { start: at, end: at },
         context: { diagnostics: [] },
       })) as CodeAction[];
+      const moveAgain = again.filter((a) => a.title === MOVE_FACES_TITLE);
+      assert.equal(moveAgain.length, 1);
       assert.deepEqual(
-        again.filter((a) => a.title === MOVE_FACES_TITLE),
-        [],
+        moveAgain[0]!.edit!.documentChanges!.map((c) => ('kind' in c ? c.kind : c.textDocument.uri)),
+        [configUri],
       );
       await server.client.shutdown();
     } finally {
@@ -179,5 +183,92 @@ describe('move tool faces to an overlay file', () => {
       }
     }
     ws.dispose();
+  });
+  test('into the overlay the server has: the faces it lacks after its last one, then the overlay opens', async () => {
+    const overlay = [
+      '# Faces of the memory server.',
+      'server: memory',
+      'toolFaces:',
+      '  read_graph:',
+      '    family: read',
+      '  create_entities: {family: write} # kept',
+      '',
+    ].join('\n');
+    const config = HEAD + FACES + TAIL;
+    const ws = makeWorkspace({
+      'catalogs/memory.json': MEMORY_CATALOG,
+      '.vscode/mcp.json': config,
+      'faces/team.faces.yaml': overlay,
+    });
+    const server = startInProcess();
+    const shown: unknown[] = [];
+    server.client.connection.onRequest('window/showDocument', (params: unknown) => {
+      shown.push(params);
+      return { success: true };
+    });
+    try {
+      await server.client.initialize(ws.root, { ...CAPABILITIES, window: { showDocument: { support: true } } });
+      const configUri = ws.uri('.vscode/mcp.json');
+      const overlayUri = ws.uri('faces/team.faces.yaml');
+      await server.client.open(configUri, config, 'jsonc');
+      const at = positionOf(config, '"toolFaces"');
+      const actionsFor = async () =>
+        (
+          (await server.client.connection.sendRequest(CodeActionRequest.type, {
+            textDocument: { uri: configUri },
+            range: { start: at, end: at },
+            context: { diagnostics: [] },
+          })) as CodeAction[]
+        ).filter((a) => a.title === MOVE_FACES_TITLE);
+      const [move, ...more] = await actionsFor();
+      assert.equal(more.length, 0);
+      const changes = move!.edit!.documentChanges!;
+      assert.ok(!changes.some((c) => 'kind' in c), 'no second overlay created beside the config');
+      const overlayEdit = changes.find(
+        (c): c is TextDocumentEdit => 'textDocument' in c && c.textDocument.uri === overlayUri,
+      )!;
+      assert.equal(
+        applyLspEdits(overlay, overlayEdit.edits as TextEdit[]),
+        [
+          '# Faces of the memory server.',
+          'server: memory',
+          'toolFaces:',
+          '  read_graph:',
+          '    family: read',
+          '  create_entities: {family: write} # kept',
+          '  search_nodes:',
+          '    family: search',
+          '    renderHints:',
+          '      userFacingName: Search team memory',
+          '      summaryParams: [query]',
+          '    ruleFace:',
+          '      params: [querry]',
+          '  forget_everything:',
+          '    family: delete',
+          '',
+        ].join('\n'),
+      );
+      // The overlay opens once the edit is applied: the action's command asks the client to show it.
+      assert.deepEqual(move!.command?.arguments, [{ uri: overlayUri }]);
+      await server.client.connection.sendRequest(ExecuteCommandRequest.type, {
+        command: move!.command.command,
+        arguments: move!.command.arguments,
+      });
+      assert.deepEqual(shown, [{ uri: overlayUri, takeFocus: true }]);
+
+      // An overlay that gives one of the tools another face: the user chooses, no move is offered.
+      const other = overlay.replace('  read_graph:', '  search_nodes:\n    family: read\n  read_graph:');
+      const refreshes = server.client.refreshes;
+      ws.write('faces/team.faces.yaml', other);
+      await server.client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+        changes: [{ uri: overlayUri, type: FileChangeType.Changed }],
+      });
+      await server.client.waitFor(() => server.client.refreshes > refreshes, 'a refresh after the overlay changed');
+      assert.deepEqual(await actionsFor(), []);
+      await server.client.shutdown();
+    } finally {
+      server.dispose();
+      ws.dispose();
+    }
   });
 });

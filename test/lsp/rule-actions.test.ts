@@ -1,4 +1,4 @@
-// "Disable RULE for this file" as an edit (lsp/ruleActions.ts): the comment each language takes,
+// "Disable RULE for the entire file" as an edit (lsp/ruleActions.ts): the comment each language takes,
 // the file's line breaks, after a BOM, joining the file's first file-wide suppression, none in
 // JSONL or for a rule listed already; and the link of a diagnostic.
 import assert from 'node:assert/strict';
@@ -15,7 +15,7 @@ function disabled(path: string, text: string, rule = RULE): string | undefined {
   return edit ? applyEdits(text, [edit]) : undefined;
 }
 
-describe('Disable RULE for this file', () => {
+describe('Disable RULE for the entire file', () => {
   test("a new comment as the first line, in the file's language and line breaks", () => {
     assert.equal(disabled('a.vmcp.yaml', 'name: x\n'), `# tool-lens-disable-file ${RULE} -- \nname: x\n`);
     assert.equal(

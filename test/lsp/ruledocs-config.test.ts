@@ -102,8 +102,8 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
       const actions = await actionsAt(server, uri, contradiction);
       const titles = actions.map((a) => a.title);
       for (const title of [
-        `Suppress ${CONTRADICTION} on this line`,
-        `Disable ${CONTRADICTION} for this file`,
+        `Disable ${CONTRADICTION} for this line`,
+        `Disable ${CONTRADICTION} for the entire file`,
         `Show documentation for ${CONTRADICTION}`,
       ]) {
         assert.equal(titles.filter((t) => t === title).length, 1, `one "${title}" in ${JSON.stringify(titles)}`);
@@ -112,17 +112,17 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
       assert.deepEqual(docs.command, { title: docs.title, command: COMMAND, arguments: [CONTRADICTION] });
       assert.equal(docs.edit, undefined);
       assert.ok(
-        titles.indexOf(`Suppress ${CONTRADICTION} on this line`) <
-          titles.indexOf(`Disable ${CONTRADICTION} for this file`),
+        titles.indexOf(`Disable ${CONTRADICTION} for this line`) <
+          titles.indexOf(`Disable ${CONTRADICTION} for the entire file`),
         'the line before the file',
       );
     });
 
-    test('"Disable RULE for this file" silences the rule in the file, and a second rule joins the same comment', async () => {
+    test('"Disable RULE for the entire file" silences the rule in the file, and a second rule joins the same comment', async () => {
       const uri = ws.uri(WORKFLOW_PATH);
       const contradiction = (await server.client.pullItems(uri)).find((d) => d.code === CONTRADICTION)!;
       const disable = (await actionsAt(server, uri, contradiction)).find(
-        (a) => a.title === `Disable ${CONTRADICTION} for this file`,
+        (a) => a.title === `Disable ${CONTRADICTION} for the entire file`,
       );
       const once = applyLspEdits(GATEWAY, editOf(disable, uri));
       assert.equal(once, `# tool-lens-disable-file ${CONTRADICTION} -- \n${GATEWAY}`);
@@ -135,7 +135,7 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
       const notUpstream = items.find((d) => d.code === NOT_UPSTREAM);
       assert.ok(notUpstream, `${NOT_UPSTREAM} is still reported`);
       const second = (await actionsAt(server, uri, notUpstream)).find(
-        (a) => a.title === `Disable ${NOT_UPSTREAM} for this file`,
+        (a) => a.title === `Disable ${NOT_UPSTREAM} for the entire file`,
       );
       const twice = applyLspEdits(once, editOf(second, uri));
       assert.equal(twice, `# tool-lens-disable-file ${CONTRADICTION}, ${NOT_UPSTREAM} -- \n${GATEWAY}`);
@@ -156,7 +156,14 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
       await server.client.replaceAll(uri, text);
       const unused = (await server.client.pullItems(uri)).find((d) => d.code === 'lens/unused-suppression');
       assert.ok(unused, 'lens/unused-suppression is reported');
-      assert.match(textOf(unused.message), /workflow\/duplicate-step-id reports nothing in this file/);
+      assert.equal(
+        textOf(unused.message),
+        'This suppression of workflow/duplicate-step-id silences nothing: remove it.',
+      );
+      assert.match(
+        unused.relatedInformation?.[0]?.message ?? '',
+        /workflow\/duplicate-step-id reports nothing in this file/,
+      );
       const remove = (await actionsAt(server, uri, unused)).find((a) => a.title === 'Remove this suppression comment');
       assert.equal(applyLspEdits(text, editOf(remove, uri)), GATEWAY);
       await server.client.replaceAll(uri, GATEWAY);
@@ -192,7 +199,11 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
         const line = CONFIG.split('\n').findIndex((l) => l.includes(`${word}:`) || l.endsWith(` ${word}`));
         const diagnostic: Diagnostic | undefined = items.find((d) => d.range.start.line === line);
         assert.ok(diagnostic, `a problem on line ${line + 1} (${word})`);
-        const message = textOf(diagnostic.message);
+        // The advice is in the message or the why under it (its related information).
+        const message = [
+          textOf(diagnostic.message),
+          ...(diagnostic.relatedInformation ?? []).map((r) => r.message),
+        ].join(' ');
         assert.ok(message.includes(advice), message);
         const actions = await actionsAt(server, uri, diagnostic);
         const change = actions.find((a) => a.title === title);
@@ -222,6 +233,8 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
       const contradiction = ids.find((i) => i.label === CONTRADICTION)!;
       assert.equal(contradiction.detail, 'error by default');
       assert.equal((contradiction.textEdit as { newText: string }).newText, `${CONTRADICTION}: `);
+      // Accepting it opens the severity list at once.
+      assert.deepEqual(contradiction.command, { title: 'Suggest', command: 'editor.action.triggerSuggest' });
       const inOverride = await completionAt(server, uri, 'overrides:\n  - files: ["a/**"]\n    rules:\n      ‸\n');
       assert.ok(labels(inOverride).includes(CONTRADICTION), 'rule ids in an override too');
       const severities = await completionAt(server, uri, `rules:\n  ${CONTRADICTION}: ‸\n`);
@@ -308,7 +321,7 @@ describe('rule documentation and .toollens.yaml over the protocol', () => {
         ruleDocsUrl(CONTRADICTION, 'https://lint.example/tool-lens/{rule}'),
       );
       const actions = await actionsAt(server, uri, contradiction);
-      assert.ok(actions.some((a) => a.title === `Disable ${CONTRADICTION} for this file`));
+      assert.ok(actions.some((a) => a.title === `Disable ${CONTRADICTION} for the entire file`));
       assert.ok(!actions.some((a) => a.command !== undefined), JSON.stringify(actions.map((a) => a.title)));
     });
   });

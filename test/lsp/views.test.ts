@@ -155,13 +155,25 @@ describe('the editor says each thing once, briefly', () => {
     );
   });
 
-  test('the hover on the contradicting hint leaves the contradiction to the diagnostic; on the name it says it', async () => {
+  test('the hover on a contradicted composite leads with the verdict and the deciding step, the table after', async () => {
     assert.equal(items.filter((d) => d.code === 'annotations/contradiction').length, 1);
+    // On the name: the verdict, the step that decides it, then the table.
+    const onName = await hoverAt(at(GATEWAY, 'name: copy_readme', 'name: '.length + 2));
+    assert.match(
+      onName!,
+      /^⚠ \*\*copy\\_readme\*\* is dropped by the gateway: `readOnlyHint: true` is safer than its steps; change or remove the hint\.\n\n- .*step "write"/,
+    );
+    assert.ok(
+      onName!.indexOf('| hint | floor | explicit | advertised | decided by |') > onName!.indexOf('step "write"'),
+      `the floor table after the verdict: ${onName}`,
+    );
+    // The per-hint paragraphs are the table's last column.
+    assert.doesNotMatch(onName!, /\*\*destructiveHint\*\*:/);
+    // On the hint the diagnostic is shown above the hover: its message, its why and its related
+    // places are the verdict and the deciding step, so only the table follows, short.
     const onHint = await hoverAt(at(GATEWAY, 'readOnlyHint: true', 2));
     assert.ok(onHint?.includes('| hint | floor | explicit | advertised | decided by |'), `the floor table: ${onHint}`);
-    assert.doesNotMatch(onHint!, /contradict/);
-    const onName = await hoverAt(at(GATEWAY, 'name: copy_readme', 'name: '.length + 2));
-    assert.match(onName!, /⚠ The explicit annotations contradict the floor/);
+    assert.doesNotMatch(onHint!, /dropped|contradict|Steps:|\*\*readOnlyHint\*\*:/);
   });
 
   test('the hover on a tool that does not resolve adds nothing to tool/unknown; on its key it explains', async () => {

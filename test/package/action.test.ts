@@ -178,11 +178,12 @@ test('by default the action annotates every finding, writes the summary table an
   const contradiction = rows.find((r) => r.includes('annotations/contradiction'))!;
   assert.ok(
     contradiction.startsWith(
-      '| error | [`gateways/docs-bot.vmcp.yaml:95:7`](https://github.com/acme/agents/blob/0123456789abcdef0123456789abcdef01234567/gateways/docs-bot.vmcp.yaml#L95) | [`annotations/contradiction`](https://github.com/tool-lens/tool-lens/blob/main/docs/rules/annotations/contradiction.md) | readOnlyHint: true is safer than the steps: remove the hint or set it to false. Step "write"',
+      '| error | [`gateways/docs-bot.vmcp.yaml:95:7`](https://github.com/acme/agents/blob/0123456789abcdef0123456789abcdef01234567/gateways/docs-bot.vmcp.yaml#L95) | [`annotations/contradiction`](https://github.com/tool-lens/tool-lens/blob/main/docs/rules/annotations/contradiction.md) | readOnlyHint: true is safer than the steps: remove the hint or set it to false. |',
     ),
     contradiction,
   );
-  // Every row has exactly its four cells: a `|` inside a message would have been escaped.
+  // A row holds the finding's one sentence (its why is in the annotation); every row has exactly its
+  // four cells: a `|` inside a message would have been escaped.
   for (const row of rows) assert.equal(row.split(/(?<!\\)\|/).length, 6, row);
 });
 

@@ -183,6 +183,7 @@ test('a billion-laughs alias bomb is bounded, and said once', () => {
   );
   assert.equal(declined.length, 1);
   assert.match(declined[0]!.message, /not expanded/);
+  assert.match(declined[0]!.why ?? '', /Tool Lens builds at most/);
 });
 
 test('a wide alias bomb (9,000 aliases of one 5,000-item anchor, 37 KB) is bounded, and said once', () => {
@@ -206,8 +207,8 @@ test('a wide alias bomb (9,000 aliases of one 5,000-item anchor, 37 KB) is bound
   const declined = findings.filter((f) => f.rule === 'lens/declined');
   assert.equal(declined.length, 1, 'one finding for one cause');
   assert.match(
-    declined[0]!.message,
-    /^Part of this document is not checked: a limit of Tool Lens applies\. This alias and the 8,980 after it in this document are not expanded/,
+    `${declined[0]!.message} ${declined[0]!.why}`,
+    /^Aliases here are not expanded: .*\. This alias and the 8,980 after it in this document are not expanded/,
   );
   assert.equal(
     declined[0]!.span.start,

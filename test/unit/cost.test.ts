@@ -29,6 +29,7 @@ import {
 import type { Finding } from '../../server/src/core/types.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 import { seedFor } from '../helpers/seed.js';
+import { fullText } from '../helpers/text.js';
 
 const SEED = seedFor(20261207, 'cost properties');
 
@@ -193,7 +194,7 @@ describe('reachability through dependsOn is computed once per workflow', () => {
     );
     assert.equal(cycles.length, 1);
     assert.match(
-      cycles[0]!.message,
+      fullText(cycles[0]!),
       /"s0" waits for "s1", which waits for "s2", .* which waits for "s19", and so on through 1,980 more steps back to "s0"\./,
     );
     assert.equal(cycles[0]!.related?.length, LIMITS.messageItems);
@@ -357,7 +358,7 @@ describe('"did you mean" is bounded', () => {
     );
     const wrong = found.filter((f) => f.rule === 'args/wrong-type');
     assert.equal(wrong.length, 1);
-    assert.match(wrong[0]!.message, /"mode_0", "mode_1", .*"mode_19" and 4,980 more/);
+    assert.match(fullText(wrong[0]!), /"mode_0", "mode_1", .*"mode_19" and 4,980 more/);
     assert.ok(wrong[0]!.message.length < 1_000, `${wrong[0]!.message.length} characters`);
     assert.deepEqual(
       wrong[0]!.fixes?.map((f) => f.title),
@@ -462,7 +463,7 @@ describe('catalogs of thousands of tools, and schemas whose references fan out',
       found.map((f) => f.rule),
       ['catalog/invalid-schema'],
     );
-    assert.match(found[0]!.message, /is not a valid regular expression/);
+    assert.match(fullText(found[0]!), /is not a valid regular expression/);
   });
 
   test('allOf and anyOf branches that reference one definition at every level', () => {
@@ -562,6 +563,6 @@ describe('uniqueItems', () => {
       found.map((f) => f.rule),
       ['args/wrong-type'],
     );
-    assert.match(found[0]!.message, /duplicate items \(items ## 5000 and 5 are identical\)/);
+    assert.match(fullText(found[0]!), /duplicate items \(items ## 5000 and 5 are identical\)/);
   });
 });

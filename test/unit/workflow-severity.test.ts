@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { checkFolder } from '../helpers/fixtures.js';
 import type { Severity } from '../../server/src/core/types.js';
+import { fullText } from '../helpers/text.js';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 
@@ -18,7 +19,7 @@ function severities(folder: string, rule: string): { where: string; message: str
       .filter((f) => f.rule === rule)
       .map((f) => {
         const pos = report.file.source.positionAt(f.span.start);
-        return { where: `${report.file.path}:${pos.line + 1}`, message: f.message, severity: f.severity };
+        return { where: `${report.file.path}:${pos.line + 1}`, message: fullText(f), severity: f.severity };
       }),
   );
 }

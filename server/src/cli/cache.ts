@@ -624,6 +624,7 @@ function isFinding(value: unknown): value is Finding {
     typeof value.rule !== 'string' ||
     typeof value.messageId !== 'string' ||
     typeof value.message !== 'string' ||
+    (value.why !== undefined && typeof value.why !== 'string') ||
     !isSpan(value.span)
   )
     return false;

@@ -58,3 +58,11 @@ export function toLocation(source: SourceText, offset: number): Location {
 export function toRange(source: SourceText, span: Span): Range {
   return { start: toLocation(source, span.start), end: toLocation(source, span.end) };
 }
+
+/**
+ * A finding's message and its why as one text, for the formats that have one place for words and
+ * are read in full (an annotation, a report): SARIF reads the first sentence as the summary.
+ */
+export function fullMessage(finding: Finding): string {
+  return finding.why === undefined ? finding.message : `${finding.message} ${finding.why}`;
+}

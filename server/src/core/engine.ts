@@ -14,6 +14,7 @@ import { documentContext } from './context.js';
 import { applySuppressions, findDirectives, UNUSED_SUPPRESSION, unusedSuppressionFindings } from './suppressions.js';
 import { wholeCharacters } from './text/source.js';
 import type { Finding, Fix, Severity, Span } from './types.js';
+import { headlineAndWhy } from './wording/headlines.js';
 import { sharedFixTitle } from './wording/sharedFixTitle.js';
 import type { Workspace } from './workspace.js';
 
@@ -174,7 +175,10 @@ export function checkFile(
       kept.push({ ...finding, severity: unusedSeverity });
     }
   }
-  return { file, findings: sortFindings(kept.map((finding) => onWholeCharacters(finding, file.source.text))) };
+  return {
+    file,
+    findings: sortFindings(kept.map((finding) => headlineAndWhy(onWholeCharacters(finding, file.source.text)))),
+  };
 }
 
 /**

@@ -40,7 +40,10 @@ export interface Finding {
   /** Which message of its rule's table this is (`duplicate`, `unknownNamespace`): stable, for programs. */
   messageId: string;
   severity: Severity;
+  /** One sentence: what is wrong and what to do (core/wording/headlines.ts). */
   message: string;
+  /** Why it matters (what ToolHive, the runtime or a client does), shown under the message; absent when the message says all. */
+  why?: string;
   span: Span;
   fixes?: Fix[];
   related?: RelatedInfo[];

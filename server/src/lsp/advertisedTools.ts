@@ -9,6 +9,7 @@ import {
   type ToolListReport,
   type WithheldEntry,
 } from '../core/listing/report.js';
+import { annotationClassOf } from '../core/ide/graph.js';
 import type { Span } from '../core/types.js';
 import { toRange } from './convert.js';
 import type { AdvertisedToolItem, AdvertisedToolsView, DocumentPositionArgs, ViewLocation } from './protocol.js';
@@ -58,6 +59,7 @@ function itemOf(
     item.reason = entry.reason;
   } else {
     item.annotations = annotationWords(entry.annotations);
+    item.annotationClass = annotationClassOf(entry.annotations);
   }
   return item;
 }

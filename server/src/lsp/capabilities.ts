@@ -19,6 +19,8 @@ export interface ClientFeatures {
   documentChanges: boolean;
   /** Creates files in a workspace edit. */
   createFiles: boolean;
+  /** Shows a document when the server asks (`window/showDocument`). */
+  showDocument: boolean;
   /** Tells of workspace folders added and removed. */
   folderEvents: boolean;
   /** Answers `workspace/configuration` per folder. */
@@ -38,6 +40,7 @@ export function clientFeaturesOf(params: InitializeParams): ClientFeatures {
     documentChanges,
     createFiles:
       documentChanges && (capabilities.workspace?.workspaceEdit?.resourceOperations ?? []).includes('create'),
+    showDocument: capabilities.window?.showDocument?.support === true,
     folderEvents: capabilities.workspace?.workspaceFolders === true,
     scopedConfiguration: capabilities.workspace?.configuration === true,
     ruleDocsCommand: validCommandName(init.ruleDocsCommand) ? init.ruleDocsCommand : undefined,

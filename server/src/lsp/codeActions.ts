@@ -1,7 +1,8 @@
 // Code actions: every fix of the core as a quick fix tied to its diagnostic (safe ones preferred;
 // the same fix of several findings offered once, tied to all of them),
 // "Fix all <rule> problems in this file", `source.fixAll.toolLens` (safe fixes only), and
-// "Suppress <rule> on this line", then "Disable <rule> for this file" and "Show documentation for
+// "Disable <rule> for this line", then "Disable <rule> for the entire file" (as vscode-eslint words
+// them; none for a finding that reports a change rather than a mistake) and "Show documentation for
 // <rule>" (ruleActions.ts); for aggregation/advertised-rename "Accept the catalog as it is now" (the
 // server command that makes it the baseline). In `.toollens.yaml`, the fixes of its problems and the documentation. On an MCP client config's
 // `toolFaces`, "Move these faces to an overlay file" (moveFaces.ts).
@@ -16,12 +17,12 @@ import {
 import type { ParsedFile } from '../core/parse/file.js';
 import { ADVERTISED_RENAME } from '../core/rules/aggregation/advertised-rename.js';
 import { walk } from '../core/parse/nodes.js';
-import { findDirectives, UNUSED_SUPPRESSION } from '../core/suppressions.js';
+import { findDirectives } from '../core/suppressions.js';
 import { chooseCompatibleFixes } from '../core/text/edits.js';
 import type { Finding, Fix, TextEdit } from '../core/types.js';
 import { rangesIntersect, sameRange, SOURCE, toLspEdit } from './convert.js';
 import type { Diagnostics, Report } from './diagnostics.js';
-import { ruleActions } from './ruleActions.js';
+import { ruleActions, suppressible } from './ruleActions.js';
 import { SERVER_COMMANDS } from './protocol.js';
 import { moveFacesActions } from './moveFaces.js';
 import type { Session } from './session.js';
@@ -36,6 +37,8 @@ export interface CodeActionOptions {
   ruleDocsCommand?: string;
   /** The client creates files in a workspace edit (`resourceOperations` holds `create`). */
   createFiles?: boolean;
+  /** The client shows a document when asked (the command of "Move these faces to an overlay file"). */
+  showDocument?: boolean;
 }
 
 export function codeActions(
@@ -120,7 +123,7 @@ export function codeActions(
     // Suppress a rule on the finding's line.
     const done = new Set<string>();
     for (const { finding, diagnostic } of targets) {
-      if (finding.rule === UNUSED_SUPPRESSION || config) continue;
+      if (!suppressible(finding.rule) || config) continue;
       const line = source.positionAt(finding.span.start).line;
       const key = `${finding.rule}@${line}`;
       if (done.has(key)) continue;
@@ -128,7 +131,7 @@ export function codeActions(
       const edit = suppressionEdit(file, finding.rule, line);
       if (!edit) continue;
       actions.push({
-        title: `Suppress ${finding.rule} on this line`,
+        title: `Disable ${finding.rule} for this line`,
         kind: CodeActionKind.QuickFix,
         diagnostics: [diagnostic],
         edit: workspaceEdit([edit]),
@@ -145,7 +148,10 @@ export function codeActions(
 
   if (wants(CodeActionKind.QuickFix))
     actions.push(
-      ...moveFacesActions(session, file, uri, version, params, { createFiles: options.createFiles === true }),
+      ...moveFacesActions(session, file, uri, version, params, {
+        createFiles: options.createFiles === true,
+        showDocument: options.showDocument === true,
+      }),
     );
 
   // Only on request: a source action is what "fix all on save" runs.

@@ -40,5 +40,7 @@ export function completionItem(source: SourceText, entry: CompletionEntry): Comp
     ...(entry.sortText !== undefined ? { sortText: entry.sortText } : {}),
     ...(entry.filterText !== undefined ? { filterText: entry.filterText } : {}),
     textEdit: { range: toRange(source, entry.span), newText: entry.newText },
+    // VS Code's command (the client runs it; others leave an unknown one alone).
+    ...(entry.suggestNext ? { command: { title: 'Suggest', command: 'editor.action.triggerSuggest' } } : {}),
   };
 }

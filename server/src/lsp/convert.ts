@@ -61,9 +61,12 @@ export function toDiagnostic(
     message: finding.message,
   };
   if (finding.rule === 'lens/unused-suppression') diagnostic.tags = [DiagnosticTag.Unnecessary];
-  if (finding.related?.length) {
-    const related = [];
-    for (const info of finding.related) {
+  if (finding.why !== undefined || finding.related?.length) {
+    // The why first, at the finding's own range: the editor shows it under the message (in the
+    // hover and as the Problems panel's child row), as rust-analyzer shows its notes.
+    const related =
+      finding.why === undefined ? [] : [{ location: { uri, range: diagnostic.range }, message: finding.why }];
+    for (const info of finding.related ?? []) {
       const target = info.file === undefined ? { uri, source } : resolveRelated(info.file);
       if (!target) continue;
       related.push({ location: { uri: target.uri, range: toRange(target.source, info.span) }, message: info.message });

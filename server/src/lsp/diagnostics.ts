@@ -20,6 +20,7 @@ import { checkFile } from '../core/engine.js';
 import { ALL_RULES } from '../core/rules/registry.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import type { Finding } from '../core/types.js';
+import { headlineAndWhy } from '../core/wording/headlines.js';
 import { toDiagnostic } from './convert.js';
 import { ruleDocsHref } from './ruleActions.js';
 import type { Folders } from './folders.js';
@@ -89,6 +90,16 @@ function openFirst(folders: Folders): Held[] {
   return held.sort((a, b) => Number(b.entry.editor !== undefined) - Number(a.entry.editor !== undefined));
 }
 
+/** The open documents of every folder not yet in `done`. */
+function openNotIn(folders: Folders, done: ReadonlySet<Entry>): Held[] {
+  return folders.all().flatMap((session) =>
+    session
+      .checkedEntries()
+      .filter((entry) => entry.editor !== undefined && !done.has(entry))
+      .map((entry) => ({ session, entry })),
+  );
+}
+
 /** A map per folder's session, dropped with the session. */
 function perSession<T>(maps: WeakMap<Session, Map<string, T>>, session: Session): Map<string, T> {
   let map = maps.get(session);
@@ -143,7 +154,7 @@ export class Diagnostics {
     const file = session.fileOf(entry);
     if (!file) return undefined;
     let findings: Finding[] = [];
-    if (session.isConfig(entry)) findings = session.configProblems;
+    if (session.isConfig(entry)) findings = session.configProblems.map(headlineAndWhy);
     else if (file.kind) {
       try {
         const started = performance.now();
@@ -180,7 +191,13 @@ export class Diagnostics {
     if (pending.length > 0) {
       findings.forEach((finding, i) => {
         const note = pendingNote(finding, pending);
-        if (note) diagnostics[i]!.message += note;
+        // Beside the why, not in the message: the Problems panel row keeps to the headline.
+        const diagnostic = diagnostics[i]!;
+        if (note)
+          diagnostic.relatedInformation = [
+            { location: { uri: entry.uri, range: diagnostic.range }, message: note },
+            ...(diagnostic.relatedInformation ?? []),
+          ];
       });
     }
     const report: Report = { resultId, kind: file.kind, file, findings, diagnostics };
@@ -461,7 +478,17 @@ export class Diagnostics {
       const started = performance.now();
       let checked = 0;
       let lastYield = Date.now();
-      for (const { session, entry } of openFirst(this.folders)) {
+      const queue = openFirst(this.folders);
+      const done = new Set<Entry>();
+      // Documents the editor opened since the run began (a window reload opens its editors while
+      // the folder is read): looked for at each yield, and checked before the rest.
+      let opened: Held[] = [];
+      for (let next = 0; ;) {
+        const held = opened.shift() ?? queue[next++];
+        if (!held) break;
+        const { session, entry } = held;
+        if (done.has(entry)) continue;
+        done.add(entry);
         if (run !== this.background || this.disposed) return;
         if (session.closed) continue;
         // push() decides itself whether a closed file is published (or cleared).
@@ -471,6 +498,7 @@ export class Diagnostics {
         if (Date.now() - lastYield > 8) {
           await yieldTurn();
           lastYield = Date.now();
+          opened = openNotIn(this.folders, done);
         }
       }
       // Files that vanished since they were pushed.
@@ -508,10 +536,10 @@ export class Diagnostics {
  */
 function pendingNote(finding: Finding, pending: readonly string[]): string | undefined {
   if (finding.rule !== 'tool/unknown' || finding.severity !== 'info') return undefined;
-  const named = pending.filter(
-    (name) => finding.message.includes(`"${name}"`) || finding.message.includes(`"${name}.`),
+  const named = pending.filter((name) =>
+    [finding.message, finding.why ?? ''].some((text) => text.includes(`"${name}"`) || text.includes(`"${name}.`)),
   );
   if (named.length === 0) return undefined;
   const list = named.map((name) => `"${name}"`).join(', ');
-  return ` Catalog pending: Tool Lens is fetching the live catalog of ${list}; this diagnostic is checked again when it arrives.`;
+  return `Catalog pending: Tool Lens is fetching the live catalog of ${list}; this diagnostic is checked again when it arrives.`;
 }

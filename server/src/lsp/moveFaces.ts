@@ -1,23 +1,30 @@
 // "Move these faces to an overlay file": the `toolFaces` of a server entry in an MCP client config
 // (`.vscode/mcp.json` and the others of docs/faces.md) moved into `<server>.faces.yaml` beside the
-// config. VS Code's own schema for `.vscode/mcp.json` does not know `toolFaces` and warns on the
-// key; an overlay holds the same faces, checked the same way (docs/faces.md). One WorkspaceEdit:
-// create the overlay, write it, and remove the block from the config, leaving every other
-// character of it as it was. Offered only to a client that creates files in a workspace edit.
+// config, or into the overlay the workspace already has for that server (a `*.faces.yaml`,
+// `*.faces.yml` or `*.faces.json` whose `server` is it), rather than a second one beside it.
+// VS Code's own schema for `.vscode/mcp.json` does not know `toolFaces` and warns on the key; an
+// overlay holds the same faces, checked the same way (docs/faces.md). One WorkspaceEdit: create the
+// overlay and write it (or add the faces it lacks to the existing one), and remove the block from
+// the config, leaving every other character of it as it was; then, for a client that shows
+// documents, the action's command opens the overlay. Offered only to a client that creates files in
+// a workspace edit; not when the existing overlay gives one of the tools another face.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   CodeActionKind,
   type CodeAction,
   type CodeActionParams,
+  type CreateFile,
   type Diagnostic,
+  type TextDocumentEdit,
   type TextEdit as LspTextEdit,
 } from 'vscode-languageserver';
 import { documentContext } from '../core/context.js';
 import { facesOf, type FaceServer } from '../core/model/faces.js';
 import type { ParsedFile } from '../core/parse/file.js';
-import { overlayText, removalEdits } from '../core/ide/moveFaces.js';
+import { mergeIntoOverlay, overlayText, removalEdits } from '../core/ide/moveFaces.js';
 import { rangesIntersect, toLspEdit, toRange } from './convert.js';
+import { SERVER_COMMANDS } from './protocol.js';
 import type { Session } from './session.js';
 
 export const MOVE_FACES_TITLE = 'Move these faces to an overlay file';
@@ -25,6 +32,8 @@ export const MOVE_FACES_TITLE = 'Move these faces to an overlay file';
 export interface MoveFacesOptions {
   /** The client applies `documentChanges` with a `create` resource operation. */
   createFiles: boolean;
+  /** The client shows a document when the server asks (`window/showDocument`). */
+  showDocument?: boolean;
 }
 
 /** The action for each server entry whose `toolFaces` the requested range touches. */
@@ -52,6 +61,7 @@ export function moveFacesActions(
         uri,
         version,
         params.context.diagnostics.filter((d) => rangesIntersect(d.range, range)),
+        options.showDocument === true,
       );
       if (action) actions.push(action);
     }
@@ -66,32 +76,88 @@ function moveAction(
   uri: string,
   version: number | null,
   diagnostics: Diagnostic[],
+  showDocument: boolean,
 ): CodeAction | undefined {
-  const overlayUri = overlayUriOf(uri, server.name!);
-  if (!overlayUri || exists(session, overlayUri)) return undefined;
+  const beside = overlayUriOf(uri, server.name!);
+  if (!beside) return undefined;
   const removal = removalEdits(file, server);
   if (!removal) return undefined;
   const edits: LspTextEdit[] = removal.map((e) => toLspEdit(file.source, e));
+  const existing = existingOverlay(session, server.name!, beside);
+  let overlayUri: string;
+  let overlayChanges: (CreateFile | TextDocumentEdit)[];
+  if (existing) {
+    const merged = mergeIntoOverlay(existing.file, existing.server, server);
+    if (merged.kind !== 'merge') return undefined;
+    overlayUri = existing.uri;
+    overlayChanges = merged.edit
+      ? [
+          {
+            textDocument: { uri: existing.uri, version: existing.version },
+            edits: [toLspEdit(existing.file.source, merged.edit)],
+          },
+        ]
+      : [];
+  } else {
+    if (exists(session, beside)) return undefined;
+    overlayUri = beside;
+    overlayChanges = [
+      { kind: 'create', uri: beside, options: { overwrite: false, ignoreIfExists: false } },
+      {
+        textDocument: { uri: beside, version: null },
+        edits: [
+          {
+            range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+            newText: overlayText(server, decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1)), file.source.eol),
+          },
+        ],
+      },
+    ];
+  }
   return {
     title: MOVE_FACES_TITLE,
     kind: CodeActionKind.QuickFix,
     ...(diagnostics.length ? { diagnostics } : {}),
-    edit: {
-      documentChanges: [
-        { kind: 'create', uri: overlayUri, options: { overwrite: false, ignoreIfExists: false } },
-        {
-          textDocument: { uri: overlayUri, version: null },
-          edits: [
-            {
-              range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-              newText: overlayText(server, decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1)), file.source.eol),
-            },
-          ],
-        },
-        { textDocument: { uri, version }, edits },
-      ],
-    },
+    edit: { documentChanges: [...overlayChanges, { textDocument: { uri, version }, edits }] },
+    // Run after the edit: the user sees where the faces went.
+    ...(showDocument
+      ? {
+          command: {
+            title: 'Open the overlay',
+            command: SERVER_COMMANDS.showDocument,
+            arguments: [{ uri: overlayUri }],
+          },
+        }
+      : {}),
   };
+}
+
+/** A file name an overlay of faces goes by. */
+const OVERLAY_NAME = /\.faces\.(?:ya?ml|json)$/;
+
+/**
+ * The overlay the workspace has for server `name`: the one beside the config (`beside`) when it is
+ * one, else the first by path among the files named as overlays.
+ */
+function existingOverlay(
+  session: Session,
+  name: string,
+  beside: string,
+): { uri: string; version: number | null; file: ParsedFile; server: FaceServer } | undefined {
+  const found: { uri: string; path: string; version: number | null; file: ParsedFile; server: FaceServer }[] = [];
+  for (const entry of session.entries.values()) {
+    if (!OVERLAY_NAME.test(entry.path)) continue;
+    const file = session.fileOf(entry);
+    if (!file) continue;
+    for (const doc of file.documents) {
+      if (doc.kind !== 'face-overlay') continue;
+      const server = facesOf(documentContext(file, doc, session.workspace)).servers.find((s) => s.name === name);
+      if (server)
+        found.push({ uri: entry.uri, path: entry.path, version: entry.editor?.version ?? null, file, server });
+    }
+  }
+  found.sort((a, b) => (a.uri === beside ? -1 : b.uri === beside ? 1 : a.path.localeCompare(b.path)));
+  return found[0];
 }
 
 /** `<server>.faces.yaml` in the config's folder; a name that cannot be a file name is spelt with `-` for what it cannot hold. */

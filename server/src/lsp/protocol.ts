@@ -1,7 +1,7 @@
 // Names and payloads shared by the language server and the VS Code client: custom notifications
 // and the server-side commands the client calls. Plain data only, so the client bundle can import
 // it without pulling in the server.
-import type { GraphOfWorkflow } from '../core/ide/graph.js';
+import type { AnnotationClass, GraphOfWorkflow } from '../core/ide/graph.js';
 
 /** Server → client: how many catalog servers the workspace has, and how fresh they are. */
 export const CATALOG_STATE_NOTIFICATION = 'toolLens/catalogState';
@@ -97,6 +97,11 @@ export const SERVER_COMMANDS = {
    * `aggregation/advertised-rename` compares with: of the folder of `uri`, or of every folder.
    */
   acceptCatalog: 'toolLens.server.acceptCatalog',
+  /**
+   * args: [{uri}] → null. Asks the client to show the document (`window/showDocument`): the
+   * command of a code action that writes a file ("Move these faces to an overlay file").
+   */
+  showDocument: 'toolLens.server.showDocument',
 } as const;
 
 /** One MCP server a workspace config declares, as the fetch command's quick pick shows it. */
@@ -253,6 +258,8 @@ export interface AdvertisedToolItem {
   from?: string;
   /** The annotations in words ("read-only, closed-world"). */
   annotations: string;
+  /** The class the annotations put the tool in, as the workflow graph colours a step (advertised tools only). */
+  annotationClass?: AnnotationClass;
   certain: boolean;
   location?: ViewLocation;
   /** Withheld tools only. */

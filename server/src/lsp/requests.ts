@@ -10,7 +10,12 @@ import { configCompletion, configHover } from './configEditing.js';
 import { definition } from './definition.js';
 import { requestCancelled } from './diagnostics.js';
 import { hover } from './hover.js';
-import { FETCH_CATALOG_REQUEST, type FetchCatalogParams, type FetchCatalogResult } from './protocol.js';
+import {
+  FETCH_CATALOG_REQUEST,
+  SERVER_COMMANDS,
+  type FetchCatalogParams,
+  type FetchCatalogResult,
+} from './protocol.js';
 import { references } from './references.js';
 import { guard, type ServerState } from './serverState.js';
 import type { Session } from './session.js';
@@ -54,6 +59,7 @@ export function registerRequests(state: ServerState): void {
         documentChanges: client.documentChanges,
         ruleDocsCommand: client.ruleDocsCommand,
         createFiles: client.createFiles,
+        showDocument: client.showDocument,
       });
     }),
   );
@@ -88,7 +94,16 @@ export function registerRequests(state: ServerState): void {
     feature('code lens', [], token, params.textDocument.uri, (session) => codeLenses(session, params)),
   );
   connection.onExecuteCommand((params) =>
-    guard(state, `command ${params.command}`, null, () => executeCommand(folders, params, findingsOf)),
+    guard(state, `command ${params.command}`, null, async () => {
+      if (params.command === SERVER_COMMANDS.showDocument) {
+        // Only the connection can ask the client; a code action offers it to clients that show documents.
+        const uri = (params.arguments?.[0] as { uri?: unknown } | undefined)?.uri;
+        if (typeof uri === 'string' && state.client?.showDocument)
+          await connection.window.showDocument({ uri, takeFocus: true });
+        return null;
+      }
+      return executeCommand(folders, params, findingsOf);
+    }),
   );
   // Answered when the fetch is over; the fetch is a promise like any other, so every request that
   // arrives meanwhile is answered as usual.

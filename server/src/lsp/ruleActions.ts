@@ -1,12 +1,13 @@
 // What every diagnostic's quick-fix menu offers about its rule, beside the core's fixes and
-// "Suppress RULE on this line" (codeActions.ts): "Disable RULE for this file" (a
-// `tool-lens-disable-file` comment at the top, or the rule added to the one there) and, when the
-// client has a command that shows a rule's page, "Show documentation for RULE". Also where a
-// diagnostic's link points: that command, or the rule's web page.
+// "Disable RULE for this line" (codeActions.ts): "Disable RULE for the entire file" (a
+// `tool-lens-disable-file` comment at the top, or the rule added to the one there; the titles are
+// vscode-eslint's) and, when the client has a command that shows a rule's page, "Show
+// documentation for RULE". Also where a diagnostic's link points: that command, or the rule's web page.
 import { CodeActionKind, type CodeAction, type Diagnostic, type WorkspaceEdit } from 'vscode-languageserver';
 import type { ParsedFile } from '../core/parse/file.js';
 import { ruleDocsUrl } from '../core/rules/rule.js';
 import { fileSuppressionEdit } from '../core/ide/fileSuppression.js';
+import { ADVERTISED_RENAME } from '../core/rules/aggregation/advertised-rename.js';
 import { UNUSED_SUPPRESSION } from '../core/suppressions.js';
 import type { Finding, TextEdit } from '../core/types.js';
 
@@ -34,7 +35,16 @@ export interface RuleActionOptions {
   suppressible: boolean;
 }
 
-/** One "Disable RULE for this file" and one "Show documentation for RULE" per rule among the targets. */
+/**
+ * Whether a suppression comment is offered for the rule's findings: not for lens/unused-suppression
+ * (a comment about comments), nor for a finding that reports a change rather than a mistake
+ * (aggregation/advertised-rename: accepting the catalog is what answers it).
+ */
+export function suppressible(rule: string): boolean {
+  return rule !== UNUSED_SUPPRESSION && rule !== ADVERTISED_RENAME;
+}
+
+/** One "Disable RULE for the entire file" and one "Show documentation for RULE" per rule among the targets. */
 export function ruleActions(
   file: ParsedFile,
   targets: readonly { finding: Finding; diagnostic: Diagnostic }[],
@@ -47,11 +57,11 @@ export function ruleActions(
     if (seen.has(rule)) continue;
     seen.add(rule);
     const diagnostics = targets.filter((t) => t.finding.rule === rule).map((t) => t.diagnostic);
-    if (options.suppressible && rule !== UNUSED_SUPPRESSION) {
+    if (options.suppressible && suppressible(rule)) {
       const edit = fileSuppressionEdit(file, rule);
       if (edit)
         actions.push({
-          title: `Disable ${rule} for this file`,
+          title: `Disable ${rule} for the entire file`,
           kind: CodeActionKind.QuickFix,
           diagnostics,
           edit: options.workspaceEdit([edit]),

@@ -5,7 +5,7 @@
 // terminal or the log view would act on (ESC, BEL, bidi controls) is written as a visible
 // escape first (visible.ts), as the stylish format writes it.
 import type { Severity } from '../../core/types.js';
-import { toRange, type CheckResult } from '../result.js';
+import { fullMessage, toRange, type CheckResult } from '../result.js';
 import { escapeCharacter } from './visible.js';
 
 const COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice', hint: 'notice' };
@@ -36,7 +36,7 @@ export function formatGithub(result: CheckResult): string {
         `endColumn=${range.end.column}`,
         `title=${escapeProperty(finding.rule)}`,
       ].join(',');
-      lines.push(`::${COMMAND[finding.severity]} ${properties}::${escapeData(finding.message)}`);
+      lines.push(`::${COMMAND[finding.severity]} ${properties}::${escapeData(fullMessage(finding))}`);
     }
   }
   return lines.length ? lines.join('\n') + '\n' : '';

@@ -10,7 +10,7 @@
 // file apart (GitLab shows one issue per fingerprint).
 import { createHash } from 'node:crypto';
 import type { Severity } from '../../core/types.js';
-import { toLocation, type CheckResult } from '../result.js';
+import { fullMessage, toLocation, type CheckResult } from '../result.js';
 
 type GitlabSeverity = 'info' | 'minor' | 'major' | 'critical' | 'blocker';
 const SEVERITY: Record<Severity, GitlabSeverity> = { error: 'major', warning: 'minor', info: 'info', hint: 'info' };
@@ -45,7 +45,7 @@ export function formatGitlab(result: CheckResult): string {
       issues.push({
         type: 'issue',
         check_name: finding.rule,
-        description: finding.message,
+        description: fullMessage(finding),
         severity: SEVERITY[finding.severity],
         fingerprint: fingerprint(finding.rule, file.path, finding.message, rank),
         location: { path: file.path, lines: { begin, end } },

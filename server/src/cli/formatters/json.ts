@@ -21,7 +21,10 @@ interface JsonDiagnostic {
   /** Which message of the rule's table this is: stable, so programs can tell cases apart without the text. */
   messageId: string;
   severity: Severity;
+  /** One sentence: what is wrong and what to do. */
   message: string;
+  /** Why it matters, when the rule says more than the message. */
+  why?: string;
   range: Range;
   fixes: JsonFix[];
 }
@@ -56,6 +59,7 @@ function diagnostic(source: SourceText, finding: Finding): JsonDiagnostic {
     messageId: finding.messageId,
     severity: finding.severity,
     message: finding.message,
+    ...(finding.why === undefined ? {} : { why: finding.why }),
     range: toRange(source, finding.span),
     fixes: (finding.fixes ?? []).map((fix) => ({
       title: fix.title,

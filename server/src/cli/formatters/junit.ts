@@ -6,7 +6,7 @@
 // Text that XML 1.0 cannot hold (control characters, lone surrogates) is written as `\uXXXX`.
 import type { Finding, Severity } from '../../core/types.js';
 import { SEVERITY_ORDER } from '../../core/types.js';
-import { toLocation, type CheckedFile, type CheckResult } from '../result.js';
+import { fullMessage, toLocation, type CheckedFile, type CheckResult } from '../result.js';
 
 export interface JunitOptions {
   /** The lowest severity that fails (the run's --fail-on). */
@@ -55,7 +55,7 @@ function testcase(file: CheckedFile, finding: Finding, fails: boolean): string {
   const at = toLocation(file.source, finding.span.start);
   const where = `${file.path}:${at.line}:${at.column}`;
   const name = `${finding.rule} at ${at.line}:${at.column}`;
-  const body = `${where}: ${finding.severity} ${finding.message} [${finding.rule}]`;
+  const body = `${where}: ${finding.severity} ${fullMessage(finding)} [${finding.rule}]`;
   const open = `    <testcase classname="${escapeAttribute(file.path)}" name="${escapeAttribute(name)}" file="${escapeAttribute(file.path)}" line="${at.line}"`;
   if (fails) {
     return `${open}>\n      <failure type="${escapeAttribute(finding.severity)}" message="${escapeAttribute(finding.message)}">${escapeText(body)}</failure>\n    </testcase>`;

@@ -6,7 +6,7 @@
 import { ruleDocsUrl } from '../../core/rules/rule.js';
 import type { SourceText } from '../../core/text/source.js';
 import type { Finding, Severity, Span } from '../../core/types.js';
-import type { CheckResult } from '../result.js';
+import { fullMessage, type CheckResult } from '../result.js';
 
 const SOURCE = { name: 'tool-lens', url: 'https://github.com/tool-lens/tool-lens' };
 
@@ -48,7 +48,7 @@ function range(source: SourceText, span: Span): RdRange {
 
 function diagnostic(path: string, source: SourceText, finding: Finding, docsUrl: string | undefined): RdDiagnostic {
   const out: RdDiagnostic = {
-    message: finding.message,
+    message: fullMessage(finding),
     location: { path, range: range(source, finding.span) },
     severity: SEVERITY[finding.severity],
     source: SOURCE,

@@ -5,7 +5,7 @@ import type { SourceText } from '../../core/text/source.js';
 import type { Rule } from '../../core/rules/rule.js';
 import { ruleDocsUrl } from '../../core/rules/rule.js';
 import type { Finding, Fix, Severity, Span } from '../../core/types.js';
-import { toRange, type CheckResult } from '../result.js';
+import { fullMessage, toRange, type CheckResult } from '../result.js';
 
 const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 const SRCROOT = '%SRCROOT%';
@@ -128,7 +128,7 @@ function sarifResult(
     ruleId: finding.rule,
     ...(index === undefined ? {} : { ruleIndex: index }),
     level: sarifLevel(finding.severity),
-    message: { text: finding.message },
+    message: { text: fullMessage(finding) },
     locations: [{ physicalLocation: { artifactLocation, region: region(source, finding.span) } }],
   };
   if (finding.fixes?.length) out.fixes = finding.fixes.map((fix) => sarifFix(source, fix, artifactLocation));

@@ -46,6 +46,8 @@ function formatFinding(
     `${colors.dim(`${String(start.line).padStart(gutterWidth)} |`)}${shown ? ` ${shown}` : ''}`,
     `${colors.dim(`${blank} |`)} ${underline.slice(0, caret)}${colors.severity(finding.severity, underline.slice(caret))}`,
   ];
+  // The why under the line, as rustc's notes: the header keeps to the one sentence a list shows.
+  if (finding.why !== undefined) out.push(`${colors.dim(`${blank} =`)} ${visible(finding.why)}`);
   for (const related of finding.related ?? []) {
     out.push(
       `${colors.dim(`${blank} =`)} ${visible(related.message)} at ${relatedPlace(file, related.file, related.span, byPath)}`,

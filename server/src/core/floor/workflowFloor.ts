@@ -135,15 +135,37 @@ function cell(value: boolean | undefined): string {
 }
 
 /**
- * The floor as a markdown table (hint | floor | explicit | advertised | decided by) and the why
- * lines. `contradictionSaid`: a diagnostic shown beside it already says that the explicit hints
- * contradict the floor (the editor's hover on the contradicting hint), so neither the warning line nor
- * the contradicted rows' sentence on it is repeated.
+ * The floor as Markdown: when the explicit hints contradict it, the verdict first (the gateway
+ * drops the composite) with the step that decides each contradicted hint; then the table (hint |
+ * floor | explicit | advertised | decided by), the why of each hint (left out under a verdict: the
+ * table's last column and the verdict say it), and the steps. `contradictionSaid`: the
+ * contradiction's diagnostic is shown above it (the editor's hover on the contradicting hint), and
+ * its message, why and related places are the verdict and the deciding steps: only the table follows.
  */
 export function floorMarkdown(floor: WorkflowFloor, options: { contradictionSaid?: boolean } = {}): string {
   const { table, entries } = floor;
   const lines: string[] = [];
   const name = floor.workflow.nameText ?? 'composite tool';
+  // The verdict leads: a step that does not resolve decides the composite's fate before any hint is
+  // read; a contradiction that holds whatever those steps turn out to be is said next, unless the
+  // diagnostic beside the hover already says it.
+  if (floor.unroutable.length) {
+    const ids = floor.unroutable.map((s) => `\`${s.stepId}\``);
+    lines.push(
+      `⚠ **${escapeMarkdown(name)}** is left out by the gateway: ${ids.length === 1 ? 'step' : 'steps'} ${joinWords(ids)} ${ids.length === 1 ? 'does' : 'do'} not resolve, so no session lists it.`,
+      '',
+    );
+  }
+  const standing = new Set<string>(floor.contradictions.map((c) => c.hint));
+  if (standing.size && !options.contradictionSaid) {
+    const claims = floor.contradictions.map((c) => `\`${c.hint}: ${c.explicit}\``).join(' and ');
+    lines.push(
+      `⚠ **${escapeMarkdown(name)}** is dropped by the gateway: ${claims} ${standing.size === 1 ? 'is' : 'are'} safer than its steps; change or remove the hint.`,
+      '',
+    );
+    for (const row of table.rows) if (standing.has(row.hint)) lines.push(`- ${escapeMarkdown(row.floorWhy)}`);
+    lines.push('');
+  }
   if (!table.floor) {
     lines.push(
       `**${escapeMarkdown(name)}**: no tool steps, so there is no floor; the explicit annotations are advertised as written.`,
@@ -165,28 +187,11 @@ export function floorMarkdown(floor: WorkflowFloor, options: { contradictionSaid
           );
     lines.push(`| ${row.hint} | ${cell(row.floor)} | ${cell(row.explicit)} | ${cell(row.advertised)} | ${decided} |`);
   }
-  lines.push('');
-  // A row's sentence on the contradiction is left out where the diagnostic beside it says it, and
-  // where only an unroutable step makes it: the gateway leaves the composite out for that step first.
-  const standing = new Set<string>(floor.contradictions.map((c) => c.hint));
-  const unsaid = (hint: string): boolean =>
-    table.contradictions.some((c) => c.hint === hint) && (options.contradictionSaid || !standing.has(hint));
-  for (const row of table.rows)
-    lines.push(`- **${row.hint}**: ${escapeMarkdown(unsaid(row.hint) ? row.floorWhy : row.why)}`);
-  if (floor.unroutable.length) {
-    const ids = floor.unroutable.map((s) => `\`${s.stepId}\``);
-    lines.push(
-      '',
-      `⚠ ${ids.length === 1 ? 'Step' : 'Steps'} ${joinWords(ids)} ${ids.length === 1 ? 'does' : 'do'} not resolve: the gateway leaves this composite tool out of every session's tool list before it reads the annotations.`,
-    );
+  if (!table.contradictions.length) {
+    lines.push('');
+    for (const row of table.rows) lines.push(`- **${row.hint}**: ${escapeMarkdown(row.why)}`);
   }
-  if (floor.contradictions.length && !options.contradictionSaid) {
-    lines.push(
-      '',
-      `⚠ The explicit annotations contradict the floor: the gateway drops this composite tool when it lists tools.`,
-    );
-  }
-  if (entries.length) {
+  if (entries.length && !(standing.size && options.contradictionSaid)) {
     lines.push('', 'Steps:');
     for (const entry of entries) {
       const state = entry.known ? annotationsText(entry.annotations) : `unknown: ${entry.reason}`;

@@ -51,6 +51,8 @@ export interface CompletionEntry {
   /** What the entry replaces (a span of the file asked about), and with what. */
   span: Span;
   newText: string;
+  /** Accepting it leaves the cursor where a value goes next: the editor opens the next list (a rule's severities). */
+  suggestNext?: boolean;
 }
 
 /** Stands in for the word being typed on an otherwise blank YAML line, so the parser places it by indentation. */

@@ -80,9 +80,11 @@ export function configCompletionsAt(
       return CONFIG_KEYS.filter((k) => !slot.existing.has(k)).map((k) => key(k, 'property', KEY_WORDS[k]));
     }
     if (isRulesMap(path)) {
-      return ALL_RULES.filter((rule) => !slot.existing.has(rule.id)).map((rule) =>
-        key(rule.id, 'value', `${rule.defaultSeverity} by default`, escapeMarkdown(rule.summary)),
-      );
+      // A rule id written with its colon chains to the severities, as a value typed after it does.
+      return ALL_RULES.filter((rule) => !slot.existing.has(rule.id)).map((rule) => ({
+        ...key(rule.id, 'value', `${rule.defaultSeverity} by default`, escapeMarkdown(rule.summary)),
+        ...(slot.needsColon ? { suggestNext: true } : {}),
+      }));
     }
     if (path.length === 1 && path[0] === 'kinds') {
       return DOCUMENT_KINDS.filter((kind) => !slot.existing.has(kind)).map((kind) =>

@@ -12,7 +12,7 @@ import { stepIdOf, type ResolvedStep } from '../gateway/steps.js';
 import { upstreamOf, type StepModel, type WorkflowModel } from '../model/workflow.js';
 import type { ParsedFile } from '../parse/file.js';
 import { joinWords } from '../text/words.js';
-import type { Finding } from '../types.js';
+import type { Finding, ToolAnnotations } from '../types.js';
 
 const NOT_UPSTREAM = 'template/not-upstream';
 
@@ -161,6 +161,19 @@ export function workflowGraph(
   };
 }
 
+/**
+ * The class a tool's annotations put it in, as the graph colours a step (and the Advertised Tools
+ * view its tools): `unknown` for a tool that declares none.
+ */
+export function annotationClassOf(declared: ToolAnnotations | null | undefined): AnnotationClass {
+  if (!declared) return 'unknown';
+  // The MCP defaults for absent hints are the floor's (effectiveAnnotations), not ours to repeat.
+  const effective = effectiveAnnotations(declared);
+  if (effective.readOnlyHint) return 'read-only';
+  if (effective.destructiveHint === false) return 'additive';
+  return 'destructive';
+}
+
 function classify(
   step: StepModel,
   entry: StepEntry<ResolvedStep> | undefined,
@@ -172,10 +185,9 @@ function classify(
   }
   if (!entry.known) return { annotationClass: 'unknown', detail: `unknown: ${entry.reason}` };
   const declared = entry.annotations;
-  // The MCP defaults for absent hints are the floor's (effectiveAnnotations), not ours to repeat.
-  const effective = effectiveAnnotations(declared);
-  if (effective.readOnlyHint) return { annotationClass: 'read-only', detail: 'declares readOnlyHint: true' };
-  if (effective.destructiveHint === false)
+  const annotationClass = annotationClassOf(declared);
+  if (annotationClass === 'read-only') return { annotationClass, detail: 'declares readOnlyHint: true' };
+  if (annotationClass === 'additive')
     return {
       annotationClass: 'additive',
       detail: 'declares destructiveHint: false (changes things, destroys nothing)',

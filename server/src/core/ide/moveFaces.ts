@@ -1,6 +1,7 @@
 // Moving the `toolFaces` of a server entry in an MCP client config into `<server>.faces.yaml`
-// beside it: the overlay's text, and the edits that take the block out of the config leaving every
-// other character as it was. lsp/moveFaces.ts offers the move as a workspace edit.
+// beside it, or into the overlay the server already has: the new overlay's text, the faces added
+// to an existing one, and the edits that take the block out of the config leaving every other
+// character as it was. lsp/moveFaces.ts offers the move as a workspace edit.
 import { visit, Document } from 'yaml';
 import type { FaceServer } from '../model/faces.js';
 import type { ParsedFile } from '../parse/file.js';
@@ -12,15 +13,60 @@ import type { Span, TextEdit } from '../types.js';
  * `config`: the name of the configuration file they come from, `eol` its line break.
  */
 export function overlayText(server: FaceServer, config: string, eol: string): string {
-  const yaml = new Document({ server: server.name, toolFaces: toValue(server.toolFaces) });
+  const body = yamlText({ server: server.name, toolFaces: toValue(server.toolFaces) });
+  const header = `# Tool faces of the "${server.name}" server, moved here from its entry in ${config}, whose schema has no toolFaces key.\n`;
+  return (header + body).replace(/\n/g, eol);
+}
+
+/** A value as block YAML of two-space indents, lists of plain values on one line. */
+function yamlText(value: unknown): string {
+  const yaml = new Document(value);
   visit(yaml, {
     Seq(_, node) {
       if (node.items.every((item) => !(item && typeof item === 'object' && 'items' in item))) node.flow = true;
     },
   });
-  const body = yaml.toString({ indent: 2, lineWidth: 0, flowCollectionPadding: false });
-  const header = `# Tool faces of the "${server.name}" server, moved here from its entry in ${config}, whose schema has no toolFaces key.\n`;
-  return (header + body).replace(/\n/g, eol);
+  return yaml.toString({ indent: 2, lineWidth: 0, flowCollectionPadding: false });
+}
+
+/**
+ * The faces of `server` (a client config's entry) added to the overlay `overlay` already has for
+ * the same server: the insertion after its last face, at its faces' indentation. A face of a tool
+ * the overlay has too must be the same face (it is then left out); `conflict` names the tools whose
+ * faces differ, which the user has to choose between, and `unmergeable` is an overlay whose
+ * `toolFaces` is not a block mapping of faces (written in flow style, or absent).
+ */
+export function mergeIntoOverlay(
+  overlayFile: ParsedFile,
+  overlay: FaceServer,
+  server: FaceServer,
+): { kind: 'merge'; edit: TextEdit | undefined } | { kind: 'conflict'; tools: string[] } | { kind: 'unmergeable' } {
+  const faces = overlay.toolFaces;
+  const last = faces?.pairs[faces.pairs.length - 1];
+  if (!faces || faces.flow || !last) return { kind: 'unmergeable' };
+  const existing = new Map(overlay.faces.map((f) => [f.toolName, JSON.stringify(toValue(f.pair.value))]));
+  const added: Record<string, unknown> = {};
+  const conflicts: string[] = [];
+  for (const face of server.faces) {
+    const value = toValue(face.pair.value);
+    const there = existing.get(face.toolName);
+    if (there === undefined) added[face.toolName] = value;
+    else if (there !== JSON.stringify(value)) conflicts.push(face.toolName);
+  }
+  if (conflicts.length) return { kind: 'conflict', tools: conflicts };
+  if (Object.keys(added).length === 0) return { kind: 'merge', edit: undefined };
+  const text = overlayFile.source.text;
+  const eol = overlayFile.source.eol;
+  const indent = last.key.span.start - (text.lastIndexOf('\n', last.key.span.start - 1) + 1);
+  const lines = yamlText(added)
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => (line === '' ? line : ' '.repeat(indent) + line));
+  // After the line the last face ends on (a comment after it stays with it).
+  const lineEnd = text.indexOf('\n', last.span.end);
+  const at = lineEnd < 0 ? text.length : lineEnd + 1;
+  const newText = (lineEnd < 0 ? eol : '') + lines.join(eol) + eol;
+  return { kind: 'merge', edit: { span: { start: at, end: at }, newText } };
 }
 
 /**

@@ -48,9 +48,10 @@ function message({ place, name, declared, suggestions, closed }: UnknownArgument
       )}.`
     : ' It takes no arguments.';
   const headline = `${subjectWords(place.subject)}: no argument "${name}"${suggestions.length ? `; did you mean "${suggestions[0]}"?` : ': remove it.'}`;
-  const subject = ` ${calledToolWords(place)} has no argument "${name}"`;
+  // The why says what the server does with it; the headline has already named the argument.
+  const tool = calledToolWords(place);
   const why = closed
-    ? `${subject}, and its schema forbids any other (additionalProperties: false): the server rejects the call${place.origin === 'step' ? ' and the step fails' : ''}.`
-    : `${subject}; most servers drop unknown arguments without a word, so this value never reaches the tool.`;
+    ? ` The schema of ${tool} forbids any argument it does not list (additionalProperties: false): the server rejects the call${place.origin === 'step' ? ' and the step fails' : ''}.`
+    : ` Most servers drop unknown arguments without a word, so this value never reaches ${tool}.`;
   return `${headline}${why}${suggestions.length ? '' : known}`;
 }

@@ -43,7 +43,7 @@ const messages = {
     const why = declared ? '' : ' (it has no `$schema`, and MCP then reads it as 2020-12)';
     const short = `This ${key} is not valid ${which}: ${problem}.`;
     const fits = headlineFits(short);
-    const headline = fits ? short : `This ${key} is not valid ${which}: fix what is said next.`;
+    const headline = fits ? short : `This ${key} is not valid ${which}: fix the schema.`;
     return (
       `${headline} The ${key} of ${describeTool(tool)} is not a valid ${which} schema${why}${fits ? '' : `: ${problem}`}. ` +
       `A client or gateway that validates ${key === 'inputSchema' ? 'arguments' : 'results'} against it fails on this tool, ` +

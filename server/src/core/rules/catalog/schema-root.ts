@@ -7,6 +7,7 @@
 // Severity follows the revision the snapshot records: an error where the spec or the clients of
 // that revision refuse it, a warning where only older clients do.
 import { getPair, isMap, isScalar, type Pair } from '../../parse/nodes.js';
+import { headlineFits } from '../../wording/headlines.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import {
   catalogDeclarationsOf,
@@ -20,29 +21,28 @@ const OLDER_CLIENTS =
   'clients of the older revisions (2025-11-25 and before; the official TypeScript SDK v1 speaks no later one) reject ' +
   "the server's WHOLE tool list because of it, not just this tool";
 
+const WRAP = 'wrap the result in an object';
+
 const messages = {
   /** `what`: what the root has instead (`has no \`type\` at its root`). */
   inputNotObject: ({ tool, what }: { tool: ToolDecl; what: string }) =>
-    `The inputSchema of ${describeTool(tool)} ${what}. MCP requires \`type: object\` there in every revision (arguments ` +
-    "are always an object of named values), and clients built on the MCP SDKs reject the server's whole tool list " +
-    'because of this one schema. Make the root `type: object` and put the arguments under `properties`.',
+    `${rootHead('inputSchema', tool, what, 'make it `type: object`')}: make it \`type: object\`. MCP requires \`type: object\` ` +
+    'there in every revision (arguments are always an object of named values), and clients built on the MCP SDKs ' +
+    "reject the server's whole tool list because of this one schema. Put the arguments under `properties`.",
   /** The snapshot does not record the revision its tools were listed under. */
   outputNotObject: ({ tool, what }: { tool: ToolDecl; what: string }) =>
-    `The outputSchema of ${describeTool(tool)} ${what}. That is legal in the 2026-07-28 MCP revision, but every ` +
+    `${rootHead('outputSchema', tool, what, WRAP)}: ${WRAP}. That is legal in the 2026-07-28 MCP revision, but every ` +
     'client of the older revisions (2025-11-25 and before, which is what the SDK clients negotiate by default) ' +
-    "rejects the server's WHOLE tool list because of it, not just this tool. Wrap the result in an object " +
-    '(`type: object` with the value under a property).',
+    "rejects the server's WHOLE tool list because of it, not just this tool. Use `type: object` with the value under a property.",
   /** `revision`: the revision recorded, before 2026-07-28. */
   outputNotObjectInRevision: ({ tool, what, revision }: { tool: ToolDecl; what: string; revision: string }) =>
-    `The outputSchema of ${describeTool(tool)} ${what}. MCP ${revision}, the revision its tools were listed under, ` +
-    `requires \`type: object\` at the root of an outputSchema, and ${OLDER_CLIENTS}. Wrap the result in an object ` +
-    '(`type: object` with the value under a property).',
+    `${rootHead('outputSchema', tool, what, WRAP)}: ${WRAP}. MCP ${revision}, the revision its tools were listed under, ` +
+    `requires \`type: object\` at the root of an outputSchema, and ${OLDER_CLIENTS}. Use \`type: object\` with the value under a property.`,
   /** `revision`: the revision recorded, 2026-07-28 or later. */
   outputNotObjectLegal: ({ tool, what, revision }: { tool: ToolDecl; what: string; revision: string }) =>
-    `The outputSchema of ${describeTool(tool)} ${what}. MCP ${revision}, the revision its tools were listed under, ` +
-    `allows any outputSchema; but ${OLDER_CLIENTS}. ` +
-    'If the server also answers older clients, wrap the result in an object (`type: object` with the value under a property).',
-  /** `key`: inputSchema or outputSchema; `property`: the property whose schema is a boolean; `legal`: recorded 2026-07-28 or later. */
+    `${rootHead('outputSchema', tool, what, WRAP)}: ${WRAP} if the server also answers older clients. MCP ${revision}, the ` +
+    `revision its tools were listed under, allows any outputSchema; but ${OLDER_CLIENTS}.`,
+  /** `key`: inputSchema or outputSchema; `property`: the property whose schema is a boolean. */
   booleanProperty: ({ tool, key, property, value }: { tool: ToolDecl; key: string; property: string; value: string }) =>
     `Property "${property}" of this ${key} is the schema \`${value}\`: write it as ${value === 'false' ? '`{not: {}}`' : '`{}`'}. ` +
     `A boolean schema is valid JSON Schema, but the official TypeScript SDK client (v1, 1.32.2 tried) wants every ` +
@@ -114,4 +114,11 @@ function reportRoot(
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 40 ? `${flat.slice(0, 37)}...` : flat;
+}
+
+
+/** `The inputSchema of tool "x" of server "y" has ...`, or `This inputSchema has ...` when the tool's name makes it too long for a row. */
+function rootHead(key: string, tool: ToolDecl, what: string, action: string): string {
+  const named = `The ${key} of ${describeTool(tool)} ${what}`;
+  return headlineFits(`${named}: ${action}.`) ? named : `This ${key} ${what}`;
 }

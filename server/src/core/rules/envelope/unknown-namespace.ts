@@ -10,6 +10,7 @@ import { byCount, quotedAlternatives, quotedList } from '../../text/words.js';
 import type { Fix, Span } from '../../types.js';
 import { defineRule } from '../rule.js';
 import type { DynamicNamespace } from '../../catalog/model.js';
+import { choiceHeadline } from '../../wording/headlines.js';
 import { subjectWords, type CallSubject } from '../../wording/callSubjects.js';
 
 /** How an envelope field is wrong: left out, empty, or not a string. */
@@ -69,14 +70,22 @@ const messages = {
   }) => {
     const choices = [...new Set([...d.homes, ...d.suggestions])];
     const typos = d.suggestions.filter((n) => !d.homes.includes(n));
-    const advice =
+    const head = `${subjectWords(d.subject)}: no namespace "${d.namespace}":`;
+    const several =
+      d.homes.length !== 1 && choices.length > 1
+        ? choiceHeadline(
+            `${head} did you mean ${quotedAlternatives(choices)}?`,
+            `${head} use a namespace of the server.`,
+          )
+        : undefined;
+    const headline =
       d.homes.length === 1
-        ? `use "${d.homes[0]!}".`
+        ? `${head} use "${d.homes[0]!}".`
         : choices.length === 1
-          ? `did you mean "${choices[0]!}"?`
-          : 'use one of those below.';
+          ? `${head} did you mean "${choices[0]!}"?`
+          : (several?.headline ?? `${head} use a namespace of the server.`);
     const sentences = [
-      `${subjectWords(d.subject)}: no namespace "${d.namespace}": ${advice}`,
+      headline,
       `${byCount(d.servers.length, 'Server', 'Servers')} ${quotedList(d.servers)} ${byCount(d.servers.length, 'has', 'have')} no namespace ` +
         `"${d.namespace}", so the runtime answers "namespace not found".`,
     ];
@@ -84,7 +93,7 @@ const messages = {
       sentences.push(
         `Tool "${d.tool}" is in ${byCount(d.homes.length, 'namespace', 'namespaces')} ${quotedList([...new Set(d.homes)])}.`,
       );
-    if (typos.length && !(d.homes.length === 0 && choices.length === 1))
+    if (typos.length && !(d.homes.length === 0 && choices.length === 1) && !several?.listed)
       sentences.push(`Did you mean ${quotedAlternatives(typos)}?`);
     else if (!d.homes.length)
       sentences.push(d.known.length ? `The namespaces are ${quotedList(d.known)}.` : 'There are no namespaces.');
@@ -254,5 +263,5 @@ function toolAdvice(r: { elsewhere: readonly unknown[]; listed: boolean; suggest
   if (r.listed) return 'call it directly.';
   if (r.elsewhere.length) return 'change the namespace.';
   if (r.suggestions.length === 1) return `did you mean "${r.suggestions[0]!}"?`;
-  return r.suggestions.length ? 'use one of the names below.' : 'use a tool the namespace holds.';
+  return 'use a tool the namespace holds.';
 }

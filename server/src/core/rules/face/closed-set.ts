@@ -83,7 +83,7 @@ const messages = {
     guess: string | undefined;
     toolName: string;
   }) =>
-    `${field.includes('.') ? field : `\`${field}\``} ${quote(value)} is not allowed: ${guess ? `did you mean ${quote(guess)}?` : 'use one of the values below.'} It is not one of ${listOf(set)}. ${refusedToMount(toolName)}`,
+    `${field.includes('.') ? field : `\`${field}\``} ${quote(value)} is not allowed: ${guess ? `did you mean ${quote(guess)}?` : 'use an allowed value.'} It is not one of ${listOf(set)}. ${refusedToMount(toolName)}`,
 };
 
 export const rule = defineRule({

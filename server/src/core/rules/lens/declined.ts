@@ -13,6 +13,9 @@ import { aliasesNotExpandedWords, byteLimitWords, fileSizeWords, unreadableWords
 /** What the parser declined (parse/problems.ts), when a headline goes before its own words. */
 const PART_NOT_CHECKED = 'Part of this document is not checked: a limit of Tool Lens applies.';
 
+/** The headline of aliases left unexpanded: what to do, the limit after it (parserWords.ts). */
+const ALIASES_NOT_EXPANDED = 'Aliases here are not expanded: raise `limits.aliasNodes` to check what they stand for.';
+
 export const rule = defineRule({
   id: 'lens/declined',
   defaultSeverity: 'info',
@@ -25,13 +28,13 @@ export const rule = defineRule({
     tooDeep: ({ limit }: { limit: number }) =>
       `This value nests deeper than ${limit} levels, so Tool Lens does not check it. The rest of the document is checked.`,
     aliasesNotExpanded: ({ more, limit }: { more: number; limit: number }) =>
-      `${PART_NOT_CHECKED} ${aliasesNotExpandedWords(more, limit)}`,
+      `${ALIASES_NOT_EXPANDED} ${aliasesNotExpandedWords(more, limit)}`,
     fileTooLarge: ({ bytes, limit }: { bytes: number; limit: number }) =>
-      `This file is ${fileSizeWords(bytes)}, more than the ${byteLimitWords(limit)} Tool Lens reads, so none of it is checked. ` +
-      'Split it into smaller files to have them checked.',
+      `This file is ${fileSizeWords(bytes)}, more than the ${byteLimitWords(limit)} Tool Lens reads: split it to have it checked. ` +
+      'None of it is checked (`limits.fileBytes` of `.toollens.yaml` sets the size).',
     fileTooManyValues: ({ limit }: { limit: number }) =>
-      `This file holds more than the ${limit.toLocaleString('en-US')} values Tool Lens reads in one file, so none of it is checked. ` +
-      'Split it into smaller files to have them checked.',
+      `This file holds more than the ${limit.toLocaleString('en-US')} values Tool Lens reads: split it to have it checked. ` +
+      'None of it is checked (`limits.fileValues` of `.toollens.yaml` sets the count).',
     /** `error`: what the parser threw; absent when it ran out of stack. */
     unreadable: ({ error }: { error?: string }) => {
       const words = unreadableWords(error);

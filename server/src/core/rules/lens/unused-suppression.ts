@@ -19,10 +19,12 @@ export const rule = defineRule({
       known: boolean;
       reach: 'file' | 'line' | 'next-line';
     }) => {
-      const why = known
-        ? `${rule} reports nothing ${reach === 'file' ? 'in this file' : reach === 'line' ? 'on this line' : 'on the next line'}`
-        : `"${rule}" is not a rule id`;
-      return `This suppression silences nothing: ${why}. Remove it so it does not hide a future finding.`;
+      const where = reach === 'file' ? 'in this file' : reach === 'line' ? 'on this line' : 'on the next line';
+      const headline = known
+        ? `This suppression of ${rule} silences nothing: remove it.`
+        : `This suppression names "${rule}", which is no rule id: remove it.`;
+      const why = known ? `${rule} reports nothing ${where}. ` : '';
+      return `${headline} ${why}Left in place, it would hide a future finding.`;
     },
   },
 });

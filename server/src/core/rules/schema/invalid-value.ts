@@ -104,7 +104,14 @@ function messageOf(problem: InvalidValueProblem): string {
         problem.allowed.map((a) => `\`${a}\``),
         10,
       );
-      if (problem.suggestion) return `${invalid}: did you mean \`${problem.suggestion}\`?${why} Allowed: ${allowed}.`;
+      if (problem.suggestion) {
+        const guess = `: did you mean \`${problem.suggestion}\`?`;
+        // A long value and its long neighbour do not fit on one row: the field and the guess do.
+        const headline = headlineFits(`${invalid}${guess}`)
+          ? `${invalid}${guess}`
+          : `This value is not a valid \`${field}\`${guess}`;
+        return `${headline}${why} Allowed: ${allowed}.`;
+      }
       const short = `${invalid}: use ${problem.allowed.length === 1 ? allowed : `one of ${allowed}`}.`;
       return headlineFits(short)
         ? `${short}${why}`
@@ -123,7 +130,7 @@ function messageOf(problem: InvalidValueProblem): string {
       const short = `${invalid}: write ${expected}`;
       return headlineFits(firstSentence(short)) && firstSentence(short) === short
         ? `${short}${why}`
-        : `${invalid}: write it as expected (below).${why} Expected: ${expected}`;
+        : `${invalid}: write it in the expected form.${why} Expected: ${expected}`;
     }
     case 'format':
       return `${shown ?? 'This value'} is not a valid ${problem.format} for \`${field}\`: write a valid one.${why}`;

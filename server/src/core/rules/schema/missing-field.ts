@@ -1,6 +1,7 @@
 // schema/missing-field: a required field is absent. The validation (schema/validate.ts) says which
 // field, of which object and which subschema requires it; the words here say what its absence
 // costs at run time: per field where we know (MISSING_EFFECT), else by who reads the document.
+import { headlineFits } from '../../wording/headlines.js';
 import { defineRule, reportShare } from '../rule.js';
 import { ensurePeriod } from '../../text/words.js';
 import { capitalize } from '../../text/words.js';
@@ -38,9 +39,11 @@ function messageOf(problem: MissingFieldProblem): string {
   const why =
     (known !== undefined ? capitalize(known) : undefined) ??
     `${branch ? `${branch} ` : ''}${capitalize(problem.byCrd ? CRD_REQUIRES : effectOf(problem.kind, problem.inFace))}.`;
-  const rename =
-    problem.misspeltAs !== undefined ? ` \`${problem.misspeltAs}\` here is probably meant to be it: rename it.` : '';
-  return `${capitalize(subjectOf(problem))} has no \`${field}\`. ${why}${rename}`;
+  // What to do on the row: rename the key probably meant, else add the field; a deep place moves to the why.
+  const todo = problem.misspeltAs !== undefined ? `rename \`${problem.misspeltAs}\` to it` : 'add it';
+  const placed = `${capitalize(subjectOf(problem))} has no \`${field}\`: ${todo}.`;
+  if (headlineFits(placed)) return `${placed} ${why}`;
+  return `This mapping has no \`${field}\`: ${todo}. It is ${subjectOf(problem)}. ${why}`;
 }
 
 /** The object: its place, or the document (a JSONL line is one call). */

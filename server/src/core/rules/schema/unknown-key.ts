@@ -1,6 +1,7 @@
 // schema/unknown-key: a key the document's format does not have. The validation (schema/validate.ts)
 // says which key, where, and what it probably meant; the words here say what happens to it at run
 // time (which depends on who reads the document) and what to do.
+import { headlineFits } from '../../wording/headlines.js';
 import { defineRule, reportShare } from '../rule.js';
 import { listOf } from '../../text/words.js';
 import { DOCUMENT_KINDS, type DocumentKind, type Fix } from '../../types.js';
@@ -82,10 +83,14 @@ function messageOf(problem: UnknownKeyProblem, consequence = ''): string {
       ? PRESERVED
       : effectOf(problem.kind, problem.inFace);
   const why = `${effect.charAt(0).toUpperCase()}${effect.slice(1)}.`;
-  const unknown = `\`${key}\` is not ${where}`;
+  // A deep place does not fit on a row beside the key: the headline says "here", the why where.
+  const placed = `\`${key}\` is not ${where}`;
+  const fits = headlineFits(`${placed}: remove or rename it.`);
+  const unknown = fits ? placed : `\`${key}\` is not a field here`;
+  const whereWhy = fits ? '' : `It is not ${where}. `;
   switch (problem.reason) {
     case 'no-such-feature':
-      return `${unknown}: remove it. ${why}${Object.hasOwn(NO_SUCH_FIELD, key) ? ` ${NO_SUCH_FIELD[key]!}` : ''}`;
+      return `${unknown}: remove it. ${whereWhy}${why}${Object.hasOwn(NO_SUCH_FIELD, key) ? ` ${NO_SUCH_FIELD[key]!}` : ''}`;
     case 'misspelt': {
       const { suggestion } = problem;
       const note = problem.docMistake
@@ -96,7 +101,7 @@ function messageOf(problem: UnknownKeyProblem, consequence = ''): string {
       return `\`${key}\` is not a field here: did you mean \`${suggestion}\`? It is not ${where}. ${why}${note}`;
     }
     case 'second-spelling':
-      return `\`${key}\` looks like a second spelling of \`${problem.suggestion}\`, already set here: remove it. ${unknown}. ${why}`;
+      return `\`${key}\` looks like a second spelling of \`${problem.suggestion}\`, already set here: remove it. ${placed}. ${why}`;
     case 'unknown': {
       const list = problem.known.length
         ? ` Fields here: ${listOf(
@@ -104,7 +109,7 @@ function messageOf(problem: UnknownKeyProblem, consequence = ''): string {
             10,
           )}.`
         : '';
-      return `${unknown}: remove or rename it. ${why}${list}`;
+      return `${unknown}: remove or rename it. ${whereWhy}${why}${list}`;
     }
   }
 }

@@ -27,7 +27,7 @@ export const rule = defineRule({
     /** `guess`: the id probably meant; else `ids` lists the others. */
     unknownStep: ({ name, guess, ids }: { name: string; guess: string | undefined; ids: string }) =>
       `No step has the id "${name}": ` +
-      (guess !== undefined ? `did you mean "${guess}"?` : 'use one of the ids below.') +
+      (guess !== undefined ? `did you mean "${guess}"?` : 'read a step of this workflow.') +
       ' ToolHive does not check this, and at run time the template renders the text `<no value>` silently.' +
       (guess !== undefined ? '' : ` The step ids are ${ids || 'none'}.`),
     /** `name` is the inner step of the forEach `forEach`, whose results are the loop's. */

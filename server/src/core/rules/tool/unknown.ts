@@ -10,10 +10,11 @@ import type { ToolRefResolution } from '../../gateway/gateway.js';
 import { serverNote, unresolvedWords } from '../../gateway/words.js';
 import { toolStepsOf } from '../../gateway/steps.js';
 import type { ScalarNode } from '../../parse/nodes.js';
-import { listWords, quotedAlternatives, quotedList } from '../../text/words.js';
+import { capitalize, listWords, quotedAlternatives, quotedList } from '../../text/words.js';
 import type { Fix } from '../../types.js';
 import { addCatalogAdvice, addCatalogAdviceFor } from '../../wording/catalogAdvice.js';
 import { subjectWords, type CallSubject } from '../../wording/callSubjects.js';
+import { choiceHeadline } from '../../wording/headlines.js';
 import { defineRule, type Report } from '../rule.js';
 
 const messages = {
@@ -56,10 +57,17 @@ const messages = {
     name: string;
     server: string;
     suggestions: readonly string[];
-  }) =>
-    `${subjectWords(subject)}: server "${server}" has no such tool: ${fixWords(suggestions, 'fix the name')} ` +
-    `Its catalog lists no tool "${name}", listed or dynamic, so the call fails ` +
-    `with "Unknown tool".${alternativesSentence(suggestions)}`,
+  }) => {
+    const { headline, listed } = adviceHeadline(
+      `${subjectWords(subject)}: server "${server}" has no such tool:`,
+      suggestions,
+      'fix the name',
+    );
+    return (
+      `${headline} Its catalog lists no tool "${name}", listed or dynamic, so the call fails ` +
+      `with "Unknown tool".${listed ? '' : alternativesSentence(suggestions)}`
+    );
+  },
   /** No catalogued server has the called name: it may be a server's without a catalog. */
   inNoCatalog: ({
     subject,
@@ -134,25 +142,40 @@ function unresolvedMessage(
   resolution: Extract<ToolRefResolution, { kind: 'unresolved' }>,
   workflowName: string | undefined,
 ): string {
-  const what = resolution.problem === 'conflict' ? `"${resolution.ref}" is ambiguous:` : `no tool "${resolution.ref}";`;
-  const subject = `Step "${stepId}": ${what} ${fixWords(resolution.suggestions, 'fix the reference')} Tool "${resolution.ref}" does not resolve: `;
+  const head =
+    resolution.problem === 'conflict'
+      ? `Step "${stepId}": "${resolution.ref}" is ambiguous:`
+      : `Step "${stepId}": no tool "${resolution.ref}";`;
+  const { headline, listed } = adviceHeadline(head, resolution.suggestions, 'fix the reference');
   const consequence =
     resolution.problem === 'conflict'
       ? ''
       : ` ToolHive cannot route this step, so it leaves the composite tool${workflowName ? ` "${workflowName}"` : ''} out of every session's tool list, and only its log says why.`;
-  return `${subject}${unresolvedWords(resolution)}.${consequence}${alternativesSentence(resolution.suggestions)}`;
+  return `${headline} ${capitalize(unresolvedWords(resolution))}.${consequence}${listed ? '' : alternativesSentence(resolution.suggestions)}`;
 }
 
-/** The headline's advice: the one likely name as a question, else `otherwise`. */
-function fixWords(suggestions: readonly string[], otherwise: string): string {
-  if (suggestions.length === 1) return `did you mean "${suggestions[0]!}"?`;
-  if (suggestions.length > 1) return 'use one of the close names below.';
-  return `${otherwise}.`;
+/** The headline's advice: the likely names as a question when they fit on the row, else `otherwise`. */
+function adviceHeadline(
+  head: string,
+  suggestions: readonly string[],
+  otherwise: string,
+): { headline: string; listed: boolean } {
+  if (suggestions.length === 0) return { headline: `${head} ${otherwise}.`, listed: true };
+  // As many of the likely names as fit on the row, the likeliest first; the why names them all otherwise.
+  const most = Math.min(3, suggestions.length);
+  for (let count = most; count > 0; count--) {
+    const { headline, listed } = choiceHeadline(
+      `${head} did you mean ${quotedAlternatives(suggestions.slice(0, count))}?`,
+      '',
+    );
+    if (listed) return { headline, listed: count === most };
+  }
+  return { headline: `${head} ${otherwise}.`, listed: false };
 }
 
-/** Several close names, after the why (one is asked in the headline). */
+/** The close names, after the why, when the headline could not hold them. */
 function alternativesSentence(suggestions: readonly string[]): string {
-  return suggestions.length > 1 ? ` Did you mean ${quotedAlternatives(suggestions.slice(0, 3))}?` : '';
+  return suggestions.length > 0 ? ` Did you mean ${quotedAlternatives(suggestions.slice(0, 3))}?` : '';
 }
 
 function noCatalogMessage(stepId: string, resolution: Extract<ToolRefResolution, { kind: 'no-catalog' }>): string {

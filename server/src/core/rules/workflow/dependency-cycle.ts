@@ -18,8 +18,9 @@ export const rule = defineRule({
       `Step "${id}" depends on itself, so it can never start: ToolHive refuses to load the workflow. Remove "${id}" from its own \`dependsOn\`.`,
     /** `chain`: the cycle in words (`"a" waits for "b", which waits for "a"`). */
     cycle: ({ chain }: { chain: string }) =>
-      `This dependency closes a cycle: ${chain}. None of these steps can ever start, so ToolHive refuses to load the workflow. ` +
-      'Remove the dependency that is not real (a step that needs data from another should only depend on it, not the other way round).',
+      `This dependency closes a cycle: remove the one that is not real. ${chain}. ` +
+      'None of these steps can ever start, so ToolHive refuses to load the workflow. A step that needs data from ' +
+      'another should depend on it, not the other way round.',
   },
   check(ctx) {
     for (const workflow of workflowsOf(ctx).workflows) {

@@ -11,10 +11,10 @@ export const rule = defineRule({
   kinds: WORKFLOW_KINDS,
   messages: {
     duplicate: ({ name }: { name: string }) =>
-      `Another composite tool is already named "${name}". ToolHive refuses the configuration: a client could not ` +
-      'tell the two tools apart. Rename one of them.',
+      `Another composite tool is already named "${name}": rename one of them. ToolHive refuses the configuration: a client could not ` +
+      'tell the two tools apart.',
     duplicateRef: ({ name }: { name: string }) =>
-      `"${name}" is already listed in \`compositeToolRefs\`. ToolHive refuses duplicate references; remove this one.`,
+      `"${name}" is already listed in \`compositeToolRefs\`: remove this one. ToolHive refuses duplicate references.`,
     /** A referenced definition (`ref`) defines a composite tool named like one defined here (`tool`). */
     definedTwice: ({ tool, ref }: { tool: string; ref: string }) =>
       `Composite tool "${tool}" is defined here and by "${ref}": rename one of them. ` +

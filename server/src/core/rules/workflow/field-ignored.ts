@@ -21,8 +21,8 @@ const messages = {
     'A forEach step takes no `tool`: move it (and its `arguments`) under `step:`. ' +
     'ToolHive refuses a forEach step with a `tool`: the tool called for each item belongs on the inner `step`.',
   elicitationRetry: () =>
-    '`retry` does nothing on an elicitation step: asking the user again is not how it handles a failure. Use `onDecline` and ' +
-    '`onCancel` for the answers, and `continue` or `abort` here.',
+    '`retry` does nothing on an elicitation step: use `continue` or `abort` here. Asking the user again is not how it ' +
+    'handles a failure; `onDecline` and `onCancel` take the answers.',
 };
 
 export const rule = defineRule({

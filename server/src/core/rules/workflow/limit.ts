@@ -32,8 +32,8 @@ const messages = {
     `This workflow has ${steps} steps, over ToolHive's limit of ${MAX_STEPS}: split it into several composite tools. ` +
     `${capitalised(refusedAtStart(kind))}.`,
   retryCount: ({ value }: { value: number }) =>
-    `\`retryCount\` ${value} is over ToolHive's cap: it makes at most ${MAX_RETRY_COUNT} retries and logs a warning. ` +
-    `Set it to ${MAX_RETRY_COUNT} or less so the file says what happens.`,
+    `\`retryCount\` ${value} is over ToolHive's cap of ${MAX_RETRY_COUNT}: set it to ${MAX_RETRY_COUNT} or less. ` +
+    `ToolHive makes at most ${MAX_RETRY_COUNT} retries and logs a warning; the file should say what happens.`,
   maxParallel: ({ value, kind }: { value: number; kind: DocumentKind | null }) =>
     `\`maxParallel\` ${value} is over ToolHive's limit of ${MAX_PARALLEL}: use ${MAX_PARALLEL} or less. ${capitalised(refusedAtLoad(kind))}.`,
   maxIterations: ({ value, kind }: { value: number; kind: DocumentKind | null }) =>

@@ -11,7 +11,7 @@ const messages = {
     '`onError.action` is `retry` without a `retryCount`: add one (at least 1). ' +
     'No `retryCount` says how often: ToolHive refuses to load the workflow (the count would be 0).',
   countBelowOne: ({ count }: { count: number }) =>
-    `\`retryCount\` is ${count}, but \`retry\` needs at least 1: ToolHive refuses to load the workflow. Set how many retries you want.`,
+    `\`retryCount\` is ${count}, but \`retry\` needs at least 1: set how many retries you want. ToolHive refuses to load the workflow.`,
 };
 
 export const rule = defineRule({

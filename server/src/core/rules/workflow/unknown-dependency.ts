@@ -23,7 +23,7 @@ export const rule = defineRule({
       guess: string | undefined;
       ids: { shown: string[]; total: number };
     }) =>
-      `No step has the id "${name}": ${guess !== undefined ? `did you mean "${guess}"?` : 'depend on one of the ids below.'} ` +
+      `No step has the id "${name}": ${guess !== undefined ? `did you mean "${guess}"?` : 'depend on a step of this workflow.'} ` +
       'This step would wait for something that never runs: ToolHive refuses to load the workflow.' +
       (guess !== undefined ? '' : ` The step ids are: ${listOf(ids.shown, LIMITS.messageItems, ids.total) || 'none'}.`),
   },

@@ -141,9 +141,10 @@ describe('one mistake, one finding, in the editor', () => {
     assert.deepEqual(
       unknown.relatedInformation?.map((r) => [r.location.range.start, r.message]),
       [
+        [positionOf(typo, 'filesystem.read_fil'), 'The catalog of workload "filesystem" lists no tool "read_fil".'],
         [
           positionOf(typo, 'read_readme'),
-          `composite tool "read_readme" is left out of every session's tool list while this step does not resolve`,
+          `composite tool "read_readme" is left out of every session's tool list while this step does not resolve (only ToolHive's log says why)`,
         ],
       ],
     );
@@ -155,7 +156,7 @@ describe('one mistake, one finding, in the editor', () => {
       [['unknown']],
     );
     const hover = await hoverAt(typo, 'name: read_readme');
-    assert.match(hover, /⚠ Step `read` does not resolve: the gateway leaves this composite tool out/);
+    assert.match(hover, /^⚠ \*\*read\\_readme\*\* is left out by the gateway: step `read` does not resolve/);
     assert.doesNotMatch(hover, /contradict/);
     await server.client.replaceAll(uri, GATEWAY);
     assert.deepEqual(rulesOf(await server.client.pullItems(uri)), ['template/not-upstream']);

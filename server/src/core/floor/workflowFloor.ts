@@ -159,8 +159,11 @@ export function floorMarkdown(floor: WorkflowFloor, options: { contradictionSaid
   const standing = new Set<string>(floor.contradictions.map((c) => c.hint));
   if (standing.size && !options.contradictionSaid) {
     const claims = floor.contradictions.map((c) => `\`${c.hint}: ${c.explicit}\``).join(' and ');
+    const verb = standing.size === 1 ? 'is' : 'are';
     lines.push(
-      `⚠ **${escapeMarkdown(name)}** is dropped by the gateway: ${claims} ${standing.size === 1 ? 'is' : 'are'} safer than its steps; change or remove the hint.`,
+      floor.unroutable.length
+        ? `⚠ Once ${floor.unroutable.length === 1 ? 'it resolves' : 'they resolve'}, the gateway still drops it: ${claims} ${verb} safer than its steps; change or remove the hint.`
+        : `⚠ **${escapeMarkdown(name)}** is dropped by the gateway: ${claims} ${verb} safer than its steps; change or remove the hint.`,
       '',
     );
     for (const row of table.rows) if (standing.has(row.hint)) lines.push(`- ${escapeMarkdown(row.floorWhy)}`);

@@ -40,8 +40,9 @@ const messages = {
     `requires \`type: object\` at the root of an outputSchema, and ${OLDER_CLIENTS}. Use \`type: object\` with the value under a property.`,
   /** `revision`: the revision recorded, 2026-07-28 or later. */
   outputNotObjectLegal: ({ tool, what, revision }: { tool: ToolDecl; what: string; revision: string }) =>
-    `${rootHead('outputSchema', tool, what, WRAP)}: ${WRAP} if the server also answers older clients. MCP ${revision}, the ` +
-    `revision its tools were listed under, allows any outputSchema; but ${OLDER_CLIENTS}.`,
+    `${rootHead('outputSchema', tool, what, 'wrap the result for older clients')}: wrap the result for older clients. MCP ${revision}, the ` +
+    `revision its tools were listed under, allows any outputSchema; but ${OLDER_CLIENTS}. ` +
+    'If the server also answers them, use `type: object` with the value under a property.',
   /** `key`: inputSchema or outputSchema; `property`: the property whose schema is a boolean. */
   booleanProperty: ({ tool, key, property, value }: { tool: ToolDecl; key: string; property: string; value: string }) =>
     `Property "${property}" of this ${key} is the schema \`${value}\`: write it as ${value === 'false' ? '`{not: {}}`' : '`{}`'}. ` +
@@ -115,7 +116,6 @@ function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 40 ? `${flat.slice(0, 37)}...` : flat;
 }
-
 
 /** `The inputSchema of tool "x" of server "y" has ...`, or `This inputSchema has ...` when the tool's name makes it too long for a row. */
 function rootHead(key: string, tool: ToolDecl, what: string, action: string): string {

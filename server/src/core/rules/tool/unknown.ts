@@ -117,7 +117,7 @@ export const rule = defineRule({
                 related: [
                   {
                     span: workflow.name.span,
-                    message: `composite tool "${workflow.nameText ?? ''}" is left out of every session's tool list while this step does not resolve`,
+                    message: `composite tool "${workflow.nameText ?? ''}" is left out of every session's tool list while this step does not resolve (only ToolHive's log says why)`,
                   },
                 ],
               }
@@ -147,10 +147,11 @@ function unresolvedMessage(
       ? `Step "${stepId}": "${resolution.ref}" is ambiguous:`
       : `Step "${stepId}": no tool "${resolution.ref}";`;
   const { headline, listed } = adviceHeadline(head, resolution.suggestions, 'fix the reference');
+  // A named composite's fate is the finding's related information, at the name; said once.
   const consequence =
-    resolution.problem === 'conflict'
+    resolution.problem === 'conflict' || workflowName
       ? ''
-      : ` ToolHive cannot route this step, so it leaves the composite tool${workflowName ? ` "${workflowName}"` : ''} out of every session's tool list, and only its log says why.`;
+      : " ToolHive cannot route this step, so it leaves the composite tool out of every session's tool list, and only its log says why.";
   return `${headline} ${capitalize(unresolvedWords(resolution))}.${consequence}${listed ? '' : alternativesSentence(resolution.suggestions)}`;
 }
 

@@ -235,8 +235,8 @@ export interface Spawned {
 }
 
 /** The bundled server as any editor runs it: `node dist/server.js --stdio`. */
-export function startStdio(serverPath: string): Spawned {
-  const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+export function startStdio(serverPath: string, args: string[] = ['--stdio']): Spawned {
+  const child = spawn(process.execPath, [serverPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new TestClient(

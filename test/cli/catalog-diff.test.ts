@@ -2,6 +2,7 @@
 // hint flipped, a required argument added, a tool removed, a tool renamed, a hint tightened), in
 // a git repository so the old side can also be a revision, with the gateway impact on the example
 // workflows checked against what the change must do to them.
+import { removeAtExit } from '../helpers/tempDir.js';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,7 +39,7 @@ interface Report {
 
 /** A copy of examples/ committed to a fresh git repository, with the catalog then changed by `edit`. */
 function changedWorkspace(edit: (text: string) => string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tool-lens-diff-'));
+  const dir = removeAtExit(mkdtempSync(join(tmpdir(), 'tool-lens-diff-')));
   cpSync(join(ROOT, 'examples'), dir, { recursive: true });
   const git = (...args: string[]) =>
     execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, stdio: 'pipe' });

@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 
 const MAX_ROWS = 500;
-const DOCS = 'https://github.com/tool-lens/tool-lens/blob/main/docs/rules/';
+// The project's rule pages, from package.json's repository (the action runs in its own checkout).
+const PROJECT = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).repository.url;
+const DOCS = `${PROJECT}/blob/main/docs/rules/`;
 
 /** A table cell: no line breaks, no `|` (a column break), no raw HTML. */
 function cell(text) {

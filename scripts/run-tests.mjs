@@ -20,6 +20,8 @@ const SLOW = [
   'test/e2e/',
   // The ways Tool Lens is installed: npm pack into an empty project, the Action, pre-commit.
   'test/package/',
+  // The release workflow's steps in dry-run form: vsce package, npm pack, ovsx, npm publish.
+  'test/release/workflows.test.ts',
   // `catalog fetch` against the reference MCP servers and our own hostile ones, started as processes.
   'test/live/',
   // dist/cli.js started as a process for every case (formats, flags, exit codes, --fix, --cache):

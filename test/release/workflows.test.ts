@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { parse } from 'yaml';
 import { ensureBuilt, ROOT } from '../cli/harness.js';
+import { projectLinkProblems } from '../helpers/projectLinks.js';
 import { temporaryDir } from '../helpers/tempDir.js';
 import { readZip } from '../helpers/zip.js';
 
@@ -117,7 +118,22 @@ const DRY_RUNS: Record<string, () => Promise<void> | void> = {
     // The extension's own readme and the changelog, as written in the checkout but for their links.
     const readme = files.get('extension/readme.md')!.toString('utf8');
     assert.match(readme, /^# Tool Lens for VS Code$/m);
-    assert.match(files.get('extension/changelog.md')!.toString('utf8'), /^# Changelog$/m);
+    const changelog = files.get('extension/changelog.md')!.toString('utf8');
+    assert.match(changelog, /^# Changelog$/m);
+    // Their links work from the Marketplace: absolute, under the project's repository where they
+    // are ours, to files the repository has (images included).
+    for (const [name, text] of [
+      ['readme', readme],
+      ['changelog', changelog],
+    ] as const) {
+      const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+      for (const target of targets) assert.match(target, /^https:\/\//, `${name}: ${target} is absolute`);
+      assert.deepEqual(projectLinkProblems(text), [], name);
+    }
+    assert.ok(
+      readme.includes(`](${PACKAGE.repository.url}/raw/main/docs/images/`),
+      'the screenshots come from the repository',
+    );
     for (const path of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/LICENSE.txt'])
       assert.ok(files.has(path), `the .vsix holds ${path}`);
     assert.ok(!files.has('extension/dist/cli.js'), 'the CLI bundle stays out of the .vsix');

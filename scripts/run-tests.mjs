@@ -93,7 +93,9 @@ const skipped = skippedTests(existsSync(tap) ? readFileSync(tap, 'utf8') : '');
 if (skipped.length > 0) {
   console.log(`\nSkipped (${skipped.length}), each with what would run it:`);
   for (const { name, reason } of skipped) console.log(`  - ${name}: ${reason}`);
-  console.log('  `bash scripts/setup-test-tools.sh` (as root) installs every tool the tests need (README, "What the tests need").');
+  console.log(
+    '  `bash scripts/setup-test-tools.sh` (as root) installs every tool the tests need (README, "What the tests need").',
+  );
 }
 
 const left = readdirSync(runTmp).filter((name) => name.startsWith('tool-lens'));

@@ -328,7 +328,10 @@ function parseArgsMessage(error: unknown): string {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
   const message = describe(error);
   // An option with a short flag is quoted as `-f, --format <value>`: the long name says it.
-  const quoted = /'([^']*)'/.exec(message)?.[1]?.replace(/ <value>$/, '').replace(/^-\w, (?=--)/, '');
+  const quoted = /'([^']*)'/
+    .exec(message)?.[1]
+    ?.replace(/ <value>$/, '')
+    .replace(/^-\w, (?=--)/, '');
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted) {
     const name = quoted.split('=', 1)[0]!;
     const longNames = Object.keys(OPTIONS).map((option) => `--${option}`);

@@ -22,6 +22,8 @@ const SLOW = [
   'test/package/',
   // The release workflow's steps in dry-run form: vsce package, npm pack, ovsx, npm publish.
   'test/release/workflows.test.ts',
+  // `npm run demo` as a process: a build, then the CLI twice.
+  'test/demo.test.ts',
   // `catalog fetch` against the reference MCP servers and our own hostile ones, started as processes.
   'test/live/',
   // dist/cli.js started as a process for every case (formats, flags, exit codes, --fix, --cache):

@@ -101,15 +101,18 @@ if (skipped.length > 0) {
 }
 
 const left = readdirSync(runTmp).filter((name) => name.startsWith('tool-lens'));
-if (status === 0 && left.length > 0) {
+if (left.length > 0) {
   console.error(
     `\nrun-tests: the tests left ${left.length} temporary entries behind (each test removes what it makes; test/helpers/tempDir.ts):`,
   );
   for (const name of left) console.error(`  ${name}`);
-  status = 1;
 }
-if (status === 0 || left.length > 0) rmSync(runTmp, { recursive: true, force: true });
-else console.error(`run-tests: the temporary folder of this run is kept for a look: ${runTmp}`);
+if (status === 0 && left.length === 0) rmSync(runTmp, { recursive: true, force: true });
+else if (status === 0) {
+  // A passing run that leaves something behind fails, and what it left goes.
+  rmSync(runTmp, { recursive: true, force: true });
+  status = 1;
+} else console.error(`run-tests: the temporary folder of this failed run is kept for a look: ${runTmp}`);
 process.exit(status);
 
 /**

@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 
 const MAX_ROWS = 500;
-const DOCS = 'https://github.com/tool-lens/tool-lens/blob/main/docs/rules/';
+// The project's rule pages, from package.json's repository (the action runs in its own checkout).
+const PROJECT = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).repository.url;
+const DOCS = `${PROJECT}/blob/main/docs/rules/`;
 
 // Everything in a row but the links we build comes from the checked files (paths, step ids, keys
 // quoted in messages), so nothing in it may be read as Markdown: Markdown ends a line at LF, CR or

@@ -16,7 +16,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { DEFAULT_LIMITS, LIMIT_BOUNDS, type ConfigurableLimit } from '../server/src/core/limits.js';
 import { ALL_RULES } from '../server/src/core/rules/registry.js';
-import { ruleDocsUrl, type Rule } from '../server/src/core/rules/rule.js';
+import { PROJECT_URL, ruleDocsUrl, type Rule } from '../server/src/core/rules/rule.js';
 
 const ROOT = join(__dirname, '..');
 
@@ -98,7 +98,7 @@ export function renderRulesIndex(current: string, rules: readonly RuleInfo[]): s
 
 const SEVERITY_REF = 'toollens-config.schema.json#/definitions/Severity';
 
-const LIMITS_DOCS_URL = 'https://github.com/tool-lens/tool-lens/blob/main/docs/limits.md';
+const LIMITS_DOCS_URL = `${PROJECT_URL}/blob/main/docs/limits.md`;
 
 /** The `limits:` mapping of the configuration: each configurable limit, its bounds and default. */
 function limitsSchema(): unknown {

@@ -2,6 +2,7 @@
 // hint flipped, a required argument added, a tool removed, a tool renamed, a hint tightened), in
 // a git repository so the old side can also be a revision, with the gateway impact on the example
 // workflows checked against what the change must do to them.
+import { removeAtExit } from '../helpers/tempDir.js';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,7 +42,7 @@ interface Report {
 
 /** A copy of examples/ committed to a fresh git repository, with the catalog then changed by `edit`. */
 function changedWorkspace(edit: (text: string) => string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tool-lens-diff-'));
+  const dir = removeAtExit(mkdtempSync(join(tmpdir(), 'tool-lens-diff-')));
   cpSync(join(ROOT, 'examples'), dir, { recursive: true });
   const git = (...args: string[]) =>
     execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, stdio: 'pipe' });
@@ -311,7 +312,7 @@ function oneTool(server: string, readOnly: boolean): string {
 
 /** A fresh git repository in a temporary folder holding `files`, committed; returns the folder and a git runner. */
 function repository(files: Record<string, string>): { dir: string; git: (...args: string[]) => string } {
-  const dir = mkdtempSync(join(tmpdir(), 'tool-lens-diff-git-'));
+  const dir = removeAtExit(mkdtempSync(join(tmpdir(), 'tool-lens-diff-git-')));
   const git = (...args: string[]) =>
     execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
       cwd: dir,

@@ -2,7 +2,7 @@
 // scripts/setup-code-server.sh) in Debian's headless Chromium, driven by playwright-core.
 //
 // The extension is packaged into a .vsix and installed with `--install-extension` into a fresh
-// extensions dir, exactly as a user would install it, then two tests run against it:
+// extensions dir, with the README's commands (Installing), then two tests run against it:
 //   - in the extension host (test/e2e/codeserver.host.ts, handed to the workbench as
 //     `extensionTestsPath`): activation, diagnostics, a quick fix applied, the floor hover, the
 //     contributed schemas;
@@ -98,12 +98,6 @@ const USER_SETTINGS = {
   'files.hotExit': 'off',
 };
 
-function newestMtime(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestMtime(join(path, name))), stat.mtimeMs);
-}
-
 function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string {
   const result = spawnSync(command, args, {
     cwd: options.cwd ?? ROOT,
@@ -119,12 +113,15 @@ function run(command: string, args: string[], options: { cwd?: string; env?: Nod
   return result.stdout;
 }
 
-/** Bundles are rebuilt only when a source is newer than them (`npm test` has just built them). */
-function ensureBuilt(): void {
-  const bundles = ['dist/extension.js', 'dist/server.js'].map((p) => join(ROOT, p));
-  const built = bundles.every(existsSync) ? Math.min(...bundles.map((p) => statSync(p).mtimeMs)) : 0;
-  const sources = Math.max(...['client/src', 'server/src', 'package.json'].map((p) => newestMtime(join(ROOT, p))));
-  if (sources > built) run(process.execPath, [join(ROOT, 'scripts', 'build.mjs')]);
+/** The commands of the README's block that installs the extension, without their comments. */
+function readmeExtensionInstall(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = /The extension, from the `\.vsix` a clone builds:\n\n```sh\n([\s\S]*?)```/.exec(readme);
+  assert.ok(block, "the README's Installing section has the extension's commands");
+  return block[1]!
+    .split('\n')
+    .map((line) => line.replace(/#.*$/, '').trim())
+    .filter(Boolean);
 }
 
 function freePort(): Promise<number> {
@@ -254,10 +251,19 @@ else
           const extensionsDir = join(dir, 'extensions');
           const codeServer = [CODE_SERVER_ENTRY, '--user-data-dir', userDir, '--extensions-dir', extensionsDir];
 
-          ensureBuilt();
-          const vsix = join(dir, 'tool-lens.vsix');
-          run(join(ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--out', vsix]);
-          const installed = run(process.execPath, [...codeServer, '--install-extension', vsix], { env });
+          // The README's words (Installing): `npm ci` (this checkout's install), `npm run package`,
+          // `code --install-extension tool-lens.vsix`, which code-server takes as it is. One change:
+          // the .vsix is written to this run's folder (`--out`), not into the checkout.
+          assert.deepEqual(readmeExtensionInstall(), [
+            'npm ci',
+            'npm run package',
+            'code --install-extension tool-lens.vsix',
+          ]);
+          run('npm', ['run', 'package', '--', '--out', join(dir, 'tool-lens.vsix')]);
+          const installed = run(process.execPath, [...codeServer, '--install-extension', 'tool-lens.vsix'], {
+            env,
+            cwd: dir,
+          });
           assert.match(installed, /successfully installed/, installed);
 
           mkdirSync(join(userDir, 'User'), { recursive: true });

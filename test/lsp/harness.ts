@@ -234,9 +234,16 @@ export interface Spawned {
   stderr: () => string;
 }
 
-/** The bundled server as any editor runs it: `node dist/server.js --stdio` (`nodeArgs` before the script). */
-export function startStdio(serverPath: string, nodeArgs: readonly string[] = []): Spawned {
-  const child = spawn(process.execPath, [...nodeArgs, serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+/**
+ * The bundled server as any editor runs it: `node dist/server.js --stdio` (`args` after the script,
+ * `nodeArgs` before it).
+ */
+export function startStdio(
+  serverPath: string,
+  args: readonly string[] = ['--stdio'],
+  nodeArgs: readonly string[] = [],
+): Spawned {
+  const child = spawn(process.execPath, [...nodeArgs, serverPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new TestClient(

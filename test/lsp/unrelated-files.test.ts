@@ -149,7 +149,7 @@ describe('the built server in a workspace of unrelated YAML with a small heap', 
       files[`manifests/part-${f}.yaml`] = parts.join('');
     }
     const ws = makeWorkspace(files);
-    const spawned = startStdio(SERVER, ['--max-old-space-size=96']);
+    const spawned = startStdio(SERVER, ['--stdio'], ['--max-old-space-size=96']);
     try {
       await spawned.client.initialize(ws.root);
       const report: WorkspaceDiagnosticReport = await spawned.client.connection.sendRequest(

@@ -274,3 +274,43 @@ test('tool-lens-language-server --stdio answers initialize', async () => {
     child.kill();
   }
 });
+
+test("the README's commands for the checker, word for word: install the tarball globally, then check", () => {
+  // README, Installing: `npm pack` (done above, into tmp), `npm install --global ./tool-lens-*.tgz`,
+  // `tool-lens check examples --config examples/.toollens.yaml`. The global prefix is a folder of
+  // this test's (npm_config_prefix), and the install is offline from the empty cache, as above.
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block =
+    /The command-line checker and the language server, from the npm tarball a clone builds:\n\n```sh\n([\s\S]*?)```/.exec(
+      readme,
+    );
+  assert.ok(block, "the README's Installing section has the checker's commands");
+  const commands = block[1]!
+    .split('\n')
+    .map((line) => line.replace(/#.*$/, '').trim())
+    .filter(Boolean);
+  assert.deepEqual(commands, [
+    'npm pack',
+    'npm install --global ./tool-lens-*.tgz',
+    'tool-lens check examples --config examples/.toollens.yaml',
+  ]);
+  const prefix = join(tmp, 'global');
+  const env = cleanEnv({ npm_config_prefix: prefix, npm_config_cache: cache, npm_config_offline: 'true' });
+  // The glob as a shell expands it, in the folder npm pack wrote to.
+  const installed = spawnSync('bash', ['-c', commands[1]!], { cwd: tmp, env, encoding: 'utf8' });
+  assert.equal(installed.status, 0, `${installed.stdout}${installed.stderr}`);
+  const onPath = { ...env, PATH: `${join(prefix, 'bin')}${delimiter}${env.PATH ?? ''}` };
+  const project = join(tmp, 'readme-project');
+  mkdirSync(project);
+  cpSync(join(ROOT, 'examples'), join(project, 'examples'), { recursive: true });
+  const checked = spawnSync('bash', ['-c', commands[2]!], { cwd: project, env: onPath, encoding: 'utf8' });
+  // The planted mistakes are found: exit 1, the stylish report's totals of examples/README.md.
+  assert.equal(checked.status, 1, `${checked.stdout}${checked.stderr}`);
+  assert.match(checked.stdout, /^5 errors, 3 warnings, 0 infos in 10 files$/m);
+  const version = spawnSync('bash', ['-c', 'tool-lens --version && tool-lens-language-server --version'], {
+    cwd: project,
+    env: onPath,
+    encoding: 'utf8',
+  });
+  assert.equal(version.stdout, `${VERSION}\n${VERSION}\n`, version.stderr);
+});

@@ -4,8 +4,8 @@
 // try-repo` against this checkout (its HEAD, or a shadow commit of its uncommitted changes, as
 // try-repo makes) installs the hooks the way a user's pre-commit does (`language: node`: npm
 // install, npm pack with its prepack build, npm install -g of the tarball) and runs them: the check
-// fails with our finding, the fix hook rewrites the file (pre-commit reports the modification), and
-// the check then passes. Every file is passed (--all-files), so the catalog is among the named
+// alone fails with our finding; both, in the README's order, fix the file (pre-commit reports the
+// modification) and then check it, which passes. Every file is passed (--all-files), so the catalog is among the named
 // files whichever way the CLI finds a run's catalogs. Skipped, saying so, only when pre-commit is
 // not installed.
 import assert from 'node:assert/strict';
@@ -105,8 +105,8 @@ test('.pre-commit-hooks.yaml: both hooks, language node, the file kinds the CLI 
   assert.deepEqual(
     hooks.map((h) => [h.id, h.entry, h.language]),
     [
-      ['tool-lens', 'tool-lens check', 'node'],
       ['tool-lens-fix', 'tool-lens check --fix', 'node'],
+      ['tool-lens', 'tool-lens check', 'node'],
     ],
   );
   // The pattern matches exactly the extensions discovery checks (Python's re reads it the same way).
@@ -128,7 +128,7 @@ test(
   'pre-commit try-repo: the check fails with the finding, the fix hook fixes it, then the check passes',
   {
     skip: missing
-      ? 'pre-commit is not installed (apt-get install -y pre-commit); the pre-commit test did not run'
+      ? 'pre-commit is not installed (sudo bash scripts/setup-test-tools.sh, or apt-get install -y pre-commit); the pre-commit test did not run'
       : false,
     timeout: 20 * 60 * 1000,
   },
@@ -176,22 +176,27 @@ test(
       return { status: result.status, output: `${result.stdout}${result.stderr}` };
     };
 
-    // Both hooks, in their order: the check fails, the fix hook rewrites the file.
-    const first = tryRepo();
-    assert.equal(first.status, 1, first.output);
-    assert.match(first.output, /^Tool Lens\.+Failed$/m, first.output);
+    // The check alone fails with the finding.
+    const check = tryRepo('tool-lens');
+    assert.equal(check.status, 1, check.output);
+    assert.match(check.output, /^Tool Lens\.+Failed$/m, check.output);
     assert.match(
-      first.output,
+      check.output,
       /^gateways\/assistant\.vmcp\.yaml:25:15: error Step "checklist" names a dynamic tool: call it through "agent\.call_dynamic_tool"\. "applet_create" is a dynamic tool of server "agent".*\[envelope\/bare-dynamic-name\]$/m,
     );
-    assert.match(first.output, /^Tool Lens \(fix\)\.+Failed$/m);
-    assert.match(first.output, /files were modified by this hook/);
-    assert.match(first.output, /^tool-lens: fixed 1 problem in gateways\/assistant\.vmcp\.yaml$/m);
+
+    // Then the hooks in the README's order, one try-repo each (try-repo runs all hooks sorted by
+    // id, not in the manifest's order): the fix hook rewrites the file, so the commit stops ...
+    const fix = tryRepo('tool-lens-fix');
+    assert.equal(fix.status, 1, fix.output);
+    assert.match(fix.output, /^Tool Lens \(fix\)\.+Failed$/m);
+    assert.match(fix.output, /files were modified by this hook/);
+    assert.match(fix.output, /^tool-lens: fixed 1 problem in gateways\/assistant\.vmcp\.yaml$/m);
     assert.equal(readFileSync(join(repo, 'gateways', 'assistant.vmcp.yaml'), 'utf8'), FIXED);
 
-    // The check alone, on the fixed file.
-    const second = tryRepo('tool-lens');
-    assert.equal(second.status, 0, second.output);
-    assert.match(second.output, /^Tool Lens\.+Passed$/m, second.output);
+    // ... and the check after it passes on the fixed file.
+    const again = tryRepo('tool-lens');
+    assert.equal(again.status, 0, again.output);
+    assert.match(again.output, /^Tool Lens\.+Passed$/m, again.output);
   },
 );

@@ -4,11 +4,12 @@
 // error or a file that could not be read, 3 internal error (docs/behaviour.md, "The checker's
 // command line").
 import { counted } from '../core/text/words.js';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { version as TOOL_VERSION } from '../../../package.json';
 import { ruleDocsUrlProblem } from '../core/config/config.js';
 import { ALL_RULES } from '../core/rules/registry.js';
+import { closest } from '../core/text/suggest.js';
 import { SEVERITY_ORDER, type Severity } from '../core/types.js';
 import type { Logger } from '../core/workspace.js';
 import { UsageError } from '../node/loader.js';
@@ -71,6 +72,14 @@ Usage:
 
 ${EXIT_CODES}`;
 
+/**
+ * The hint to run with source maps, given only where they are: beside the bundle in a clone's
+ * dist/ (`npm run build` writes them), not in the npm package, which leaves them out (.npmignore).
+ */
+const SOURCE_MAPS_HINT = existsSync(`${__filename}.map`)
+  ? '\n                             (add NODE_OPTIONS=--enable-source-maps for TypeScript locations)'
+  : '';
+
 export const CHECK_HELP = `Usage: tool-lens check [PATH...] [options]
 
 Checks the files named, and every YAML or JSON file under the folders named (default: the current
@@ -79,13 +88,13 @@ folder). The workspace is the folder of the .toollens.yaml found upward from the
 \`check a.yaml\` says of a.yaml what \`check .\` says of it. Only the files named are reported.
 
 Options:
-  --format FORMAT            stylish (default), json, sarif, github, junit, gitlab or rdjson
+  -f, --format FORMAT        stylish (default), json, sarif, github, junit, gitlab or rdjson
   --fail-on error|warning|info
                              lowest severity that makes the exit code 1 (default: error)
   --max-warnings N           exit 1 also when there are more than N warnings
-  --quiet                    errors only: report, fix and count nothing below error
+  -q, --quiet                errors only: report, fix and count nothing below error
   --catalog GLOB             add catalog snapshot files; repeatable
-  --config FILE              configuration file (default: .toollens.yaml in the current folder
+  -c, --config FILE          configuration file (default: .toollens.yaml in the current folder
                              or the nearest one above it); its folder is the workspace
   --fix                      apply every safe fix in place, then report what is left
   --cache                    keep each file's findings and check again only the files whose
@@ -94,14 +103,13 @@ Options:
   --stdin                    check the text on standard input instead of files
   --stdin-filename PATH      the path that text is checked as (its kind, the configuration's
                              globs); with --fix, the fixed text is printed and nothing else
-  --output-file FILE         write the report to FILE (folders created) instead of stdout
+  -o, --output-file FILE     write the report to FILE (folders created) instead of stdout
   --rule-docs-url URL        where SARIF and rdjson reports link each rule's page: {rule} in
                              URL stands for the rule id, else the id and .md are appended
                              (default: ruleDocsUrl of .toollens.yaml, else the project's pages)
   --color, --no-color        force colour on or off (default: on for a terminal, off when
                              NO_COLOR is set; FORCE_COLOR=1 or 0 forces it)
-  --debug                    details of the run on stderr, and the stack of an internal error
-                             (add NODE_OPTIONS=--enable-source-maps for TypeScript locations)
+  --debug                    details of the run on stderr, and the stack of an internal error${SOURCE_MAPS_HINT}
   -h, --help                 this help
 
 Positions are 1-based lines and columns. A column counts UTF-16 code units, so a character
@@ -115,8 +123,8 @@ export const RULES_HELP = `Usage: tool-lens rules [options]
 Lists every rule id with its default severity and a one-line summary.
 
 Options:
-  --format stylish|json      an aligned table (default) or JSON
-  --output-file FILE         write the list to FILE (folders created) instead of stdout
+  -f, --format stylish|json  an aligned table (default) or JSON
+  -o, --output-file FILE     write the list to FILE (folders created) instead of stdout
   --rule-docs-url URL        where the JSON list links each rule's page (as for check)
   --color, --no-color        force colour on or off
   -h, --help                 this help
@@ -134,11 +142,11 @@ are each a snapshot file, a folder of snapshots, or REV:PATH (a file or folder a
 holds it, e.g. main:catalogs).
 
 Options:
-  --format stylish|json      a report for people (default) or JSON
+  -f, --format stylish|json  a report for people (default) or JSON
   --fail-on description      also exit 1 when a tool's description, title or a parameter's
                              description changed (what the model reads)
-  --config FILE              configuration file (default: .toollens.yaml found upward)
-  --output-file FILE         write the report to FILE (folders created) instead of stdout
+  -c, --config FILE          configuration file (default: .toollens.yaml found upward)
+  -o, --output-file FILE     write the report to FILE (folders created) instead of stdout
   --color, --no-color        force colour on or off
   -h, --help                 this help
 
@@ -153,10 +161,10 @@ Prints, for every gateway configuration (vmcp-config or VirtualMCPServer) under 
 tools its clients will see, computed as ToolHive computes them, and what it withholds and why.
 
 Options:
-  --format stylish|json      a table (default) or JSON
+  -f, --format stylish|json  a table (default) or JSON
   --catalog GLOB             add catalog snapshot files; repeatable
-  --config FILE              configuration file (default: .toollens.yaml found upward)
-  --output-file FILE         write the list to FILE (folders created) instead of stdout
+  -c, --config FILE          configuration file (default: .toollens.yaml found upward)
+  -o, --output-file FILE     write the list to FILE (folders created) instead of stdout
   --color, --no-color        force colour on or off
   -h, --help                 this help
 
@@ -178,18 +186,18 @@ export interface Io {
 
 // Every option of `check` and `rules`, parsed in one place (`catalog fetch` has its own).
 const OPTIONS = {
-  format: { type: 'string' },
+  format: { type: 'string', short: 'f' },
   'fail-on': { type: 'string' },
   'max-warnings': { type: 'string' },
-  quiet: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
   catalog: { type: 'string', multiple: true },
-  config: { type: 'string' },
+  config: { type: 'string', short: 'c' },
   fix: { type: 'boolean' },
   cache: { type: 'boolean' },
   'cache-location': { type: 'string' },
   stdin: { type: 'boolean' },
   'stdin-filename': { type: 'string' },
-  'output-file': { type: 'string' },
+  'output-file': { type: 'string', short: 'o' },
   'rule-docs-url': { type: 'string' },
   debug: { type: 'boolean' },
   color: { type: 'boolean' },
@@ -267,13 +275,13 @@ export function run(argv: string[], given: Io): number {
         // `catalog fetch` is asynchronous and handled by main(); anything else but diff is a typo.
         if (rest[0] === 'diff') return catalogDiffCommand(line, rest.slice(1), io);
         throw new CommandLineError(
-          `unknown catalog command${rest[0] ? ` "${rest[0]}"` : ''}; the catalog commands are \`catalog fetch [SERVER...]\` and \`catalog diff OLD NEW\``,
+          `unknown catalog command${rest[0] ? ` "${rest[0]}"` : ''}; the catalog commands are \`catalog fetch [SERVER...]\` and \`catalog diff OLD NEW\`${rest[0] ? didYouMean(rest[0], ['fetch', 'diff']) : ''}`,
         );
       case undefined:
         throw new CommandLineError('no command given; use `tool-lens check [PATH...]` or `tool-lens rules`');
       default:
         throw new CommandLineError(
-          `unknown command "${command}"; the commands are check, rules, gateway tools, catalog fetch, catalog diff and help`,
+          `unknown command "${command}"; the commands are check, rules, gateway tools, catalog fetch, catalog diff and help${didYouMean(command, COMMANDS)}`,
         );
     }
   } catch (error) {
@@ -326,8 +334,16 @@ function parseCommandLine(argv: string[]): CommandLine {
 function parseArgsMessage(error: unknown): string {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
   const message = describe(error);
-  const quoted = /'([^']*)'/.exec(message)?.[1]?.replace(/ <value>$/, '');
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted) return `unknown option ${quoted}`;
+  // An option with a short flag is quoted as `-f, --format <value>`: the long name says it.
+  const quoted = /'([^']*)'/
+    .exec(message)?.[1]
+    ?.replace(/ <value>$/, '')
+    .replace(/^-\w, (?=--)/, '');
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted) {
+    const name = quoted.split('=', 1)[0]!;
+    const longNames = Object.keys(OPTIONS).map((option) => `--${option}`);
+    return `unknown option ${quoted}${name.startsWith('--') ? didYouMean(name, longNames) : ''}`;
+  }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && quoted) {
     return /does not take an argument/.test(message)
       ? `option ${quoted} takes no value`
@@ -335,6 +351,15 @@ function parseArgsMessage(error: unknown): string {
   }
   if (code.startsWith('ERR_PARSE_ARGS')) return firstLine(message);
   throw error;
+}
+
+/** The commands `run` knows, for a did-you-mean on a misspelt one. */
+const COMMANDS = ['check', 'rules', 'gateway', 'catalog', 'help'];
+
+/** `; did you mean X?` when one of `candidates` is close to `word` (core/text/suggest.ts), else nothing. */
+function didYouMean(word: string, candidates: string[]): string {
+  const guess = closest(word, candidates);
+  return guess === undefined || guess === word ? '' : `; did you mean ${guess}?`;
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], option: string): T {
@@ -432,6 +457,8 @@ function checkCommand(line: CommandLine, paths: string[], io: Io): number {
   }
   if (result.files.length === 0)
     options.log(`no YAML or JSON file to check in ${paths.length ? paths.join(', ') : '.'}`);
+  else if (!options.stdin && result.files.every((file) => file.kind === null && file.findings.length === 0))
+    options.log(nothingRecognised(result.files.length, paths));
   output.write(render(result, format, io, colourWanted({ isTTY: output.isTTY }, line.color, io.env), failOn));
   const warnings = summarize(result).warning;
   const tooManyWarnings = maxWarnings !== undefined && warnings > maxWarnings;
@@ -439,6 +466,16 @@ function checkCommand(line: CommandLine, paths: string[], io: Io): number {
   // What could not be read was not checked: the run did not do what was asked (stderr named each).
   if (result.unreadable) return EXIT_USAGE;
   return failing(result, failOn) || tooManyWarnings || fixRefused ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+/**
+ * The note for a run whose paths hold files, none of a kind Tool Lens checks (a pre-commit hook on
+ * unrelated YAML, a path mistyped into the wrong folder): said on stderr, the exit code as it was.
+ */
+function nothingRecognised(files: number, paths: string[]): string {
+  const where = paths.length ? paths.join(', ') : '.';
+  const which = files === 1 ? `1 file in ${where}, not` : `${files} files in ${where}, none of them`;
+  return `nothing checked: ${which} a gateway workflow, tool-face overlay, tool catalog, tool calls or MCP client config (what Tool Lens recognises: docs/behaviour.md#recognising-files)`;
 }
 
 /** `--rule-docs-url`, refused unless it is an http or https URL (as `ruleDocsUrl` in the configuration). */
@@ -543,7 +580,7 @@ function gatewayCommand(line: CommandLine, rest: string[], io: Io): number {
   const [sub, ...paths] = rest;
   if (sub !== 'tools') {
     throw new CommandLineError(
-      `unknown gateway command${sub ? ` "${sub}"` : ''}; the gateway command is \`gateway tools [PATH...]\``,
+      `unknown gateway command${sub ? ` "${sub}"` : ''}; the gateway command is \`gateway tools [PATH...]\`${sub ? didYouMean(sub, ['tools']) : ''}`,
     );
   }
   rejectOptions(

@@ -3,12 +3,12 @@
 // Position), not in UTF-16 code units as our other formats do, so columns are converted here;
 // ranges end exclusive, as ours. Safe fixes and suggestions alike become `suggestions`
 // (reviewdog offers them as suggested changes on the review; nothing is applied by it).
-import { ruleDocsUrl } from '../../core/rules/rule.js';
+import { PROJECT_URL, ruleDocsUrl } from '../../core/rules/rule.js';
 import type { SourceText } from '../../core/text/source.js';
 import type { Finding, Severity, Span } from '../../core/types.js';
 import { fullMessage, type CheckResult } from '../result.js';
 
-const SOURCE = { name: 'tool-lens', url: 'https://github.com/tool-lens/tool-lens' };
+const SOURCE = { name: 'tool-lens', url: PROJECT_URL };
 
 type RdSeverity = 'ERROR' | 'WARNING' | 'INFO';
 const SEVERITY: Record<Severity, RdSeverity> = { error: 'ERROR', warning: 'WARNING', info: 'INFO', hint: 'INFO' };

@@ -3,7 +3,7 @@
 import { pathToFileURL } from 'node:url';
 import type { SourceText } from '../../core/text/source.js';
 import type { Rule } from '../../core/rules/rule.js';
-import { ruleDocsUrl } from '../../core/rules/rule.js';
+import { PROJECT_URL, ruleDocsUrl } from '../../core/rules/rule.js';
 import type { Finding, Fix, Severity, Span } from '../../core/types.js';
 import { fullMessage, toRange, type CheckResult } from '../result.js';
 
@@ -91,7 +91,7 @@ function toSarif(result: CheckResult, options: SarifOptions): SarifLog {
           driver: {
             name: 'Tool Lens',
             version: options.toolVersion,
-            informationUri: 'https://github.com/tool-lens/tool-lens',
+            informationUri: PROJECT_URL,
             rules: options.rules.map((rule) => ({
               id: rule.id,
               shortDescription: { text: rule.summary },

@@ -1,5 +1,6 @@
 // The shape every rule module has: metadata, the table of its messages by id, and a check over one
 // parsed document. A report names a message of the table and gives its data; the engine words it.
+import { repository } from '../../../../package.json';
 import type { DocumentContext } from '../context.js';
 import type { DocumentKind, Fix, RelatedInfo, Severity, Span } from '../types.js';
 
@@ -68,7 +69,14 @@ export function wordReport(ruleId: string, messages: Messages, report: { message
   return word(report.data);
 }
 
-export const DOCS_BASE_URL = 'https://github.com/tool-lens/tool-lens/blob/main/docs/rules/';
+/**
+ * The project's home: `repository.url` of package.json, the one place it is configured. The rule
+ * pages, the reports' tool links and the extension readme's links are derived from it
+ * (test/release/links.test.ts keeps every other mention equal to it).
+ */
+export const PROJECT_URL = repository.url;
+
+export const DOCS_BASE_URL = `${PROJECT_URL}/blob/main/docs/rules/`;
 
 /**
  * The web page of a rule: the project's, or the configuration's `ruleDocsUrl` (`{rule}` replaced

@@ -23,8 +23,9 @@ export const rule = defineRule({
       'of that name is already defined here. The operator refuses the VirtualMCPServer.',
     /** An inline composite tool (`tool`) is also defined by the definition `ref` written in another file (`file`). */
     definedElsewhere: ({ tool, ref, file }: { tool: string; ref: string; file: string }) =>
-      `Composite tool "${tool}" is also defined by the referenced definition "${ref}" (${file}): rename one of them. ` +
-      'The operator adds the referenced definitions to the inline composite tools and refuses two tools of one name: ' +
+      `The referenced definition "${ref}" also defines composite tool "${tool}": rename one of them. ` +
+      `That definition is written in ${file}. The operator adds the referenced definitions to the inline ` +
+      'composite tools and refuses two tools of one name: ' +
       "it cannot build the VirtualMCPServer's configuration, and the server does not start.",
   },
   check(ctx) {

@@ -207,12 +207,24 @@ function isGenerated(e: ErrorObject, names: Map<object, string>): boolean {
   return typeof e.parentSchema === 'object' && (names.get(e.parentSchema)?.startsWith('Keys') ?? false);
 }
 
+/** The `$comment` of a generated node that carries the CRD's values (generate-toolhive-schemas.mjs VALUES_MARK). */
+const VALUES_MARK = 'CRD values';
+
 /**
- * The generated key structure says which keys a block has, nothing else: its `type` (there for
- * ajv's strict mode) is the hand-written schemas' to check, where a null block may mean "not set".
+ * The generated key structure says which keys a block has: its `type` (there for ajv's strict
+ * mode) is the hand-written schemas' to check, where a null block may mean "not set". The nodes
+ * marked VALUES_MARK (`spec.authServerConfig`, which no hand-written schema models) carry the
+ * CRD's types and value constraints too, and those errors are kept, but a wrong type on a null:
+ * the API server drops a null field before it validates the object.
  */
 function keyErrorsOnly(errors: readonly ErrorObject[], names: Map<object, string>): ErrorObject[] {
-  return errors.filter((e) => e.keyword === 'additionalProperties' || !isGenerated(e, names));
+  return errors.filter(
+    (e) =>
+      e.keyword === 'additionalProperties' ||
+      !isGenerated(e, names) ||
+      ((e.parentSchema as { $comment?: unknown } | undefined)?.$comment === VALUES_MARK &&
+        !(e.keyword === 'type' && e.data === null)),
+  );
 }
 
 /**

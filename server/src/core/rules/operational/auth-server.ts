@@ -338,7 +338,13 @@ function checkUpstream(provider: MapNode, report: Report): void {
   if (oauth) {
     const dcr = has(oauth, 'dcrConfig');
     const clientId = getPair(oauth, 'clientId');
-    if (nonEmpty(oauth, 'clientId') === Boolean(dcr))
+    // A clientId of another type is the schema's to report (schema/wrong-type).
+    const typedClientId =
+      !clientId?.value ||
+      !isScalar(clientId.value) ||
+      typeof clientId.value.value === 'string' ||
+      clientId.value.value === null;
+    if (typedClientId && nonEmpty(oauth, 'clientId') === Boolean(dcr))
       report('clientIdOrDcr', {}, (dcr ?? clientId ?? getPair(provider, 'oauth2Config')!).key.span);
     const secret = has(oauth, 'clientSecretRef');
     if (dcr && secret) report('secretWithDcr', {}, secret.key.span);

@@ -90,7 +90,7 @@ const messages = {
     `The upstream providers are ${names}; left out, the first is used. A name that matches none would make Cedar ` +
     `deny every request. ${why}`,
   confidentialCel: () =>
-    'Confidential client registration cannot be combined with `insecureAllowHTTP`: serve the issuer over HTTPS. ' +
+    'Confidential client registration cannot go with `insecureAllowHTTP`: serve the issuer over HTTPS. ' +
     `Client secrets would be issued in clear text. ${ADMISSION}`,
   delegateOverHttp: () =>
     '`delegateClients` need an https issuer: use https, or remove the delegate clients. ' +
@@ -107,7 +107,7 @@ const messages = {
     `The list is keyed by name. The API server rejects the resource when it is applied.`,
   /** `type`: oidc or oauth2; `block`: its block; `other`: the other block. */
   upstreamBlock: ({ type, block, other }: { type: string; block: string; other: string }) =>
-    `An upstream provider of type ${type} needs \`${block}\` and no \`${other}\`: give it only \`${block}\`. ${ADMISSION}`,
+    `An upstream provider of type ${type} needs only \`${block}\`: give it that block, not \`${other}\`. ${ADMISSION}`,
   clientIdOrDcr: () =>
     'An `oauth2Config` needs exactly one of `clientId` and `dcrConfig`: keep one. ' +
     `Without \`clientId\` the client is registered dynamically through \`dcrConfig\`. ${ADMISSION}`,
@@ -124,8 +124,7 @@ const messages = {
   redisAddrOrSentinel: () => 'Redis storage needs exactly one of `addr` and `sentinelConfig`: keep one. ' + ADMISSION,
   clusterModeWithoutAddr: () => '`clusterMode` needs `addr`: set it, or turn cluster mode off. ' + ADMISSION,
   wildcardWithClients: () =>
-    '`allowedDelegateClients` cannot list `"*"` beside client IDs: keep the wildcard alone, or only the IDs. ' +
-    ADMISSION,
+    '`allowedDelegateClients` cannot mix `"*"` with client IDs: keep the wildcard alone, or only the IDs. ' + ADMISSION,
   mayActWithWildcard: () =>
     '`allowMayAct` cannot be combined with `allowedDelegateClients: ["*"]`: list the delegate clients. ' + ADMISSION,
   /** `claim`: the claim as written. */
@@ -138,7 +137,8 @@ const messages = {
     'A trusted issuer needs `expectedAudience`: set it. Only a `jwtBearerGrant` without actor settings ' +
     `(\`actorClaim\`, \`actorMatcher\`, \`allowMayAct\`, \`allowedActors\`) may leave it out. ${ADMISSION}`,
   delegateClientsRequired: () =>
-    'A trusted issuer with `expectedAudience`, `actorClaim`, `actorMatcher` or `allowMayAct` needs `allowedDelegateClients`: list them. ' +
+    'This trusted issuer needs `allowedDelegateClients`: list the clients that may act for a user. ' +
+    'It sets `expectedAudience`, `actorClaim`, `actorMatcher` or `allowMayAct`, which all need it. ' +
     ADMISSION,
   maxAssertionAge: () => '`maxAssertionAge` must be more than zero: give it a positive duration. ' + ADMISSION,
   /** `subject`: the subject as written. */
@@ -150,7 +150,7 @@ export const rule = defineRule({
   id: 'operational/auth-server',
   defaultSeverity: 'error',
   summary:
-    "A VirtualMCPServer's embedded auth server or authorization upstream the operator refuses (http issuer, confidential clients over HTTP, unknown primaryUpstreamProvider).",
+    "A VirtualMCPServer's embedded auth server or authorization upstream ToolHive refuses (the CRD's CEL rules of authServerConfig, http issuer, confidential clients over HTTP, reserved authorization parameters, unknown primaryUpstreamProvider).",
   kinds: ['vmcp-server'],
   messages,
   check(ctx) {

@@ -267,7 +267,16 @@ const VALUE_SUBTREES = new Set(['spec.authServerConfig']);
 export const VALUES_MARK = 'CRD values';
 
 /** The CRD's value keywords the API server enforces, copied as they are (patterns are translated). */
-const VALUE_KEYWORDS = ['enum', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'maxProperties'];
+const VALUE_KEYWORDS = [
+  'enum',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'maxProperties',
+];
 
 /**
  * The key structure of an OpenAPI v3 schema of a CRD (`where`: its path, as the description). Inside

@@ -214,16 +214,16 @@ const VALUES_MARK = 'CRD values';
  * The generated key structure says which keys a block has: its `type` (there for ajv's strict
  * mode) is the hand-written schemas' to check, where a null block may mean "not set". The nodes
  * marked VALUES_MARK (`spec.authServerConfig`, which no hand-written schema models) carry the
- * CRD's types and value constraints too, and those errors are kept, but a wrong type on a null:
- * the API server drops a null field before it validates the object.
+ * CRD's types and value constraints too, and those errors are kept, but not on a null (a wrong
+ * type, an enum): the API server drops a null field before it validates the object, and fills in
+ * the default, if any.
  */
 function keyErrorsOnly(errors: readonly ErrorObject[], names: Map<object, string>): ErrorObject[] {
   return errors.filter(
     (e) =>
       e.keyword === 'additionalProperties' ||
       !isGenerated(e, names) ||
-      ((e.parentSchema as { $comment?: unknown } | undefined)?.$comment === VALUES_MARK &&
-        !(e.keyword === 'type' && e.data === null)),
+      ((e.parentSchema as { $comment?: unknown } | undefined)?.$comment === VALUES_MARK && e.data !== null),
   );
 }
 

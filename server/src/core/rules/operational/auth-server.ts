@@ -130,7 +130,7 @@ const messages = {
   /** `claim`: the claim as written. */
   reservedActorClaim: ({ claim }: { claim: string }) =>
     `\`actorClaim\` cannot be "${claim}": use \`client_id\` or another claim such as \`azp\`, \`appid\` or \`cid\`. ` +
-    `That claim identifies the subject or the token, not the client acting for it. ${ADMISSION}`,
+    `The CRD reserves it (\`sub\`, \`iss\`, \`aud\`, \`scope\`, \`may_act\`, ...): it does not name the acting client. ${ADMISSION}`,
   privateIpsWithoutJwks: () =>
     '`allowPrivateIPs` needs `jwksUrl`: set the JWKS URL, or leave private addresses refused. ' + ADMISSION,
   audienceRequired: () =>

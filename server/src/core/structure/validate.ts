@@ -223,7 +223,41 @@ function keyErrorsOnly(errors: readonly ErrorObject[], names: Map<object, string
     (e) =>
       e.keyword === 'additionalProperties' ||
       !isGenerated(e, names) ||
-      ((e.parentSchema as { $comment?: unknown } | undefined)?.$comment === VALUES_MARK && e.data !== null),
+      ((e.parentSchema as { $comment?: unknown } | undefined)?.$comment === VALUES_MARK &&
+        e.data !== null &&
+        !readAsBooleanByKubectl(e)),
+  );
+}
+
+/**
+ * The words YAML 1.1 reads as booleans, as kubectl and Helm read a manifest (sigs.k8s.io/yaml,
+ * which decodes with a fork of yaml.v2): `insecureAllowHTTP: yes` reaches the API server as true.
+ */
+const YAML11_BOOLEANS = new Set([
+  'y',
+  'Y',
+  'yes',
+  'Yes',
+  'YES',
+  'n',
+  'N',
+  'no',
+  'No',
+  'NO',
+  'on',
+  'On',
+  'ON',
+  'off',
+  'Off',
+  'OFF',
+]);
+
+function readAsBooleanByKubectl(e: ErrorObject): boolean {
+  return (
+    e.keyword === 'type' &&
+    (e.params as { type?: unknown }).type === 'boolean' &&
+    typeof e.data === 'string' &&
+    YAML11_BOOLEANS.has(e.data)
   );
 }
 

@@ -23,7 +23,6 @@
 // and bounds of the same subtree are the schema's (generated into schemas/toolhive-keys.schema.json).
 import { parseGoDuration } from '../../text/durations.js';
 import {
-  getBoolean,
   getMap,
   getPair,
   getScalar,
@@ -163,10 +162,10 @@ export const rule = defineRule({
       const issuerNode = getScalar(server, 'issuer');
       const issuer = typeof issuerNode?.value === 'string' ? issuerNode.value : undefined;
       const host = issuer?.startsWith('http://') ? hostOf(issuer) : undefined;
-      const insecureHttp = getBoolean(server, 'insecureAllowHTTP') === true;
+      const insecureHttp = kubeBoolean(server, 'insecureAllowHTTP') === true;
       const delegates = getSeq(server, 'delegateClients');
       const insecurePair = server.pairs.find((p) => p.key.value === 'insecureAllowHTTP');
-      const allowConfidential = getBoolean(server, 'allowConfidentialClientRegistration') === true;
+      const allowConfidential = kubeBoolean(server, 'allowConfidentialClientRegistration') === true;
       if (issuerNode && issuer?.startsWith('http://') && delegates && delegates.items.length > 0) {
         // The CRD's rule: refused when applied, before the operator's transport checks.
         ctx.report({ messageId: 'delegateOverHttp', span: issuerNode.span });
@@ -181,7 +180,7 @@ export const rule = defineRule({
         } else if (
           confidential &&
           issuerNode &&
-          getBoolean(server, 'insecureAllowConfidentialOverLoopbackHTTP') !== true &&
+          kubeBoolean(server, 'insecureAllowConfidentialOverLoopbackHTTP') !== true &&
           host &&
           isLoopback(host)
         ) {
@@ -285,7 +284,7 @@ function checkNested(server: MapNode, report: Report): void {
     forced &&
     forced.items.length > 0 &&
     forcedPair &&
-    getBoolean(server, 'allowConfidentialClientRegistration') !== true
+    kubeBoolean(server, 'allowConfidentialClientRegistration') !== true
   )
     report('forceWithoutConfidential', {}, forcedPair.key.span);
 
@@ -313,7 +312,7 @@ function checkNested(server: MapNode, report: Report): void {
     const addr = nonEmpty(redis, 'addr');
     if (addr === Boolean(has(redis, 'sentinelConfig'))) report('redisAddrOrSentinel', {}, redisPair.key.span);
     const cluster = getPair(redis, 'clusterMode');
-    if (cluster && getBoolean(redis, 'clusterMode') === true && !addr)
+    if (cluster && kubeBoolean(redis, 'clusterMode') === true && !addr)
       report('clusterModeWithoutAddr', {}, cluster.key.span);
   }
 
@@ -369,7 +368,7 @@ function checkTrustedIssuer(issuer: MapNode, report: Report): void {
   if (clientsPair && wildcard && (clients?.items.length ?? 0) > 1)
     report('wildcardWithClients', {}, clientsPair.key.span);
   const mayAct = getPair(issuer, 'allowMayAct');
-  const allowMayAct = getBoolean(issuer, 'allowMayAct') === true;
+  const allowMayAct = kubeBoolean(issuer, 'allowMayAct') === true;
   if (mayAct && allowMayAct && wildcard) report('mayActWithWildcard', {}, mayAct.key.span);
 
   const actorClaim = getScalar(issuer, 'actorClaim');
@@ -377,7 +376,7 @@ function checkTrustedIssuer(issuer: MapNode, report: Report): void {
     report('reservedActorClaim', { claim: actorClaim.value }, actorClaim.span);
 
   const privateIPs = getPair(issuer, 'allowPrivateIPs');
-  if (privateIPs && getBoolean(issuer, 'allowPrivateIPs') === true && !nonEmpty(issuer, 'jwksUrl'))
+  if (privateIPs && kubeBoolean(issuer, 'allowPrivateIPs') === true && !nonEmpty(issuer, 'jwksUrl'))
     report('privateIpsWithoutJwks', {}, privateIPs.key.span);
 
   const anchor = (getPair(issuer, 'issuerUrl') ?? issuer.pairs[0])?.key.span ?? issuer.span;
@@ -409,4 +408,17 @@ function checkTrustedIssuer(issuer: MapNode, report: Report): void {
       subjects.add(subject.value);
     }
   }
+}
+
+/** YAML 1.1's words for true and false, which kubectl and Helm read as booleans (sigs.k8s.io/yaml decodes with yaml.v2). */
+const YAML11_TRUE = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON']);
+const YAML11_FALSE = new Set(['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF']);
+
+/** A boolean field as the API server receives it from kubectl: `yes` is true. */
+function kubeBoolean(map: MapNode | undefined, key: string): boolean | undefined {
+  const value = getScalar(map, key)?.value;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && YAML11_TRUE.has(value)) return true;
+  if (typeof value === 'string' && YAML11_FALSE.has(value)) return false;
+  return undefined;
 }

@@ -37,6 +37,9 @@ import type { Span } from '../../types.js';
 import { refusedAtLoad } from '../../wording/refusalMoments.js';
 import { defineRule } from '../rule.js';
 
+/** The CRD's pattern (and length) of an upstream provider's name and of `primaryUpstreamProvider`. */
+const DNS_LABEL = /^(?=.{1,63}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+
 /** The moment a CEL rule of the CRD bites. */
 const ADMISSION = "The CRD's validation rule refuses it, so the API server rejects the resource when it is applied.";
 
@@ -210,6 +213,8 @@ export const rule = defineRule({
     if (upstreams.length === 0) return; // refused for that first: the CRD requires upstream providers
     const names = upstreams.map((u) => resolveUpstreamName(getString(u, 'name') ?? ''));
     if (names.includes(resolveUpstreamName(explicit.name))) return;
+    // Refused for that first: the CRD's pattern on authServerConfig.primaryUpstreamProvider (schema/invalid-value).
+    if (explicit.pair === getPair(server, 'primaryUpstreamProvider') && !DNS_LABEL.test(explicit.name)) return;
     ctx.report({
       messageId: 'unknownProvider',
       data: { name: explicit.name, names: names.map((n) => `"${n}"`).join(', '), why },

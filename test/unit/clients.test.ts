@@ -1,0 +1,45 @@
+// Which MCP client reads a file, from its path (docs/clients.md): every client's file is the one
+// `mcp-servers` kind, a client's own rules run only where the path names the client, and a file
+// recognised by content alone gets only the client-neutral checks.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { checkFile } from '../../server/src/core/engine.js';
+import { clientOfPath } from '../../server/src/core/parse/clients.js';
+import { kindFromName } from '../../server/src/core/parse/kinds.js';
+import { Workspace } from '../../server/src/core/workspace.js';
+
+test('each client file is an mcp-servers document with its client', () => {
+  const cases: [string, string][] = [
+    ['.vscode/mcp.json', 'vscode'],
+    ['repo/.cursor/mcp.json', 'cursor'],
+    ['.mcp.json', 'claude-code'],
+    ['Library/Application Support/Claude/claude_desktop_config.json', 'claude-desktop'],
+    ['.gemini/settings.json', 'gemini'],
+    ['a\\b\\.roo\\mcp.json', 'roo'],
+    ['.amazonq/mcp.json', 'amazonq'],
+    ['home/.codeium/windsurf/mcp_config.json', 'windsurf'],
+  ];
+  for (const [path, client] of cases) {
+    assert.equal(clientOfPath(path)?.id, client, path);
+    assert.equal(kindFromName(path), 'mcp-servers', path);
+  }
+});
+
+test('paths no client reads name no client', () => {
+  for (const path of ['mcp.json', 'settings.json', '.vscode/settings.json', 'roo/mcp.json', 'mcp_config.json']) {
+    assert.equal(clientOfPath(path), null, path);
+    assert.equal(kindFromName(path), null, path);
+  }
+});
+
+const ROO_HTTP = '{"mcpServers": {"docs": {"type": "http", "url": "https://docs.example.com/mcp", "autoApprove": []}}}';
+
+test("a client's rules run where its path names it, and not on the same text found by content", () => {
+  const workspace = new Workspace('/work');
+  const rules = (path: string) =>
+    checkFile(workspace.parse(path, ROO_HTTP), workspace)
+      .findings.map((f) => f.rule)
+      .sort();
+  assert.deepEqual(rules('.roo/mcp.json'), ['client/invalid-transport', 'client/unknown-key']);
+  assert.deepEqual(rules('servers.json'), []);
+});

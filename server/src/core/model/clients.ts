@@ -73,8 +73,44 @@ const GEMINI_SETTINGS: FactSource = {
     'gemini-cli packages/cli/src/config/settingsSchema.ts: MCPServerConfig; settings.ts: validateSettings (a warning); packages/core/src/tools/mcp-client.ts: createUrlTransport',
 };
 
+const VSCODE_MCP: FactSource = {
+  from: 'source',
+  where:
+    'vscode src/vs/workbench/contrib/mcp/common/mcpConfiguration.ts: mcpServerSchema; src/vs/platform/mcp/common/mcpResourceScannerService.ts: sanitizeServer; mcpPlatformTypes.ts',
+};
+
 /** The clients whose entries Tool Lens knows in full; the others get the client-neutral checks only. */
 export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
+  vscode: {
+    keys: [
+      'type',
+      'command',
+      'args',
+      'env',
+      'envFile',
+      'cwd',
+      'dev',
+      'sandboxEnabled',
+      'version',
+      'gallery',
+      'url',
+      'headers',
+      'oauth',
+      'transport',
+    ],
+    unknownKey: {
+      severity: 'warning',
+      effect: "VS Code's schema flags it and the server is started without reading it",
+      source: VSCODE_MCP,
+    },
+    transports: ['stdio', 'http', 'sse'],
+    otherTransport: {
+      severity: 'warning',
+      effect: "VS Code's schema flags it, and VS Code reads the entry as stdio (with a command) or http (with a url)",
+      equivalent: { 'streamable-http': 'http' },
+      source: VSCODE_MCP,
+    },
+  },
   roo: {
     keys: [
       'type',

@@ -90,7 +90,7 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
       return OK;
     },
     bare: (name) => (BARE_NAME.test(name) ? wrong(`\${env:${name}}`) : OK),
-    form: '${env:NAME} or an input, ${input:ID}',
+    form: '${env:NAME} or ${input:ID}',
     source: {
       from: 'documentation',
       where:
@@ -105,7 +105,7 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
       return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
     },
     bare: (name) => (BARE_NAME.test(name) ? wrong(`\${${name}}`) : OK),
-    form: '${NAME} (or ${NAME:-default})',
+    form: '${NAME}',
     source: {
       from: 'documentation',
       where: 'code.claude.com/docs/en/mcp (environment variable expansion in .mcp.json: ${VAR} and ${VAR:-default})',

@@ -21,6 +21,7 @@ import { rule as catalogInvalidSchema } from './catalog/invalid-schema.js';
 import { rule as catalogSchemaRoot } from './catalog/schema-root.js';
 import { rule as catalogUnknownField } from './catalog/unknown-field.js';
 import { rule as clientInvalidTransport } from './client/invalid-transport.js';
+import { rule as clientServersKey } from './client/servers-key.js';
 import { rule as clientUnknownKey } from './client/unknown-key.js';
 import { rule as clientVariableSyntax } from './client/variable-syntax.js';
 import { rule as envelopeArgumentsNotObject } from './envelope/arguments-not-object.js';
@@ -103,6 +104,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'catalog/schema-root', rule: catalogSchemaRoot },
   { path: 'catalog/unknown-field', rule: catalogUnknownField },
   { path: 'client/invalid-transport', rule: clientInvalidTransport },
+  { path: 'client/servers-key', rule: clientServersKey },
   { path: 'client/unknown-key', rule: clientUnknownKey },
   { path: 'client/variable-syntax', rule: clientVariableSyntax },
   { path: 'envelope/arguments-not-object', rule: envelopeArgumentsNotObject },

@@ -13,9 +13,9 @@ export const rule = defineRule({
   kinds: ['mcp-servers'],
   messages: {
     rewrite: (d: { client: string; written: string; suggestion: string }) =>
-      `${d.client} does not expand "${d.written}" and sends it as written: write "${d.suggestion}".`,
+      `${d.client} does not expand "${d.written}": write "${d.suggestion}". It sends the text as written.`,
     noForm: (d: { client: string; written: string; form: string }) =>
-      `${d.client} does not expand "${d.written}" and sends it as written: use ${d.form}.`,
+      `${d.client} does not expand "${d.written}": use ${d.form}. It sends the text as written.`,
   },
   check(ctx) {
     const client = clientViewOf(ctx).client?.label;

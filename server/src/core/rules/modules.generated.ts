@@ -23,6 +23,7 @@ import { rule as catalogUnknownField } from './catalog/unknown-field.js';
 import { rule as clientInvalidTransport } from './client/invalid-transport.js';
 import { rule as clientServersKey } from './client/servers-key.js';
 import { rule as clientUnknownKey } from './client/unknown-key.js';
+import { rule as clientUnpinnedPackage } from './client/unpinned-package.js';
 import { rule as clientVariableSyntax } from './client/variable-syntax.js';
 import { rule as envelopeArgumentsNotObject } from './envelope/arguments-not-object.js';
 import { rule as envelopeBareDynamicName } from './envelope/bare-dynamic-name.js';
@@ -106,6 +107,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'client/invalid-transport', rule: clientInvalidTransport },
   { path: 'client/servers-key', rule: clientServersKey },
   { path: 'client/unknown-key', rule: clientUnknownKey },
+  { path: 'client/unpinned-package', rule: clientUnpinnedPackage },
   { path: 'client/variable-syntax', rule: clientVariableSyntax },
   { path: 'envelope/arguments-not-object', rule: envelopeArgumentsNotObject },
   { path: 'envelope/bare-dynamic-name', rule: envelopeBareDynamicName },

@@ -21,6 +21,8 @@ import { rule as catalogInvalidSchema } from './catalog/invalid-schema.js';
 import { rule as catalogSchemaRoot } from './catalog/schema-root.js';
 import { rule as catalogUnknownField } from './catalog/unknown-field.js';
 import { rule as clientInvalidTransport } from './client/invalid-transport.js';
+import { rule as clientPlaceholderCredential } from './client/placeholder-credential.js';
+import { rule as clientSecretInFile } from './client/secret-in-file.js';
 import { rule as clientServersKey } from './client/servers-key.js';
 import { rule as clientUnknownKey } from './client/unknown-key.js';
 import { rule as clientUnpinnedPackage } from './client/unpinned-package.js';
@@ -105,6 +107,8 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'catalog/schema-root', rule: catalogSchemaRoot },
   { path: 'catalog/unknown-field', rule: catalogUnknownField },
   { path: 'client/invalid-transport', rule: clientInvalidTransport },
+  { path: 'client/placeholder-credential', rule: clientPlaceholderCredential },
+  { path: 'client/secret-in-file', rule: clientSecretInFile },
   { path: 'client/servers-key', rule: clientServersKey },
   { path: 'client/unknown-key', rule: clientUnknownKey },
   { path: 'client/unpinned-package', rule: clientUnpinnedPackage },

@@ -22,8 +22,10 @@ import { rule as catalogSchemaRoot } from './catalog/schema-root.js';
 import { rule as catalogUnknownField } from './catalog/unknown-field.js';
 import { rule as clientInvalidTransport } from './client/invalid-transport.js';
 import { rule as clientPlaceholderCredential } from './client/placeholder-credential.js';
+import { rule as clientPlainHttp } from './client/plain-http.js';
 import { rule as clientSecretInFile } from './client/secret-in-file.js';
 import { rule as clientServersKey } from './client/servers-key.js';
+import { rule as clientSkipsConfirmation } from './client/skips-confirmation.js';
 import { rule as clientUnknownKey } from './client/unknown-key.js';
 import { rule as clientUnpinnedPackage } from './client/unpinned-package.js';
 import { rule as clientVariableSyntax } from './client/variable-syntax.js';
@@ -108,8 +110,10 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'catalog/unknown-field', rule: catalogUnknownField },
   { path: 'client/invalid-transport', rule: clientInvalidTransport },
   { path: 'client/placeholder-credential', rule: clientPlaceholderCredential },
+  { path: 'client/plain-http', rule: clientPlainHttp },
   { path: 'client/secret-in-file', rule: clientSecretInFile },
   { path: 'client/servers-key', rule: clientServersKey },
+  { path: 'client/skips-confirmation', rule: clientSkipsConfirmation },
   { path: 'client/unknown-key', rule: clientUnknownKey },
   { path: 'client/unpinned-package', rule: clientUnpinnedPackage },
   { path: 'client/variable-syntax', rule: clientVariableSyntax },

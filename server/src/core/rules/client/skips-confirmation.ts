@@ -18,11 +18,11 @@ export const rule = defineRule({
   kinds: ['mcp-servers'],
   messages: {
     trust: (d: { server: string }) =>
-      `Gemini CLI runs every tool of "${d.server}" without asking: remove trust, or keep it for a server you control.`,
+      `Gemini CLI runs every tool of "${d.server}" without asking: remove trust. Keep it for a server you control.`,
     wildcard: (d: { server: string }) =>
-      `Roo Code runs every tool of "${d.server}" without asking: list the read-only tools instead of "*".`,
+      `Roo Code runs every tool of "${d.server}" without asking: list its read-only tools instead of "*".`,
     writingTool: (d: { server: string; tool: string }) =>
-      `Roo Code runs "${d.tool}" without asking, and its catalog says it writes: remove it from alwaysAllow.`,
+      `Roo Code runs "${d.tool}" without asking, yet it writes: remove it from alwaysAllow. Its catalog marks it as writing.`,
   },
   check(ctx) {
     const view = clientViewOf(ctx);

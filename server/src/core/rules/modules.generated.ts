@@ -26,6 +26,7 @@ import { rule as clientPlainHttp } from './client/plain-http.js';
 import { rule as clientSecretInFile } from './client/secret-in-file.js';
 import { rule as clientServersKey } from './client/servers-key.js';
 import { rule as clientSkipsConfirmation } from './client/skips-confirmation.js';
+import { rule as clientUndefinedInput } from './client/undefined-input.js';
 import { rule as clientUnknownKey } from './client/unknown-key.js';
 import { rule as clientUnpinnedPackage } from './client/unpinned-package.js';
 import { rule as clientVariableSyntax } from './client/variable-syntax.js';
@@ -114,6 +115,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'client/secret-in-file', rule: clientSecretInFile },
   { path: 'client/servers-key', rule: clientServersKey },
   { path: 'client/skips-confirmation', rule: clientSkipsConfirmation },
+  { path: 'client/undefined-input', rule: clientUndefinedInput },
   { path: 'client/unknown-key', rule: clientUnknownKey },
   { path: 'client/unpinned-package', rule: clientUnpinnedPackage },
   { path: 'client/variable-syntax', rule: clientVariableSyntax },

@@ -7,6 +7,7 @@ import { checkFile } from '../../server/src/core/engine.js';
 import { clientOfPath } from '../../server/src/core/parse/clients.js';
 import { kindFromName } from '../../server/src/core/parse/kinds.js';
 import { Workspace } from '../../server/src/core/workspace.js';
+import { hoverAt } from '../../server/src/core/ide/hover.js';
 
 test('each client file is an mcp-servers document with its client', () => {
   const cases: [string, string][] = [
@@ -42,4 +43,30 @@ test("a client's rules run where its path names it, and not on the same text fou
       .sort();
   assert.deepEqual(rules('.roo/mcp.json'), ['client/invalid-transport', 'client/unknown-key']);
   assert.deepEqual(rules('servers.json'), []);
+});
+
+test('the hover on a server name says how its client starts it, credentials masked', () => {
+  const text = JSON.stringify(
+    {
+      servers: {
+        github: {
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-github'],
+          env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_FAKE0123456789abcdefghijklmnopqrstuv', LOG: 'debug' },
+        },
+      },
+    },
+    null,
+    2,
+  );
+  const workspace = new Workspace('/work');
+  const file = workspace.parse('.vscode/mcp.json', text);
+  const hover = hoverAt(file, workspace, text.indexOf('"github"') + 2);
+  assert.ok(hover, 'a hover on the server name');
+  assert.match(hover.markdown, /started by VS Code/);
+  assert.match(hover.markdown, /npx -y @modelcontextprotocol\/server-github/);
+  assert.match(hover.markdown, /`GITHUB_PERSONAL_ACCESS_TOKEN` = `\*\*\*`/);
+  assert.match(hover.markdown, /`LOG` = `debug`/);
+  assert.match(hover.markdown, /\*\*not pinned\*\*/);
+  assert.doesNotMatch(hover.markdown, /ghp_/);
 });

@@ -8,6 +8,7 @@ import { clientOfPath } from '../../server/src/core/parse/clients.js';
 import { kindFromName } from '../../server/src/core/parse/kinds.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 import { hoverAt } from '../../server/src/core/ide/hover.js';
+import { completionsAt } from '../../server/src/core/ide/completion.js';
 
 test('each client file is an mcp-servers document with its client', () => {
   const cases: [string, string][] = [
@@ -69,4 +70,28 @@ test('the hover on a server name says how its client starts it, credentials mask
   assert.match(hover.markdown, /`LOG` = `debug`/);
   assert.match(hover.markdown, /\*\*not pinned\*\*/);
   assert.doesNotMatch(hover.markdown, /ghp_/);
+});
+
+test("completion offers a server entry's keys and type values as its client reads them", () => {
+  const workspace = new Workspace('/work');
+  const keyText = '{"mcpServers": {"docs": {"url": "https://x.example/mcp", ""}}}';
+  const keys = completionsAt(workspace.parse('.roo/mcp.json', keyText), workspace, keyText.indexOf('""') + 1);
+  const labels = keys.map((k) => k.label);
+  assert.ok(labels.includes('alwaysAllow') && labels.includes('type'), labels.join(','));
+  assert.ok(!labels.includes('url'), 'a key the entry has is not offered again');
+  const typeText = '{"mcpServers": {"docs": {"url": "https://x.example/mcp", "type": ""}}}';
+  const types = completionsAt(workspace.parse('.roo/mcp.json', typeText), workspace, typeText.lastIndexOf('""') + 1);
+  assert.deepEqual(
+    types.map((t) => t.label),
+    ['stdio', 'sse', 'streamable-http'],
+  );
+  const gemini = completionsAt(
+    workspace.parse('.gemini/settings.json', typeText),
+    workspace,
+    typeText.lastIndexOf('""') + 1,
+  );
+  assert.deepEqual(
+    gemini.map((t) => t.label),
+    ['stdio', 'sse', 'http'],
+  );
 });

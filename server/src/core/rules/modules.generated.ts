@@ -21,6 +21,7 @@ import { rule as catalogInvalidSchema } from './catalog/invalid-schema.js';
 import { rule as catalogSchemaRoot } from './catalog/schema-root.js';
 import { rule as catalogUnknownField } from './catalog/unknown-field.js';
 import { rule as clientInvalidTransport } from './client/invalid-transport.js';
+import { rule as clientMissingType } from './client/missing-type.js';
 import { rule as clientPlaceholderCredential } from './client/placeholder-credential.js';
 import { rule as clientPlainHttp } from './client/plain-http.js';
 import { rule as clientSecretInFile } from './client/secret-in-file.js';
@@ -110,6 +111,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'catalog/schema-root', rule: catalogSchemaRoot },
   { path: 'catalog/unknown-field', rule: catalogUnknownField },
   { path: 'client/invalid-transport', rule: clientInvalidTransport },
+  { path: 'client/missing-type', rule: clientMissingType },
   { path: 'client/placeholder-credential', rule: clientPlaceholderCredential },
   { path: 'client/plain-http', rule: clientPlainHttp },
   { path: 'client/secret-in-file', rule: clientSecretInFile },

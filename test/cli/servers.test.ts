@@ -35,6 +35,17 @@ function workspace(): string {
     }),
   );
   write('notes.json', '{"title": "not a client config"}');
+  // The same github server in Cursor's syntax; another docs server in Claude Code's.
+  write(
+    '.cursor/mcp.json',
+    JSON.stringify({
+      mcpServers: { github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github@2025.4.8'] } },
+    }),
+  );
+  write(
+    '.mcp.json',
+    JSON.stringify({ mcpServers: { docs: { type: 'http', url: 'https://docs.example.com/v2/mcp' } } }),
+  );
   return dir;
 }
 
@@ -43,7 +54,9 @@ test('lists every server of every client, masking credentials', () => {
   assert.equal(run.code, 0, run.stderr);
   const parsed = JSON.parse(run.stdout) as { version: number; servers: Record<string, unknown>[] };
   assert.equal(parsed.version, 1);
-  const rows = parsed.servers.map((s) => [s.client, s.name, s.transport, s.pinned, s.start, s.path, s.line]);
+  const rows = parsed.servers
+    .filter((s) => s.path === '.roo/mcp.json' || s.path === '.vscode/mcp.json')
+    .map((s) => [s.client, s.name, s.transport, s.pinned, s.start, s.path, s.line]);
   assert.deepEqual(rows, [
     [
       'Roo Code',
@@ -68,11 +81,27 @@ test('lists every server of every client, masking credentials', () => {
   assert.doesNotMatch(run.stdout, /sbp_/);
 });
 
+test('a server named alike in two clients that runs something else is marked at both; an equivalent one is not', () => {
+  const run = runCli(['servers', '--format', 'json'], { cwd: workspace() });
+  assert.equal(run.code, 0, run.stderr);
+  const rows = (
+    JSON.parse(run.stdout) as { servers: { client: string; name: string; differsFrom: { client: string }[] }[] }
+  ).servers;
+  const differs = rows.map((r) => [r.client, r.name, r.differsFrom.map((d) => d.client)]);
+  assert.deepEqual(differs, [
+    ['Cursor', 'github', []],
+    ['Claude Code', 'docs', ['Roo Code']],
+    ['Roo Code', 'supabase', []],
+    ['Roo Code', 'docs', ['Claude Code']],
+    ['VS Code', 'github', []],
+  ]);
+});
+
 test('the table has one row per server', () => {
   const run = runCli(['servers', '--no-color'], { cwd: workspace() });
   assert.equal(run.code, 0, run.stderr);
   const lines = run.stdout.trimEnd().split('\n');
   assert.match(lines[0]!, /^CLIENT\s+NAME\s+PINNED\s+STARTS\s+FILE$/);
-  assert.equal(lines.length, 4);
+  assert.equal(lines.length, 6);
   assert.doesNotMatch(run.stdout, /sbp_/);
 });

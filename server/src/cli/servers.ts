@@ -30,6 +30,12 @@ export interface ServerRow {
   start: string;
   /** `pinned`: everything it fetches has a version; `unpinned`: something does not; `n/a`: it fetches nothing (a local command, a URL). */
   pinned: 'pinned' | 'unpinned' | 'n/a';
+  /**
+   * Where another client configures a server of the same name to run something else (another
+   * command, arguments, package version or URL); definitions that differ only in each client's
+   * variable syntax are the same.
+   */
+  differsFrom: { client: string | null; path: string; line: number }[];
 }
 
 const MASK = '***';
@@ -71,11 +77,41 @@ export function serverRows(options: ServersOptions): ServerRow[] {
           transport: command !== undefined ? 'stdio' : url !== undefined ? 'remote' : 'unknown',
           start: command !== undefined ? [command, ...argv].map(quoteWord).join(' ') : (url ?? ''),
           pinned: fetched.length === 0 ? 'n/a' : fetched.every((f) => f.pinned) ? 'pinned' : 'unpinned',
+          differsFrom: [],
         });
       }
     }
   }
+  markDifferences(rows);
   return rows;
+}
+
+/**
+ * A start line as what runs: every variable reference written one way (`${env:X}`, `${X}`, `$X`
+ * are all `$X`), and a path from the workspace folder written one way (`${workspaceFolder}/a`,
+ * `./a` and `a` are the same file, since the clients start a local server in the workspace folder).
+ */
+function sameness(row: ServerRow): string {
+  return row.start
+    .replace(/'/g, '')
+    .replace(/\$\{workspaceFolder\}\//g, '')
+    .replace(/(^|\s)\.\//g, '$1')
+    .replace(
+      /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+      (_, a, b) => `$${a ?? b}`,
+    );
+}
+
+function markDifferences(rows: ServerRow[]): void {
+  const byName = new Map<string, ServerRow[]>();
+  for (const row of rows) byName.set(row.name, [...(byName.get(row.name) ?? []), row]);
+  for (const group of byName.values()) {
+    for (const row of group) {
+      row.differsFrom = group
+        .filter((other) => other !== row && other.client !== row.client && sameness(other) !== sameness(row))
+        .map((other) => ({ client: other.client, path: other.path, line: other.line }));
+    }
+  }
 }
 
 function relativeTo(cwd: string, path: string): string {
@@ -95,7 +131,13 @@ export function formatServersJson(rows: readonly ServerRow[]): string {
 
 export function formatServersTable(rows: readonly ServerRow[], colors: Palette): string {
   const header = ['CLIENT', 'NAME', 'PINNED', 'STARTS', 'FILE'];
-  const cells = rows.map((r) => [r.client ?? '(by content)', r.name, r.pinned, r.start, `${r.path}:${r.line}`]);
+  const cells = rows.map((r) => [
+    r.client ?? '(by content)',
+    r.name,
+    r.pinned,
+    r.start,
+    `${r.path}:${r.line}${r.differsFrom.length > 0 ? ` (differs from ${r.differsFrom.map((d) => d.client ?? d.path).join(', ')})` : ''}`,
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => Math.min(c[i]!.length, 60))));
   const line = (c: string[]) =>
     c

@@ -28,7 +28,9 @@ const VIEW = memoKey<ClientView>('client-servers');
 export function clientViewOf(ctx: DocumentContext): ClientView {
   return ctx.memo.get(VIEW, () => {
     const client = ctx.doc.kind === 'mcp-servers' ? clientOfPath(ctx.file.path) : null;
-    const keys = client ? [client.serversKey] : (['servers', 'mcpServers'] as const);
+    const keys = client
+      ? [client.serversKey, ...(client.alsoReads ? [client.alsoReads] : [])]
+      : (['servers', 'mcpServers'] as const);
     const servers: ClientServer[] = [];
     for (const key of keys) {
       for (const pair of getMap(ctx.doc.root, key)?.pairs ?? []) {

@@ -13,12 +13,21 @@ export interface ClientInfo {
   label: string;
   /** The root key that holds its servers by name. */
   serversKey: 'servers' | 'mcpServers';
+  /** Another root key the client also reads servers from (VS Code moves `mcpServers` into `servers`). */
+  alsoReads?: 'mcpServers';
   /** The path (suffix, `/`-separated, case-insensitive) of the project or user file it reads. */
   path: RegExp;
 }
 
 export const CLIENTS: readonly ClientInfo[] = [
-  { id: 'vscode', label: 'VS Code', serversKey: 'servers', path: /(^|\/)\.vscode\/mcp\.json$/i },
+  // VS Code's config discovery moves a root `mcpServers` into `servers` (configMcpDiscovery.ts sync).
+  {
+    id: 'vscode',
+    label: 'VS Code',
+    serversKey: 'servers',
+    alsoReads: 'mcpServers',
+    path: /(^|\/)\.vscode\/mcp\.json$/i,
+  },
   { id: 'cursor', label: 'Cursor', serversKey: 'mcpServers', path: /(^|\/)\.cursor\/mcp\.json$/i },
   { id: 'claude-code', label: 'Claude Code', serversKey: 'mcpServers', path: /(^|\/)\.mcp\.json$/i },
   {

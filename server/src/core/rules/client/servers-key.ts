@@ -1,8 +1,9 @@
 // client/servers-key: a client file that holds its servers under another client's root key (VS
 // Code's `servers` and everyone else's `mcpServers` are the usual swap, pasted from a README). The
 // client reads only its own key, so none of the servers in the file starts. Reported where the
-// client's reading of its root is known (docs/clients.md): VS Code reads `servers`, `inputs` and
-// `sandbox` only (mcpResourceScannerService.ts); Roo Code's zod schema strips other root keys
+// client's reading of its root is known (docs/clients.md). Not VS Code: its config discovery moves
+// a root `mcpServers` into `servers` and writes the file back (configMcpDiscovery.ts sync), so the
+// servers start. Roo Code's zod schema strips other root keys
 // (McpHub.ts McpSettingsSchema); Gemini CLI reads `mcpServers` (settingsSchema.ts); Claude Code
 // reports the file as a configuration error (its documentation and changelog; its source is closed).
 import { renameKey, editContextOf } from '../../edit/mappingEdits.js';
@@ -11,12 +12,12 @@ import { clientOfPath } from '../../parse/clients.js';
 import { getPair, isMap } from '../../parse/nodes.js';
 import { defineRule } from '../rule.js';
 
-const KNOWN: ReadonlySet<ClientId> = new Set(['vscode', 'claude-code', 'roo', 'gemini']);
+const KNOWN: ReadonlySet<ClientId> = new Set(['claude-code', 'roo', 'gemini']);
 
 export const rule = defineRule({
   id: 'client/servers-key',
   defaultSeverity: 'error',
-  summary: "Servers under another client's root key (`mcpServers` in `.vscode/mcp.json`): none of them starts.",
+  summary: "Servers under another client's root key (`servers` in `.roo/mcp.json`): none of them starts.",
   kinds: ['mcp-servers'],
   messages: {
     otherKey: (d: { client: string; key: string; own: string }) =>

@@ -238,6 +238,21 @@ describe('the workspace config', () => {
     assert.doesNotMatch(shown, /sekret|abc123/);
     assert.match(shown, /key=\*\*\*.*Authorization: \*\*\*/);
   });
+
+  test("Gemini CLI's httpUrl is Streamable HTTP, and its bare $NAME needs the environment", () => {
+    const text = JSON.stringify({
+      theme: 'GitHub',
+      mcpServers: {
+        docs: { httpUrl: 'https://docs.example.test/mcp' },
+        keyed: { httpUrl: 'https://docs.example.test/mcp', headers: { Authorization: 'Bearer $DOCS_TOKEN' } },
+      },
+    });
+    const { servers } = serversFromConfig('.gemini/settings.json', text, '/work/space');
+    const by = new Map(servers.map((s) => [s.name, s]));
+    assert.deepEqual(by.get('docs')?.launch, { type: 'http', url: 'https://docs.example.test/mcp', headers: {} });
+    assert.equal(by.get('keyed')?.launch, undefined);
+    assert.match(by.get('keyed')!.blocked!.message, /environment variable DOCS_TOKEN/);
+  });
 });
 
 describe('fetching the reference servers', () => {

@@ -33,6 +33,7 @@ import { visible, visibleLines } from './formatters/visible.js';
 import { guardGithub, guardJson, guardText, guardXml } from './formatters/workflowCommands.js';
 import { summarize, type CheckResult } from './result.js';
 import { formatRulesJson, formatRulesTable } from './rules.js';
+import { formatServersJson, formatServersTable, serverRows } from './servers.js';
 
 export const EXIT_CLEAN = 0;
 export const EXIT_FINDINGS = 1;
@@ -65,6 +66,8 @@ Usage:
                                         a hint loosens or a composite tool breaks
   tool-lens gateway tools [PATH...]     the tools each gateway configuration will advertise,
                                         and what it withholds and why
+  tool-lens servers [PATH...]           every MCP server the client configurations declare:
+                                        client, name, how it starts, pinned or not
   tool-lens help [COMMAND]              the options of a command
   tool-lens --help | --version
 
@@ -171,6 +174,23 @@ Options:
 Exit codes: 0 listed, 2 usage error (including paths that hold no gateway configuration).
 `;
 
+export const SERVERS_HELP = `Usage: tool-lens servers [PATH...] [options]
+
+Lists every MCP server the client configurations under the paths declare (.vscode/mcp.json,
+.cursor/mcp.json, .mcp.json, .gemini/settings.json, .roo/mcp.json, ...): the client, the name, how
+the client starts it (the command line or URL as written, credentials masked) and whether what it
+fetches is pinned (pinned, unpinned, or n/a when it fetches nothing: a local command, a URL).
+
+Options:
+  --format stylish|json      a table (default) or JSON
+  --config FILE              configuration file (default: .toollens.yaml found upward)
+  --output-file FILE         write the list to FILE (folders created) instead of stdout
+  --color, --no-color        force colour on or off
+  -h, --help                 this help
+
+Exit codes: 0 listed (an empty list too), 2 usage error.
+`;
+
 /** A mistake on the command line itself, as opposed to a path or a configuration problem. */
 class CommandLineError extends UsageError {}
 
@@ -271,6 +291,8 @@ export function run(argv: string[], given: Io): number {
         return helpCommand(rest, io);
       case 'gateway':
         return gatewayCommand(line, rest, io);
+      case 'servers':
+        return serversCommand(line, rest, io);
       case 'catalog':
         // `catalog fetch` is asynchronous and handled by main(); anything else but diff is a typo.
         if (rest[0] === 'diff') return catalogDiffCommand(line, rest.slice(1), io);
@@ -281,7 +303,7 @@ export function run(argv: string[], given: Io): number {
         throw new CommandLineError('no command given; use `tool-lens check [PATH...]` or `tool-lens rules`');
       default:
         throw new CommandLineError(
-          `unknown command "${command}"; the commands are check, rules, gateway tools, catalog fetch, catalog diff and help${didYouMean(command, COMMANDS)}`,
+          `unknown command "${command}"; the commands are check, rules, gateway tools, servers, catalog fetch, catalog diff and help${didYouMean(command, COMMANDS)}`,
         );
     }
   } catch (error) {
@@ -308,6 +330,7 @@ function helpCommand(topic: string[], io: Io): number {
   else if (command === 'catalog' && (sub === undefined || sub === 'fetch')) io.out(CATALOG_FETCH_HELP);
   else if (command === 'catalog' && sub === 'diff') io.out(CATALOG_DIFF_HELP);
   else if (command === 'gateway') io.out(GATEWAY_TOOLS_HELP);
+  else if (command === 'servers') io.out(SERVERS_HELP);
   else
     throw new CommandLineError(
       `no help for "${topic.join(' ')}"; the commands are check, rules, gateway tools, catalog fetch and catalog diff`,
@@ -354,7 +377,7 @@ function parseArgsMessage(error: unknown): string {
 }
 
 /** The commands `run` knows, for a did-you-mean on a misspelt one. */
-const COMMANDS = ['check', 'rules', 'gateway', 'catalog', 'help'];
+const COMMANDS = ['check', 'rules', 'gateway', 'servers', 'catalog', 'help'];
 
 /** `; did you mean X?` when one of `candidates` is close to `word` (core/text/suggest.ts), else nothing. */
 function didYouMean(word: string, candidates: string[]): string {
@@ -573,6 +596,22 @@ function catalogDiffCommand(line: CommandLine, rest: string[], io: Io): number {
   const colors = palette(colourWanted({ isTTY: output.isTTY }, line.color, io.env));
   output.write(format === 'json' ? guardJson(formatDiffJson(report)) : guardText(formatDiffTable(report, colors)));
   return diffFails(report, gate) ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+function serversCommand(line: CommandLine, paths: string[], io: Io): number {
+  const { values } = line;
+  rejectOptions(values, [...CHECK_ONLY.filter((option) => option !== 'config'), 'rule-docs-url'], 'servers');
+  const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
+  const output = outputOf(values, io);
+  const rows = serverRows({
+    paths,
+    cwd: io.cwd,
+    configPath: values.config,
+    log: stderrLogger(io, values.debug === true),
+  });
+  const colors = palette(colourWanted({ isTTY: output.isTTY }, line.color, io.env));
+  output.write(format === 'json' ? guardJson(formatServersJson(rows)) : guardText(formatServersTable(rows, colors)));
+  return EXIT_CLEAN;
 }
 
 function gatewayCommand(line: CommandLine, rest: string[], io: Io): number {

@@ -1,6 +1,6 @@
 // The MCP servers a workspace declares in its client configs (.vscode/mcp.json, .cursor/mcp.json,
-// .mcp.json, claude_desktop_config.json), as launch descriptions the fetcher can start. Nothing
-// here starts anything. Values that need a prompt or the user's environment (`${input:…}`,
+// .mcp.json, claude_desktop_config.json, .gemini/settings.json, .roo/mcp.json, .amazonq/mcp.json),
+// as launch descriptions the fetcher can start. Nothing here starts anything. Values that need a prompt or the user's environment (`${input:…}`,
 // `${env:…}`, `envFile`) are never resolved: such a server is reported as not fetchable, and its
 // launch is not even built, so no value of it travels further.
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,6 +17,9 @@ export const MCP_CONFIG_FILES: readonly { path: string; key: 'servers' | 'mcpSer
   { path: '.cursor/mcp.json', key: 'mcpServers' },
   { path: '.mcp.json', key: 'mcpServers' },
   { path: 'claude_desktop_config.json', key: 'mcpServers' },
+  { path: '.gemini/settings.json', key: 'mcpServers' },
+  { path: '.roo/mcp.json', key: 'mcpServers' },
+  { path: '.amazonq/mcp.json', key: 'mcpServers' },
 ];
 
 export interface StdioLaunch {
@@ -128,7 +131,9 @@ export function serversFromConfig(
     problems.push(`${file}: "${key}" should map server names to their settings`);
     return { servers: [], problems };
   }
-  const context: VariableContext = { root: resolve(root) };
+  // Gemini CLI expands a bare `$NAME` from the environment too (envVarResolver.ts), which Tool
+  // Lens never reads: such a server needs the environment.
+  const context: VariableContext = { root: resolve(root), bareNames: /(^|\/)\.gemini\/settings\.json$/i.test(file) };
   const servers: McpServerEntry[] = [];
   for (const pair of list.pairs) {
     const name = keyText(pair);
@@ -154,16 +159,20 @@ function launchOf(node: Node | null, context: VariableContext): { launch: Launch
   if (!isMap(node)) return invalid('its settings are not an object');
   const type = getString(node, 'type');
   const command = getString(node, 'command');
-  const url = getString(node, 'url');
+  // Gemini CLI's older `httpUrl` is Streamable HTTP (mcp-client.ts createUrlTransport).
+  const httpUrl = getString(node, 'httpUrl');
+  const url = getString(node, 'url') ?? httpUrl;
   const isStdio = type === 'stdio' || (type === undefined && command !== undefined);
   const httpType =
     type === undefined
       ? url !== undefined && command === undefined
         ? 'http'
         : undefined
-      : Object.hasOwn(HTTP_TYPES, type)
-        ? HTTP_TYPES[type]
-        : undefined;
+      : httpUrl !== undefined && getString(node, 'url') === undefined
+        ? 'http'
+        : Object.hasOwn(HTTP_TYPES, type)
+          ? HTTP_TYPES[type]
+          : undefined;
   if (type !== undefined && type !== 'stdio' && httpType === undefined) {
     return {
       blocked: {
@@ -183,6 +192,9 @@ function launchOf(node: Node | null, context: VariableContext): { launch: Launch
       if (variable.startsWith('input:')) needs.add(`input "${variable.slice(6)}"`);
       else if (variable.startsWith('env:')) needs.add(`environment variable ${variable.slice(4)}`);
       else if (!Object.prototype.hasOwnProperty.call(known, variable)) unknown.add(variable);
+    }
+    if (context.bareNames) {
+      for (const m of value.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)) needs.add(`environment variable ${m[1]}`);
     }
   };
 
@@ -287,6 +299,8 @@ function stringMap(node: Node | undefined): Record<string, string> | undefined {
 
 interface VariableContext {
   root: string;
+  /** The client expands `$NAME` as well as `${...}` (Gemini CLI). */
+  bareNames?: boolean;
 }
 
 /** `${name}` occurrences in a value. */

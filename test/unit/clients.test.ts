@@ -1,0 +1,97 @@
+// Which MCP client reads a file, from its path (docs/clients.md): every client's file is the one
+// `mcp-servers` kind, a client's own rules run only where the path names the client, and a file
+// recognised by content alone gets only the client-neutral checks.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { checkFile } from '../../server/src/core/engine.js';
+import { clientOfPath } from '../../server/src/core/parse/clients.js';
+import { kindFromName } from '../../server/src/core/parse/kinds.js';
+import { Workspace } from '../../server/src/core/workspace.js';
+import { hoverAt } from '../../server/src/core/ide/hover.js';
+import { completionsAt } from '../../server/src/core/ide/completion.js';
+
+test('each client file is an mcp-servers document with its client', () => {
+  const cases: [string, string][] = [
+    ['.vscode/mcp.json', 'vscode'],
+    ['repo/.cursor/mcp.json', 'cursor'],
+    ['.mcp.json', 'claude-code'],
+    ['Library/Application Support/Claude/claude_desktop_config.json', 'claude-desktop'],
+    ['.gemini/settings.json', 'gemini'],
+    ['a\\b\\.roo\\mcp.json', 'roo'],
+    ['.amazonq/mcp.json', 'amazonq'],
+    ['home/.codeium/windsurf/mcp_config.json', 'windsurf'],
+  ];
+  for (const [path, client] of cases) {
+    assert.equal(clientOfPath(path)?.id, client, path);
+    assert.equal(kindFromName(path), 'mcp-servers', path);
+  }
+});
+
+test('paths no client reads name no client', () => {
+  for (const path of ['mcp.json', 'settings.json', '.vscode/settings.json', 'roo/mcp.json', 'mcp_config.json']) {
+    assert.equal(clientOfPath(path), null, path);
+    assert.equal(kindFromName(path), null, path);
+  }
+});
+
+const ROO_HTTP = '{"mcpServers": {"docs": {"type": "http", "url": "https://docs.example.com/mcp", "autoApprove": []}}}';
+
+test("a client's rules run where its path names it, and not on the same text found by content", () => {
+  const workspace = new Workspace('/work');
+  const rules = (path: string) =>
+    checkFile(workspace.parse(path, ROO_HTTP), workspace)
+      .findings.map((f) => f.rule)
+      .sort();
+  assert.deepEqual(rules('.roo/mcp.json'), ['client/invalid-transport', 'client/unknown-key']);
+  assert.deepEqual(rules('servers.json'), []);
+});
+
+test('the hover on a server name says how its client starts it, credentials masked', () => {
+  const text = JSON.stringify(
+    {
+      servers: {
+        github: {
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-github'],
+          env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_FAKE0123456789abcdefghijklmnopqrstuv', LOG: 'debug' },
+        },
+      },
+    },
+    null,
+    2,
+  );
+  const workspace = new Workspace('/work');
+  const file = workspace.parse('.vscode/mcp.json', text);
+  const hover = hoverAt(file, workspace, text.indexOf('"github"') + 2);
+  assert.ok(hover, 'a hover on the server name');
+  assert.match(hover.markdown, /started by VS Code/);
+  assert.match(hover.markdown, /npx -y @modelcontextprotocol\/server-github/);
+  assert.match(hover.markdown, /`GITHUB_PERSONAL_ACCESS_TOKEN` = `\*\*\*`/);
+  assert.match(hover.markdown, /`LOG` = `debug`/);
+  assert.match(hover.markdown, /\*\*not pinned\*\*/);
+  assert.doesNotMatch(hover.markdown, /ghp_/);
+});
+
+test("completion offers a server entry's keys and type values as its client reads them", () => {
+  const workspace = new Workspace('/work');
+  const keyText = '{"mcpServers": {"docs": {"url": "https://x.example/mcp", ""}}}';
+  const keys = completionsAt(workspace.parse('.roo/mcp.json', keyText), workspace, keyText.indexOf('""') + 1);
+  const labels = keys.map((k) => k.label);
+  assert.ok(labels.includes('alwaysAllow') && labels.includes('type'), labels.join(','));
+  assert.ok(!labels.includes('url'), 'a key the entry has is not offered again');
+  const typeText = '{"mcpServers": {"docs": {"url": "https://x.example/mcp", "type": ""}}}';
+  const types = completionsAt(workspace.parse('.roo/mcp.json', typeText), workspace, typeText.lastIndexOf('""') + 1);
+  assert.deepEqual(
+    types.map((t) => t.label),
+    ['stdio', 'sse', 'streamable-http'],
+  );
+  const gemini = completionsAt(
+    workspace.parse('.gemini/settings.json', typeText),
+    workspace,
+    typeText.lastIndexOf('""') + 1,
+  );
+  assert.deepEqual(
+    gemini.map((t) => t.label),
+    ['stdio', 'sse', 'http'],
+  );
+});

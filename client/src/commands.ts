@@ -18,7 +18,7 @@ import {
 } from '../../server/src/lsp/protocol.js';
 import { registerFloorViews } from './derivedViews.js';
 import { fetchCatalog } from './fetchCatalog.js';
-import { showGraphPanel } from './graphPanel.js';
+import { registerGraphPanels, type GraphPanels } from './graphPanel.js';
 
 type Position = { line: number; character: number };
 
@@ -52,8 +52,12 @@ function target(uriArg: unknown, positionArg: unknown): { uri: vscode.Uri; posit
   return { uri };
 }
 
-export function registerCommands(context: vscode.ExtensionContext, client: LanguageClient): void {
+/** Registers the commands; returns the workflow graph's panels (the extension's API reads them). */
+export function registerCommands(context: vscode.ExtensionContext, client: LanguageClient): GraphPanels {
   const floorViews = registerFloorViews(context, client);
+  const graphPanels = registerGraphPanels(context, (uri, position) =>
+    serverCommand<WorkflowGraph[]>(client, SERVER_COMMANDS.workflowGraph, [{ uri, ...(position ? { position } : {}) }]),
+  );
   const register = (id: string, run: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
@@ -159,16 +163,14 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
     const at = target(uriArg, positionArg);
     if (!at) return void vscode.window.showInformationMessage('Tool Lens: open a workflow file to see its graph.');
     // The composite around the cursor (every composite of the file when the cursor is in none).
-    const graphs = await serverCommand<WorkflowGraph[]>(client, SERVER_COMMANDS.workflowGraph, [
-      { uri: at.uri.toString(), position: at.position },
-    ]);
-    showGraphPanel(graphs, at.uri);
+    await graphPanels.show(at.uri, at.position);
   });
 
   register(OPEN_RULE_DOCS, async (ruleArg) => {
     const rule = typeof ruleArg === 'string' ? ruleArg : await pickRule(client);
     if (rule) await openRulePage(context, rule);
   });
+  return graphPanels;
 }
 
 /**

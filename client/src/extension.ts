@@ -1,5 +1,6 @@
 // The VS Code side of Tool Lens: starts the language server (dist/server.js over IPC), registers
-// the commands, the language status items, the "Advertised tools" view and the workspace-trust plumbing. No analysis here.
+// the commands (and the workflow graph's panel, restored after a reload), the language status
+// items, the "Advertised tools" view and the workspace-trust plumbing. No analysis here.
 import * as vscode from 'vscode';
 import {
   LanguageClient,
@@ -13,6 +14,7 @@ import {
   type CatalogState,
   type InitializationOptions,
   type ToolLensSettings,
+  type WorkflowGraph,
 } from '../../server/src/lsp/protocol.js';
 import { registerAdvertisedTools } from './advertisedTools.js';
 import { OPEN_RULE_DOCS, registerCommands } from './commands.js';
@@ -40,6 +42,8 @@ export interface ToolLensApi {
   languageStatusShownFor(document: vscode.TextDocument): boolean;
   /** The items' text and detail, as the status bar's hover shows them. */
   languageStatus(): { id: string; text: string; detail?: string; command?: string }[];
+  /** The workflow graph panel's tab and the graphs it shows (undefined when none is open): what the page draws. */
+  workflowGraph(): { title: string; graphs: WorkflowGraph[] } | undefined;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<ToolLensApi> {
@@ -77,7 +81,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ToolLe
   context.subscriptions.push(
     client.onNotification(CATALOG_STATE_NOTIFICATION, (state: CatalogState) => status.update(state)),
   );
-  registerCommands(context, client);
+  const graphPanels = registerCommands(context, client);
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       void client?.sendNotification(TRUST_NOTIFICATION, { trusted: true });
@@ -95,6 +99,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ToolLe
         detail: item.detail,
         command: item.command?.command,
       })),
+    workflowGraph: () => graphPanels.current(),
   };
 }
 

@@ -212,10 +212,52 @@ export function graphTitle(graphs: readonly WorkflowGraph[], uri: { path: string
 }
 
 /**
- * The whole webview page. The Content Security Policy allows nothing but our own nonce'd style
- * and script: no network, no other inline code.
+ * What a graph panel shows: the file, the cursor it was asked from, and its composites by name.
+ * The page keeps it as the webview's state, so a reloaded window asks for the same graphs again.
  */
-export function graphHtml(graphs: WorkflowGraph[], nonce: string): string {
+export interface GraphPanelState {
+  uri: string;
+  position?: { line: number; character: number };
+  workflows: string[];
+}
+
+/** Whether a webview's saved state is a graph panel's (it is the page's, so it is checked). */
+export function isGraphPanelState(value: unknown): value is GraphPanelState {
+  if (typeof value !== 'object' || value === null) return false;
+  const state = value as Record<string, unknown>;
+  const position = state.position as Record<string, unknown> | undefined;
+  return (
+    typeof state.uri === 'string' &&
+    Array.isArray(state.workflows) &&
+    state.workflows.every((w) => typeof w === 'string') &&
+    (position === undefined ||
+      (typeof position === 'object' &&
+        position !== null &&
+        typeof position.line === 'number' &&
+        typeof position.character === 'number'))
+  );
+}
+
+/**
+ * The graphs a panel shows after its file or its findings changed: the composites it showed, by
+ * name, as the file has them now; undefined when none of them is left (renamed or removed), and
+ * the panel asks again from where it was opened.
+ */
+export function sameComposites(all: readonly WorkflowGraph[], shown: readonly string[]): WorkflowGraph[] | undefined {
+  const kept = all.filter((g) => shown.includes(g.workflow));
+  return kept.length ? kept : undefined;
+}
+
+/** JSON that is safe inside a `<script>` element: no `<` that could close it. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * The whole webview page. The Content Security Policy allows nothing but our own nonce'd style
+ * and script: no network, no other inline code. `state`, when given, is kept as the webview's state.
+ */
+export function graphHtml(graphs: WorkflowGraph[], nonce: string, state?: GraphPanelState): string {
   const sections = graphs.length
     ? graphs
         .map((g) => {
@@ -256,7 +298,7 @@ ${(Object.keys(MARK_STYLE) as WorkflowGraphMark['kind'][]).map((key) => `  .badg
 ${legendHtml()}
 ${sections}
 <script nonce="${nonce}">
-  const vscode = acquireVsCodeApi();
+  const vscode = acquireVsCodeApi();${state ? `\n  vscode.setState(${scriptJson(state)});` : ''}
   for (const node of document.querySelectorAll('.node')) {
     const reveal = () => vscode.postMessage({ type: 'reveal', line: Number(node.getAttribute('data-line')) });
     node.addEventListener('click', reveal);

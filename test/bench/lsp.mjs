@@ -84,7 +84,7 @@ const CAPABILITIES = {
 // ------------------------------------------------------------------------------------------------
 // A minimal LSP client around one server process
 
-class ServerProcess {
+export class ServerProcess {
   constructor() {
     this.child = spawn(process.execPath, [SERVER, '--stdio'], {
       stdio: ['pipe', 'pipe', 'pipe'],

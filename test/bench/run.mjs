@@ -8,7 +8,7 @@
 //   node test/bench/run.mjs [--only SECTION[,SECTION]] [--runs N] [--lines N]
 //                           [--edits N] [--doc-lines N] [--ws-files N] [--starts N]
 //
-//   --only S      run only these sections (comma-separated): cli-check, cli-cache, lsp, scaling. With --only, the
+//   --only S      run only these sections (comma-separated): cli-check, cli-cache, lsp, scaling, lsp-scale, lsp-push. With --only, the
 //                 other sections' last figures in results.json are kept (each has its own date).
 //   cli-check (tool-lens check against a bare YAML parse of the same files, on two workspaces: ~100k
 //     lines in files of about a thousand lines, and 240 files of six composite tools each):
@@ -24,6 +24,10 @@
 //   scaling (scaling.mjs: one file per shape at two sizes against its bare parse; hostile files):
 //     --scaling-lines N,N   the two sizes in lines (default 50,000 and 200,000)
 //     --hostile-limit S     seconds a hostile file may take before it counts as not finishing (default 60)
+//   lsp-scale (lsp-scale.mjs: the server's start-up time and peak memory beside tool-lens check, once
+//     each, on generated workspaces in the temporary folder):
+//     --scale-files N       files of the many-small-files workspace (default 20,000)
+//     --scale-mb N          megabytes of the unrelated-YAML workspace (default 200)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -31,6 +35,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_LINES, generate, generateMany, MANY_FILES, MANY_PER_FILE } from './generate.mjs';
 import { LSP_DEFAULTS, lspSection } from './lsp.mjs';
+import { SCALE_DEFAULTS } from './lsp-scale.mjs';
 import { scalingSection } from './scaling.mjs';
 import { mb, median, ratio, round, table } from './stats.mjs';
 
@@ -296,6 +301,11 @@ const SECTIONS = [
     id: 'scaling',
     run: () => scalingSection({ out: OUT, options, measure, cli: CLI, baseline: join(HERE, 'baseline.mjs') }),
   },
+  // The server on 20,000 small files and on 200 MB of unrelated YAML, beside the CLI (lsp-scale.mjs).
+  {
+    id: 'lsp-scale',
+    run: async () => (await import('./lsp-scale.mjs')).lspScaleSection({ options, measure, cli: CLI }),
+  },
   // Push diagnostics (Neovim, Helix) beside yaml-language-server on the same document (lsp-push.mjs); takes --edits, --doc-lines, --starts.
   {
     id: 'lsp-push',
@@ -328,6 +338,10 @@ function parseOptions(argv) {
     else if (flag === '--starts') ((out.lsp.starts = count(flag, value, 1)), i++);
     else if (flag === '--scaling-lines')
       ((out.scalingLines = (value ?? '').split(',').map((n) => count(flag, n, 100))), i++);
+    else if (flag === '--scale-files')
+      ((out.scale = { ...(out.scale ?? SCALE_DEFAULTS), files: count(flag, value, 100) }), i++);
+    else if (flag === '--scale-mb')
+      ((out.scale = { ...(out.scale ?? SCALE_DEFAULTS), megabytes: count(flag, value, 1) }), i++);
     else if (flag === '--hostile-limit') ((out.hostileLimitMs = count(flag, value, 1) * 1000), i++);
     else usage(`unknown argument ${flag}`);
   }
@@ -336,7 +350,7 @@ function parseOptions(argv) {
 
 function usage(problem) {
   console.error(
-    `${problem}; use --only SECTION[,SECTION], --runs N, --lines N, --edits N, --doc-lines N, --ws-files N, --starts N, --scaling-lines N,N, --hostile-limit SECONDS`,
+    `${problem}; use --only SECTION[,SECTION], --runs N, --lines N, --edits N, --doc-lines N, --ws-files N, --starts N, --scaling-lines N,N, --hostile-limit SECONDS, --scale-files N, --scale-mb N`,
   );
   process.exit(2);
 }

@@ -279,7 +279,7 @@ export async function run(): Promise<void> {
     return `ours: ${describe(fromJson.filter((d) => d.range.start.isEqual(value)))}; VS Code's own schema on the toolFaces key: ${onKey.length ? describe(onKey) : 'nothing'}`;
   });
 
-  await hostViews(check, folder, plan);
+  await hostViews(check, folder, plan, extension);
   await envelopeChecks(check, folder, extension);
   await moveFacesChecks(check, folder);
 

@@ -1,8 +1,9 @@
 // Extension-host checks of the derived views (issue 12), called from codeserver.host.ts: "Show
 // Derived Floor" opens a read-only virtual document (our `tool-lens:` scheme) and leaves no
 // untitled or dirty document behind; the workflow graph's tab names the composite and the file,
-// and the graph the server sends it marks the dropped composite, the steps that break its claim,
-// the race and the unknown step.
+// and the graph the server sends it marks the composite the gateway leaves out, the step that
+// breaks its claim, the race and the unknown step; the open panel follows a quick fix (the race
+// goes), and a file with no composite tool opens no panel (issue 26).
 import * as vscode from 'vscode';
 import type { HostPlan } from './codeserver.host.js';
 
@@ -20,6 +21,11 @@ interface Graph {
 }
 
 const WAIT_MS = 20000;
+
+/** What the extension exports for the panel (client/src/extension.ts's ToolLensApi). */
+interface GraphApi {
+  workflowGraph(): { title: string; graphs: Graph[] } | undefined;
+}
 
 // A gateway with everything the graph marks: copy_readme claims read-only while "write" writes,
 // "write" reads "read" without waiting for it, and "notify" names a tool the catalog lacks.
@@ -76,8 +82,14 @@ function describeDocuments(): string {
   );
 }
 
-export async function hostViews(check: Check, folder: vscode.Uri, plan: HostPlan): Promise<void> {
+export async function hostViews(
+  check: Check,
+  folder: vscode.Uri,
+  plan: HostPlan,
+  extension: vscode.Extension<unknown> | undefined,
+): Promise<void> {
   const gatewayUri = vscode.Uri.joinPath(folder, plan.gateway);
+  const api = extension?.exports as GraphApi | undefined;
 
   await check(
     'Show Derived Floor opens a read-only tool-lens: document and leaves nothing untitled or dirty',
@@ -113,7 +125,7 @@ export async function hostViews(check: Check, folder: vscode.Uri, plan: HostPlan
   );
 
   await check(
-    'the workflow graph marks the dropped composite, the steps that break its claim, the race and the unknown step; its tab names both',
+    'the workflow graph marks the composite left out, the step that breaks its claim, the race and the unknown step; its tab names both; it follows a quick fix; no panel for a file without composites',
     async () => {
       const probe = vscode.Uri.joinPath(folder, PROBE);
       await vscode.workspace.fs.writeFile(probe, new TextEncoder().encode(PROBE_TEXT));
@@ -141,11 +153,12 @@ export async function hostViews(check: Check, folder: vscode.Uri, plan: HostPlan
             .join(','),
         ]),
       );
-      const expected = { read: '', write: 'breaks-claim,race', notify: 'breaks-claim,unknown' };
+      // "notify" does not resolve: the gateway leaves the composite out for it, and it decides no claim.
+      const expected = { read: '', write: 'breaks-claim,race', notify: 'unknown' };
       if (JSON.stringify(marks) !== JSON.stringify(expected))
         fail(`marks ${JSON.stringify(marks)}, expected ${JSON.stringify(expected)}`);
-      if (!graph.dropped?.startsWith('Dropped by the gateway'))
-        fail(`the composite is not marked dropped: ${JSON.stringify(graph.dropped)}`);
+      if (!graph.dropped?.startsWith('Left out by the gateway: step "notify" does not resolve'))
+        fail(`the composite is not marked left out: ${JSON.stringify(graph.dropped)}`);
       if (!graph.edges.some((e) => e.from === 'read' && e.to === 'write' && e.kind === 'reads'))
         fail(`no reads edge for the race: ${JSON.stringify(graph.edges)}`);
       await vscode.commands.executeCommand('toolLens.showWorkflowGraph', probe);
@@ -159,10 +172,42 @@ export async function hostViews(check: Check, folder: vscode.Uri, plan: HostPlan
             .join(', ')}`,
         );
       });
+      // The panel follows its file: the quick fix that adds the missing dependsOn takes the race away.
+      if (!api) fail('the extension exports no API');
+      const raceOf = () =>
+        api
+          .workflowGraph()
+          ?.graphs[0]?.nodes.find((n) => n.id === 'write')
+          ?.marks?.some((m) => m.kind === 'race');
+      if (!raceOf()) fail(`the panel shows no race before the fix: ${JSON.stringify(api.workflowGraph())}`);
+      const race = vscode.languages
+        .getDiagnostics(probe)
+        .find((d) => (typeof d.code === 'object' ? d.code.value : d.code) === 'template/not-upstream')!;
+      const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
+        'vscode.executeCodeActionProvider',
+        probe,
+        race.range,
+        vscode.CodeActionKind.QuickFix.value,
+      );
+      const add = actions.find((a): a is vscode.CodeAction => a.title === 'Add "read" to dependsOn' && 'edit' in a);
+      if (!add?.edit) fail(`no "Add "read" to dependsOn" fix; offered: ${JSON.stringify(actions.map((a) => a.title))}`);
+      if (!(await vscode.workspace.applyEdit(add.edit))) fail('workspace.applyEdit refused the fix');
+      await waitFor('the panel without the race after the fix', () => (raceOf() === false ? true : undefined));
+      await document.save();
       await vscode.window.tabGroups.close(tab);
+      await waitFor('the panel closed', () => (api.workflowGraph() === undefined ? true : undefined));
+      // A file with no composite tool: a message, as "Show Derived Floor" gives, and no panel.
+      await vscode.commands.executeCommand(
+        'toolLens.showWorkflowGraph',
+        vscode.Uri.joinPath(folder, 'catalogs/filesystem.json'),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const opened = allTabs().filter((t) => t.label.startsWith('Graph: '));
+      if (opened.length || api.workflowGraph())
+        fail(`a graph panel opened for a file with no composite tool: ${opened.map((t) => t.label).join(', ')}`);
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
       await vscode.workspace.fs.delete(probe);
-      return `marks ${JSON.stringify(marks)}; ${graph.dropped}; tab "${tab.label}"`;
+      return `marks ${JSON.stringify(marks)}; ${graph.dropped}; tab "${tab.label}"; the race gone after the fix; no panel for a catalog`;
     },
   );
 }

@@ -3,7 +3,15 @@
 // dropped composite, the steps that break its claim, races, unknown steps) and the tab's title.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CLASS_STYLE, graphHtml, graphTitle, layout, MARK_STYLE } from '../../client/src/graph.js';
+import {
+  CLASS_STYLE,
+  graphHtml,
+  graphTitle,
+  isGraphPanelState,
+  layout,
+  MARK_STYLE,
+  sameComposites,
+} from '../../client/src/graph.js';
 import type { WorkflowGraph } from '../../server/src/lsp/protocol.js';
 
 const GRAPH: WorkflowGraph = {
@@ -140,4 +148,37 @@ test('the tab names the composite and the file', () => {
   assert.equal(graphTitle([GRAPH], { path: '/w/gateways/docs.vmcp.yaml' }), 'Graph: release <notes> · docs.vmcp.yaml');
   assert.equal(graphTitle([GRAPH, GRAPH], { path: '/w/a.yaml' }), 'Graph: 2 composites · a.yaml');
   assert.equal(graphTitle([], { path: '/w/a.yaml' }), 'Graph: no composite tools · a.yaml');
+});
+
+test("the page keeps what it shows as the webview's state, so a reloaded window shows it again", () => {
+  const state = {
+    uri: 'file:///w/a</script>.yaml',
+    position: { line: 4, character: 2 },
+    workflows: ['release <notes>'],
+  };
+  const html = graphHtml([GRAPH], 'n', state);
+  const saved = /vscode\.setState\((.*)\);/.exec(html)?.[1];
+  assert.ok(saved, 'the script saves the state');
+  assert.doesNotMatch(saved, /</, 'no `<` that could close the script');
+  assert.deepEqual(JSON.parse(saved), state);
+  assert.ok(isGraphPanelState(JSON.parse(saved)));
+  assert.doesNotMatch(graphHtml([GRAPH], 'n'), /setState/, 'no state, nothing saved');
+  for (const bad of [
+    null,
+    'x',
+    { uri: 1, workflows: [] },
+    { uri: 'u' },
+    { uri: 'u', workflows: [1] },
+    { uri: 'u', workflows: [], position: { line: 'a' } },
+  ])
+    assert.equal(isGraphPanelState(bad), false, JSON.stringify(bad));
+});
+
+test('after a change the panel shows the same composites by name, or asks again when none is left', () => {
+  const other: WorkflowGraph = { ...GRAPH, workflow: 'other' };
+  const renamed: WorkflowGraph = { ...GRAPH, workflow: 'renamed' };
+  assert.deepEqual(sameComposites([other, GRAPH], ['release <notes>']), [GRAPH]);
+  assert.deepEqual(sameComposites([GRAPH, other], ['other', 'release <notes>']), [GRAPH, other]);
+  assert.equal(sameComposites([renamed, other], ['release <notes>']), undefined);
+  assert.equal(sameComposites([], ['release <notes>']), undefined);
 });

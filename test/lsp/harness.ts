@@ -234,9 +234,9 @@ export interface Spawned {
   stderr: () => string;
 }
 
-/** The bundled server as any editor runs it: `node dist/server.js --stdio`. */
-export function startStdio(serverPath: string): Spawned {
-  const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+/** The bundled server as any editor runs it: `node dist/server.js --stdio` (`nodeArgs` before the script). */
+export function startStdio(serverPath: string, nodeArgs: readonly string[] = []): Spawned {
+  const child = spawn(process.execPath, [...nodeArgs, serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new TestClient(

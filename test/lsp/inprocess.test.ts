@@ -634,12 +634,13 @@ describe('language server in process (pull client)', () => {
       }),
       null,
     );
-    assert.deepEqual(
-      await server.client.connection.sendRequest(ExecuteCommandRequest.type, {
+    // A wrong argument is an InvalidParams error (test/lsp/commands-hostile.test.ts has every command).
+    await assert.rejects(
+      server.client.connection.sendRequest(ExecuteCommandRequest.type, {
         command: SERVER_COMMANDS.floor,
         arguments: [42],
       }),
-      [],
+      (error: { code?: number }) => error.code === -32602,
     );
     assert.deepEqual(await server.client.pullItems(workflowUri()).then((items) => items.length > 0), true);
     // No handler failed (a rule that throws is the engine's business: it logs `rule <id> failed`).

@@ -37,14 +37,17 @@ describe('.toollens.yaml did-you-mean', () => {
       '',
     ].join('\n');
     const result = fixed(text);
+    // A misspelt id and a misspelt severity on one line are two problems, both said at once.
     assert.deepEqual(result.messages, [
       '"catalog" is not a configuration key. Did you mean catalogs? The keys are catalogs, workloads, rules, overrides, kinds, limits and ruleDocsUrl.',
       '"annotations/contradicton" is not a rule id. Did you mean annotations/contradiction? `tool-lens rules` lists them.',
+      'The severity of annotations/contradicton must be one of error, warning, info, hint, off. Did you mean warning?',
       '"template/not-upstrem" is not a rule id. Did you mean template/not-upstream? `tool-lens rules` lists them.',
-      result.messages[3]!,
+      'The severity of template/not-upstrem must be one of error, warning, info, hint, off. Did you mean off?',
+      result.messages[5]!,
     ]);
     assert.match(
-      result.messages[3]!,
+      result.messages[5]!,
       /^"face-overlays" is not a document kind\. Did you mean face-overlay\? The kinds are /,
     );
     assert.equal(
@@ -52,21 +55,47 @@ describe('.toollens.yaml did-you-mean', () => {
       text
         .replace('catalog:', 'catalogs:')
         .replace("'annotations/contradicton'", "'annotations/contradiction'")
+        .replace('warnig', 'warning')
         .replace('not-upstrem', 'not-upstream')
+        .replace('"of"', '"off"')
         .replace('face-overlays', 'face-overlay'),
     );
     assert.ok(
       result.safe.every((s) => !s),
       'a guess is a suggestion, never applied alone',
     );
-    // Once the ids are right, the severities are read and get their own guesses.
-    const again = fixed(result.text);
-    assert.deepEqual(again.messages, [
-      'The severity of annotations/contradiction must be one of error, warning, info, hint, off. Did you mean warning?',
-      'The severity of template/not-upstream must be one of error, warning, info, hint, off. Did you mean off?',
+    assert.deepEqual(fixed(result.text).messages, []);
+  });
+
+  test('every problem is said at once: what a misspelt key or an override holds is read too', () => {
+    const text = [
+      'rulse:',
+      '  tool/unknwn: eror',
+      '  args/unknown: warnin',
+      'overrides:',
+      '  - files: ["b/**"]',
+      '    rule:',
+      '      template/not-upstrem: warning',
+      'kinds:',
+      '  face-overlays: ["c/*.yaml"]',
+      '',
+    ].join('\n');
+    const result = fixed(text);
+    assert.deepEqual(result.messages, [
+      '"rulse" is not a configuration key. Did you mean rules? The keys are catalogs, workloads, rules, overrides, kinds, limits and ruleDocsUrl.',
+      '"tool/unknwn" is not a rule id. Did you mean tool/unknown? `tool-lens rules` lists them.',
+      'The severity of tool/unknwn must be one of error, warning, info, hint, off. Did you mean error?',
+      'The severity of args/unknown must be one of error, warning, info, hint, off. Did you mean warning?',
+      '"rule" is not a key of an override: did you mean rules?',
+      '"template/not-upstrem" is not a rule id. Did you mean template/not-upstream? `tool-lens rules` lists them.',
+      result.messages[6]!,
     ]);
-    assert.equal(again.text, result.text.replace('warnig', 'warning').replace('"of"', '"off"'));
-    assert.deepEqual(fixed(again.text).messages, []);
+    assert.match(result.messages[6]!, /^"face-overlays" is not a document kind\./);
+    // What a misspelt key holds is read for its problems only: none of it applies.
+    const { config } = parseConfig('.toollens.yaml', text, RULE_IDS);
+    assert.deepEqual(config.rules, {});
+    assert.deepEqual(config.overrides, [{ files: ['b/**'], rules: {} }]);
+    assert.deepEqual(fixed(result.text).messages, []);
   });
 
   test('a word close to nothing is told the list, with no fix', () => {

@@ -5,6 +5,7 @@
 import { configuredSeverity } from './config/config.js';
 import { sharedEffectOf, sharedIndexOf, type SharedIndex } from './edit/sharedEdits.js';
 import type { ParsedFile } from './parse/file.js';
+import { isMap, isSeq, type Node } from './parse/nodes.js';
 import { rule as declinedRule } from './rules/lens/declined.js';
 import { rule as unusedSuppressionRule } from './rules/lens/unused-suppression.js';
 import { ALL_RULES, RULE_IDS } from './rules/registry.js';
@@ -12,7 +13,7 @@ import { wordReport, type Rule, type RuleContext } from './rules/rule.js';
 import { documentContext } from './context.js';
 import { applySuppressions, findDirectives, UNUSED_SUPPRESSION, unusedSuppressionFindings } from './suppressions.js';
 import { wholeCharacters } from './text/source.js';
-import type { Finding, Fix, Severity } from './types.js';
+import type { Finding, Fix, Severity, Span } from './types.js';
 import { sharedFixTitle } from './wording/sharedFixTitle.js';
 import type { Workspace } from './workspace.js';
 
@@ -47,6 +48,33 @@ const PARTIAL_RULES = new Set([
   ALWAYS_RUNS,
 ]);
 
+/** The rules that word the parsers' own problems: they report on what the parser could not read. */
+const PARSER_RULES = new Set(['yaml/syntax', 'yaml/duplicate-key', ALWAYS_RUNS]);
+
+/** Whether a finding's range shares a character with a syntax error's (an empty range: lies inside it). */
+function touches(error: Span, finding: Span): boolean {
+  if (finding.start === finding.end) return finding.start >= error.start && finding.start < error.end;
+  return finding.start < error.end && error.start < finding.end;
+}
+
+/** `start:end` of each mapping key whose value holds the start of one of `spans`. */
+function keysHolding(root: Node, spans: readonly Span[]): Set<string> {
+  const out = new Set<string>();
+  const within = (node: Node): boolean => spans.some((s) => s.start >= node.span.start && s.start < node.span.end);
+  const visit = (node: Node): void => {
+    if (!within(node)) return;
+    if (isMap(node)) {
+      for (const pair of node.pairs) {
+        if (!pair.value || !within(pair.value)) continue;
+        out.add(`${pair.key.span.start}:${pair.key.span.end}`);
+        visit(pair.value);
+      }
+    } else if (isSeq(node)) for (const item of node.items) visit(item);
+  };
+  visit(root);
+  return out;
+}
+
 export function checkFile(
   file: ParsedFile,
   workspace: Workspace,
@@ -68,7 +96,15 @@ export function checkFile(
     const base = documentContext(file, doc, workspace);
     // A document with a syntax error is the parser's best guess at what was meant: a fix computed
     // on it may be right, but never certain, so none of its fixes is safe (`--fix` leaves it alone).
-    const guessed = doc.problems.some((problem) => problem.rule === 'yaml/syntax');
+    const broken = doc.problems
+      .filter((problem) => problem.rule === 'yaml/syntax')
+      .map((problem) => problem.recovered ?? problem.span);
+    const guessed = broken.length > 0;
+    // A finding on a key is about its value (a missing argument, field or id): when the value holds
+    // what the parser rebuilt, what it lacks may be what the parser made into something else.
+    const holders = guessed && doc.root ? keysHolding(doc.root, broken) : undefined;
+    const rebuilt = (span: Span): boolean =>
+      broken.some((error) => touches(error, span)) || holders?.has(`${span.start}:${span.end}`) === true;
     const expressions = doc.embedded?.expressions ?? [];
     // One context per document, reporting for the rule that runs now: a context per rule (a copy
     // of the document's and a closure) was a measurable part of the rules' time. No rule keeps its
@@ -79,6 +115,10 @@ export function checkFile(
       report: (report) => {
         // What Chainsaw evaluates is not what it applies: no finding starts inside an expression.
         if (expressions.some((e) => report.span.start >= e.start && report.span.start < e.end)) return;
+        // What the parser rebuilt past a syntax error (a key that swallowed the next line, a list
+        // whose `]` never came) is its guess, not what the user wrote: no rule but the parser's
+        // own reports on it, so the syntax error is the one finding of that mistake.
+        if (guessed && !PARSER_RULES.has(rule.id) && rebuilt(report.span)) return;
         const held = heldToAnchors(report.fixes);
         const fixes =
           guessed && held?.some((fix) => fix.safe)

@@ -11,6 +11,7 @@
 // process (and whatever it started) gone at the end (processes.ts), and secrets kept out of every
 // message.
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_MAX_BYTES, FetchBounds } from './bounds.js';
 import { asFetchError, cancelledError, FetchError } from './errors.js';
 import { initializeFacts, listAllTools, type InitializeFacts, type SessionContext } from './protocol.js';
 import { redact, redactValue, secretsOf, snapshotSecretsOf } from './redact.js';
@@ -22,6 +23,8 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 export const DEFAULT_PAGE_TIMEOUT_MS = 10_000;
 const DEFAULT_CLOSE_GRACE_MS = 1_000;
 const DEFAULT_MAX_PAGES = 1_000;
+/** Every page of tools/list together. */
+export const DEFAULT_LIST_TIMEOUT_MS = 60_000;
 
 export interface FetchOptions {
   /** Hard limit for starting (or reaching) the server and `initialize`. */
@@ -32,6 +35,10 @@ export interface FetchOptions {
   closeGraceMs?: number;
   /** Stops a server whose cursors never end. */
   maxPages?: number;
+  /** Hard limit for all the pages of `tools/list` together. */
+  listTimeoutMs?: number;
+  /** Everything an HTTP server may send in one fetch (every response body together), in bytes. */
+  maxBytes?: number;
   /** Client capabilities to declare; some servers list more tools for richer clients. Default none. */
   capabilities?: ClientCapabilities;
   /** Redacted notes about the run (SDK errors, shutdown trouble); never values of the launch. */
@@ -73,6 +80,7 @@ export async function fetchCatalog(server: McpServerEntry, options: FetchOptions
   const connectLimit = positive(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
   const pageMs = positive(options.pageTimeoutMs, DEFAULT_PAGE_TIMEOUT_MS);
   const log = (line: string): void => options.log?.(clean(line));
+  const bounds = new FetchBounds(server.name, positive(options.maxBytes, DEFAULT_MAX_BYTES), options.signal);
   const context: SessionContext = {
     name: server.name,
     clean,
@@ -80,7 +88,9 @@ export async function fetchCatalog(server: McpServerEntry, options: FetchOptions
     connectMs: connectLimit,
     graceMs: options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
     capabilities: options.capabilities ?? {},
-    signal: options.signal,
+    signal: bounds.signal,
+    bounds,
+    phase: 'connect',
   };
   if (options.signal?.aborted) throw cancelledError(server.name, 'start');
 
@@ -89,7 +99,14 @@ export async function fetchCatalog(server: McpServerEntry, options: FetchOptions
   const connectMs = Date.now() - started;
   try {
     const listStart = Date.now();
-    const tools = await listAllTools(session, context, pageMs, positive(options.maxPages, DEFAULT_MAX_PAGES));
+    context.phase = 'list';
+    const tools = await listAllTools(
+      session,
+      context,
+      pageMs,
+      positive(options.maxPages, DEFAULT_MAX_PAGES),
+      positive(options.listTimeoutMs, DEFAULT_LIST_TIMEOUT_MS),
+    );
     // A server that echoes a secret of its launch into a description (or its serverInfo) must not
     // put it into a snapshot; an ordinary setting it repeats is its own words and stays.
     const init = kept.length > 0 ? redactValue(session.tap.take('initialize'), keep) : session.tap.take('initialize');

@@ -3,15 +3,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { version as TOOL_VERSION } from '../../../package.json';
-import {
-  asFetchError,
-  cancelledError,
-  describe,
-  FetchError,
-  isRecord,
-  SDK_TIMEOUT_SLACK_MS,
-  withDeadline,
-} from './errors.js';
+import { asFetchError, describe, FetchError, isRecord, SDK_TIMEOUT_SLACK_MS, withDeadline } from './errors.js';
+import type { FetchBounds } from './bounds.js';
 import { sdk } from './sdk.js';
 
 /** What every step of one fetch shares: the server's name, redaction, the log and the limits. */
@@ -22,7 +15,12 @@ export interface SessionContext {
   connectMs: number;
   graceMs: number;
   capabilities: ClientCapabilities;
+  /** Aborted when the caller cancels or a bound of `bounds` is hit. */
   signal: AbortSignal | undefined;
+  /** The bytes an HTTP server may send, and the error of a stop (bounds.ts). */
+  bounds: FetchBounds;
+  /** The step under way, for the error of a bound hit inside the transport. */
+  phase: 'connect' | 'list';
 }
 
 /** A connected client (transports.ts opens one) with the tap under it. */
@@ -74,10 +72,19 @@ export async function listAllTools(
   context: SessionContext,
   pageMs: number,
   maxPages: number,
+  listMs: number,
 ): Promise<{ tools: unknown[]; pages: number }> {
   const tools: unknown[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
+  const until = Date.now() + listMs;
+  const overall = (page: number) =>
+    new FetchError(
+      context.name,
+      'list',
+      `tools/list took more than ${listMs} ms in all (${page} page${page === 1 ? '' : 's'}, the bound on one listing); stopped`,
+      true,
+    );
   for (let page = 1; ; page++) {
     if (page > maxPages)
       throw new FetchError(
@@ -85,7 +92,12 @@ export async function listAllTools(
         'list',
         `the server kept returning cursors after ${maxPages} pages of tools; stopped`,
       );
-    const raw = await listPage(session, context, cursor, pageMs);
+    const remaining = until - Date.now();
+    if (remaining <= 0) throw overall(page - 1);
+    const raw =
+      remaining < pageMs
+        ? await listPage(session, context, cursor, remaining, () => overall(page))
+        : await listPage(session, context, cursor, pageMs);
     if (!isRecord(raw) || !Array.isArray(raw.tools)) {
       throw new FetchError(context.name, 'list', `page ${page} of tools/list has no "tools" list`);
     }
@@ -111,6 +123,7 @@ async function listPage(
   context: SessionContext,
   cursor: string | undefined,
   pageMs: number,
+  onTimeout?: () => FetchError,
 ): Promise<unknown> {
   session.tap.forget('tools/list');
   const what = `tools/list${cursor === undefined ? '' : ' (next page)'}`;
@@ -123,12 +136,13 @@ async function listPage(
         { timeout: pageMs + SDK_TIMEOUT_SLACK_MS },
       ),
       pageMs,
-      () => new FetchError(context.name, 'list', `${what} got no answer within ${pageMs} ms`, true),
+      onTimeout ?? (() => new FetchError(context.name, 'list', `${what} got no answer within ${pageMs} ms`, true)),
       context.log,
-      { signal: context.signal, onAbort: () => cancelledError(context.name, 'list') },
+      { signal: context.signal, onAbort: () => context.bounds.stopped('list') },
     );
   } catch (error) {
     if (error instanceof FetchError) throw error;
+    if (context.signal?.aborted) throw context.bounds.stopped('list');
     // A result the SDK refuses to parse is still a result: keep what the server sent.
     const raw = session.tap.take('tools/list');
     if (raw !== undefined) {

@@ -2,15 +2,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  asFetchError,
-  cancelledError,
-  describe,
-  FetchError,
-  SDK_TIMEOUT_SLACK_MS,
-  withDeadline,
-  type FetchPhase,
-} from './errors.js';
+import { asFetchError, describe, FetchError, SDK_TIMEOUT_SLACK_MS, withDeadline, type FetchPhase } from './errors.js';
 import { isSpawnError, minimalEnvironment, processTreeOf, resolveExecutable, stopProcessTree } from './processes.js';
 import { newClient, RecordingTransport, type Session, type SessionContext } from './protocol.js';
 import { displayUrl } from './redact.js';
@@ -55,7 +47,7 @@ export async function openStdio(launch: StdioLaunch, context: SessionContext): P
           true,
         ),
       context.log,
-      { signal: context.signal, onAbort: () => cancelledError(context.name, 'connect') },
+      { signal: context.signal, onAbort: () => context.bounds.stopped('connect') },
     );
   } catch (error) {
     const phase: FetchPhase = isSpawnError(error) ? 'start' : 'connect';
@@ -78,6 +70,8 @@ export async function openStdio(launch: StdioLaunch, context: SessionContext): P
 export async function openHttp(launch: HttpLaunch, context: SessionContext): Promise<Session> {
   const url = new URL(launch.url);
   const requestInit: RequestInit = { headers: launch.headers };
+  // Every response body counted against the fetch's byte bound; every request ended by its stop.
+  const boundedFetch = context.bounds.fetch(() => context.phase);
   // Like VS Code: Streamable HTTP first, then the older SSE transport; `type: sse` goes straight there.
   const kinds: ('http' | 'sse')[] = launch.type === 'sse' ? ['sse'] : ['http', 'sse'];
   const deadline = Date.now() + context.connectMs;
@@ -87,8 +81,8 @@ export async function openHttp(launch: HttpLaunch, context: SessionContext): Pro
     if (remaining <= 0) break;
     const inner =
       kind === 'http'
-        ? new (sdk().StreamableHTTPClientTransport)(url, { requestInit })
-        : new (sdk().SSEClientTransport)(url, { requestInit });
+        ? new (sdk().StreamableHTTPClientTransport)(url, { requestInit, fetch: boundedFetch })
+        : new (sdk().SSEClientTransport)(url, { requestInit, fetch: boundedFetch });
     const tap = new RecordingTransport(inner);
     const client = newClient(context);
     let closed: Promise<void> | undefined;
@@ -111,11 +105,12 @@ export async function openHttp(launch: HttpLaunch, context: SessionContext): Pro
             true,
           ),
         context.log,
-        { signal: context.signal, onAbort: () => cancelledError(context.name, 'connect') },
+        { signal: context.signal, onAbort: () => context.bounds.stopped('connect') },
       );
       return session;
     } catch (error) {
       await session.close();
+      if (context.signal?.aborted) throw context.bounds.stopped('connect');
       if (error instanceof FetchError && (error.timedOut || error.cancelled)) throw error;
       failures.push(`${kind === 'http' ? 'Streamable HTTP' : 'SSE'}: ${context.clean(describe(error))}`);
     }

@@ -48,10 +48,13 @@ export function codeActions(
   if (!entry) return [];
   const report = diagnostics.report(entry, session);
   const config = session.isConfig(entry);
-  if (!report || (!report.file.kind && !config)) return [];
+  if (!report || (!report.kind && !config)) return [];
+  // A report of a file no editor holds may have let its parse go (Session.settleParse).
+  const file = report.file ?? session.fileOf(entry);
+  if (!file) return [];
   const uri = entry.uri;
   const version = entry.editor?.version ?? null;
-  const source = report.file.source;
+  const source = file.source;
   const only = params.context.only;
   const wants = (kind: string) => !only || only.some((o) => kind === o || kind.startsWith(`${o}.`));
   const workspaceEdit = (edits: readonly TextEdit[]): WorkspaceEdit => {
@@ -122,7 +125,7 @@ export function codeActions(
       const key = `${finding.rule}@${line}`;
       if (done.has(key)) continue;
       done.add(key);
-      const edit = suppressionEdit(report.file, finding.rule, line);
+      const edit = suppressionEdit(file, finding.rule, line);
       if (!edit) continue;
       actions.push({
         title: `Suppress ${finding.rule} on this line`,
@@ -132,7 +135,7 @@ export function codeActions(
       });
     }
     actions.push(
-      ...ruleActions(report.file, targets, {
+      ...ruleActions(file, targets, {
         workspaceEdit,
         docsCommand: options.ruleDocsCommand,
         suppressible: !config,
@@ -142,7 +145,7 @@ export function codeActions(
 
   if (wants(CodeActionKind.QuickFix))
     actions.push(
-      ...moveFacesActions(session, report.file, uri, version, params, { createFiles: options.createFiles === true }),
+      ...moveFacesActions(session, file, uri, version, params, { createFiles: options.createFiles === true }),
     );
 
   // Only on request: a source action is what "fix all on save" runs.

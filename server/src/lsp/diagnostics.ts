@@ -29,7 +29,13 @@ import type { ChangeEvent, Session } from './session.js';
 
 export interface Report {
   resultId: string;
-  file: ParsedFile;
+  /** The file's kind (null: not ours). */
+  kind: ParsedFile['kind'];
+  /**
+   * The parse the findings were made from; left out of a kept report when the session let the
+   * parse go (`Session.settleParse`: past its budget for files no editor holds).
+   */
+  file?: ParsedFile;
   findings: Finding[];
   diagnostics: Diagnostic[];
 }
@@ -177,8 +183,15 @@ export class Diagnostics {
         if (note) diagnostics[i]!.message += note;
       });
     }
-    const report: Report = { resultId, file, findings, diagnostics };
-    cache.set(entry.path, report);
+    const report: Report = { resultId, kind: file.kind, file, findings, diagnostics };
+    // A file found to hold nothing of ours was let go by fileOf: its report (no findings) is not
+    // kept either, or it would keep the parse.
+    if (entry.unrelated !== undefined) {
+      cache.delete(entry.path);
+      return report;
+    }
+    // The kept report holds the parse only while the session keeps it.
+    cache.set(entry.path, session.settleParse(entry) ? report : { ...report, file: undefined });
     return report;
   }
 
@@ -263,7 +276,7 @@ export class Diagnostics {
         }
         const report = this.report(entry, session);
         if (!report) continue;
-        if (!report.file.kind && !session.isConfig(entry) && !previous.has(uri)) continue; // not ours, never reported
+        if (!report.kind && !session.isConfig(entry) && !previous.has(uri)) continue; // not ours, never reported
         current.add(uri);
         batch.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: report.diagnostics });
         changed = true;

@@ -3,7 +3,9 @@
 // for non-file URIs; the conversions are lsp/paths.ts's). An open editor's text wins over the
 // disk's; each change of the text that counts bumps the entry's stamp.
 // A file larger on disk than the workspace's fileBytes is never read whole: the entry keeps its
-// head and its size (node/loader.ts readWithin), which is all its decline needs.
+// head and its size (node/loader.ts readWithin), which is all its decline needs. A file on disk
+// that holds nothing of ours keeps no text and no parse at all (`unrelated`), so a workspace full
+// of other YAML costs the server what it costs the CLI.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { LensConfig } from '../core/config/config.js';
 import type { ParsedFile } from '../core/parse/file.js';
@@ -14,8 +16,16 @@ import { errorText } from './listeners.js';
 export interface Entry {
   path: string;
   uri: string;
-  /** Text on disk when last read; undefined when the file is not on disk (or not read). */
+  /** Text on disk when last read; undefined when the file is not on disk (or not read, or `unrelated`). */
   diskText?: string;
+  /**
+   * Set when the file on disk, as last read, holds no document of ours, so that neither its text
+   * nor its parse is kept: `words` when the CLI's pre-filter said so from its text
+   * (core/parse/prefilter.ts `mayBeOurs`), `parse` when its parse found no kind. A file of no kind
+   * has no findings; it is read again when it changes on disk or the configuration may give it a
+   * kind. Never set for a file an editor holds (whose text wins) or that a catalog glob names.
+   */
+  unrelated?: 'words' | 'parse';
   /**
    * Set when the file on disk was larger than the workspace's fileBytes when last read: its size
    * in bytes, and `diskText` is only its head (never checked as its text).
@@ -39,7 +49,14 @@ export interface Entry {
    * apart, per workspace revision, core/context.ts), kept while the text, the workspace and its
    * configuration (forced kinds, limits) are the same; a catalog change keeps it.
    */
-  parsed?: { file: ParsedFile; stamp: number; workspace: Workspace; config: LensConfig };
+  parsed?: {
+    file: ParsedFile;
+    stamp: number;
+    workspace: Workspace;
+    config: LensConfig;
+    /** Not parsed: the pre-filter found nothing of ours in an editor's text (core/parse/prefilter.ts). */
+    plain?: true;
+  };
 }
 
 /** The text that counts: the editor's, else the disk's. */
@@ -56,7 +73,22 @@ export function setDisk(entry: Entry, read: DiskText | undefined): boolean {
   const bytesBefore = entry.editorText === undefined ? entry.diskBytes : undefined;
   entry.diskText = read?.text;
   entry.diskBytes = read?.bytes;
+  entry.unrelated = undefined;
   return before !== textOf(entry) || bytesBefore !== (entry.editorText === undefined ? entry.diskBytes : undefined);
+}
+
+/**
+ * Records that the file on disk holds nothing of ours (see `Entry.unrelated`): its text and parse
+ * are let go. True when the entry's effective text changed (an open editor's text still wins).
+ */
+export function setUnrelated(entry: Entry, why: 'words' | 'parse'): boolean {
+  const before = textOf(entry);
+  const bytesBefore = entry.editorText === undefined ? entry.diskBytes : undefined;
+  entry.diskText = undefined;
+  entry.diskBytes = undefined;
+  entry.unrelated = why;
+  if (entry.editorText === undefined) entry.parsed = undefined;
+  return before !== textOf(entry) || bytesBefore !== undefined;
 }
 
 /** A session's entries by core path. */
@@ -71,9 +103,27 @@ export class Entries extends Map<string, Entry> {
     return entry;
   }
 
-  /** Files whose diagnostics the workspace has: the folder's files and the open editors. */
+  /**
+   * Files whose diagnostics the workspace has: the folder's files and the open editors (an
+   * `unrelated` file among them, which has none).
+   */
   checked(): Entry[] {
-    return [...this.values()].filter((e) => (e.onDisk || e.editor !== undefined) && textOf(e) !== undefined);
+    return [...this.values()].filter(
+      (e) => (e.onDisk || e.editor !== undefined) && (textOf(e) !== undefined || e.unrelated !== undefined),
+    );
+  }
+
+  /** How many entries keep a text, and how many a parse (what the session holds in memory). */
+  held(): { texts: number; parses: number; unrelated: number } {
+    let texts = 0;
+    let parses = 0;
+    let unrelated = 0;
+    for (const entry of this.values()) {
+      if (entry.diskText !== undefined || entry.editorText !== undefined) texts++;
+      if (entry.parsed) parses++;
+      if (entry.unrelated) unrelated++;
+    }
+    return { texts, parses, unrelated };
   }
 }
 

@@ -1,6 +1,12 @@
 // The connection's life: initialize (the folders, what the client can do, the diagnostics),
 // initialized (file watching, folder events, the first read of every folder), shutdown.
-import { DidChangeWatchedFilesNotification, type InitializeParams, type InitializeResult } from 'vscode-languageserver';
+import {
+  DidChangeWatchedFilesNotification,
+  MessageType,
+  ShowMessageNotification,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver';
 import { clientFeaturesOf, serverCapabilities, startWords } from './capabilities.js';
 import { Diagnostics } from './diagnostics.js';
 import { foldersChanged, publishCatalogState } from './folderChanges.js';
@@ -27,6 +33,13 @@ export function registerLifecycle(state: ServerState): void {
     state.startLine = startWords(params, folders.trusted);
     for (const session of folders.all()) session.onCatalogState(() => publishCatalogState(state));
     folders.onAdded((session) => session.onCatalogState(() => publishCatalogState(state)));
+    // What the user must see (a configuration that cannot be read): a warning, not only a log line.
+    folders.onAdded((session) =>
+      session.onNotice(
+        (message) =>
+          void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }),
+      ),
+    );
     const client = clientFeaturesOf(params);
     state.client = client;
     state.diagnostics = new Diagnostics(connection, folders, {

@@ -22,6 +22,7 @@ import { dirname, relative } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { parseConfig } from '../core/config/config.js';
 import type { ParsedFile } from '../core/parse/file.js';
+import { mayBeOurs, unparsedFile } from '../core/parse/prefilter.js';
 import { RULE_IDS } from '../core/rules/registry.js';
 import type { Finding } from '../core/types.js';
 import { Workspace, type BaselineFile } from '../core/workspace.js';
@@ -32,7 +33,7 @@ import { linksOutNote, type LinkOut } from '../node/walk.js';
 import { BaselineCatalog } from './baseline.js';
 import { catalogGlobsOf } from './catalogGlobs.js';
 import { CatalogLog, catalogStateOf, loadWords } from './catalogState.js';
-import { Entries, rereadForFileBytes, setDisk, textOf, type Entry } from './entries.js';
+import { Entries, rereadForFileBytes, setDisk, setUnrelated, textOf, type Entry } from './entries.js';
 import { readFolder } from './folderRead.js';
 import { errorText, Listeners } from './listeners.js';
 import { LiveFetchState } from './liveState.js';
@@ -42,6 +43,15 @@ import type { CatalogState, ToolLensSettings } from './protocol.js';
 import { watchVerdict, type WatchKind } from './watchEvents.js';
 
 export type Log = (message: string) => void;
+
+/**
+ * How much text (UTF-16 units) the parses a session keeps for files no editor holds may add up
+ * to, catalogs and the configuration aside: a parse weighs about twenty times its text, so a
+ * repository of large files of ours must not be held whole (issue 24). Past it, a file's parse is
+ * let go once it is checked, and made again when it is needed (a catalog change re-parses it). A
+ * bound on a cache, not on work: nothing is declined.
+ */
+export const KEPT_PARSE_CHARS = 4 * 1024 * 1024;
 
 export interface ChangeEvent {
   /** Entries whose own text changed. */
@@ -61,6 +71,11 @@ export class Session {
   /** The active configuration file (absolute, native separators). */
   configPath: string | undefined;
   configProblems: Finding[] = [];
+  /**
+   * What the user must be told of the folder's configuration when it cannot be read (a folder
+   * named `.toollens.yaml`, say): the folder is then checked with the built-in defaults.
+   */
+  configNotice: string | undefined;
   settings: ToolLensSettings = {};
   /** Whether the client said the workspace is trusted; nothing is ever started until it has. */
   trusted = false;
@@ -71,6 +86,7 @@ export class Session {
   private resolveReady!: () => void;
   private readonly changeListeners: Listeners<ChangeEvent>;
   private readonly catalogListeners: Listeners<CatalogState>;
+  private readonly noticeListeners: Listeners<string>;
   private readonly catalogLog: CatalogLog;
   /** The globs whose files join the catalog whatever their content. */
   private catalogGlobs: CatalogGlob[] = [];
@@ -78,6 +94,12 @@ export class Session {
   /** Catalogs found by a lazy parse, waiting for their catalog change (see lateCatalog). */
   private readonly lateCatalogs = new Set<string>();
   private readonly baseline = new BaselineCatalog();
+  /** KEPT_PARSE_CHARS; tests lower it. */
+  keptParseChars = KEPT_PARSE_CHARS;
+  /** The parses kept under keptParseChars, by path, with their text's length. */
+  private readonly keptParses = new Map<string, number>();
+  private keptChars = 0;
+  private keptPrunedAt = 0;
 
   /** Set once the folder left the client's workspace: nothing is emitted any more. */
   closed = false;
@@ -95,6 +117,7 @@ export class Session {
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
     this.changeListeners = new Listeners(log, 'change');
     this.catalogListeners = new Listeners(log, 'catalog');
+    this.noticeListeners = new Listeners(log, 'notice');
     this.catalogLog = new CatalogLog(log);
   }
 
@@ -118,6 +141,7 @@ export class Session {
     this.entries.clear();
     this.changeListeners.clear();
     this.catalogListeners.clear();
+    this.noticeListeners.clear();
   }
 
   /** The core path of a URI. */
@@ -152,10 +176,18 @@ export class Session {
     return this.entries.ensure(path, () => uri ?? fileUriOf(path, this.root));
   }
 
-  /** The parsed file for an entry's current text, shared until the text or the configuration changes. */
+  /**
+   * The parsed file for an entry's current text, shared until the text or the configuration
+   * changes. A file on disk (no editor holds it, no catalog glob names it) found to hold nothing
+   * of ours, by the CLI's pre-filter or by its parse, is handed back once and then let go with its
+   * text (`Entry.unrelated`): a file of no kind has no findings, and nothing is kept for it.
+   */
   fileOf(entry: Entry): ParsedFile | undefined {
     const text = textOf(entry);
-    if (text === undefined) return undefined;
+    if (text === undefined) {
+      entry.parsed = undefined; // an editor's parse, say, once it closed a file that is not ours
+      return undefined;
+    }
     const cached = entry.parsed;
     if (
       cached &&
@@ -164,12 +196,38 @@ export class Session {
       cached.config === this.workspace.config
     )
       return cached.file;
+    const fromDisk = entry.editorText === undefined;
+    const mayLetGo = fromDisk && !entry.catalogGlobbed && !this.isConfig(entry);
+    if (
+      !entry.catalogGlobbed &&
+      !this.isConfig(entry) &&
+      (!fromDisk || entry.diskBytes === undefined) &&
+      !mayBeOurs(entry.path, text, this.workspace.forcedKind(entry.path))
+    ) {
+      // What the CLI does with such a file (node/loader.ts): no parse, no kind, no findings.
+      const file = unparsedFile(entry.path, text);
+      if (mayLetGo) setUnrelated(entry, 'words');
+      else
+        entry.parsed = {
+          file,
+          stamp: entry.stamp,
+          workspace: this.workspace,
+          config: this.workspace.config,
+          plain: true,
+        };
+      return file;
+    }
     // The previous parse, even of an older text, lets an edit re-parse only what it touched. It is
     // replaced here and nothing else keeps it, so its nodes may move into the new parse.
+    const previous = cached?.plain ? undefined : cached?.file;
     const file =
-      entry.editorText === undefined && entry.diskBytes !== undefined
+      fromDisk && entry.diskBytes !== undefined
         ? this.workspace.parseTooLarge(entry.path, entry.diskBytes, text)
-        : this.workspace.parse(entry.path, text, cached?.file, { consume: true });
+        : this.workspace.parse(entry.path, text, previous, { consume: true });
+    if (mayLetGo && file.kind === null && entry.diskBytes === undefined) {
+      setUnrelated(entry, 'parse');
+      return file;
+    }
     entry.parsed = { file, stamp: entry.stamp, workspace: this.workspace, config: this.workspace.config };
     if (
       file.kind === 'tool-catalog' &&
@@ -179,6 +237,49 @@ export class Session {
     )
       this.lateCatalog(entry);
     return file;
+  }
+
+  /**
+   * After a check of an entry: whether its parse is kept. Always for an open editor, a catalog and
+   * the configuration; for another file, while the parses kept for such files stay within
+   * KEPT_PARSE_CHARS, and otherwise it is let go here.
+   */
+  settleParse(entry: Entry): boolean {
+    const parsed = entry.parsed;
+    const counted = this.keptParses.get(entry.path);
+    if (counted !== undefined) {
+      this.keptChars -= counted;
+      this.keptParses.delete(entry.path);
+    }
+    if (!parsed) return false;
+    const background =
+      entry.editor === undefined &&
+      !entry.catalogGlobbed &&
+      !this.isConfig(entry) &&
+      !this.workspace.catalog.hasFile(entry.path);
+    if (!background) return true;
+    const size = parsed.file.source.text.length;
+    if (this.keptChars + size > this.keptParseChars) this.pruneKeptParses();
+    if (this.keptChars + size > this.keptParseChars) {
+      entry.parsed = undefined;
+      return false;
+    }
+    this.keptParses.set(entry.path, size);
+    this.keptChars += size;
+    return true;
+  }
+
+  /** Forgets the counted parses that are gone (a file deleted, changed, opened): at most once a second. */
+  private pruneKeptParses(): void {
+    const now = Date.now();
+    if (now - this.keptPrunedAt < 1000) return;
+    this.keptPrunedAt = now;
+    for (const [path, size] of this.keptParses) {
+      const entry = this.entries.get(path);
+      if (entry?.parsed && entry.editor === undefined && entry.parsed.file.source.text.length === size) continue;
+      this.keptParses.delete(path);
+      this.keptChars -= size;
+    }
   }
 
   fileOfUri(uri: string): ParsedFile | undefined {
@@ -210,6 +311,11 @@ export class Session {
 
   onCatalogState(listener: (state: CatalogState) => void): void {
     this.catalogListeners.add(listener);
+  }
+
+  /** Something the user must see, not only the log (lsp/lifecycle.ts shows it as a warning). */
+  onNotice(listener: (message: string) => void): void {
+    this.noticeListeners.add(listener);
   }
 
   private emit(event: ChangeEvent): void {
@@ -254,6 +360,20 @@ export class Session {
     this.publishCatalogState();
   }
 
+  /** Says once (until it changes) that the configuration found cannot be read, in the log and to the user. */
+  private sayConfigUnreadable(unreadable: { path: string; reason: string } | undefined): void {
+    const notice = unreadable
+      ? `Tool Lens cannot read the configuration ${toPosix(relative(this.root ?? dirname(unreadable.path), unreadable.path))} ` +
+        `(${unreadable.reason}): ${this.root ?? 'the folder'} is checked with the built-in defaults. ` +
+        `Make it a readable .toollens.yaml file, or remove it.`
+      : undefined;
+    if (notice === this.configNotice) return;
+    this.configNotice = notice;
+    if (notice === undefined) return;
+    this.log(notice);
+    if (!this.closed) this.noticeListeners.emit(notice);
+  }
+
   private loadFromDisk(): void {
     this.generation++;
     const seen = new Set<string>();
@@ -261,6 +381,7 @@ export class Session {
     // Files are read now but parsed when first needed (a check, a hover...): only those that may
     // be catalogs are parsed at once, by rebuildCatalog below, since every check depends on them.
     const read = this.root !== undefined ? readFolder(this.root, this.owns, this.log) : undefined;
+    this.sayConfigUnreadable(read?.configUnreadable);
     if (read) {
       this.workspace = read.workspace;
       this.configPath = read.configPath;
@@ -279,7 +400,7 @@ export class Session {
         seen.add(path);
         const entry = this.ensureEntry(path);
         entry.onDisk = true;
-        if (setDisk(entry, file.read)) entry.stamp++;
+        if (file.read === 'unrelated' ? setUnrelated(entry, 'words') : setDisk(entry, file.read)) entry.stamp++;
       }
     } else {
       this.workspace = new Workspace(this.root ? toPosix(this.root) : '', this.log);
@@ -322,11 +443,47 @@ export class Session {
     const result = parseConfig(rel, text, RULE_IDS);
     this.configProblems = result.problems;
     const config = rebaseConfig(result.config, configRoot, base);
-    const fileBytes = this.workspace.limits.fileBytes;
+    const before = this.workspace.limits;
     this.workspace.config = config;
-    if (config.limits.fileBytes !== fileBytes)
+    if (config.limits.fileBytes !== before.fileBytes)
       rereadForFileBytes(this.entries, config.limits.fileBytes, (path) => this.absolute(path), this.log);
+    const parseLimits = (['fileBytes', 'fileValues', 'aliasNodes'] as const).some(
+      (key) => config.limits[key] !== before[key],
+    );
+    this.rereadUnrelated(parseLimits);
     return this.refreshCatalogGlobs(log);
+  }
+
+  /**
+   * After the configuration changed: files let go as holding nothing of ours that it may now give a
+   * kind are read again: those it forces a kind on, and, when `parseLimits` changed, those whose
+   * parse (under the old limits) found none.
+   */
+  private rereadUnrelated(parseLimits: boolean): void {
+    for (const entry of this.entries.values()) {
+      if (entry.unrelated === undefined) continue;
+      if (this.workspace.forcedKind(entry.path) === null && !(parseLimits && entry.unrelated === 'parse')) continue;
+      try {
+        if (setDisk(entry, readWithin(this.absolute(entry.path), this.workspace.limits.fileBytes))) entry.stamp++;
+      } catch (error) {
+        this.log(`cannot read ${entry.path}: ${errorText(error)}`);
+      }
+    }
+  }
+
+  /**
+   * Records a read of a file from disk: a file no catalog glob names whose text cannot hold a
+   * document of ours keeps nothing (`Entry.unrelated`). True when the entry's effective text changed.
+   */
+  private setDiskRead(entry: Entry, read: DiskText): boolean {
+    if (
+      read.bytes === undefined &&
+      !entry.catalogGlobbed &&
+      !this.isConfig(entry) &&
+      !mayBeOurs(entry.path, read.text, this.workspace.forcedKind(entry.path))
+    )
+      return setUnrelated(entry, 'words');
+    return setDisk(entry, read);
   }
 
   /**
@@ -416,11 +573,13 @@ export class Session {
     this.baseline.attach(this.workspace, () => this.checkedFiles());
   }
 
-  /** The parsed files whose diagnostics the workspace has. */
+  /** The parsed files whose diagnostics the workspace has (each parse kept or let go after, as settleParse says). */
   private *checkedFiles(): Iterable<ParsedFile> {
     for (const entry of this.checkedEntries()) {
       const file = this.fileOf(entry);
-      if (file) yield file;
+      if (!file) continue;
+      yield file;
+      this.settleParse(entry);
     }
   }
 
@@ -576,7 +735,7 @@ export class Session {
     const membershipChanged = target.onDisk !== checked || target.catalogGlobbed !== globbed;
     target.onDisk = checked;
     target.catalogGlobbed = globbed;
-    const textChanged = setDisk(target, read);
+    const textChanged = this.setDiskRead(target, read);
     if (!textChanged && !membershipChanged) return;
     if (textChanged) target.stamp++;
     this.changed(target, wasCatalog);

@@ -39,6 +39,12 @@ export interface LoadOptions {
    */
   stdin?: { path: string; text: string };
   log?: Logger;
+  /**
+   * A configuration found upward that cannot be read (a folder named `.toollens.yaml`, a FIFO, no
+   * permission): by default a usage error (the CLI stops, exit 2); with `defaults` the run goes on
+   * with the built-in defaults and says why in `configUnreadable` (the language server, which shows it).
+   */
+  unreadableConfig?: 'defaults';
 }
 
 export interface LoadedWorkspace {
@@ -132,6 +138,11 @@ export interface DiscoveredWorkspace {
    * a sub-folder of the workspace): not read, since a run has one workspace; the CLI says so.
    */
   configsNotRead: string[];
+  /**
+   * With `unreadableConfig: 'defaults'`, the configuration that was found and could not be read
+   * (absolute) and why: the run uses the built-in defaults instead, and `configPath` is unset.
+   */
+  configUnreadable?: { path: string; reason: string };
   /** Folders that could not be listed (logged); the load adds the files it could not read. */
   unreadable: string[];
   /** A path's real path (every link resolved; the path itself when it has none): the walk's for a file it found, without asking the disk again. */
@@ -147,22 +158,32 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
       /* no log unless one is given */
     });
   const paths = options.stdin ? [options.stdin.path] : options.paths;
-  const { root, configPath } = workspaceRootOf({ paths, cwd, configPath: options.configPath });
+  const found = workspaceRootOf({ paths, cwd, configPath: options.configPath });
+  const root = found.root;
+  let configPath = found.configPath;
+  let configUnreadable: DiscoveredWorkspace['configUnreadable'];
 
   // Paths in output are relative to the current directory; globs in the config to its folder.
   const workspace = new Workspace(toPosix(cwd), options.log);
   let configProblems: Finding[] = [];
   let configText: string | undefined;
   const configRoot = configPath ? dirname(configPath) : cwd;
+  // The configuration sets the limits, so its own size is bounded by the default: a larger one
+  // is not read (its head is kept for the message's place) and is one problem.
+  let read: DiskText | undefined;
   if (configPath) {
-    // The configuration sets the limits, so its own size is bounded by the default: a larger one
-    // is not read (its head is kept for the message's place) and is one problem.
-    let read: DiskText;
     try {
       read = readWithin(configPath, LIMITS.fileBytes);
     } catch (error) {
-      throw new UsageError(`cannot read the configuration ${toPosix(relative(cwd, configPath))}: ${errorText(error)}`);
+      if (options.unreadableConfig !== 'defaults')
+        throw new UsageError(
+          `cannot read the configuration ${toPosix(relative(cwd, configPath))}: ${errorText(error)}`,
+        );
+      configUnreadable = { path: configPath, reason: errorText(error) };
+      configPath = undefined;
     }
+  }
+  if (configPath && read) {
     configText = read.text;
     if (read.bytes === undefined) {
       const result = parseConfig(toPosix(relative(cwd, configPath)), configText, RULE_IDS);
@@ -263,6 +284,7 @@ export function discoverWorkspace(options: LoadOptions): DiscoveredWorkspace {
     configProblems,
     configText,
     configsNotRead: [...configsNotRead].sort(),
+    ...(configUnreadable ? { configUnreadable } : {}),
     unreadable,
     realPathOf: (absolute) => walkedReal.get(absolute) ?? realOrSelf(absolute),
   };

@@ -65,6 +65,14 @@ export const SEVERITIES: readonly SeverityOrOff[] = ['error', 'warning', 'info',
 export const CONFIG_KEYS = ['catalogs', 'workloads', 'rules', 'overrides', 'kinds', 'limits', 'ruleDocsUrl'] as const;
 const CONFIG_KEY_WORDS = joinWords(CONFIG_KEYS);
 
+/** The keys of one entry of `overrides`. */
+const OVERRIDE_KEYS = ['files', 'rules'] as const;
+
+/** A configuration nothing reads: where a misspelt key's value is read for its problems alone. */
+function scratchConfig(): LensConfig {
+  return { ...DEFAULT_CONFIG, catalogs: [], workloads: {}, rules: {}, overrides: [], kinds: {} };
+}
+
 export interface ConfigResult {
   config: LensConfig;
   problems: Finding[];
@@ -92,6 +100,15 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
     problems.push({
       rule: 'schema/invalid-value',
       messageId: 'configValue',
+      severity: 'error',
+      message,
+      span: node.span,
+      ...(fixes?.length ? { fixes } : {}),
+    });
+  const unknownKey = (node: Node, message: string, fixes?: Fix[]) =>
+    problems.push({
+      rule: 'schema/unknown-key',
+      messageId: 'configKey',
       severity: 'error',
       message,
       span: node.span,
@@ -129,13 +146,15 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
     problem(root, `The configuration must be a mapping (${CONFIG_KEYS.join(', ')}).`);
     return { config, problems };
   }
-  for (const pair of root.pairs) {
-    const key = keyText(pair);
-    const value = pair.value;
-    if (!value) continue;
+  /**
+   * Reads one top-level entry into `into`; false for a key the configuration does not have. A
+   * misspelt key's value is read as the key it is closest to, into a scratch configuration, so
+   * its own problems are reported too and nothing of it applies.
+   */
+  const readEntry = (key: string, value: Node, into: LensConfig): boolean => {
     switch (key) {
       case 'catalogs':
-        config.catalogs = globList(value, 'catalogs');
+        into.catalogs = globList(value, 'catalogs');
         break;
       case 'workloads':
         if (!isMap(value)) problem(value, '`workloads` maps a workload name to a catalog server name.');
@@ -147,11 +166,11 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
               workloads.push([keyText(entry), entry.value.value]);
             else problem(entry.value ?? entry.key, `The server for workload "${keyText(entry)}" must be a string.`);
           }
-          config.workloads = Object.fromEntries(workloads);
+          into.workloads = Object.fromEntries(workloads);
         }
         break;
       case 'rules':
-        config.rules = ruleSeverities(value, problem, knownRules, guess);
+        into.rules = ruleSeverities(value, problem, knownRules, guess);
         break;
       case 'overrides':
         if (!isSeq(value)) problem(value, '`overrides` is a list of {files, rules}.');
@@ -161,9 +180,24 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
               problem(item, 'An override is a mapping with `files` and `rules`.');
               continue;
             }
+            for (const entry of item.pairs) {
+              const name = keyText(entry);
+              if (name === 'files' || name === 'rules') continue;
+              const meant = closest(name, OVERRIDE_KEYS);
+              const { fixes } = guess(entry.key, name, OVERRIDE_KEYS);
+              unknownKey(
+                entry.key,
+                meant
+                  ? `"${name}" is not a key of an override: did you mean ${meant}?`
+                  : `"${name}" is not a key of an override, whose keys are files and rules.`,
+                fixes,
+              );
+              // A misspelt `rules:` still has its rule ids and severities read, for their own problems.
+              if (meant === 'rules' && isMap(entry.value)) ruleSeverities(entry.value, problem, knownRules, guess);
+            }
             const files = getNode(item, 'files');
             const rules = getMap(item, 'rules');
-            config.overrides.push({
+            into.overrides.push({
               files: files ? globList(files, 'files') : [],
               rules: rules ? ruleSeverities(rules, problem, knownRules, guess) : {},
             });
@@ -183,24 +217,16 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
               );
               continue;
             }
-            if (entry.value) config.kinds[kind] = globList(entry.value, kind);
+            if (entry.value) into.kinds[kind] = globList(entry.value, kind);
           }
         break;
       case 'limits':
-        config.limits = limitValues(value, problem, (node, message) =>
-          problems.push({
-            rule: 'schema/unknown-key',
-            messageId: 'configKey',
-            severity: 'error',
-            message,
-            span: node.span,
-          }),
-        );
+        into.limits = limitValues(value, problem, (node, message) => unknownKey(node, message));
         break;
       case 'ruleDocsUrl': {
         const url = isScalar(value) && typeof value.value === 'string' ? value.value : undefined;
         const why = url === undefined ? 'it is not a string' : ruleDocsUrlProblem(url);
-        if (why === undefined) config.ruleDocsUrl = url;
+        if (why === undefined) into.ruleDocsUrl = url;
         else
           problem(
             value,
@@ -208,17 +234,23 @@ export function parseConfig(path: string, text: string, knownRules: ReadonlySet<
           );
         break;
       }
-      default: {
-        const { advice, fixes } = guess(pair.key, key, CONFIG_KEYS);
-        problems.push({
-          rule: 'schema/unknown-key',
-          messageId: 'configKey',
-          severity: 'error',
-          message: `"${key}" is not a configuration key.${advice} The keys are ${CONFIG_KEY_WORDS}.`,
-          span: pair.key.span,
-          ...(fixes?.length ? { fixes } : {}),
-        });
-      }
+      default:
+        return false;
+    }
+    return true;
+  };
+  for (const pair of root.pairs) {
+    const key = keyText(pair);
+    const value = pair.value;
+    if (!value || readEntry(key, value, config)) continue;
+    const { advice, fixes } = guess(pair.key, key, CONFIG_KEYS);
+    unknownKey(pair.key, `"${key}" is not a configuration key.${advice} The keys are ${CONFIG_KEY_WORDS}.`, fixes);
+    const meant = advice ? closest(key, CONFIG_KEYS) : undefined;
+    if (meant !== undefined) {
+      // Its globs are not the configuration's: they do not count against the bound on globs.
+      const counted = globs;
+      readEntry(meant, value, scratchConfig());
+      globs = counted;
     }
   }
   return { config, problems };
@@ -273,15 +305,16 @@ function ruleSeverities(
   }
   for (const pair of node.pairs) {
     const id = keyText(pair);
-    if (knownRules.size && !knownRules.has(id)) {
+    // An unknown id and a wrong severity on one line are two problems: both are reported.
+    const known = !knownRules.size || knownRules.has(id);
+    if (!known) {
       const { advice, fixes } = guess(pair.key, id, knownRules);
       problem(pair.key, `"${id}" is not a rule id.${advice} \`tool-lens rules\` lists them.`, fixes);
-      continue;
     }
     const value = isScalar(pair.value) ? pair.value.value : undefined;
-    if (typeof value === 'string' && (SEVERITIES as readonly string[]).includes(value))
-      out.push([id, value as SeverityOrOff]);
-    else {
+    if (typeof value === 'string' && (SEVERITIES as readonly string[]).includes(value)) {
+      if (known) out.push([id, value as SeverityOrOff]);
+    } else {
       const { advice, fixes } =
         typeof value === 'string' && pair.value
           ? guess(pair.value, value, SEVERITIES)

@@ -1,7 +1,7 @@
 // The safety floor of one composite tool in one document: each tool step as the gateway resolves
 // it (gateway/steps.ts), its declared annotations (after overrides) or why they are unknown, and
 // the table the hover, the code lens and the annotation rules all read. Memoised per document.
-import { counted } from '../text/words.js';
+import { counted, joinWords } from '../text/words.js';
 import { annotationsFrom } from '../catalog/load.js';
 import type { DocumentContext } from '../context.js';
 import { dotForm } from '../gateway/gateway.js';
@@ -11,7 +11,14 @@ import { memoKey } from '../memo.js';
 import { escapeMarkdown } from '../text/markdown.js';
 import type { WorkflowModel } from '../model/workflow.js';
 import type { ToolAnnotations } from '../types.js';
-import { floorTable, type FloorTable, type StepEntry } from './floor.js';
+import {
+  deriveFloor,
+  findContradictions,
+  floorTable,
+  type Contradiction,
+  type FloorTable,
+  type StepEntry,
+} from './floor.js';
 
 export interface WorkflowFloor {
   workflow: WorkflowModel;
@@ -20,6 +27,19 @@ export interface WorkflowFloor {
   /** The workflow's explicit `annotations`, as declared. */
   explicit: ToolAnnotations | undefined;
   table: FloorTable<ResolvedStep>;
+  /**
+   * The tool steps the gateway cannot route (a reference it refuses at load, a step without a tool,
+   * one the router does not find, a dynamic tool): when a session lists tools, ToolHive leaves the
+   * composite out for them (`FilterWorkflowDefsForSession`) before it reads any annotation.
+   */
+  unroutable: ResolvedStep[];
+  /**
+   * The explicit hints that contradict the floor whatever the unroutable steps turn out to be: the
+   * floor of the routable steps alone already contradicts them (a step can only lower the floor).
+   * With every step routable, the table's contradictions; a hint that only an unroutable step
+   * contradicts is that step's mistake (tool/unknown), not the hint's.
+   */
+  contradictions: Contradiction[];
 }
 
 const KEY = memoKey<Map<WorkflowModel, WorkflowFloor>>('workflow-floor');
@@ -61,7 +81,17 @@ function computeFloor(ctx: DocumentContext, workflow: WorkflowModel): WorkflowFl
     }
   });
   const explicit = annotationsFrom(workflow.annotations);
-  return { workflow, entries, explicit, table: floorTable(entries, explicit, describeFloorStep) };
+  const table = floorTable(entries, explicit, describeFloorStep);
+  const unroutable = entries.filter((e) => doesNotRoute(e.step)).map((e) => e.step);
+  const contradictions = unroutable.length
+    ? findContradictions(explicit, deriveFloor(entries.filter((e) => !doesNotRoute(e.step))))
+    : table.contradictions;
+  return { workflow, entries, explicit, table, unroutable, contradictions };
+}
+
+/** A step the router cannot find, or one ToolHive refuses before routing (listing/toolList.ts's first gate). */
+export function doesNotRoute(s: ResolvedStep): boolean {
+  return s.cause === 'malformed' || s.cause === 'no-tool' || s.cause === 'unresolved' || s.cause === 'dynamic';
 }
 
 function dynamicReason(s: ResolvedStep): string {
@@ -136,10 +166,21 @@ export function floorMarkdown(floor: WorkflowFloor, options: { contradictionSaid
     lines.push(`| ${row.hint} | ${cell(row.floor)} | ${cell(row.explicit)} | ${cell(row.advertised)} | ${decided} |`);
   }
   lines.push('');
-  const contradicted = new Set<string>(options.contradictionSaid ? table.contradictions.map((c) => c.hint) : []);
+  // A row's sentence on the contradiction is left out where the diagnostic beside it says it, and
+  // where only an unroutable step makes it: the gateway leaves the composite out for that step first.
+  const standing = new Set<string>(floor.contradictions.map((c) => c.hint));
+  const unsaid = (hint: string): boolean =>
+    table.contradictions.some((c) => c.hint === hint) && (options.contradictionSaid || !standing.has(hint));
   for (const row of table.rows)
-    lines.push(`- **${row.hint}**: ${escapeMarkdown(contradicted.has(row.hint) ? row.floorWhy : row.why)}`);
-  if (table.contradictions.length && !options.contradictionSaid) {
+    lines.push(`- **${row.hint}**: ${escapeMarkdown(unsaid(row.hint) ? row.floorWhy : row.why)}`);
+  if (floor.unroutable.length) {
+    const ids = floor.unroutable.map((s) => `\`${s.stepId}\``);
+    lines.push(
+      '',
+      `⚠ ${ids.length === 1 ? 'Step' : 'Steps'} ${joinWords(ids)} ${ids.length === 1 ? 'does' : 'do'} not resolve: the gateway leaves this composite tool out of every session's tool list before it reads the annotations.`,
+    );
+  }
+  if (floor.contradictions.length && !options.contradictionSaid) {
     lines.push(
       '',
       `⚠ The explicit annotations contradict the floor: the gateway drops this composite tool when it lists tools.`,

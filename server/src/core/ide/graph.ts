@@ -3,13 +3,15 @@
 // happens: the steps whose annotations are unknown, the reads of a step that is not upstream
 // (template/not-upstream's findings, as the editor shows them, drawn as `reads` edges), and, when
 // the composite's explicit hints contradict its floor (the gateway then drops it), that and the
-// steps that decide the contradicted hints. The analyses are core's; this only places them.
+// steps that decide the contradicted hints; or, when a step does not resolve, that the gateway
+// leaves the composite out for it. The analyses are core's; this only places them.
 import type { DocumentContext } from '../context.js';
 import { effectiveAnnotations, type StepEntry } from '../floor/floor.js';
 import { floorOf } from '../floor/workflowFloor.js';
 import { stepIdOf, type ResolvedStep } from '../gateway/steps.js';
 import { upstreamOf, type StepModel, type WorkflowModel } from '../model/workflow.js';
 import type { ParsedFile } from '../parse/file.js';
+import { joinWords } from '../text/words.js';
 import type { Finding } from '../types.js';
 
 const NOT_UPSTREAM = 'template/not-upstream';
@@ -57,7 +59,7 @@ export interface GraphOfWorkflow {
   workflow: string;
   nodes: WorkflowGraphNode[];
   edges: WorkflowGraphEdge[];
-  /** Set when the gateway drops this composite from its tool list: the explicit hints contradict the floor. */
+  /** Set when the gateway drops this composite from its tool list: a step does not resolve, or the explicit hints contradict the floor. */
   dropped?: string;
 }
 
@@ -86,18 +88,25 @@ export function workflowGraph(
       });
   }
 
+  // Left out for a step that does not resolve before any annotation is read (listing/toolList.ts's
+  // first gate), as the lens says; a claim the other steps contradict is said too (its own finding).
+  const claims = floor.contradictions.map((c) => `${c.hint}: ${c.explicit}`).join(', ');
   let dropped: string | undefined;
-  if (floor.table.contradictions.length) {
-    const claims = floor.table.contradictions.map((c) => `${c.hint}: ${c.explicit}`);
-    dropped = `Dropped by the gateway: the composite claims ${claims.join(', ')}, which its steps contradict.`;
-    for (const c of floor.table.contradictions) {
-      const row = floor.table.rows.find((r) => r.hint === c.hint);
-      for (const entry of row?.deciding ?? []) {
-        markOn(entry.step.step, {
-          kind: 'breaks-claim',
-          text: `makes the floor's ${c.hint} ${c.floor}, against the claimed ${c.explicit}`,
-        });
-      }
+  if (floor.unroutable.length) {
+    const ids = floor.unroutable.map((s) => `"${s.stepId}"`);
+    const also = claims ? `, and the composite claims ${claims}, which its steps contradict` : '';
+    dropped = `Left out by the gateway: ${ids.length === 1 ? 'step' : 'steps'} ${joinWords(ids)} ${ids.length === 1 ? 'does' : 'do'} not resolve${also}.`;
+  } else if (claims) {
+    dropped = `Dropped by the gateway: the composite claims ${claims}, which its steps contradict.`;
+  }
+  for (const c of floor.contradictions) {
+    const row = floor.table.rows.find((r) => r.hint === c.hint);
+    for (const entry of row?.deciding ?? []) {
+      if (floor.unroutable.includes(entry.step)) continue;
+      markOn(entry.step.step, {
+        kind: 'breaks-claim',
+        text: `makes the floor's ${c.hint} ${c.floor}, against the claimed ${c.explicit}`,
+      });
     }
   }
 

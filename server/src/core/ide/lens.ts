@@ -3,7 +3,9 @@
 // a read-only one `readOnly ✓ · openWorld ✗`, as MCP reads the other two only on a tool that writes),
 // how many of its tool steps have known annotations (`2/2 tool steps known`), and, when an explicit
 // hint contradicts the floor, that the gateway drops the composite (`Dropped by the gateway:
-// readOnly ✓ claimed, floor ✗`) instead of hints no client will see.
+// readOnly ✓ claimed, floor ✗`) instead of hints no client will see. A composite with a step the
+// gateway cannot route is left out before any annotation is read (`Left out by the gateway: step
+// "fetch" does not resolve`), whatever its hints claim.
 import { documentContext } from '../context.js';
 import type { Contradiction } from '../floor/floor.js';
 import { floorOf } from '../floor/workflowFloor.js';
@@ -11,6 +13,7 @@ import { workflowsOf } from '../model/workflow.js';
 import type { ParsedFile } from '../parse/file.js';
 import { WORKFLOW_KINDS } from '../types.js';
 import type { HintName, Span, ToolAnnotations } from '../types.js';
+import { joinWords } from '../text/words.js';
 import type { Workspace } from '../workspace.js';
 
 /** The hints in the order the lens says them, by their short names. */
@@ -39,7 +42,8 @@ export function floorLenses(file: ParsedFile, workspace: Workspace): FloorLens[]
       const floor = floorOf(ctx, workflow);
       const total = floor.entries.length;
       const known = floor.entries.filter((e) => e.known).length;
-      const title = lensTitle(floor.table.advertised, floor.table.contradictions, total, known);
+      const unroutable = floor.unroutable.map((s) => s.stepId);
+      const title = lensTitle(floor.table.advertised, floor.contradictions, total, known, unroutable);
       lenses.push({
         title,
         span: workflow.name?.span ?? { start: workflow.node.span.start, end: workflow.node.span.start },
@@ -55,14 +59,21 @@ export function lensTitle(
   contradictions: readonly Contradiction[],
   total: number,
   known: number,
+  /** The ids of the steps the gateway cannot route. */
+  unroutable: readonly string[] = [],
 ): string {
   const steps = total === 0 ? 'no tool steps, no floor' : `${known}/${total} tool step${total === 1 ? '' : 's'} known`;
-  if (contradictions.length) {
-    const claims = contradictions
-      .map((c) => `${shortName(c.hint)} ${mark(c.explicit)} claimed, floor ${mark(c.floor)}`)
-      .join('; ');
-    return `Dropped by the gateway: ${claims} · ${steps}`;
+  const claims = contradictions
+    .map((c) => `${shortName(c.hint)} ${mark(c.explicit)} claimed, floor ${mark(c.floor)}`)
+    .join('; ');
+  if (unroutable.length) {
+    const ids = unroutable.slice(0, 3).map((id) => `"${id}"`);
+    if (unroutable.length > 3) ids.push(`${unroutable.length - 3} more`);
+    const which = `${unroutable.length === 1 ? 'step' : 'steps'} ${joinWords(ids)}`;
+    const also = claims ? `; ${claims}` : '';
+    return `Left out by the gateway: ${which} ${unroutable.length === 1 ? 'does' : 'do'} not resolve${also} · ${steps}`;
   }
+  if (contradictions.length) return `Dropped by the gateway: ${claims} · ${steps}`;
   // MCP gives destructiveHint and idempotentHint meaning only on a tool that is not read-only:
   // "readOnly ✓ · destructive ✓" would read as a contradiction, so a read-only line leaves them out.
   const readOnly = advertised?.readOnlyHint === true;

@@ -138,9 +138,7 @@ function firstGate(
   const floor: WorkflowFloor = floorOf(ctx, workflow);
   const steps = floor.entries.map((e) => e.step);
   // A reference ToolHive refuses at load, a step without a tool or one the router cannot find: not routable.
-  const unroutable = steps.filter(
-    (s) => s.cause === 'malformed' || s.cause === 'no-tool' || s.cause === 'unresolved' || s.cause === 'dynamic',
-  );
+  const unroutable = floor.unroutable;
   const unknownSteps = steps.filter((s) => s.cause === 'no-catalog');
   const name = workflow.nameText ?? '';
   return {
@@ -151,7 +149,7 @@ function firstGate(
     certain: unknownSteps.length === 0,
     annotations: floor.table.advertised,
     unroutable,
-    contradictions: floor.table.contradictions,
+    contradictions: floor.contradictions,
     clash: name ? advertisedNamed(gateway, name) : undefined,
     unknownSteps,
   };

@@ -409,6 +409,7 @@ function shiftProblem(problem: ParseProblem, delta: number): ParseProblem {
   return {
     ...problem,
     span: shiftSpan(problem.span, delta),
+    ...(problem.recovered ? { recovered: shiftSpan(problem.recovered, delta) } : {}),
     ...(problem.related ? { related: problem.related.map((r) => ({ ...r, span: shiftSpan(r.span, delta) })) } : {}),
     ...(problem.fixes
       ? {

@@ -60,11 +60,23 @@ export function parseJson(text: string, base = 0, options: { comments?: boolean;
   }
   // An error at the very end (a missing "}") is shown on the last thing written, inside the text.
   const contentEnd = text.trimEnd().length;
+  const unclosed = errors.some((e) => CLOSING[printParseErrorCode(e.error)])
+    ? unclosedCollections(text, tree)
+    : undefined;
+  const closedAt = new Set<number>();
   for (const error of errors) {
     const code = printParseErrorCode(error.error);
     let start = error.offset;
     let end = start + Math.max(1, error.length);
-    if (start >= contentEnd) [start, end] = contentEnd > 0 ? [contentEnd - 1, contentEnd] : [0, 0];
+    // A missing `]` or `}` is found where the parser stopped (the next token, or the end of the
+    // text); the mistake is the bracket never closed, where its collection begins. The parser
+    // stops each collection around it at the same place: that is the same slip, said once.
+    const kind = CLOSING[code];
+    if (kind && closedAt.has(error.offset)) continue;
+    const opening = kind ? unclosed?.[kind].get(error.offset)?.shift() : undefined;
+    if (kind) closedAt.add(error.offset);
+    if (opening !== undefined) [start, end] = [opening, opening + 1];
+    else if (start >= contentEnd) [start, end] = contentEnd > 0 ? [contentEnd - 1, contentEnd] : [0, 0];
     problems.push({
       rule: 'yaml/syntax',
       code: 'jsonError',
@@ -79,6 +91,35 @@ export function parseJson(text: string, base = 0, options: { comments?: boolean;
       problems,
     );
   return { root, span: { start: base, end: base + text.length }, problems };
+}
+
+/** The errors of a collection never closed, by their names, and the kind of that collection. */
+const CLOSING: Partial<Record<string, 'array' | 'object'>> = {
+  CloseBracketExpected: 'array',
+  CloseBraceExpected: 'object',
+};
+
+/**
+ * The arrays and objects whose closing bracket is missing, by where the parser stopped reading
+ * them: their opening offsets, innermost first (the order the parser reports them in).
+ */
+function unclosedCollections(
+  text: string,
+  tree: JsonNode | undefined,
+): Record<'array' | 'object', Map<number, number[]>> {
+  const out = { array: new Map<number, number[]>(), object: new Map<number, number[]>() };
+  const visit = (node: JsonNode, depth: number): void => {
+    if (depth > MAX_NESTING) return;
+    for (const child of node.children ?? []) visit(child, depth + 1);
+    if (node.type !== 'array' && node.type !== 'object') return;
+    const end = node.offset + node.length;
+    if (text[end - 1] === (node.type === 'array' ? ']' : '}') && node.length > 1) return;
+    const list = out[node.type].get(end) ?? [];
+    list.push(node.offset);
+    out[node.type].set(end, list);
+  };
+  if (tree) visit(tree, 0);
+  return out;
 }
 
 // jsonc-parser's SyntaxKind is a const enum, which isolated modules cannot read: its values here.

@@ -11,6 +11,12 @@ export type ParseProblem = ProblemCase & {
   fixes?: Fix[];
   /** Other places the problem is about (a duplicate key's first writing). */
   related?: { span: Span }[];
+  /**
+   * A syntax error's: what the parser rebuilt by guessing past it, when that is more than `span`
+   * (an unclosed `[` or `{`: the collection it composed up to where it gave up). No finding but
+   * the parser's own is about what lies there (engine.ts).
+   */
+  recovered?: Span;
 };
 
 export type ProblemCase =

@@ -13,6 +13,7 @@ import {
   isSeq,
   Lexer,
   Parser,
+  visit,
   type Document,
   type Node as YamlNode,
   type Scalar,
@@ -209,6 +210,57 @@ export function yamlComments(text: string): Comment[] {
   return comments;
 }
 
+/** The library's sentence for a flow collection its closing bracket never came to. */
+const UNCLOSED_FLOW = /^Flow (sequence|map|mapping) in block collection must be sufficiently indented/;
+
+/** The library's sentence for a mapping entry not aligned with the ones before it. */
+const MISALIGNED_ENTRY = /^All mapping items must start at the same column/;
+
+/** Every pair of a document as [key start, end of its value], by key start. */
+function pairSpans(doc: Document.Parsed): [number, number][] {
+  const out: [number, number][] = [];
+  visit(doc, {
+    Pair(_, pair) {
+      const key = pair.key as YamlNode | null;
+      if (!key?.range) return;
+      const value = pair.value as YamlNode | null;
+      out.push([key.range[0], value?.range?.[1] ?? key.range[1]]);
+    },
+  });
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+/** The pair whose key is the first thing written on the line `from` is on, from `from` on. */
+function pairStartingOnLine(pairs: readonly [number, number][], text: string, from: number): Span | undefined {
+  const lineEnd = text.indexOf('\n', from);
+  const limit = lineEnd < 0 ? text.length : lineEnd;
+  let low = 0;
+  let high = pairs.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (pairs[middle]![0] < from) low = middle + 1;
+    else high = middle;
+  }
+  const pair = pairs[low];
+  return pair && pair[0] < limit ? { start: pair[0], end: pair[1] } : undefined;
+}
+
+/**
+ * The start of each flow collection by where the library stopped composing it: an unclosed one
+ * ends where its error is reported. The outermost wins where several end at one place.
+ */
+function unclosedFlowStarts(doc: Document.Parsed): Map<number, number> {
+  const starts = new Map<number, number>();
+  visit(doc, {
+    Collection(_, node) {
+      if (!node.flow || !node.range) return;
+      const [start, end] = node.range;
+      if (!starts.has(end)) starts.set(end, start);
+    },
+  });
+  return starts;
+}
+
 function convertDocument(
   doc: Document.Parsed,
   text: string,
@@ -224,8 +276,27 @@ function convertDocument(
   for (const [start, end] of regions.within(docStart, docEnd)) unread.push({ start: base + start, end: base + end });
   // An error at the very end (an unclosed bracket) is shown on the last thing written, not on an empty line.
   const contentEnd = text.trimEnd().length;
+  let unclosed: Map<number, number> | undefined;
+  let pairs: [number, number][] | undefined;
   for (const error of doc.errors) {
     let [start, end] = error.pos;
+    let recovered: Span | undefined;
+    if (error.code === 'BAD_INDENT' && UNCLOSED_FLOW.test(error.message)) {
+      // The library says where it gave up on an unclosed `[` or `{` (the next key, or the end of
+      // the text); the mistake is the bracket, where the collection it composed begins, and what
+      // it holds up to there is the library's guess.
+      unclosed ??= unclosedFlowStarts(doc);
+      const opening = unclosed.get(start);
+      if (opening !== undefined) {
+        recovered = { start: base + opening, end: base + Math.max(start, opening + 1) };
+        [start, end] = [opening, opening + 1];
+      }
+    } else if (error.code === 'BAD_INDENT' && MISALIGNED_ENTRY.test(error.message)) {
+      // The entry on the misaligned line was placed where the library guessed it belongs.
+      pairs ??= pairSpans(doc);
+      const entry = pairStartingOnLine(pairs, text, start);
+      if (entry) recovered = { start: base + entry.start, end: base + entry.end };
+    }
     if (error.code === 'RESOURCE_EXHAUSTION') {
       // The library ran out of stack composing a collection nested too deep (by indentation) and
       // left it empty: not a syntax error, a value not read, which the nesting limit mostly covers already.
@@ -243,6 +314,7 @@ function convertDocument(
       code: 'yamlError',
       data: { code: error.code, text: yamlMessage(error.message) },
       span: { start: base + at.start, end: base + at.end },
+      ...(recovered ? { recovered } : {}),
     });
   }
   for (const span of unpaired) {

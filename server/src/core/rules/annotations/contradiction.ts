@@ -2,7 +2,9 @@
 // steps. ToolHive drops such a composite when it lists tools (a log line is all that says so), so
 // the user's tool simply disappears. One finding per contradicting hint, naming the step tools
 // that decide the floor. When only servers without a catalog decide it: a warning, since those
-// tools may declare the hint after all.
+// tools may declare the hint after all. A composite with a step the gateway cannot route is left out
+// before its annotations are read (docs/toolhive.md#what-a-session-lists): only a contradiction its
+// routable steps already make is reported, since fixing the step cannot mend it.
 import { FLOOR_HINTS, type Floor, type FloorHint, type StepEntry } from '../../floor/floor.js';
 import { describeFloorStep, floorOf } from '../../floor/workflowFloor.js';
 import type { ResolvedStep } from '../../gateway/steps.js';
@@ -71,11 +73,15 @@ export const rule = defineRule({
       const floor = floorOf(ctx, workflow);
       const derived = floor.table.floor;
       if (!derived) continue;
-      for (const contradiction of floor.table.contradictions) {
+      // A hint only an unroutable step contradicts is not reported: ToolHive leaves the composite
+      // out for that step before it reads any annotation, and tool/unknown (or the rule that owns
+      // the step's reference) says so. Such a step does not decide the hints that are reported.
+      const routes = (e: StepEntry<ResolvedStep>): boolean => !floor.unroutable.includes(e.step);
+      for (const contradiction of floor.contradictions) {
         const hint = contradiction.hint;
         const pair = getPair(annotations, hint);
         if (!pair?.value) continue;
-        const deciding = floor.table.rows.find((r) => r.hint === hint)?.deciding ?? [];
+        const deciding = (floor.table.rows.find((r) => r.hint === hint)?.deciding ?? []).filter(routes);
         const onlyUncatalogued =
           deciding.length > 0 && deciding.every((e) => !e.known && e.step.cause === 'no-catalog');
         const related: RelatedInfo[] = deciding

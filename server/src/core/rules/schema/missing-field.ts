@@ -103,7 +103,8 @@ const MISSING_EFFECT: Record<string, string> = {
     'ToolHive refuses to load a forEach step without the `collection` it loops over (a template that renders a JSON array).',
   'WorkflowStep/allOf/2/then.step':
     'ToolHive refuses to load a forEach step without the inner `step` it runs for each item (a tool step).',
-  'ForEachInnerStep.tool': 'An inner step can only call a tool, and ToolHive refuses to load one that names no `tool`.',
+  'ForEachInnerStep/then.tool':
+    'An inner step can only call a tool, and ToolHive refuses to load one that names no `tool`.',
   'CliElicitationResponseHandler/then.action':
     "ToolHive's CLI validator refuses an elicitation step's handler without `action` (`abort`, `continue` or `skip_remaining`): " +
     'nothing fills it in a CLI configuration (only a Kubernetes resource gets `abort` from the CRD).',

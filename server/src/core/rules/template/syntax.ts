@@ -2,16 +2,19 @@
 // code with data (templates/ast.ts, TemplateProblem); this rule has one message per code and is the
 // only place that words them. Each message says what is wrong and what to do, then when the error
 // bites, which depends on where the string is (consequence).
-import { templatesOf, type TemplateString } from '../../model/templates.js';
+import { exactSpan, templatesOf, type TemplateString } from '../../model/templates.js';
 import { defineRule, type Report } from '../rule.js';
 import { delimiterProblem } from '../../templates/delimiters.js';
 import {
   knownFunctions,
+  type Command,
   type ForeignOperator,
+  type Pipeline,
+  type TemplateNode,
   type TemplateProblem,
   type TemplateProblemCode,
 } from '../../templates/index.js';
-import { WORKFLOW_KINDS } from '../../types.js';
+import { WORKFLOW_KINDS, type Fix } from '../../types.js';
 import { headlineFits } from '../../wording/headlines.js';
 
 /** The data of the message for `code`: the problem's own, and the string it is in. */
@@ -141,14 +144,79 @@ export const rule = defineRule({
   kinds: WORKFLOW_KINDS,
   messages,
   check(ctx) {
+    const source = ctx.file.source.text;
     for (const template of templatesOf(ctx).strings) {
-      for (const { problem, span } of template.errors) {
+      template.errors.forEach(({ problem, span }, i) => {
+        const fixes =
+          problem.code === 'foreignOperator' ? operatorFix(source, template, template.parsed.errors[i]!.start) : [];
         // The message of each code takes that code's problem: the table has one for every code.
-        ctx.report({ messageId: problem.code, data: { ...problem, template }, span } as Report<typeof messages>);
-      }
+        ctx.report({ messageId: problem.code, data: { ...problem, template }, span, fixes } as Report<typeof messages>);
+      });
     }
   },
 });
+
+/** The function each operator between two operands is written as. */
+const OPERATOR_FUNCTION: Partial<Record<ForeignOperator, string>> = {
+  '==': 'eq',
+  '!=': 'ne',
+  '&&': 'and',
+  '||': 'or',
+  '<': 'lt',
+  '<=': 'le',
+  '>': 'gt',
+  '>=': 'ge',
+};
+
+/**
+ * `a == b` as `eq a b`, when the operator stands alone between two operands of one command and
+ * the text maps exactly onto the source. A suggestion, never applied alone: the comparison
+ * functions refuse operands of different kinds (a JSON number against `1`) where the operator in
+ * another language would not.
+ */
+function operatorFix(source: string, template: TemplateString, at: number): Fix[] {
+  const command = commandsOf(template.parsed.nodes).find(
+    (c) => c.args.length === 3 && c.args[1]!.kind === 'bad' && c.args[1].start === at,
+  );
+  const [left, operator, right] = command?.args ?? [];
+  if (!left || operator?.kind !== 'bad' || !right) return [];
+  const fn = OPERATOR_FUNCTION[operator.text as ForeignOperator];
+  if (!fn || left.kind === 'bad' || right.kind === 'bad') return [];
+  const between = template.text.slice(left.end, right.start);
+  const before = exactSpan(source, template, left.start, left.start, '');
+  const gap = exactSpan(source, template, left.end, right.start, between);
+  if (!before || !gap) return [];
+  return [
+    {
+      title: `Write ${fn} instead of ${operator.text}`,
+      safe: false,
+      edits: [
+        { span: before, newText: `${fn} ` },
+        { span: gap, newText: ' ' },
+      ],
+    },
+  ];
+}
+
+/** Every command of a parsed template, in blocks and parentheses too. */
+function commandsOf(nodes: readonly TemplateNode[]): Command[] {
+  const out: Command[] = [];
+  const pipeline = (p: Pipeline | null): void => {
+    for (const command of p?.commands ?? []) {
+      out.push(command);
+      for (const arg of command.args) if (arg.kind === 'paren') pipeline(arg.pipeline);
+    }
+  };
+  const visit = (list: readonly TemplateNode[]): void => {
+    for (const node of list) {
+      if ('pipeline' in node) pipeline(node.pipeline);
+      if ('body' in node) visit(node.body);
+      if ('elseBody' in node && node.elseBody) visit(node.elseBody);
+    }
+  };
+  visit(nodes);
+  return out;
+}
 
 const RUNS_INTO = {
   end: 'it runs on to the end of the text',

@@ -102,6 +102,18 @@ export const rule = defineRule({
           data: { stepId, resolution, workflow: workflow.nameText },
           span: scalar.span,
           fixes: didYouMean(edit, scalar, resolution.suggestions),
+          // The composite's fate: left out before its annotations are read (annotations/contradiction
+          // then says nothing a fixed step could mend).
+          ...(resolution.problem !== 'conflict' && workflow.name
+            ? {
+                related: [
+                  {
+                    span: workflow.name.span,
+                    message: `composite tool "${workflow.nameText ?? ''}" is left out of every session's tool list while this step does not resolve`,
+                  },
+                ],
+              }
+            : {}),
         });
       } else if (resolution.kind === 'no-catalog') {
         ctx.report({

@@ -72,7 +72,7 @@ export function yamlWords(code: string, text: string): string | undefined {
     case 'BAD_INDENT':
       if (has(/^All (mapping|sequence) items must start at the same column/))
         return 'This entry is not aligned with the ones before it: indent it as they are.';
-      if (has(/^Flow (sequence|mapping) in block collection must be sufficiently indented/))
+      if (has(/^Flow (sequence|map|mapping) in block collection must be sufficiently indented/))
         return `This \`${has(/sequence/) ? '[' : '{'}\` is not closed: add \`${has(/sequence/) ? ']' : '}'}\`, and indent its lines past the key.`;
       return 'This line is not indented as its place needs: align it with the entries it belongs to.';
     case 'TAB_AS_INDENT':

@@ -6,7 +6,8 @@
 // elsewhere, client unknown). A file `.toollens.yaml` `kinds:` gives another kind is left out.
 // No value is expanded, no program looked up, nothing started; secrets are masked as the consent
 // line of `catalog fetch` masks them (live/redact.ts), and env and header values are never shown.
-import { relative, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import {
   readServerFile,
   serverFileKindOf,
@@ -84,9 +85,10 @@ export function listServers(options: ServersOptions): ServersReport {
   // `check` reads no TOML: Codex's files are found by the same walk rules.
   for (const path of options.paths.length ? options.paths : ['.']) {
     const absolute = resolve(cwd, path);
+    if (!statSync(absolute).isDirectory()) continue;
     const walk = walkFolder(absolute, {
       ignoredDirs: ['node_modules', '.git'],
-      wanted: (rel) => CODEX_FILE.test(rel),
+      wanted: (rel) => CODEX_FILE.test(toPosix(join(absolute, rel))),
     });
     for (const file of walk.files) files.add(file.path);
   }

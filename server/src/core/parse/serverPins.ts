@@ -66,6 +66,10 @@ function npm(args: readonly string[], runner: string): Pin {
   const spec = packages[0] ?? args[i];
   if (spec === undefined || LOCAL.test(spec)) return NA;
   if (GIT.test(spec)) return verdict(/#.+/.test(spec), spec, runner);
+  // A runner over the repository's own file (`npx tsx src/index.ts`) runs the project's own
+  // dependency when it has one: whether anything is fetched depends on the project, not this line.
+  const next = packages.length === 0 ? args[i + 1] : undefined;
+  if (!spec.slice(1).includes('@') && next !== undefined && /^\.{0,2}\/|\.(m?[jt]s|py)$/.test(next)) return NA;
   const at = spec.indexOf('@', spec.startsWith('@') ? 1 : 0);
   return verdict(at > 0 && EXACT.test(spec.slice(at + 1)), spec, runner);
 }

@@ -138,6 +138,8 @@ export interface ServerEntry {
   /** 1-based line and column of the server's name (its table header in TOML). */
   line: number;
   column: number;
+  /** Where the name is, as offsets in the text. */
+  span: { start: number; end: number };
   /** `disabled: true` (Roo, Amazon Q) or `enabled: false` (Codex, Zed): the client starts it not. */
   disabled: boolean;
   /** The `type` as written, when there is one. */
@@ -153,6 +155,11 @@ export interface ServerFile {
 }
 
 type Plain = Record<string, unknown>;
+interface Place {
+  line: number;
+  column: number;
+  span: { start: number; end: number };
+}
 
 const isPlain = (value: unknown): value is Plain =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -191,13 +198,15 @@ export function readServerFile(
     holder.items.forEach((item: Node, index) => {
       const value = toValue(item);
       const name = isPlain(value) ? str(value.name) : undefined;
-      servers.push(entryOf(kind, name ?? `#${index + 1}`, value, position(item.span.start)));
+      servers.push(entryOf(kind, name ?? `#${index + 1}`, value, { ...position(item.span.start), span: item.span }));
     });
     return out;
   }
   if (!isMap(holder)) return { ...out, problem: `"${kind.key}" does not map server names to their settings` };
   for (const pair of holder.pairs) {
-    servers.push(entryOf(kind, keyText(pair), toValue(pair.value), position(pair.key.span.start)));
+    servers.push(
+      entryOf(kind, keyText(pair), toValue(pair.value), { ...position(pair.key.span.start), span: pair.key.span }),
+    );
   }
   return out;
 }
@@ -218,21 +227,29 @@ function readToml(text: string, kind: ServerFileKind): ServerFile {
   if (holder === undefined) return { kind, servers: [] };
   if (!isPlain(holder)) return { kind, servers: [], problem: `"${kind.key}" is not a table of servers` };
   // Where each server is named: its `[mcp_servers.NAME]` header, else the key that first names it.
-  const places = new Map<string, { line: number; column: number }>();
+  const places = new Map<string, Place>();
   for (const table of ast.body[0]?.body ?? []) {
     if (table.type === 'TOMLTable') {
       const keys = table.resolvedKey;
       if (keys[0] === kind.key && typeof keys[1] === 'string' && !places.has(keys[1]))
-        places.set(keys[1], { line: table.loc.start.line, column: table.loc.start.column + 1 });
+        places.set(keys[1], {
+          line: table.loc.start.line,
+          column: table.loc.start.column + 1,
+          span: { start: table.range[0], end: table.range[1] },
+        });
     } else if (table.type === 'TOMLKeyValue') {
       const keys = table.key.keys.map((k) => (k.type === 'TOMLBare' ? k.name : k.value));
       if (keys[0] === kind.key && typeof keys[1] === 'string' && !places.has(keys[1]))
-        places.set(keys[1], { line: table.loc.start.line, column: table.loc.start.column + 1 });
+        places.set(keys[1], {
+          line: table.loc.start.line,
+          column: table.loc.start.column + 1,
+          span: { start: table.range[0], end: table.range[1] },
+        });
     }
   }
   const servers: ServerEntry[] = [];
   for (const [name, entry] of Object.entries(holder)) {
-    servers.push(entryOf(kind, name, entry, places.get(name) ?? { line: 1, column: 1 }));
+    servers.push(entryOf(kind, name, entry, places.get(name) ?? { line: 1, column: 1, span: { start: 0, end: 0 } }));
   }
   return { kind, servers };
 }
@@ -241,7 +258,7 @@ function entryOf(
   kind: ServerFileKind,
   name: string,
   value: unknown,
-  at: { line: number; column: number },
+  at: Place,
 ): ServerEntry {
   const base = { name, ...at };
   if (!isPlain(value))

@@ -211,16 +211,22 @@ function rowOf(file: string, kind: ServerFileKind, entry: ServerEntry): ServerRo
 /** Every server in one aligned table, then the files that could not be read. */
 export function formatServersTable(report: ServersReport, colors: Palette): string {
   const head = ['CLIENT', 'NAME', 'STARTS', 'PINNED', 'FILE'];
-  const rows = report.servers.map((row) => [
-    row.clientLabel,
-    row.name,
-    row.transport === 'none' ? `(nothing: ${row.note ?? ''})` : row.start + (row.disabled ? ' (disabled)' : ''),
-    row.pinned === 'n/a' ? '-' : row.pinned === 'pinned' ? 'yes' : 'no',
-    `${row.file}:${row.line}`,
-  ]);
-  for (const file of report.files)
+  const rows: string[][] = [];
+  // File by file, in the order they were read: a file that gave no server shows why in its place.
+  for (const file of report.files) {
+    for (const row of report.servers) {
+      if (row.file !== file.file) continue;
+      rows.push([
+        row.clientLabel,
+        row.name,
+        row.transport === 'none' ? `(nothing: ${row.note ?? ''})` : row.start + (row.disabled ? ' (disabled)' : ''),
+        row.pinned === 'n/a' ? '-' : row.pinned === 'pinned' ? 'yes' : 'no',
+        `${row.file}:${row.line}`,
+      ]);
+    }
     if (file.problem && file.servers === 0)
-      rows.push([file.clientLabel, '-', `(file ${file.problem})`, '-', file.file]);
+      rows.push([file.clientLabel, '-', `(file: ${file.problem})`, '-', file.file]);
+  }
   if (rows.length === 0) return '';
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   // The last column is not padded: no trailing blanks.

@@ -121,6 +121,8 @@ mcpServers:
   'tools/other-mcp.json': JSON.stringify({ mcpServers: { elsewhere: { command: 'python', args: ['-m', 'srv'] } } }),
   'node_modules/pkg/.cursor/mcp.json': JSON.stringify({ mcpServers: { hidden: { command: 'x' } } }),
   '.roo/mcp.json': '{ "mcpServers": { "broken": ',
+  'dup/.mcp.json':
+    '{ "mcpServers": { "a": { "command": "first" }, "b": { "command": "x", "command": "y" }, "a": { "command": "second" } } }',
 };
 
 describe('tool-lens servers', () => {
@@ -154,6 +156,18 @@ describe('tool-lens servers', () => {
     assert.equal(byName('tools/other-mcp.json', 'elsewhere').client, 'unknown');
   });
 
+  test('a key given twice keeps its last value, as JSON readers do', () => {
+    const rows = list.servers.filter((s) => s.file === 'dup/.mcp.json');
+    assert.deepEqual(
+      rows.map((r) => [r.name, r.command]),
+      [
+        ['a', 'second'],
+        ['b', 'y'],
+      ],
+    );
+    assert.match(list.files.find((f) => f.file === 'dup/.mcp.json')?.problem ?? '', /appears twice/);
+  });
+
   test('pinned or not', () => {
     assert.equal(byName('.vscode/mcp.json', 'gh').pinned, 'pinned');
     assert.equal(byName('.cursor/mcp.json', 'supa').pinned, 'unpinned');
@@ -182,7 +196,7 @@ describe('tool-lens servers', () => {
   test('an invalid file is named on stderr and listed; ignored folders are not read', () => {
     const roo = list.files.find((f) => f.file === '.roo/mcp.json');
     assert.ok(roo?.problem, 'the broken Roo file is listed with its problem');
-    assert.match(stderr, /\.roo\/mcp\.json: it does not parse/);
+    assert.match(stderr, /\.roo\/mcp\.json:\d+:\d+: /);
     assert.ok(!list.servers.some((s) => s.name === 'hidden'), 'node_modules is not read');
   });
 

@@ -16,6 +16,7 @@ import {
   type ServerFileKind,
 } from '../core/parse/serverEntries.js';
 import { pinOf, type Pin } from '../core/parse/serverPins.js';
+import { parserWords } from '../core/wording/parserWords.js';
 import { displayUrl, maskedCommandLine, displayCommandLine, MASK } from '../live/redact.js';
 import { discoverWorkspace, readWithin } from '../node/loader.js';
 import { toPosix } from '../node/paths.js';
@@ -127,13 +128,17 @@ export function listServers(options: ServersOptions): ServersReport {
       kind = UNKNOWN_CLIENT;
     }
     const file = readServerFile(absolute, text, kind);
-    if (file.problem) options.log(`${shown}: ${file.problem}`);
+    // The parser's own words for a syntax problem, at its place.
+    const problem = file.syntax
+      ? `${file.syntax.line}:${file.syntax.column}: ${parserWords(file.syntax.problem)}${file.servers.length ? ' (the servers it could read are listed)' : ''}`
+      : file.problem;
+    if (problem) options.log(`${shown}${file.syntax ? ':' : ': '}${problem}`);
     report.files.push({
       file: shown,
       client: kind.client,
       clientLabel: kind.label,
       servers: file.servers.length,
-      ...(file.problem ? { problem: file.problem } : {}),
+      ...(problem ? { problem } : {}),
     });
     for (const entry of file.servers) report.servers.push(rowOf(shown, kind, entry));
   }

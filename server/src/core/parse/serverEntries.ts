@@ -19,7 +19,8 @@
 //   `requestOptions.headers`; a JSON file in that folder is read in Claude Desktop's shape.
 import { getStaticTOMLValue, parseTOML } from 'toml-eslint-parser';
 import { parseFile } from './file.js';
-import { isMap, isSeq, keyText, getNode, toValue, type Node } from './nodes.js';
+import type { ParseProblem } from './problems.js';
+import { isMap, isSeq, keyText, getNode, type Node, type Pair } from './nodes.js';
 
 export type ServerFileFormat = 'json' | 'yaml' | 'toml';
 
@@ -152,6 +153,8 @@ export interface ServerFile {
   servers: ServerEntry[];
   /** Why the file (or its servers key) could not be read, in a phrase that names no value. */
   problem?: string;
+  /** The parser's first problem with the file (JSON, YAML), which `parserWords` words. */
+  syntax?: { line: number; column: number; problem: ParseProblem };
 }
 
 type Plain = Record<string, unknown>;
@@ -179,34 +182,39 @@ export function readServerFile(
     return { line: pos.line + 1, column: pos.character + 1 };
   };
   const problem = doc?.problems[0];
+  const syntax = problem ? { ...position(problem.span.start), problem } : undefined;
   const root = doc?.root ?? null;
   if (!isMap(root)) {
     return {
       kind,
       servers: [],
-      problem: problem ? `it does not parse (line ${position(problem.span.start).line})` : 'it is not an object',
+      problem: syntax ? `it cannot be read (line ${syntax.line}, column ${syntax.column})` : 'it is not an object',
+      ...(syntax ? { syntax } : {}),
     };
   }
   const holder = getNode(root, kind.key);
   const servers: ServerEntry[] = [];
   const out: ServerFile = { kind, servers };
-  if (problem)
-    out.problem = `it does not parse (line ${position(problem.span.start).line}); what could be read is listed`;
+  if (syntax) {
+    out.syntax = syntax;
+    out.problem = `it has a problem at line ${syntax.line}, column ${syntax.column}; what could be read is listed`;
+  }
   if (holder === undefined) return out;
   if (kind.list) {
     if (!isSeq(holder)) return { ...out, problem: `"${kind.key}" is not a list` };
     holder.items.forEach((item: Node, index) => {
-      const value = toValue(item);
+      const value = plainOf(item);
       const name = isPlain(value) ? str(value.name) : undefined;
       servers.push(entryOf(kind, name ?? `#${index + 1}`, value, { ...position(item.span.start), span: item.span }));
     });
     return out;
   }
   if (!isMap(holder)) return { ...out, problem: `"${kind.key}" does not map server names to their settings` };
-  for (const pair of holder.pairs) {
-    servers.push(
-      entryOf(kind, keyText(pair), toValue(pair.value), { ...position(pair.key.span.start), span: pair.key.span }),
-    );
+  // A name given twice: JSON readers keep the last value, in the place of the first.
+  const byName = new Map<string, Pair>();
+  for (const pair of holder.pairs) byName.set(keyText(pair), pair);
+  for (const [name, pair] of byName) {
+    servers.push(entryOf(kind, name, plainOf(pair.value), { ...position(pair.key.span.start), span: pair.key.span }));
   }
   return out;
 }
@@ -254,12 +262,7 @@ function readToml(text: string, kind: ServerFileKind): ServerFile {
   return { kind, servers };
 }
 
-function entryOf(
-  kind: ServerFileKind,
-  name: string,
-  value: unknown,
-  at: Place,
-): ServerEntry {
+function entryOf(kind: ServerFileKind, name: string, value: unknown, at: Place): ServerEntry {
   const base = { name, ...at };
   if (!isPlain(value))
     return { ...base, disabled: false, start: { transport: 'none', why: 'its settings are not an object' } };
@@ -365,4 +368,21 @@ function codexEnvVars(value: unknown): string[] {
 
 function defineOwn(target: Record<string, string>, key: string, value: string): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A node's plain value, a key given twice keeping its last value as JSON readers do (toValue keeps the first). */
+function plainOf(node: Node | null): unknown {
+  if (!node) return null;
+  if (node.type === 'scalar') return node.value;
+  if (node.type === 'seq') return node.items.map(plainOf);
+  const out: Plain = {};
+  // Own properties: a key named `__proto__` stays a key.
+  for (const pair of node.pairs)
+    Object.defineProperty(out, keyText(pair), {
+      value: plainOf(pair.value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  return out;
 }

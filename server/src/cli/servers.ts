@@ -191,7 +191,7 @@ function rowOf(file: string, kind: ServerFileKind, entry: ServerEntry): ServerRo
       start: displayCommandLine(start.command, args),
       command: masked.command,
       args: masked.args,
-      ...(start.cwd === undefined ? {} : { cwd: start.cwd }),
+      ...(start.cwd === undefined ? {} : { cwd: maskedCommandLine(start.cwd, []).command }),
       ...(env.length ? { env } : {}),
       ...(start.envFromClient.length ? { fromClientEnv: start.envFromClient } : {}),
       pinned: pin.verdict,

@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkFile } from '../../server/src/core/engine.js';
-import { clientOfPath } from '../../server/src/core/parse/clients.js';
+import { pinOf } from '../../server/src/core/model/clientLaunch.js';
+import { CLIENTS, clientOfPath } from '../../server/src/core/parse/clients.js';
+import { serverFileKindOf } from '../../server/src/core/parse/serverEntries.js';
 import { kindFromName } from '../../server/src/core/parse/kinds.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 import { hoverAt } from '../../server/src/core/ide/hover.js';
@@ -70,6 +72,38 @@ test('the hover on a server name says how its client starts it, credentials mask
   assert.match(hover.markdown, /`LOG` = `debug`/);
   assert.match(hover.markdown, /\*\*not pinned\*\*/);
   assert.doesNotMatch(hover.markdown, /ghp_/);
+});
+
+test('one client table: the files check does not read get no client and no kind from their path', () => {
+  for (const path of [
+    '.codex/config.toml',
+    '.zed/settings.json',
+    '.continue/mcpServers/a.yaml',
+    '.windsurf/mcp_config.json',
+  ]) {
+    assert.equal(clientOfPath(path), null, path);
+    assert.notEqual(kindFromName(path), 'mcp-servers', path);
+    assert.ok(serverFileKindOf(path), `${path} is listed`);
+  }
+  assert.ok(CLIENTS.every((client) => client.id !== 'codex' && client.id !== 'zed' && client.id !== 'continue'));
+  assert.equal(serverFileKindOf('.roo/mcp.json')?.label, clientOfPath('.roo/mcp.json')?.label);
+  assert.equal(serverFileKindOf('.vscode/mcp.json')?.key, 'servers');
+});
+
+test('the hover and tool-lens servers read one pin: a range is pinned to a range, not exactly', () => {
+  const text = JSON.stringify({
+    mcpServers: {
+      ranged: { command: 'npx', args: ['-y', 'pkg@^1.2.0'] },
+      exact: { command: 'npx', args: ['-y', 'pkg@1.2.0'] },
+    },
+  });
+  const workspace = new Workspace('/work');
+  const file = workspace.parse('.cursor/mcp.json', text);
+  const hoverOf = (name: string) => hoverAt(file, workspace, text.indexOf(`"${name}"`) + 2)?.markdown ?? '';
+  assert.match(hoverOf('ranged'), /`pkg@\^1\.2\.0` with npx: pinned to a range/);
+  assert.match(hoverOf('exact'), /`pkg@1\.2\.0` with npx: pinned$/m);
+  assert.equal(pinOf('npx', ['-y', 'pkg@^1.2.0']).verdict, 'unpinned');
+  assert.equal(pinOf('npx', ['-y', 'pkg@1.2.0']).verdict, 'pinned');
 });
 
 test("completion offers a server entry's keys and type values as its client reads them", () => {

@@ -55,7 +55,9 @@ export function serverStartHover(ctx: DocumentContext, key: Node): string | unde
   if (fetched.length > 0) {
     lines.push('');
     for (const f of fetched)
-      lines.push(`- fetches ${code(f.spec)} with ${f.runner}: ${f.pinned ? 'pinned' : '**not pinned**'}`);
+      lines.push(
+        `- fetches ${code(f.spec)} with ${f.runner}: ${f.exact ? 'pinned' : f.pinned ? 'pinned to a range' : '**not pinned**'}`,
+      );
   }
   return lines.join('\n');
 }

@@ -3,26 +3,53 @@
 // `docker run` pulls, and a runner inside `docker exec`. Each with whether it is pinned: an npm
 // package with a version that is not a dist-tag, a Python one with `==`, a git source with a ref,
 // an image with a tag other than `latest` or a digest. Client-neutral: every client starts
-// `command` with `args` as written.
+// `command` with `args` as written. Two bars: `pinned` (a version or a range: what the rule
+// client/unpinned-package and the hover accept) and `exact` (an exact version, a git ref, a tag or
+// a full digest: what `tool-lens servers` calls pinned, `pinOf`). The one analysis of both, read
+// from nodes (`fetchedBy`, with the node to report at) or from plain words (`pinOf`).
 import type { MapNode, ScalarNode } from '../parse/nodes.js';
 import { getNode, isScalar, isSeq } from '../parse/nodes.js';
 
 export type FetchKind = 'npm' | 'python' | 'git' | 'image';
 
-export interface Fetched {
+export interface Fetched<N = ScalarNode> {
   kind: FetchKind;
   /** The package, image or repository as written. */
   spec: string;
+  /** A version, a range, a ref, a tag or a digest fixes what is fetched (not a dist-tag, not `latest`). */
   pinned: boolean;
+  /** Exactly one thing can be fetched: an exact version (`1.2.3`, `==1.2.3`), a git ref, a tag, a full digest. */
+  exact: boolean;
   /** The scalar that names it (an item of `args`, or `command`). */
-  node: ScalarNode;
+  node: N;
   /** The runner that fetches it (`npx`, `uvx`, `docker`...). */
   runner: string;
 }
 
-interface Word {
+interface Word<N = ScalarNode> {
   text: string;
-  node: ScalarNode;
+  node: N;
+}
+
+export type PinVerdict = 'pinned' | 'unpinned' | 'n/a';
+
+/** What `tool-lens servers` says of a command line (docs/behaviour.md, "Listing the servers"). */
+export interface Pin {
+  /** `pinned`: everything fetched is exact; `unpinned`: something is not; `n/a`: nothing is fetched. */
+  verdict: PinVerdict;
+  /** What is fetched, as written (the first one not exact, else the first); absent for `n/a`. */
+  fetches?: string;
+  /** The runner that fetches it (`npx`, `uvx`, `docker`...). */
+  runner?: string;
+}
+
+/** The pin of a command line (the command, then its arguments as written). */
+export function pinOf(command: string, args: readonly string[]): Pin {
+  const fetched = runnerFetches([command, ...args].map((text) => ({ text, node: undefined })));
+  if (fetched.length === 0) return { verdict: 'n/a' };
+  const loose = fetched.find((f) => !f.exact);
+  const shown = loose ?? fetched[0]!;
+  return { verdict: loose ? 'unpinned' : 'pinned', fetches: shown.spec, runner: shown.runner };
 }
 
 /** The command and its arguments as words, when all are plain strings. */
@@ -44,7 +71,12 @@ function wordsOf(entry: MapNode | undefined): Word[] | undefined {
   return words;
 }
 
-const baseCommand = (text: string) => (text.split(/[\\/]/).pop() ?? text).toLowerCase().replace(/\.(cmd|exe)$/, '');
+const baseCommand = (text: string) => (text.split(/[\\/]/).pop() ?? text).toLowerCase().replace(/\.(cmd|exe|bat)$/, '');
+
+/** A path on this machine: not a fetch. */
+const LOCAL = /^(\.{0,2}[\\/]|~[\\/]|[A-Za-z]:[\\/]|file:)/;
+/** An exact version: 1.2.3, with an optional pre-release or build. */
+const EXACT = /^v?\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/;
 
 /** Everything an entry fetches as it starts, pinned or not. */
 export function fetchedBy(entry: MapNode | undefined): Fetched[] {
@@ -52,7 +84,7 @@ export function fetchedBy(entry: MapNode | undefined): Fetched[] {
   return words ? runnerFetches(words) : [];
 }
 
-function runnerFetches(words: Word[]): Fetched[] {
+function runnerFetches<N>(words: Word<N>[]): Fetched<N>[] {
   const [first, ...rest] = words;
   if (!first) return [];
   const cmd = baseCommand(first.text);
@@ -70,8 +102,8 @@ function runnerFetches(words: Word[]): Fetched[] {
 /** npx options that take a value (`-p pkg`, `--package pkg`, `-c cmd`). */
 const NPX_VALUE_FLAGS = new Set(['-p', '--package', '-c', '--call', '--cache', '--registry', '--userconfig']);
 
-function npmFetch(args: Word[], runner: string): Fetched[] {
-  const out: Fetched[] = [];
+function npmFetch<N>(args: Word<N>[], runner: string): Fetched<N>[] {
+  const out: Fetched<N>[] = [];
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i]!;
@@ -97,21 +129,22 @@ function npmFetch(args: Word[], runner: string): Fetched[] {
   // dependency when it has one: not a fetch Tool Lens can judge.
   const next = args[i + 1]?.text;
   if (!/@/.test(spec.text.slice(1)) && next !== undefined && /^\.{0,2}\/|\.(m?[jt]s|py)$/.test(next)) return [];
-  if (/^(\.{0,2}\/|[A-Za-z]:\\|file:)/.test(spec.text)) return [];
+  if (LOCAL.test(spec.text)) return [];
   return [npmSpec(spec, runner)];
 }
 
 /** `name`, `name@1.2.3`, `@scope/name@latest`, `github:o/r#ref`, `git+https://...#ref`. */
-function npmSpec(word: Word, runner: string): Fetched {
+function npmSpec<N>(word: Word<N>, runner: string): Fetched<N> {
   const text = word.text;
   if (/^(git\+|git:|github:|gitlab:|bitbucket:|https?:\/\/)/.test(text)) {
-    return { kind: 'git', spec: text, pinned: /#.+/.test(text), node: word.node, runner };
+    const ref = /#.+/.test(text);
+    return { kind: 'git', spec: text, pinned: ref, exact: ref, node: word.node, runner };
   }
   const at = text.indexOf('@', text.startsWith('@') ? 1 : 0);
   const version = at < 0 ? '' : text.slice(at + 1);
   // A version or a range pins what is fetched; a dist-tag (latest, next, beta) follows the registry.
   const pinned = version !== '' && /^[\^~<>=v]*\d/.test(version);
-  return { kind: 'npm', spec: text, pinned, node: word.node, runner };
+  return { kind: 'npm', spec: text, pinned, exact: EXACT.test(version), node: word.node, runner };
 }
 
 const UVX_VALUE_FLAGS = new Set([
@@ -123,54 +156,64 @@ const UVX_VALUE_FLAGS = new Set([
   '--with-requirements',
 ]);
 
-function pythonFetch(args: Word[], runner: string): Fetched[] {
-  const out: Fetched[] = [];
+function pythonFetch<N>(args: Word<N>[], runner: string): Fetched<N>[] {
+  const out: Fetched<N>[] = [];
+  const add = (word: Word<N>) => {
+    if (!LOCAL.test(word.text)) out.push(pythonSpec(word, runner));
+  };
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i]!;
     if (!a.text.startsWith('-')) break;
     if (a.text === '--from' || a.text === '--with') {
       const value = args[i + 1];
-      if (value) out.push(pythonSpec(value, runner));
+      if (value) add(value);
       i++;
     } else if (a.text.startsWith('--from=') || a.text.startsWith('--with=')) {
-      out.push(pythonSpec({ text: a.text.slice(a.text.indexOf('=') + 1), node: a.node }, runner));
+      add({ text: a.text.slice(a.text.indexOf('=') + 1), node: a.node });
     } else if (UVX_VALUE_FLAGS.has(a.text)) {
       i++;
     }
   }
   const hasFrom = args.slice(0, i).some((a) => a.text === '--from' || a.text.startsWith('--from='));
   const spec = args[i];
-  if (!hasFrom && spec && !/^(\.{0,2}\/|[A-Za-z]:\\)/.test(spec.text)) out.push(pythonSpec(spec, runner));
+  if (!hasFrom && spec) add(spec);
   return out;
 }
 
 /** `name`, `name==1.2`, `name@1.2` (uvx), `git+https://...@ref`, a local path (not a fetch). */
-function pythonSpec(word: Word, runner: string): Fetched {
+function pythonSpec<N>(word: Word<N>, runner: string): Fetched<N> {
   const text = word.text;
   if (/^git\+/.test(text)) {
-    return {
-      kind: 'git',
-      spec: text,
-      pinned: /\.git@.+|@[^/]+$/.test(text.replace(/^git\+[a-z]+:\/\/[^/]*/, '')),
-      node: word.node,
-      runner,
-    };
+    const ref = /\.git@.+|@[^/]+$/.test(text.replace(/^git\+[a-z]+:\/\/[^/]*/, ''));
+    return { kind: 'git', spec: text, pinned: ref, exact: ref, node: word.node, runner };
   }
   const pinned = /==\s*\d|@\s*\d/.test(text);
-  return { kind: 'python', spec: text, pinned, node: word.node, runner };
+  return { kind: 'python', spec: text, pinned, exact: pythonExact(text), node: word.node, runner };
+}
+
+/** `pkg==1.2.3` (no wildcard), or uvx's `pkg@1.2.3`. */
+function pythonExact(spec: string): boolean {
+  if (/[^=!<>~]==/.test(spec)) return /==\s*v?\d[\w.!+-]*$/.test(spec) && !spec.includes('*');
+  const at = /^[A-Za-z0-9._[\],-]+@(.+)$/.exec(spec);
+  return at !== null && /^v?\d+(\.\d+)+/.test(at[1]!);
 }
 
 /** `uv run --with pkg ...`: each `--with` package (the project's own dependencies are not a fetch). */
-function uvRunWith(args: Word[]): Fetched[] {
-  const out: Fetched[] = [];
+function uvRunWith<N>(args: Word<N>[]): Fetched<N>[] {
+  const out: Fetched<N>[] = [];
+  const add = (text: string, node: N) => {
+    for (const part of text.split(',')) {
+      if (part.trim() !== '' && !LOCAL.test(part.trim())) out.push(pythonSpec({ text: part.trim(), node }, 'uv run'));
+    }
+  };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a.text === '--with' && args[i + 1]) {
-      for (const part of args[i + 1]!.text.split(',')) {
-        if (part.trim() !== '') out.push({ ...pythonSpec({ text: part.trim(), node: args[i + 1]!.node }, 'uv run') });
-      }
+      add(args[i + 1]!.text, args[i + 1]!.node);
       i++;
+    } else if (a.text.startsWith('--with=')) {
+      add(a.text.slice('--with='.length), a.node);
     } else if (!a.text.startsWith('-')) {
       break;
     }
@@ -228,9 +271,14 @@ const DOCKER_VALUE_FLAGS = new Set([
   '--expose',
   '--link',
   '--volumes-from',
+  '--stop-timeout',
+  '--health-cmd',
+  '--userns',
+  '--uts',
+  '--memory-swap',
 ]);
 
-function dockerFetch(args: Word[], runner: string): Fetched[] {
+function dockerFetch<N>(args: Word<N>[], runner: string): Fetched<N>[] {
   const sub = args[0]?.text;
   const rest = sub === 'container' ? args.slice(2) : args.slice(1);
   const verb = sub === 'container' ? args[1]?.text : sub;
@@ -246,7 +294,18 @@ function dockerFetch(args: Word[], runner: string): Fetched[] {
   if (verb === 'exec')
     return runnerFetches(rest.slice(i + 1)).map((f) => ({ ...f, runner: `${runner} exec ${f.runner}` }));
   if (/[${}]/.test(target.text)) return [];
-  return [{ kind: 'image', spec: target.text, pinned: imagePinned(target.text), node: target.node, runner }];
+  const pinned = imagePinned(target.text);
+  return [
+    {
+      kind: 'image',
+      spec: target.text,
+      pinned,
+      // A digest fixes the image only when it is whole.
+      exact: pinned && (!target.text.includes('@sha256:') || /@sha256:[0-9a-f]{64}$/i.test(target.text)),
+      node: target.node,
+      runner,
+    },
+  ];
 }
 
 /** A digest, or a tag that is not `latest`. */

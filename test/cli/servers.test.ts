@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseYaml } from 'yaml';
 import { pinOf } from '../../server/src/core/model/clientLaunch.js';
@@ -241,6 +241,7 @@ describe('tool-lens servers across clients', () => {
     }),
     '.mcp.json': JSON.stringify({ mcpServers: { docs: { type: 'http', url: 'https://docs.example.com/v2/mcp' } } }),
   });
+  after(() => rmSync(root, { recursive: true, force: true }));
 
   test('a server named alike in two clients that runs something else is marked at both; an equivalent one is not', () => {
     const { list } = listing(root);
@@ -256,6 +257,26 @@ describe('tool-lens servers across clients', () => {
       ['Roo Code', 'docs', ['claude-code .mcp.json:1']],
       ['VS Code', 'github', []],
     ]);
+  });
+
+  test("VS Code's root mcpServers is listed with its servers, as VS Code moves it there", () => {
+    const vscode = workspace({
+      '.vscode/mcp.json': JSON.stringify({
+        servers: { a: { command: 'node', args: ['a.js'] } },
+        mcpServers: { b: { command: 'node', args: ['b.js'] } },
+      }),
+    });
+    try {
+      assert.deepEqual(
+        listing(vscode).list.servers.map((r) => [r.client, r.name]),
+        [
+          ['vscode', 'a'],
+          ['vscode', 'b'],
+        ],
+      );
+    } finally {
+      rmSync(vscode, { recursive: true, force: true });
+    }
   });
 
   test('the table marks the difference in the file column', () => {

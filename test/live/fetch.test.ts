@@ -239,6 +239,22 @@ describe('the workspace config', () => {
     assert.match(shown, /key=\*\*\*.*Authorization: \*\*\*/);
   });
 
+  test("VS Code's root mcpServers is fetched too, as VS Code moves it into servers", () => {
+    const text = JSON.stringify({
+      servers: { a: { command: 'node', args: ['a.js'] } },
+      mcpServers: { b: { url: 'https://b.example.test/mcp' } },
+    });
+    const { servers, problems } = serversFromConfig('.vscode/mcp.json', text, '/work/space');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.launch?.type]),
+      [
+        ['a', 'stdio'],
+        ['b', 'http'],
+      ],
+    );
+  });
+
   test("Gemini CLI's httpUrl is Streamable HTTP, and its bare $NAME needs the environment", () => {
     const text = JSON.stringify({
       theme: 'GitHub',

@@ -152,24 +152,31 @@ export function serversFromConfig(
   }
   const key = topKeyOf(file);
   const list = getNode(top, key);
-  if (list === undefined) return { servers: [], problems };
-  if (!isMap(list)) {
+  // VS Code also starts a root `mcpServers` of its file, moved into `servers` (core/parse/clients.ts).
+  const alsoKey = kind?.alsoKey;
+  const also = alsoKey === undefined ? undefined : getNode(top, alsoKey);
+  if (list === undefined && !isMap(also)) return { servers: [], problems };
+  if (list !== undefined && !isMap(list)) {
     problems.push(`${file}: "${key}" should map server names to their settings`);
     return { servers: [], problems };
   }
   const context: VariableContext = { root: resolve(root) };
   const servers: McpServerEntry[] = [];
-  for (const pair of list.pairs) {
-    const name = keyText(pair);
-    const pos = parsed.source.positionAt(pair.key.span.start);
-    const declared: Declaration = { file, span: pair.key.span, line: pos.line + 1 };
-    servers.push({ name, declared, ...launchOf(pair.value, context) });
+  for (const map of [list, also]) {
+    if (!isMap(map)) continue;
+    for (const pair of map.pairs) {
+      const name = keyText(pair);
+      const pos = parsed.source.positionAt(pair.key.span.start);
+      const declared: Declaration = { file, span: pair.key.span, line: pos.line + 1 };
+      servers.push({ name, declared, ...launchOf(pair.value, context) });
+    }
   }
   return { servers, problems };
 }
 
-function topKeyOf(file: string): 'servers' | 'mcpServers' {
-  return /(^|\/)\.vscode\/mcp\.json$/i.test(file.replace(/\\/g, '/')) ? 'servers' : 'mcpServers';
+/** The key of a VS Code-style file's servers, from the one client table. */
+function topKeyOf(file: string): string {
+  return serverFileKindOf(file)?.key ?? 'mcpServers';
 }
 
 const HTTP_TYPES: Record<string, 'http' | 'sse'> = {

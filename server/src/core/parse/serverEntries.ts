@@ -35,6 +35,8 @@ export interface ServerFileKind {
   key: string;
   /** The servers are a list of entries with a `name` (Continue), not a map by name. */
   list?: boolean;
+  /** Another key the client also reads servers from (VS Code moves a root `mcpServers` into `servers`). */
+  alsoKey?: string;
   /** The path (suffix, `/`-separated, case-insensitive). */
   path: RegExp;
 }
@@ -49,6 +51,7 @@ export const SERVER_FILE_KINDS: readonly ServerFileKind[] = CLIENT_FILES.map((c)
   format: c.format,
   key: c.serversKey,
   ...(c.list ? { list: true } : {}),
+  ...('alsoReads' in c && c.alsoReads ? { alsoKey: c.alsoReads } : {}),
   path: c.path,
 }));
 
@@ -160,7 +163,8 @@ export function readServerFile(
     out.syntax = syntax;
     out.problem = `it has a problem at line ${syntax.line}, column ${syntax.column}; what could be read is listed`;
   }
-  if (holder === undefined) return out;
+  const also = kind.alsoKey === undefined ? undefined : getNode(root, kind.alsoKey);
+  if (holder === undefined && !isMap(also)) return out;
   if (kind.list) {
     if (!isSeq(holder)) return { ...out, problem: `"${kind.key}" is not a list` };
     holder.items.forEach((item: Node, index) => {
@@ -170,12 +174,16 @@ export function readServerFile(
     });
     return out;
   }
-  if (!isMap(holder)) return { ...out, problem: `"${kind.key}" does not map server names to their settings` };
-  // A name given twice: JSON readers keep the last value, in the place of the first.
-  const byName = new Map<string, Pair>();
-  for (const pair of holder.pairs) byName.set(keyText(pair), pair);
-  for (const [name, pair] of byName) {
-    servers.push(entryOf(kind, name, plainOf(pair.value), { ...position(pair.key.span.start), span: pair.key.span }));
+  if (holder !== undefined && !isMap(holder))
+    return { ...out, problem: `"${kind.key}" does not map server names to their settings` };
+  for (const map of [holder, also]) {
+    if (!isMap(map)) continue;
+    // A name given twice: JSON readers keep the last value, in the place of the first.
+    const byName = new Map<string, Pair>();
+    for (const pair of map.pairs) byName.set(keyText(pair), pair);
+    for (const [name, pair] of byName) {
+      servers.push(entryOf(kind, name, plainOf(pair.value), { ...position(pair.key.span.start), span: pair.key.span }));
+    }
   }
   return out;
 }

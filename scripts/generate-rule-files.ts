@@ -41,6 +41,7 @@ export const FAMILY_TITLES: Readonly<Record<string, string>> = {
   args: 'Arguments',
   annotations: 'The safety floor',
   face: 'Tool faces',
+  client: 'MCP client configurations',
   envelope: 'Dynamic tools and the call envelope',
   result: 'Recorded results',
   catalog: 'Catalogs',

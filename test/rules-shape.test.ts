@@ -65,7 +65,8 @@ function isRule(value: unknown): value is Rule {
 
 /** The cases of a fixture folder that want its rule: a `# want <id>` marker, or a line of a `.wants` file. */
 function casesWanting(dir: string, id: string): string[] {
-  return readdirSync(dir)
+  // Recursive: a client's file is a case only at its own path (`.roo/mcp.json`).
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((name) => statSync(join(dir, name)).isFile() && !/\.fixed\.[a-z]+$/.test(name))
     .filter((name) => {
       const text = readFileSync(join(dir, name), 'utf8');

@@ -26,7 +26,8 @@ export interface FetchDeps {
   log(line: string): void;
 }
 
-const CONFIG_FILES = '.vscode/mcp.json, .cursor/mcp.json, .mcp.json or claude_desktop_config.json';
+const CONFIG_FILES =
+  '.vscode/mcp.json, .cursor/mcp.json, .mcp.json, claude_desktop_config.json, .gemini/settings.json, .roo/mcp.json, .amazonq/mcp.json, .codex/config.toml, .zed/settings.json or .continue/mcpServers/*.yaml';
 
 export async function fetchCatalog(
   context: vscode.ExtensionContext,

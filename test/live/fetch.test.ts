@@ -238,6 +238,37 @@ describe('the workspace config', () => {
     assert.doesNotMatch(shown, /sekret|abc123/);
     assert.match(shown, /key=\*\*\*.*Authorization: \*\*\*/);
   });
+
+  test("VS Code's root mcpServers is fetched too, as VS Code moves it into servers", () => {
+    const text = JSON.stringify({
+      servers: { a: { command: 'node', args: ['a.js'] } },
+      mcpServers: { b: { url: 'https://b.example.test/mcp' } },
+    });
+    const { servers, problems } = serversFromConfig('.vscode/mcp.json', text, '/work/space');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.launch?.type]),
+      [
+        ['a', 'stdio'],
+        ['b', 'http'],
+      ],
+    );
+  });
+
+  test("Gemini CLI's httpUrl is Streamable HTTP, and its bare $NAME needs the environment", () => {
+    const text = JSON.stringify({
+      theme: 'GitHub',
+      mcpServers: {
+        docs: { httpUrl: 'https://docs.example.test/mcp' },
+        keyed: { httpUrl: 'https://docs.example.test/mcp', headers: { Authorization: 'Bearer $DOCS_TOKEN' } },
+      },
+    });
+    const { servers } = serversFromConfig('.gemini/settings.json', text, '/work/space');
+    const by = new Map(servers.map((s) => [s.name, s]));
+    assert.deepEqual(by.get('docs')?.launch, { type: 'http', url: 'https://docs.example.test/mcp', headers: {} });
+    assert.equal(by.get('keyed')?.launch, undefined);
+    assert.match(by.get('keyed')!.blocked!.message, /environment variable DOCS_TOKEN/);
+  });
 });
 
 describe('fetching the reference servers', () => {

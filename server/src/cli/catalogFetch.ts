@@ -45,7 +45,8 @@ every server is fetched. Running this command is your consent to start the serve
 command line is printed before it runs, the program as an absolute path and the variables that
 decide what runs in clear, secrets masked. Nothing is written outside the workspace: a link that
 leads catalogs/ (or a snapshot file) out of it is refused. Servers that need \${input:...}, \${env:...}
-or envFile values are skipped: Tool Lens never reads them.
+or envFile values, Gemini's $X, Continue's \${{ secrets.X }} or Codex's env_vars are skipped: Tool Lens
+never reads them; a Codex or Zed entry that still holds a variable (those clients expand none) too.
 
 Options:
   --out DIR          folder for the snapshots (default: catalogs, in the current folder)

@@ -33,6 +33,7 @@ import { visible, visibleLines } from './formatters/visible.js';
 import { guardGithub, guardJson, guardText, guardXml } from './formatters/workflowCommands.js';
 import { summarize, type CheckResult } from './result.js';
 import { formatRulesJson, formatRulesTable } from './rules.js';
+import { formatServersJson, formatServersTable, listServers } from './servers.js';
 
 export const EXIT_CLEAN = 0;
 export const EXIT_FINDINGS = 1;
@@ -65,6 +66,9 @@ Usage:
                                         a hint loosens or a composite tool breaks
   tool-lens gateway tools [PATH...]     the tools each gateway configuration will advertise,
                                         and what it withholds and why
+  tool-lens servers [PATH...]           every MCP server the client configs declare (VS Code,
+                                        Cursor, Claude, Gemini, Codex, Zed, Continue...): how
+                                        it starts and whether what it fetches is pinned
   tool-lens help [COMMAND]              the options of a command
   tool-lens --help | --version
 
@@ -171,6 +175,28 @@ Options:
 Exit codes: 0 listed, 2 usage error (including paths that hold no gateway configuration).
 `;
 
+export const SERVERS_HELP = `Usage: tool-lens servers [PATH...] [options]
+
+Lists every MCP server that the MCP client configs under the paths (default: the current folder)
+declare, one row each: the client, the server's name, how the client starts it (the command and
+its arguments, or the transport and URL), whether what it fetches is pinned (a package runner
+with an exact version, an image with a tag or digest: yes; \`npx -y pkg\`, \`@latest\`, \`uvx pkg\`,
+an image without a tag or with :latest: no; a local program or a URL: -), and where it is
+declared. Files are found as \`check\` finds them, plus .codex/config.toml. Nothing is started or
+expanded; secrets are masked and env and header values are never shown. A server that another
+client's file starts differently under the same name is marked \`(differs from CLIENT)\`.
+
+Options:
+  -f, --format stylish|json  a table (default) or JSON (docs/behaviour.md, "Listing the servers")
+  -c, --config FILE          configuration file (default: .toollens.yaml found upward)
+  -o, --output-file FILE     write the list to FILE (folders created) instead of stdout
+  --color, --no-color        force colour on or off
+  -h, --help                 this help
+
+Exit codes: 0 listed (a file that cannot be read or parsed is named on stderr and listed as
+such), 2 usage error.
+`;
+
 /** A mistake on the command line itself, as opposed to a path or a configuration problem. */
 class CommandLineError extends UsageError {}
 
@@ -271,6 +297,8 @@ export function run(argv: string[], given: Io): number {
         return helpCommand(rest, io);
       case 'gateway':
         return gatewayCommand(line, rest, io);
+      case 'servers':
+        return serversCommand(line, rest, io);
       case 'catalog':
         // `catalog fetch` is asynchronous and handled by main(); anything else but diff is a typo.
         if (rest[0] === 'diff') return catalogDiffCommand(line, rest.slice(1), io);
@@ -281,7 +309,7 @@ export function run(argv: string[], given: Io): number {
         throw new CommandLineError('no command given; use `tool-lens check [PATH...]` or `tool-lens rules`');
       default:
         throw new CommandLineError(
-          `unknown command "${command}"; the commands are check, rules, gateway tools, catalog fetch, catalog diff and help${didYouMean(command, COMMANDS)}`,
+          `unknown command "${command}"; the commands are check, rules, gateway tools, servers, catalog fetch, catalog diff and help${didYouMean(command, COMMANDS)}`,
         );
     }
   } catch (error) {
@@ -308,9 +336,10 @@ function helpCommand(topic: string[], io: Io): number {
   else if (command === 'catalog' && (sub === undefined || sub === 'fetch')) io.out(CATALOG_FETCH_HELP);
   else if (command === 'catalog' && sub === 'diff') io.out(CATALOG_DIFF_HELP);
   else if (command === 'gateway') io.out(GATEWAY_TOOLS_HELP);
+  else if (command === 'servers') io.out(SERVERS_HELP);
   else
     throw new CommandLineError(
-      `no help for "${topic.join(' ')}"; the commands are check, rules, gateway tools, catalog fetch and catalog diff`,
+      `no help for "${topic.join(' ')}"; the commands are check, rules, gateway tools, servers, catalog fetch and catalog diff`,
     );
   return EXIT_CLEAN;
 }
@@ -354,7 +383,7 @@ function parseArgsMessage(error: unknown): string {
 }
 
 /** The commands `run` knows, for a did-you-mean on a misspelt one. */
-const COMMANDS = ['check', 'rules', 'gateway', 'catalog', 'help'];
+const COMMANDS = ['check', 'rules', 'gateway', 'servers', 'catalog', 'help'];
 
 /** `; did you mean X?` when one of `candidates` is close to `word` (core/text/suggest.ts), else nothing. */
 function didYouMean(word: string, candidates: string[]): string {
@@ -606,6 +635,21 @@ function gatewayCommand(line: CommandLine, rest: string[], io: Io): number {
     format === 'json'
       ? guardJson(formatGatewayToolsJson(reports))
       : guardText(formatGatewayToolsTable(reports, colors)),
+  );
+  return EXIT_CLEAN;
+}
+
+function serversCommand(line: CommandLine, paths: string[], io: Io): number {
+  const { values } = line;
+  rejectOptions(values, [...CHECK_ONLY.filter((option) => option !== 'config'), 'rule-docs-url'], 'servers');
+  const format = oneOf(values.format ?? 'stylish', RULES_FORMATS, '--format');
+  const output = outputOf(values, io);
+  const log = stderrLogger(io, values.debug === true);
+  const report = listServers({ paths, cwd: io.cwd, configPath: values.config, log });
+  if (report.files.length === 0) log(`no MCP client config in ${paths.length ? paths.join(', ') : '.'}`);
+  const colors = palette(colourWanted({ isTTY: output.isTTY }, line.color, io.env));
+  output.write(
+    format === 'json' ? guardJson(formatServersJson(report)) : guardText(formatServersTable(report, colors)),
   );
   return EXIT_CLEAN;
 }

@@ -306,6 +306,22 @@ function describeStdio(launch: StdioLaunch): string {
   return `${[...env, program, ...args].join(' ')}  (${notes.join('; ')})`;
 }
 
+/**
+ * A command line as a repository writes it, for a listing (`tool-lens servers`): the program as
+ * written (nothing is looked up) and the arguments masked as the consent line masks them (secret
+ * flags' values, secret `name=value` values, URL credentials and query values, tokens).
+ */
+export function maskedCommandLine(command: string, args: readonly string[]): { command: string; args: string[] } {
+  const secrets = longestFirst(argumentSecrets([command, ...args]));
+  return { command: maskUrls(redact(command, secrets)), args: maskArguments(args, secrets) };
+}
+
+/** `maskedCommandLine` as one line, each word quoted where a shell would need it. */
+export function displayCommandLine(command: string, args: readonly string[]): string {
+  const masked = maskedCommandLine(command, args);
+  return [masked.command, ...masked.args].map(quoteForDisplay).join(' ');
+}
+
 /** The arguments as shown: values of secret flags, secret `name=value` values, URL secrets and tokens masked. */
 function maskArguments(args: readonly string[], secrets: readonly string[]): string[] {
   return args.map((word, i) => {

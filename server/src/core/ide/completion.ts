@@ -13,6 +13,7 @@ import {
   TOOL_PATH_BASES,
 } from '../faceVocabulary/constants.js';
 import { topLevelProperties } from '../jsonschema/properties.js';
+import { clientViewOf, entryFactsOf } from '../model/clients.js';
 import { catalogServerOf, facesOf, type FaceServer } from '../model/faces.js';
 import { upstreamOf, type StepModel, type WorkflowModel } from '../model/workflow.js';
 import type { ParsedFile } from '../parse/file.js';
@@ -99,7 +100,46 @@ export function completionsAt(file: ParsedFile, workspace: Workspace, offset: nu
   if (!built || !built.located.doc.kind) return [];
   const kind = built.located.doc.kind;
   if (WORKFLOW_KINDS.includes(kind)) return workflowCompletions(built);
-  if (kind === 'face-overlay' || kind === 'mcp-servers') return faceCompletions(built);
+  if (kind === 'face-overlay') return faceCompletions(built);
+  if (kind === 'mcp-servers') {
+    const faces = faceCompletions(built);
+    return faces.length > 0 ? faces : clientCompletions(built);
+  }
+  return [];
+}
+
+/**
+ * A server entry's keys and `type` values, as the file's client reads them (model/clients.ts):
+ * only for a client whose entries Tool Lens knows, so nothing is offered that the client ignores.
+ */
+function clientCompletions(c: CompletionContext): CompletionEntry[] {
+  const view = clientViewOf(c.ctx);
+  const facts = entryFactsOf(view);
+  if (!view.client || !facts) return [];
+  const serversKey = view.client.serversKey;
+  const client = view.client.label;
+  if (c.slot.kind === 'key' && c.slot.mapPath.length === 2 && c.slot.mapPath[0] === serversKey) {
+    return keyItems(
+      c.slot,
+      facts.keys.map((name) => ({ name, detail: `read by ${client}`, first: name === 'type' || name === 'command' })),
+    );
+  }
+  if (
+    c.slot.kind === 'value' &&
+    c.slot.path.length === 3 &&
+    c.slot.path[0] === serversKey &&
+    c.slot.path[2] === 'type'
+  ) {
+    const quote = c.json && !c.slot.node;
+    const span = c.slot.span;
+    return facts.transports.map((value) => ({
+      label: value,
+      kind: 'enum-member' as const,
+      detail: `a transport ${client} accepts`,
+      span,
+      newText: quote ? JSON.stringify(value) : value,
+    }));
+  }
   return [];
 }
 

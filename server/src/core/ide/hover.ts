@@ -8,6 +8,7 @@
 import { floorMarkdown, floorOf } from '../floor/workflowFloor.js';
 import { callsOf, type CallSite } from '../calls/calls.js';
 import { facesOf, faceHoverOf } from '../model/faces.js';
+import { serverStartHover } from './clientHover.js';
 import type { ParsedFile } from '../parse/file.js';
 import { WORKFLOW_KINDS } from '../types.js';
 import type { Finding, Span } from '../types.js';
@@ -81,6 +82,10 @@ export function hoverAt(
       // That the server does not list the tool is face/undeclared's message; the rest is the name again.
       if (faceHover.state === 'undeclared' && said('face/undeclared')) return undefined;
       return result(faceHover.markdown);
+    }
+    if (located.doc.kind === 'mcp-servers') {
+      const start = serverStartHover(ctx, target.pair.key);
+      if (start) return result(start);
     }
   }
   return undefined;

@@ -1,6 +1,7 @@
 // Which of our document kinds a parsed document is: content first, file name second. Anything
 // else is left alone: silence on unrelated YAML/JSON is a feature (docs/behaviour.md#recognising-files).
 import { bomLength } from '../text/source.js';
+import { clientOfPath } from './clients.js';
 import type { DocumentKind } from '../types.js';
 import { getNode, getScalar, getString, isMap, isScalar, isSeq, type MapNode, type Node } from './nodes.js';
 
@@ -16,8 +17,7 @@ export function kindFromName(path: string): DocumentKind | null {
   if (/\.calls\.(ya?ml|jsonl?)$/.test(name)) return 'tool-calls';
   if (/\.faces\.(ya?ml|jsonc?)$/.test(name)) return 'face-overlay';
   if (/\.tools\.jsonc?$/.test(name) || /\.catalog\.(ya?ml|jsonc?)$/.test(name)) return 'tool-catalog';
-  if (name === '.mcp.json' || name === 'claude_desktop_config.json') return 'mcp-servers';
-  if (name === 'mcp.json' && /(^|\/)\.(vscode|cursor)\/mcp\.json$/i.test(normalized)) return 'mcp-servers';
+  if (clientOfPath(normalized)) return 'mcp-servers';
   return null;
 }
 

@@ -25,6 +25,17 @@ import { rule as catalogMetaKey } from './catalog/meta-key.js';
 import { rule as catalogSchemaRoot } from './catalog/schema-root.js';
 import { rule as catalogTaskSupport } from './catalog/task-support.js';
 import { rule as catalogUnknownField } from './catalog/unknown-field.js';
+import { rule as clientInvalidTransport } from './client/invalid-transport.js';
+import { rule as clientMissingType } from './client/missing-type.js';
+import { rule as clientPlaceholderCredential } from './client/placeholder-credential.js';
+import { rule as clientPlainHttp } from './client/plain-http.js';
+import { rule as clientSecretInFile } from './client/secret-in-file.js';
+import { rule as clientServersKey } from './client/servers-key.js';
+import { rule as clientSkipsConfirmation } from './client/skips-confirmation.js';
+import { rule as clientUndefinedInput } from './client/undefined-input.js';
+import { rule as clientUnknownKey } from './client/unknown-key.js';
+import { rule as clientUnpinnedPackage } from './client/unpinned-package.js';
+import { rule as clientVariableSyntax } from './client/variable-syntax.js';
 import { rule as envelopeArgumentsNotObject } from './envelope/arguments-not-object.js';
 import { rule as envelopeBareDynamicName } from './envelope/bare-dynamic-name.js';
 import { rule as envelopeFieldAlias } from './envelope/field-alias.js';
@@ -115,6 +126,17 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'catalog/schema-root', rule: catalogSchemaRoot },
   { path: 'catalog/task-support', rule: catalogTaskSupport },
   { path: 'catalog/unknown-field', rule: catalogUnknownField },
+  { path: 'client/invalid-transport', rule: clientInvalidTransport },
+  { path: 'client/missing-type', rule: clientMissingType },
+  { path: 'client/placeholder-credential', rule: clientPlaceholderCredential },
+  { path: 'client/plain-http', rule: clientPlainHttp },
+  { path: 'client/secret-in-file', rule: clientSecretInFile },
+  { path: 'client/servers-key', rule: clientServersKey },
+  { path: 'client/skips-confirmation', rule: clientSkipsConfirmation },
+  { path: 'client/undefined-input', rule: clientUndefinedInput },
+  { path: 'client/unknown-key', rule: clientUnknownKey },
+  { path: 'client/unpinned-package', rule: clientUnpinnedPackage },
+  { path: 'client/variable-syntax', rule: clientVariableSyntax },
   { path: 'envelope/arguments-not-object', rule: envelopeArgumentsNotObject },
   { path: 'envelope/bare-dynamic-name', rule: envelopeBareDynamicName },
   { path: 'envelope/field-alias', rule: envelopeFieldAlias },

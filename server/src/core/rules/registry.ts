@@ -16,6 +16,7 @@ export const FAMILY_ORDER: readonly string[] = [
   'args',
   'annotations',
   'face',
+  'client',
   'envelope',
   'result',
   'catalog',

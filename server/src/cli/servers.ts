@@ -1,0 +1,305 @@
+// `tool-lens servers [PATH...]`: every MCP server the repository's client configs declare, in one
+// table (client, name, how it starts, pinned or not) or as JSON for scripts. The files are found
+// as `check` finds its files (node/loader.ts discoverWorkspace: the same workspace, walk and
+// ignored folders), plus Codex's `.codex/config.toml`, which `check` does not read; a file is a
+// client config by its path (core/parse/serverEntries.ts), or by its content (an `mcpServers` map
+// elsewhere, client unknown). A file `.toollens.yaml` `kinds:` gives another kind is left out.
+// No value is expanded, no program looked up, nothing started; secrets are masked as the consent
+// line of `catalog fetch` masks them (live/redact.ts), and env and header values are never shown.
+// A server that another client's file starts differently under the same name is marked on both.
+import { statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import {
+  readServerFile,
+  serverFileKindOf,
+  UNKNOWN_CLIENT,
+  type ServerEntry,
+  type ServerFileKind,
+} from '../core/parse/serverEntries.js';
+import { pinOf, type Pin } from '../core/model/clientLaunch.js';
+import { parserWords } from '../core/wording/parserWords.js';
+import { displayUrl, maskedCommandLine, displayCommandLine, MASK } from '../live/redact.js';
+import { discoverWorkspace, readWithin } from '../node/loader.js';
+import { toPosix } from '../node/paths.js';
+import { walkFolder } from '../node/walk.js';
+import type { Palette } from './colors.js';
+
+export interface ServersOptions {
+  paths: string[];
+  cwd: string;
+  configPath?: string;
+  log: (message: string) => void;
+}
+
+/** One server as `--format json` prints it (docs/behaviour.md, "Listing the servers"). */
+export interface ServerRow {
+  /** The config file, relative to the current folder, `/`-separated. */
+  file: string;
+  line: number;
+  column: number;
+  client: string;
+  clientLabel: string;
+  name: string;
+  transport: 'stdio' | 'http' | 'sse' | 'websocket' | 'none';
+  /** The whole start as one line, secrets masked. */
+  start: string;
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  url?: string;
+  /** Names only: values are never printed. */
+  env?: string[];
+  headers?: string[];
+  /** Variables or headers the client fills from its own environment (Codex). */
+  fromClientEnv?: string[];
+  pinned: Pin['verdict'];
+  fetches?: string;
+  runner?: string;
+  disabled: boolean;
+  /** Why a `none` entry starts nothing by itself. */
+  note?: string;
+  /**
+   * The servers of the same name that another client starts differently (another command,
+   * arguments, package version, transport or URL). Definitions that differ only in each client's
+   * variable syntax, or in how they write a path from the workspace folder, are the same.
+   */
+  differsFrom: ServerPlace[];
+}
+
+/** Where another definition of a server is. */
+export interface ServerPlace {
+  client: string;
+  clientLabel: string;
+  file: string;
+  line: number;
+}
+
+export interface ServerFileRow {
+  file: string;
+  client: string;
+  clientLabel: string;
+  servers: number;
+  /** Why the file, or its servers key, could not be read; absent when it could. */
+  problem?: string;
+}
+
+export interface ServersReport {
+  servers: ServerRow[];
+  files: ServerFileRow[];
+}
+
+const CODEX_FILE = /(^|\/)\.codex\/config\.toml$/i;
+
+export function listServers(options: ServersOptions): ServersReport {
+  const cwd = resolve(options.cwd);
+  const discovered = discoverWorkspace({ paths: options.paths, cwd, configPath: options.configPath, log: options.log });
+  if (discovered.configProblems.length > 0)
+    options.log(
+      'the configuration has problems (`tool-lens check` lists them); its `kinds` are read as far as they can be',
+    );
+  const files = new Set(discovered.targets);
+  // `check` reads no TOML: Codex's files are found by the same walk rules.
+  for (const path of options.paths.length ? options.paths : ['.']) {
+    const absolute = resolve(cwd, path);
+    if (!statSync(absolute).isDirectory()) continue;
+    const walk = walkFolder(absolute, {
+      ignoredDirs: ['node_modules', '.git'],
+      wanted: (rel) => CODEX_FILE.test(toPosix(join(absolute, rel))),
+    });
+    for (const file of walk.files) files.add(file.path);
+  }
+  const report: ServersReport = { servers: [], files: [] };
+  for (const absolute of [...files].sort()) {
+    const shown = toPosix(relative(cwd, absolute)) || absolute;
+    const forced = discovered.workspace.forcedKind(absolute);
+    if (forced !== null && forced !== 'mcp-servers') continue;
+    let kind: ServerFileKind | undefined = serverFileKindOf(toPosix(absolute));
+    let text: string;
+    try {
+      const read = readWithin(absolute, discovered.workspace.limits.fileBytes);
+      if (read.bytes !== undefined) {
+        if (kind) failed(report, options, shown, kind, `it is larger than the ${read.bytes}-byte limit`);
+        continue;
+      }
+      text = read.text;
+    } catch (error) {
+      if (kind)
+        failed(
+          report,
+          options,
+          shown,
+          kind,
+          `cannot be read (${error instanceof Error ? error.message : String(error)})`,
+        );
+      continue;
+    }
+    if (!kind) {
+      // Only a file that names `mcpServers` can be one by its content: the others are not parsed.
+      if (
+        forced !== 'mcp-servers' &&
+        !(text.includes('mcpServers') && byContent(discovered.workspace.parse(absolute, text)))
+      )
+        continue;
+      kind = UNKNOWN_CLIENT;
+    }
+    const file = readServerFile(absolute, text, kind);
+    // The parser's own words for a syntax problem, at its place.
+    const problem = file.syntax
+      ? `${file.syntax.line}:${file.syntax.column}: ${parserWords(file.syntax.problem)}${file.servers.length ? ' (the servers it could read are listed)' : ''}`
+      : file.problem;
+    if (problem) options.log(`${shown}${file.syntax ? ':' : ': '}${problem}`);
+    report.files.push({
+      file: shown,
+      client: kind.client,
+      clientLabel: kind.label,
+      servers: file.servers.length,
+      ...(problem ? { problem } : {}),
+    });
+    for (const entry of file.servers) report.servers.push(rowOf(shown, kind, entry));
+  }
+  markDifferences(report.servers);
+  return report;
+}
+
+/**
+ * A start line as what runs: every variable reference written one way (`${env:X}`, `${X}`, `$X`
+ * are all `$X`), and a path from the workspace folder written one way (`${workspaceFolder}/a`,
+ * `./a` and `a` are the same file, since the clients start a local server in the workspace folder).
+ */
+function sameness(row: ServerRow): string {
+  return row.start
+    .replace(/'/g, '')
+    .replace(/\$\{workspaceFolder\}\//g, '')
+    .replace(/(^|\s)\.\//g, '$1')
+    .replace(
+      /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+      (_, a: string | undefined, b: string | undefined) => `$${a ?? b}`,
+    );
+}
+
+/** Two files of unknown client are two clients; two files of one client are its one view. */
+function otherClient(a: ServerRow, b: ServerRow): boolean {
+  return a.client !== b.client || (a.client === UNKNOWN_CLIENT.client && a.file !== b.file);
+}
+
+function markDifferences(rows: ServerRow[]): void {
+  const byName = new Map<string, ServerRow[]>();
+  for (const row of rows) byName.set(row.name, [...(byName.get(row.name) ?? []), row]);
+  for (const group of byName.values()) {
+    for (const row of group) {
+      row.differsFrom = group
+        .filter((other) => other !== row && otherClient(other, row) && sameness(other) !== sameness(row))
+        .map((other) => ({
+          client: other.client,
+          clientLabel: other.clientLabel,
+          file: other.file,
+          line: other.line,
+        }));
+    }
+  }
+}
+
+function byContent(parsed: { documents: readonly { kind: string | null }[] }): boolean {
+  return parsed.documents.some((doc) => doc.kind === 'mcp-servers');
+}
+
+function failed(
+  report: ServersReport,
+  options: ServersOptions,
+  file: string,
+  kind: ServerFileKind,
+  problem: string,
+): void {
+  options.log(`${file}: ${problem}`);
+  report.files.push({ file, client: kind.client, clientLabel: kind.label, servers: 0, problem });
+}
+
+function words(values: readonly unknown[]): string[] {
+  // A number or boolean means its text; anything else in a command line is no word a client passes.
+  return values.map((value) =>
+    typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : '<not a string>',
+  );
+}
+
+function rowOf(file: string, kind: ServerFileKind, entry: ServerEntry): ServerRow {
+  const base = {
+    file,
+    line: entry.line,
+    column: entry.column,
+    client: kind.client,
+    clientLabel: kind.label,
+    name: entry.name,
+    disabled: entry.disabled,
+    differsFrom: [] as ServerPlace[],
+  };
+  const start = entry.start;
+  if (start.transport === 'stdio') {
+    const args = words(start.args);
+    const masked = maskedCommandLine(start.command, args);
+    const pin = pinOf(start.command, args);
+    const env = Object.keys(start.env);
+    return {
+      ...base,
+      transport: 'stdio',
+      start: displayCommandLine(start.command, args),
+      command: masked.command,
+      args: masked.args,
+      ...(start.cwd === undefined ? {} : { cwd: maskedCommandLine(start.cwd, []).command }),
+      ...(env.length ? { env } : {}),
+      ...(start.envFromClient.length ? { fromClientEnv: start.envFromClient } : {}),
+      pinned: pin.verdict,
+      ...(pin.fetches === undefined ? {} : { fetches: maskedCommandLine(pin.fetches, []).command, runner: pin.runner }),
+    };
+  }
+  if (start.transport === 'none') return { ...base, transport: 'none', start: '', pinned: 'n/a', note: start.why };
+  const url = displayUrl(start.url, MASK);
+  const headers = Object.keys(start.headers);
+  const fromClient = Object.keys(start.headersFromClient);
+  return {
+    ...base,
+    transport: start.transport,
+    start: `${start.transport} ${url}`,
+    url,
+    ...(headers.length ? { headers } : {}),
+    ...(fromClient.length ? { fromClientEnv: Object.values(start.headersFromClient) } : {}),
+    pinned: 'n/a',
+  };
+}
+
+/** Every server in one aligned table, then the files that could not be read. */
+export function formatServersTable(report: ServersReport, colors: Palette): string {
+  const head = ['CLIENT', 'NAME', 'STARTS', 'PINNED', 'FILE'];
+  const rows: string[][] = [];
+  // File by file, in the order they were read: a file that gave no server shows why in its place.
+  for (const file of report.files) {
+    for (const row of report.servers) {
+      if (row.file !== file.file) continue;
+      rows.push([
+        row.clientLabel,
+        row.name,
+        row.transport === 'none' ? `(nothing: ${row.note ?? ''})` : row.start + (row.disabled ? ' (disabled)' : ''),
+        row.pinned === 'n/a' ? '-' : row.pinned === 'pinned' ? 'yes' : 'no',
+        `${row.file}:${row.line}${row.differsFrom.length > 0 ? ` (differs from ${differing(row.differsFrom)})` : ''}`,
+      ]);
+    }
+    if (file.problem && file.servers === 0)
+      rows.push([file.clientLabel, '-', `(file: ${file.problem})`, '-', file.file]);
+  }
+  if (rows.length === 0) return '';
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  // The last column is not padded: no trailing blanks.
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
+  return [colors.bold(line(head)), ...rows.map(line)].join('\n') + '\n';
+}
+
+/** The clients a row differs from, each named once. */
+function differing(places: readonly ServerPlace[]): string {
+  return [...new Set(places.map((p) => (p.client === UNKNOWN_CLIENT.client ? p.file : p.clientLabel)))].join(', ');
+}
+
+export function formatServersJson(report: ServersReport): string {
+  return JSON.stringify({ version: 1, servers: report.servers, files: report.files }, null, 2) + '\n';
+}

@@ -1,0 +1,120 @@
+// Which MCP client reads a file, from its path alone: the client-config family is one document kind
+// (`mcp-servers`) with the client as a property of the path, so every client shares the server-entry
+// view, the face overlay and the client-neutral checks, and a client's own rules ask `clientOfPath`.
+// A file recognised by its content only (an `mcpServers` map at another path) has no client: only the
+// client-neutral checks run on it (docs/clients.md). CLIENT_FILES, the same rows and those of
+// LISTED_CLIENT_FILES, names every file `tool-lens servers` and `catalog fetch` read
+// (core/parse/serverEntries.ts): LISTED_CLIENT_FILES are those `check` does not read (TOML, YAML,
+// Zed's settings, whose servers are under another key, and Windsurf's project-level file).
+
+export type ClientId =
+  | 'vscode'
+  | 'cursor'
+  | 'claude-code'
+  | 'claude-desktop'
+  | 'gemini'
+  | 'roo'
+  | 'amazonq'
+  | 'windsurf'
+  | 'codex'
+  | 'zed'
+  | 'continue';
+
+export interface ClientInfo {
+  id: ClientId;
+  /** The client's name as users know it. */
+  label: string;
+  /** The root key that holds its servers by name. */
+  serversKey: 'servers' | 'mcpServers';
+  /** Another root key the client also reads servers from (VS Code moves `mcpServers` into `servers`). */
+  alsoReads?: 'mcpServers';
+  /** The path (suffix, `/`-separated, case-insensitive) of the project or user file it reads. */
+  path: RegExp;
+}
+
+/** A client file that `check` does not read, only `tool-lens servers` and `catalog fetch`. */
+export interface ListedClientFile {
+  id: ClientId;
+  label: string;
+  format: 'json' | 'toml' | 'yaml';
+  /** The key that holds the servers (by name, or a list of entries with a `name` when `list`). */
+  serversKey: string;
+  list?: true;
+  path: RegExp;
+}
+
+/** A client file of either table, with its format. */
+export type ClientFile = (ClientInfo & { format: 'json'; list?: undefined }) | ListedClientFile;
+
+export const CLIENTS: readonly ClientInfo[] = [
+  // VS Code's config discovery moves a root `mcpServers` into `servers` (configMcpDiscovery.ts sync).
+  {
+    id: 'vscode',
+    label: 'VS Code',
+    serversKey: 'servers',
+    alsoReads: 'mcpServers',
+    path: /(^|\/)\.vscode\/mcp\.json$/i,
+  },
+  { id: 'cursor', label: 'Cursor', serversKey: 'mcpServers', path: /(^|\/)\.cursor\/mcp\.json$/i },
+  { id: 'claude-code', label: 'Claude Code', serversKey: 'mcpServers', path: /(^|\/)\.mcp\.json$/i },
+  {
+    id: 'claude-desktop',
+    label: 'Claude Desktop',
+    serversKey: 'mcpServers',
+    path: /(^|\/)claude_desktop_config\.json$/i,
+  },
+  { id: 'gemini', label: 'Gemini CLI', serversKey: 'mcpServers', path: /(^|\/)\.gemini\/settings\.json$/i },
+  { id: 'roo', label: 'Roo Code', serversKey: 'mcpServers', path: /(^|\/)\.roo\/mcp\.json$/i },
+  { id: 'amazonq', label: 'Amazon Q Developer', serversKey: 'mcpServers', path: /(^|\/)\.amazonq\/mcp\.json$/i },
+  {
+    id: 'windsurf',
+    label: 'Windsurf',
+    serversKey: 'mcpServers',
+    path: /(^|\/)\.codeium\/windsurf\/mcp_config\.json$/i,
+  },
+];
+
+/**
+ * The client files `tool-lens servers` and `catalog fetch` read besides CLIENTS. `check` reads
+ * none of them: no client/* rule has facts for them, so none of them gets a client's finding.
+ */
+export const LISTED_CLIENT_FILES: readonly ListedClientFile[] = [
+  // Windsurf's project-level file, beside the user file that CLIENTS names.
+  {
+    id: 'windsurf',
+    label: 'Windsurf',
+    format: 'json',
+    serversKey: 'mcpServers',
+    path: /(^|\/)\.windsurf\/mcp_config\.json$/i,
+  },
+  { id: 'codex', label: 'Codex', format: 'toml', serversKey: 'mcp_servers', path: /(^|\/)\.codex\/config\.toml$/i },
+  { id: 'zed', label: 'Zed', format: 'json', serversKey: 'context_servers', path: /(^|\/)\.zed\/settings\.json$/i },
+  {
+    id: 'continue',
+    label: 'Continue',
+    format: 'yaml',
+    serversKey: 'mcpServers',
+    list: true,
+    path: /(^|\/)\.continue\/mcpServers\/[^/]+\.ya?ml$/i,
+  },
+  // A JSON file in Continue's folder is read in Claude Desktop's shape.
+  {
+    id: 'continue',
+    label: 'Continue',
+    format: 'json',
+    serversKey: 'mcpServers',
+    path: /(^|\/)\.continue\/mcpServers\/[^/]+\.json$/i,
+  },
+];
+
+/** Every client file, those `check` reads first. */
+export const CLIENT_FILES: readonly ClientFile[] = [
+  ...CLIENTS.map((c) => ({ ...c, format: 'json' as const })),
+  ...LISTED_CLIENT_FILES,
+];
+
+/** The client whose configuration file this path is, or null when the path names none `check` reads. */
+export function clientOfPath(path: string): ClientInfo | null {
+  const normalized = path.replace(/\\/g, '/');
+  return CLIENTS.find((c) => c.path.test(normalized)) ?? null;
+}

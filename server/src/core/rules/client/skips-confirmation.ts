@@ -1,0 +1,58 @@
+// client/skips-confirmation: a setting that lets a server's tools run without the user confirming
+// each call. Gemini CLI's `trust: true` skips confirmation for every tool of the server
+// (packages/core/src/tools/mcp-tool.ts getConfirmationDetails; packages/core/src/policy/config.ts
+// adds an allow rule for the server's tools). Roo Code's `alwaysAllow` runs the listed tools
+// without asking, all of them with `"*"` (src/services/mcp/McpHub.ts, where it reads alwaysAllow):
+// reported for `"*"`, and for a listed tool the server's catalog marks as writing
+// (`destructiveHint: true` or `readOnlyHint: false`); a tool the catalog says reads only, or one
+// no catalog describes, is left alone.
+import { listedToolOf } from '../../catalog/index.js';
+import { clientViewOf } from '../../model/clients.js';
+import { getNode, isScalar, isSeq } from '../../parse/nodes.js';
+import { defineRule } from '../rule.js';
+
+export const rule = defineRule({
+  id: 'client/skips-confirmation',
+  defaultSeverity: 'warning',
+  summary: "A setting that runs a server's tools without confirmation (Gemini `trust: true`, Roo `alwaysAllow`).",
+  kinds: ['mcp-servers'],
+  messages: {
+    trust: (d: { server: string }) =>
+      `Gemini CLI runs every tool of "${d.server}" without asking: remove trust. Keep it for a server you control.`,
+    wildcard: (d: { server: string }) =>
+      `Roo Code runs every tool of "${d.server}" without asking: list its read-only tools instead of "*".`,
+    writingTool: (d: { server: string; tool: string }) =>
+      `Roo Code runs "${d.tool}" without asking, yet it writes: remove it from alwaysAllow. Its catalog marks it as writing.`,
+  },
+  check(ctx) {
+    const view = clientViewOf(ctx);
+    const client = view.client?.id;
+    if (client !== 'gemini' && client !== 'roo') return;
+    for (const server of view.servers) {
+      if (client === 'gemini') {
+        const trust = getNode(server.entry, 'trust');
+        if (isScalar(trust) && trust.value === true) {
+          ctx.report({ messageId: 'trust', data: { server: server.name }, span: trust.span });
+        }
+        continue;
+      }
+      // A disabled server starts no tool.
+      const disabled = getNode(server.entry, 'disabled');
+      if (isScalar(disabled) && disabled.value === true) continue;
+      const allow = getNode(server.entry, 'alwaysAllow');
+      if (!isSeq(allow)) continue;
+      const catalog = ctx.workspace.catalog.server(server.name);
+      for (const item of allow.items) {
+        if (!isScalar(item) || typeof item.value !== 'string') continue;
+        if (item.value === '*') {
+          ctx.report({ messageId: 'wildcard', data: { server: server.name }, span: item.span });
+          continue;
+        }
+        const hints = catalog ? listedToolOf(catalog, item.value)?.annotations : undefined;
+        if (hints && (hints.destructiveHint === true || hints.readOnlyHint === false)) {
+          ctx.report({ messageId: 'writingTool', data: { server: server.name, tool: item.value }, span: item.span });
+        }
+      }
+    }
+  },
+});

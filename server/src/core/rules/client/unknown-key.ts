@@ -1,0 +1,63 @@
+// client/unknown-key: a key of a server entry that the entry's client does not read (a misspelling,
+// or another client's name for a setting, like Cline's `autoApprove` in a Roo Code file). The client
+// drops it, so whatever it was meant to set stays unset. Only for the clients whose entry keys are
+// known from their source (model/clients.ts); Tool Lens's own `toolFaces` is never reported.
+import { editContextOf, renameKey } from '../../edit/mappingEdits.js';
+import { clientViewOf, entryFactsOf, OWN_KEYS } from '../../model/clients.js';
+import { keyText } from '../../parse/nodes.js';
+import { suggestionBudgetOf } from '../../context.js';
+import { closest } from '../../text/suggest.js';
+import { defineRule } from '../rule.js';
+
+/** Other clients' names for a key no edit distance finds. */
+const SYNONYMS: Record<string, string> = {
+  autoApprove: 'alwaysAllow',
+  autoapprove: 'alwaysAllow',
+  environment: 'env',
+  arguments: 'args',
+  workingDirectory: 'cwd',
+  serverUrl: 'url',
+  transport: 'type',
+  enabled: 'disabled',
+};
+
+export const rule = defineRule({
+  id: 'client/unknown-key',
+  defaultSeverity: 'warning',
+  summary: 'A server entry key its client does not read (it has no effect), with a "did you mean" fix.',
+  kinds: ['mcp-servers'],
+  messages: {
+    misspelt: (d: { key: string; client: string; suggestion: string }) =>
+      `"${d.key}" has no effect in ${d.client}: did you mean "${d.suggestion}"?`,
+    unknown: (d: { key: string; client: string }) =>
+      `"${d.key}" has no effect in ${d.client}: remove it, or move the setting to a key ${d.client} reads.`,
+  },
+  check(ctx) {
+    const view = clientViewOf(ctx);
+    const facts = entryFactsOf(view);
+    if (!view.client || !facts) return;
+    const client = view.client.label;
+    const known = new Set(facts.keys);
+    const edit = editContextOf(ctx.file);
+    for (const server of view.servers) {
+      for (const pair of server.entry?.pairs ?? []) {
+        const key = keyText(pair);
+        if (known.has(key) || OWN_KEYS.has(key)) continue;
+        const suggestion = closest(key, facts.keys, { synonyms: SYNONYMS, budget: suggestionBudgetOf(ctx) });
+        // A suggestion the entry already has would make a duplicate key: name it, change nothing.
+        const taken = suggestion !== undefined && server.entry?.pairs.some((p) => keyText(p) === suggestion);
+        if (suggestion === undefined) {
+          ctx.report({ messageId: 'unknown', data: { key, client }, span: pair.key.span });
+          continue;
+        }
+        const rename = taken ? undefined : renameKey(edit, pair, suggestion);
+        ctx.report({
+          messageId: 'misspelt',
+          data: { key, client, suggestion },
+          span: pair.key.span,
+          ...(rename ? { fixes: [{ title: `Rename to "${suggestion}"`, safe: false, edits: [rename] }] } : {}),
+        });
+      }
+    }
+  },
+});

@@ -1,0 +1,131 @@
+// Which MCP client reads a file, from its path (docs/clients.md): every client's file is the one
+// `mcp-servers` kind, a client's own rules run only where the path names the client, and a file
+// recognised by content alone gets only the client-neutral checks.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { checkFile } from '../../server/src/core/engine.js';
+import { pinOf } from '../../server/src/core/model/clientLaunch.js';
+import { CLIENTS, clientOfPath } from '../../server/src/core/parse/clients.js';
+import { serverFileKindOf } from '../../server/src/core/parse/serverEntries.js';
+import { kindFromName } from '../../server/src/core/parse/kinds.js';
+import { Workspace } from '../../server/src/core/workspace.js';
+import { hoverAt } from '../../server/src/core/ide/hover.js';
+import { completionsAt } from '../../server/src/core/ide/completion.js';
+
+test('each client file is an mcp-servers document with its client', () => {
+  const cases: [string, string][] = [
+    ['.vscode/mcp.json', 'vscode'],
+    ['repo/.cursor/mcp.json', 'cursor'],
+    ['.mcp.json', 'claude-code'],
+    ['Library/Application Support/Claude/claude_desktop_config.json', 'claude-desktop'],
+    ['.gemini/settings.json', 'gemini'],
+    ['a\\b\\.roo\\mcp.json', 'roo'],
+    ['.amazonq/mcp.json', 'amazonq'],
+    ['home/.codeium/windsurf/mcp_config.json', 'windsurf'],
+  ];
+  for (const [path, client] of cases) {
+    assert.equal(clientOfPath(path)?.id, client, path);
+    assert.equal(kindFromName(path), 'mcp-servers', path);
+  }
+});
+
+test('paths no client reads name no client', () => {
+  for (const path of ['mcp.json', 'settings.json', '.vscode/settings.json', 'roo/mcp.json', 'mcp_config.json']) {
+    assert.equal(clientOfPath(path), null, path);
+    assert.equal(kindFromName(path), null, path);
+  }
+});
+
+const ROO_HTTP = '{"mcpServers": {"docs": {"type": "http", "url": "https://docs.example.com/mcp", "autoApprove": []}}}';
+
+test("a client's rules run where its path names it, and not on the same text found by content", () => {
+  const workspace = new Workspace('/work');
+  const rules = (path: string) =>
+    checkFile(workspace.parse(path, ROO_HTTP), workspace)
+      .findings.map((f) => f.rule)
+      .sort();
+  assert.deepEqual(rules('.roo/mcp.json'), ['client/invalid-transport', 'client/unknown-key']);
+  assert.deepEqual(rules('servers.json'), []);
+});
+
+test('the hover on a server name says how its client starts it, credentials masked', () => {
+  const text = JSON.stringify(
+    {
+      servers: {
+        github: {
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-github'],
+          env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_FAKE0123456789abcdefghijklmnopqrstuv', LOG: 'debug' },
+        },
+      },
+    },
+    null,
+    2,
+  );
+  const workspace = new Workspace('/work');
+  const file = workspace.parse('.vscode/mcp.json', text);
+  const hover = hoverAt(file, workspace, text.indexOf('"github"') + 2);
+  assert.ok(hover, 'a hover on the server name');
+  assert.match(hover.markdown, /started by VS Code/);
+  assert.match(hover.markdown, /npx -y @modelcontextprotocol\/server-github/);
+  assert.match(hover.markdown, /`GITHUB_PERSONAL_ACCESS_TOKEN` = `\*\*\*`/);
+  assert.match(hover.markdown, /`LOG` = `debug`/);
+  assert.match(hover.markdown, /\*\*not pinned\*\*/);
+  assert.doesNotMatch(hover.markdown, /ghp_/);
+});
+
+test('one client table: the files check does not read get no client and no kind from their path', () => {
+  for (const path of [
+    '.codex/config.toml',
+    '.zed/settings.json',
+    '.continue/mcpServers/a.yaml',
+    '.windsurf/mcp_config.json',
+  ]) {
+    assert.equal(clientOfPath(path), null, path);
+    assert.notEqual(kindFromName(path), 'mcp-servers', path);
+    assert.ok(serverFileKindOf(path), `${path} is listed`);
+  }
+  assert.ok(CLIENTS.every((client) => client.id !== 'codex' && client.id !== 'zed' && client.id !== 'continue'));
+  assert.equal(serverFileKindOf('.roo/mcp.json')?.label, clientOfPath('.roo/mcp.json')?.label);
+  assert.equal(serverFileKindOf('.vscode/mcp.json')?.key, 'servers');
+});
+
+test('the hover and tool-lens servers read one pin: a range is pinned to a range, not exactly', () => {
+  const text = JSON.stringify({
+    mcpServers: {
+      ranged: { command: 'npx', args: ['-y', 'pkg@^1.2.0'] },
+      exact: { command: 'npx', args: ['-y', 'pkg@1.2.0'] },
+    },
+  });
+  const workspace = new Workspace('/work');
+  const file = workspace.parse('.cursor/mcp.json', text);
+  const hoverOf = (name: string) => hoverAt(file, workspace, text.indexOf(`"${name}"`) + 2)?.markdown ?? '';
+  assert.match(hoverOf('ranged'), /`pkg@\^1\.2\.0` with npx: pinned to a range/);
+  assert.match(hoverOf('exact'), /`pkg@1\.2\.0` with npx: pinned$/m);
+  assert.equal(pinOf('npx', ['-y', 'pkg@^1.2.0']).verdict, 'unpinned');
+  assert.equal(pinOf('npx', ['-y', 'pkg@1.2.0']).verdict, 'pinned');
+});
+
+test("completion offers a server entry's keys and type values as its client reads them", () => {
+  const workspace = new Workspace('/work');
+  const keyText = '{"mcpServers": {"docs": {"url": "https://x.example/mcp", ""}}}';
+  const keys = completionsAt(workspace.parse('.roo/mcp.json', keyText), workspace, keyText.indexOf('""') + 1);
+  const labels = keys.map((k) => k.label);
+  assert.ok(labels.includes('alwaysAllow') && labels.includes('type'), labels.join(','));
+  assert.ok(!labels.includes('url'), 'a key the entry has is not offered again');
+  const typeText = '{"mcpServers": {"docs": {"url": "https://x.example/mcp", "type": ""}}}';
+  const types = completionsAt(workspace.parse('.roo/mcp.json', typeText), workspace, typeText.lastIndexOf('""') + 1);
+  assert.deepEqual(
+    types.map((t) => t.label),
+    ['stdio', 'sse', 'streamable-http'],
+  );
+  const gemini = completionsAt(
+    workspace.parse('.gemini/settings.json', typeText),
+    workspace,
+    typeText.lastIndexOf('""') + 1,
+  );
+  assert.deepEqual(
+    gemini.map((t) => t.label),
+    ['stdio', 'sse', 'http'],
+  );
+});

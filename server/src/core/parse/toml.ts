@@ -241,7 +241,8 @@ function settle(node: Node, depth: number): void {
     for (const pair of node.pairs) {
       if (!pair.value) continue;
       settle(pair.value, depth + 1);
-      grow(pair.span, pair.value.span);
+      // From its key (a table's mapping starts at its header, before the key) to its value's end.
+      if (pair.value.span.end > pair.span.end) pair.span.end = pair.value.span.end;
       grow(node.span, pair.span);
     }
   }

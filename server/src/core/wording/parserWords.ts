@@ -26,7 +26,7 @@ const JSON_ERRORS: Record<string, string> = {
 
 /** The TOML parser's error sentence (it stops at the first), with what to do. */
 export function tomlErrorWords(text: string): string {
-  return `The TOML does not parse (${text.replace(/\.$/, '')}): fix it first: nothing in the file is checked until it parses.`;
+  return `The TOML does not parse (${text.replace(/\.$/, '')}): fix it to have the file checked.`;
 }
 
 /** One of jsonc-parser's errors (by its name) in our words. */

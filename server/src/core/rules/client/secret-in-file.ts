@@ -19,7 +19,7 @@ const REFERENCE: Partial<Record<ClientId, { words: string; env?: (name: string) 
   gemini: { words: 'an environment variable ($NAME)', env: (n) => `\${${n}}` },
   roo: { words: 'an environment variable (${env:NAME})', env: (n) => `\${env:${n}}` },
   // Codex expands no variable in a value: it forwards variables by name (mcp_types.rs RawMcpServerConfig).
-  codex: { words: 'a variable Codex forwards by name (env_vars, env_http_headers or bearer_token_env_var)' },
+  codex: { words: 'env_vars or env_http_headers' },
 };
 
 export const rule = defineRule({

@@ -134,6 +134,11 @@ describe('TOML to the node tree', () => {
     assert.equal(problem!.code, 'tomlError');
     assert.equal(problem!.span.end - problem!.span.start, 1);
     assert.ok(problem!.span.start >= text.indexOf('c ='));
+    // Past the last thing written (an array never closed): on that last character, not in the comment after it.
+    const unclosed = 'a = ["x",\n  "y" # the last "one"\n\n# end\n';
+    const [atEnd] = parseToml(unclosed).problems;
+    assert.equal(unclosed.slice(atEnd!.span.start, atEnd!.span.end), '"');
+    assert.equal(atEnd!.span.start, unclosed.indexOf('"y"') + 2);
     const duplicate = parseToml('a = 1\na = 2\n');
     assert.equal(duplicate.problems[0]?.span.start, 6);
   });

@@ -43,8 +43,9 @@ export function parseToml(text: string): ParsedTomlDocument {
     program = parseTOML(body, { tomlVersion: '1.0' });
   } catch (error) {
     if (!isTomlError(error)) throw error;
-    // An error past the last thing written is shown on that last character, inside the text.
-    const contentEnd = body.trimEnd().length;
+    // An error past the last thing written (an array never closed) is shown on that last
+    // character, inside the text and before any comment that ends it.
+    const contentEnd = lastContentEnd(body);
     let start = Math.min(error.index, body.length);
     if (start >= contentEnd) start = Math.max(0, contentEnd - 1);
     const end = Math.min(start + 1, body.length);
@@ -219,6 +220,35 @@ class TomlConverter {
         return { type: 'scalar', value: node.datetime, span, style: 'toml' };
     }
   }
+}
+
+/** Where the last thing written ends: past it only spaces, line breaks and comments. */
+function lastContentEnd(text: string): number {
+  const lines = text.split(/\r\n|\r|\n/);
+  let end = text.length;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    const start = end - line.length;
+    const content = line.slice(0, commentStart(line)).trimEnd();
+    if (content) return start + content.length;
+    // The line break before this line: one or two characters.
+    end = start - (text[start - 1] === '\n' && text[start - 2] === '\r' ? 2 : 1);
+  }
+  return 0;
+}
+
+/** Where a line's comment starts (a `#` outside a string), or the line's length. */
+function commentStart(line: string): number {
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '#') return i;
+  }
+  return line.length;
 }
 
 function keyName(key: Key): string {

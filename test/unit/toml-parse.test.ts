@@ -143,6 +143,15 @@ describe('TOML to the node tree', () => {
     assert.equal(duplicate.problems[0]?.span.start, 6);
   });
 
+  test('nesting past what the parser can read: the document is declined, nothing thrown', () => {
+    const parsed = parseToml(`a = ${'['.repeat(20000)}${']'.repeat(20000)}\n`);
+    assert.equal(parsed.root, null);
+    assert.deepEqual(
+      parsed.problems.map((p) => `${p.rule}:${p.code}`),
+      ['lens/declined:unreadable'],
+    );
+  });
+
   test('a .toml path parses as TOML, with its comments', () => {
     const file = parseFile('/p/.codex/config.toml', TEXT);
     assert.equal(file.language, 'toml');

@@ -10,7 +10,7 @@ import { parseTOML, type AST } from 'toml-eslint-parser';
 import { bomLength } from '../text/source.js';
 import type { Span } from '../types.js';
 import type { Comment, MapNode, Node, Pair, ScalarNode, ScalarStyle, SeqNode } from './nodes.js';
-import { MAX_NESTING, tooDeepToCheck, type ParseProblem } from './problems.js';
+import { MAX_NESTING, tooDeepToCheck, unreadable, type ParseProblem } from './problems.js';
 
 export interface ParsedTomlDocument {
   root: Node | null;
@@ -42,7 +42,9 @@ export function parseToml(text: string): ParsedTomlDocument {
   try {
     program = parseTOML(body, { tomlVersion: '1.0' });
   } catch (error) {
-    if (!isTomlError(error)) throw error;
+    // Anything else (the parser ran out of stack on deep nesting): the document is declined, not checked.
+    if (!isTomlError(error))
+      return { root: null, span, problems: [unreadable({ start: 0, end: Math.min(text.length, 1) }, error)] };
     // An error past the last thing written (an array never closed) is shown on that last
     // character, inside the text and before any comment that ends it.
     const contentEnd = lastContentEnd(body);

@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import { parseFile } from '../../server/src/core/parse/file.js';
 import { getNode, getPair, isMap, isSeq, nodeAtPath, type Node, type Pair } from '../../server/src/core/parse/nodes.js';
 import { parseToml } from '../../server/src/core/parse/toml.js';
+import { LIMITS } from '../../server/src/core/limits.js';
 import type { Span } from '../../server/src/core/types.js';
 
 const TEXT = [
@@ -150,6 +151,16 @@ describe('TOML to the node tree', () => {
       parsed.problems.map((p) => `${p.rule}:${p.code}`),
       ['lens/declined:unreadable'],
     );
+  });
+
+  test('a header or a dotted key deeper than the nesting limit: declined there, the rest read', () => {
+    const deep = Array.from({ length: LIMITS.nesting + 1 }, (_, i) => `k${i}`).join('.');
+    const parsed = parseToml(`d.${deep} = 3\n[h.${deep}]\nx = 1\n[ok]\ny = 2\n`);
+    assert.deepEqual(
+      parsed.problems.map((p) => `${p.rule}:${p.code}`),
+      ['lens/declined:tooDeep', 'lens/declined:tooDeep'],
+    );
+    assert.ok(nodeAtPath(parsed.root, ['ok', 'y']));
   });
 
   test('a .toml path parses as TOML, with its comments', () => {

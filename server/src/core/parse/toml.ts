@@ -9,7 +9,16 @@
 import { parseTOML, type AST } from 'toml-eslint-parser';
 import { bomLength } from '../text/source.js';
 import type { Span } from '../types.js';
-import type { Comment, MapNode, Node, Pair, ScalarNode, ScalarStyle, SeqNode } from './nodes.js';
+import {
+  getPair,
+  type Comment,
+  type MapNode,
+  type Node,
+  type Pair,
+  type ScalarNode,
+  type ScalarStyle,
+  type SeqNode,
+} from './nodes.js';
 import { MAX_NESTING, tooDeepToCheck, unreadable, type ParseProblem } from './problems.js';
 
 export interface ParsedTomlDocument {
@@ -99,7 +108,8 @@ class TomlConverter {
         continue;
       }
       const table = this.table(root, item);
-      for (const entry of item.body) if (table) this.keyValue(table, entry, 0, false);
+      const depth = item.key.keys.length;
+      for (const entry of item.body) if (table) this.keyValue(table, entry, depth, false);
     }
     settle(root, 0);
     return root;
@@ -112,11 +122,14 @@ class TomlConverter {
   private table(root: MapNode, table: AST.TOMLTable): MapNode | undefined {
     const keys = table.key.keys;
     const tableSpan = this.span(table);
+    if (keys.length > MAX_NESTING) {
+      this.problems.push(tooDeepToCheck(tableSpan));
+      return undefined;
+    }
     let map = root;
     for (let i = 0; i < keys.length; i++) {
       const last = i === keys.length - 1;
-      const name = keyName(keys[i]!);
-      const pair = map.pairs.find((p) => p.key.value === name);
+      const pair = getPair(map, keyName(keys[i]!));
       if (last && table.kind === 'array') {
         const item: MapNode = { type: 'map', pairs: [], span: { ...tableSpan }, flow: false };
         if (pair && pair.value?.type === 'seq') pair.value.items.push(item);
@@ -151,10 +164,13 @@ class TomlConverter {
   private keyValue(map: MapNode, entry: AST.TOMLKeyValue, depth: number, flow: boolean): void {
     const keys = entry.key.keys;
     const entrySpan = this.span(entry);
+    if (depth + keys.length > MAX_NESTING) {
+      this.problems.push(tooDeepToCheck(entrySpan));
+      return;
+    }
     let target = map;
     for (let i = 0; i < keys.length - 1; i++) {
-      const name = keyName(keys[i]!);
-      const pair = target.pairs.find((p) => p.key.value === name);
+      const pair = getPair(target, keyName(keys[i]!));
       if (pair?.value?.type === 'map') {
         target = pair.value;
         continue;

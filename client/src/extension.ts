@@ -67,13 +67,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<ToolLe
     ruleDocsCommand: OPEN_RULE_DOCS,
   };
   const clientOptions: LanguageClientOptions = {
-    // Every YAML and JSON file on disk: the server decides from the content which ones are ours.
+    // Every YAML and JSON file on disk (and Codex's TOML): the server decides from the content which ones are ours.
     documentSelector: [
       { scheme: 'file', language: 'yaml' },
       { scheme: 'file', language: 'json' },
       { scheme: 'file', language: 'jsonc' },
       // VS Code's own JSON Lines language (`.jsonl`, `.ndjson`): calls files, one call per line.
       { scheme: 'file', language: 'jsonl' },
+      // Codex's configuration, the one TOML file that is checked, whatever language the editor gives it.
+      { scheme: 'file', pattern: '**/.codex/config.toml' },
     ],
     synchronize: { configurationSection: 'toolLens' },
     initializationOptions,

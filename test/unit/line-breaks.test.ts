@@ -3,7 +3,7 @@
 // clean-corpus and example file is checked as written (with `\n`) and again with `\r\n`, with lone
 // CRs, and with a BOM before each: the findings are the same, at the same lines and columns, with
 // the same messages and fixes, and applying every safe fix gives the same file, in the file's own
-// line breaks and with its BOM kept.
+// line breaks and with its BOM kept. TOML (Codex's config) has no lone-CR line break.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -87,6 +87,9 @@ describe('a file reads the same with any line break and with a BOM', () => {
         const baseSeen = base.map((f) => seen(file.source, f, '\n'));
         const baseFixed = safeFixed(text, base);
         for (const variant of VARIANTS) {
+          // TOML's line break is LF or CRLF only (toml.io, 1.0.0): with lone CRs a TOML file is no
+          // TOML, and the parser's refusal is the finding Codex would give as well.
+          if (file.language === 'toml' && variant.eol === '\r') continue;
           const variantText = render(text, variant);
           const parsed = workspace.parse(file.path, variantText);
           assert.equal(parsed.kind, file.kind, `${file.path} with ${variant.name}: the kind`);

@@ -19,11 +19,18 @@ import { isInside, walkFolder, type LinkOut, type Walk } from './walk.js';
 export const CHECKED_EXTENSIONS = ['yaml', 'yml', 'json', 'jsonc', 'jsonl'];
 /** The files of a folder that are checked, as a glob relative to the folder. */
 export const CHECKED_GLOB = `**/*.{${CHECKED_EXTENSIONS.join(',')}}`;
+/**
+ * The one TOML file that is checked: Codex's configuration (parse/clients.ts CLIENTS). Other TOML
+ * files (Cargo.toml, pyproject.toml) are never ours, so no `*.toml` is walked.
+ */
+export const CHECKED_TOML_GLOB = '**/.codex/config.toml';
 /** Folders never read, at any depth (dependencies and version control). */
 const IGNORED_DIRS = ['node_modules', '.git'];
 
 // The walk (node/walk.ts) and the path tests below use the same two rules.
-const checkedName = compileGlob(CHECKED_GLOB);
+const checkedGlob = compileGlob(CHECKED_GLOB);
+const checkedToml = compileGlob(CHECKED_TOML_GLOB);
+const checkedName = { matches: (path: string) => checkedGlob.matches(path) || checkedToml.matches(path) };
 
 /** Whether a path (relative to the folder, posix separators) lies inside an ignored folder. */
 export function isIgnoredPath(relativePath: string): boolean {

@@ -18,11 +18,20 @@ export interface EditContext {
   text: string;
   /** JSON document: keys and strings double-quoted, no block style. */
   json: boolean;
+  /** TOML document (also `json`: a JSON string is a TOML basic string): a bare key stays bare. */
+  toml?: boolean;
 }
 
-/** The edit context of a parsed file (JSON and JSONL files are JSON; everything else YAML). */
+/**
+ * The edit context of a parsed file (JSON and JSONL files are JSON; TOML is written with JSON's
+ * strings, which TOML reads alike; everything else YAML).
+ */
 export function editContextOf(file: { source: { text: string }; language: string }): EditContext {
-  return { text: file.source.text, json: file.language !== 'yaml' };
+  return {
+    text: file.source.text,
+    json: file.language !== 'yaml',
+    ...(file.language === 'toml' ? { toml: true } : {}),
+  };
 }
 
 /** A value to insert: already rendered inline text, or a nested mapping of such values. */
@@ -142,6 +151,12 @@ export function replaceScalarFixes(
 
 /** Renames a key, keeping its quoting. */
 export function renameKey(ctx: EditContext, pair: Pair, newKey: string): TextEdit | undefined {
+  // A TOML bare key (its text is its name) renamed to a name that may be bare stays bare.
+  const bare = /^[A-Za-z0-9_-]+$/;
+  if (ctx.toml && pair.key.style === 'plain' && bare.test(newKey) && !shared(pair.key)) {
+    const raw = ctx.text.slice(pair.key.span.start, pair.key.span.end);
+    return raw === String(pair.key.value) ? { span: pair.key.span, newText: newKey } : undefined;
+  }
   return replaceScalarText(ctx, pair.key, newKey);
 }
 

@@ -96,6 +96,8 @@ export interface CompletionContext {
 
 /** The completions at `offset` of a file of one of our kinds. */
 export function completionsAt(file: ParsedFile, workspace: Workspace, offset: number): CompletionEntry[] {
+  // Completion writes YAML or JSON; in TOML (Codex's config) that text would be wrong: none.
+  if (file.language === 'toml') return [];
   const built = buildContext(file, workspace, offset);
   if (!built || !built.located.doc.kind) return [];
   const kind = built.located.doc.kind;

@@ -20,6 +20,6 @@ export function fileSuppressionEdit(file: ParsedFile, rule: string): TextEdit | 
   }
   const source = file.source;
   const start = source.lineStarts[0] ?? 0;
-  const marker = file.language === 'yaml' ? '#' : '//';
+  const marker = file.language === 'yaml' || file.language === 'toml' ? '#' : '//';
   return { span: { start, end: start }, newText: `${marker} tool-lens-disable-file ${rule} -- ${source.eol}` };
 }

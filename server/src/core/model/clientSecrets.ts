@@ -82,7 +82,9 @@ export function secretsOf(ctx: DocumentContext): SecretFinding[] {
   return ctx.memo.get(SECRETS, () => {
     const text = ctx.file.source.text;
     const out: SecretFinding[] = [];
-    for (const server of clientViewOf(ctx).servers) {
+    const view = clientViewOf(ctx);
+    const codex = view.client?.id === 'codex';
+    for (const server of view.servers) {
       const env = getNode(server.entry, 'env');
       for (const pair of isMap(env) ? env.pairs : []) {
         const node = pair.value;
@@ -91,7 +93,8 @@ export function secretsOf(ctx: DocumentContext): SecretFinding[] {
         const found = judge(node.value, isCredentialName(name));
         if (found) out.push({ ...found, server, place: 'env', name, node, span: node.span, envPair: pair });
       }
-      const headers = getNode(server.entry, 'headers');
+      // `http_headers`: Codex's name for the headers it sends as written (it ignores `headers`).
+      const headers = getNode(server.entry, codex ? 'http_headers' : 'headers');
       for (const pair of isMap(headers) ? headers.pairs : []) {
         const node = pair.value;
         if (!isScalar(node) || typeof node.value !== 'string') continue;

@@ -81,6 +81,12 @@ const VSCODE_MCP: FactSource = {
     'vscode src/vs/workbench/contrib/mcp/common/mcpConfiguration.ts: mcpServerSchema; src/vs/platform/mcp/common/mcpResourceScannerService.ts: sanitizeServer; mcpPlatformTypes.ts',
 };
 
+const CODEX_MCP: FactSource = {
+  from: 'source',
+  where:
+    'codex codex-rs/config/src/mcp_types.rs: RawMcpServerConfig (serde without deny_unknown_fields), TryFrom<RawMcpServerConfig> for McpServerConfig; strict_config.rs: validate_config_toml_layer',
+};
+
 /** The clients whose entries Tool Lens knows in full; the others get the client-neutral checks only. */
 export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
   vscode: {
@@ -170,6 +176,49 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       effect: 'Gemini CLI warns about the settings file at start and picks the transport from the URL instead',
       equivalent: { 'streamable-http': 'http' },
       source: GEMINI_SETTINGS,
+    },
+  },
+  // Codex has no `type` key: `command` makes a stdio server and `url` a streamable HTTP one
+  // (TryFrom<RawMcpServerConfig>), so `type` is an unknown key there (client/unknown-key).
+  codex: {
+    keys: [
+      'command',
+      'args',
+      'env',
+      'env_vars',
+      'cwd',
+      'http_headers',
+      'env_http_headers',
+      'url',
+      'bearer_token',
+      'bearer_token_env_var',
+      'experimental_environment',
+      'startup_timeout_sec',
+      'startup_timeout_ms',
+      'tool_timeout_sec',
+      'enabled',
+      'required',
+      'supports_parallel_tool_calls',
+      'default_tools_approval_mode',
+      'enabled_tools',
+      'disabled_tools',
+      'scopes',
+      'oauth',
+      'oauth_resource',
+      'name',
+      'tools',
+    ],
+    unknownKey: {
+      severity: 'warning',
+      effect: 'Codex ignores it when it reads the entry (with strict config validation on, it refuses the config)',
+      source: CODEX_MCP,
+    },
+    transports: [],
+    otherTransport: {
+      severity: 'warning',
+      effect: 'Codex has no `type`: it picks stdio for a `command` and streamable HTTP for a `url`',
+      equivalent: {},
+      source: CODEX_MCP,
     },
   },
 };

@@ -4,8 +4,8 @@
 // A file recognised by its content only (an `mcpServers` map at another path) has no client: only the
 // client-neutral checks run on it (docs/clients.md). CLIENT_FILES, the same rows and those of
 // LISTED_CLIENT_FILES, names every file `tool-lens servers` and `catalog fetch` read
-// (core/parse/serverEntries.ts): LISTED_CLIENT_FILES are those `check` does not read (TOML, YAML,
-// Zed's settings, whose servers are under another key, and Windsurf's project-level file).
+// (core/parse/serverEntries.ts): LISTED_CLIENT_FILES are those `check` does not read (Continue's
+// YAML, Zed's settings, whose servers are under another key, and Windsurf's project-level file).
 
 export type ClientId =
   | 'vscode'
@@ -25,11 +25,13 @@ export interface ClientInfo {
   /** The client's name as users know it. */
   label: string;
   /** The root key that holds its servers by name. */
-  serversKey: 'servers' | 'mcpServers';
+  serversKey: 'servers' | 'mcpServers' | 'mcp_servers';
   /** Another root key the client also reads servers from (VS Code moves `mcpServers` into `servers`). */
   alsoReads?: 'mcpServers';
   /** The path (suffix, `/`-separated, case-insensitive) of the project or user file it reads. */
   path: RegExp;
+  /** The file's syntax when it is not JSON. */
+  format?: 'toml';
 }
 
 /** A client file that `check` does not read, only `tool-lens servers` and `catalog fetch`. */
@@ -44,7 +46,7 @@ export interface ListedClientFile {
 }
 
 /** A client file of either table, with its format. */
-export type ClientFile = (ClientInfo & { format: 'json'; list?: undefined }) | ListedClientFile;
+export type ClientFile = (ClientInfo & { format: 'json' | 'toml'; list?: undefined }) | ListedClientFile;
 
 export const CLIENTS: readonly ClientInfo[] = [
   // VS Code's config discovery moves a root `mcpServers` into `servers` (configMcpDiscovery.ts sync).
@@ -72,6 +74,7 @@ export const CLIENTS: readonly ClientInfo[] = [
     serversKey: 'mcpServers',
     path: /(^|\/)\.codeium\/windsurf\/mcp_config\.json$/i,
   },
+  { id: 'codex', label: 'Codex', serversKey: 'mcp_servers', format: 'toml', path: /(^|\/)\.codex\/config\.toml$/i },
 ];
 
 /**
@@ -87,7 +90,6 @@ export const LISTED_CLIENT_FILES: readonly ListedClientFile[] = [
     serversKey: 'mcpServers',
     path: /(^|\/)\.windsurf\/mcp_config\.json$/i,
   },
-  { id: 'codex', label: 'Codex', format: 'toml', serversKey: 'mcp_servers', path: /(^|\/)\.codex\/config\.toml$/i },
   { id: 'zed', label: 'Zed', format: 'json', serversKey: 'context_servers', path: /(^|\/)\.zed\/settings\.json$/i },
   {
     id: 'continue',
@@ -109,7 +111,7 @@ export const LISTED_CLIENT_FILES: readonly ListedClientFile[] = [
 
 /** Every client file, those `check` reads first. */
 export const CLIENT_FILES: readonly ClientFile[] = [
-  ...CLIENTS.map((c) => ({ ...c, format: 'json' as const })),
+  ...CLIENTS.map((c) => ({ ...c, format: c.format ?? ('json' as const) })),
   ...LISTED_CLIENT_FILES,
 ];
 

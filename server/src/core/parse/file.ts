@@ -11,9 +11,10 @@ import { detectKind, kindFromText } from './kinds.js';
 import { getNode, type Comment, type Node, type References } from './nodes.js';
 import { fileTooLarge, fileTooManyValues, type ParseProblem } from './problems.js';
 import { tooLarge, tooManyValues } from './size.js';
+import { parseToml, tomlComments, type ParsedTomlDocument } from './toml.js';
 import { parseYaml, yamlComments, type ParsedYamlDocument } from './yaml.js';
 
-export type Language = 'yaml' | 'json' | 'jsonl';
+export type Language = 'yaml' | 'json' | 'jsonl' | 'toml';
 
 export interface ParsedDocument {
   index: number;
@@ -67,6 +68,7 @@ export function fileWithComments(file: Omit<ParsedFile, 'comments'>, read = true
 function commentsOf(text: string, language: Language): Comment[] {
   if (language === 'yaml') return text.includes('#') ? yamlComments(text) : [];
   if (language === 'json') return jsonComments(text, 0);
+  if (language === 'toml') return tomlComments(text);
   // JSONL: each line is a document of its own.
   const out: Comment[] = [];
   for (const line of jsonLines(text)) out.push(...jsonComments(text.slice(line.start, line.end), line.start));
@@ -89,9 +91,10 @@ function jsonLines(text: string): { start: number; end: number }[] {
   return lines;
 }
 
-/** The language of a file, by its extension: JSONL, JSON (and JSONC), else YAML. */
+/** The language of a file, by its extension: JSONL, JSON (and JSONC), TOML, else YAML. */
 export function languageOf(path: string): Language {
   const lower = path.toLowerCase();
+  if (lower.endsWith('.toml')) return 'toml';
   if (lower.endsWith('.jsonl')) return 'jsonl';
   if (lower.endsWith('.json') || lower.endsWith('.jsonc')) return 'json';
   return 'yaml';
@@ -110,12 +113,14 @@ export function parseFile(path: string, text: string, options: ParseOptions = {}
   const declined = declineWhole(text, language, limits);
   if (declined) return declinedWhole(path, text, declined, options);
   const source = new SourceText(text);
-  const raw: (ParsedYamlDocument | ParsedJsonDocument)[] =
+  const raw: (ParsedYamlDocument | ParsedJsonDocument | ParsedTomlDocument)[] =
     language === 'yaml'
       ? parseYaml(text, 0, { aliasNodes: limits.aliasNodes })
       : language === 'json'
         ? [parseJson(text)]
-        : parseJsonLines(text);
+        : language === 'toml'
+          ? [parseToml(text)]
+          : parseJsonLines(text);
   const documents: ParsedDocument[] = raw.map((doc, index) => ({
     index,
     root: doc.root,

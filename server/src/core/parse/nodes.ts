@@ -9,7 +9,12 @@ export interface Comment {
   readonly text: string;
 }
 
-export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal' | 'folded' | 'json';
+/**
+ * How a scalar is written. TOML's: a bare key, a number or a boolean is `plain`, a basic string
+ * `json` (its escapes are JSON's, and more), a literal string `single`; `toml` a multi-line string
+ * or a date, whose text no decoder of ours replays (scalarOffsets.ts) and no edit rewrites.
+ */
+export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal' | 'folded' | 'json' | 'toml';
 
 /**
  * Set on a node other places share (YAML only): `anchor` on an anchored node and everything in it

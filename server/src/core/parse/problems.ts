@@ -24,6 +24,8 @@ export type ProblemCase =
   | { rule: 'yaml/syntax'; code: 'yamlError'; data: { code: string; text: string } }
   /** One of jsonc-parser's errors, by its name (`CommaExpected`, ...). */
   | { rule: 'yaml/syntax'; code: 'jsonError'; data: { code: string } }
+  /** The TOML parser's error (it stops at the first): its sentence. */
+  | { rule: 'yaml/syntax'; code: 'tomlError'; data: { text: string } }
   /** A quoted string the block reader ended on its own line, though a quote inside it is not escaped. */
   | { rule: 'yaml/syntax'; code: 'unpairedQuote'; data: { quote: "'" | '"' } }
   /** A key written twice in one mapping (`related` holds the first); `json`: in a JSON object. */

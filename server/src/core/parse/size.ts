@@ -75,7 +75,7 @@ const EOF = 17 as SyntaxKind.EOF;
  */
 export function tooManyValues(
   text: string,
-  language: 'yaml' | 'json' | 'jsonl',
+  language: 'yaml' | 'json' | 'jsonl' | 'toml',
   limit: number = LIMITS.fileValues,
 ): boolean {
   const yaml = language === 'yaml';

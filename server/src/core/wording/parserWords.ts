@@ -24,6 +24,11 @@ const JSON_ERRORS: Record<string, string> = {
   InvalidCharacter: 'This character is not allowed inside a JSON string.',
 };
 
+/** The TOML parser's error sentence (it stops at the first), with what to do. */
+export function tomlErrorWords(text: string): string {
+  return `The TOML does not parse (${text.replace(/\.$/, '')}): fix it to have the file checked.`;
+}
+
 /** One of jsonc-parser's errors (by its name) in our words. */
 export function jsonErrorWords(code: string): string {
   return JSON_ERRORS[code] ?? `The JSON does not parse (${code}).`;
@@ -89,6 +94,8 @@ export function parserWords(problem: ParseProblem): string {
       return problem.data.text;
     case 'jsonError':
       return jsonErrorWords(problem.data.code);
+    case 'tomlError':
+      return tomlErrorWords(problem.data.text);
     case 'unpairedQuote':
       return unpairedQuoteWords(problem.data.quote);
     case 'duplicateKey':

@@ -28,7 +28,8 @@ export const rule = defineRule({
   check(ctx) {
     const view = clientViewOf(ctx);
     const facts = entryFactsOf(view);
-    if (!view.client || !facts) return;
+    // A client with no `type` key (Codex) picks the transport by shape: client/unknown-key says a `type` there does nothing.
+    if (!view.client || !facts || facts.transports.length === 0) return;
     const client = view.client.label;
     const severity = facts.otherTransport.severity;
     const edit = editContextOf(ctx.file);

@@ -18,6 +18,8 @@ const REFERENCE: Partial<Record<ClientId, { words: string; env?: (name: string) 
   'claude-code': { words: 'an environment variable (${NAME})', env: (n) => `\${${n}}` },
   gemini: { words: 'an environment variable ($NAME)', env: (n) => `\${${n}}` },
   roo: { words: 'an environment variable (${env:NAME})', env: (n) => `\${env:${n}}` },
+  // Codex expands no variable in a value: it forwards variables by name (mcp_types.rs RawMcpServerConfig).
+  codex: { words: 'env_vars or env_http_headers' },
 };
 
 export const rule = defineRule({

@@ -17,6 +17,7 @@ const SYNONYMS: Record<string, string> = {
   arguments: 'args',
   workingDirectory: 'cwd',
   serverUrl: 'url',
+  headers: 'http_headers',
   transport: 'type',
   enabled: 'disabled',
 };

@@ -5,12 +5,12 @@
 // text, with what to do first, and keeps the library's text after it, so nothing it said is lost.
 // The range is the parser's.
 import { defineRule } from '../rule.js';
-import { jsonErrorWords, unpairedQuoteWords } from '../../wording/parserWords.js';
+import { jsonErrorWords, tomlErrorWords, unpairedQuoteWords } from '../../wording/parserWords.js';
 
 export const rule = defineRule({
   id: 'yaml/syntax',
   defaultSeverity: 'error',
-  summary: 'The YAML or JSON does not parse.',
+  summary: 'The YAML, JSON or TOML does not parse.',
   kinds: '*',
   messages: {
     /** One of the YAML library's errors: `code` is the library's (`MISSING_CHAR`), `text` its sentence. */
@@ -20,6 +20,8 @@ export const rule = defineRule({
     },
     /** One of jsonc-parser's errors, by its name (`CommaExpected`). */
     jsonError: ({ code }: { code: string }) => jsonErrorWords(code),
+    /** The TOML parser's error sentence (toml-eslint-parser's `ParseError`). */
+    tomlError: ({ text }: { text: string }) => tomlErrorWords(text),
     unpairedQuote: ({ quote }: { quote: "'" | '"' }) => unpairedQuoteWords(quote),
   },
   check(ctx) {
@@ -30,6 +32,9 @@ export const rule = defineRule({
           break;
         case 'jsonError':
           ctx.report({ messageId: 'jsonError', data: problem.data, span: problem.span });
+          break;
+        case 'tomlError':
+          ctx.report({ messageId: 'tomlError', data: problem.data, span: problem.span });
           break;
         case 'unpairedQuote':
           ctx.report({ messageId: 'unpairedQuote', data: problem.data, span: problem.span });

@@ -20,11 +20,13 @@
 //   field validation, refuses) a field an object does not declare, except where the schema says
 //   x-kubernetes-preserve-unknown-fields. Every served version must have the same keys (checked).
 //
-// The output holds key structure only: `properties` (each key, its subtree or `true`),
+// The output holds key structure: `properties` (each key, its subtree or `true`),
 // `additionalProperties: false` for a closed object, `additionalProperties: <subtree>` for a map,
-// `items` for a list. No types, no required fields, no value constraints: those are hand-written in
+// `items` for a list. Types, required fields and value constraints are hand-written in
 // vmcp-common/vmcp-config/vmcp-server.schema.json, which reference this file with one `$ref` each
-// (docs/internals/toolhive-schemas.md describes the split).
+// (docs/internals/toolhive-schemas.md describes the split), except in the CRD subtrees of
+// VALUE_SUBTREES (`spec.authServerConfig`), where the CRD's types, `required`, enums, patterns and
+// bounds are carried too.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -255,28 +257,56 @@ const DEF_PREFIX = 'KeysGo:';
 
 // ---- CRDs: the structural schema's keys ---------------------------------------------------------
 
-/** The key structure of an OpenAPI v3 schema of a CRD (`where`: its path, as the description). */
-function crdKeys(schema, where) {
+/**
+ * The subtrees whose value constraints are carried too, not only their keys: the embedded auth
+ * server, which no hand-written schema models below its first level.
+ */
+const VALUE_SUBTREES = new Set(['spec.authServerConfig']);
+
+/** The marker (`$comment`) of a node that carries the CRD's values; validate.ts keeps its errors. */
+export const VALUES_MARK = 'CRD values';
+
+/** The CRD's value keywords the API server enforces, copied as they are (patterns are translated). */
+const VALUE_KEYWORDS = [
+  'enum',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'maxProperties',
+];
+
+/**
+ * The key structure of an OpenAPI v3 schema of a CRD (`where`: its path, as the description). Inside
+ * VALUE_SUBTREES, also its type and value constraints, as the API server checks them after it has
+ * applied the defaults: a required field with a `default` is never missing, so it is not required
+ * here. `format` is left out (the only one there, int32, bounds numbers nobody writes).
+ */
+function crdKeys(schema, where, inValues = false) {
   if (!schema || typeof schema !== 'object') return true;
+  const values = inValues || VALUE_SUBTREES.has(where);
   const out = { description: `${where} (CRD keys)` };
   if (schema.properties) {
     out.properties = {};
     for (const [key, child] of Object.entries(schema.properties))
-      out.properties[key] = crdKeys(child, `${where}.${key}`);
+      out.properties[key] = crdKeys(child, `${where}.${key}`, values);
   }
   const preserved = schema['x-kubernetes-preserve-unknown-fields'] === true;
   if (schema.type === 'object' || schema.properties) {
     if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
-      const values = crdKeys(schema.additionalProperties, `${where}.*`);
-      if (values !== true) out.additionalProperties = values;
+      const children = crdKeys(schema.additionalProperties, `${where}.*`, values);
+      if (children !== true) out.additionalProperties = children;
     } else if (!preserved && schema.additionalProperties !== true && schema.properties) {
       out.additionalProperties = false;
     }
   }
   if (schema.items) {
-    const items = crdKeys(schema.items, `${where}[]`);
+    const items = crdKeys(schema.items, `${where}[]`, values);
     if (items !== true) out.items = items;
   }
+  if (values) return withValues(out, schema, where);
   // A leaf, or an object that keeps whatever it is given: nothing to claim.
   if (Object.keys(out).length === 1) return true;
   // ajv's strict mode wants the type beside object and array keywords; validate.ts drops every
@@ -288,6 +318,61 @@ function crdKeys(schema, where) {
     out.additionalProperties === undefined
   )
     return true;
+  return out;
+}
+
+/** A node of a VALUE_SUBTREES subtree: its keys, plus the CRD's type and value constraints. */
+function withValues(out, schema, where) {
+  if (!schema.type) throw new Error(`${where}: no type in the CRD; model it`);
+  out.type = schema.type;
+  out.$comment = VALUES_MARK;
+  for (const keyword of VALUE_KEYWORDS) if (schema[keyword] !== undefined) out[keyword] = schema[keyword];
+  if (schema.pattern !== undefined) {
+    out.pattern = ecmaPattern(schema.pattern, where);
+    out.description = `text that matches the CRD's pattern \`${schema.pattern}\``;
+  }
+  const required = (schema.required ?? []).filter((key) => schema.properties?.[key]?.default === undefined);
+  if (required.length > 0) out.required = required;
+  return out;
+}
+
+/**
+ * An OpenAPI pattern, which the API server runs with Go's regexp (RE2 syntax), as an ECMA-262
+ * pattern (ajv compiles it with the `u` flag) that matches the same strings. Outside a class `.`
+ * is any character but a newline and `\s` is ASCII space (`[\t\n\f\r ]`); inside one, `\s` and
+ * `[:space:]` (which adds \v) are the same characters. Anything else with another meaning in the
+ * two dialects stops the script.
+ */
+export function ecmaPattern(go, where) {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < go.length; i++) {
+    const c = go[i];
+    if (c === '\\') {
+      const next = go[i + 1];
+      if (next === 's') out += inClass ? '\\t\\n\\f\\r ' : '[\\t\\n\\f\\r ]';
+      else if (next === 'x' && /^[0-9A-Fa-f]{2}$/.test(go.slice(i + 2, i + 4))) {
+        out += go.slice(i, i + 4);
+        i += 2;
+      } else if (next !== undefined && /[.\\\-[\]^$?*+(){}|/#]/.test(next)) out += `\\${next}`;
+      else throw new Error(`${where}: pattern ${go}: the escape \\${next} is not translated; model it`);
+      i++;
+    } else if (inClass && go.startsWith('[:space:]', i)) {
+      out += '\\t\\n\\v\\f\\r ';
+      i += '[:space:]'.length - 1;
+    } else if (inClass && go.startsWith('[:', i)) {
+      throw new Error(`${where}: pattern ${go}: a POSIX class other than [:space:]; model it`);
+    } else if (c === '[' && !inClass) {
+      inClass = true;
+      out += c;
+      if (go[i + 1] === '^') out += go[++i];
+    } else if (c === ']' && inClass) {
+      inClass = false;
+      out += c;
+    } else if (c === '.' && !inClass) out += '[^\\n]';
+    else out += c;
+  }
+  new RegExp(out, 'u'); // throws on what ECMA-262 would not compile
   return out;
 }
 
@@ -319,7 +404,8 @@ export function generate(dir, commit) {
     title: 'The keys ToolHive accepts in a vMCP configuration (generated)',
     description:
       `Generated by scripts/generate-toolhive-schemas.mjs from ToolHive commit ${checkout.commit}: do not edit, re-run it. ` +
-      'Key structure only (which keys each block has); types and values are checked by the hand-written schemas that reference this one. ' +
+      'Key structure (which keys each block has); types and values are checked by the hand-written schemas that reference this one, ' +
+      `except in the nodes marked with the $comment "${VALUES_MARK}" (spec.authServerConfig), which carry the CRD's types and value constraints too. ` +
       'KeysCliConfig: the Go type config.Config as yaml.v3 decodes it with KnownFields(true) (pkg/vmcp/config/yaml_loader.go:Load). ' +
       `KeysVirtualMCPServerSpec, KeysCompositeToolDefinitionSpec: the CRDs' structural schemas (${CRD_DIR}, versions ${server.versions.join(', ')}).`,
     $comment: `toolhive ${checkout.commit}; left open (decoded without KnownFields, or outside the repository): ${[...go.open].sort().join(', ')}`,

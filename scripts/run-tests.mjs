@@ -6,7 +6,7 @@
 // PART keeps only the files whose path contains one of them. --fast leaves out the slow tiers
 // below (npm run test:fast); `npm test` runs everything.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -73,6 +73,9 @@ if (files.length === 0) {
 // alone, not another run's on the same machine: every test cleans up what it makes
 // (test/helpers/tempDir.ts), and a tool-lens-* entry left after a passing run fails it.
 const runTmp = mkdtempSync(join(tmpdir(), 'tool-lens-tests-'));
+// Open as /tmp is (sticky, everyone may write): the tests that run the CLI as another user (to make
+// a file unreadable even to root) need to reach their folders under it.
+chmodSync(runTmp, 0o1777);
 // A second reporter writes TAP to a file: the skipped tests are read from it for the closing lines.
 const tap = join(runTmp, 'report.tap');
 const result = spawnSync(

@@ -265,6 +265,42 @@ describe('tool-lens check --cache', () => {
     assertSameAsUncached(dir, run);
   });
 
+  test('a composite tool definition in another file: a server that reads it is checked again when it changes, comes or goes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tool-lens-cache-defs-'));
+    temporaries.push(dir);
+    const fixture = join(ROOT, 'test/fixtures/workflow/duplicate-name');
+    for (const name of ['xfile-servers.k8s.yaml', 'xfile-definitions.k8s.yaml'])
+      cpSync(join(fixture, name), join(dir, name));
+    writeFileSync(join(dir, 'other.vmcp.yaml'), 'name: other\ngroup: docs\n');
+    const clashes = (run: CliRun) =>
+      rulesOf(run, 'xfile-servers.k8s.yaml').filter((r) => r === 'workflow/duplicate-name error').length;
+    const first = cached(dir);
+    assert.equal(clashes(first), 2);
+    assertSameAsUncached(dir, first);
+    assert.deepEqual(cached(dir).checked, []);
+
+    // The definition now defines another tool: the server is checked again, the file that read no definition is not.
+    const definitions = join(dir, 'xfile-definitions.k8s.yaml');
+    const text = readFileSync(definitions, 'utf8');
+    writeFileSync(definitions, text.replace('name: summarize\n', 'name: summarize_elsewhere\n'));
+    const changed = cached(dir);
+    assert.deepEqual(changed.checked, ['xfile-definitions.k8s.yaml', 'xfile-servers.k8s.yaml']);
+    assert.equal(clashes(changed), 1);
+    assertSameAsUncached(dir, changed);
+
+    // Gone, then back under another file name.
+    rmSync(definitions);
+    const gone = cached(dir);
+    assert.deepEqual(gone.checked, ['xfile-servers.k8s.yaml']);
+    assert.equal(clashes(gone), 0);
+    assertSameAsUncached(dir, gone);
+    writeFileSync(join(dir, 'defs.k8s.yaml'), text);
+    const back = cached(dir);
+    assert.deepEqual(back.checked, ['defs.k8s.yaml', 'xfile-servers.k8s.yaml']);
+    assert.equal(clashes(back), 2);
+    assertSameAsUncached(dir, back);
+  });
+
   test('a change to the configuration, the catalog options or the build checks every file again', () => {
     const dir = copyOfExamples();
     cached(dir);
@@ -388,8 +424,16 @@ describe('what the cache records', () => {
   // these fails, teach cache.ts what the new state is, then update the list.
   // `baseline` is the language server's alone (aggregation/advertised-rename): the CLI never sets
   // one, so no cached check ever read it and the rule is silent in every run.
-  test('a workspace holds only the catalog, the configuration, its root, its log and the editor-only baseline', () => {
-    assert.deepEqual(Object.keys(new Workspace('/')).sort(), ['baseline', 'catalog', 'configValue', 'log', 'root']);
+  // `definitions` (composite tool definitions of the workspace) is recorded whole (cache.ts).
+  test('a workspace holds only the catalog, the definitions, the configuration, its root, its log and the editor-only baseline', () => {
+    assert.deepEqual(Object.keys(new Workspace('/')).sort(), [
+      'baseline',
+      'catalog',
+      'configValue',
+      'definitions',
+      'log',
+      'root',
+    ]);
     assert.equal(new Workspace('/').baseline, undefined);
   });
 

@@ -182,8 +182,10 @@ test(
     assert.match(check.output, /^Tool Lens\.+Failed$/m, check.output);
     assert.match(
       check.output,
-      /^gateways\/assistant\.vmcp\.yaml:25:15: error Step "checklist" names a dynamic tool: call it through "agent\.call_dynamic_tool"\. "applet_create" is a dynamic tool of server "agent".*\[envelope\/bare-dynamic-name\]$/m,
+      /^gateways\/assistant\.vmcp\.yaml:25:15: error Step "checklist" names a dynamic tool: call it through "agent\.call_dynamic_tool"\. \[envelope\/bare-dynamic-name\]$/m,
     );
+    // The why under the line.
+    assert.match(check.output, /^ += "applet_create" is a dynamic tool of server "agent"/m);
 
     // Then the hooks in the README's order, one try-repo each (try-repo runs all hooks sorted by
     // id, not in the manifest's order): the fix hook rewrites the file, so the commit stops ...

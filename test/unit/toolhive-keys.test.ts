@@ -86,3 +86,45 @@ test("the CRDs' composite tools and steps have the keys vmcp-common closes", () 
     assert.deepEqual(keysOf(tool?.properties?.['steps']?.items), keysOf(common.definitions?.['WorkflowStep']));
   }
 });
+
+// ---- the values of spec.authServerConfig, carried from the CRD ------------------------------------
+
+type ValueNode = Schema & { type?: string; pattern?: string; required?: string[]; items?: ValueNode };
+const authServer = (keys.definitions?.['KeysVirtualMCPServerSpec']?.properties?.['authServerConfig'] ??
+  {}) as ValueNode;
+const child = (node: ValueNode | undefined, ...path: string[]): ValueNode | undefined =>
+  path.reduce<ValueNode | undefined>(
+    (at, key) => (key === '[]' ? at?.items : (at?.properties?.[key] as ValueNode | undefined)),
+    node,
+  );
+
+test("spec.authServerConfig carries the CRD's types and required fields, but not one with a default", () => {
+  assert.equal(authServer.$comment, 'CRD values');
+  assert.deepEqual(authServer.required, ['issuer', 'upstreamProviders']);
+  assert.deepEqual(child(authServer, 'upstreamProviders', '[]')?.required, ['name', 'type']);
+  // cimd.enabled is required with a default: the API server fills it in before it validates.
+  assert.equal(child(authServer, 'cimd')?.required, undefined);
+  assert.equal(child(authServer, 'issuer')?.type, 'string');
+  // Outside the subtree, key structure only.
+  assert.equal(keys.definitions?.['KeysVirtualMCPServerSpec']?.$comment, undefined);
+});
+
+test("the CRD's Go patterns become ECMA-262 patterns that match the same strings", () => {
+  const match = (node: ValueNode | undefined, text: string): boolean =>
+    new RegExp(node?.pattern ?? '(?!)', 'u').test(text);
+  const issuer = child(authServer, 'issuer');
+  assert.ok(match(issuer, 'https://auth.example.com'));
+  assert.ok(!match(issuer, 'https://auth.example.com/'));
+  assert.ok(!match(issuer, 'https://auth example.com'));
+  // Go's \s is ASCII only: a no-break space is no space to it.
+  assert.ok(match(issuer, 'https://auth\u00a0example.com'));
+  // Go's `.` stops only at \n.
+  const endpoint = child(authServer, 'upstreamProviders', '[]', 'oauth2Config', 'authorizationEndpoint');
+  assert.ok(match(endpoint, 'https://idp.example.com/a\rb'));
+  assert.ok(!match(endpoint, 'https://idp.example.com/a\nb'));
+  // [:space:] inside a class, with \v.
+  const audience = child(authServer, 'trustedIssuers', '[]', 'jwtBearerGrant', 'acceptedAudiences', '[]');
+  assert.ok(match(audience, 'https://mcp.example.com'));
+  assert.ok(!match(audience, 'https://mcp.example.com/\u000b'));
+  assert.ok(match(audience, 'https://mcp.example.com/\u00a0'));
+});

@@ -12,6 +12,11 @@
 // in order, and their texts). So a catalog change re-checks the files that looked up a server it
 // gives, took, or shadows, and the files that consulted the whole index; no other file.
 //
+// The composite tool definitions of the workspace (core/catalog/definitions.ts, what a
+// VirtualMCPServer's `compositeToolRefs` reach in other files) are recorded whole: a check that
+// consulted them depends on the files whose text may hold one (`mayHoldDefinitions`, the loader's
+// own test), their paths and texts, known from every candidate's text without a parse.
+//
 // The decision is made without parsing anything when the catalog is as the cache knows it: every
 // catalog candidate's text hash is known, with whether it parses as a catalog and the servers it
 // describes. Otherwise the catalog is rebuilt (parsing only the files that may be catalogs) and the
@@ -33,6 +38,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, 
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { version as TOOL_VERSION } from '../../../package.json';
+import { mayHoldDefinitions, type DefinitionIndex } from '../core/catalog/definitions.js';
 import type { CatalogIndex } from '../core/catalog/index.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { SourceText } from '../core/text/source.js';
@@ -57,6 +63,8 @@ interface Dependencies {
   index?: string;
   /** Server name → the fingerprint of what gave it (or `-`: no file gives it). */
   servers: Record<string, string>;
+  /** The fingerprint of the files that may hold composite tool definitions, when the check consulted them. */
+  definitions?: string;
 }
 
 interface Entry {
@@ -236,15 +244,26 @@ interface Join {
 interface CatalogState {
   index: string;
   owner: Map<string, string>;
+  /** Of the files that may hold composite tool definitions (`definitionFiles`). */
+  definitions: string;
 }
 
-function catalogState(joins: readonly Join[]): CatalogState {
+function catalogState(joins: readonly Join[], definitions: string): CatalogState {
   const owner = new Map<string, string>();
   for (const join of joins) {
     const fingerprint = hashOf(JSON.stringify([join.path, join.named, join.hash]));
     for (const name of join.described) if (!owner.has(name)) owner.set(name, fingerprint);
   }
-  return { index: hashOf(JSON.stringify(joins.map((j) => [j.path, j.named, j.hash]))), owner };
+  return { index: hashOf(JSON.stringify(joins.map((j) => [j.path, j.named, j.hash]))), owner, definitions };
+}
+
+/** The fingerprint of the candidates whose text may hold a composite tool definition (what node/loader.ts indexes). */
+function definitionFiles(candidates: readonly Candidate[]): string {
+  const held = candidates
+    .filter((c) => c.read !== undefined && c.read.bytes === undefined && mayHoldDefinitions(c.read.text))
+    .map((c) => JSON.stringify([c.path, c.hash ?? '']))
+    .sort();
+  return hashOf(JSON.stringify(held));
 }
 
 function fingerprintOf(state: CatalogState, server: string): string {
@@ -253,6 +272,7 @@ function fingerprintOf(state: CatalogState, server: string): string {
 
 function satisfied(deps: Dependencies, state: CatalogState): boolean {
   if (deps.index !== undefined && deps.index !== state.index) return false;
+  if (deps.definitions !== undefined && deps.definitions !== state.definitions) return false;
   return Object.entries(deps.servers).every(([name, fingerprint]) => fingerprintOf(state, name) === fingerprint);
 }
 
@@ -301,6 +321,19 @@ function recordingCatalog(catalog: CatalogIndex): {
     },
   });
   return { catalog: proxy, servers, whole: () => whole };
+}
+
+/** Composite tool definitions that record whether one check consulted them at all. */
+function recordingDefinitions(definitions: DefinitionIndex): { definitions: DefinitionIndex; used: () => boolean } {
+  let used = false;
+  const proxy = new Proxy(definitions, {
+    get(target, property) {
+      used = true;
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { definitions: proxy, used: () => used };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -361,8 +394,9 @@ export function checkWithCache(
     satisfied(target.known.checked.deps, state) &&
     !(options.fix === true && hasSafeFix(target.known.checked.findings));
   const entries = new Map<string, Entry>();
+  const definitions = definitionFiles(candidates);
   const known = knownJoins(candidates);
-  const knownState = known && catalogState(known);
+  const knownState = known && catalogState(known, definitions);
   let result: CheckedFile[];
   let checked = 0;
   if (knownState && targets.every((target) => hit(target, knownState))) {
@@ -393,7 +427,7 @@ export function checkWithCache(
         described: catalog.describedBy(path) ?? [],
       };
     });
-    const state = catalogState(joins);
+    const state = catalogState(joins, definitions);
     result = [];
     for (const target of targets) {
       if (hit(target, state)) {
@@ -406,10 +440,12 @@ export function checkWithCache(
       const file = loaded.parse(target.absolute);
       if (!file) continue;
       const recording = recordingCatalog(catalog);
+      const definitionsRead = recordingDefinitions(workspace.definitions);
       let logged = false;
       // The workspace as it is, but for the catalog that records and the log that notices.
       const view = Object.create(workspace, {
         catalog: { value: recording.catalog },
+        definitions: { value: definitionsRead.definitions },
         log: { value: (message: string) => ((logged = true), workspace.log(message)) },
       }) as Workspace;
       const findings = options.check(file, view);
@@ -420,6 +456,7 @@ export function checkWithCache(
       const servers: Record<string, string> = {};
       for (const name of [...recording.servers].sort()) servers[name] = fingerprintOf(state, name);
       const deps: Dependencies = recording.whole() ? { index: state.index, servers } : { servers };
+      if (definitionsRead.used()) deps.definitions = state.definitions;
       entries.set(target.absolute, {
         hash: target.hash,
         named: target.named,
@@ -477,7 +514,7 @@ function whyChecked(target: Candidate, entry: Entry | undefined, fix: boolean): 
   if (entry.named !== target.named) return 'a catalog glob names it now, or no longer';
   if (fix && hasSafeFix(entry.checked.findings))
     return 'it has a safe fix, and --fix applies only fixes it has just found';
-  return 'what it consulted of the catalog changed';
+  return 'what it consulted of the catalog or of the composite tool definitions changed';
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -666,7 +703,12 @@ function isEntry(value: unknown): value is Entry {
   const checked = value.checked;
   if (!isRecord(checked) || !Array.isArray(checked.findings) || !checked.findings.every(isFinding)) return false;
   const deps = checked.deps;
-  if (!isRecord(deps) || (deps.index !== undefined && typeof deps.index !== 'string') || !isRecord(deps.servers))
+  if (
+    !isRecord(deps) ||
+    (deps.index !== undefined && typeof deps.index !== 'string') ||
+    (deps.definitions !== undefined && typeof deps.definitions !== 'string') ||
+    !isRecord(deps.servers)
+  )
     return false;
   return Object.values(deps.servers).every((f) => typeof f === 'string');
 }

@@ -3,6 +3,7 @@
 import { catalogRevision, CatalogIndex } from './catalog/index.js';
 import { DEFAULT_CONFIG, forcedKind, type LensConfig } from './config/config.js';
 import type { Limits, ParseLimits } from './limits.js';
+import { DefinitionIndex, definitionRevision } from './catalog/definitions.js';
 import { parseFile, parseTooLarge, type ParsedFile } from './parse/file.js';
 import { reparseFile, type ReparseOptions } from './parse/incremental.js';
 import type { DocumentKind } from './types.js';
@@ -15,7 +16,13 @@ export type Logger = (message: string) => void;
  */
 const revisions = new WeakMap<
   Workspace,
-  { catalog: object; config: LensConfig; baseline: CatalogBaseline | undefined; token: object }
+  {
+    catalog: object;
+    definitions: object;
+    config: LensConfig;
+    baseline: CatalogBaseline | undefined;
+    token: object;
+  }
 >();
 
 /**
@@ -44,6 +51,11 @@ export interface BaselineFile {
 
 export class Workspace {
   readonly catalog = new CatalogIndex();
+  /**
+   * The VirtualMCPCompositeToolDefinitions of the workspace's files, for the references of a
+   * VirtualMCPServer in another file (rules/workflow/duplicate-name.ts).
+   */
+  readonly definitions = new DefinitionIndex();
   private configValue: LensConfig = DEFAULT_CONFIG;
   /** Set only by the language server (see CatalogBaseline). */
   baseline: CatalogBaseline | undefined = undefined;
@@ -67,18 +79,25 @@ export class Workspace {
 
   /**
    * What an analysis of a document reads beyond the document's own parse (the catalog, the
-   * configuration, the baseline) as one token: the same object while none of them changes, a new
+   * composite tool definitions, the configuration, the baseline) as one token: the same object while none of them changes, a new
    * one after any change. Analyses are memoised per parsed document and per revision
    * (context.ts), so a parse outlives a catalog change while what was derived from the old catalog
    * does not.
    */
   revision(): object {
     const catalog = catalogRevision(this.catalog);
+    const definitions = definitionRevision(this.definitions);
     const last = revisions.get(this);
-    if (last && last.catalog === catalog && last.config === this.configValue && last.baseline === this.baseline)
+    if (
+      last &&
+      last.catalog === catalog &&
+      last.definitions === definitions &&
+      last.config === this.configValue &&
+      last.baseline === this.baseline
+    )
       return last.token;
     const token = {};
-    revisions.set(this, { catalog, config: this.configValue, baseline: this.baseline, token });
+    revisions.set(this, { catalog, definitions, config: this.configValue, baseline: this.baseline, token });
     return token;
   }
 

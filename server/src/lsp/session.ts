@@ -13,13 +13,14 @@
 //   watchEvents.ts  what a file-watch event means to the folder
 //   pathQueue.ts    file-watch events of one path applied in turn
 // Each text change bumps the entry's stamp; a change to what other files depend on (a catalog,
-// the configuration) bumps the session's generation, which changes every result id so that
+// the configuration, a composite tool definition that a server in another file may reference) bumps the session's generation, which changes every result id so that
 // dependants are re-checked against the new catalog. A parse is kept while its text and the
 // configuration are the same: a catalog change re-runs the analyses (memoised per workspace
 // revision, core/context.ts) over the parses it has.
 import { randomBytes } from 'node:crypto';
 import { dirname, relative } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { definitionsOf, mayHoldDefinitions } from '../core/catalog/definitions.js';
 import { parseConfig } from '../core/config/config.js';
 import type { ParsedFile } from '../core/parse/file.js';
 import { mayBeOurs, unparsedFile } from '../core/parse/prefilter.js';
@@ -56,7 +57,7 @@ export const KEPT_PARSE_CHARS = 4 * 1024 * 1024;
 export interface ChangeEvent {
   /** Entries whose own text changed. */
   paths: string[];
-  /** True when something other files depend on changed (catalog, configuration): every file may change. */
+  /** True when something other files depend on changed (catalog, configuration, composite tool definitions): every file may change. */
   dependencies: boolean;
 }
 
@@ -548,7 +549,21 @@ export class Session {
       (candidate) => this.fileOf(candidate.entry),
       (candidate) => this.mayBeCatalogEntry(candidate.entry),
     );
+    this.workspace.definitions.clear();
+    for (const entry of this.entries.values()) this.updateDefinitions(entry);
     this.attachBaseline();
+  }
+
+  /**
+   * Puts what an entry defines (VirtualMCPCompositeToolDefinitions, for the references of servers
+   * in other files) in the workspace's index, with the catalog's reach (`joinsCatalog`); only an
+   * entry whose text names the kind is parsed for it. True when the index changed.
+   */
+  private updateDefinitions(entry: Entry): boolean {
+    const text = textOf(entry);
+    const file =
+      text !== undefined && this.joinsCatalog(entry) && mayHoldDefinitions(text) ? this.fileOf(entry) : undefined;
+    return this.workspace.definitions.setFile(entry.path, file ? definitionsOf(file) : []);
   }
 
   /**
@@ -642,16 +657,16 @@ export class Session {
       return;
     }
     const file = this.fileOf(entry);
-    if (wasCatalog || this.isCatalogEntry(entry, file)) {
+    if (wasCatalog || this.isCatalogEntry(entry, file) || this.updateDefinitions(entry)) {
       this.dependenciesChanged([entry.path]);
       return;
     }
     this.emit({ paths: [entry.path], dependencies: false });
   }
 
-  /** An entry left the session (or the disk): a catalog's going changes every file, another's only itself. */
+  /** An entry left the session (or the disk): a catalog's or a definition's going changes every file, another's only itself. */
   private gone(path: string, wasCatalog: boolean): void {
-    if (wasCatalog) this.dependenciesChanged([path]);
+    if (wasCatalog || this.workspace.definitions.setFile(path, [])) this.dependenciesChanged([path]);
     else this.emit({ paths: [path], dependencies: false });
   }
 

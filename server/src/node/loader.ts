@@ -7,6 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAME, parseConfig, type LensConfig } from '../core/config/config.js';
 import { LIMITS } from '../core/limits.js';
 import { HEAD_BYTES, type ParsedFile } from '../core/parse/file.js';
+import { definitionsOf, mayHoldDefinitions } from '../core/catalog/definitions.js';
 import { mayBeOurs, unparsedFile } from '../core/parse/prefilter.js';
 import { fileTooLarge } from '../core/parse/problems.js';
 import { parserWords } from '../core/wording/parserWords.js';
@@ -473,6 +474,14 @@ function openPlanned(plan: WorkspacePlan, hooks: LoadHooks) {
       return mayBeCatalog(workspace, toPosix(relative(cwd, candidate.absolute)), text.text);
     },
   );
+  // The composite tool definitions of the workspace, for references from other files: only the
+  // files whose text names the kind are parsed for them (their texts were read for the catalog).
+  for (const candidate of plan.candidates) {
+    const text = textOf(candidate.absolute);
+    if (text === undefined || text.bytes !== undefined || !mayHoldDefinitions(text.text)) continue;
+    const file = parse(candidate.absolute);
+    if (file) workspace.definitions.setFile(file.path, definitionsOf(file));
+  }
   const loaded: Omit<LoadedWorkspace, 'files'> = {
     workspace,
     root,

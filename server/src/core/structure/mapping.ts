@@ -96,6 +96,7 @@ const LIMIT_KEYWORDS = new Set<string>([
   'minItems',
   'maxItems',
   'minProperties',
+  'maxProperties',
 ] satisfies LimitKeyword[]);
 
 type Segment = string;
@@ -417,7 +418,12 @@ export class ErrorMapper {
  */
 function crdOnlySchema(kind: DocumentKind, name: string | undefined): boolean {
   if (name === undefined || (kind !== 'vmcp-server' && kind !== 'vmcp-composite')) return false;
-  return name.startsWith('Crd') || name.startsWith('vmcp-server/properties/spec/');
+  return (
+    name.startsWith('Crd') ||
+    name.startsWith('vmcp-server/properties/spec/') ||
+    name.startsWith('KeysVirtualMCPServerSpec/') ||
+    name.startsWith('KeysCompositeToolDefinitionSpec/')
+  );
 }
 
 function branchDescription(schema: unknown, name: string | undefined): string | undefined {

@@ -143,7 +143,8 @@ export type LimitKeyword =
   | 'maxLength'
   | 'minItems'
   | 'maxItems'
-  | 'minProperties';
+  | 'minProperties'
+  | 'maxProperties';
 
 export type InvalidValueProblem = ProblemBase &
   ObjectPlace & {

@@ -207,12 +207,58 @@ function isGenerated(e: ErrorObject, names: Map<object, string>): boolean {
   return typeof e.parentSchema === 'object' && (names.get(e.parentSchema)?.startsWith('Keys') ?? false);
 }
 
+/** The `$comment` of a generated node that carries the CRD's values (generate-toolhive-schemas.mjs VALUES_MARK). */
+const VALUES_MARK = 'CRD values';
+
 /**
- * The generated key structure says which keys a block has, nothing else: its `type` (there for
- * ajv's strict mode) is the hand-written schemas' to check, where a null block may mean "not set".
+ * The generated key structure says which keys a block has: its `type` (there for ajv's strict
+ * mode) is the hand-written schemas' to check, where a null block may mean "not set". The nodes
+ * marked VALUES_MARK (`spec.authServerConfig`, which no hand-written schema models) carry the
+ * CRD's types and value constraints too, and those errors are kept, but not on a null (a wrong
+ * type, an enum): the API server drops a null field before it validates the object, and fills in
+ * the default, if any.
  */
 function keyErrorsOnly(errors: readonly ErrorObject[], names: Map<object, string>): ErrorObject[] {
-  return errors.filter((e) => e.keyword === 'additionalProperties' || !isGenerated(e, names));
+  return errors.filter(
+    (e) =>
+      e.keyword === 'additionalProperties' ||
+      !isGenerated(e, names) ||
+      ((e.parentSchema as { $comment?: unknown } | undefined)?.$comment === VALUES_MARK &&
+        e.data !== null &&
+        !readAsBooleanByKubectl(e)),
+  );
+}
+
+/**
+ * The words YAML 1.1 reads as booleans, as kubectl and Helm read a manifest (sigs.k8s.io/yaml,
+ * which decodes with a fork of yaml.v2): `insecureAllowHTTP: yes` reaches the API server as true.
+ */
+const YAML11_BOOLEANS = new Set([
+  'y',
+  'Y',
+  'yes',
+  'Yes',
+  'YES',
+  'n',
+  'N',
+  'no',
+  'No',
+  'NO',
+  'on',
+  'On',
+  'ON',
+  'off',
+  'Off',
+  'OFF',
+]);
+
+function readAsBooleanByKubectl(e: ErrorObject): boolean {
+  return (
+    e.keyword === 'type' &&
+    (e.params as { type?: unknown }).type === 'boolean' &&
+    typeof e.data === 'string' &&
+    YAML11_BOOLEANS.has(e.data)
+  );
 }
 
 /**

@@ -36,11 +36,7 @@ export const rule = defineRule({
       words: string;
       tool: string;
     }) => {
-      const short = `${subjectWords(subject)}: ${where} ${words}.`;
-      const headline = headlineFits(short)
-        ? short
-        : `${subjectWords(subject)}: \`${where}\` does not fit its schema: fix the value. It ${words}.`;
-      return `${headline} So the result does not fit the outputSchema of ${tool}; clients that validate results reject it as an error.`;
+      return `${mismatchHeadline(subject, where, words)} So the result does not fit the outputSchema of ${tool}; clients that validate results reject it as an error.`;
     },
     /** As `mismatch`, where the official TypeScript SDK v1 client, validating as draft-07, accepts the whole result. */
     mismatchSdkAccepts: ({
@@ -54,12 +50,8 @@ export const rule = defineRule({
       words: string;
       tool: string;
     }) => {
-      const short = `${subjectWords(subject)}: ${where} ${words}.`;
-      const headline = headlineFits(short)
-        ? short
-        : `${subjectWords(subject)}: \`${where}\` does not fit its schema: fix the value. It ${words}.`;
       return (
-        `${headline} So the result does not fit the outputSchema of ${tool} (JSON Schema 2020-12); clients that validate ` +
+        `${mismatchHeadline(subject, where, words)} So the result does not fit the outputSchema of ${tool} (JSON Schema 2020-12); clients that validate ` +
         'results in the dialect the schema is written in reject it. The official TypeScript SDK client (v1) validates every ' +
         'outputSchema as draft-07, ignores the 2020-12 keywords this rests on, and accepts it.'
       );
@@ -182,4 +174,12 @@ function spanOf(structured: Pair, issue: SchemaIssue, node: Node | undefined): S
   }
   if (node && node.span.start < node.span.end) return node.span;
   return structured.key.span;
+}
+
+/** What is wrong at `where`, in one row; when that is too long, the place first and the words after. */
+function mismatchHeadline(subject: CallSubject, where: string, words: string): string {
+  const short = `${subjectWords(subject)}: ${where} ${words}.`;
+  return headlineFits(short)
+    ? short
+    : `${subjectWords(subject)}: \`${where}\` does not fit its schema: fix the value. It ${words}.`;
 }

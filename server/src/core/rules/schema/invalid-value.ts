@@ -24,7 +24,7 @@ const messages = {
   outOfRange: (problem: Limited) => messageOf(problem),
   /** A string's `minLength` or `maxLength`. */
   badLength: (problem: Limited) => messageOf(problem),
-  /** A list's `minItems` or `maxItems`, an object's `minProperties`. */
+  /** A list's `minItems` or `maxItems`, an object's `minProperties` or `maxProperties`. */
   badCount: (problem: Limited) => messageOf(problem),
   noShape: (problem: Extract<InvalidValueProblem, { keyword: 'not' | 'anyOf' | 'oneOf' }>) => messageOf(problem),
   other: (problem: Keyword<'other'>) => messageOf(problem),
@@ -60,6 +60,7 @@ export const rule = defineRule({
         case 'minItems':
         case 'maxItems':
         case 'minProperties':
+        case 'maxProperties':
           return { messageId: 'badCount', data: problem, ...place };
         case 'not':
         case 'anyOf':
@@ -82,6 +83,14 @@ const PATTERN_EXPECTED: Record<string, string> = {
     'a Go identifier (letters, digits and `_`, not starting with a digit) other than `index`, which is taken by the loop index.',
   'ForEachInnerStep/properties/itemVar':
     'a Go identifier (letters, digits and `_`, not starting with a digit) other than `index`.',
+  'KeysVirtualMCPServerSpec/properties/authServerConfig/properties/issuer':
+    'an http(s) URL with no query, fragment or trailing slash, such as `https://auth.example.com`.',
+  'KeysVirtualMCPServerSpec/properties/authServerConfig/properties/authorizationEndpointBaseUrl':
+    'an http(s) URL with no query, fragment or trailing slash, such as `https://auth.example.com`.',
+  'KeysVirtualMCPServerSpec/properties/authServerConfig/properties/upstreamProviders/items/properties/name':
+    'a DNS label: lower-case letters, digits and `-`, starting and ending with a letter or digit.',
+  'KeysVirtualMCPServerSpec/properties/authServerConfig/properties/primaryUpstreamProvider':
+    'a DNS label: lower-case letters, digits and `-`, starting and ending with a letter or digit.',
 };
 
 const RELATION = {
@@ -151,6 +160,8 @@ function messageOf(problem: InvalidValueProblem): string {
       return `\`${field}\` may list at most ${problem.limit} items.${why}`;
     case 'minProperties':
       return `\`${field}\` must have at least ${counted(problem.limit, 'entry', 'entries')}.${why}`;
+    case 'maxProperties':
+      return `\`${field}\` may have at most ${counted(problem.limit, 'entry', 'entries')}.${why}`;
     case 'not':
     case 'anyOf':
     case 'oneOf': {

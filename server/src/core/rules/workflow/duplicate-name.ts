@@ -1,5 +1,6 @@
 import { getMap, getSeq, getString, isMap, isScalar, type ScalarNode } from '../../parse/nodes.js';
 import { compositeDefinitionsIn, workflowsOf } from '../../model/workflow.js';
+import type { IndexedDefinition } from '../../catalog/definitions.js';
 import { defineRule } from '../rule.js';
 import type { DocumentContext } from '../../context.js';
 import { WORKFLOW_KINDS } from '../../types.js';
@@ -20,16 +21,25 @@ export const rule = defineRule({
       `Composite tool "${tool}" is defined here and by "${ref}": rename one of them. ` +
       `The referenced definition "${ref}" defines the composite tool "${tool}", and a composite tool ` +
       'of that name is already defined here. The operator refuses the VirtualMCPServer.',
+    /** An inline composite tool (`tool`) is also defined by the definition `ref` written in another file (`file`). */
+    definedElsewhere: ({ tool, ref, file }: { tool: string; ref: string; file: string }) =>
+      `The referenced definition "${ref}" also defines composite tool "${tool}": rename one of them. ` +
+      `That definition is written in ${file}. The operator adds the referenced definitions to the inline ` +
+      'composite tools and refuses two tools of one name: ' +
+      "it cannot build the VirtualMCPServer's configuration, and the server does not start.",
   },
   check(ctx) {
     const doc = workflowsOf(ctx);
     const seen = new Map<string, ScalarNode>();
+    /** The inline composite tools by name (the first of each). */
+    const inline = new Map<string, ScalarNode>();
     for (const workflow of doc.workflows) {
       const name = workflow.name;
       if (!name || workflow.nameText === undefined || workflow.nameText === '') continue;
       const first = seen.get(workflow.nameText);
       if (!first) {
         seen.set(workflow.nameText, name);
+        inline.set(workflow.nameText, name);
         continue;
       }
       ctx.report({
@@ -39,10 +49,13 @@ export const rule = defineRule({
         related: [{ span: first.span, message: `first composite tool named "${workflow.nameText}"` }],
       });
     }
-    // compositeToolRefs name VirtualMCPCompositeToolDefinitions that the operator looks up in the
-    // cluster; only definitions in this same file can be seen here, the others are not judged.
+    // compositeToolRefs name VirtualMCPCompositeToolDefinitions that the operator looks up by name
+    // in the server's namespace when it reconciles the server: a definition in this file is
+    // judged here; one in another file of the workspace through the workspace's index.
     const refs = getSeq(doc.config, 'compositeToolRefs');
     if (!refs) return;
+    const namespace = getString(getMap(ctx.doc.root, 'metadata'), 'namespace');
+    const elsewhere = new Set<string>();
     const refNames = new Map<string, ScalarNode>();
     for (const item of refs.items) {
       const nameNode = isMap(item) ? item.pairs.find((p) => p.key.value === 'name')?.value : undefined;
@@ -63,7 +76,28 @@ export const rule = defineRule({
         nameNode.value,
         getString(getMap(ctx.doc.root, 'metadata'), 'namespace'),
       );
-      if (!definition) continue;
+      if (!definition) {
+        const clash =
+          ctx.doc.kind === 'vmcp-server' && !ctx.doc.partial && inline.size > 0
+            ? definedElsewhere(ctx, nameNode.value, namespace, inline, elsewhere)
+            : undefined;
+        if (clash) {
+          const { tool, definition } = clash;
+          ctx.report({
+            messageId: 'definedElsewhere',
+            data: { tool: definition.toolName, ref: nameNode.value, file: definition.file },
+            span: tool.span,
+            related: [
+              {
+                file: definition.file,
+                span: definition.span,
+                message: `"${definition.toolName}" defined by ${nameNode.value}`,
+              },
+            ],
+          });
+        }
+        continue;
+      }
       const first = seen.get(definition.toolName);
       if (first) {
         ctx.report({
@@ -79,6 +113,27 @@ export const rule = defineRule({
     }
   },
 });
+
+/**
+ * The inline composite tool that the definition `ref`, written in another file of the workspace,
+ * also defines, once per tool (`done`). Several definitions of that name and namespace in other
+ * files that define different tools leave the cluster's choice open: nothing then.
+ */
+function definedElsewhere(
+  ctx: DocumentContext,
+  ref: string,
+  namespace: string | undefined,
+  inline: ReadonlyMap<string, ScalarNode>,
+  done: Set<string>,
+): { tool: ScalarNode; definition: IndexedDefinition } | undefined {
+  const found = ctx.workspace.definitions.lookup(ref, namespace).filter((d) => d.file !== ctx.file.path);
+  const definition = found[0];
+  if (!definition || found.some((d) => d.toolName !== definition.toolName)) return undefined;
+  const tool = inline.get(definition.toolName);
+  if (!tool || done.has(definition.toolName)) return undefined;
+  done.add(definition.toolName);
+  return { tool, definition };
+}
 
 /** The first VirtualMCPCompositeToolDefinition of this file with this metadata.name (and namespace) that names its tool. */
 function definitionInFile(

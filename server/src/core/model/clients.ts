@@ -48,21 +48,29 @@ export interface FactSource {
   where: string;
 }
 
-/** How a client reads one server entry. */
+/**
+ * How a client reads one server entry. Only `keys` is required (it feeds completion); each other
+ * part is there only when it is known from the client's source or documentation, and the rule that
+ * needs it stays silent for a client without it (no finding on a guess).
+ */
 export interface EntryFacts {
   /** Every key of a server entry the client reads. */
   keys: readonly string[];
-  /** What the client does with a key it does not read, and where that is decided. */
-  unknownKey: { severity: Severity; effect: string; source: FactSource };
-  /** The `type` values the client accepts. */
-  transports: readonly string[];
-  /** What the client does with another `type` value; `equivalent` maps another client's name for the same transport to its own. */
-  otherTransport: {
+  /** Where the keys were read, when no other part of the row names it. */
+  keysSource?: FactSource;
+  /** What the client does with a key it does not read, and where that is decided (client/unknown-key). */
+  unknownKey?: { severity: Severity; effect: string; source: FactSource };
+  /** The `type` values the client accepts and what it does with another one (client/invalid-transport). */
+  transport?: {
+    values: readonly string[];
     severity: Severity;
     effect: string;
+    /** Another client's name for the same transport, mapped to this client's own. */
     equivalent: Readonly<Record<string, string>>;
     source: FactSource;
   };
+  /** The file starts local (command) servers only: what the client does with a url entry (client/invalid-transport). */
+  localOnly?: { severity: Severity; effect: string; remedy: string; source: FactSource };
 }
 
 const ROO_HUB: FactSource = {
@@ -81,8 +89,53 @@ const VSCODE_MCP: FactSource = {
     'vscode src/vs/workbench/contrib/mcp/common/mcpConfiguration.ts: mcpServerSchema; src/vs/platform/mcp/common/mcpResourceScannerService.ts: sanitizeServer; mcpPlatformTypes.ts',
 };
 
-/** The clients whose entries Tool Lens knows in full; the others get the client-neutral checks only. */
+const AMAZONQ_TOOL: FactSource = {
+  from: 'source',
+  where:
+    'amazon-q-developer-cli crates/chat-cli/src/cli/chat/tools/custom_tool.rs: CustomToolConfig (serde, no deny_unknown_fields)',
+};
+const CURSOR_DOCS: FactSource = { from: 'documentation', where: 'https://cursor.com/docs/mcp' };
+const WINDSURF_DOCS: FactSource = { from: 'documentation', where: 'https://docs.windsurf.com/windsurf/cascade/mcp' };
+const CLAUDE_DESKTOP_DOCS: FactSource = {
+  from: 'documentation',
+  where:
+    'https://modelcontextprotocol.io/quickstart/user (local servers); https://support.claude.com/en/articles/11175166 (remote servers are custom connectors)',
+};
+
+/**
+ * What Tool Lens knows of each client's entries (docs/internals/client-facts.md has every fact with
+ * its source). A client missing here, or a part missing from its row, gets no client-specific
+ * finding for it: Cursor and Windsurf document their keys but not what they do with another key or
+ * `type`, Amazon Q's source ignores an unknown key but what it does with an unknown `type` is not
+ * verified, and Claude Desktop's file is documented for local servers only.
+ */
 export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
+  // Cursor: the documented keys only (CURSOR_DOCS); it detects the transport itself, `type` is optional.
+  cursor: { keys: ['type', 'command', 'args', 'env', 'url', 'headers'], keysSource: CURSOR_DOCS },
+  // Windsurf: the documented keys only (WINDSURF_DOCS); a remote entry names its URL by `serverUrl` or `url`.
+  windsurf: { keys: ['command', 'args', 'env', 'serverUrl', 'url', 'headers'], keysSource: WINDSURF_DOCS },
+  // Amazon Q's legacy workspace file: serde reads the entry and drops any other key. `type` is
+  // `stdio` (the default) or `http`; what it does with another value is not verified, so no transport facts.
+  amazonq: {
+    keys: ['type', 'command', 'args', 'env', 'url', 'headers', 'oauthScopes', 'oauth', 'timeout', 'disabled'],
+    unknownKey: {
+      severity: 'warning',
+      effect: 'Amazon Q reads the entry without it',
+      source: AMAZONQ_TOOL,
+    },
+  },
+  // Claude Desktop: local servers only; a remote server is a custom connector added in the app.
+  // What it does with an unknown key is not documented, so client/unknown-key stays silent.
+  'claude-desktop': {
+    keys: ['command', 'args', 'env'],
+    localOnly: {
+      severity: 'error',
+      effect:
+        'Claude Desktop starts only local (command) servers from this file, so a url entry never runs (a third-party test saw it dropped, or the app fail to start)',
+      remedy: 'add the server as a custom connector in the app, or give it a command',
+      source: CLAUDE_DESKTOP_DOCS,
+    },
+  },
   vscode: {
     keys: [
       'type',
@@ -105,8 +158,8 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       effect: "VS Code's schema flags it and the server is started without reading it",
       source: VSCODE_MCP,
     },
-    transports: ['stdio', 'http', 'sse'],
-    otherTransport: {
+    transport: {
+      values: ['stdio', 'http', 'sse'],
       severity: 'warning',
       effect: "VS Code's schema flags it, and VS Code reads the entry as stdio (with a command) or http (with a url)",
       equivalent: { 'streamable-http': 'http' },
@@ -129,8 +182,8 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       'disabledTools',
     ],
     unknownKey: { severity: 'warning', effect: 'Roo Code drops it when it reads the entry', source: ROO_HUB },
-    transports: ['stdio', 'sse', 'streamable-http'],
-    otherTransport: {
+    transport: {
+      values: ['stdio', 'sse', 'streamable-http'],
       severity: 'error',
       effect: 'Roo Code refuses the whole file and starts none of its servers',
       equivalent: { http: 'streamable-http' },
@@ -164,8 +217,8 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       effect: 'Gemini CLI warns about the settings file at start and reads nothing from the key',
       source: GEMINI_SETTINGS,
     },
-    transports: ['stdio', 'sse', 'http'],
-    otherTransport: {
+    transport: {
+      values: ['stdio', 'sse', 'http'],
       severity: 'warning',
       effect: 'Gemini CLI warns about the settings file at start and picks the transport from the URL instead',
       equivalent: { 'streamable-http': 'http' },

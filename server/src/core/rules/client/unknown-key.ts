@@ -1,7 +1,7 @@
 // client/unknown-key: a key of a server entry that the entry's client does not read (a misspelling,
 // or another client's name for a setting, like Cline's `autoApprove` in a Roo Code file). The client
 // drops it, so whatever it was meant to set stays unset. Only for the clients whose entry keys are
-// known from their source (model/clients.ts); Tool Lens's own `toolFaces` is never reported.
+// known from their source (model/clients.ts: VS Code, Roo Code, Gemini CLI, Amazon Q); Tool Lens's own `toolFaces` is never reported.
 import { editContextOf, renameKey } from '../../edit/mappingEdits.js';
 import { clientViewOf, entryFactsOf, OWN_KEYS } from '../../model/clients.js';
 import { keyText } from '../../parse/nodes.js';
@@ -35,7 +35,8 @@ export const rule = defineRule({
   check(ctx) {
     const view = clientViewOf(ctx);
     const facts = entryFactsOf(view);
-    if (!view.client || !facts) return;
+    // Only where the client's handling of another key is known (Cursor, Windsurf, Claude Desktop: not).
+    if (!view.client || !facts?.unknownKey) return;
     const client = view.client.label;
     const known = new Set(facts.keys);
     const edit = editContextOf(ctx.file);

@@ -75,17 +75,16 @@ test('the hover on a server name says how its client starts it, credentials mask
 });
 
 test('one client table: the files check does not read get no client and no kind from their path', () => {
-  for (const path of [
-    '.codex/config.toml',
-    '.zed/settings.json',
-    '.continue/mcpServers/a.yaml',
-    '.windsurf/mcp_config.json',
-  ]) {
+  for (const path of ['.codex/config.toml', '.continue/mcpServers/a.yaml', '.windsurf/mcp_config.json']) {
     assert.equal(clientOfPath(path), null, path);
     assert.notEqual(kindFromName(path), 'mcp-servers', path);
     assert.ok(serverFileKindOf(path), `${path} is listed`);
   }
-  assert.ok(CLIENTS.every((client) => client.id !== 'codex' && client.id !== 'zed' && client.id !== 'continue'));
+  assert.ok(CLIENTS.every((client) => client.id !== 'codex' && client.id !== 'continue'));
+  // Zed's settings file is checked, its servers read under `context_servers` by both tables.
+  assert.equal(clientOfPath('.zed/settings.json')?.id, 'zed');
+  assert.equal(kindFromName('.zed/settings.json'), 'mcp-servers');
+  assert.equal(serverFileKindOf('.zed/settings.json')?.key, 'context_servers');
   assert.equal(serverFileKindOf('.roo/mcp.json')?.label, clientOfPath('.roo/mcp.json')?.label);
   assert.equal(serverFileKindOf('.vscode/mcp.json')?.key, 'servers');
 });

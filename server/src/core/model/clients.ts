@@ -24,7 +24,10 @@ export interface ClientView {
 
 const VIEW = memoKey<ClientView>('client-servers');
 
-/** The servers of the context's `mcp-servers` document, under its client's key (both keys without a client). */
+/**
+ * The servers of the context's `mcp-servers` document, under its client's key (both keys without a
+ * client). For Zed only `context_servers` is read: the rest of its settings file is not ours.
+ */
 export function clientViewOf(ctx: DocumentContext): ClientView {
   return ctx.memo.get(VIEW, () => {
     const client = ctx.doc.kind === 'mcp-servers' ? clientOfPath(ctx.file.path) : null;
@@ -94,6 +97,11 @@ const AMAZONQ_TOOL: FactSource = {
   where:
     'amazon-q-developer-cli crates/chat-cli/src/cli/chat/tools/custom_tool.rs: CustomToolConfig (serde, no deny_unknown_fields)',
 };
+const ZED_SETTINGS: FactSource = {
+  from: 'source',
+  where:
+    'zed crates/settings_content/src/project.rs: ContextServerSettingsContent (untagged Stdio, Http, Extension; no deny_unknown_fields), ContextServerCommand',
+};
 const CURSOR_DOCS: FactSource = { from: 'documentation', where: 'https://cursor.com/docs/mcp' };
 const WINDSURF_DOCS: FactSource = { from: 'documentation', where: 'https://docs.windsurf.com/windsurf/cascade/mcp' };
 const CLAUDE_DESKTOP_DOCS: FactSource = {
@@ -123,6 +131,12 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       effect: 'Amazon Q reads the entry without it',
       source: AMAZONQ_TOOL,
     },
+  },
+  // Zed: an entry is tried as a command, then a url, then an extension server's settings; serde
+  // ignores any other key. No `type` key: the shape picks the transport, so no transport facts.
+  zed: {
+    keys: ['command', 'args', 'env', 'timeout', 'enabled', 'remote', 'url', 'headers', 'oauth', 'settings'],
+    unknownKey: { severity: 'warning', effect: 'Zed reads the entry without it', source: ZED_SETTINGS },
   },
   // Claude Desktop: local servers only; a remote server is a custom connector added in the app.
   // What it does with an unknown key is not documented, so client/unknown-key stays silent.

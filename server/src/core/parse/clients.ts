@@ -24,8 +24,8 @@ export interface ClientInfo {
   id: ClientId;
   /** The client's name as users know it. */
   label: string;
-  /** The root key that holds its servers by name. */
-  serversKey: 'servers' | 'mcpServers';
+  /** The root key that holds its servers by name (Zed's settings file has much else beside it). */
+  serversKey: 'servers' | 'mcpServers' | 'context_servers';
   /** Another root key the client also reads servers from (VS Code moves `mcpServers` into `servers`). */
   alsoReads?: 'mcpServers';
   /** The path (suffix, `/`-separated, case-insensitive) of the project or user file it reads. */
@@ -72,6 +72,8 @@ export const CLIENTS: readonly ClientInfo[] = [
     serversKey: 'mcpServers',
     path: /(^|\/)\.codeium\/windsurf\/mcp_config\.json$/i,
   },
+  // A settings file with much else in it: only `context_servers` is ours (crates/settings_content/src/project.rs).
+  { id: 'zed', label: 'Zed', serversKey: 'context_servers', path: /(^|\/)\.zed\/settings\.json$/i },
 ];
 
 /**
@@ -88,7 +90,6 @@ export const LISTED_CLIENT_FILES: readonly ListedClientFile[] = [
     path: /(^|\/)\.windsurf\/mcp_config\.json$/i,
   },
   { id: 'codex', label: 'Codex', format: 'toml', serversKey: 'mcp_servers', path: /(^|\/)\.codex\/config\.toml$/i },
-  { id: 'zed', label: 'Zed', format: 'json', serversKey: 'context_servers', path: /(^|\/)\.zed\/settings\.json$/i },
   {
     id: 'continue',
     label: 'Continue',

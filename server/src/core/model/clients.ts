@@ -6,11 +6,22 @@
 import type { DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
 import { clientOfPath, type ClientId, type ClientInfo } from '../parse/clients.js';
-import { getMap, isMap, keyText, type MapNode, type Pair } from '../parse/nodes.js';
+import {
+  getMap,
+  getPair,
+  getSeq,
+  isMap,
+  isScalar,
+  keyText,
+  type MapNode,
+  type Node,
+  type Pair,
+} from '../parse/nodes.js';
 import type { Severity } from '../types.js';
 
 export interface ClientServer {
   name: string;
+  /** The pair that names the server: its entry in a map of servers, or the item's `name` in a list (Continue). */
   pair: Pair;
   /** The entry, when it is a mapping. */
   entry: MapNode | undefined;
@@ -36,12 +47,27 @@ export function clientViewOf(ctx: DocumentContext): ClientView {
       : (['servers', 'mcpServers'] as const);
     const servers: ClientServer[] = [];
     for (const key of keys) {
+      if (client?.list) {
+        servers.push(...listedServers(getSeq(ctx.doc.root, key)?.items ?? []));
+        continue;
+      }
       for (const pair of getMap(ctx.doc.root, key)?.pairs ?? []) {
         servers.push({ name: keyText(pair), pair, entry: isMap(pair.value) ? pair.value : undefined });
       }
     }
     return { client, servers };
   });
+}
+
+/** The entries of a list of servers (Continue's block), each named by its `name`; an item without one names no server. */
+function listedServers(items: readonly Node[]): ClientServer[] {
+  const out: ClientServer[] = [];
+  for (const item of items) {
+    const pair = isMap(item) ? getPair(item, 'name') : undefined;
+    if (!isMap(item) || !pair || !isScalar(pair.value) || typeof pair.value.value !== 'string') continue;
+    out.push({ name: pair.value.value, pair, entry: item });
+  }
+  return out;
 }
 
 /** Where a fact about a client was read. */
@@ -102,6 +128,11 @@ const ZED_SETTINGS: FactSource = {
   where:
     'zed crates/settings_content/src/project.rs: ContextServerSettingsContent (untagged Stdio, Http, Extension; no deny_unknown_fields), ContextServerCommand',
 };
+const CONTINUE_SCHEMA: FactSource = {
+  from: 'source',
+  where:
+    'continue packages/config-yaml/src/schemas/mcp/index.ts: mcpServerSchema (zod objects, not strict); src/load/unroll.ts: parseBlock (throws when the block fails the schema)',
+};
 const CURSOR_DOCS: FactSource = { from: 'documentation', where: 'https://cursor.com/docs/mcp' };
 const WINDSURF_DOCS: FactSource = { from: 'documentation', where: 'https://docs.windsurf.com/windsurf/cascade/mcp' };
 const CLAUDE_DESKTOP_DOCS: FactSource = {
@@ -137,6 +168,32 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
   zed: {
     keys: ['command', 'args', 'env', 'timeout', 'enabled', 'remote', 'url', 'headers', 'oauth', 'settings'],
     unknownKey: { severity: 'warning', effect: 'Zed reads the entry without it', source: ZED_SETTINGS },
+  },
+  // Continue: each item of the block's list is a stdio or a remote entry (a zod union); zod strips
+  // any other key, and a `type` neither shape takes fails the block, whose server is then not loaded.
+  continue: {
+    keys: [
+      'name',
+      'serverName',
+      'faviconUrl',
+      'connectionTimeout',
+      'type',
+      'command',
+      'args',
+      'env',
+      'cwd',
+      'url',
+      'apiKey',
+      'requestOptions',
+    ],
+    unknownKey: { severity: 'warning', effect: 'Continue drops it when it reads the block', source: CONTINUE_SCHEMA },
+    transport: {
+      values: ['stdio', 'sse', 'streamable-http'],
+      severity: 'error',
+      effect: "The block fails Continue's schema, so Continue reports an error and does not load this server",
+      equivalent: { http: 'streamable-http' },
+      source: CONTINUE_SCHEMA,
+    },
   },
   // Claude Desktop: local servers only; a remote server is a custom connector added in the app.
   // What it does with an unknown key is not documented, so client/unknown-key stays silent.

@@ -28,6 +28,10 @@ export interface ClientInfo {
   serversKey: 'servers' | 'mcpServers' | 'context_servers';
   /** Another root key the client also reads servers from (VS Code moves `mcpServers` into `servers`). */
   alsoReads?: 'mcpServers';
+  /** The file's format when it is not JSON (with comments). */
+  format?: 'yaml';
+  /** The servers are a list of entries, each named by its `name` (Continue), not a map by name. */
+  list?: true;
   /** The path (suffix, `/`-separated, case-insensitive) of the project or user file it reads. */
   path: RegExp;
 }
@@ -44,7 +48,7 @@ export interface ListedClientFile {
 }
 
 /** A client file of either table, with its format. */
-export type ClientFile = (ClientInfo & { format: 'json'; list?: undefined }) | ListedClientFile;
+export type ClientFile = ListedClientFile & Pick<ClientInfo, 'alsoReads'>;
 
 export const CLIENTS: readonly ClientInfo[] = [
   // VS Code's config discovery moves a root `mcpServers` into `servers` (configMcpDiscovery.ts sync).
@@ -74,6 +78,15 @@ export const CLIENTS: readonly ClientInfo[] = [
   },
   // A settings file with much else in it: only `context_servers` is ours (crates/settings_content/src/project.rs).
   { id: 'zed', label: 'Zed', serversKey: 'context_servers', path: /(^|\/)\.zed\/settings\.json$/i },
+  // A block file: name, version, schema and a list of servers (config-yaml schemas/index.ts blockSchema).
+  {
+    id: 'continue',
+    label: 'Continue',
+    serversKey: 'mcpServers',
+    format: 'yaml',
+    list: true,
+    path: /(^|\/)\.continue\/mcpServers\/[^/]+\.ya?ml$/i,
+  },
 ];
 
 /**
@@ -90,14 +103,6 @@ export const LISTED_CLIENT_FILES: readonly ListedClientFile[] = [
     path: /(^|\/)\.windsurf\/mcp_config\.json$/i,
   },
   { id: 'codex', label: 'Codex', format: 'toml', serversKey: 'mcp_servers', path: /(^|\/)\.codex\/config\.toml$/i },
-  {
-    id: 'continue',
-    label: 'Continue',
-    format: 'yaml',
-    serversKey: 'mcpServers',
-    list: true,
-    path: /(^|\/)\.continue\/mcpServers\/[^/]+\.ya?ml$/i,
-  },
   // A JSON file in Continue's folder is read in Claude Desktop's shape.
   {
     id: 'continue',
@@ -110,9 +115,18 @@ export const LISTED_CLIENT_FILES: readonly ListedClientFile[] = [
 
 /** Every client file, those `check` reads first. */
 export const CLIENT_FILES: readonly ClientFile[] = [
-  ...CLIENTS.map((c) => ({ ...c, format: 'json' as const })),
+  ...CLIENTS.map((c) => ({ ...c, format: c.format ?? ('json' as const) })),
   ...LISTED_CLIENT_FILES,
 ];
+
+/**
+ * Whether the client-neutral schema (schemas/mcp-servers.schema.json: a map of entries under
+ * `servers` or `mcpServers`) describes the client's file. Not Zed's settings, where an extension
+ * server has neither command nor url, nor Continue's list of entries.
+ */
+export function neutralSchemaFits(client: ClientInfo | null): boolean {
+  return !client || (!client.list && client.serversKey !== 'context_servers');
+}
 
 /** The client whose configuration file this path is, or null when the path names none `check` reads. */
 export function clientOfPath(path: string): ClientInfo | null {

@@ -4,10 +4,14 @@
 // known from their source (model/clients.ts: VS Code, Roo Code, Gemini CLI, Amazon Q); Tool Lens's own `toolFaces` is never reported.
 import { editContextOf, renameKey } from '../../edit/mappingEdits.js';
 import { clientViewOf, entryFactsOf, OWN_KEYS } from '../../model/clients.js';
-import { keyText } from '../../parse/nodes.js';
+import { isMap, keyText } from '../../parse/nodes.js';
+import { quotedList } from '../../text/words.js';
 import { suggestionBudgetOf } from '../../context.js';
 import { closest } from '../../text/suggest.js';
 import { defineRule } from '../rule.js';
+
+/** The keys that say how an entry starts. */
+const LAUNCH_KEYS: ReadonlySet<string> = new Set(['command', 'url', 'httpUrl', 'serverUrl']);
 
 /** Other clients' names for a key no edit distance finds. */
 const SYNONYMS: Record<string, string> = {
@@ -31,6 +35,8 @@ export const rule = defineRule({
       `"${d.key}" has no effect in ${d.client}: did you mean "${d.suggestion}"?`,
     unknown: (d: { key: string; client: string }) =>
       `"${d.key}" has no effect in ${d.client}: remove it, or move the setting to a key ${d.client} reads.`,
+    nested: (d: { key: string; client: string; keys: string }) =>
+      `"${d.key}" has no effect in ${d.client}: move ${d.keys} out of it into the entry itself.`,
   },
   check(ctx) {
     const view = clientViewOf(ctx);
@@ -44,6 +50,24 @@ export const rule = defineRule({
       for (const pair of server.entry?.pairs ?? []) {
         const key = keyText(pair);
         if (known.has(key) || OWN_KEYS.has(key)) continue;
+        // An entry nested one level down (`transport: {command, args}`): renaming the wrapper
+        // would not help, its keys belong in the entry.
+        const inner = isMap(pair.value) ? pair.value.pairs.map(keyText).filter((k) => known.has(k)) : [];
+        const launches = (keys: string[]) => keys.some((k) => LAUNCH_KEYS.has(k));
+        if (launches(inner) && !launches(server.entry?.pairs.map(keyText) ?? [])) {
+          ctx.report({
+            messageId: 'nested',
+            data: { key, client, keys: quotedList(inner) },
+            span: pair.key.span,
+            related: [
+              {
+                span: server.pair.key.span,
+                message: 'Without a command or url of its own, the entry starts no server.',
+              },
+            ],
+          });
+          continue;
+        }
         const suggestion = closest(key, facts.keys, { synonyms: SYNONYMS, budget: suggestionBudgetOf(ctx) });
         // A suggestion the entry already has would make a duplicate key: name it, change nothing.
         const taken = suggestion !== undefined && server.entry?.pairs.some((p) => keyText(p) === suggestion);

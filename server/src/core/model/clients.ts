@@ -203,7 +203,7 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       severity: 'error',
       effect:
         'Claude Desktop starts only local (command) servers from this file, so a url entry never runs (a third-party test saw it dropped, or the app fail to start)',
-      remedy: 'add the server as a custom connector in the app, or give it a command',
+      remedy: 'add it as a connector in the app',
       source: CLAUDE_DESKTOP_DOCS,
     },
   },

@@ -30,7 +30,7 @@ export const rule = defineRule({
     other: (d: { client: string; value: string; accepted: string }) =>
       `${d.client} does not accept type "${d.value}": use ${d.accepted}.`,
     localOnly: (d: { client: string; name: string; remedy: string }) =>
-      `${d.client} does not start "${d.name}" from this file, which takes local servers only: ${d.remedy}.`,
+      `${d.client} runs only local servers from this file, not "${d.name}": ${d.remedy}.`,
   },
   check(ctx) {
     const view = clientViewOf(ctx);

@@ -34,9 +34,9 @@ export const rule = defineRule({
     misspelt: (d: { key: string; client: string; suggestion: string }) =>
       `"${d.key}" has no effect in ${d.client}: did you mean "${d.suggestion}"?`,
     unknown: (d: { key: string; client: string }) =>
-      `"${d.key}" has no effect in ${d.client}: remove it, or move the setting to a key ${d.client} reads.`,
+      `"${d.key}" has no effect in ${d.client}: remove it, or move the setting to a key it reads.`,
     nested: (d: { key: string; client: string; keys: string }) =>
-      `"${d.key}" has no effect in ${d.client}: move ${d.keys} out of it into the entry itself.`,
+      `"${d.key}" has no effect in ${d.client}: move ${d.keys} up into the entry.`,
   },
   check(ctx) {
     const view = clientViewOf(ctx);

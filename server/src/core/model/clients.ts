@@ -146,7 +146,8 @@ const CLAUDE_DESKTOP_DOCS: FactSource = {
  * its source). A client missing here, or a part missing from its row, gets no client-specific
  * finding for it: Cursor and Windsurf document their keys but not what they do with another key or
  * `type`, Amazon Q's source ignores an unknown key but what it does with an unknown `type` is not
- * verified, and Claude Desktop's file is documented for local servers only.
+ * verified, Zed has no `type` key at all, and Claude Desktop's file is documented for local servers
+ * only (what it does with another key is not). Claude Code and Codex have no row.
  */
 export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
   // Cursor: the documented keys only (CURSOR_DOCS); it detects the transport itself, `type` is optional.

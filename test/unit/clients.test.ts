@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkFile } from '../../server/src/core/engine.js';
 import { pinOf } from '../../server/src/core/model/clientLaunch.js';
-import { CLIENTS, clientOfPath } from '../../server/src/core/parse/clients.js';
+import { clientOfPath } from '../../server/src/core/parse/clients.js';
 import { serverFileKindOf } from '../../server/src/core/parse/serverEntries.js';
 import { kindFromName } from '../../server/src/core/parse/kinds.js';
 import { Workspace } from '../../server/src/core/workspace.js';
@@ -75,16 +75,23 @@ test('the hover on a server name says how its client starts it, credentials mask
 });
 
 test('one client table: the files check does not read get no client and no kind from their path', () => {
-  for (const path of ['.zed/settings.json', '.continue/mcpServers/a.yaml', '.windsurf/mcp_config.json']) {
+  for (const path of ['.continue/mcpServers/a.json', '.windsurf/mcp_config.json']) {
     assert.equal(clientOfPath(path), null, path);
     assert.notEqual(kindFromName(path), 'mcp-servers', path);
     assert.ok(serverFileKindOf(path), `${path} is listed`);
   }
-  assert.ok(CLIENTS.every((client) => client.id !== 'zed' && client.id !== 'continue'));
   // Codex's TOML is checked (parse/toml.ts) and listed alike, as TOML.
   assert.equal(clientOfPath('.codex/config.toml')?.id, 'codex');
   assert.equal(kindFromName('.codex/config.toml'), 'mcp-servers');
   assert.equal(serverFileKindOf('.codex/config.toml')?.format, 'toml');
+  // Zed's settings file is checked, its servers read under `context_servers` by both tables.
+  assert.equal(clientOfPath('.zed/settings.json')?.id, 'zed');
+  assert.equal(kindFromName('.zed/settings.json'), 'mcp-servers');
+  assert.equal(serverFileKindOf('.zed/settings.json')?.key, 'context_servers');
+  // Continue's YAML block is checked too, its servers a list of entries named by `name`.
+  assert.equal(clientOfPath('.continue/mcpServers/a.yaml')?.id, 'continue');
+  assert.equal(serverFileKindOf('.continue/mcpServers/a.yaml')?.list, true);
+  assert.equal(serverFileKindOf('.continue/mcpServers/a.yaml')?.format, 'yaml');
   assert.equal(serverFileKindOf('.roo/mcp.json')?.label, clientOfPath('.roo/mcp.json')?.label);
   assert.equal(serverFileKindOf('.vscode/mcp.json')?.key, 'servers');
 });

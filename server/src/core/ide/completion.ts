@@ -134,7 +134,7 @@ function clientCompletions(c: CompletionContext): CompletionEntry[] {
   ) {
     const quote = c.json && !c.slot.node;
     const span = c.slot.span;
-    return facts.transports.map((value) => ({
+    return (facts.transport?.values ?? []).map((value) => ({
       label: value,
       kind: 'enum-member' as const,
       detail: `a transport ${client} accepts`,

@@ -1,6 +1,6 @@
 // The variable references in an MCP client's server entries, read as that client expands them:
 // each client has its own syntax (VS Code `${env:X}`, Claude Code and Gemini CLI `${X}`, Roo Code
-// `${env:X}`), and a reference written in another client's syntax is sent as the literal text.
+// `${env:X}`, Continue `${{ secrets.X }}`), and a reference written in another client's syntax is sent as the literal text.
 // Only the fields a client expands are read (command, args, env, url, headers, cwd), and only the
 // clients whose expansion is known (docs/clients.md#variables).
 import type { DocumentContext } from '../context.js';
@@ -138,6 +138,22 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
     source: {
       from: 'source',
       where: 'Roo-Code src/utils/config.ts: injectVariables (${env:NAME}, ${workspaceFolder})',
+    },
+  },
+  // Continue fills only `${{ secrets.NAME }}` and `${{ inputs.NAME }}` (REFERENCE never matches
+  // them: their inner text has braces), so every `${...}` or `$NAME` this reads is sent as written.
+  continue: {
+    braced(inner) {
+      const name = plainName(inner) ?? envName(inner);
+      if (name) return wrong(inner.includes(':-') ? undefined : `\${{ secrets.${name} }}`);
+      return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
+    },
+    bare: (name) => (BARE_NAME.test(name) ? wrong(`\${{ secrets.${name} }}`) : OK),
+    form: '${{ secrets.NAME }}',
+    source: {
+      from: 'source',
+      where:
+        'continue packages/config-yaml/src/load/unroll.ts: TEMPLATE_VAR_REGEX, fillTemplateVariables (an unknown template stays as written)',
     },
   },
 };

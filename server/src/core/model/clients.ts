@@ -6,11 +6,22 @@
 import type { DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
 import { clientOfPath, type ClientId, type ClientInfo } from '../parse/clients.js';
-import { getMap, isMap, keyText, type MapNode, type Pair } from '../parse/nodes.js';
+import {
+  getMap,
+  getPair,
+  getSeq,
+  isMap,
+  isScalar,
+  keyText,
+  type MapNode,
+  type Node,
+  type Pair,
+} from '../parse/nodes.js';
 import type { Severity } from '../types.js';
 
 export interface ClientServer {
   name: string;
+  /** The pair that names the server: its entry in a map of servers, or the item's `name` in a list (Continue). */
   pair: Pair;
   /** The entry, when it is a mapping. */
   entry: MapNode | undefined;
@@ -24,7 +35,10 @@ export interface ClientView {
 
 const VIEW = memoKey<ClientView>('client-servers');
 
-/** The servers of the context's `mcp-servers` document, under its client's key (both keys without a client). */
+/**
+ * The servers of the context's `mcp-servers` document, under its client's key (both keys without a
+ * client). For Zed only `context_servers` is read: the rest of its settings file is not ours.
+ */
 export function clientViewOf(ctx: DocumentContext): ClientView {
   return ctx.memo.get(VIEW, () => {
     const client = ctx.doc.kind === 'mcp-servers' ? clientOfPath(ctx.file.path) : null;
@@ -33,12 +47,27 @@ export function clientViewOf(ctx: DocumentContext): ClientView {
       : (['servers', 'mcpServers'] as const);
     const servers: ClientServer[] = [];
     for (const key of keys) {
+      if (client?.list) {
+        servers.push(...listedServers(getSeq(ctx.doc.root, key)?.items ?? []));
+        continue;
+      }
       for (const pair of getMap(ctx.doc.root, key)?.pairs ?? []) {
         servers.push({ name: keyText(pair), pair, entry: isMap(pair.value) ? pair.value : undefined });
       }
     }
     return { client, servers };
   });
+}
+
+/** The entries of a list of servers (Continue's block), each named by its `name`; an item without one names no server. */
+function listedServers(items: readonly Node[]): ClientServer[] {
+  const out: ClientServer[] = [];
+  for (const item of items) {
+    const pair = isMap(item) ? getPair(item, 'name') : undefined;
+    if (!isMap(item) || !pair || !isScalar(pair.value) || typeof pair.value.value !== 'string') continue;
+    out.push({ name: pair.value.value, pair, entry: item });
+  }
+  return out;
 }
 
 /** Where a fact about a client was read. */
@@ -48,21 +77,29 @@ export interface FactSource {
   where: string;
 }
 
-/** How a client reads one server entry. */
+/**
+ * How a client reads one server entry. Only `keys` is required (it feeds completion); each other
+ * part is there only when it is known from the client's source or documentation, and the rule that
+ * needs it stays silent for a client without it (no finding on a guess).
+ */
 export interface EntryFacts {
   /** Every key of a server entry the client reads. */
   keys: readonly string[];
-  /** What the client does with a key it does not read, and where that is decided. */
-  unknownKey: { severity: Severity; effect: string; source: FactSource };
-  /** The `type` values the client accepts. */
-  transports: readonly string[];
-  /** What the client does with another `type` value; `equivalent` maps another client's name for the same transport to its own. */
-  otherTransport: {
+  /** Where the keys were read, when no other part of the row names it. */
+  keysSource?: FactSource;
+  /** What the client does with a key it does not read, and where that is decided (client/unknown-key). */
+  unknownKey?: { severity: Severity; effect: string; source: FactSource };
+  /** The `type` values the client accepts and what it does with another one (client/invalid-transport). */
+  transport?: {
+    values: readonly string[];
     severity: Severity;
     effect: string;
+    /** Another client's name for the same transport, mapped to this client's own. */
     equivalent: Readonly<Record<string, string>>;
     source: FactSource;
   };
+  /** The file starts local (command) servers only: what the client does with a url entry (client/invalid-transport). */
+  localOnly?: { severity: Severity; effect: string; remedy: string; source: FactSource };
 }
 
 const ROO_HUB: FactSource = {
@@ -87,8 +124,96 @@ const CODEX_MCP: FactSource = {
     'codex codex-rs/config/src/mcp_types.rs: RawMcpServerConfig (serde without deny_unknown_fields), TryFrom<RawMcpServerConfig> for McpServerConfig; strict_config.rs: validate_config_toml_layer',
 };
 
-/** The clients whose entries Tool Lens knows in full; the others get the client-neutral checks only. */
+const AMAZONQ_TOOL: FactSource = {
+  from: 'source',
+  where:
+    'amazon-q-developer-cli crates/chat-cli/src/cli/chat/tools/custom_tool.rs: CustomToolConfig (serde, no deny_unknown_fields)',
+};
+const ZED_SETTINGS: FactSource = {
+  from: 'source',
+  where:
+    'zed crates/settings_content/src/project.rs: ContextServerSettingsContent (untagged Stdio, Http, Extension; no deny_unknown_fields), ContextServerCommand',
+};
+const CONTINUE_SCHEMA: FactSource = {
+  from: 'source',
+  where:
+    'continue packages/config-yaml/src/schemas/mcp/index.ts: mcpServerSchema (zod objects, not strict); src/load/unroll.ts: parseBlock (throws when the block fails the schema)',
+};
+const CURSOR_DOCS: FactSource = { from: 'documentation', where: 'https://cursor.com/docs/mcp' };
+const WINDSURF_DOCS: FactSource = { from: 'documentation', where: 'https://docs.windsurf.com/windsurf/cascade/mcp' };
+const CLAUDE_DESKTOP_DOCS: FactSource = {
+  from: 'documentation',
+  where:
+    'https://modelcontextprotocol.io/quickstart/user (local servers); https://support.claude.com/en/articles/11175166 (remote servers are custom connectors)',
+};
+
+/**
+ * What Tool Lens knows of each client's entries (docs/internals/client-facts.md has every fact with
+ * its source). A client missing here, or a part missing from its row, gets no client-specific
+ * finding for it: Cursor and Windsurf document their keys but not what they do with another key or
+ * `type`, Amazon Q's source ignores an unknown key but what it does with an unknown `type` is not
+ * verified, Zed has no `type` key at all, and Claude Desktop's file is documented for local servers
+ * only (what it does with another key is not). Claude Code has no row.
+ */
 export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
+  // Cursor: the documented keys only (CURSOR_DOCS); it detects the transport itself, `type` is optional.
+  cursor: { keys: ['type', 'command', 'args', 'env', 'url', 'headers'], keysSource: CURSOR_DOCS },
+  // Windsurf: the documented keys only (WINDSURF_DOCS); a remote entry names its URL by `serverUrl` or `url`.
+  windsurf: { keys: ['command', 'args', 'env', 'serverUrl', 'url', 'headers'], keysSource: WINDSURF_DOCS },
+  // Amazon Q's legacy workspace file: serde reads the entry and drops any other key. `type` is
+  // `stdio` (the default) or `http`; what it does with another value is not verified, so no transport facts.
+  amazonq: {
+    keys: ['type', 'command', 'args', 'env', 'url', 'headers', 'oauthScopes', 'oauth', 'timeout', 'disabled'],
+    unknownKey: {
+      severity: 'warning',
+      effect: 'Amazon Q reads the entry without it',
+      source: AMAZONQ_TOOL,
+    },
+  },
+  // Zed: an entry is tried as a command, then a url, then an extension server's settings; serde
+  // ignores any other key. No `type` key: the shape picks the transport, so no transport facts.
+  zed: {
+    keys: ['command', 'args', 'env', 'timeout', 'enabled', 'remote', 'url', 'headers', 'oauth', 'settings'],
+    unknownKey: { severity: 'warning', effect: 'Zed reads the entry without it', source: ZED_SETTINGS },
+  },
+  // Continue: each item of the block's list is a stdio or a remote entry (a zod union); zod strips
+  // any other key, and a `type` neither shape takes fails the block, whose server is then not loaded.
+  continue: {
+    keys: [
+      'name',
+      'serverName',
+      'faviconUrl',
+      'connectionTimeout',
+      'type',
+      'command',
+      'args',
+      'env',
+      'cwd',
+      'url',
+      'apiKey',
+      'requestOptions',
+    ],
+    unknownKey: { severity: 'warning', effect: 'Continue drops it when it reads the block', source: CONTINUE_SCHEMA },
+    transport: {
+      values: ['stdio', 'sse', 'streamable-http'],
+      severity: 'error',
+      effect: "The block fails Continue's schema, so Continue reports an error and does not load this server",
+      equivalent: { http: 'streamable-http' },
+      source: CONTINUE_SCHEMA,
+    },
+  },
+  // Claude Desktop: local servers only; a remote server is a custom connector added in the app.
+  // What it does with an unknown key is not documented, so client/unknown-key stays silent.
+  'claude-desktop': {
+    keys: ['command', 'args', 'env'],
+    localOnly: {
+      severity: 'error',
+      effect:
+        'Claude Desktop starts only local (command) servers from this file, so a url entry never runs (a third-party test saw it dropped, or the app fail to start)',
+      remedy: 'add it as a connector in the app',
+      source: CLAUDE_DESKTOP_DOCS,
+    },
+  },
   vscode: {
     keys: [
       'type',
@@ -111,8 +236,8 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       effect: "VS Code's schema flags it and the server is started without reading it",
       source: VSCODE_MCP,
     },
-    transports: ['stdio', 'http', 'sse'],
-    otherTransport: {
+    transport: {
+      values: ['stdio', 'http', 'sse'],
       severity: 'warning',
       effect: "VS Code's schema flags it, and VS Code reads the entry as stdio (with a command) or http (with a url)",
       equivalent: { 'streamable-http': 'http' },
@@ -135,8 +260,8 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       'disabledTools',
     ],
     unknownKey: { severity: 'warning', effect: 'Roo Code drops it when it reads the entry', source: ROO_HUB },
-    transports: ['stdio', 'sse', 'streamable-http'],
-    otherTransport: {
+    transport: {
+      values: ['stdio', 'sse', 'streamable-http'],
       severity: 'error',
       effect: 'Roo Code refuses the whole file and starts none of its servers',
       equivalent: { http: 'streamable-http' },
@@ -170,8 +295,8 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       effect: 'Gemini CLI warns about the settings file at start and reads nothing from the key',
       source: GEMINI_SETTINGS,
     },
-    transports: ['stdio', 'sse', 'http'],
-    otherTransport: {
+    transport: {
+      values: ['stdio', 'sse', 'http'],
       severity: 'warning',
       effect: 'Gemini CLI warns about the settings file at start and picks the transport from the URL instead',
       equivalent: { 'streamable-http': 'http' },
@@ -213,13 +338,8 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       effect: 'Codex ignores it when it reads the entry (with strict config validation on, it refuses the config)',
       source: CODEX_MCP,
     },
-    transports: [],
-    otherTransport: {
-      severity: 'warning',
-      effect: 'Codex has no `type`: it picks stdio for a `command` and streamable HTTP for a `url`',
-      equivalent: {},
-      source: CODEX_MCP,
-    },
+    // No `type` key: a `command` makes a stdio server, a `url` a streamable HTTP one, so no transport
+    // facts (a `type` written there is client/unknown-key's finding).
   },
 };
 

@@ -5,7 +5,7 @@
 // client-neutral checks run on it (docs/clients.md). CLIENT_FILES, the same rows and those of
 // LISTED_CLIENT_FILES, names every file `tool-lens servers` and `catalog fetch` read
 // (core/parse/serverEntries.ts): LISTED_CLIENT_FILES are those `check` does not read (Continue's
-// YAML, Zed's settings, whose servers are under another key, and Windsurf's project-level file).
+// JSON files and Windsurf's project-level file).
 
 export type ClientId =
   | 'vscode'
@@ -24,14 +24,16 @@ export interface ClientInfo {
   id: ClientId;
   /** The client's name as users know it. */
   label: string;
-  /** The root key that holds its servers by name. */
-  serversKey: 'servers' | 'mcpServers' | 'mcp_servers';
+  /** The root key that holds its servers by name (Zed's settings file has much else beside it). */
+  serversKey: 'servers' | 'mcpServers' | 'mcp_servers' | 'context_servers';
   /** Another root key the client also reads servers from (VS Code moves `mcpServers` into `servers`). */
   alsoReads?: 'mcpServers';
+  /** The file's format when it is not JSON (with comments). */
+  format?: 'yaml' | 'toml';
+  /** The servers are a list of entries, each named by its `name` (Continue), not a map by name. */
+  list?: true;
   /** The path (suffix, `/`-separated, case-insensitive) of the project or user file it reads. */
   path: RegExp;
-  /** The file's syntax when it is not JSON. */
-  format?: 'toml';
 }
 
 /** A client file that `check` does not read, only `tool-lens servers` and `catalog fetch`. */
@@ -46,7 +48,7 @@ export interface ListedClientFile {
 }
 
 /** A client file of either table, with its format. */
-export type ClientFile = (ClientInfo & { format: 'json' | 'toml'; list?: undefined }) | ListedClientFile;
+export type ClientFile = ListedClientFile & Pick<ClientInfo, 'alsoReads'>;
 
 export const CLIENTS: readonly ClientInfo[] = [
   // VS Code's config discovery moves a root `mcpServers` into `servers` (configMcpDiscovery.ts sync).
@@ -74,6 +76,17 @@ export const CLIENTS: readonly ClientInfo[] = [
     serversKey: 'mcpServers',
     path: /(^|\/)\.codeium\/windsurf\/mcp_config\.json$/i,
   },
+  // A settings file with much else in it: only `context_servers` is ours (crates/settings_content/src/project.rs).
+  { id: 'zed', label: 'Zed', serversKey: 'context_servers', path: /(^|\/)\.zed\/settings\.json$/i },
+  // A block file: name, version, schema and a list of servers (config-yaml schemas/index.ts blockSchema).
+  {
+    id: 'continue',
+    label: 'Continue',
+    serversKey: 'mcpServers',
+    format: 'yaml',
+    list: true,
+    path: /(^|\/)\.continue\/mcpServers\/[^/]+\.ya?ml$/i,
+  },
   { id: 'codex', label: 'Codex', serversKey: 'mcp_servers', format: 'toml', path: /(^|\/)\.codex\/config\.toml$/i },
 ];
 
@@ -90,15 +103,6 @@ export const LISTED_CLIENT_FILES: readonly ListedClientFile[] = [
     serversKey: 'mcpServers',
     path: /(^|\/)\.windsurf\/mcp_config\.json$/i,
   },
-  { id: 'zed', label: 'Zed', format: 'json', serversKey: 'context_servers', path: /(^|\/)\.zed\/settings\.json$/i },
-  {
-    id: 'continue',
-    label: 'Continue',
-    format: 'yaml',
-    serversKey: 'mcpServers',
-    list: true,
-    path: /(^|\/)\.continue\/mcpServers\/[^/]+\.ya?ml$/i,
-  },
   // A JSON file in Continue's folder is read in Claude Desktop's shape.
   {
     id: 'continue',
@@ -114,6 +118,15 @@ export const CLIENT_FILES: readonly ClientFile[] = [
   ...CLIENTS.map((c) => ({ ...c, format: c.format ?? ('json' as const) })),
   ...LISTED_CLIENT_FILES,
 ];
+
+/**
+ * Whether the client-neutral schema (schemas/mcp-servers.schema.json: a map of entries under
+ * `servers` or `mcpServers`) describes the client's file. Not Zed's settings, where an extension
+ * server has neither command nor url, nor Continue's list of entries.
+ */
+export function neutralSchemaFits(client: ClientInfo | null): boolean {
+  return !client || (!client.list && client.serversKey !== 'context_servers');
+}
 
 /** The client whose configuration file this path is, or null when the path names none `check` reads. */
 export function clientOfPath(path: string): ClientInfo | null {

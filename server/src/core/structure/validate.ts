@@ -8,6 +8,7 @@
 // imported JSON, which `nameSubschemas` names. Each document is validated once, through the memo,
 // whichever schema/* rule asks first. Two errors can come to the same problem (one subschema
 // reached twice): the rules report the same words at the same span once (rules/rule.ts, reportShare).
+import { clientOfPath, neutralSchemaFits } from '../parse/clients.js';
 import type { ErrorObject } from 'ajv';
 import faceOverlaySchema from '../../../../schemas/face-overlay.schema.json';
 import mcpServersSchema from '../../../../schemas/mcp-servers.schema.json';
@@ -98,6 +99,10 @@ function computeProblems(ctx: DocumentContext): SchemaProblem[] {
   const { doc, file } = ctx;
   // An empty document has no node a finding could point at.
   if (!doc.kind || !doc.root) return [];
+  // Zed's settings (servers under `context_servers` beside settings that are none of ours) and
+  // Continue's block (a list of entries) are not what the client-neutral schema describes: only
+  // the client/* rules read them.
+  if (doc.kind === 'mcp-servers' && !neutralSchemaFits(clientOfPath(file.path))) return [];
   const ref = file.language === 'jsonl' && doc.kind === 'tool-calls' ? CALL_ENTRY : SCHEMA_FOR_KIND[doc.kind];
   const validate = validatorFor(ref);
   validate(toValue(doc.root));

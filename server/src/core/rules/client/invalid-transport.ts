@@ -3,16 +3,21 @@
 // Claude Code and VS Code in a Roo Code file). What happens depends on the client: Roo Code refuses
 // the whole file (McpHub.ts updateProjectMcpServers validates every entry at once), Gemini CLI warns
 // and picks the transport from the URL (settings.ts validateSettings, mcp-client.ts). A value no
-// client knows is schema/invalid-value's.
+// client knows is schema/invalid-value's. A client whose file takes local servers only (Claude
+// Desktop: remote servers are custom connectors added in the app) lacks every remote transport, so
+// an entry with a URL and no command is reported there once, whatever its `type` says.
 import { editContextOf } from '../../edit/mappingEdits.js';
 import { clientViewOf, entryFactsOf } from '../../model/clients.js';
-import { getPair, isScalar } from '../../parse/nodes.js';
+import { getNode, getPair, isScalar } from '../../parse/nodes.js';
 import { replaceScalarFix } from '../../wording/faceWords.js';
 import { quotedAlternatives } from '../../text/words.js';
 import { defineRule } from '../rule.js';
 
 /** The transport names some client accepts (schemas/mcp-servers.schema.json's `type`). */
 const ANY_CLIENT = new Set(['stdio', 'http', 'sse', 'streamable-http']);
+
+/** The keys that make an entry remote, in any client's spelling (schemas/mcp-servers.schema.json). */
+const URL_KEYS = ['url', 'serverUrl', 'httpUrl'];
 
 export const rule = defineRule({
   id: 'client/invalid-transport',
@@ -24,26 +29,42 @@ export const rule = defineRule({
       `${d.client} does not accept type "${d.value}": write "${d.suggestion}", its name for this transport.`,
     other: (d: { client: string; value: string; accepted: string }) =>
       `${d.client} does not accept type "${d.value}": use ${d.accepted}.`,
+    localOnly: (d: { client: string; name: string; remedy: string }) =>
+      `${d.client} runs only local servers from this file, not "${d.name}": ${d.remedy}.`,
   },
   check(ctx) {
     const view = clientViewOf(ctx);
     const facts = entryFactsOf(view);
-    // A client with no `type` key (Codex) picks the transport by shape: client/unknown-key says a `type` there does nothing.
-    if (!view.client || !facts || facts.transports.length === 0) return;
+    // A client with no `type` key (Codex, Zed) has no transport facts: client/unknown-key says a `type` there does nothing.
+    if (!view.client || !facts) return;
     const client = view.client.label;
-    const severity = facts.otherTransport.severity;
+    const { transport, localOnly } = facts;
     const edit = editContextOf(ctx.file);
     for (const server of view.servers) {
+      if (localOnly) {
+        const url = URL_KEYS.map((key) => getPair(server.entry, key)).find((pair) => pair !== undefined);
+        if (!url || getNode(server.entry, 'command') !== undefined) continue;
+        ctx.report({
+          messageId: 'localOnly',
+          data: { client, name: server.name, remedy: localOnly.remedy },
+          span: url.key.span,
+          severity: localOnly.severity,
+          related: [{ span: server.pair.key.span, message: `${localOnly.effect}.` }],
+        });
+        continue;
+      }
+      if (!transport) continue;
+      const severity = transport.severity;
       const node = getPair(server.entry, 'type')?.value;
       if (!isScalar(node) || typeof node.value !== 'string') continue;
       const value = node.value;
-      if (!ANY_CLIENT.has(value) || facts.transports.includes(value)) continue;
-      const suggestion = facts.otherTransport.equivalent[value];
-      const related = [{ span: server.pair.key.span, message: `${facts.otherTransport.effect}.` }];
+      if (!ANY_CLIENT.has(value) || transport.values.includes(value)) continue;
+      const suggestion = transport.equivalent[value];
+      const related = [{ span: server.pair.key.span, message: `${transport.effect}.` }];
       if (suggestion === undefined) {
         ctx.report({
           messageId: 'other',
-          data: { client, value, accepted: quotedAlternatives(facts.transports) },
+          data: { client, value, accepted: quotedAlternatives(transport.values) },
           span: node.span,
           severity,
           related,

@@ -31,7 +31,7 @@ describe('did you mean', () => {
     ],
     [
       ['chek', '.'],
-      'tool-lens: unknown command "chek"; the commands are check, rules, gateway tools, catalog fetch, catalog diff and help; did you mean check? (see tool-lens --help)\n',
+      'tool-lens: unknown command "chek"; the commands are check, rules, gateway tools, servers, catalog fetch, catalog diff and help; did you mean check? (see tool-lens --help)\n',
     ],
     [
       ['catalog', 'dif', 'a', 'b'],

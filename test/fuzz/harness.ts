@@ -10,6 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
+import { definitionsOf, mayHoldDefinitions } from '../../server/src/core/catalog/definitions.js';
 import { checkFile, type FileReport } from '../../server/src/core/engine.js';
 import type { ParsedFile } from '../../server/src/core/parse/file.js';
 import { ALL_RULES, RULE_IDS } from '../../server/src/core/rules/registry.js';
@@ -140,6 +141,15 @@ export function freshWorkspace(
     }
     return file;
   });
+  // The composite tool definitions of the folder, as the loader indexes them (node/loader.ts).
+  for (const { absolute } of folder.candidates) {
+    const path = pathOf(absolute);
+    const text = replace?.path === path ? replace.text : folder.texts.get(absolute)!;
+    if (!mayHoldDefinitions(text)) continue;
+    const file =
+      replace?.path === path ? workspace.parse(path, text) : (cache.get(absolute) ?? workspace.parse(path, text));
+    workspace.definitions.setFile(file.path, definitionsOf(file));
+  }
   return workspace;
 }
 

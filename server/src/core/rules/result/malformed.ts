@@ -97,10 +97,11 @@ function blockProblem(block: MapNode): { words: string; span: MapNode['span'] } 
   const typePair = getPair(block, 'type');
   if (!typePair) return { words: 'has no `type`', span: block.span };
   const type = isScalar(typePair.value) ? typePair.value.value : undefined;
-  if (typeof type !== 'string' || !(BLOCK_TYPES as readonly string[]).includes(type)) {
-    const span = (typePair.value ?? typePair.key).span;
-    return { words: `has the unknown type \`${String(type)}\``, span };
-  }
+  const typeSpan = (typePair.value ?? typePair.key).span;
+  // A `type` that is no string at all (empty, a list, a mapping) has no value to quote.
+  if (typeof type !== 'string') return { words: 'has a `type` that is not a string', span: typeSpan };
+  if (!(BLOCK_TYPES as readonly string[]).includes(type))
+    return { words: `has the unknown type \`${type}\``, span: typeSpan };
   for (const field of REQUIRED[type as (typeof BLOCK_TYPES)[number]]) {
     const pair = getPair(block, field);
     if (!pair)

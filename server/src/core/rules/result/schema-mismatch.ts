@@ -18,6 +18,14 @@ import { defineRule } from '../rule.js';
 import { subjectInSentence, subjectWords, toolWords, type CallSubject } from '../../wording/callSubjects.js';
 import { headlineFits } from '../../wording/headlines.js';
 
+/** `where`: the path in structuredContent; `words`: what is wrong with the value there; `tool`: the tool in words. */
+interface MismatchData {
+  subject: CallSubject;
+  where: string;
+  words: string;
+  tool: string;
+}
+
 export const rule = defineRule({
   id: 'result/schema-mismatch',
   defaultSeverity: 'error',
@@ -25,31 +33,11 @@ export const rule = defineRule({
   kinds: ['tool-calls'],
   messages: {
     /** `where`: the path in structuredContent; `words`: what is wrong with the value there; `tool`: the tool in words. */
-    mismatch: ({
-      subject,
-      where,
-      words,
-      tool,
-    }: {
-      subject: CallSubject;
-      where: string;
-      words: string;
-      tool: string;
-    }) => {
+    mismatch: ({ subject, where, words, tool }: MismatchData) => {
       return `${mismatchHeadline(subject, where, words)} So the result does not fit the outputSchema of ${tool}; clients that validate results reject it as an error.`;
     },
     /** As `mismatch`, where the official TypeScript SDK v1 client, validating as draft-07, accepts the whole result. */
-    mismatchSdkAccepts: ({
-      subject,
-      where,
-      words,
-      tool,
-    }: {
-      subject: CallSubject;
-      where: string;
-      words: string;
-      tool: string;
-    }) => {
+    mismatchSdkAccepts: ({ subject, where, words, tool }: MismatchData) => {
       return (
         `${mismatchHeadline(subject, where, words)} So the result does not fit the outputSchema of ${tool} (JSON Schema 2020-12); clients that validate ` +
         'results in the dialect the schema is written in reject it. The official TypeScript SDK client (v1) validates every ' +
@@ -57,17 +45,7 @@ export const rule = defineRule({
       );
     },
     /** `where`, `words`: the first place the SDK v1 client's draft-07 validation fails, in words. */
-    sdkRejects: ({
-      subject,
-      where,
-      words,
-      tool,
-    }: {
-      subject: CallSubject;
-      where: string;
-      words: string;
-      tool: string;
-    }) =>
+    sdkRejects: ({ subject, where, words, tool }: MismatchData) =>
       `${subjectWords(subject)}: the result fits its 2020-12 schema, yet SDK v1 rejects it: check the schema. ` +
       `The official TypeScript SDK client (v1) validates every outputSchema as draft-07 whatever its \`$schema\`, and there ` +
       `${where} ${words}; a 2020-12 keyword such as \`prefixItems\` is ignored while \`items\` keeps its draft-07 meaning. ` +

@@ -106,8 +106,6 @@ export interface EntryFacts {
    */
   withoutLaunch?: {
     severity: Severity;
-    /** The keys of which the entry needs one, as a message names them (`"command" or "url"`). */
-    needs: string;
     effect: string;
     source: FactSource;
     /** A key that makes such an entry another kind of server (Zed's `settings`: an extension's), what the entry is then, and what the client does with it. */
@@ -211,7 +209,6 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
     // Extension variant requires it); with none of the three it matches no variant at all.
     withoutLaunch: {
       severity: 'error',
-      needs: '"command", "url" or "settings"',
       effect:
         'Zed reads an entry as a command, a url or an extension\'s `settings`; this one is none of them, so its settings fail to parse ("data did not match any variant of untagged enum ContextServerSettingsContent") and the server is not loaded',
       source: ZED_EXTENSION,
@@ -243,7 +240,6 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
     unknownKey: { severity: 'warning', effect: 'Continue drops it when it reads the block', source: CONTINUE_SCHEMA },
     withoutLaunch: {
       severity: 'error',
-      needs: '"command" or "url"',
       effect:
         "An entry needs a `command` or a `url`: without one the block fails Continue's schema, and Continue reports an error for the file and loads its configuration without this server",
       source: CONTINUE_LOCAL_BLOCKS,
@@ -396,7 +392,7 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
     refusedKeys: {
       bearer_token: {
         instead: 'bearer_token_env_var',
-        remedy: 'name the environment variable that holds the token in "bearer_token_env_var"',
+        remedy: 'use "bearer_token_env_var" instead',
         severity: 'error',
         effect:
           'Codex fails to read its configuration ("bearer_token is not supported for streamable_http") and stops before starting',

@@ -28,10 +28,10 @@ const REFERENCE: Partial<
 };
 
 function codexReference(found: SecretFinding): string {
-  if (found.place === 'env') return "env_vars (the variable's name; Codex passes its value from its own environment)";
+  if (found.place === 'env') return 'env_vars';
   if (found.place === 'header' && /^authorization$/i.test(found.name) && /^bearer\s/i.test(found.node.value as string))
-    return 'bearer_token_env_var (the name of the variable holding the token)';
-  if (found.place === 'header') return "env_http_headers (the header's name mapped to the variable holding its value)";
+    return 'bearer_token_env_var';
+  if (found.place === 'header') return 'env_http_headers';
   return 'env_vars or env_http_headers';
 }
 

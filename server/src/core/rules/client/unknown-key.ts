@@ -45,10 +45,9 @@ export const rule = defineRule({
       `"${d.key}" has no effect in ${d.client}: remove it, or move the setting to a key it reads.`,
     nested: (d: { key: string; client: string; keys: string }) =>
       `"${d.key}" has no effect in ${d.client}: move ${d.keys} up into the entry.`,
-    unreadable: (d: { key: string; client: string; needs: string; remedy: string }) =>
-      `"${d.key}" is not a key ${d.client} reads, so this entry has no ${d.needs} and ${d.client} cannot load it: ${d.remedy}`,
-    readAs: (d: { key: string; client: string; readAs: string; remedy: string }) =>
-      `"${d.key}" has no effect in ${d.client}, which reads this entry as ${d.readAs}: ${d.remedy}`,
+    unreadable: (d: { client: string; remedy: string }) => `${d.client} cannot load this entry: ${d.remedy}`,
+    readAs: (d: { client: string; readAs: string; remedy: string }) =>
+      `${d.client} takes this entry for ${d.readAs}: ${d.remedy}`,
     refusedKey: (d: { key: string; client: string; remedy: string }) =>
       `${d.client} refuses to load a configuration with "${d.key}": ${d.remedy}.`,
   },
@@ -99,11 +98,13 @@ export const rule = defineRule({
         const fixes = rename ? { fixes: [{ title: `Rename to "${suggestion}"`, safe: false, edits: [rename] }] } : {};
         // This key is why the entry has no command or url: say what the client then does with it.
         if (without && (nested || (suggestion !== undefined && wanted.has(suggestion)))) {
-          const remedy = nested ? `move ${quotedList(inner)} up into the entry.` : `did you mean "${suggestion}"?`;
+          const remedy = nested
+            ? `move ${quotedList(inner)} out of "${key}".`
+            : `did you mean "${suggestion}" for "${key}"?`;
           if (other) {
             ctx.report({
               messageId: 'readAs',
-              data: { key, client, readAs: other.readAs, remedy },
+              data: { client, readAs: other.readAs, remedy },
               span: pair.key.span,
               related: [{ span: server.pair.key.span, message: `${other.effect}.` }],
               ...fixes,
@@ -112,7 +113,7 @@ export const rule = defineRule({
           }
           ctx.report({
             messageId: 'unreadable',
-            data: { key, client, needs: without.needs, remedy },
+            data: { client, remedy },
             span: pair.key.span,
             severity: without.severity,
             related: [{ span: server.pair.key.span, message: `${without.effect}.` }],

@@ -157,7 +157,7 @@ const ZED_EXTENSION: FactSource = {
 const CONTINUE_SCHEMA: FactSource = {
   from: 'source',
   where:
-    'continue packages/config-yaml/src/schemas/mcp/index.ts: mcpServerSchema (zod objects, not strict); src/load/unroll.ts: parseBlock (throws when the block fails the schema)',
+    'continue packages/config-yaml/src/schemas/mcp/index.ts: mcpServerSchema (zod objects, not strict); src/load/unroll.ts: unrollBlocks, parseConfigYaml (a local block that fails the schema is skipped with an error)',
 };
 const CONTINUE_LOCAL_BLOCKS: FactSource = {
   from: 'source',

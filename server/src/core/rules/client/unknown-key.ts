@@ -36,7 +36,8 @@ const SYNONYMS: Record<string, string> = {
 export const rule = defineRule({
   id: 'client/unknown-key',
   defaultSeverity: 'warning',
-  summary: 'A server entry key its client does not read (it has no effect), with a "did you mean" fix.',
+  summary:
+    'A server entry key its client does not read (no effect) or refuses, with what that does to the entry and a "did you mean" fix.',
   kinds: ['mcp-servers'],
   messages: {
     misspelt: (d: { key: string; client: string; suggestion: string }) =>

@@ -6,7 +6,7 @@
 // command or url, the finding says what the client does with such an entry (Continue skips the
 // block, Zed cannot read it, or reads it as an extension's server), at that severity; a key the
 // client reads only to refuse it (Codex's `bearer_token`) is an error with the key to use instead.
-import { editContextOf, renameKey, replaceScalarText } from '../../edit/mappingEdits.js';
+import { editContextOf, removePair, renameKey, replaceScalarText } from '../../edit/mappingEdits.js';
 import { clientViewOf, entryFactsOf, OWN_KEYS, type ClientServer } from '../../model/clients.js';
 import { isMap, isScalar, keyText, type Pair } from '../../parse/nodes.js';
 import type { Fix } from '../../types.js';
@@ -150,8 +150,16 @@ export const rule = defineRule({
  * Writes the key the client reads instead of a refused one (Codex: `bearer_token` ->
  * `bearer_token_env_var`). The value becomes the name of an environment variable: kept when it
  * already is one, else named after the server (`docs` -> `DOCS_TOKEN`), so the token leaves the file.
+ * An entry that has the other key already only loses the refused one.
  */
 function insteadFix(edit: EditContext, server: ClientServer, pair: Pair, instead: string): Fix | undefined {
+  // The entry already names the variable: the refused key only has to go.
+  if (server.entry?.pairs.some((p) => keyText(p) === instead)) {
+    const remove = removePair(edit, server.entry, pair);
+    return remove
+      ? { title: `Remove "${keyText(pair)}" (the entry has "${instead}")`, safe: false, edits: [remove] }
+      : undefined;
+  }
   const value = pair.value;
   if (!isScalar(value) || typeof value.value !== 'string') return undefined;
   const named = /^[A-Z_][A-Z0-9_]*$/.test(value.value);

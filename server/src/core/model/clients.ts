@@ -100,6 +100,21 @@ export interface EntryFacts {
   };
   /** The file starts local (command) servers only: what the client does with a url entry (client/invalid-transport). */
   localOnly?: { severity: Severity; effect: string; remedy: string; source: FactSource };
+  /**
+   * What the client does with an entry that has neither a command nor a url, when a key it does not
+   * read is the reason (a misspelt `command`, the entry nested one level down): client/unknown-key.
+   */
+  withoutLaunch?: {
+    severity: Severity;
+    effect: string;
+    source: FactSource;
+    /** A key that makes such an entry another kind of server (Zed's `settings`: an extension's), what the entry is then, and what the client does with it. */
+    otherwise?: { key: string; readAs: string; effect: string };
+  };
+  /** Keys the client reads only to refuse them, each with the key to write instead (client/unknown-key). */
+  refusedKeys?: Readonly<
+    Record<string, { instead: string; remedy: string; severity: Severity; effect: string; source: FactSource }>
+  >;
 }
 
 const ROO_HUB: FactSource = {
@@ -132,12 +147,27 @@ const AMAZONQ_TOOL: FactSource = {
 const ZED_SETTINGS: FactSource = {
   from: 'source',
   where:
-    'zed crates/settings_content/src/project.rs: ContextServerSettingsContent (untagged Stdio, Http, Extension; no deny_unknown_fields), ContextServerCommand',
+    'zed crates/settings_content/src/project.rs: ContextServerSettingsContent (untagged Stdio, Http, Extension; no deny_unknown_fields; Extension needs `settings`), ContextServerCommand',
+};
+const ZED_EXTENSION: FactSource = {
+  from: 'source',
+  where:
+    'zed crates/settings_content/src/project.rs: ContextServerSettingsContent; crates/project/src/context_server_store.rs: ContextServerConfiguration::from_settings (an extension server needs a registered descriptor)',
 };
 const CONTINUE_SCHEMA: FactSource = {
   from: 'source',
   where:
-    'continue packages/config-yaml/src/schemas/mcp/index.ts: mcpServerSchema (zod objects, not strict); src/load/unroll.ts: parseBlock (throws when the block fails the schema)',
+    'continue packages/config-yaml/src/schemas/mcp/index.ts: mcpServerSchema (zod objects, not strict); src/load/unroll.ts: unrollBlocks, parseConfigYaml (a local block that fails the schema is skipped with an error)',
+};
+const CONTINUE_LOCAL_BLOCKS: FactSource = {
+  from: 'source',
+  where:
+    'continue packages/config-yaml/src/load/unroll.ts: unrollBlocks (a local block that fails parseConfigYaml is skipped with a non-fatal error); core/config/yaml/loadYaml.ts: loadConfigYaml',
+};
+const CODEX_BEARER: FactSource = {
+  from: 'source',
+  where:
+    'codex codex-rs/config/src/mcp_types.rs: TryFrom<RawMcpServerConfig> for McpServerConfig (throw_if_set on bearer_token); codex-rs/exec/src/lib.rs: run_main ("Error loading config.toml", exit 1)',
 };
 const CURSOR_DOCS: FactSource = { from: 'documentation', where: 'https://cursor.com/docs/mcp' };
 const WINDSURF_DOCS: FactSource = { from: 'documentation', where: 'https://docs.windsurf.com/windsurf/cascade/mcp' };
@@ -175,6 +205,20 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
   zed: {
     keys: ['command', 'args', 'env', 'timeout', 'enabled', 'remote', 'url', 'headers', 'oauth', 'settings'],
     unknownKey: { severity: 'warning', effect: 'Zed reads the entry without it', source: ZED_SETTINGS },
+    // Without `command` or `url` an entry is an extension's server only if it has `settings` (the
+    // Extension variant requires it); with none of the three it matches no variant at all.
+    withoutLaunch: {
+      severity: 'error',
+      effect:
+        'Zed reads an entry as a command, a url or an extension\'s `settings`; this one is none of them, so its settings fail to parse ("data did not match any variant of untagged enum ContextServerSettingsContent") and the server is not loaded',
+      source: ZED_EXTENSION,
+      otherwise: {
+        key: 'settings',
+        readAs: "an extension's server",
+        effect:
+          "With `settings` and no command or url, Zed takes the entry for an extension's server, which starts only if an installed extension provides a server of this name",
+      },
+    },
   },
   // Continue: each item of the block's list is a stdio or a remote entry (a zod union); zod strips
   // any other key, and a `type` neither shape takes fails the block, whose server is then not loaded.
@@ -194,6 +238,12 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       'requestOptions',
     ],
     unknownKey: { severity: 'warning', effect: 'Continue drops it when it reads the block', source: CONTINUE_SCHEMA },
+    withoutLaunch: {
+      severity: 'error',
+      effect:
+        "An entry needs a `command` or a `url`: without one the block fails Continue's schema, and Continue reports an error for the file and loads its configuration without this server",
+      source: CONTINUE_LOCAL_BLOCKS,
+    },
     transport: {
       values: ['stdio', 'sse', 'streamable-http'],
       severity: 'error',
@@ -315,7 +365,6 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       'http_headers',
       'env_http_headers',
       'url',
-      'bearer_token',
       'bearer_token_env_var',
       'experimental_environment',
       'startup_timeout_sec',
@@ -337,6 +386,18 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       severity: 'warning',
       effect: 'Codex ignores it when it reads the entry (with strict config validation on, it refuses the config)',
       source: CODEX_MCP,
+    },
+    // `bearer_token` is still a field of RawMcpServerConfig, kept only to fail with a clear error
+    // whatever the transport: the token is read from the environment (bearer_token_env_var).
+    refusedKeys: {
+      bearer_token: {
+        instead: 'bearer_token_env_var',
+        remedy: 'use "bearer_token_env_var" instead',
+        severity: 'error',
+        effect:
+          'Codex fails to read its configuration ("bearer_token is not supported for streamable_http") and stops before starting',
+        source: CODEX_BEARER,
+      },
     },
     // No `type` key: a `command` makes a stdio server, a `url` a streamable HTTP one, so no transport
     // facts (a `type` written there is client/unknown-key's finding).

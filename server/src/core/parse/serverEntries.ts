@@ -14,7 +14,8 @@
 // - Codex `[mcp_servers.NAME]` in TOML: `command` (stdio) or `url` (streamable HTTP only), with
 //   `http_headers`, and credentials named by environment variable (`env_vars`,
 //   `bearer_token_env_var`, `env_http_headers`); `enabled = false` turns a server off;
-// - Zed `context_servers`: `command` or `url`; an entry with neither is an extension's server;
+// - Zed `context_servers`: `command` or `url`; an entry with neither is an extension's server when
+//   it has `settings`, and one Zed cannot read without it (ContextServerSettingsContent);
 // - Continue `.continue/mcpServers/*.yaml`: a list under `mcpServers`, headers under
 //   `requestOptions.headers`; a JSON file in that folder is read in Claude Desktop's shape.
 import { getStaticTOMLValue, parseTOML } from 'toml-eslint-parser';
@@ -302,7 +303,10 @@ function startOf(kind: ServerFileKind, entry: Plain, type: string | undefined): 
       if (url !== undefined) return remote('http', url, entry.headers);
       return {
         transport: 'none',
-        why: 'it has no "command" or "url": Zed takes it for a server an extension provides',
+        why:
+          entry.settings !== undefined
+            ? 'it has no "command" or "url": Zed takes it for a server an extension provides'
+            : 'it has no "command", "url" or "settings": Zed cannot read it',
       };
     }
     case 'continue': {

@@ -12,15 +12,28 @@ import type { Fix } from '../../types.js';
 import type { DocumentContext } from '../../context.js';
 import { defineRule } from '../rule.js';
 
-/** How each client references a value kept outside the file. */
-const REFERENCE: Partial<Record<ClientId, { words: string; env?: (name: string) => string }>> = {
+/** How each client references a value kept outside the file; `words` may depend on where the value is. */
+const REFERENCE: Partial<
+  Record<ClientId, { words: string | ((found: SecretFinding) => string); env?: (name: string) => string }>
+> = {
   vscode: { words: 'a password input (${input:ID})' },
   'claude-code': { words: 'an environment variable (${NAME})', env: (n) => `\${${n}}` },
   gemini: { words: 'an environment variable ($NAME)', env: (n) => `\${${n}}` },
   roo: { words: 'an environment variable (${env:NAME})', env: (n) => `\${env:${n}}` },
-  // Codex expands no variable in a value: it forwards variables by name (mcp_types.rs RawMcpServerConfig).
-  codex: { words: 'env_vars or env_http_headers' },
+  // Codex expands no variable in a value: it forwards variables by name (mcp_types.rs
+  // RawMcpServerConfig). A header's value comes from the variable `env_http_headers` names, as is
+  // (rmcp-client utils.rs build_default_headers); a bearer token from `bearer_token_env_var`, which
+  // adds the `Bearer ` itself.
+  codex: { words: codexReference },
 };
+
+function codexReference(found: SecretFinding): string {
+  if (found.place === 'env') return 'env_vars';
+  if (found.place === 'header' && /^authorization$/i.test(found.name) && /^bearer\s/i.test(found.node.value as string))
+    return 'bearer_token_env_var';
+  if (found.place === 'header') return 'env_http_headers';
+  return 'env_vars or env_http_headers';
+}
 
 export const rule = defineRule({
   id: 'client/secret-in-file',
@@ -46,7 +59,11 @@ export const rule = defineRule({
       const fix = client ? fixOf(ctx, client.id, found) : undefined;
       ctx.report({
         messageId: 'reference',
-        data: { name, looksLike: found.looksLike, how: reference.words },
+        data: {
+          name,
+          looksLike: found.looksLike,
+          how: typeof reference.words === 'string' ? reference.words : reference.words(found),
+        },
         span: found.span,
         ...(fix ? { fixes: [fix] } : {}),
       });

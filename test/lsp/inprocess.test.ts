@@ -8,6 +8,7 @@ import {
   CancellationTokenSource,
   CodeActionRequest,
   CodeLensRequest,
+  CompletionRequest,
   DidChangeWatchedFilesNotification,
   DocumentSymbolRequest,
   ExecuteCommandRequest,
@@ -414,6 +415,14 @@ describe('language server in process (pull client)', () => {
       assert.match(markdown, /started by Codex/);
       assert.match(markdown, /- `Authorization`: `Bearer ‹env DOCS_TOKEN›`/);
       assert.doesNotMatch(markdown, /value-of-the-developer-machine/);
+      // On the table's last, empty line: the keys Codex reads that the entry lacks, written as TOML.
+      const completion = await server.client.connection.sendRequest(CompletionRequest.type, {
+        textDocument: { uri },
+        position: { line: 4, character: 0 },
+      });
+      const items = Array.isArray(completion) ? completion : (completion?.items ?? []);
+      const labels = items.map((i) => i.label);
+      assert.ok(labels.includes('env_http_headers') && !labels.includes('url'), labels.join(','));
     } finally {
       if (held === undefined) delete process.env.DOCS_TOKEN;
       else process.env.DOCS_TOKEN = held;

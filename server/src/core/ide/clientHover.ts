@@ -222,7 +222,16 @@ class ValueReader {
   }
 }
 
-/** How each client that fills in variables fills each kind in, as the hover says it. */
+/**
+ * How each client that fills in variables fills each kind in, as the hover says it. Where it was
+ * read (docs/internals/client-facts.md): VS Code src/vs/workbench/contrib/mcp/common/mcpRegistry.ts
+ * `_replaceVariablesInLaunch` (inputs asked with interaction, the answers kept in VS Code's input
+ * storage; the folder is the one the definition's configuration belongs to) and the configuration
+ * resolver's variableResolver (an unset `${env:X}` is empty); Claude Code's documentation (MCP,
+ * environment variable expansion); gemini-cli packages/cli/src/utils/envVarResolver.ts; Roo-Code
+ * src/utils/config.ts `injectVariables`; continue core/config/yaml/LocalPlatformClient.ts (where
+ * local secrets are looked up).
+ */
 const EXPLAIN: Partial<Record<ClientId, Partial<Record<Filled['kind'], string>>>> = {
   vscode: {
     env: "`‹env X›` (`${env:X}`): from VS Code's own environment when it starts the server; empty when unset.",

@@ -218,3 +218,21 @@ test('Roo Code: ${env:X} and the first workspace folder; a client Tool Lens has 
   assert.match(cursor, /^node \$\{env:KEY\}$/m);
   assert.match(cursor, /^Tool Lens does not know which variables Cursor fills in: the values are shown as written\.$/m);
 });
+
+test('Continue: a credential in requestOptions.headers is masked in the hover, as client/secret-in-file finds it', () => {
+  const text = [
+    'name: docs',
+    'version: 0.0.1',
+    'schema: v1',
+    'mcpServers:',
+    '  - name: web',
+    '    url: https://mcp.example.com/mcp',
+    '    requestOptions:',
+    '      headers:',
+    '        Authorization: "Bearer sk-proj-4f9aQ2mX7LkP0rT3vW8yZ1bN6cD5eH2j"',
+    '',
+  ].join('\n');
+  const markdown = hover('.continue/mcpServers/docs.yaml', text, 'name: web');
+  assert.ok(markdown.split('\n').includes('- `Authorization`: `Bearer ***`'), markdown);
+  assert.doesNotMatch(markdown, /sk-proj/);
+});

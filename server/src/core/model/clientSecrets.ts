@@ -105,8 +105,13 @@ export function secretsOf(ctx: DocumentContext): SecretFinding[] {
             envPair: pair,
           });
       }
-      // `http_headers`: Codex's name for the headers it sends as written (it ignores `headers`).
-      const headers = getNode(server.entry, codex ? 'http_headers' : 'headers');
+      // `http_headers`: Codex's name for the headers it sends as written (it ignores `headers`);
+      // Continue's headers are `requestOptions.headers` (config-yaml schemas/mcp/index.ts).
+      const headers = codex
+        ? getNode(server.entry, 'http_headers')
+        : view.client?.id === 'continue'
+          ? getNode(getNode(server.entry, 'requestOptions'), 'headers')
+          : getNode(server.entry, 'headers');
       for (const pair of isMap(headers) ? headers.pairs : []) {
         const node = pair.value;
         if (!isScalar(node) || typeof node.value !== 'string') continue;

@@ -18,6 +18,7 @@ import {
 } from '../../server/src/lsp/protocol.js';
 import { registerAdvertisedTools } from './advertisedTools.js';
 import { OPEN_RULE_DOCS, registerCommands } from './commands.js';
+import { DOCUMENT_SELECTOR } from './documents.js';
 import { LanguageStatus } from './languageStatus.js';
 import { Presence } from './presence.js';
 
@@ -67,16 +68,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<ToolLe
     ruleDocsCommand: OPEN_RULE_DOCS,
   };
   const clientOptions: LanguageClientOptions = {
-    // Every YAML and JSON file on disk (and Codex's TOML): the server decides from the content which ones are ours.
-    documentSelector: [
-      { scheme: 'file', language: 'yaml' },
-      { scheme: 'file', language: 'json' },
-      { scheme: 'file', language: 'jsonc' },
-      // VS Code's own JSON Lines language (`.jsonl`, `.ndjson`): calls files, one call per line.
-      { scheme: 'file', language: 'jsonl' },
-      // Codex's configuration, the one TOML file that is checked, whatever language the editor gives it.
-      { scheme: 'file', pattern: '**/.codex/config.toml' },
-    ],
+    // Every YAML and JSON file on disk, and Codex's TOML (documents.ts): the server decides from the content which ones are ours.
+    documentSelector: [...DOCUMENT_SELECTOR],
     synchronize: { configurationSection: 'toolLens' },
     initializationOptions,
     outputChannel: output,

@@ -1,8 +1,9 @@
 // The language status items (the `{}` in the status bar, beside the language): shown only for the
 // documents Tool Lens checks, as the server recognises them (by content, not by name: the server
-// answers `documentKind` for each YAML or JSON file the user brings to the front). Three items:
-// the catalogs loaded (how many servers; which are stale, pending or failed) with Refresh; the
-// `.toollens.yaml` in use with Open; live fetching with Fetch (trusted workspaces only).
+// answers `documentKind` for each YAML or JSON file, or Codex's `.codex/config.toml`, the user
+// brings to the front). Three items: the catalogs loaded (how many servers; which are stale,
+// pending or failed) with Refresh; the `.toollens.yaml` in use with Open; live fetching with Fetch
+// (trusted workspaces only).
 // No analysis here: every word comes from the server's catalog state.
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, type LanguageClient } from 'vscode-languageclient/node';
@@ -12,9 +13,7 @@ import {
   type CatalogState,
   type DocumentKindResult,
 } from '../../server/src/lsp/protocol.js';
-
-/** The languages the client hands to the server (extension.ts's document selector). */
-const LANGUAGES = new Set(['yaml', 'json', 'jsonc', 'jsonl']);
+import { servedToServer } from './documents.js';
 
 /** A file name as a glob that matches it (and, at worst, names that differ where it has glob characters). */
 function globOf(name: string): string {
@@ -66,7 +65,8 @@ export class LanguageStatus implements vscode.Disposable {
 
   /** Asks the server whether it checks `document`, and shows or hides the items for it. */
   async ask(document: vscode.TextDocument | undefined): Promise<void> {
-    if (!document || document.uri.scheme !== 'file' || !LANGUAGES.has(document.languageId)) return;
+    // Only what the client hands to the server (documents.ts): Codex's TOML too, no other TOML.
+    if (!document || !servedToServer(document)) return;
     const uri = document.uri.toString();
     let answer: DocumentKindResult | undefined;
     try {

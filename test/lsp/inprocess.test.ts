@@ -8,6 +8,7 @@ import {
   CancellationTokenSource,
   CodeActionRequest,
   CodeLensRequest,
+  CompletionRequest,
   DidChangeWatchedFilesNotification,
   DocumentSymbolRequest,
   ExecuteCommandRequest,
@@ -386,6 +387,47 @@ describe('language server in process (pull client)', () => {
     assert.match(toolMarkdown, /Write file/);
     assert.match(toolMarkdown, /destructiveHint: `true`/);
     assert.match(toolMarkdown, /\| `content` \| string \| yes \|/);
+  });
+
+  test("Codex's TOML config: diagnostics, and a hover that names variables without their values", async () => {
+    const uri = ws.uri('.codex/config.toml');
+    const text = [
+      '[mcp_servers.docs]',
+      'url = "https://docs.example.com/mcp"',
+      'bearer_token_env_var = "DOCS_TOKEN"',
+      'type = "http"',
+      '',
+    ].join('\n');
+    // The value the machine running the server holds is never shown, only the variable's name.
+    const held = process.env.DOCS_TOKEN;
+    process.env.DOCS_TOKEN = 'value-of-the-developer-machine';
+    try {
+      await server.client.open(uri, text, 'toml');
+      assert.deepEqual(
+        (await server.client.pullItems(uri)).map((d) => d.code),
+        ['client/unknown-key'],
+      );
+      const hover = (await server.client.connection.sendRequest(HoverRequest.type, {
+        textDocument: { uri },
+        position: { line: 0, character: 14 },
+      })) as Hover;
+      const markdown = (hover.contents as { value: string }).value;
+      assert.match(markdown, /started by Codex/);
+      assert.match(markdown, /- `Authorization`: `Bearer ‹env DOCS_TOKEN›`/);
+      assert.doesNotMatch(markdown, /value-of-the-developer-machine/);
+      // On the table's last, empty line: the keys Codex reads that the entry lacks, written as TOML.
+      const completion = await server.client.connection.sendRequest(CompletionRequest.type, {
+        textDocument: { uri },
+        position: { line: 4, character: 0 },
+      });
+      const items = Array.isArray(completion) ? completion : (completion?.items ?? []);
+      const labels = items.map((i) => i.label);
+      assert.ok(labels.includes('env_http_headers') && !labels.includes('url'), labels.join(','));
+    } finally {
+      if (held === undefined) delete process.env.DOCS_TOKEN;
+      else process.env.DOCS_TOKEN = held;
+      await server.client.close(uri);
+    }
   });
 
   test('references of a catalog tool span the workspace', async () => {

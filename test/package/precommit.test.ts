@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { parse } from 'yaml';
+import { isCheckedPath } from '../../server/src/node/discovery.js';
 
 const ROOT = join(__dirname, '..', '..');
 const probe = spawnSync('pre-commit', ['--version'], { encoding: 'utf8' });
@@ -109,7 +110,7 @@ test('.pre-commit-hooks.yaml: both hooks, language node, the file kinds the CLI 
       ['tool-lens', 'tool-lens check', 'node'],
     ],
   );
-  // The pattern matches exactly the extensions discovery checks (Python's re reads it the same way).
+  // The pattern matches exactly the files discovery checks (Python's re reads it the same way).
   const discovery = readFileSync(join(ROOT, 'server', 'src', 'node', 'discovery.ts'), 'utf8');
   const extensions = JSON.parse(
     /CHECKED_EXTENSIONS = (\[[^\]]*\])/.exec(discovery)![1]!.replace(/'/g, '"'),
@@ -118,8 +119,27 @@ test('.pre-commit-hooks.yaml: both hooks, language node, the file kinds the CLI 
     const pattern = new RegExp(hook.files);
     for (const ext of extensions) assert.ok(pattern.test(`dir/file.${ext}`), `${hook.id} takes .${ext}`);
     assert.ok(pattern.test('.toollens.yaml'));
-    for (const other of ['README.md', 'main.go', 'file.yaml.bak', 'yaml', 'notes.json5'])
+    // Codex's configuration, the one TOML file discovery walks to (CHECKED_TOML_GLOB), at any depth.
+    for (const codex of ['.codex/config.toml', 'tools/.codex/config.toml']) {
+      assert.ok(pattern.test(codex), `${hook.id} takes ${codex}`);
+      assert.ok(isCheckedPath(codex), `a folder walk finds ${codex}`);
+    }
+    for (const other of [
+      'README.md',
+      'main.go',
+      'file.yaml.bak',
+      'yaml',
+      'notes.json5',
+      'Cargo.toml',
+      'pyproject.toml',
+      'config.toml',
+      'x.codex/config.toml',
+      '.codex/config.toml.bak',
+      '.codex/other.toml',
+    ]) {
       assert.ok(!pattern.test(other), `${hook.id} leaves ${other}`);
+      assert.ok(!isCheckedPath(other), `a folder walk leaves ${other}`);
+    }
     assert.equal(hook.require_serial, true, 'one process sees every file');
   }
 });

@@ -135,3 +135,37 @@ test("completion offers a server entry's keys and type values as its client read
     ['stdio', 'sse', 'http'],
   );
 });
+
+test("completion in Codex's TOML offers a server table's keys, written as TOML, and nothing elsewhere", () => {
+  const workspace = new Workspace('/work');
+  const at = (marked: string) => {
+    const offset = marked.indexOf('|');
+    const text = marked.replace('|', '');
+    return completionsAt(workspace.parse('.codex/config.toml', text), workspace, offset);
+  };
+  const marked = 'model = "o3"\n[mcp_servers.docs]\nurl = "https://docs.example.com/mcp"\nbea|\n';
+  const typed = at(marked);
+  const labels = typed.map((k) => k.label);
+  assert.ok(labels.includes('bearer_token_env_var') && labels.includes('env_http_headers'), labels.join(','));
+  assert.ok(!labels.includes('url'), 'a key the entry has is not offered again');
+  assert.ok(!labels.includes('type'), 'Codex reads no type');
+  const bearer = typed.find((k) => k.label === 'bearer_token_env_var')!;
+  assert.equal(bearer.newText, 'bearer_token_env_var = ');
+  // It replaces the word typed.
+  assert.deepEqual(bearer.span, { start: marked.indexOf('bea'), end: marked.indexOf('|') });
+  // A quoted server name; the blank line of a table.
+  assert.ok(at('[mcp_servers."my docs"]\ncommand = "x"\n|\n').some((k) => k.label === 'args'));
+  // Not in another table, not in a tool's table, not in an array, not before a key's `=`.
+  for (const elsewhere of [
+    '[profile]\n|',
+    '[mcp_servers.docs.tools.search]\n|',
+    '[mcp_servers.docs]\nargs = [\n|',
+    '[mcp_servers.docs]\nargs = [\n  "a",\n|\n]\n',
+    '[mcp_servers.docs]\ncommand = """\n|\n"""\n',
+    '[mcp_servers.docs]\nco|mmand = "x"\n',
+  ])
+    assert.deepEqual(at(elsewhere), [], elsewhere);
+  // Another TOML path is not Codex's: nothing.
+  const text = '[mcp_servers.docs]\n\n';
+  assert.deepEqual(completionsAt(workspace.parse('other/config.toml', text), workspace, text.length - 1), []);
+});

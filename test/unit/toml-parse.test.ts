@@ -135,11 +135,22 @@ describe('TOML to the node tree', () => {
     assert.equal(problem!.code, 'tomlError');
     assert.equal(problem!.span.end - problem!.span.start, 1);
     assert.ok(problem!.span.start >= text.indexOf('c ='));
-    // Past the last thing written (an array never closed): on that last character, not in the comment after it.
+    // An array never closed, the text ending inside it: on its opening bracket, as YAML and JSON say it.
     const unclosed = 'a = ["x",\n  "y" # the last "one"\n\n# end\n';
     const [atEnd] = parseToml(unclosed).problems;
-    assert.equal(unclosed.slice(atEnd!.span.start, atEnd!.span.end), '"');
-    assert.equal(atEnd!.span.start, unclosed.indexOf('"y"') + 2);
+    assert.deepEqual(atEnd!.span, { start: 4, end: 5 });
+    assert.deepEqual(atEnd!.data, { text: 'this array is never closed' });
+    // The innermost one open, after a trailing comma too; an inline table alike.
+    const nested = 'a = [1, [2,\n 3,\n';
+    assert.deepEqual(parseToml(nested).problems[0]!.span, { start: 8, end: 9 });
+    const table = 'b = 1\na = [1, {x = 1';
+    assert.deepEqual(parseToml(table).problems[0]!.span, { start: table.indexOf('{'), end: table.indexOf('{') + 1 });
+    // Past the end with no bracket open (a value never given): on the last character written.
+    const noValue = 'a = 1\nb =   # none\n';
+    assert.deepEqual(parseToml(noValue).problems[0]!.span, { start: 8, end: 9 });
+    // With a BOM, the offsets are the file's.
+    const bom = '\uFEFFa = [1,\n';
+    assert.deepEqual(parseToml(bom).problems[0]!.span, { start: 5, end: 6 });
     const duplicate = parseToml('a = 1\na = 2\n');
     assert.equal(duplicate.problems[0]?.span.start, 6);
   });

@@ -35,6 +35,7 @@ import {
   workflowAt,
   type Located,
 } from './cursor.js';
+import { tomlKeyCompletions } from './tomlCompletion.js';
 import { catalogToolOf, resolveStepTool, toolDetailsMarkdown } from './tools.js';
 
 /** What a completion entry is, as the editor's icons tell them apart. */
@@ -96,8 +97,8 @@ export interface CompletionContext {
 
 /** The completions at `offset` of a file of one of our kinds. */
 export function completionsAt(file: ParsedFile, workspace: Workspace, offset: number): CompletionEntry[] {
-  // Completion writes YAML or JSON; in TOML (Codex's config) that text would be wrong: none.
-  if (file.language === 'toml') return [];
+  // The rest writes YAML or JSON; in TOML (Codex's config) only a server entry's keys, as TOML.
+  if (file.language === 'toml') return tomlKeyCompletions(file, workspace, offset);
   const built = buildContext(file, workspace, offset);
   if (!built || !built.located.doc.kind) return [];
   const kind = built.located.doc.kind;

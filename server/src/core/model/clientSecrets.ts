@@ -24,6 +24,8 @@ export interface SecretFinding {
   node: ScalarNode;
   /** The value's own span (inside a header's `Bearer ` or a URL, only that part). */
   span: Span;
+  /** The same part as offsets in the decoded value (what a hover masks). */
+  at: { start: number; end: number };
   /** The env pair, when the value is the whole value of an `env` entry (a fix can replace it). */
   envPair?: Pair;
 }
@@ -91,10 +93,25 @@ export function secretsOf(ctx: DocumentContext): SecretFinding[] {
         if (!isScalar(node) || typeof node.value !== 'string') continue;
         const name = keyText(pair);
         const found = judge(node.value, isCredentialName(name));
-        if (found) out.push({ ...found, server, place: 'env', name, node, span: node.span, envPair: pair });
+        if (found)
+          out.push({
+            ...found,
+            server,
+            place: 'env',
+            name,
+            node,
+            span: node.span,
+            at: { start: 0, end: node.value.length },
+            envPair: pair,
+          });
       }
-      // `http_headers`: Codex's name for the headers it sends as written (it ignores `headers`).
-      const headers = getNode(server.entry, codex ? 'http_headers' : 'headers');
+      // `http_headers`: Codex's name for the headers it sends as written (it ignores `headers`);
+      // Continue's headers are `requestOptions.headers` (config-yaml schemas/mcp/index.ts).
+      const headers = codex
+        ? getNode(server.entry, 'http_headers')
+        : view.client?.id === 'continue'
+          ? getNode(getNode(server.entry, 'requestOptions'), 'headers')
+          : getNode(server.entry, 'headers');
       for (const pair of isMap(headers) ? headers.pairs : []) {
         const node = pair.value;
         if (!isScalar(node) || typeof node.value !== 'string') continue;
@@ -106,7 +123,7 @@ export function secretsOf(ctx: DocumentContext): SecretFinding[] {
         if (!found) continue;
         const from = scheme ? scheme[0].length : 0;
         const span = valueSpanMapper(text, node)(from, node.value.length);
-        out.push({ ...found, server, place: 'header', name, node, span });
+        out.push({ ...found, server, place: 'header', name, node, span, at: { start: from, end: node.value.length } });
       }
       const args = getNode(server.entry, 'args');
       const items = isSeq(args) ? args.items : [];
@@ -126,7 +143,15 @@ export function secretsOf(ctx: DocumentContext): SecretFinding[] {
           const found = judge(value, true);
           if (found) {
             const span = valueSpanMapper(text, node)(from, from + value.length);
-            out.push({ ...found, server, place: 'arg', name: `--${option[1]}`, node, span });
+            out.push({
+              ...found,
+              server,
+              place: 'arg',
+              name: `--${option[1]}`,
+              node,
+              span,
+              at: { start: from, end: from + value.length },
+            });
           }
           return;
         }
@@ -138,6 +163,7 @@ export function secretsOf(ctx: DocumentContext): SecretFinding[] {
             place: 'url',
             node: item,
             span: valueSpanMapper(text, item)(inUrl.at, inUrl.end),
+            at: { start: inUrl.at, end: inUrl.end },
           });
       });
       const url = getNode(server.entry, 'url');
@@ -150,6 +176,7 @@ export function secretsOf(ctx: DocumentContext): SecretFinding[] {
             place: 'url',
             node: url,
             span: valueSpanMapper(text, url)(inUrl.at, inUrl.end),
+            at: { start: inUrl.at, end: inUrl.end },
           });
       }
     }

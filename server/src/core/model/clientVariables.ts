@@ -56,14 +56,38 @@ const VSCODE_PREDEFINED = new Set([
   'defaultBuildTask',
 ]);
 
-type Verdict = { ok: true } | { ok: false; suggestion: string | undefined };
+/**
+ * What a client puts in place of a reference when it starts the server. Never a value: an
+ * environment variable or a secret is named, an input is asked for when the server starts.
+ */
+export type Filled =
+  /** The client's environment variable NAME; with `${NAME:-default}`, the default when it is unset. */
+  | { kind: 'env'; name: string; fallback?: string }
+  /** VS Code `${input:ID}` (asked when the server starts) or Continue `${{ inputs.NAME }}` (given by the config that uses the block). */
+  | { kind: 'input'; id: string }
+  /** Continue `${{ secrets.NAME }}`. */
+  | { kind: 'secret'; name: string }
+  /** The workspace folder (`${workspaceFolder}`), or its last segment (`${workspaceFolderBasename}`). */
+  | { kind: 'folder'; basename: boolean }
+  /** `${userHome}`. */
+  | { kind: 'home' }
+  /** `${pathSeparator}`, `${/}`. */
+  | { kind: 'separator' }
+  /** Another variable the client fills from its own state (VS Code `${config:x}`, `${command:x}`, `${file}`). */
+  | { kind: 'client'; written: string };
+
+type Verdict = { ok: true; fills?: Filled } | { ok: false; suggestion: string | undefined };
+/** Not a reference the client reads: text like any other, sent as written. */
 const OK: Verdict = { ok: true };
+const fills = (filled: Filled): Verdict => ({ ok: true, fills: filled });
 const wrong = (suggestion: string | undefined): Verdict => ({ ok: false, suggestion });
 
 /** How one client reads a reference: braced (`${inner}`) or bare (`$name`). */
 interface Expansion {
   braced(inner: string): Verdict;
   bare(name: string): Verdict;
+  /** A template form of the client's own besides `${...}` and `$NAME` (Continue's `${{ secrets.X }}`). */
+  template?: { pattern: RegExp; read(inner: string): Verdict };
   /** How the client writes an environment variable, for a reference with no direct equivalent. */
   form: string;
   source: FactSource;
@@ -75,6 +99,25 @@ function plainName(inner: string): string | undefined {
   return NAME.test(name) ? name : undefined;
 }
 
+/** `NAME` or `NAME:-default` as the environment variable it fills in (the default runs to the `}`). */
+function envOrDefault(inner: string): Verdict {
+  const name = plainName(inner) ?? '';
+  const at = inner.indexOf(':-');
+  return fills(at < 0 ? { kind: 'env', name } : { kind: 'env', name, fallback: inner.slice(at + 2) });
+}
+
+/** What VS Code's configuration resolver fills in for a prefixed or predefined variable. */
+function vscodeVariable(inner: string): Filled {
+  const env = envName(inner);
+  if (env) return { kind: 'env', name: env };
+  if (inner.startsWith('input:')) return { kind: 'input', id: inner.slice('input:'.length) };
+  if (inner === 'workspaceFolder' || inner === 'workspaceRoot') return { kind: 'folder', basename: false };
+  if (inner === 'workspaceFolderBasename') return { kind: 'folder', basename: true };
+  if (inner === 'userHome') return { kind: 'home' };
+  if (inner === 'pathSeparator' || inner === '/') return { kind: 'separator' };
+  return { kind: 'client', written: `\${${inner}}` };
+}
+
 /** `env:NAME`: the name. */
 function envName(inner: string): string | undefined {
   const m = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(inner);
@@ -84,7 +127,8 @@ function envName(inner: string): string | undefined {
 export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
   vscode: {
     braced(inner) {
-      if (/^(env|input|config|command):/.test(inner) || VSCODE_PREDEFINED.has(inner)) return OK;
+      if (/^(env|input|config|command):/.test(inner) || VSCODE_PREDEFINED.has(inner))
+        return fills(vscodeVariable(inner));
       const name = plainName(inner);
       if (name) return wrong(inner.includes(':-') ? undefined : `\${env:${name}}`);
       return OK;
@@ -99,7 +143,7 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
   },
   'claude-code': {
     braced(inner) {
-      if (plainName(inner)) return OK;
+      if (plainName(inner)) return envOrDefault(inner);
       const env = envName(inner);
       if (env) return wrong(`\${${env}}`);
       return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
@@ -113,12 +157,13 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
   },
   gemini: {
     braced(inner) {
-      if (plainName(inner)) return OK;
+      if (plainName(inner)) return envOrDefault(inner);
       const env = envName(inner);
       if (env) return wrong(`\${${env}}`);
       return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
     },
-    bare: () => OK,
+    // Any `$NAME` of word characters: an unset one stays as written.
+    bare: (name) => fills({ kind: 'env', name }),
     form: '$NAME or ${NAME}',
     source: {
       from: 'source',
@@ -128,7 +173,9 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
   },
   roo: {
     braced(inner) {
-      if (envName(inner) || inner === 'workspaceFolder') return OK;
+      const env = envName(inner);
+      if (env) return fills({ kind: 'env', name: env });
+      if (inner === 'workspaceFolder') return fills({ kind: 'folder', basename: false });
       const name = plainName(inner);
       if (name) return wrong(inner.includes(':-') ? undefined : `\${env:${name}}`);
       return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
@@ -149,6 +196,15 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
       return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
     },
     bare: (name) => (BARE_NAME.test(name) ? wrong(`\${{ secrets.${name} }}`) : OK),
+    // `${{ secrets.NAME }}` and `${{ inputs.NAME }}`; any other template is left as written.
+    template: {
+      pattern: /\$\{\{\s*([^{}]*?)\s*\}\}/g,
+      read(inner) {
+        const m = /^(secrets|inputs)\.([A-Za-z0-9_.-]+)$/.exec(inner);
+        if (!m) return OK;
+        return fills(m[1] === 'secrets' ? { kind: 'secret', name: m[2]! } : { kind: 'input', id: m[2]! });
+      },
+    },
     form: '${{ secrets.NAME }}',
     source: {
       from: 'source',
@@ -189,25 +245,110 @@ function stringsIn(node: Node | undefined): ScalarNode[] {
   return [];
 }
 
+/** A reference in a value as the client reads it: where it is, as written, and the verdict. */
+interface Reference {
+  start: number;
+  end: number;
+  written: string;
+  verdict: Verdict;
+}
+
+/** The references of a value in order: the client's template form first, then `${...}` and `$NAME` outside it. */
+function scan(value: string, expansion: Expansion): Reference[] {
+  const out: Reference[] = [];
+  const taken: [number, number][] = [];
+  if (expansion.template) {
+    for (const m of value.matchAll(expansion.template.pattern)) {
+      const end = m.index + m[0].length;
+      out.push({ start: m.index, end, written: m[0], verdict: expansion.template.read(m[1] ?? '') });
+      taken.push([m.index, end]);
+    }
+  }
+  for (const m of value.matchAll(REFERENCE)) {
+    if (taken.some(([start, end]) => m.index < end && m.index + m[0].length > start)) continue;
+    const verdict = m[1] !== undefined ? expansion.braced(m[1]) : expansion.bare(m[2] ?? '');
+    out.push({ start: m.index, end: m.index + m[0].length, written: m[0], verdict });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
 function referencesIn(text: string, node: ScalarNode, expansion: Expansion): WrongReference[] {
   const value = node.value as string;
   if (!value.includes('$')) return [];
   const out: WrongReference[] = [];
   let mapper: ReturnType<typeof valueSpanMapper> | undefined;
-  for (const m of value.matchAll(REFERENCE)) {
-    const verdict = m[1] !== undefined ? expansion.braced(m[1]) : expansion.bare(m[2] ?? '');
-    if (verdict.ok) continue;
-    const start = m.index;
-    const end = start + m[0].length;
+  for (const ref of scan(value, expansion)) {
+    if (ref.verdict.ok) continue;
     mapper ??= valueSpanMapper(text, node);
     out.push({
       form: expansion.form,
-      written: m[0],
-      suggestion: verdict.suggestion,
-      span: mapper(start, end),
+      written: ref.written,
+      suggestion: ref.verdict.suggestion,
+      span: mapper(ref.start, ref.end),
       node,
-      at: { start, end },
+      at: { start: ref.start, end: ref.end },
     });
   }
+  return out;
+}
+
+/**
+ * Clients that fill in no variable of a server entry: `${X}`, `$X` and `${env:X}` reach the server
+ * as written. (Codex names the variables it passes on in keys of their own: `env_vars`,
+ * `bearer_token_env_var`, `env_http_headers`.)
+ */
+export const EXPANDS_NOTHING: Partial<Record<ClientId, FactSource>> = {
+  'claude-desktop': {
+    from: 'documentation',
+    where: 'https://modelcontextprotocol.io/quickstart/user (env values are literal; no expansion is documented)',
+  },
+  zed: {
+    from: 'source',
+    where:
+      'zed crates/settings_content/src/project.rs: ContextServerCommand (env and headers as plain maps; no expansion found)',
+  },
+  codex: {
+    from: 'source',
+    where:
+      'codex codex-rs/config/src/mcp_types.rs: RawMcpServerConfig (no interpolation; env_vars, bearer_token_env_var, env_http_headers)',
+  },
+};
+
+/** One part of a value as the client sends it; `at` is where it is in the decoded value. */
+export type ValuePart = { at: { start: number; end: number } } & (
+  | { kind: 'text' }
+  | { kind: 'filled'; filled: Filled; written: string }
+  /** A reference in another client's syntax: sent as written (client/variable-syntax's finding). */
+  | { kind: 'literal'; written: string }
+);
+
+/**
+ * A value of a server entry in the parts its client sends: text as written and the references it
+ * fills in. Undefined when Tool Lens does not know how the client expands variables (a client
+ * without an EXPANSIONS or EXPANDS_NOTHING row, or none known from the path).
+ */
+export function partsOf(client: ClientId | undefined, value: string): ValuePart[] | undefined {
+  if (client === undefined) return undefined;
+  const whole: ValuePart[] = [{ kind: 'text', at: { start: 0, end: value.length } }];
+  if (EXPANDS_NOTHING[client]) return whole;
+  const expansion = EXPANSIONS[client];
+  if (!expansion) return undefined;
+  if (!value.includes('$')) return whole;
+  const out: ValuePart[] = [];
+  let at = 0;
+  for (const ref of scan(value, expansion)) {
+    const { verdict } = ref;
+    // Text that only looks like a reference (`${not a name}`) stays part of the text around it.
+    if (verdict.ok && !verdict.fills) continue;
+    if (ref.start > at) out.push({ kind: 'text', at: { start: at, end: ref.start } });
+    const span = { start: ref.start, end: ref.end };
+    out.push(
+      verdict.ok && verdict.fills
+        ? { kind: 'filled', filled: verdict.fills, written: ref.written, at: span }
+        : { kind: 'literal', written: ref.written, at: span },
+    );
+    at = ref.end;
+  }
+  if (at < value.length) out.push({ kind: 'text', at: { start: at, end: value.length } });
   return out;
 }

@@ -6,7 +6,7 @@
 // later. Spans are offsets in the text, as the parser gives them. The parser stops at the first
 // error (TOML has no recovery): a text with one has no tree, and the error is a `yaml/syntax`
 // problem at the parser's position.
-import { parseTOML, type AST } from 'toml-eslint-parser';
+import { parseTOML, traverseNodes, type AST } from 'toml-eslint-parser';
 import { bomLength } from '../text/source.js';
 import type { Span } from '../types.js';
 import {
@@ -54,16 +54,24 @@ export function parseToml(text: string): ParsedTomlDocument {
     // Anything else (the parser ran out of stack on deep nesting): the document is declined, not checked.
     if (!isTomlError(error))
       return { root: null, span, problems: [unreadable({ start: 0, end: Math.min(text.length, 1) }, error)] };
-    // An error past the last thing written (an array never closed) is shown on that last
-    // character, inside the text and before any comment that ends it.
+    // An error past the last thing written is an array or inline table never closed: shown on
+    // its opening bracket, as the YAML and JSON parsers show theirs. When no bracket is open, on
+    // that last character, inside the text and before any comment that ends it.
     const contentEnd = lastContentEnd(body);
     let start = Math.min(error.index, body.length);
-    if (start >= contentEnd) start = Math.max(0, contentEnd - 1);
+    let words = error.message;
+    if (start >= contentEnd) {
+      const opening = unclosedOpening(body.slice(0, contentEnd));
+      start = opening ?? Math.max(0, contentEnd - 1);
+      // The parser's sentence at the end may be about a value it still expected: say what is open.
+      if (opening !== undefined)
+        words = body[opening] === '[' ? 'this array is never closed' : 'this inline table is never closed';
+    }
     const end = Math.min(start + 1, body.length);
     const problem: ParseProblem = {
       rule: 'yaml/syntax',
       code: 'tomlError',
-      data: { text: error.message },
+      data: { text: words },
       span: { start: base + start, end: base + end },
     };
     return { root: null, span, problems: [problem] };
@@ -238,6 +246,48 @@ class TomlConverter {
         return { type: 'scalar', value: node.datetime, span, style: 'toml' };
     }
   }
+}
+
+/** How many closing brackets `unclosedOpening` adds at most before it gives up. */
+const MAX_CLOSERS = 16;
+
+/**
+ * The opening bracket of the innermost array or inline table left open at the end of a text that
+ * does not parse (the text cut after the last thing written). TOML's parser stops at the end and
+ * says only that: the text is parsed again with closing brackets added (`]` or `}`, whichever
+ * takes the parse further) until it parses, and the collection the first added bracket closes is
+ * the one left open. Undefined when no added bracket makes the text parse.
+ */
+function unclosedOpening(head: string): number | undefined {
+  let closers = '';
+  for (let i = 0; i < MAX_CLOSERS; i++) {
+    let next: string | undefined;
+    for (const closer of [']', '}']) {
+      const text = head + closers + closer;
+      try {
+        return openedBefore(parseTOML(text, { tomlVersion: '1.0' }), head.length);
+      } catch (error) {
+        // Still open at the (new) end: this bracket closed one collection, more are open.
+        if (next === undefined && isTomlError(error) && error.index >= text.length) next = closer;
+      }
+    }
+    if (next === undefined) return undefined;
+    closers += next;
+  }
+  return undefined;
+}
+
+/** The start of the array or inline table that ends just after `at` (closed by the bracket there). */
+function openedBefore(program: AST.TOMLProgram, at: number): number | undefined {
+  let found: number | undefined;
+  traverseNodes(program, {
+    enterNode(node) {
+      if ((node.type === 'TOMLArray' || node.type === 'TOMLInlineTable') && node.range[1] === at + 1)
+        found = node.range[0];
+    },
+    leaveNode: () => undefined,
+  });
+  return found;
 }
 
 /** Where the last thing written ends: past it only spaces, line breaks and comments. */

@@ -56,9 +56,17 @@ const VSCODE_PREDEFINED = new Set([
   'defaultBuildTask',
 ]);
 
-type Verdict = { ok: true } | { ok: false; suggestion: string | undefined };
+/**
+ * A reference the client leaves as written, with its own form for the same variable when it has
+ * one, and what to write instead when the client has no variable for it (`form`).
+ */
+type Verdict = { ok: true } | { ok: false; suggestion: string | undefined; form?: string };
 const OK: Verdict = { ok: true };
-const wrong = (suggestion: string | undefined): Verdict => ({ ok: false, suggestion });
+const wrong = (suggestion: string | undefined, form?: string): Verdict => ({
+  ok: false,
+  suggestion,
+  ...(form ? { form } : {}),
+});
 
 /** How one client reads a reference: braced (`${inner}`) or bare (`$name`). */
 interface Expansion {
@@ -81,11 +89,19 @@ function envName(inner: string): string | undefined {
   return m?.[1];
 }
 
+/**
+ * `process.env.NAME`, a JavaScript template written into a config: the name. No client reads it
+ * (the dots keep it from being a variable name in any of their syntaxes), so it stays as written.
+ */
+function processEnvName(inner: string): string | undefined {
+  return /^process\.env\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(inner)?.[1];
+}
+
 export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
   vscode: {
     braced(inner) {
       if (/^(env|input|config|command):/.test(inner) || VSCODE_PREDEFINED.has(inner)) return OK;
-      const name = plainName(inner);
+      const name = plainName(inner) ?? processEnvName(inner);
       if (name) return wrong(inner.includes(':-') ? undefined : `\${env:${name}}`);
       return OK;
     },
@@ -100,7 +116,7 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
   'claude-code': {
     braced(inner) {
       if (plainName(inner)) return OK;
-      const env = envName(inner);
+      const env = envName(inner) ?? processEnvName(inner);
       if (env) return wrong(`\${${env}}`);
       return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
     },
@@ -114,7 +130,7 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
   gemini: {
     braced(inner) {
       if (plainName(inner)) return OK;
-      const env = envName(inner);
+      const env = envName(inner) ?? processEnvName(inner);
       if (env) return wrong(`\${${env}}`);
       return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
     },
@@ -129,7 +145,7 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
   roo: {
     braced(inner) {
       if (envName(inner) || inner === 'workspaceFolder') return OK;
-      const name = plainName(inner);
+      const name = plainName(inner) ?? processEnvName(inner);
       if (name) return wrong(inner.includes(':-') ? undefined : `\${env:${name}}`);
       return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
     },
@@ -144,7 +160,9 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
   // them: their inner text has braces), so every `${...}` or `$NAME` this reads is sent as written.
   continue: {
     braced(inner) {
-      const name = plainName(inner) ?? envName(inner);
+      // An editor's variable (`${workspaceFolder}`) is no secret: Continue has no form for it.
+      if (VSCODE_PREDEFINED.has(inner)) return wrong(undefined, 'the value itself');
+      const name = plainName(inner) ?? envName(inner) ?? processEnvName(inner);
       if (name) return wrong(inner.includes(':-') ? undefined : `\${{ secrets.${name} }}`);
       return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
     },
@@ -201,7 +219,7 @@ function referencesIn(text: string, node: ScalarNode, expansion: Expansion): Wro
     const end = start + m[0].length;
     mapper ??= valueSpanMapper(text, node);
     out.push({
-      form: expansion.form,
+      form: verdict.form ?? expansion.form,
       written: m[0],
       suggestion: verdict.suggestion,
       span: mapper(start, end),

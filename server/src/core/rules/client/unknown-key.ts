@@ -69,7 +69,12 @@ export const rule = defineRule({
           });
           continue;
         }
-        const suggestion = closest(key, facts.keys, { synonyms: SYNONYMS, budget: suggestionBudgetOf(ctx) });
+        // Another client's setting whose counterpart this client lacks (`enabled` where there is no
+        // `disabled`) is no misspelling: a longer key containing it (`sandboxEnabled`) means something else.
+        const foreign = SYNONYMS[key] !== undefined && !known.has(SYNONYMS[key]);
+        const suggestion = foreign
+          ? undefined
+          : closest(key, facts.keys, { synonyms: SYNONYMS, budget: suggestionBudgetOf(ctx) });
         // A suggestion the entry already has would make a duplicate key: name it, change nothing.
         const taken = suggestion !== undefined && server.entry?.pairs.some((p) => keyText(p) === suggestion);
         if (suggestion === undefined) {

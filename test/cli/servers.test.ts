@@ -303,9 +303,16 @@ describe('tool-lens servers over the real corpus', () => {
       return (doc.mcpServers ?? []).map((s) => s.name);
     }
     const doc = parseJsonc(text, [], { allowTrailingComma: true }) as Record<string, unknown>;
-    const key = path.includes('.vscode/') ? 'servers' : path.includes('.zed/') ? 'context_servers' : 'mcpServers';
-    const held = doc[key];
-    return held && typeof held === 'object' && !Array.isArray(held) ? Object.keys(held) : [];
+    // VS Code also reads a root `mcpServers`, after its own `servers` (it moves them there).
+    const keys = path.includes('.vscode/')
+      ? ['servers', 'mcpServers']
+      : path.includes('.zed/')
+        ? ['context_servers']
+        : ['mcpServers'];
+    return keys.flatMap((key) => {
+      const held = doc[key];
+      return held && typeof held === 'object' && !Array.isArray(held) ? Object.keys(held) : [];
+    });
   }
 
   test('every server of every corpus file is listed, in order', () => {

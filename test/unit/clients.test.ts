@@ -74,6 +74,20 @@ test('the hover on a server name says how its client starts it, credentials mask
   assert.doesNotMatch(hover.markdown, /ghp_/);
 });
 
+test("a file at no client's path is recognised by entries that start with a Windsurf or Gemini URL too", () => {
+  const workspace = new Workspace('/work');
+  const remote =
+    '{"mcpServers": {"docs": {"serverUrl": "http://docs.example.com/mcp"}, "web": {"httpUrl": "https://web.example.com/mcp"}}}';
+  const file = workspace.parse('.windsurf/mcp_config.json', remote);
+  assert.equal(file.kind, 'mcp-servers');
+  // Read by content, it gets the client-neutral checks: here the plain http to a remote host.
+  assert.deepEqual(
+    checkFile(file, workspace).findings.map((f) => f.rule),
+    ['client/plain-http'],
+  );
+  assert.equal(workspace.parse('notes.json', '{"mcpServers": {"docs": {"endpoint": "x"}}}').kind, null);
+});
+
 test('one client table: the files check does not read get no client and no kind from their path', () => {
   for (const path of ['.continue/mcpServers/a.json', '.windsurf/mcp_config.json']) {
     assert.equal(clientOfPath(path), null, path);

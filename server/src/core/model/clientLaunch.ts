@@ -88,6 +88,9 @@ function runnerFetches<N>(words: Word<N>[]): Fetched<N>[] {
   const [first, ...rest] = words;
   if (!first) return [];
   const cmd = baseCommand(first.text);
+  // Windows starts a runner through its shell (`cmd /c npx -y pkg`): the rest of the line is what runs.
+  if (cmd === 'cmd' && rest[0] && /^\/c$/i.test(rest[0].text))
+    return runnerFetches(rest.slice(1)).map((f) => ({ ...f, runner: `cmd /c ${f.runner}` }));
   if (cmd === 'npx' || cmd === 'bunx') return npmFetch(rest, cmd);
   if ((cmd === 'pnpm' || cmd === 'yarn') && rest[0]?.text === 'dlx') return npmFetch(rest.slice(1), `${cmd} dlx`);
   if (cmd === 'uvx') return pythonFetch(rest, 'uvx');
@@ -125,10 +128,11 @@ function npmFetch<N>(args: Word<N>[], runner: string): Fetched<N>[] {
   if (out.length > 0) return out;
   const spec = args[i];
   if (!spec) return [];
-  // A dev runner over the repository's own file (`npx tsx src/index.ts`) runs the project's own
-  // dependency when it has one: not a fetch Tool Lens can judge.
+  // A dev runner over the repository's own file (`npx tsx src/index.ts`, `./server.js`) runs the
+  // project's own dependency when it has one: not a fetch Tool Lens can judge. An absolute path
+  // (`server-filesystem /Users/me`) is the fetched package's own argument, no project file.
   const next = args[i + 1]?.text;
-  if (!/@/.test(spec.text.slice(1)) && next !== undefined && /^\.{0,2}\/|\.(m?[jt]s|py)$/.test(next)) return [];
+  if (!/@/.test(spec.text.slice(1)) && next !== undefined && /^\.{1,2}\/|\.(m?[jt]s|py)$/.test(next)) return [];
   if (LOCAL.test(spec.text)) return [];
   return [npmSpec(spec, runner)];
 }

@@ -184,10 +184,17 @@ export function secretsOf(ctx: DocumentContext): SecretFinding[] {
   });
 }
 
+/** A service's token prefix (`ghp_`, `xoxb-`, `sk-`): template text after it is still a template (`xoxb-your-bot-token`). */
+const TOKEN_PREFIX =
+  /^(gh[pousr]_|github_pat_|glpat-|sk-ant-|sk-(proj-|svcacct-)?|(sk|rk)_live_|xox[abposr]-|npm_|hf_|pcsk_)/;
+
 function judge(value: string, named: boolean): Pick<SecretFinding, 'kind' | 'looksLike'> | undefined {
-  if (named && (value.trim() === '' || PLACEHOLDER.test(value.trim()))) {
-    return { kind: 'placeholder', looksLike: value.trim() === '' ? 'empty' : 'a placeholder' };
+  const trimmed = value.trim();
+  const template = PLACEHOLDER.test(trimmed) || PLACEHOLDER.test(trimmed.replace(TOKEN_PREFIX, ''));
+  if (named && (trimmed === '' || template)) {
+    return { kind: 'placeholder', looksLike: trimmed === '' ? 'empty' : 'a placeholder' };
   }
+  if (template) return undefined;
   const shape = credentialShape(value, named);
   return shape ? { kind: 'secret', looksLike: shape } : undefined;
 }

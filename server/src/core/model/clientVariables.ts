@@ -76,11 +76,16 @@ export type Filled =
   /** Another variable the client fills from its own state (VS Code `${config:x}`, `${command:x}`, `${file}`). */
   | { kind: 'client'; written: string };
 
-type Verdict = { ok: true; fills?: Filled } | { ok: false; suggestion: string | undefined };
+type Verdict = { ok: true; fills?: Filled } | { ok: false; suggestion: string | undefined; form?: string };
 /** Not a reference the client reads: text like any other, sent as written. */
 const OK: Verdict = { ok: true };
 const fills = (filled: Filled): Verdict => ({ ok: true, fills: filled });
-const wrong = (suggestion: string | undefined): Verdict => ({ ok: false, suggestion });
+/** A reference the client leaves as written; `form` says what to write when the client has no variable for it. */
+const wrong = (suggestion: string | undefined, form?: string): Verdict => ({
+  ok: false,
+  suggestion,
+  ...(form ? { form } : {}),
+});
 
 /** How one client reads a reference: braced (`${inner}`) or bare (`$name`). */
 interface Expansion {
@@ -124,12 +129,20 @@ function envName(inner: string): string | undefined {
   return m?.[1];
 }
 
+/**
+ * `process.env.NAME`, a JavaScript template written into a config: the name. No client reads it
+ * (the dots keep it from being a variable name in any of their syntaxes), so it stays as written.
+ */
+function processEnvName(inner: string): string | undefined {
+  return /^process\.env\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(inner)?.[1];
+}
+
 export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
   vscode: {
     braced(inner) {
       if (/^(env|input|config|command):/.test(inner) || VSCODE_PREDEFINED.has(inner))
         return fills(vscodeVariable(inner));
-      const name = plainName(inner);
+      const name = plainName(inner) ?? processEnvName(inner);
       if (name) return wrong(inner.includes(':-') ? undefined : `\${env:${name}}`);
       return OK;
     },
@@ -144,7 +157,7 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
   'claude-code': {
     braced(inner) {
       if (plainName(inner)) return envOrDefault(inner);
-      const env = envName(inner);
+      const env = envName(inner) ?? processEnvName(inner);
       if (env) return wrong(`\${${env}}`);
       return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
     },
@@ -158,7 +171,7 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
   gemini: {
     braced(inner) {
       if (plainName(inner)) return envOrDefault(inner);
-      const env = envName(inner);
+      const env = envName(inner) ?? processEnvName(inner);
       if (env) return wrong(`\${${env}}`);
       return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
     },
@@ -191,7 +204,9 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
   // them: their inner text has braces), so every `${...}` or `$NAME` this reads is sent as written.
   continue: {
     braced(inner) {
-      const name = plainName(inner) ?? envName(inner);
+      // An editor's variable (`${workspaceFolder}`) is no secret: Continue has no form for it.
+      if (VSCODE_PREDEFINED.has(inner)) return wrong(undefined, 'the value itself');
+      const name = plainName(inner) ?? envName(inner) ?? processEnvName(inner);
       if (name) return wrong(inner.includes(':-') ? undefined : `\${{ secrets.${name} }}`);
       return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
     },

@@ -37,12 +37,15 @@ export function kindFromContent(root: Node | null): DocumentKind | null {
   const mcpServers = getNode(root, 'mcpServers');
   if (
     isMap(mcpServers) &&
-    mcpServers.pairs.every((p) => isMap(p.value) && (getNode(p.value, 'command') || getNode(p.value, 'url')))
+    mcpServers.pairs.every((p) => isMap(p.value) && SERVER_STARTS.some((k) => getNode(p.value, k)))
   ) {
     return mcpServers.pairs.length > 0 ? 'mcp-servers' : null;
   }
   return null;
 }
+
+/** The keys that say how a server entry starts: a command, or a URL (Gemini CLI's `httpUrl`, Windsurf's `serverUrl`). */
+const SERVER_STARTS = ['command', 'url', 'httpUrl', 'serverUrl'];
 
 /**
  * The root keys of ToolHive's vMCP CLI config (pkg/vmcp/config/config.go `Config`; the loader

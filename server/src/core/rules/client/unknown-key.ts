@@ -90,9 +90,13 @@ export const rule = defineRule({
         // would not help, its keys belong in the entry.
         const inner = isMap(pair.value) ? pair.value.pairs.map(keyText).filter((k) => known.has(k)) : [];
         const nested = launches(inner) && !launches(own);
-        const suggestion = nested
-          ? undefined
-          : closest(key, facts.keys, { synonyms: SYNONYMS, budget: suggestionBudgetOf(ctx) });
+        // Another client's setting whose counterpart this client lacks (`enabled` where there is no
+        // `disabled`) is no misspelling: a longer key containing it (`sandboxEnabled`) means something else.
+        const foreign = SYNONYMS[key] !== undefined && !known.has(SYNONYMS[key]);
+        const suggestion =
+          nested || foreign
+            ? undefined
+            : closest(key, facts.keys, { synonyms: SYNONYMS, budget: suggestionBudgetOf(ctx) });
         // A suggestion the entry already has would make a duplicate key: name it, change nothing.
         const taken = suggestion !== undefined && own.includes(suggestion);
         const rename = suggestion === undefined || taken ? undefined : renameKey(edit, pair, suggestion);

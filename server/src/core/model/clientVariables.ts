@@ -189,7 +189,7 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
       const env = envName(inner);
       if (env) return fills({ kind: 'env', name: env });
       if (inner === 'workspaceFolder') return fills({ kind: 'folder', basename: false });
-      const name = plainName(inner);
+      const name = plainName(inner) ?? processEnvName(inner);
       if (name) return wrong(inner.includes(':-') ? undefined : `\${env:${name}}`);
       return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
     },
@@ -296,7 +296,7 @@ function referencesIn(text: string, node: ScalarNode, expansion: Expansion): Wro
     if (ref.verdict.ok) continue;
     mapper ??= valueSpanMapper(text, node);
     out.push({
-      form: expansion.form,
+      form: ref.verdict.form ?? expansion.form,
       written: ref.written,
       suggestion: ref.verdict.suggestion,
       span: mapper(ref.start, ref.end),

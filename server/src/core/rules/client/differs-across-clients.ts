@@ -9,12 +9,21 @@
 // path from the project folder, so equivalent definitions in each client's own syntax stay quiet.
 // Only files whose client is known by their path take part, and only files of one project folder
 // (the folder the clients are opened in to read them) are compared.
-import { clientServersIn, type Difference, type OtherDefinition } from '../../catalog/clientServers.js';
+import {
+  clientServersIn,
+  type Difference,
+  type IndexedClientServer,
+  type OtherDefinition,
+} from '../../catalog/clientServers.js';
 import { joinWords } from '../../text/words.js';
+import { headlineFits } from '../../wording/headlines.js';
 import { defineRule } from '../rule.js';
 
-/** At most this many other files are named in the headline; the rest are counted. */
-const NAMED_FILES = 2;
+type Data = { name: string; files: string; what: string; others: string; client: string };
+
+/** The headline: what differs named when it fits on a row (the why always names it). */
+const headline = (d: Data, what: boolean) =>
+  `"${d.name}" differs in ${d.files}${what ? ` (${d.what})` : ''}: make them agree or rename one.`;
 
 export const rule = defineRule({
   id: 'client/differs-across-clients',
@@ -22,9 +31,9 @@ export const rule = defineRule({
   summary: 'A server that another client of the same project starts differently under the same name.',
   kinds: ['mcp-servers'],
   messages: {
-    differs: (d: { name: string; files: string; what: string; others: string; client: string }) =>
-      `"${d.name}" differs in ${d.files} (${d.what}): make them agree or rename one. ` +
-      `${d.others} with another ${d.what} than ${d.client} does from this file: two agents working in ` +
+    differs: (d: Data) =>
+      `${headlineFits(headline(d, true)) ? headline(d, true) : headline(d, false)} ` +
+      `${d.others} than ${d.client} does here: two agents working in ` +
       'this folder run different code under one name, and a change to one definition does not reach the other.',
   },
   check(ctx) {
@@ -32,15 +41,19 @@ export const rule = defineRule({
     for (const server of clientServersIn(ctx.file.path, ctx.doc)) {
       const others = index.differing(server);
       if (others.length === 0) continue;
+      const files = [...new Set(others.map((o) => `\`${inProject(server, o.server.file)}\``))];
+      const named = { name: server.name, what: joinWords(differencesOf(others)) };
+      // Both files named when the headline has room for them, else the first and a count.
+      const listed =
+        files.length <= 2 &&
+        headlineFits(headline({ ...named, files: joinWords(files), others: '', client: '' }, false))
+          ? joinWords(files)
+          : files.length === 1
+            ? files[0]!
+            : `${files[0]} and ${files.length - 1} more ${files.length === 2 ? 'file' : 'files'}`;
       ctx.report({
         messageId: 'differs',
-        data: {
-          name: server.name,
-          files: filesWords(others),
-          what: joinWords(differencesOf(others)),
-          others: startedBy(others),
-          client: server.clientLabel,
-        },
+        data: { ...named, files: listed, others: startedBy(server, others), client: server.clientLabel },
         span: server.span,
         related: others.map((other) => ({
           file: other.server.file,
@@ -52,24 +65,36 @@ export const rule = defineRule({
   },
 });
 
-/** `` `a` ``, `` `a` and `b` ``, `` `a` and 2 more files ``: each file once. */
-function filesWords(others: readonly OtherDefinition[]): string {
-  const files = [...new Set(others.map((o) => o.server.file))].map((file) => `\`${file}\``);
-  if (files.length <= NAMED_FILES) return joinWords(files);
-  const more = files.length - 1;
-  return `${files[0]} and ${more} more files`;
+/** A file of the server's project, from the project folder (the folders are the same: only the rest says which file). */
+function inProject(server: IndexedClientServer, file: string): string {
+  return server.project !== '' && file.startsWith(`${server.project}/`) ? file.slice(server.project.length + 1) : file;
 }
+
+/** The differences in the order a message names them. */
+const DIFFERENCES: readonly Difference[] = ['transport', 'command', 'arguments', 'package version', 'URL'];
 
 /** Every difference any other definition has, in the order Difference lists them. */
 function differencesOf(others: readonly OtherDefinition[]): string[] {
-  const order: Difference[] = ['transport', 'command', 'arguments', 'package version', 'URL'];
   const found = new Set(others.flatMap((o) => o.differences));
-  return order.filter((d) => found.has(d));
+  return DIFFERENCES.filter((d) => found.has(d));
 }
 
-/** `Cursor starts it from `.cursor/mcp.json``, `Cursor and Codex start it from ...`. */
-function startedBy(others: readonly OtherDefinition[]): string {
-  const clients = [...new Set(others.map((o) => o.server.clientLabel))];
-  const files = [...new Set(others.map((o) => `\`${o.server.file}\``))];
-  return `${joinWords(clients)} ${clients.length === 1 ? 'starts' : 'start'} it from ${joinWords(files)}`;
+/**
+ * What each other file does: `Cursor (`.cursor/mcp.json`) starts it with another URL`, then
+ * `, Codex (`.codex/config.toml`) with another command` for each further file.
+ */
+function startedBy(server: IndexedClientServer, others: readonly OtherDefinition[]): string {
+  const byFile = new Map<string, { client: string; differences: Set<Difference> }>();
+  for (const other of others) {
+    const held = byFile.get(other.server.file) ?? { client: other.server.clientLabel, differences: new Set() };
+    for (const difference of other.differences) held.differences.add(difference);
+    byFile.set(other.server.file, held);
+  }
+  return [...byFile]
+    .map(([file, { client, differences }], i) => {
+      const what = joinWords(DIFFERENCES.filter((d) => differences.has(d)));
+      return `${client} (\`${inProject(server, file)}\`)${i === 0 ? ' starts it' : ''} with another ${what}`;
+    })
+    .join(', ')
+    .concat(byFile.size > 1 ? ',' : '');
 }

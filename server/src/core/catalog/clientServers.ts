@@ -228,7 +228,15 @@ export class ClientServerIndex {
     if (servers.length === 0) this.byFile.delete(path);
     else this.byFile.set(path, [...servers]);
     this.byName = undefined;
-    const seen = [...before, ...servers].some((server) => this.othersOf(server).length > 0);
+    // The servers added, removed or changed: only a look-up by one of their names can see it.
+    const keyed = (list: readonly IndexedClientServer[]) => new Set(list.map((server) => JSON.stringify(server)));
+    const was = keyed(before);
+    const is = keyed(servers);
+    const changed = [
+      ...before.filter((server) => !is.has(JSON.stringify(server))),
+      ...servers.filter((server) => !was.has(JSON.stringify(server))),
+    ];
+    const seen = changed.some((server) => this.othersOf(server).length > 0);
     if (seen) revisions.delete(this);
     return seen;
   }

@@ -18,7 +18,7 @@ const VSCODE = readFileSync(join(FIXTURE, '.vscode', 'mcp.json'), 'utf8');
 const CLAUDE = readFileSync(join(FIXTURE, '.mcp.json'), 'utf8');
 
 const notes = (items: Diagnostic[]) => items.filter((d) => d.code === 'client/differs-across-clients');
-const namesOf = (items: Diagnostic[]) => notes(items).map((d) => /^"([^"]+)"/.exec(d.message)?.[1]);
+const namesOf = (items: Diagnostic[]) => notes(items).map((d) => /^"([^"]+)"/.exec(d.message as string)?.[1]);
 
 describe('client configs of one project in the language server', () => {
   let server: InProcess;

@@ -36,15 +36,16 @@ const TYPE_WHEN_WRITTEN = new Set<string>(['claude-code', 'roo', 'continue']);
 /**
  * What an entry of `client` (a ClientId, or `unknown`) runs, written one way; undefined for an
  * entry that starts nothing by itself (no command or URL: a Codex fragment over the user's own
- * config, a Zed extension's server).
+ * config, a Zed extension's server; a url entry of Claude Desktop, which starts local servers only).
  *
  * In the command and every argument and URL, each client's variable syntax is one form:
  * `${env:X}`, `${X}`, `${X:-default}`, `$X`, `${input:x}` and `${{ secrets.X }}` all read `${X}`,
  * the name upper-cased with `-` and `.` read as `_` (VS Code input ids are written in lower case).
  * A path from the project folder is one form too: `${workspaceFolder}/a` (VS Code, Cursor),
  * `${CLAUDE_PROJECT_DIR}/a` (Claude Code), `./a` and `a` are the same file, since every client starts
- * a local server in the project folder. `npx -y pkg` is `npx pkg` (without a terminal npx installs
- * without asking), and `cmd /c npx` is `npx`.
+ * a local server in the project folder. `npx -y pkg` is `npx pkg`: a client starts the server with
+ * pipes, not a terminal, and npm's exec (libnpmexec lib/index.js, with lib/no-tty.js) installs a
+ * missing package without asking when stdin is no TTY. `cmd /c npx` is `npx`.
  */
 export function whatRuns(launch: ServerLaunch, client: string): WhatRuns | undefined {
   const start = launch.start;

@@ -114,6 +114,15 @@ describe('whatRuns and runsDifferently', () => {
     }
   });
 
+  test('options written one after the other are read in any order; a value keeps its place', () => {
+    const docker = (...args: string[]) =>
+      runsOf('.mcp.json', json('mcpServers', { command: 'docker', args: ['run', ...args] }))!;
+    assert.deepEqual(runsDifferently(docker('--rm', '-i', 'img:1'), docker('-i', '--rm', 'img:1')), []);
+    assert.deepEqual(runsDifferently(docker('-e', 'A=1', '-i', 'img:1'), docker('-e', 'A=2', '-i', 'img:1')), [
+      'arguments',
+    ]);
+  });
+
   test('references to different variables, or a reference against a literal, differ as written', () => {
     const a = runsOf('.mcp.json', json('mcpServers', { command: 'srv', args: ['--token', '${GITHUB_TOKEN}'] }))!;
     const b = runsOf('.mcp.json', json('mcpServers', { command: 'srv', args: ['--token', '${GH_TOKEN}'] }))!;

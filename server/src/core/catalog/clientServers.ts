@@ -45,7 +45,8 @@ const TYPE_WHEN_WRITTEN = new Set<string>(['claude-code', 'roo', 'continue']);
  * `${CLAUDE_PROJECT_DIR}/a` (Claude Code), `./a` and `a` are the same file, since every client starts
  * a local server in the project folder. `npx -y pkg` is `npx pkg`: a client starts the server with
  * pipes, not a terminal, and npm's exec (libnpmexec lib/index.js, with lib/no-tty.js) installs a
- * missing package without asking when stdin is no TTY. `cmd /c npx` is `npx`.
+ * missing package without asking when stdin is no TTY. `cmd /c npx` is `npx`, and options written
+ * one after the other are read in any order (`docker run --rm -i` is `docker run -i --rm`).
  */
 export function whatRuns(launch: ServerLaunch, client: string): WhatRuns | undefined {
   const start = launch.start;
@@ -55,7 +56,7 @@ export function whatRuns(launch: ServerLaunch, client: string): WhatRuns | undef
     if (/^cmd(\.exe)?$/i.test(words[0] ?? '') && /^\/c$/i.test(words[1] ?? '')) words = words.slice(2);
     const [command = '', ...args] = words;
     const program = programOf(command);
-    return { transport: 'stdio', command: program, args: program === 'npx' ? withoutYes(args) : args };
+    return { transport: 'stdio', command: program, args: optionsInOrder(program === 'npx' ? withoutYes(args) : args) };
   }
   // Claude Desktop starts local servers only: its url entry runs nothing (client/invalid-transport says so).
   if (client === 'claude-desktop') return undefined;
@@ -126,6 +127,24 @@ function withoutYes(args: readonly string[]): string[] {
     out.push(arg);
   }
   return out;
+}
+
+/**
+ * Each run of options written one after the other (`--rm -i`, `-i --rm`) in one order: programs
+ * read them so. An option's value is the word after the run, which stays in its place.
+ */
+function optionsInOrder(args: readonly string[]): string[] {
+  const out: string[] = [];
+  let run: string[] = [];
+  for (const arg of args) {
+    if (arg.startsWith('-') && arg !== '-' && arg !== '--') {
+      run.push(arg);
+      continue;
+    }
+    out.push(...run.sort(), arg);
+    run = [];
+  }
+  return [...out, ...run.sort()];
 }
 
 /** A program named without a path is looked up: `npx.cmd` and `NPX` are `npx`. */

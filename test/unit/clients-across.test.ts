@@ -207,7 +207,8 @@ describe('client/differs-across-clients over the real corpus, per source reposit
   /** The notes EXPECTED.md lists: `corpus path|server|other corpus path`. */
   function expectedNotes(): string[] {
     const text = readFileSync(join(corpus, 'EXPECTED.md'), 'utf8');
-    const section = text.slice(text.indexOf('## Across clients'));
+    const start = text.indexOf('## Notes across clients');
+    const section = text.slice(start, text.indexOf('\n## ', start + 1));
     return [...section.matchAll(/^\| `([^`]+)` \| `([^`]+)` \| `([^`]+)` \|$/gm)]
       .map((m) => `${m[1]}|${m[2]}|${m[3]}`)
       .sort();

@@ -72,6 +72,13 @@ describe('whatRuns and runsDifferently', () => {
           args: ['pkg@1.2.3', '--token', '${API_TOKEN}', '--dir', '${CLAUDE_PROJECT_DIR}/src'],
         }),
       ),
+      runsOf(
+        '.roo/mcp.json',
+        json('mcpServers', {
+          command: 'npx',
+          args: ['pkg@1.2.3', '--token', '${process.env.API_TOKEN}', '--dir', 'src'],
+        }),
+      ),
     ];
     for (const runs of stdio) assert.deepEqual(runsDifferently(stdio[0]!, runs!), [], JSON.stringify(runs));
     const remote = [

@@ -39,8 +39,9 @@ const TYPE_WHEN_WRITTEN = new Set<string>(['claude-code', 'roo', 'continue']);
  * config, a Zed extension's server; a url entry of Claude Desktop, which starts local servers only).
  *
  * In the command and every argument and URL, each client's variable syntax is one form:
- * `${env:X}`, `${X}`, `${X:-default}`, `$X`, `${input:x}` and `${{ secrets.X }}` all read `${X}`,
- * the name upper-cased with `-` and `.` read as `_` (VS Code input ids are written in lower case).
+ * `${env:X}`, `${X}`, `${X:-default}`, `$X`, `${input:x}`, `${{ secrets.X }}` and `${process.env.X}`
+ * all read `${X}`, the name upper-cased with `-` and `.` read as `_` (VS Code input ids are written
+ * in lower case).
  * A path from the project folder is one form too: `${workspaceFolder}/a` (VS Code, Cursor),
  * `${CLAUDE_PROJECT_DIR}/a` (Claude Code), `./a` and `a` are the same file, since every client starts
  * a local server in the project folder. `npx -y pkg` is `npx pkg`: a client starts the server with
@@ -163,7 +164,7 @@ function wordOf(value: unknown): string {
 const PROJECT_FOLDER = /\$\{(?:workspaceFolder|workspaceRoot|CLAUDE_PROJECT_DIR)\}|\$CLAUDE_PROJECT_DIR\b/g;
 /** Every client's variable reference (see whatRuns). */
 const REFERENCE =
-  /\$\{\{\s*(?:secrets|inputs)\.([\w.-]+)\s*\}\}|\$\{(?:env:|input:)?([A-Za-z_][\w.-]*)(?::-[^}]*)?\}|\$([A-Za-z_]\w*)/g;
+  /\$\{\{\s*(?:secrets|inputs)\.([\w.-]+)\s*\}\}|\$\{(?:env:|input:|process\.env\.)?([A-Za-z_][\w.-]*)(?::-[^}]*)?\}|\$([A-Za-z_]\w*)/g;
 
 /** A word with every variable reference and every path from the project folder written one way. */
 function sameWord(word: string): string {

@@ -100,6 +100,7 @@ describe('whatRuns and runsDifferently', () => {
       [npx('@s/pkg@1', '--x'), npx('@s/pkg@2', '--x'), ['package version']],
       [npx('pkg@1', '--port=1'), npx('pkg@1', '--port=2'), ['arguments']],
       [npx('pkg@1'), npx('other@1'), ['arguments']],
+      [npx('pkg@1', 'localhost:8080'), npx('pkg@1', 'localhost:9090'), ['arguments']],
       [npx('pkg@1'), npx('pkg@1', '--verbose'), ['arguments']],
       [
         { transport: 'stdio', command: 'uvx', args: ['pkg==1.0'] },

@@ -77,7 +77,7 @@ export function runsDifferently(a: WhatRuns, b: WhatRuns): Difference[] {
     if (a.transport !== 'stdio' || b.transport !== 'stdio') return ['transport'];
     const out: Difference[] = [];
     if (a.command !== b.command) out.push('command');
-    const args = argumentsDiffer(a.args, b.args);
+    const args = argumentsDiffer(a.args, b.args, IMAGE_RUNNERS.has(a.command) && IMAGE_RUNNERS.has(b.command));
     if (args) out.push(args);
     return out;
   }
@@ -87,15 +87,25 @@ export function runsDifferently(a: WhatRuns, b: WhatRuns): Difference[] {
   return out;
 }
 
-/** `package version` when every word that differs names the same package at another version (or none). */
-function argumentsDiffer(a: readonly string[], b: readonly string[]): 'arguments' | 'package version' | undefined {
+/** Programs whose words may name an image with a `:tag`. */
+const IMAGE_RUNNERS = new Set(['docker', 'podman']);
+
+/**
+ * `package version` when every word that differs names the same package at another version (or
+ * none); an image's tag counts where the program runs images (`images`), not a `host:port`.
+ */
+function argumentsDiffer(
+  a: readonly string[],
+  b: readonly string[],
+  images: boolean,
+): 'arguments' | 'package version' | undefined {
   if (a.length !== b.length) return 'arguments';
   let differs = false;
   for (let i = 0; i < a.length; i++) {
     if (a[i] === b[i]) continue;
     differs = true;
-    const x = unversioned(a[i]!);
-    const y = unversioned(b[i]!);
+    const x = unversioned(a[i]!, images);
+    const y = unversioned(b[i]!, images);
     if (x === undefined || x !== y) return 'arguments';
   }
   return differs ? 'package version' : undefined;
@@ -106,13 +116,14 @@ function argumentsDiffer(a: readonly string[], b: readonly string[]): 'arguments
  * `pkg==1.2` → `pkg`, `img:1.2` → `img`, `git+https://h/r@v1` → `git+https://h/r`); the word itself
  * when it names no version; undefined for an option (`--port=1`), which is no package.
  */
-function unversioned(word: string): string | undefined {
+function unversioned(word: string, images: boolean): string | undefined {
   if (word.startsWith('-')) return undefined;
   if (/^(git\+|github:|https?:\/\/)/.test(word)) return word.replace(/(#.*|@[^/@]*)$/, '');
   const python = /^([A-Za-z0-9._[\],-]+)\s*(?:===?|>=|<=|~=|!=|<|>)/.exec(word);
   if (python) return python[1];
   const at = word.indexOf('@', word.startsWith('@') ? 1 : 0);
   if (at > 0) return word.slice(0, at);
+  if (!images) return word;
   const slash = word.lastIndexOf('/');
   const colon = word.indexOf(':', slash + 1);
   return colon > 0 ? word.slice(0, colon) : word;

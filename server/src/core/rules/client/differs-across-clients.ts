@@ -1,8 +1,8 @@
 // client/differs-across-clients: one project configures a server of one name for several clients,
 // and the definitions start different things (another command, other arguments, another package
-// version, another URL or transport). Each client starts its own file's definition as written
-// (every client reads only its own file: docs/clients.md), so two agents working in one folder run
-// different code under one name. A note, at the name in each file: the author may mean it.
+// version, another URL or transport). Each client starts the definition written in its own file
+// (docs/clients.md), so two agents working in one folder run different code under one name. A
+// note, at the name in each file: the author may mean it.
 //
 // The comparison is `runsDifferently` over `whatRuns` (core/catalog/clientServers.ts), the one
 // `tool-lens servers` marks its rows with: each client's variable syntax is one form, and so is a

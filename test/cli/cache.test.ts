@@ -301,6 +301,40 @@ describe('tool-lens check --cache', () => {
     assertSameAsUncached(dir, back);
   });
 
+  test("another client's file of the project: a client config that compared with it is checked again when it changes or goes", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tool-lens-cache-clients-'));
+    temporaries.push(dir);
+    const fixture = join(ROOT, 'test/fixtures/client/differs-across-clients/differs');
+    for (const name of ['.vscode/mcp.json', '.mcp.json']) {
+      mkdirSync(join(dir, name, '..'), { recursive: true });
+      cpSync(join(fixture, name), join(dir, name));
+    }
+    writeFileSync(join(dir, 'other.vmcp.yaml'), 'name: other\ngroup: docs\n');
+    const notes = (run: CliRun, path: string) =>
+      rulesOf(run, path).filter((r) => r === 'client/differs-across-clients info').length;
+    const first = cached(dir);
+    assert.equal(notes(first, '.vscode/mcp.json'), 2);
+    assertSameAsUncached(dir, first);
+    assert.deepEqual(cached(dir).checked, []);
+
+    // Claude Code's github now runs what VS Code's runs: VS Code's file is checked again, the
+    // workflow that read no client config is not.
+    const claude = join(dir, '.mcp.json');
+    const text = readFileSync(claude, 'utf8');
+    writeFileSync(claude, text.replace('server-github@2025.5.1', 'server-github@2025.4.8'));
+    const changed = cached(dir);
+    assert.deepEqual(changed.checked, ['.mcp.json', '.vscode/mcp.json']);
+    assert.equal(notes(changed, '.vscode/mcp.json'), 1);
+    assertSameAsUncached(dir, changed);
+
+    // Gone: nothing left to differ from.
+    rmSync(claude);
+    const gone = cached(dir);
+    assert.deepEqual(gone.checked, ['.vscode/mcp.json']);
+    assert.equal(notes(gone, '.vscode/mcp.json'), 0);
+    assertSameAsUncached(dir, gone);
+  });
+
   test('a change to the configuration, the catalog options or the build checks every file again', () => {
     const dir = copyOfExamples();
     cached(dir);
@@ -424,11 +458,13 @@ describe('what the cache records', () => {
   // these fails, teach cache.ts what the new state is, then update the list.
   // `baseline` is the language server's alone (aggregation/advertised-rename): the CLI never sets
   // one, so no cached check ever read it and the rule is silent in every run.
-  // `definitions` (composite tool definitions of the workspace) is recorded whole (cache.ts).
-  test('a workspace holds only the catalog, the definitions, the configuration, its root, its log and the editor-only baseline', () => {
+  // `definitions` (composite tool definitions of the workspace) and `clientServers` (the servers
+  // of its client configs) are recorded whole (cache.ts).
+  test('a workspace holds only the catalog, the definitions, the client servers, the configuration, its root, its log and the editor-only baseline', () => {
     assert.deepEqual(Object.keys(new Workspace('/')).sort(), [
       'baseline',
       'catalog',
+      'clientServers',
       'configValue',
       'definitions',
       'log',

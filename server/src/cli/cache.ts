@@ -15,7 +15,10 @@
 // The composite tool definitions of the workspace (core/catalog/definitions.ts, what a
 // VirtualMCPServer's `compositeToolRefs` reach in other files) are recorded whole: a check that
 // consulted them depends on the files whose text may hold one (`mayHoldDefinitions`, the loader's
-// own test), their paths and texts, known from every candidate's text without a parse.
+// own test), their paths and texts, known from every candidate's text without a parse. The servers
+// of the workspace's client configs (core/catalog/clientServers.ts, what client/differs-across-clients
+// compares a server with) likewise: a check that consulted them depends on the files whose path
+// names a client (`mayHoldClientServers`), their paths and texts.
 //
 // The decision is made without parsing anything when the catalog is as the cache knows it: every
 // catalog candidate's text hash is known, with whether it parses as a catalog and the servers it
@@ -38,6 +41,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, 
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { version as TOOL_VERSION } from '../../../package.json';
+import { mayHoldClientServers, type ClientServerIndex } from '../core/catalog/clientServers.js';
 import { mayHoldDefinitions, type DefinitionIndex } from '../core/catalog/definitions.js';
 import type { CatalogIndex } from '../core/catalog/index.js';
 import type { ParsedFile } from '../core/parse/file.js';
@@ -65,6 +69,8 @@ interface Dependencies {
   servers: Record<string, string>;
   /** The fingerprint of the files that may hold composite tool definitions, when the check consulted them. */
   definitions?: string;
+  /** The fingerprint of the client config files, when the check consulted their servers. */
+  clientServers?: string;
 }
 
 interface Entry {
@@ -246,21 +252,37 @@ interface CatalogState {
   owner: Map<string, string>;
   /** Of the files that may hold composite tool definitions (`definitionFiles`). */
   definitions: string;
+  /** Of the client config files (`clientFiles`). */
+  clientServers: string;
 }
 
-function catalogState(joins: readonly Join[], definitions: string): CatalogState {
+function catalogState(joins: readonly Join[], definitions: string, clientServers: string): CatalogState {
   const owner = new Map<string, string>();
   for (const join of joins) {
     const fingerprint = hashOf(JSON.stringify([join.path, join.named, join.hash]));
     for (const name of join.described) if (!owner.has(name)) owner.set(name, fingerprint);
   }
-  return { index: hashOf(JSON.stringify(joins.map((j) => [j.path, j.named, j.hash]))), owner, definitions };
+  return {
+    index: hashOf(JSON.stringify(joins.map((j) => [j.path, j.named, j.hash]))),
+    owner,
+    definitions,
+    clientServers,
+  };
 }
 
 /** The fingerprint of the candidates whose text may hold a composite tool definition (what node/loader.ts indexes). */
 function definitionFiles(candidates: readonly Candidate[]): string {
   const held = candidates
     .filter((c) => c.read !== undefined && c.read.bytes === undefined && mayHoldDefinitions(c.read.text))
+    .map((c) => JSON.stringify([c.path, c.hash ?? '']))
+    .sort();
+  return hashOf(JSON.stringify(held));
+}
+
+/** The fingerprint of the candidates whose path names an MCP client (what node/loader.ts indexes their servers from). */
+function clientFiles(candidates: readonly Candidate[]): string {
+  const held = candidates
+    .filter((c) => mayHoldClientServers(c.path))
     .map((c) => JSON.stringify([c.path, c.hash ?? '']))
     .sort();
   return hashOf(JSON.stringify(held));
@@ -273,6 +295,7 @@ function fingerprintOf(state: CatalogState, server: string): string {
 function satisfied(deps: Dependencies, state: CatalogState): boolean {
   if (deps.index !== undefined && deps.index !== state.index) return false;
   if (deps.definitions !== undefined && deps.definitions !== state.definitions) return false;
+  if (deps.clientServers !== undefined && deps.clientServers !== state.clientServers) return false;
   return Object.entries(deps.servers).every(([name, fingerprint]) => fingerprintOf(state, name) === fingerprint);
 }
 
@@ -336,6 +359,19 @@ function recordingDefinitions(definitions: DefinitionIndex): { definitions: Defi
   return { definitions: proxy, used: () => used };
 }
 
+/** Client config servers that record whether one check consulted them at all. */
+function recordingClientServers(index: ClientServerIndex): { clientServers: ClientServerIndex; used: () => boolean } {
+  let used = false;
+  const proxy = new Proxy(index, {
+    get(target, property) {
+      used = true;
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { clientServers: proxy, used: () => used };
+}
+
 // ------------------------------------------------------------------------------------------------
 // The run
 
@@ -395,8 +431,9 @@ export function checkWithCache(
     !(options.fix === true && hasSafeFix(target.known.checked.findings));
   const entries = new Map<string, Entry>();
   const definitions = definitionFiles(candidates);
+  const clients = clientFiles(candidates);
   const known = knownJoins(candidates);
-  const knownState = known && catalogState(known, definitions);
+  const knownState = known && catalogState(known, definitions, clients);
   let result: CheckedFile[];
   let checked = 0;
   if (knownState && targets.every((target) => hit(target, knownState))) {
@@ -427,7 +464,7 @@ export function checkWithCache(
         described: catalog.describedBy(path) ?? [],
       };
     });
-    const state = catalogState(joins, definitions);
+    const state = catalogState(joins, definitions, clients);
     result = [];
     for (const target of targets) {
       if (hit(target, state)) {
@@ -441,11 +478,13 @@ export function checkWithCache(
       if (!file) continue;
       const recording = recordingCatalog(catalog);
       const definitionsRead = recordingDefinitions(workspace.definitions);
+      const clientServersRead = recordingClientServers(workspace.clientServers);
       let logged = false;
       // The workspace as it is, but for the catalog that records and the log that notices.
       const view = Object.create(workspace, {
         catalog: { value: recording.catalog },
         definitions: { value: definitionsRead.definitions },
+        clientServers: { value: clientServersRead.clientServers },
         log: { value: (message: string) => ((logged = true), workspace.log(message)) },
       }) as Workspace;
       const findings = options.check(file, view);
@@ -457,6 +496,7 @@ export function checkWithCache(
       for (const name of [...recording.servers].sort()) servers[name] = fingerprintOf(state, name);
       const deps: Dependencies = recording.whole() ? { index: state.index, servers } : { servers };
       if (definitionsRead.used()) deps.definitions = state.definitions;
+      if (clientServersRead.used()) deps.clientServers = state.clientServers;
       entries.set(target.absolute, {
         hash: target.hash,
         named: target.named,
@@ -514,7 +554,7 @@ function whyChecked(target: Candidate, entry: Entry | undefined, fix: boolean): 
   if (entry.named !== target.named) return 'a catalog glob names it now, or no longer';
   if (fix && hasSafeFix(entry.checked.findings))
     return 'it has a safe fix, and --fix applies only fixes it has just found';
-  return 'what it consulted of the catalog or of the composite tool definitions changed';
+  return 'what it consulted of the catalog, the composite tool definitions or the client configs changed';
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -707,6 +747,7 @@ function isEntry(value: unknown): value is Entry {
     !isRecord(deps) ||
     (deps.index !== undefined && typeof deps.index !== 'string') ||
     (deps.definitions !== undefined && typeof deps.definitions !== 'string') ||
+    (deps.clientServers !== undefined && typeof deps.clientServers !== 'string') ||
     !isRecord(deps.servers)
   )
     return false;

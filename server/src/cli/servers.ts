@@ -6,7 +6,8 @@
 // elsewhere, client unknown). A file `.toollens.yaml` `kinds:` gives another kind is left out.
 // No value is expanded, no program looked up, nothing started; secrets are masked as the consent
 // line of `catalog fetch` masks them (live/redact.ts), and env and header values are never shown.
-// A server that another client's file starts differently under the same name is marked on both.
+// A server that another client's file of the same project starts differently under the same name
+// is marked on both, by the comparison client/differs-across-clients makes (core/catalog/clientServers.ts).
 import { statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import {
@@ -16,6 +17,8 @@ import {
   type ServerEntry,
   type ServerFileKind,
 } from '../core/parse/serverEntries.js';
+import { runsDifferently, whatRuns, type WhatRuns } from '../core/catalog/clientServers.js';
+import { projectFolderOf } from '../core/parse/clients.js';
 import { pinOf, type Pin } from '../core/model/clientLaunch.js';
 import { parserWords } from '../core/wording/parserWords.js';
 import { displayUrl, maskedCommandLine, displayCommandLine, MASK } from '../live/redact.js';
@@ -59,9 +62,9 @@ export interface ServerRow {
   /** Why a `none` entry starts nothing by itself. */
   note?: string;
   /**
-   * The servers of the same name that another client starts differently (another command,
-   * arguments, package version, transport or URL). Definitions that differ only in each client's
-   * variable syntax, or in how they write a path from the workspace folder, are the same.
+   * The servers of the same name that another client of the same project starts differently
+   * (another command, arguments, package version, transport or URL). Definitions that differ only
+   * in each client's variable syntax, or in how they write a path from the project folder, are the same.
    */
   differsFrom: ServerPlace[];
 }
@@ -109,6 +112,7 @@ export function listServers(options: ServersOptions): ServersReport {
     for (const file of walk.files) files.add(file.path);
   }
   const report: ServersReport = { servers: [], files: [] };
+  const compared = new Map<ServerRow, Compared>();
   for (const absolute of [...files].sort()) {
     const shown = toPosix(relative(cwd, absolute)) || absolute;
     const forced = discovered.workspace.forcedKind(absolute);
@@ -155,26 +159,20 @@ export function listServers(options: ServersOptions): ServersReport {
       servers: file.servers.length,
       ...(problem ? { problem } : {}),
     });
-    for (const entry of file.servers) report.servers.push(rowOf(shown, kind, entry));
+    for (const entry of file.servers) {
+      const row = rowOf(shown, kind, entry);
+      report.servers.push(row);
+      compared.set(row, { runs: whatRuns(entry, kind.client), project: projectFolderOf(shown, kind.path) });
+    }
   }
-  markDifferences(report.servers);
+  markDifferences(report.servers, compared);
   return report;
 }
 
-/**
- * A start line as what runs: every variable reference written one way (`${env:X}`, `${X}`, `$X`
- * are all `$X`), and a path from the workspace folder written one way (`${workspaceFolder}/a`,
- * `./a` and `a` are the same file, since the clients start a local server in the workspace folder).
- */
-function sameness(row: ServerRow): string {
-  return row.start
-    .replace(/'/g, '')
-    .replace(/\$\{workspaceFolder\}\//g, '')
-    .replace(/(^|\s)\.\//g, '$1')
-    .replace(
-      /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
-      (_, a: string | undefined, b: string | undefined) => `$${a ?? b}`,
-    );
+/** What a row runs (undefined: nothing by itself) and the project folder its file belongs to. */
+interface Compared {
+  runs: WhatRuns | undefined;
+  project: string;
 }
 
 /** Two files of unknown client are two clients; two files of one client are its one view. */
@@ -182,13 +180,19 @@ function otherClient(a: ServerRow, b: ServerRow): boolean {
   return a.client !== b.client || (a.client === UNKNOWN_CLIENT.client && a.file !== b.file);
 }
 
-function markDifferences(rows: ServerRow[]): void {
+function markDifferences(rows: ServerRow[], compared: ReadonlyMap<ServerRow, Compared>): void {
   const byName = new Map<string, ServerRow[]>();
   for (const row of rows) byName.set(row.name, [...(byName.get(row.name) ?? []), row]);
+  const differ = (a: ServerRow, b: ServerRow) => {
+    const x = compared.get(a);
+    const y = compared.get(b);
+    if (!x?.runs || !y?.runs || x.project !== y.project || !otherClient(a, b)) return false;
+    return runsDifferently(x.runs, y.runs).length > 0;
+  };
   for (const group of byName.values()) {
     for (const row of group) {
       row.differsFrom = group
-        .filter((other) => other !== row && otherClient(other, row) && sameness(other) !== sameness(row))
+        .filter((other) => other !== row && differ(row, other))
         .map((other) => ({
           client: other.client,
           clientLabel: other.clientLabel,

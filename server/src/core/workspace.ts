@@ -3,6 +3,7 @@
 import { catalogRevision, CatalogIndex } from './catalog/index.js';
 import { DEFAULT_CONFIG, forcedKind, type LensConfig } from './config/config.js';
 import type { Limits, ParseLimits } from './limits.js';
+import { ClientServerIndex, clientServerRevision } from './catalog/clientServers.js';
 import { DefinitionIndex, definitionRevision } from './catalog/definitions.js';
 import { parseFile, parseTooLarge, type ParsedFile } from './parse/file.js';
 import { reparseFile, type ReparseOptions } from './parse/incremental.js';
@@ -19,6 +20,7 @@ const revisions = new WeakMap<
   {
     catalog: object;
     definitions: object;
+    clientServers: object;
     config: LensConfig;
     baseline: CatalogBaseline | undefined;
     token: object;
@@ -56,6 +58,11 @@ export class Workspace {
    * VirtualMCPServer in another file (rules/workflow/duplicate-name.ts).
    */
   readonly definitions = new DefinitionIndex();
+  /**
+   * The servers of the workspace's client configs, for a server another client of the same project
+   * starts differently (rules/client/differs-across-clients.ts).
+   */
+  readonly clientServers = new ClientServerIndex();
   private configValue: LensConfig = DEFAULT_CONFIG;
   /** Set only by the language server (see CatalogBaseline). */
   baseline: CatalogBaseline | undefined = undefined;
@@ -79,7 +86,7 @@ export class Workspace {
 
   /**
    * What an analysis of a document reads beyond the document's own parse (the catalog, the
-   * composite tool definitions, the configuration, the baseline) as one token: the same object while none of them changes, a new
+   * composite tool definitions, the client configs' servers, the configuration, the baseline) as one token: the same object while none of them changes, a new
    * one after any change. Analyses are memoised per parsed document and per revision
    * (context.ts), so a parse outlives a catalog change while what was derived from the old catalog
    * does not.
@@ -87,17 +94,26 @@ export class Workspace {
   revision(): object {
     const catalog = catalogRevision(this.catalog);
     const definitions = definitionRevision(this.definitions);
+    const clientServers = clientServerRevision(this.clientServers);
     const last = revisions.get(this);
     if (
       last &&
       last.catalog === catalog &&
       last.definitions === definitions &&
+      last.clientServers === clientServers &&
       last.config === this.configValue &&
       last.baseline === this.baseline
     )
       return last.token;
     const token = {};
-    revisions.set(this, { catalog, definitions, config: this.configValue, baseline: this.baseline, token });
+    revisions.set(this, {
+      catalog,
+      definitions,
+      clientServers,
+      config: this.configValue,
+      baseline: this.baseline,
+      token,
+    });
     return token;
   }
 

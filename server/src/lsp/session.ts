@@ -13,13 +13,15 @@
 //   watchEvents.ts  what a file-watch event means to the folder
 //   pathQueue.ts    file-watch events of one path applied in turn
 // Each text change bumps the entry's stamp; a change to what other files depend on (a catalog,
-// the configuration, a composite tool definition that a server in another file may reference) bumps the session's generation, which changes every result id so that
+// the configuration, a composite tool definition that a server in another file may reference, a
+// client config's server that another client's file of its project also names) bumps the session's generation, which changes every result id so that
 // dependants are re-checked against the new catalog. A parse is kept while its text and the
 // configuration are the same: a catalog change re-runs the analyses (memoised per workspace
 // revision, core/context.ts) over the parses it has.
 import { randomBytes } from 'node:crypto';
 import { dirname, relative } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { clientServersOf, mayHoldClientServers } from '../core/catalog/clientServers.js';
 import { definitionsOf, mayHoldDefinitions } from '../core/catalog/definitions.js';
 import { parseConfig } from '../core/config/config.js';
 import type { ParsedFile } from '../core/parse/file.js';
@@ -57,7 +59,7 @@ export const KEPT_PARSE_CHARS = 4 * 1024 * 1024;
 export interface ChangeEvent {
   /** Entries whose own text changed. */
   paths: string[];
-  /** True when something other files depend on changed (catalog, configuration, composite tool definitions): every file may change. */
+  /** True when something other files depend on changed (catalog, configuration, composite tool definitions, client configs' servers): every file may change. */
   dependencies: boolean;
 }
 
@@ -550,7 +552,11 @@ export class Session {
       (candidate) => this.mayBeCatalogEntry(candidate.entry),
     );
     this.workspace.definitions.clear();
-    for (const entry of this.entries.values()) this.updateDefinitions(entry);
+    this.workspace.clientServers.clear();
+    for (const entry of this.entries.values()) {
+      this.updateDefinitions(entry);
+      this.updateClientServers(entry);
+    }
     this.attachBaseline();
   }
 
@@ -564,6 +570,19 @@ export class Session {
     const file =
       text !== undefined && this.joinsCatalog(entry) && mayHoldDefinitions(text) ? this.fileOf(entry) : undefined;
     return this.workspace.definitions.setFile(entry.path, file ? definitionsOf(file) : []);
+  }
+
+  /**
+   * Puts the servers a client config declares in the workspace's index (for a server another
+   * client of its project starts differently), with the catalog's reach (`joinsCatalog`); only an
+   * entry whose path names a client is parsed for it. True when the change is one another file sees.
+   */
+  private updateClientServers(entry: Entry): boolean {
+    const file =
+      textOf(entry) !== undefined && this.joinsCatalog(entry) && mayHoldClientServers(entry.path)
+        ? this.fileOf(entry)
+        : undefined;
+    return this.workspace.clientServers.setFile(entry.path, file ? clientServersOf(file) : []);
   }
 
   /**
@@ -657,16 +676,20 @@ export class Session {
       return;
     }
     const file = this.fileOf(entry);
-    if (wasCatalog || this.isCatalogEntry(entry, file) || this.updateDefinitions(entry)) {
+    const definitions = this.updateDefinitions(entry);
+    const clientServers = this.updateClientServers(entry);
+    if (wasCatalog || this.isCatalogEntry(entry, file) || definitions || clientServers) {
       this.dependenciesChanged([entry.path]);
       return;
     }
     this.emit({ paths: [entry.path], dependencies: false });
   }
 
-  /** An entry left the session (or the disk): a catalog's or a definition's going changes every file, another's only itself. */
+  /** An entry left the session (or the disk): a catalog's, a definition's or another client's server's going changes every file, another's only itself. */
   private gone(path: string, wasCatalog: boolean): void {
-    if (wasCatalog || this.workspace.definitions.setFile(path, [])) this.dependenciesChanged([path]);
+    const definitions = this.workspace.definitions.setFile(path, []);
+    const clientServers = this.workspace.clientServers.setFile(path, []);
+    if (wasCatalog || definitions || clientServers) this.dependenciesChanged([path]);
     else this.emit({ paths: [path], dependencies: false });
   }
 

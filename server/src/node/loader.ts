@@ -7,6 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAME, parseConfig, type LensConfig } from '../core/config/config.js';
 import { LIMITS } from '../core/limits.js';
 import { HEAD_BYTES, type ParsedFile } from '../core/parse/file.js';
+import { clientServersOf, mayHoldClientServers } from '../core/catalog/clientServers.js';
 import { definitionsOf, mayHoldDefinitions } from '../core/catalog/definitions.js';
 import { mayBeOurs, unparsedFile } from '../core/parse/prefilter.js';
 import { fileTooLarge } from '../core/parse/problems.js';
@@ -481,6 +482,15 @@ function openPlanned(plan: WorkspacePlan, hooks: LoadHooks) {
     if (text === undefined || text.bytes !== undefined || !mayHoldDefinitions(text.text)) continue;
     const file = parse(candidate.absolute);
     if (file) workspace.definitions.setFile(file.path, definitionsOf(file));
+  }
+  // The servers of the workspace's client configs, for a server two clients of a project start
+  // differently: only the files whose path names a client are parsed for them.
+  for (const candidate of plan.candidates) {
+    if (!mayHoldClientServers(toPosix(relative(cwd, candidate.absolute)))) continue;
+    const text = textOf(candidate.absolute);
+    if (text === undefined || text.bytes !== undefined) continue;
+    const file = parse(candidate.absolute);
+    if (file) workspace.clientServers.setFile(file.path, clientServersOf(file));
   }
   const loaded: Omit<LoadedWorkspace, 'files'> = {
     workspace,

@@ -5,27 +5,11 @@
 // a client without facts here gets only the client-neutral checks (docs/clients.md).
 import type { DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
-import { clientOfPath, type ClientId, type ClientInfo } from '../parse/clients.js';
-import {
-  getMap,
-  getPair,
-  getSeq,
-  isMap,
-  isScalar,
-  keyText,
-  type MapNode,
-  type Node,
-  type Pair,
-} from '../parse/nodes.js';
+import { clientOfPath, serversIn, type ClientId, type ClientInfo, type ServerPair } from '../parse/clients.js';
 import type { Severity } from '../types.js';
 
-export interface ClientServer {
-  name: string;
-  /** The pair that names the server: its entry in a map of servers, or the item's `name` in a list (Continue). */
-  pair: Pair;
-  /** The entry, when it is a mapping. */
-  entry: MapNode | undefined;
-}
+/** A server of the document: its name, the pair that names it, its entry when a mapping (parse/clients.ts). */
+export type ClientServer = ServerPair;
 
 export interface ClientView {
   /** The client the path names; null for a file recognised by content only. */
@@ -42,32 +26,8 @@ const VIEW = memoKey<ClientView>('client-servers');
 export function clientViewOf(ctx: DocumentContext): ClientView {
   return ctx.memo.get(VIEW, () => {
     const client = ctx.doc.kind === 'mcp-servers' ? clientOfPath(ctx.file.path) : null;
-    const keys = client
-      ? [client.serversKey, ...(client.alsoReads ? [client.alsoReads] : [])]
-      : (['servers', 'mcpServers'] as const);
-    const servers: ClientServer[] = [];
-    for (const key of keys) {
-      if (client?.list) {
-        servers.push(...listedServers(getSeq(ctx.doc.root, key)?.items ?? []));
-        continue;
-      }
-      for (const pair of getMap(ctx.doc.root, key)?.pairs ?? []) {
-        servers.push({ name: keyText(pair), pair, entry: isMap(pair.value) ? pair.value : undefined });
-      }
-    }
-    return { client, servers };
+    return { client, servers: serversIn(ctx.doc.root, client) };
   });
-}
-
-/** The entries of a list of servers (Continue's block), each named by its `name`; an item without one names no server. */
-function listedServers(items: readonly Node[]): ClientServer[] {
-  const out: ClientServer[] = [];
-  for (const item of items) {
-    const pair = isMap(item) ? getPair(item, 'name') : undefined;
-    if (!isMap(item) || !pair || !isScalar(pair.value) || typeof pair.value.value !== 'string') continue;
-    out.push({ name: pair.value.value, pair, entry: item });
-  }
-  return out;
 }
 
 /** Where a fact about a client was read. */

@@ -6,6 +6,7 @@
 // LISTED_CLIENT_FILES, names every file `tool-lens servers` and `catalog fetch` read
 // (core/parse/serverEntries.ts): LISTED_CLIENT_FILES are those `check` does not read (Continue's
 // JSON files and Windsurf's project-level file).
+import { getMap, getPair, getSeq, isMap, isScalar, keyText, type MapNode, type Node, type Pair } from './nodes.js';
 
 export type ClientId =
   | 'vscode'
@@ -132,4 +133,58 @@ export function neutralSchemaFits(client: ClientInfo | null): boolean {
 export function clientOfPath(path: string): ClientInfo | null {
   const normalized = path.replace(/\\/g, '/');
   return CLIENTS.find((c) => c.path.test(normalized)) ?? null;
+}
+
+/** One server of a client file: its name, the pair that names it, and its entry when that is a mapping. */
+export interface ServerPair {
+  name: string;
+  /** The pair that names the server: its entry in a map of servers, or the item's `name` in a list (Continue). */
+  pair: Pair;
+  /** The entry, when it is a mapping. */
+  entry: MapNode | undefined;
+}
+
+/**
+ * The servers of a client file's root, under its client's key (and the one it also reads); without
+ * a client (a file recognised by content), under `servers` and `mcpServers`. For Zed only
+ * `context_servers` is read: the rest of its settings file is not ours.
+ */
+export function serversIn(root: Node | null, client: ClientInfo | null): ServerPair[] {
+  const keys = client
+    ? [client.serversKey, ...(client.alsoReads ? [client.alsoReads] : [])]
+    : (['servers', 'mcpServers'] as const);
+  const servers: ServerPair[] = [];
+  for (const key of keys) {
+    if (client?.list) {
+      servers.push(...listedServers(getSeq(root, key)?.items ?? []));
+      continue;
+    }
+    for (const pair of getMap(root, key)?.pairs ?? [])
+      servers.push({ name: keyText(pair), pair, entry: isMap(pair.value) ? pair.value : undefined });
+  }
+  return servers;
+}
+
+/** The entries of a list of servers (Continue's block), each named by its `name`; an item without one names no server. */
+function listedServers(items: readonly Node[]): ServerPair[] {
+  const out: ServerPair[] = [];
+  for (const item of items) {
+    const pair = isMap(item) ? getPair(item, 'name') : undefined;
+    if (!isMap(item) || !pair || !isScalar(pair.value) || typeof pair.value.value !== 'string') continue;
+    out.push({ name: pair.value.value, pair, entry: item });
+  }
+  return out;
+}
+
+/**
+ * The folder a client is opened in to read this client file (its project): the folder that holds
+ * `.vscode/`, `.cursor/`, `.continue/`... or `.mcp.json` itself, `/`-separated, without a trailing
+ * slash (`''` for the workspace's own folder). Two clients' files of one project are read by two
+ * agents working in the same folder. A path no client names: its own folder.
+ */
+export function projectFolderOf(path: string, pattern: RegExp | undefined = clientOfPath(path)?.path): string {
+  const normalized = path.replace(/\\/g, '/');
+  const match = pattern?.exec(normalized);
+  const end = match ? match.index : normalized.lastIndexOf('/') + 1;
+  return normalized.slice(0, end).replace(/\/$/, '');
 }

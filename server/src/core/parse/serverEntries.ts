@@ -233,12 +233,22 @@ function readToml(text: string, kind: ServerFileKind): ServerFile {
 }
 
 function entryOf(kind: ServerFileKind, name: string, value: unknown, at: Place): ServerEntry {
-  const base = { name, ...at };
-  if (!isPlain(value))
-    return { ...base, disabled: false, start: { transport: 'none', why: 'its settings are not an object' } };
+  return { name, ...at, ...launchOf(kind, value) };
+}
+
+/** How a client starts a server: the part of a ServerEntry its settings give. */
+export type ServerLaunch = Pick<ServerEntry, 'disabled' | 'type' | 'start'>;
+
+/** How the client of `kind` starts the server whose settings are `node`, a node of a tree already parsed (check's own). */
+export function launchOfNode(kind: ServerFileKind, node: Node | null): ServerLaunch {
+  return launchOf(kind, plainOf(node));
+}
+
+function launchOf(kind: ServerFileKind, value: unknown): ServerLaunch {
+  if (!isPlain(value)) return { disabled: false, start: { transport: 'none', why: 'its settings are not an object' } };
   const type = str(value.type);
   const disabled = value.disabled === true || value.enabled === false;
-  return { ...base, disabled, ...(type === undefined ? {} : { type }), start: startOf(kind, value, type) };
+  return { disabled, ...(type === undefined ? {} : { type }), start: startOf(kind, value, type) };
 }
 
 function startOf(kind: ServerFileKind, entry: Plain, type: string | undefined): ServerStart {

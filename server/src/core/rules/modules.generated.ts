@@ -25,6 +25,7 @@ import { rule as catalogMetaKey } from './catalog/meta-key.js';
 import { rule as catalogSchemaRoot } from './catalog/schema-root.js';
 import { rule as catalogTaskSupport } from './catalog/task-support.js';
 import { rule as catalogUnknownField } from './catalog/unknown-field.js';
+import { rule as clientDiffersAcrossClients } from './client/differs-across-clients.js';
 import { rule as clientInvalidTransport } from './client/invalid-transport.js';
 import { rule as clientMissingType } from './client/missing-type.js';
 import { rule as clientPlaceholderCredential } from './client/placeholder-credential.js';
@@ -126,6 +127,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'catalog/schema-root', rule: catalogSchemaRoot },
   { path: 'catalog/task-support', rule: catalogTaskSupport },
   { path: 'catalog/unknown-field', rule: catalogUnknownField },
+  { path: 'client/differs-across-clients', rule: clientDiffersAcrossClients },
   { path: 'client/invalid-transport', rule: clientInvalidTransport },
   { path: 'client/missing-type', rule: clientMissingType },
   { path: 'client/placeholder-credential', rule: clientPlaceholderCredential },

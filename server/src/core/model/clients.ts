@@ -5,6 +5,7 @@
 // a client without facts here gets only the client-neutral checks (docs/clients.md).
 import type { DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
+import { closest, type SuggestionBudget } from '../text/suggest.js';
 import { clientOfPath, type ClientId, type ClientInfo } from '../parse/clients.js';
 import {
   getMap,
@@ -101,8 +102,9 @@ export interface EntryFacts {
   /** The file starts local (command) servers only: what the client does with a url entry (client/invalid-transport). */
   localOnly?: { severity: Severity; effect: string; remedy: string; source: FactSource };
   /**
-   * What the client does with an entry that has neither a command nor a url, when a key it does not
-   * read is the reason (a misspelt `command`, the entry nested one level down): client/unknown-key.
+   * What the client does with an entry that has neither a command nor a url: at the key it does
+   * not read that is the reason (a misspelt `command`, the entry nested one level down),
+   * client/unknown-key; when no key is, client/missing-field at the entry.
    */
   withoutLaunch?: {
     severity: Severity;
@@ -111,6 +113,11 @@ export interface EntryFacts {
     /** A key that makes such an entry another kind of server (Zed's `settings`: an extension's), what the entry is then, and what the client does with it. */
     otherwise?: { key: string; readAs: string; effect: string };
   };
+  /**
+   * Keys the file itself must have beside its servers (Continue's block: `name`, `version`), and
+   * what the client does with a file without one (client/missing-field).
+   */
+  fileKeys?: { keys: readonly string[]; severity: Severity; effect: string; source: FactSource };
   /** Keys the client reads only to refuse them, each with the key to write instead (client/unknown-key). */
   refusedKeys?: Readonly<
     Record<string, { instead: string; remedy: string; severity: Severity; effect: string; source: FactSource }>
@@ -120,6 +127,11 @@ export interface EntryFacts {
 const ROO_HUB: FactSource = {
   from: 'source',
   where: 'Roo-Code src/services/mcp/McpHub.ts: ServerConfigSchema, updateProjectMcpServers',
+};
+const ROO_PROJECT_FILE: FactSource = {
+  from: 'source',
+  where:
+    'Roo-Code src/services/mcp/McpHub.ts: createServerTypeSchema (a stdio shape needs `command`, a remote one `url`), McpSettingsSchema, initializeMcpServers and updateProjectMcpServers (a project file that fails the schema loads no server)',
 };
 const GEMINI_SETTINGS: FactSource = {
   from: 'source',
@@ -244,6 +256,14 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
         "An entry needs a `command` or a `url`: without one the block fails Continue's schema, and Continue reports an error for the file and loads its configuration without this server",
       source: CONTINUE_LOCAL_BLOCKS,
     },
+    // configYamlSchema: `name` and `version` are plain z.string(), and a local block is parsed with it.
+    fileKeys: {
+      keys: ['name', 'version'],
+      severity: 'error',
+      effect:
+        "Without it the block fails Continue's schema: Continue reports an error for the file and loads its configuration without this block's server",
+      source: CONTINUE_LOCAL_BLOCKS,
+    },
     transport: {
       values: ['stdio', 'sse', 'streamable-http'],
       severity: 'error',
@@ -310,6 +330,14 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       'disabledTools',
     ],
     unknownKey: { severity: 'warning', effect: 'Roo Code drops it when it reads the entry', source: ROO_HUB },
+    // The project file is validated as a whole (McpSettingsSchema): one entry that is neither a
+    // stdio nor a remote shape makes Roo show "Invalid MCP settings format" and load none of it.
+    withoutLaunch: {
+      severity: 'error',
+      effect:
+        'Roo Code reads an entry as a `command` or a `url`; this one is neither, so the whole file fails its validation ("Invalid MCP settings format") and none of its servers is loaded',
+      source: ROO_PROJECT_FILE,
+    },
     transport: {
       values: ['stdio', 'sse', 'streamable-http'],
       severity: 'error',
@@ -411,3 +439,85 @@ export function entryFactsOf(view: ClientView): EntryFacts | undefined {
 
 /** Keys of an entry that are Tool Lens's own (the face overlay): no client reads them, on purpose. */
 export const OWN_KEYS: ReadonlySet<string> = new Set(['toolFaces']);
+
+/** The keys that say how an entry starts, in any client's spelling. */
+const LAUNCH_KEYS: ReadonlySet<string> = new Set(['command', 'url', 'httpUrl', 'serverUrl']);
+
+/** Other clients' names for a key no edit distance finds. */
+const KEY_SYNONYMS: Record<string, string> = {
+  autoApprove: 'alwaysAllow',
+  autoapprove: 'alwaysAllow',
+  environment: 'env',
+  arguments: 'args',
+  workingDirectory: 'cwd',
+  serverUrl: 'url',
+  cmd: 'command',
+  headers: 'http_headers',
+  transport: 'type',
+  enabled: 'disabled',
+};
+
+/** A key of an entry that its client does not read (nor refuses), and what it probably was. */
+export interface UnreadKey {
+  pair: Pair;
+  key: string;
+  /** The entry's own launch keys one level down (`transport: {command, args}`): the keys it holds that the client reads. */
+  nested: readonly string[] | undefined;
+  /** The key the client reads that this one probably is (none for a nested entry). */
+  suggestion: string | undefined;
+}
+
+/** The launch keys the client reads (Roo Code: `command`, `url`; Gemini CLI also `httpUrl`). */
+function launchKeysOf(facts: EntryFacts): string[] {
+  return facts.keys.filter((k) => LAUNCH_KEYS.has(k));
+}
+
+/**
+ * The keys of a server's entry that its client does not read: Tool Lens's own and the keys the
+ * client refuses (`refusedKeys`) are not among them. Only for a client whose keys are known.
+ */
+export function unreadKeysOf(server: ClientServer, facts: EntryFacts, budget: SuggestionBudget): UnreadKey[] {
+  const known = new Set(facts.keys);
+  const launch = launchKeysOf(facts);
+  const own = server.entry?.pairs.map(keyText) ?? [];
+  const launches = (keys: readonly string[]) => keys.some((k) => launch.includes(k));
+  const out: UnreadKey[] = [];
+  for (const pair of server.entry?.pairs ?? []) {
+    const key = keyText(pair);
+    if (known.has(key) || OWN_KEYS.has(key) || (facts.refusedKeys && Object.hasOwn(facts.refusedKeys, key))) continue;
+    const inner = isMap(pair.value) ? pair.value.pairs.map(keyText).filter((k) => known.has(k)) : [];
+    const nested = launches(inner) && !launches(own) ? inner : undefined;
+    const suggestion = nested ? undefined : closest(key, facts.keys, { synonyms: KEY_SYNONYMS, budget });
+    out.push({ pair, key, nested, suggestion });
+  }
+  return out;
+}
+
+/** An entry with none of the launch keys its client reads, and what the client makes of it. */
+export interface LaunchGap {
+  /** What the client does with such an entry. */
+  fact: NonNullable<EntryFacts['withoutLaunch']>;
+  /** The entry has the key that makes it another kind of server (Zed's `settings`): what it is read as. */
+  readAs: NonNullable<NonNullable<EntryFacts['withoutLaunch']>['otherwise']> | undefined;
+  /** The unread keys that are the reason: a launch key misspelt, or the entry nested one level down. */
+  culprits: UnreadKey[];
+}
+
+/**
+ * Whether the server's entry lacks every launch key its client reads (`command`, `url`; for Zed
+ * also `settings`), for a client that says what it then does (`withoutLaunch`); client/unknown-key
+ * reports the culprits, client/missing-field an entry that has none.
+ */
+export function launchGapOf(server: ClientServer, facts: EntryFacts, unread: readonly UnreadKey[]): LaunchGap | undefined {
+  const fact = facts.withoutLaunch;
+  if (!fact || !server.entry) return undefined;
+  const own = server.entry.pairs.map(keyText);
+  const launch = launchKeysOf(facts);
+  if (own.some((k) => launch.includes(k))) return undefined;
+  const readAs = fact.otherwise && own.includes(fact.otherwise.key) ? fact.otherwise : undefined;
+  // The keys whose absence leaves the entry unloadable: the launch keys, and the one that would
+  // make it another kind of server while the entry lacks it (Zed's `settings`).
+  const wanted = new Set([...launch, ...(fact.otherwise && !readAs ? [fact.otherwise.key] : [])]);
+  const culprits = unread.filter((u) => u.nested || (u.suggestion !== undefined && wanted.has(u.suggestion)));
+  return { fact, readAs, culprits };
+}

@@ -508,7 +508,11 @@ export interface LaunchGap {
  * also `settings`), for a client that says what it then does (`withoutLaunch`); client/unknown-key
  * reports the culprits, client/missing-field an entry that has none.
  */
-export function launchGapOf(server: ClientServer, facts: EntryFacts, unread: readonly UnreadKey[]): LaunchGap | undefined {
+export function launchGapOf(
+  server: ClientServer,
+  facts: EntryFacts,
+  unread: readonly UnreadKey[],
+): LaunchGap | undefined {
   const fact = facts.withoutLaunch;
   if (!fact || !server.entry) return undefined;
   const own = server.entry.pairs.map(keyText);

@@ -17,7 +17,7 @@ import {
   type EntryFacts,
 } from '../../model/clients.js';
 import { neutralSchemaFits } from '../../parse/clients.js';
-import { getPair, getSeq, isMap, isScalar, keyText, type Node } from '../../parse/nodes.js';
+import { getPair, getSeq, isMap, isScalar, keyText, type Pair } from '../../parse/nodes.js';
 import { quotedAlternatives } from '../../text/words.js';
 import { suggestionBudgetOf } from '../../context.js';
 import { defineRule } from '../rule.js';
@@ -26,13 +26,13 @@ export const rule = defineRule({
   id: 'client/missing-field',
   defaultSeverity: 'error',
   summary:
-    'A server entry or block file without what its client needs to read it (a `command` or `url`, a block\'s `name`): no server loads from it.',
+    "A server entry or block file without what its client needs to read it (a `command` or `url`, a block's `name`): no server loads from it.",
   kinds: ['mcp-servers'],
   messages: {
     noLaunch: (d: { client: string; name: string; needs: string }) =>
       `${d.client} cannot load "${d.name}": add a ${d.needs}.`,
     notString: (d: { client: string; key: string }) =>
-      `${d.client} reads "${d.key}" as a string only, so it cannot load this entry: write the program's path as "${d.key}", and "args" and "env" beside it.`,
+      `${d.client} cannot load this entry: write "${d.key}" as the program's path, with "args" and "env" beside it.`,
     fileKey: (d: { client: string; key: string }) => `${d.client} cannot load this block: add its "${d.key}".`,
     entryName: (d: { client: string }) => `${d.client} cannot load this block: add a "name" to its server entry.`,
   },
@@ -64,7 +64,7 @@ export const rule = defineRule({
       ctx.report({
         messageId: 'notString',
         data: { client, key: 'command' },
-        span: command.span,
+        span: command.key.span,
         severity: facts.withoutLaunch.severity,
         related: [{ span: server.pair.key.span, message: `${facts.withoutLaunch.effect}.` }],
       });
@@ -105,13 +105,14 @@ function needsOf(facts: EntryFacts): string {
   return quotedAlternatives(other ? [...launch, other] : launch);
 }
 
-/** The value of a `command` that is an entry's only way to start and is not a string (Zed's older `{"path": ...}` object). */
-function notStringCommand(server: ClientServer, facts: EntryFacts): Node | undefined {
+/** The `command` that is an entry's only way to start and is not a string (Zed's older `{"path": ...}` object). */
+function notStringCommand(server: ClientServer, facts: EntryFacts): Pair | undefined {
   const fact = facts.withoutLaunch;
   const entry = server.entry;
   if (!fact || !entry) return undefined;
   const own = entry.pairs.map(keyText);
   if (own.includes('url') || (fact.otherwise && own.includes(fact.otherwise.key))) return undefined;
-  const command = getPair(entry, 'command')?.value;
-  return command && !(isScalar(command) && typeof command.value === 'string') ? command : undefined;
+  const command = getPair(entry, 'command');
+  const value = command?.value;
+  return command && !(isScalar(value) && typeof value.value === 'string') ? command : undefined;
 }

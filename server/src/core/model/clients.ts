@@ -78,6 +78,17 @@ export interface FactSource {
   where: string;
 }
 
+/** The form a client requires of a value of an entry (client/invalid-value). */
+export type ValueForm =
+  | { type: 'string'; nonEmpty?: true }
+  | { type: 'boolean' }
+  /** `min`/`max` inclusive, `above` exclusive. */
+  | { type: 'number'; min?: number; max?: number; above?: number }
+  /** A list of strings. */
+  | { type: 'strings' }
+  /** A mapping whose values are strings. */
+  | { type: 'stringMap' };
+
 /**
  * How a client reads one server entry. Only `keys` is required (it feeds completion); each other
  * part is there only when it is known from the client's source or documentation, and the rule that
@@ -118,6 +129,8 @@ export interface EntryFacts {
    * what the client does with a file without one (client/missing-field).
    */
   fileKeys?: { keys: readonly string[]; severity: Severity; effect: string; source: FactSource };
+  /** The values the client's schema refuses, by key, and what it then does (client/invalid-value). */
+  values?: { forms: Readonly<Record<string, ValueForm>>; severity: Severity; effect: string; source: FactSource };
   /** Keys the client reads only to refuse them, each with the key to write instead (client/unknown-key). */
   refusedKeys?: Readonly<
     Record<string, { instead: string; remedy: string; severity: Severity; effect: string; source: FactSource }>
@@ -256,6 +269,25 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
         "An entry needs a `command` or a `url`: without one the block fails Continue's schema, and Continue reports an error for the file and loads its configuration without this server",
       source: CONTINUE_LOCAL_BLOCKS,
     },
+    // mcpServerSchema's zod types: a value of another type, or a connectionTimeout not above 0, fails the block.
+    values: {
+      forms: {
+        name: { type: 'string' },
+        serverName: { type: 'string' },
+        faviconUrl: { type: 'string' },
+        connectionTimeout: { type: 'number', above: 0 },
+        command: { type: 'string' },
+        args: { type: 'strings' },
+        env: { type: 'stringMap' },
+        cwd: { type: 'string' },
+        url: { type: 'string' },
+        apiKey: { type: 'string' },
+      },
+      severity: 'error',
+      effect:
+        "The block fails Continue's schema, so Continue reports an error for the file and loads its configuration without this server",
+      source: CONTINUE_SCHEMA,
+    },
     // configYamlSchema: `name` and `version` are plain z.string(), and a local block is parsed with it.
     fileKeys: {
       keys: ['name', 'version'],
@@ -336,6 +368,24 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       severity: 'error',
       effect:
         'Roo Code reads an entry as a `command` or a `url`; this one is neither, so the whole file fails its validation ("Invalid MCP settings format") and none of its servers is loaded',
+      source: ROO_PROJECT_FILE,
+    },
+    // BaseConfigSchema and the stdio shape: the whole file is validated at once, so one refused
+    // value loads none of its servers. (`args`, `cwd`, `url`, `headers` and the type of `command`
+    // are the client-neutral schema's too.)
+    values: {
+      forms: {
+        command: { type: 'string', nonEmpty: true },
+        env: { type: 'stringMap' },
+        disabled: { type: 'boolean' },
+        timeout: { type: 'number', min: 1, max: 3600 },
+        alwaysAllow: { type: 'strings' },
+        watchPaths: { type: 'strings' },
+        disabledTools: { type: 'strings' },
+      },
+      severity: 'error',
+      effect:
+        'Roo Code validates the whole file at once, so it fails ("Invalid MCP settings format") and none of its servers is loaded',
       source: ROO_PROJECT_FILE,
     },
     transport: {

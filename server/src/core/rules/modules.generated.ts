@@ -26,6 +26,7 @@ import { rule as catalogSchemaRoot } from './catalog/schema-root.js';
 import { rule as catalogTaskSupport } from './catalog/task-support.js';
 import { rule as catalogUnknownField } from './catalog/unknown-field.js';
 import { rule as clientInvalidTransport } from './client/invalid-transport.js';
+import { rule as clientInvalidValue } from './client/invalid-value.js';
 import { rule as clientMissingField } from './client/missing-field.js';
 import { rule as clientMissingType } from './client/missing-type.js';
 import { rule as clientPlaceholderCredential } from './client/placeholder-credential.js';
@@ -128,6 +129,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'catalog/task-support', rule: catalogTaskSupport },
   { path: 'catalog/unknown-field', rule: catalogUnknownField },
   { path: 'client/invalid-transport', rule: clientInvalidTransport },
+  { path: 'client/invalid-value', rule: clientInvalidValue },
   { path: 'client/missing-field', rule: clientMissingField },
   { path: 'client/missing-type', rule: clientMissingType },
   { path: 'client/placeholder-credential', rule: clientPlaceholderCredential },

@@ -129,6 +129,17 @@ export interface EntryFacts {
    * what the client does with a file without one (client/missing-field).
    */
   fileKeys?: { keys: readonly string[]; severity: Severity; effect: string; source: FactSource };
+  /**
+   * Keys that belong to the other transport, which the client refuses in an entry with a `command`
+   * (`stdio`) or with a `url` and no `command` (`remote`), and what it then does (client/invalid-transport).
+   */
+  transportKeys?: {
+    stdio: readonly string[];
+    remote: readonly string[];
+    severity: Severity;
+    effect: string;
+    source: FactSource;
+  };
   /** The values the client's schema refuses, by key, and what it then does (client/invalid-value). */
   values?: { forms: Readonly<Record<string, ValueForm>>; severity: Severity; effect: string; source: FactSource };
   /** Keys the client reads only to refuse them, each with the key to write instead (client/unknown-key). */
@@ -193,6 +204,11 @@ const CODEX_BEARER: FactSource = {
   from: 'source',
   where:
     'codex codex-rs/config/src/mcp_types.rs: TryFrom<RawMcpServerConfig> for McpServerConfig (throw_if_set on bearer_token); codex-rs/exec/src/lib.rs: run_main ("Error loading config.toml", exit 1)',
+};
+const CODEX_TRANSPORT: FactSource = {
+  from: 'source',
+  where:
+    'codex codex-rs/config/src/mcp_types.rs: TryFrom<RawMcpServerConfig> for McpServerConfig (throw_if_set per transport); codex-rs/exec/src/lib.rs: run_main ("Error loading config.toml", exit 1)',
 };
 const CURSOR_DOCS: FactSource = { from: 'documentation', where: 'https://cursor.com/docs/mcp' };
 const WINDSURF_DOCS: FactSource = { from: 'documentation', where: 'https://docs.windsurf.com/windsurf/cascade/mcp' };
@@ -370,6 +386,16 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
         'Roo Code reads an entry as a `command` or a `url`; this one is neither, so the whole file fails its validation ("Invalid MCP settings format") and none of its servers is loaded',
       source: ROO_PROJECT_FILE,
     },
+    // The stdio shape has `url` and `headers` as z.undefined(), the remote ones `command`, `args`
+    // and `env`: an entry with keys of both shapes matches none, and the whole file fails.
+    transportKeys: {
+      stdio: ['url', 'headers'],
+      remote: ['args', 'env'],
+      severity: 'error',
+      effect:
+        'Roo Code validates the whole file at once, so it fails ("Invalid MCP settings format") and none of its servers is loaded',
+      source: ROO_PROJECT_FILE,
+    },
     // BaseConfigSchema and the stdio shape: the whole file is validated at once, so one refused
     // value loads none of its servers. (`args`, `cwd`, `url`, `headers` and the type of `command`
     // are the client-neutral schema's too.)
@@ -478,7 +504,17 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       },
     },
     // No `type` key: a `command` makes a stdio server, a `url` a streamable HTTP one, so no transport
-    // facts (a `type` written there is client/unknown-key's finding).
+    // values (a `type` written there is client/unknown-key's finding). The other transport's keys
+    // are refused in the same table as its launch key (a project fragment without either is not
+    // checked: a lower layer may complete it); `bearer_token` is refusedKeys' for both.
+    transportKeys: {
+      stdio: ['url', 'bearer_token_env_var', 'http_headers', 'env_http_headers', 'oauth', 'oauth_resource'],
+      remote: ['args', 'env', 'env_vars', 'cwd'],
+      severity: 'error',
+      effect:
+        'Codex fails to read its configuration ("... is not supported for stdio" or "for streamable_http") and stops before starting',
+      source: CODEX_TRANSPORT,
+    },
   },
 };
 

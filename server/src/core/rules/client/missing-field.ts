@@ -50,7 +50,7 @@ export const rule = defineRule({
         if (gap.readAs || gap.culprits.length > 0) continue;
         ctx.report({
           messageId: 'noLaunch',
-          data: { client, name: server.name, needs: needsOf(facts) },
+          data: { client, name: server.name, needs: needsOf(facts, server) },
           span: server.pair.key.span,
           severity: gap.fact.severity,
           related: [{ span: server.pair.key.span, message: `${gap.fact.effect}.` }],
@@ -98,8 +98,15 @@ export const rule = defineRule({
   },
 });
 
-/** The keys of which an entry needs one, as the message names them (`"command" or "url"`). */
-function needsOf(facts: EntryFacts): string {
+/**
+ * The keys of which an entry needs one, as the message names them (`"command" or "url"`); with a
+ * `type`, the one that type reads (`stdio`: a `command`, a remote type: a `url`).
+ */
+function needsOf(facts: EntryFacts, server: ClientServer): string {
+  const type = getPair(server.entry, 'type')?.value;
+  const named = isScalar(type) && typeof type.value === 'string' ? type.value : undefined;
+  if (named === 'stdio') return '"command"';
+  if (named !== undefined && facts.transport?.values.includes(named)) return '"url"';
   const launch = facts.keys.filter((k) => k === 'command' || k === 'url' || k === 'httpUrl' || k === 'serverUrl');
   const other = facts.withoutLaunch?.otherwise?.key;
   return quotedAlternatives(other ? [...launch, other] : launch);

@@ -22,6 +22,9 @@ import { quotedAlternatives } from '../../text/words.js';
 import { suggestionBudgetOf } from '../../context.js';
 import { defineRule } from '../rule.js';
 
+/** The remote transport names some client uses (schemas/mcp-servers.schema.json's `type`). */
+const REMOTE_TYPES: ReadonlySet<string> = new Set(['http', 'sse', 'streamable-http']);
+
 export const rule = defineRule({
   id: 'client/missing-field',
   defaultSeverity: 'error',
@@ -106,7 +109,8 @@ function needsOf(facts: EntryFacts, server: ClientServer): string {
   const type = getPair(server.entry, 'type')?.value;
   const named = isScalar(type) && typeof type.value === 'string' ? type.value : undefined;
   if (named === 'stdio') return '"command"';
-  if (named !== undefined && facts.transport?.values.includes(named)) return '"url"';
+  // A remote type in any client's spelling (Roo Code's refused `http` is client/invalid-transport's).
+  if (named !== undefined && REMOTE_TYPES.has(named) && facts.keys.includes('url')) return '"url"';
   const launch = facts.keys.filter((k) => k === 'command' || k === 'url' || k === 'httpUrl' || k === 'serverUrl');
   const other = facts.withoutLaunch?.otherwise?.key;
   return quotedAlternatives(other ? [...launch, other] : launch);

@@ -141,7 +141,14 @@ export interface EntryFacts {
     source: FactSource;
   };
   /** The values the client's schema refuses, by key, and what it then does (client/invalid-value). */
-  values?: { forms: Readonly<Record<string, ValueForm>>; severity: Severity; effect: string; source: FactSource };
+  values?: {
+    forms: Readonly<Record<string, ValueForm>>;
+    /** The same for the keys of the file itself, beside its servers (Continue's block: `name`, `version`). */
+    fileForms?: Readonly<Record<string, ValueForm>>;
+    severity: Severity;
+    effect: string;
+    source: FactSource;
+  };
   /** Keys the client reads only to refuse them, each with the key to write instead (client/unknown-key). */
   refusedKeys?: Readonly<
     Record<string, { instead: string; remedy: string; severity: Severity; effect: string; source: FactSource }>
@@ -299,6 +306,8 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
         url: { type: 'string' },
         apiKey: { type: 'string' },
       },
+      // baseConfigYamlSchema: a YAML `version: 1` is a number, which z.string() refuses.
+      fileForms: { name: { type: 'string' }, version: { type: 'string' }, schema: { type: 'string' } },
       severity: 'error',
       effect:
         "The block fails Continue's schema, so Continue reports an error for the file and loads its configuration without this server",

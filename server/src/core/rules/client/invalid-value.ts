@@ -37,6 +37,8 @@ export const rule = defineRule({
       `${d.client} cannot load this entry: "${d.name}" in "${d.key}" must be a string; quote it.`,
     outOfRange: (d: { client: string; key: string; bounds: string }) =>
       `${d.client} cannot load this entry: "${d.key}" must be ${d.bounds}.`,
+    fileType: (d: { client: string; key: string; expected: string }) =>
+      `${d.client} cannot load this block: "${d.key}" must be ${d.expected}.`,
     empty: (d: { client: string; key: string }) => `${d.client} cannot load this entry: "${d.key}" must not be empty.`,
   },
   check(ctx) {
@@ -46,6 +48,23 @@ export const rule = defineRule({
     const client = view.client.label;
     const neutral = neutralSchemaFits(view.client);
     const text = ctx.file.source.text;
+    // The file's own keys (Continue's block `name`, `version`), reported at the value.
+    const root = ctx.doc.root;
+    for (const pair of isMap(root) ? root.pairs : []) {
+      const key = keyText(pair);
+      const form = values.fileForms && Object.hasOwn(values.fileForms, key) ? values.fileForms[key] : undefined;
+      const value = pair.value;
+      if (!form || !value || isNull(value) || fits(value, form)) continue;
+      const fix = form.type === 'string' && isScalar(value) ? quoteFix(text, value) : undefined;
+      ctx.report({
+        messageId: 'fileType',
+        data: { client, key, expected: EXPECTED[form.type] },
+        span: value.span,
+        severity: values.severity,
+        related: [{ span: pair.key.span, message: `${values.effect}.` }],
+        ...(fix ? { fixes: [fix] } : {}),
+      });
+    }
     for (const server of view.servers) {
       const related = [{ span: server.pair.key.span, message: `${values.effect}.` }];
       const place = { severity: values.severity, related };
@@ -56,13 +75,15 @@ export const rule = defineRule({
         if (!form || !value || isNull(value)) continue;
         const typed = neutral && NEUTRAL_TYPED.has(key);
         if (!fits(value, form)) {
-          if (!typed)
-            ctx.report({
-              messageId: 'wrongType',
-              data: { client, key, expected: EXPECTED[form.type] },
-              span: value.span,
-              ...place,
-            });
+          if (typed) continue;
+          const fix = form.type === 'string' && isScalar(value) ? quoteFix(text, value) : undefined;
+          ctx.report({
+            messageId: 'wrongType',
+            data: { client, key, expected: EXPECTED[form.type] },
+            span: value.span,
+            ...place,
+            ...(fix ? { fixes: [fix] } : {}),
+          });
           continue;
         }
         if (form.type === 'stringMap' && isMap(value)) {

@@ -3,8 +3,9 @@
 // drops it, so whatever it was meant to set stays unset. Only for the clients whose entry keys are
 // known from their source (model/clients.ts: VS Code, Roo Code, Gemini CLI, Amazon Q, Codex, Zed,
 // Continue); Tool Lens's own `toolFaces` is never reported. Where the key is why the entry has no
-// command or url, the finding says what the client does with such an entry (Continue skips the
-// block, Zed cannot read it, or reads it as an extension's server), at that severity; a key the
+// command or url, the finding says what the client does with such an entry (Roo Code refuses
+// the whole file, Continue skips the block, Zed cannot read it, or reads it as an extension's
+// server), at that severity (model/clients.ts launchGapOf, shared with client/missing-field); a key the
 // client reads only to refuse it (Codex's `bearer_token`) is an error with the key to use instead.
 import { editContextOf, removePair, renameKey, replaceScalarText } from '../../edit/mappingEdits.js';
 import {

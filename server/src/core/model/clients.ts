@@ -80,7 +80,8 @@ export interface FactSource {
 
 /** The form a client requires of a value of an entry (client/invalid-value). */
 export type ValueForm =
-  | { type: 'string'; nonEmpty?: true }
+  /** `url`: must parse as a URL as written (WHATWG `new URL`, as zod's `.url()` checks it). */
+  | { type: 'string'; nonEmpty?: true; url?: true }
   | { type: 'boolean' }
   /** `min`/`max` inclusive, `above` exclusive. */
   | { type: 'number'; min?: number; max?: number; above?: number }
@@ -411,6 +412,8 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
     values: {
       forms: {
         command: { type: 'string', nonEmpty: true },
+        // z.string().url(): checked on the file as written, before injectVariables runs at connect.
+        url: { type: 'string', url: true },
         env: { type: 'stringMap' },
         disabled: { type: 'boolean' },
         timeout: { type: 'number', min: 1, max: 3600 },

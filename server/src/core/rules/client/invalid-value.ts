@@ -39,6 +39,8 @@ export const rule = defineRule({
       `${d.client} cannot load this entry: "${d.key}" must be ${d.bounds}.`,
     fileType: (d: { client: string; key: string; expected: string }) =>
       `${d.client} cannot load this block: "${d.key}" must be ${d.expected}.`,
+    notUrl: (d: { client: string; key: string }) =>
+      `${d.client} cannot load this entry: "${d.key}" must parse as a URL, with no variable in its host.`,
     empty: (d: { client: string; key: string }) => `${d.client} cannot load this entry: "${d.key}" must not be empty.`,
   },
   check(ctx) {
@@ -116,6 +118,12 @@ export const rule = defineRule({
             });
           continue;
         }
+        if (form.type === 'string' && form.url && isScalar(value) && typeof value.value === 'string') {
+          // Beside a `command`, the `url` is client/invalid-transport's (an entry of two transports).
+          if (!parsesAsUrl(value.value) && !server.entry?.pairs.some((p) => keyText(p) === 'command'))
+            ctx.report({ messageId: 'notUrl', data: { client, key }, span: value.span, ...place });
+          continue;
+        }
         if (form.type === 'string' && form.nonEmpty && isScalar(value) && value.value === '')
           ctx.report({ messageId: 'empty', data: { client, key }, span: value.span, ...place });
       }
@@ -141,6 +149,20 @@ function fits(node: Node, form: ValueForm): boolean {
       return isSeq(node) && node.items.every((item) => isScalar(item) && typeof item.value === 'string');
     case 'stringMap':
       return isMap(node);
+  }
+}
+
+/**
+ * Whether a URL parses as zod's `.url()` parses it (zod v3 ZodString: `new URL(value)`, the WHATWG
+ * parser that VS Code's Node runs too). A variable in the host or port (`https://${env:HOST}/mcp`)
+ * does not: Roo Code validates the file before it expands variables.
+ */
+function parsesAsUrl(value: string): boolean {
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
   }
 }
 

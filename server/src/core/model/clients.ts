@@ -3,7 +3,7 @@
 // keys, its transport names, and what it does with anything else. Facts are per client and say
 // where they come from (the client's source, or its documentation where the source is closed);
 // a client without facts here gets only the client-neutral checks (docs/clients.md).
-import type { DocumentContext } from '../context.js';
+import { suggestionBudgetOf, type DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
 import { closest, type SuggestionBudget } from '../text/suggest.js';
 import { clientOfPath, type ClientId, type ClientInfo } from '../parse/clients.js';
@@ -574,7 +574,21 @@ function launchKeysOf(facts: EntryFacts): string[] {
  * The keys of a server's entry that its client does not read: Tool Lens's own and the keys the
  * client refuses (`refusedKeys`) are not among them. Only for a client whose keys are known.
  */
-export function unreadKeysOf(server: ClientServer, facts: EntryFacts, budget: SuggestionBudget): UnreadKey[] {
+export function unreadKeysOf(ctx: DocumentContext, server: ClientServer, facts: EntryFacts): UnreadKey[] {
+  // Once per document: client/unknown-key and client/missing-field must agree on the culprits,
+  // and a second search would spend the document's suggestion budget twice.
+  const cache = ctx.memo.get(UNREAD, () => new Map<ClientServer, UnreadKey[]>());
+  let keys = cache.get(server);
+  if (!keys) {
+    keys = findUnreadKeys(server, facts, suggestionBudgetOf(ctx));
+    cache.set(server, keys);
+  }
+  return keys;
+}
+
+const UNREAD = memoKey<Map<ClientServer, UnreadKey[]>>('client-unread-keys');
+
+function findUnreadKeys(server: ClientServer, facts: EntryFacts, budget: SuggestionBudget): UnreadKey[] {
   const known = new Set(facts.keys);
   const launch = launchKeysOf(facts);
   const own = server.entry?.pairs.map(keyText) ?? [];

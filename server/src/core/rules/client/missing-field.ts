@@ -19,7 +19,6 @@ import {
 import { neutralSchemaFits } from '../../parse/clients.js';
 import { getPair, getSeq, isMap, isScalar, keyText, type Pair } from '../../parse/nodes.js';
 import { quotedAlternatives } from '../../text/words.js';
-import { suggestionBudgetOf } from '../../context.js';
 import { defineRule } from '../rule.js';
 
 /** The remote transport names some client uses (schemas/mcp-servers.schema.json's `type`). */
@@ -44,9 +43,8 @@ export const rule = defineRule({
     const facts = entryFactsOf(view);
     if (!view.client || !facts) return;
     const client = view.client.label;
-    const budget = suggestionBudgetOf(ctx);
     for (const server of view.servers) {
-      const gap = launchGapOf(server, facts, unreadKeysOf(server, facts, budget));
+      const gap = launchGapOf(server, facts, unreadKeysOf(ctx, server, facts));
       if (gap) {
         // A misspelt or nested key is the reason (client/unknown-key), or the entry is another
         // kind of server (Zed's extension server, with `settings`).

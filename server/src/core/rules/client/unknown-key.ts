@@ -20,7 +20,6 @@ import { isScalar, keyText, type Pair } from '../../parse/nodes.js';
 import type { Fix } from '../../types.js';
 import type { EditContext } from '../../edit/mappingEdits.js';
 import { quotedList } from '../../text/words.js';
-import { suggestionBudgetOf } from '../../context.js';
 import { defineRule } from '../rule.js';
 
 export const rule = defineRule({
@@ -50,7 +49,6 @@ export const rule = defineRule({
     const client = view.client.label;
     const refused = facts.refusedKeys ?? {};
     const edit = editContextOf(ctx.file);
-    const budget = suggestionBudgetOf(ctx);
     for (const server of view.servers) {
       for (const pair of server.entry?.pairs ?? []) {
         const key = keyText(pair);
@@ -66,7 +64,7 @@ export const rule = defineRule({
           ...(fix ? { fixes: [fix] } : {}),
         });
       }
-      const unread = unreadKeysOf(server, facts, budget);
+      const unread = unreadKeysOf(ctx, server, facts);
       // What the client makes of this entry when it has no command or url of its own.
       const gap = launchGapOf(server, facts, unread);
       for (const { pair, key, nested, suggestion } of unread) {

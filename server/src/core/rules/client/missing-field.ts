@@ -2,7 +2,7 @@
 // server from it. An entry with none of the keys that say how it starts (`command` or `url`; for
 // Zed also an extension's `settings`) when no key of it is a misspelling of one (that is
 // client/unknown-key's finding, at the key), or whose `command` is not a string (Zed's older
-// `"command": {"path": ...}` form); a Continue block file without its `name` or `version`. What
+// `"command": {"path": ...}` form); a Continue block without its `name`, `version` or entry `name`. What
 // the client then does is per client (model/clients.ts `withoutLaunch`, `fileKeys`): Roo Code
 // refuses the whole project file (McpHub.ts McpSettingsSchema), Continue skips the block with a
 // non-fatal error (unroll.ts unrollBlocks), Zed matches the entry to no shape (project.rs

@@ -3,9 +3,11 @@
 // keys, its transport names, and what it does with anything else. Facts are per client and say
 // where they come from (the client's source, or its documentation where the source is closed);
 // a client without facts here gets only the client-neutral checks (docs/clients.md).
-import type { DocumentContext } from '../context.js';
+import { suggestionBudgetOf, type DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
+import { closest, type SuggestionBudget } from '../text/suggest.js';
 import { clientOfPath, serversIn, type ClientId, type ClientInfo, type ServerPair } from '../parse/clients.js';
+import { isMap, keyText, type Pair } from '../parse/nodes.js';
 import type { Severity } from '../types.js';
 
 /** A server of the document: its name, the pair that names it, its entry when a mapping (parse/clients.ts). */
@@ -37,6 +39,18 @@ export interface FactSource {
   where: string;
 }
 
+/** The form a client requires of a value of an entry (client/invalid-value). */
+export type ValueForm =
+  /** `url`: must parse as a URL as written (WHATWG `new URL`, as zod's `.url()` checks it). */
+  | { type: 'string'; nonEmpty?: true; url?: true }
+  | { type: 'boolean' }
+  /** `min`/`max` inclusive, `above` exclusive. */
+  | { type: 'number'; min?: number; max?: number; above?: number }
+  /** A list of strings. */
+  | { type: 'strings' }
+  /** A mapping whose values are strings. */
+  | { type: 'stringMap' };
+
 /**
  * How a client reads one server entry. Only `keys` is required (it feeds completion); each other
  * part is there only when it is known from the client's source or documentation, and the rule that
@@ -61,8 +75,9 @@ export interface EntryFacts {
   /** The file starts local (command) servers only: what the client does with a url entry (client/invalid-transport). */
   localOnly?: { severity: Severity; effect: string; remedy: string; source: FactSource };
   /**
-   * What the client does with an entry that has neither a command nor a url, when a key it does not
-   * read is the reason (a misspelt `command`, the entry nested one level down): client/unknown-key.
+   * What the client does with an entry that has neither a command nor a url: at the key it does
+   * not read that is the reason (a misspelt `command`, the entry nested one level down),
+   * client/unknown-key; when no key is, client/missing-field at the entry.
    */
   withoutLaunch?: {
     severity: Severity;
@@ -70,6 +85,31 @@ export interface EntryFacts {
     source: FactSource;
     /** A key that makes such an entry another kind of server (Zed's `settings`: an extension's), what the entry is then, and what the client does with it. */
     otherwise?: { key: string; readAs: string; effect: string };
+  };
+  /**
+   * Keys the file itself must have beside its servers (Continue's block: `name`, `version`), and
+   * what the client does with a file without one (client/missing-field).
+   */
+  fileKeys?: { keys: readonly string[]; severity: Severity; effect: string; source: FactSource };
+  /**
+   * Keys that belong to the other transport, which the client refuses in an entry with a `command`
+   * (`stdio`) or with a `url` and no `command` (`remote`), and what it then does (client/invalid-transport).
+   */
+  transportKeys?: {
+    stdio: readonly string[];
+    remote: readonly string[];
+    severity: Severity;
+    effect: string;
+    source: FactSource;
+  };
+  /** The values the client's schema refuses, by key, and what it then does (client/invalid-value). */
+  values?: {
+    forms: Readonly<Record<string, ValueForm>>;
+    /** The same for the keys of the file itself, beside its servers (Continue's block: `name`, `version`). */
+    fileForms?: Readonly<Record<string, ValueForm>>;
+    severity: Severity;
+    effect: string;
+    source: FactSource;
   };
   /** Keys the client reads only to refuse them, each with the key to write instead (client/unknown-key). */
   refusedKeys?: Readonly<
@@ -80,6 +120,11 @@ export interface EntryFacts {
 const ROO_HUB: FactSource = {
   from: 'source',
   where: 'Roo-Code src/services/mcp/McpHub.ts: ServerConfigSchema, updateProjectMcpServers',
+};
+const ROO_PROJECT_FILE: FactSource = {
+  from: 'source',
+  where:
+    'Roo-Code src/services/mcp/McpHub.ts: createServerTypeSchema (a stdio shape needs `command`, a remote one `url`), McpSettingsSchema, initializeMcpServers and updateProjectMcpServers (a project file that fails the schema loads no server)',
 };
 const GEMINI_SETTINGS: FactSource = {
   from: 'source',
@@ -128,6 +173,11 @@ const CODEX_BEARER: FactSource = {
   from: 'source',
   where:
     'codex codex-rs/config/src/mcp_types.rs: TryFrom<RawMcpServerConfig> for McpServerConfig (throw_if_set on bearer_token); codex-rs/exec/src/lib.rs: run_main ("Error loading config.toml", exit 1)',
+};
+const CODEX_TRANSPORT: FactSource = {
+  from: 'source',
+  where:
+    'codex codex-rs/config/src/mcp_types.rs: TryFrom<RawMcpServerConfig> for McpServerConfig (throw_if_set per transport); codex-rs/exec/src/lib.rs: run_main ("Error loading config.toml", exit 1)',
 };
 const CURSOR_DOCS: FactSource = { from: 'documentation', where: 'https://cursor.com/docs/mcp' };
 const WINDSURF_DOCS: FactSource = { from: 'documentation', where: 'https://docs.windsurf.com/windsurf/cascade/mcp' };
@@ -204,6 +254,35 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
         "An entry needs a `command` or a `url`: without one the block fails Continue's schema, and Continue reports an error for the file and loads its configuration without this server",
       source: CONTINUE_LOCAL_BLOCKS,
     },
+    // mcpServerSchema's zod types: a value of another type, or a connectionTimeout not above 0, fails the block.
+    values: {
+      forms: {
+        name: { type: 'string' },
+        serverName: { type: 'string' },
+        faviconUrl: { type: 'string' },
+        connectionTimeout: { type: 'number', above: 0 },
+        command: { type: 'string' },
+        args: { type: 'strings' },
+        env: { type: 'stringMap' },
+        cwd: { type: 'string' },
+        url: { type: 'string' },
+        apiKey: { type: 'string' },
+      },
+      // baseConfigYamlSchema: a YAML `version: 1` is a number, which z.string() refuses.
+      fileForms: { name: { type: 'string' }, version: { type: 'string' }, schema: { type: 'string' } },
+      severity: 'error',
+      effect:
+        "The block fails Continue's schema, so Continue reports an error for the file and loads its configuration without this server",
+      source: CONTINUE_SCHEMA,
+    },
+    // configYamlSchema: `name` and `version` are plain z.string(), and a local block is parsed with it.
+    fileKeys: {
+      keys: ['name', 'version'],
+      severity: 'error',
+      effect:
+        "Without it the block fails Continue's schema: Continue reports an error for the file and loads its configuration without this block's server",
+      source: CONTINUE_LOCAL_BLOCKS,
+    },
     transport: {
       values: ['stdio', 'sse', 'streamable-http'],
       severity: 'error',
@@ -270,6 +349,44 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       'disabledTools',
     ],
     unknownKey: { severity: 'warning', effect: 'Roo Code drops it when it reads the entry', source: ROO_HUB },
+    // The project file is validated as a whole (McpSettingsSchema): one entry that is neither a
+    // stdio nor a remote shape makes Roo show "Invalid MCP settings format" and load none of it.
+    withoutLaunch: {
+      severity: 'error',
+      effect:
+        'Roo Code reads an entry as a `command` or a `url`; this one is neither, so the whole file fails its validation ("Invalid MCP settings format") and none of its servers is loaded',
+      source: ROO_PROJECT_FILE,
+    },
+    // The stdio shape has `url` and `headers` as z.undefined(), the remote ones `command`, `args`
+    // and `env`: an entry with keys of both shapes matches none, and the whole file fails.
+    transportKeys: {
+      stdio: ['url', 'headers'],
+      remote: ['args', 'env'],
+      severity: 'error',
+      effect:
+        'Roo Code validates the whole file at once, so it fails ("Invalid MCP settings format") and none of its servers is loaded',
+      source: ROO_PROJECT_FILE,
+    },
+    // BaseConfigSchema and the stdio shape: the whole file is validated at once, so one refused
+    // value loads none of its servers. (`args`, `cwd`, `url`, `headers` and the type of `command`
+    // are the client-neutral schema's too.)
+    values: {
+      forms: {
+        command: { type: 'string', nonEmpty: true },
+        // z.string().url(): checked on the file as written, before injectVariables runs at connect.
+        url: { type: 'string', url: true },
+        env: { type: 'stringMap' },
+        disabled: { type: 'boolean' },
+        timeout: { type: 'number', min: 1, max: 3600 },
+        alwaysAllow: { type: 'strings' },
+        watchPaths: { type: 'strings' },
+        disabledTools: { type: 'strings' },
+      },
+      severity: 'error',
+      effect:
+        'Roo Code validates the whole file at once, so it fails ("Invalid MCP settings format") and none of its servers is loaded',
+      source: ROO_PROJECT_FILE,
+    },
     transport: {
       values: ['stdio', 'sse', 'streamable-http'],
       severity: 'error',
@@ -360,7 +477,17 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       },
     },
     // No `type` key: a `command` makes a stdio server, a `url` a streamable HTTP one, so no transport
-    // facts (a `type` written there is client/unknown-key's finding).
+    // values (a `type` written there is client/unknown-key's finding). The other transport's keys
+    // are refused in the same table as its launch key (a project fragment without either is not
+    // checked: a lower layer may complete it); `bearer_token` is refusedKeys' for both.
+    transportKeys: {
+      stdio: ['url', 'bearer_token_env_var', 'http_headers', 'env_http_headers', 'oauth', 'oauth_resource'],
+      remote: ['args', 'env', 'env_vars', 'cwd'],
+      severity: 'error',
+      effect:
+        'Codex fails to read its configuration ("... is not supported for stdio" or "for streamable_http") and stops before starting',
+      source: CODEX_TRANSPORT,
+    },
   },
 };
 
@@ -371,3 +498,106 @@ export function entryFactsOf(view: ClientView): EntryFacts | undefined {
 
 /** Keys of an entry that are Tool Lens's own (the face overlay): no client reads them, on purpose. */
 export const OWN_KEYS: ReadonlySet<string> = new Set(['toolFaces']);
+
+/** The keys that say how an entry starts, in any client's spelling. */
+const LAUNCH_KEYS: ReadonlySet<string> = new Set(['command', 'url', 'httpUrl', 'serverUrl']);
+
+/** Other clients' names for a key no edit distance finds. */
+const KEY_SYNONYMS: Record<string, string> = {
+  autoApprove: 'alwaysAllow',
+  autoapprove: 'alwaysAllow',
+  environment: 'env',
+  arguments: 'args',
+  workingDirectory: 'cwd',
+  serverUrl: 'url',
+  cmd: 'command',
+  headers: 'http_headers',
+  transport: 'type',
+  enabled: 'disabled',
+};
+
+/** A key of an entry that its client does not read (nor refuses), and what it probably was. */
+export interface UnreadKey {
+  pair: Pair;
+  key: string;
+  /** The entry's own launch keys one level down (`transport: {command, args}`): the keys it holds that the client reads. */
+  nested: readonly string[] | undefined;
+  /** The key the client reads that this one probably is (none for a nested entry). */
+  suggestion: string | undefined;
+}
+
+/** The launch keys the client reads (Roo Code: `command`, `url`; Gemini CLI also `httpUrl`). */
+function launchKeysOf(facts: EntryFacts): string[] {
+  return facts.keys.filter((k) => LAUNCH_KEYS.has(k));
+}
+
+/**
+ * The keys of a server's entry that its client does not read: Tool Lens's own and the keys the
+ * client refuses (`refusedKeys`) are not among them. Only for a client whose keys are known.
+ */
+export function unreadKeysOf(ctx: DocumentContext, server: ClientServer, facts: EntryFacts): UnreadKey[] {
+  // Once per document: client/unknown-key and client/missing-field must agree on the culprits,
+  // and a second search would spend the document's suggestion budget twice.
+  const cache = ctx.memo.get(UNREAD, () => new Map<ClientServer, UnreadKey[]>());
+  let keys = cache.get(server);
+  if (!keys) {
+    keys = findUnreadKeys(server, facts, suggestionBudgetOf(ctx));
+    cache.set(server, keys);
+  }
+  return keys;
+}
+
+const UNREAD = memoKey<Map<ClientServer, UnreadKey[]>>('client-unread-keys');
+
+function findUnreadKeys(server: ClientServer, facts: EntryFacts, budget: SuggestionBudget): UnreadKey[] {
+  const known = new Set(facts.keys);
+  const launch = launchKeysOf(facts);
+  const own = server.entry?.pairs.map(keyText) ?? [];
+  const launches = (keys: readonly string[]) => keys.some((k) => launch.includes(k));
+  const out: UnreadKey[] = [];
+  for (const pair of server.entry?.pairs ?? []) {
+    const key = keyText(pair);
+    if (known.has(key) || OWN_KEYS.has(key) || (facts.refusedKeys && Object.hasOwn(facts.refusedKeys, key))) continue;
+    const inner = isMap(pair.value) ? pair.value.pairs.map(keyText).filter((k) => known.has(k)) : [];
+    const nested = launches(inner) && !launches(own) ? inner : undefined;
+    // Another client's setting whose counterpart this client lacks (`enabled` where there is no
+    // `disabled`) is no misspelling: a longer key containing it (`sandboxEnabled`) means something else.
+    const foreign = KEY_SYNONYMS[key] !== undefined && !known.has(KEY_SYNONYMS[key]);
+    const suggestion = nested || foreign ? undefined : closest(key, facts.keys, { synonyms: KEY_SYNONYMS, budget });
+    out.push({ pair, key, nested, suggestion });
+  }
+  return out;
+}
+
+/** An entry with none of the launch keys its client reads, and what the client makes of it. */
+export interface LaunchGap {
+  /** What the client does with such an entry. */
+  fact: NonNullable<EntryFacts['withoutLaunch']>;
+  /** The entry has the key that makes it another kind of server (Zed's `settings`): what it is read as. */
+  readAs: NonNullable<NonNullable<EntryFacts['withoutLaunch']>['otherwise']> | undefined;
+  /** The unread keys that are the reason: a launch key misspelt, or the entry nested one level down. */
+  culprits: UnreadKey[];
+}
+
+/**
+ * Whether the server's entry lacks every launch key its client reads (`command`, `url`; for Zed
+ * also `settings`), for a client that says what it then does (`withoutLaunch`); client/unknown-key
+ * reports the culprits, client/missing-field an entry that has none.
+ */
+export function launchGapOf(
+  server: ClientServer,
+  facts: EntryFacts,
+  unread: readonly UnreadKey[],
+): LaunchGap | undefined {
+  const fact = facts.withoutLaunch;
+  if (!fact || !server.entry) return undefined;
+  const own = server.entry.pairs.map(keyText);
+  const launch = launchKeysOf(facts);
+  if (own.some((k) => launch.includes(k))) return undefined;
+  const readAs = fact.otherwise && own.includes(fact.otherwise.key) ? fact.otherwise : undefined;
+  // The keys whose absence leaves the entry unloadable: the launch keys, and the one that would
+  // make it another kind of server while the entry lacks it (Zed's `settings`).
+  const wanted = new Set([...launch, ...(fact.otherwise && !readAs ? [fact.otherwise.key] : [])]);
+  const culprits = unread.filter((u) => u.nested || (u.suggestion !== undefined && wanted.has(u.suggestion)));
+  return { fact, readAs, culprits };
+}

@@ -316,7 +316,9 @@ function startOf(kind: ServerFileKind, entry: Plain, type: string | undefined): 
         why:
           entry.settings !== undefined
             ? 'it has no "command" or "url": Zed takes it for a server an extension provides'
-            : 'it has no "command", "url" or "settings": Zed cannot read it',
+            : entry.command !== undefined && entry.command !== null
+              ? 'its "command" is not a string (the older {"path": ...} form): Zed cannot read it'
+              : 'it has no "command", "url" or "settings": Zed cannot read it',
       };
     }
     case 'continue': {

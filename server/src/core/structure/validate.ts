@@ -9,6 +9,7 @@
 // whichever schema/* rule asks first. Two errors can come to the same problem (one subschema
 // reached twice): the rules report the same words at the same span once (rules/rule.ts, reportShare).
 import { clientOfPath, neutralSchemaFits } from '../parse/clients.js';
+import { clientViewOf, entryFactsOf, launchGapOf } from '../model/clients.js';
 import type { ErrorObject } from 'ajv';
 import faceOverlaySchema from '../../../../schemas/face-overlay.schema.json';
 import mcpServersSchema from '../../../../schemas/mcp-servers.schema.json';
@@ -124,7 +125,29 @@ function computeProblems(ctx: DocumentContext): SchemaProblem[] {
     const problem = mapper.map(error);
     if (problem) mapped.push(problem);
   }
-  return dropMissingExplainedByTypos(mapped, mapper.renamedTo);
+  return dropLaunchOwnedByClient(ctx, dropMissingExplainedByTypos(mapped, mapper.renamedTo));
+}
+
+/**
+ * An entry with neither a command nor a URL, in the file of a client that says what it then does
+ * (model/clients.ts `withoutLaunch`: Roo Code refuses the whole file), is the client rules' to
+ * report (client/unknown-key at a misspelt key, client/missing-field at the entry), in the client's
+ * words: the client-neutral "needs a command or a URL" (or, with a `type`, "has no `command`")
+ * would be a second finding of one mistake.
+ */
+function dropLaunchOwnedByClient(ctx: DocumentContext, problems: SchemaProblem[]): SchemaProblem[] {
+  if (ctx.doc.kind !== 'mcp-servers') return problems;
+  const view = clientViewOf(ctx);
+  const facts = entryFactsOf(view);
+  if (!facts?.withoutLaunch) return problems;
+  const entries = new Set<unknown>(view.servers.map((s) => s.entry).filter((e) => e !== undefined));
+  // Entries without a launch key, by where the missing-field problem points (the entry's key).
+  const gaps = new Set(view.servers.filter((s) => launchGapOf(s, facts, [])).map((s) => s.pair.key.span.start));
+  return problems.filter(
+    (p) =>
+      !(p.rule === 'schema/invalid-value' && p.keyword === 'anyOf' && entries.has(p.node)) &&
+      !(p.rule === 'schema/missing-field' && (p.field === 'command' || p.field === 'url') && gaps.has(p.span.start)),
+  );
 }
 
 // ---- choosing the errors worth a finding --------------------------------------------------------

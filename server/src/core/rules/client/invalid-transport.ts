@@ -5,10 +5,15 @@
 // and picks the transport from the URL (settings.ts validateSettings, mcp-client.ts). A value no
 // client knows is schema/invalid-value's. A client whose file takes local servers only (Claude
 // Desktop: remote servers are custom connectors added in the app) lacks every remote transport, so
-// an entry with a URL and no command is reported there once, whatever its `type` says.
+// an entry with a URL and no command is reported there once, whatever its `type` says. A key of
+// the other transport in an entry (`headers` beside a `command`, `args` beside a `url`) is refused
+// by Roo Code (its stdio and remote shapes exclude each other's keys: the whole file fails) and by
+// Codex (TryFrom<RawMcpServerConfig>: the configuration fails to load), per model/clients.ts
+// `transportKeys`.
+import { removePair } from '../../edit/mappingEdits.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
 import { clientViewOf, entryFactsOf } from '../../model/clients.js';
-import { getNode, getPair, isScalar } from '../../parse/nodes.js';
+import { getNode, getPair, isScalar, keyText } from '../../parse/nodes.js';
 import { replaceScalarFix } from '../../wording/faceWords.js';
 import { quotedAlternatives } from '../../text/words.js';
 import { defineRule } from '../rule.js';
@@ -29,18 +34,40 @@ export const rule = defineRule({
       `${d.client} does not accept type "${d.value}": write "${d.suggestion}", its name for this transport.`,
     other: (d: { client: string; value: string; accepted: string }) =>
       `${d.client} does not accept type "${d.value}": use ${d.accepted}.`,
+    otherTransport: (d: { client: string; key: string; launch: string; remedy: string }) =>
+      `${d.client} cannot load this entry: an entry with a "${d.launch}" takes no "${d.key}"; ${d.remedy}.`,
     localOnly: (d: { client: string; name: string; remedy: string }) =>
       `${d.client} runs only local servers from this file, not "${d.name}": ${d.remedy}.`,
   },
   check(ctx) {
     const view = clientViewOf(ctx);
     const facts = entryFactsOf(view);
-    // A client with no `type` key (Codex, Zed) has no transport facts: client/unknown-key says a `type` there does nothing.
+    // A client with no `type` key (Codex, Zed) has no transport values: client/unknown-key says a `type` there does nothing.
     if (!view.client || !facts) return;
     const client = view.client.label;
-    const { transport, localOnly } = facts;
+    const { transport, localOnly, transportKeys } = facts;
     const edit = editContextOf(ctx.file);
     for (const server of view.servers) {
+      const entry = server.entry;
+      // The launch key decides the transport (a `command` first, as both clients read it).
+      const launch = getPair(entry, 'command') ? 'command' : getPair(entry, 'url') ? 'url' : undefined;
+      if (transportKeys && entry && launch) {
+        const refused = launch === 'command' ? transportKeys.stdio : transportKeys.remote;
+        for (const pair of entry.pairs) {
+          const key = keyText(pair);
+          if (!refused.includes(key)) continue;
+          // The other launch key is the author's to choose between: no removal offered for it.
+          const remove = key === 'url' ? undefined : removePair(edit, entry, pair);
+          ctx.report({
+            messageId: 'otherTransport',
+            data: { client, key, launch, remedy: key === 'url' ? 'keep one of the two' : 'remove it' },
+            span: pair.key.span,
+            severity: transportKeys.severity,
+            related: [{ span: server.pair.key.span, message: `${transportKeys.effect}.` }],
+            ...(remove ? { fixes: [{ title: `Remove "${key}"`, safe: false, edits: [remove] }] } : {}),
+          });
+        }
+      }
       if (localOnly) {
         const url = URL_KEYS.map((key) => getPair(server.entry, key)).find((pair) => pair !== undefined);
         if (!url || getNode(server.entry, 'command') !== undefined) continue;

@@ -3,35 +3,24 @@
 // drops it, so whatever it was meant to set stays unset. Only for the clients whose entry keys are
 // known from their source (model/clients.ts: VS Code, Roo Code, Gemini CLI, Amazon Q, Codex, Zed,
 // Continue); Tool Lens's own `toolFaces` is never reported. Where the key is why the entry has no
-// command or url, the finding says what the client does with such an entry (Continue skips the
-// block, Zed cannot read it, or reads it as an extension's server), at that severity; a key the
+// command or url, the finding says what the client does with such an entry (Roo Code refuses
+// the whole file, Continue skips the block, Zed cannot read it, or reads it as an extension's
+// server), at that severity (model/clients.ts launchGapOf, shared with client/missing-field); a key the
 // client reads only to refuse it (Codex's `bearer_token`) is an error with the key to use instead.
 import { editContextOf, removePair, renameKey, replaceScalarText } from '../../edit/mappingEdits.js';
-import { clientViewOf, entryFactsOf, OWN_KEYS, type ClientServer } from '../../model/clients.js';
-import { isMap, isScalar, keyText, type Pair } from '../../parse/nodes.js';
+import {
+  clientViewOf,
+  entryFactsOf,
+  launchGapOf,
+  OWN_KEYS,
+  unreadKeysOf,
+  type ClientServer,
+} from '../../model/clients.js';
+import { isScalar, keyText, type Pair } from '../../parse/nodes.js';
 import type { Fix } from '../../types.js';
 import type { EditContext } from '../../edit/mappingEdits.js';
 import { quotedList } from '../../text/words.js';
-import { suggestionBudgetOf } from '../../context.js';
-import { closest } from '../../text/suggest.js';
 import { defineRule } from '../rule.js';
-
-/** The keys that say how an entry starts. */
-const LAUNCH_KEYS: ReadonlySet<string> = new Set(['command', 'url', 'httpUrl', 'serverUrl']);
-
-/** Other clients' names for a key no edit distance finds. */
-const SYNONYMS: Record<string, string> = {
-  autoApprove: 'alwaysAllow',
-  autoapprove: 'alwaysAllow',
-  environment: 'env',
-  arguments: 'args',
-  workingDirectory: 'cwd',
-  serverUrl: 'url',
-  cmd: 'command',
-  headers: 'http_headers',
-  transport: 'type',
-  enabled: 'disabled',
-};
 
 export const rule = defineRule({
   id: 'client/unknown-key',
@@ -58,60 +47,42 @@ export const rule = defineRule({
     // Only where the client's handling of another key is known (Cursor, Windsurf, Claude Desktop: not).
     if (!view.client || !facts?.unknownKey) return;
     const client = view.client.label;
-    const known = new Set(facts.keys);
     const refused = facts.refusedKeys ?? {};
     const edit = editContextOf(ctx.file);
-    const launches = (keys: readonly string[]) => keys.some((k) => LAUNCH_KEYS.has(k));
     for (const server of view.servers) {
-      const own = server.entry?.pairs.map(keyText) ?? [];
-      // What the client makes of this entry when it has no command or url of its own.
-      const without = launches(own) ? undefined : facts.withoutLaunch;
-      const other = without?.otherwise && own.includes(without.otherwise.key) ? without.otherwise : undefined;
-      // The keys whose absence leaves the entry unloadable: the launch keys, and the one that would
-      // make it another kind of server while the entry lacks it (Zed's `settings`).
-      const wanted = new Set([...LAUNCH_KEYS, ...(without?.otherwise && !other ? [without.otherwise.key] : [])]);
       for (const pair of server.entry?.pairs ?? []) {
         const key = keyText(pair);
         const refusal = Object.hasOwn(refused, key) ? refused[key] : undefined;
-        if (refusal) {
-          const fix = insteadFix(edit, server, pair, refusal.instead);
-          ctx.report({
-            messageId: 'refusedKey',
-            data: { key, client, remedy: refusal.remedy },
-            span: pair.key.span,
-            severity: refusal.severity,
-            related: [{ span: server.pair.key.span, message: `${refusal.effect}.` }],
-            ...(fix ? { fixes: [fix] } : {}),
-          });
-          continue;
-        }
-        if (known.has(key) || OWN_KEYS.has(key)) continue;
-        // An entry nested one level down (`transport: {command, args}`): renaming the wrapper
-        // would not help, its keys belong in the entry.
-        const inner = isMap(pair.value) ? pair.value.pairs.map(keyText).filter((k) => known.has(k)) : [];
-        const nested = launches(inner) && !launches(own);
-        // Another client's setting whose counterpart this client lacks (`enabled` where there is no
-        // `disabled`) is no misspelling: a longer key containing it (`sandboxEnabled`) means something else.
-        const foreign = SYNONYMS[key] !== undefined && !known.has(SYNONYMS[key]);
-        const suggestion =
-          nested || foreign
-            ? undefined
-            : closest(key, facts.keys, { synonyms: SYNONYMS, budget: suggestionBudgetOf(ctx) });
+        if (!refusal || OWN_KEYS.has(key)) continue;
+        const fix = insteadFix(edit, server, pair, refusal.instead);
+        ctx.report({
+          messageId: 'refusedKey',
+          data: { key, client, remedy: refusal.remedy },
+          span: pair.key.span,
+          severity: refusal.severity,
+          related: [{ span: server.pair.key.span, message: `${refusal.effect}.` }],
+          ...(fix ? { fixes: [fix] } : {}),
+        });
+      }
+      const unread = unreadKeysOf(ctx, server, facts);
+      // What the client makes of this entry when it has no command or url of its own.
+      const gap = launchGapOf(server, facts, unread);
+      for (const { pair, key, nested, suggestion } of unread) {
         // A suggestion the entry already has would make a duplicate key: name it, change nothing.
-        const taken = suggestion !== undefined && own.includes(suggestion);
+        const taken = suggestion !== undefined && server.entry!.pairs.some((p) => keyText(p) === suggestion);
         const rename = suggestion === undefined || taken ? undefined : renameKey(edit, pair, suggestion);
         const fixes = rename ? { fixes: [{ title: `Rename to "${suggestion}"`, safe: false, edits: [rename] }] } : {};
         // This key is why the entry has no command or url: say what the client then does with it.
-        if (without && (nested || (suggestion !== undefined && wanted.has(suggestion)))) {
+        if (gap?.culprits.some((c) => c.pair === pair)) {
           const remedy = nested
-            ? `move ${quotedList(inner)} out of "${key}".`
+            ? `move ${quotedList(nested)} out of "${key}".`
             : `did you mean "${suggestion}" for "${key}"?`;
-          if (other) {
+          if (gap.readAs) {
             ctx.report({
               messageId: 'readAs',
-              data: { client, readAs: other.readAs, remedy },
+              data: { client, readAs: gap.readAs.readAs, remedy },
               span: pair.key.span,
-              related: [{ span: server.pair.key.span, message: `${other.effect}.` }],
+              related: [{ span: server.pair.key.span, message: `${gap.readAs.effect}.` }],
               ...fixes,
             });
             continue;
@@ -120,8 +91,8 @@ export const rule = defineRule({
             messageId: 'unreadable',
             data: { client, remedy },
             span: pair.key.span,
-            severity: without.severity,
-            related: [{ span: server.pair.key.span, message: `${without.effect}.` }],
+            severity: gap.fact.severity,
+            related: [{ span: server.pair.key.span, message: `${gap.fact.effect}.` }],
             ...fixes,
           });
           continue;
@@ -129,7 +100,7 @@ export const rule = defineRule({
         if (nested) {
           ctx.report({
             messageId: 'nested',
-            data: { key, client, keys: quotedList(inner) },
+            data: { key, client, keys: quotedList(nested) },
             span: pair.key.span,
             related: [
               {

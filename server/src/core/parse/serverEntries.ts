@@ -17,11 +17,11 @@
 // - Zed `context_servers`: `command` or `url`; an entry with neither is an extension's server;
 // - Continue `.continue/mcpServers/*.yaml`: a list under `mcpServers`, headers under
 //   `requestOptions.headers`; a JSON file in that folder is read in Claude Desktop's shape.
-import { getStaticTOMLValue, parseTOML } from 'toml-eslint-parser';
 import { CLIENT_FILES } from './clients.js';
 import { parseFile } from './file.js';
 import type { ParseProblem } from './problems.js';
 import { isMap, isSeq, keyText, getNode, type Node, type Pair } from './nodes.js';
+import { tomlParser } from './toml.js';
 
 export type ServerFileFormat = 'json' | 'yaml' | 'toml';
 
@@ -189,6 +189,7 @@ export function readServerFile(
 }
 
 function readToml(text: string, kind: ServerFileKind): ServerFile {
+  const { getStaticTOMLValue, parseTOML } = tomlParser();
   let ast: ReturnType<typeof parseTOML>;
   try {
     ast = parseTOML(text);

@@ -5,7 +5,7 @@
 // dist/cli.js while another build runs never sees half a file.
 // First, every build regenerates the document-kind schema validators (ajv standalone code, git-
 // ignored) from schemas/*.schema.json, so the bundles and the tests never use stale ones. Code that
-// only some runs need (each kind's validators, re2js, the TOML parser, the MCP SDK) is a lazy chunk: a file of its own beside the bundles,
+// only some runs need (each kind's validators, ajv, re2js, the TOML parser, the MCP SDK) is a lazy chunk: a file of its own beside the bundles,
 // which they `require` on first use, so a start does not parse it (LAZY_CHUNKS). Then it
 // refreshes the committed files that list every rule (docs/rules/README.md's tables, the rules: keys
 // of schemas/toollens-config.schema.json) from the rule registry: scripts/generate-rule-files.ts,
@@ -41,6 +41,8 @@ const LAZY_CHUNKS = [
     in: join(VALIDATORS_DIR, moduleFile(kind)),
     out: `dist/chunks/validators-${kind}.js`,
   })),
+  // Tool schemas to compile (a catalog's, a call's): ajv, its formats, our uniqueItems keyword.
+  { in: join(ROOT, 'server/src/core/jsonschema/ajv.chunk.ts'), out: 'dist/chunks/ajv.js' },
   // Patterns to check (a catalog's input schemas): re2js.
   { in: join(ROOT, 'server/src/core/jsonschema/re2.chunk.ts'), out: 'dist/chunks/re2js.js' },
   // Codex's TOML config: toml-eslint-parser.

@@ -108,6 +108,9 @@ function computeProblems(ctx: DocumentContext): SchemaProblem[] {
   const ref = file.language === 'jsonl' && doc.kind === 'tool-calls' ? CALL_ENTRY : SCHEMA_FOR_KIND[doc.kind];
   const validate = validatorFor(ref);
   validate(toValue(doc.root));
+  // A valid document has nothing to map: its check never names a subschema (the names walk every
+  // schema file once, on the first document with an error).
+  if (!validate.errors?.length) return [];
   const names = namesOfSubschemas();
   const errors = oneUnknownKeyError(selectErrors(keyErrorsOnly(validate.errors ?? [], names)), names).filter(
     (e) =>

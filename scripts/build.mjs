@@ -5,13 +5,22 @@
 // dist/cli.js while another build runs never sees half a file.
 // First, every build regenerates the document-kind schema validators (ajv standalone code, git-
 // ignored) from schemas/*.schema.json, so the bundles and the tests never use stale ones. Code that
-// only some runs need (each kind's validators, ajv, re2js, the TOML parser, the MCP SDK) is a lazy chunk: a file of its own beside the bundles,
+// only some runs need (the schema files, each kind's validators, ajv, re2js, the TOML parser, the MCP SDK) is a lazy chunk: a file of its own beside the bundles,
 // which they `require` on first use, so a start does not parse it (LAZY_CHUNKS). Then it
 // refreshes the committed files that list every rule (docs/rules/README.md's tables, the rules: keys
 // of schemas/toollens-config.schema.json) from the rule registry: scripts/generate-rule-files.ts,
 // loaded through tsx since the registry is TypeScript (and imports those validators).
 import { build } from 'esbuild';
-import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { require as tsxRequire } from 'tsx/cjs/api';
@@ -41,6 +50,8 @@ const LAZY_CHUNKS = [
     in: join(VALIDATORS_DIR, moduleFile(kind)),
     out: `dist/chunks/validators-${kind}.js`,
   })),
+  // The first document validated: the document-kind schema files (validate.ts, bundledSchemas).
+  { in: join(ROOT, 'server/src/core/structure/schemas.chunk.ts'), out: 'dist/chunks/schemas.js' },
   // Tool schemas to compile (a catalog's, a call's): ajv, its formats, our uniqueItems keyword.
   { in: join(ROOT, 'server/src/core/jsonschema/ajv.chunk.ts'), out: 'dist/chunks/ajv.js' },
   // Patterns to check (a catalog's input schemas): re2js.
@@ -70,6 +81,22 @@ const lazyChunkPlugin = {
   },
 };
 
+/**
+ * Our schema files as one `JSON.parse` of their text each rather than as object literals: V8 scans
+ * a string and parses JSON several times faster than it compiles and runs the same object as code.
+ * The objects are the same (same keys in the same order, the same values).
+ */
+const jsonParsePlugin = {
+  name: 'json-parse',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /[\\/]schemas[\\/][^\\/]+\.schema\.json$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      JSON.parse(text); // a broken file fails the build here, not at run time
+      return { contents: `export default JSON.parse(${JSON.stringify(text)});\n`, loader: 'js' };
+    });
+  },
+};
+
 // "use strict" first: esbuild's own directive comes after the banner, where it no longer counts.
 const IMPORT_META_URL = '"use strict";\nvar __bundleUrl = require("node:url").pathToFileURL(__filename).href;';
 
@@ -90,7 +117,7 @@ async function bundle(entry) {
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [input],
-    plugins: [lazyChunkPlugin],
+    plugins: [lazyChunkPlugin, jsonParsePlugin],
     outfile,
     bundle: true,
     platform: 'node',

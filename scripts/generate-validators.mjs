@@ -11,9 +11,10 @@
 //
 // One change to ajv's output: ajv's standalone code carries a JSON copy of every schema it
 // reads, and errors made with `verbose` point into those copies (`parentSchema`, `schema`).
-// validate.ts names subschemas by object identity, walking the schema files it imports, so here
-// every such copy is replaced by the path to the same object in those files: each kind module
-// exports a factory that takes them (`createValidators(schemas)`), and its errors point into them.
+// validate.ts names subschemas by object identity, walking the schema files schemas.chunk.ts
+// imports, so here every such copy is replaced by the path to the same object in those files: each
+// kind module exports a factory that takes them (`createValidators(schemas)`), and its errors
+// point into them.
 import Ajv from 'ajv';
 import { _Code } from 'ajv/dist/compile/codegen/code.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -29,7 +30,7 @@ export const OUTPUT = join(OUTPUT_DIR, 'validators.js');
 
 const BASE = 'https://tool-lens.dev/schemas/';
 
-/** The schema files validate.ts bundles (its SCHEMA_FILES); keep the two lists together. */
+/** The schema files structure/schemas.chunk.ts bundles (its BUNDLED_SCHEMAS); keep the two lists together. */
 export const SCHEMA_FILES = [
   'toolhive-keys.schema.json',
   'vmcp-common.schema.json',

@@ -5,7 +5,7 @@
 // first use: a `tool-lens check` of gateway files never parses the code for the Kubernetes
 // resources, which is twice as large. scripts/build.mjs calls it before every bundle, so the files
 // are never older than schemas/*.schema.json, and bundles each kind module into a file of its own
-// beside the bundles (dist/validators/<kind>.js), which the index's `require` finds there;
+// beside the bundles (dist/chunks/validators-<kind>.js), which the index's `require` finds there;
 // `node generate-validators.mjs --check` (run by test/unit/schema-standalone.test.ts) fails when
 // any file is stale.
 //

@@ -122,13 +122,17 @@ after(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-test('the tarball holds the bundles, the schemas, the rule pages, the README and the licence, nothing else', () => {
+test('the tarball holds the bundles and their chunks, the schemas, the rule pages, the README and the licence, nothing else', () => {
   const expected = [
     'LICENSE',
     'README.md',
     'package.json',
     'dist/cli.js',
     'dist/server.js',
+    // The lazy chunks the bundles require on first use (scripts/build.mjs), without their maps.
+    ...readdirSync(join(ROOT, 'dist', 'chunks'))
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => `dist/chunks/${f}`),
     ...readdirSync(join(ROOT, 'schemas'))
       .filter((f) => f.endsWith('.schema.json'))
       .map((f) => `schemas/${f}`),

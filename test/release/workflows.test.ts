@@ -134,8 +134,15 @@ const DRY_RUNS: Record<string, () => Promise<void> | void> = {
       readme.includes(`](${PACKAGE.repository.url}/raw/main/docs/images/`),
       'the screenshots come from the repository',
     );
-    for (const path of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/LICENSE.txt'])
+    for (const path of [
+      'extension/dist/extension.js',
+      'extension/dist/server.js',
+      // A lazy chunk the server requires on a gateway file's first check (scripts/build.mjs).
+      'extension/dist/chunks/validators-vmcp-config.js',
+      'extension/LICENSE.txt',
+    ])
       assert.ok(files.has(path), `the .vsix holds ${path}`);
+    assert.ok(!files.has('extension/dist/chunks/validators-vmcp-config.js.map'), 'no source map in the .vsix');
     assert.ok(!files.has('extension/dist/cli.js'), 'the CLI bundle stays out of the .vsix');
   },
 

@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import Ajv, { type ErrorObject } from 'ajv';
 import { toValue } from '../../server/src/core/parse/nodes.js';
 import { createValidators, REFS, SCHEMA_FILES } from '../../server/src/core/structure/generated/validators.js';
-import { BUNDLED_SCHEMAS, CALL_ENTRY, SCHEMA_FOR_KIND } from '../../server/src/core/structure/validate.js';
+import { bundledSchemas, CALL_ENTRY, SCHEMA_FOR_KIND } from '../../server/src/core/structure/validate.js';
 import { Workspace } from '../../server/src/core/workspace.js';
 
 const ROOT = join(__dirname, '..', '..');
@@ -19,7 +19,7 @@ const GENERATOR = join(ROOT, 'scripts/generate-validators.mjs');
 const BASE = 'https://tool-lens.dev/schemas/';
 
 /** The very objects validate.ts hands to the generated code. */
-const SCHEMAS = BUNDLED_SCHEMAS;
+const SCHEMAS = bundledSchemas();
 
 /** What validate.ts compiled at run time before the standalone code. */
 function freshAjv(): Ajv {

@@ -5,6 +5,7 @@ import type * as SseModule from '@modelcontextprotocol/sdk/client/sse.js';
 import type * as StdioModule from '@modelcontextprotocol/sdk/client/stdio.js';
 import type * as HttpModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type * as TypesModule from '@modelcontextprotocol/sdk/types.js';
+import type * as SdkChunk from './sdk.chunk.js';
 
 export interface McpSdk {
   Client: typeof ClientModule.Client;
@@ -18,29 +19,22 @@ export interface McpSdk {
 let loaded: McpSdk | undefined;
 
 /** Loads the SDK once; `fetchCatalog` awaits this before anything calls `sdk()`. */
-export async function loadSdk(): Promise<McpSdk> {
+export function loadSdk(): Promise<McpSdk> {
   if (!loaded) {
-    // Dynamic imports: the bundler keeps these modules unevaluated until this runs.
-    const [client, sse, stdio, http, types] = await Promise.all([
-      import('@modelcontextprotocol/sdk/client/index.js'),
-      import('@modelcontextprotocol/sdk/client/sse.js'),
-      import('@modelcontextprotocol/sdk/client/stdio.js'),
-      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-    ]);
-    // The same classes either way; TypeScript only sees the ESM and the CJS declarations of the
-    // package as different types, so the module shapes are asserted once here.
+    // A lazy chunk (sdk.chunk.ts), its own file beside the bundles: a start that fetches nothing
+    // never parses it. A literal path in a function: the build keeps it a require of that file.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const chunk = require('./sdk.chunk.js') as typeof SdkChunk;
     loaded = {
-      Client: client.Client as unknown as McpSdk['Client'],
-      SSEClientTransport: sse.SSEClientTransport as unknown as McpSdk['SSEClientTransport'],
-      StdioClientTransport: stdio.StdioClientTransport as unknown as McpSdk['StdioClientTransport'],
-      DEFAULT_INHERITED_ENV_VARS: stdio.DEFAULT_INHERITED_ENV_VARS,
-      StreamableHTTPClientTransport:
-        http.StreamableHTTPClientTransport as unknown as McpSdk['StreamableHTTPClientTransport'],
-      ResultSchema: types.ResultSchema as unknown as McpSdk['ResultSchema'],
+      Client: chunk.Client,
+      SSEClientTransport: chunk.SSEClientTransport,
+      StdioClientTransport: chunk.StdioClientTransport,
+      DEFAULT_INHERITED_ENV_VARS: chunk.DEFAULT_INHERITED_ENV_VARS,
+      StreamableHTTPClientTransport: chunk.StreamableHTTPClientTransport,
+      ResultSchema: chunk.ResultSchema,
     };
   }
-  return loaded;
+  return Promise.resolve(loaded);
 }
 
 /** The loaded SDK; only valid after `loadSdk()` has resolved. */

@@ -14,9 +14,9 @@
 // reads them the next time, in an order Go's map iteration decides), and references that are not
 // local (`$ref` to a URL or file is fetched at compile time: the machine decides) or that live in a
 // schema with an `id`/`$id` (which moves the base the reference is resolved against).
-import { RE2JS } from 're2js';
 import type { MapNode, Node, Pair, ScalarNode } from '../parse/nodes.js';
 import type { Span } from '../types.js';
+import { re2js } from './re2.js';
 
 /** The seven names gojsonschema's jsonSchemaType.Add accepts (types.go JSON_TYPES). */
 export const GO_JSON_TYPES: readonly string[] = ['array', 'boolean', 'integer', 'number', 'null', 'object', 'string'];
@@ -493,7 +493,7 @@ function resolvePointer(root: Node, pointer: string): Node | null | undefined {
 /** Why Go's regexp.Compile refuses the pattern (RE2's syntax, as re2js parses it), or undefined. */
 function regexProblem(pattern: string): string | undefined {
   try {
-    RE2JS.compile(pattern);
+    re2js().compile(pattern);
     return undefined;
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);

@@ -9,7 +9,8 @@
 // lookaround, something RE2 does not have). A refused pattern is not evaluated: the value passes
 // that keyword and the caller says so (lens/declined), as it does for a pattern larger than
 // LIMITS.regexProgram and for evaluations past a document's LIMITS.regexWork.
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { re2js } from './re2.js';
 import { LIMITS } from '../limits.js';
 import { isObject, resolveLocalRef } from './properties.js';
 
@@ -63,7 +64,7 @@ function compileFresh(source: string): PatternVerdict {
     };
   }
   try {
-    return { ok: true, regex: RE2JS.compile(translated.pattern), program: Math.max(1, translated.program) };
+    return { ok: true, regex: re2js().compile(translated.pattern), program: Math.max(1, translated.program) };
   } catch (error) {
     // RE2's own refusals: a repetition count over 1000, an unknown Unicode class name, ...
     const message = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);

@@ -2,14 +2,13 @@
 // dialect the schema asks for. Tool schemas come from servers we do not control, so nothing here
 // throws: a schema that does not compile is reported as such and the caller skips its checks
 // (`catalog/invalid-schema` is the rule that reports the schema itself).
-import Ajv, { type CodeOptions, type ErrorObject, type ValidateFunction } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { default as Ajv, CodeOptions, ErrorObject, ValidateFunction } from 'ajv';
+import type Ajv2020 from 'ajv/dist/2020.js';
+import type * as AjvChunk from './ajv.chunk.js';
 import { LIMITS } from '../limits.js';
 import { inPlaceLoop } from './loops.js';
 import { compilePattern, decidingPatterns, type PatternBudget } from './patterns.js';
 import { isObject } from './properties.js';
-import { uniqueItems } from './uniqueItems.js';
 
 type SchemaDialect = 'draft-07' | '2020-12';
 
@@ -149,10 +148,24 @@ function countingCalls(source: string): string {
   return head < 0 ? source : source.slice(0, head + 5) + COUNT + source.slice(head + 5);
 }
 
+let ajvChunk: typeof AjvChunk | undefined;
+
+/**
+ * ajv with its formats and our uniqueItems, loaded on the first schema compiled: a lazy chunk
+ * beside the bundles (ajv.chunk.ts), which a start that compiles no schema never parses.
+ */
+function ajvLibrary(): typeof AjvChunk {
+  // A literal path in a function: the build keeps it a require of the chunk's file (lazyChunkPlugin).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  ajvChunk ??= require('./ajv.chunk.js') as typeof AjvChunk;
+  return ajvChunk;
+}
+
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
 function instance(dialect: SchemaDialect): Ajv | Ajv2020 {
+  const { Ajv, Ajv2020, addFormats, uniqueItems } = ajvLibrary();
   if (dialect === 'draft-07') {
     if (!draft07) {
       draft07 = new Ajv(OPTIONS);

@@ -18,11 +18,11 @@
 //   it has `settings`, and one Zed cannot read without it (ContextServerSettingsContent);
 // - Continue `.continue/mcpServers/*.yaml`: a list under `mcpServers`, headers under
 //   `requestOptions.headers`; a JSON file in that folder is read in Claude Desktop's shape.
-import { getStaticTOMLValue, parseTOML } from 'toml-eslint-parser';
 import { CLIENT_FILES } from './clients.js';
 import { parseFile } from './file.js';
 import type { ParseProblem } from './problems.js';
 import { isMap, isSeq, keyText, getNode, type Node, type Pair } from './nodes.js';
+import { tomlParser } from './toml.js';
 
 export type ServerFileFormat = 'json' | 'yaml' | 'toml';
 
@@ -190,6 +190,7 @@ export function readServerFile(
 }
 
 function readToml(text: string, kind: ServerFileKind): ServerFile {
+  const { getStaticTOMLValue, parseTOML } = tomlParser();
   let ast: ReturnType<typeof parseTOML>;
   try {
     ast = parseTOML(text);

@@ -6,7 +6,8 @@
 // later. Spans are offsets in the text, as the parser gives them. The parser stops at the first
 // error (TOML has no recovery): a text with one has no tree, and the error is a `yaml/syntax`
 // problem at the parser's position.
-import { parseTOML, traverseNodes, type AST } from 'toml-eslint-parser';
+import type { AST } from 'toml-eslint-parser';
+import type * as TomlChunk from './toml.chunk.js';
 import { bomLength } from '../text/source.js';
 import type { Span } from '../types.js';
 import {
@@ -20,6 +21,19 @@ import {
   type SeqNode,
 } from './nodes.js';
 import { MAX_NESTING, tooDeepToCheck, unreadable, type ParseProblem } from './problems.js';
+
+let tomlChunk: typeof TomlChunk | undefined;
+
+/**
+ * toml-eslint-parser, loaded on the first TOML text: only a Codex config is TOML, and the parser
+ * is a lazy chunk beside the bundles (toml.chunk.ts), which a start that reads none never parses.
+ */
+export function tomlParser(): typeof TomlChunk {
+  // A literal path in a function: the build keeps it a require of the chunk's file (lazyChunkPlugin).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  tomlChunk ??= require('./toml.chunk.js') as typeof TomlChunk;
+  return tomlChunk;
+}
 
 export interface ParsedTomlDocument {
   root: Node | null;
@@ -49,7 +63,7 @@ export function parseToml(text: string): ParsedTomlDocument {
   const span = { start: 0, end: text.length };
   let program: AST.TOMLProgram;
   try {
-    program = parseTOML(body, { tomlVersion: '1.0' });
+    program = tomlParser().parseTOML(body, { tomlVersion: '1.0' });
   } catch (error) {
     // Anything else (the parser ran out of stack on deep nesting): the document is declined, not checked.
     if (!isTomlError(error))
@@ -86,7 +100,7 @@ export function tomlComments(text: string): Comment[] {
   if (!text.includes('#')) return [];
   const base = bomLength(text);
   try {
-    const program = parseTOML(base ? text.slice(base) : text, { tomlVersion: '1.0' });
+    const program = tomlParser().parseTOML(base ? text.slice(base) : text, { tomlVersion: '1.0' });
     return program.comments.map((c) => ({
       span: { start: base + c.range[0], end: base + c.range[1] },
       text: text.slice(base + c.range[0], base + c.range[1]),
@@ -265,7 +279,7 @@ function unclosedOpening(head: string): number | undefined {
     for (const closer of [']', '}']) {
       const text = head + closers + closer;
       try {
-        return openedBefore(parseTOML(text, { tomlVersion: '1.0' }), head.length);
+        return openedBefore(tomlParser().parseTOML(text, { tomlVersion: '1.0' }), head.length);
       } catch (error) {
         // Still open at the (new) end: this bracket closed one collection, more are open.
         if (next === undefined && isTomlError(error) && error.index >= text.length) next = closer;
@@ -280,7 +294,7 @@ function unclosedOpening(head: string): number | undefined {
 /** The start of the array or inline table that ends just after `at` (closed by the bracket there). */
 function openedBefore(program: AST.TOMLProgram, at: number): number | undefined {
   let found: number | undefined;
-  traverseNodes(program, {
+  tomlParser().traverseNodes(program, {
     enterNode(node) {
       if ((node.type === 'TOMLArray' || node.type === 'TOMLInlineTable') && node.range[1] === at + 1)
         found = node.range[0];

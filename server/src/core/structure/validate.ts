@@ -1,9 +1,11 @@
 // Structural validation of a document against its kind's JSON Schema (schemas/*.schema.json),
 // mapped onto exact nodes (mapping.ts) as typed problems (problems.ts), each tagged with the one of
 // the four schema/* rules it belongs to; the rules word them. The schemas are bundled (JSON
-// imports, so esbuild puts them in dist/) and compiled by ajv at build time, not here:
-// generated/validators.js is ajv's standalone code for them, which scripts/generate-validators.mjs writes
-// before every bundle, so no schema is compiled at start-up. Its errors are the ones ajv gives with
+// imports in schemas.chunk.ts, a lazy chunk in dist/) and compiled by ajv at build time, not here:
+// generated/validators-<kind>.js is ajv's standalone code for each kind, which
+// scripts/generate-validators.mjs writes before every bundle, so no schema is compiled at start-up;
+// a kind's code is loaded on its first document (generated/validators.js, the index, requires it;
+// the bundles keep each as a file of its own), so a start pays only for the kinds it checks. Its errors are the ones ajv gives with
 // that script's options (allErrors, verbose), and their `parentSchema` is the very object of the
 // imported JSON, which `nameSubschemas` names. Each document is validated once, through the memo,
 // whichever schema/* rule asks first. Two errors can come to the same problem (one subschema
@@ -11,35 +13,29 @@
 import { clientOfPath, neutralSchemaFits } from '../parse/clients.js';
 import { clientViewOf, entryFactsOf, launchGapOf } from '../model/clients.js';
 import type { ErrorObject } from 'ajv';
-import faceOverlaySchema from '../../../../schemas/face-overlay.schema.json';
-import mcpServersSchema from '../../../../schemas/mcp-servers.schema.json';
-import toolCallsSchema from '../../../../schemas/tool-calls.schema.json';
-import toolCatalogSchema from '../../../../schemas/tool-catalog.schema.json';
-import toolhiveKeysSchema from '../../../../schemas/toolhive-keys.schema.json';
-import vmcpCommonSchema from '../../../../schemas/vmcp-common.schema.json';
-import vmcpCompositeSchema from '../../../../schemas/vmcp-composite.schema.json';
-import vmcpConfigSchema from '../../../../schemas/vmcp-config.schema.json';
-import vmcpServerSchema from '../../../../schemas/vmcp-server.schema.json';
 import { memoKey } from '../memo.js';
 import { toValue } from '../parse/nodes.js';
 import type { DocumentKind } from '../types.js';
 import type { DocumentContext } from '../context.js';
-import { createValidators, type StandaloneValidator } from './generated/validators.js';
+import { createValidator, type StandaloneValidator } from './generated/validators.js';
+import type * as SchemasChunk from './schemas.chunk.js';
 import { ErrorMapper, type Mapped } from './mapping.js';
 import type { SchemaProblem } from './problems.js';
 
-/** The files generate-validators.mjs compiles (its SCHEMA_FILES), by name, as bundled objects. */
-export const BUNDLED_SCHEMAS: Record<string, object> = {
-  'toolhive-keys.schema.json': toolhiveKeysSchema,
-  'vmcp-common.schema.json': vmcpCommonSchema,
-  'face-overlay.schema.json': faceOverlaySchema,
-  'vmcp-config.schema.json': vmcpConfigSchema,
-  'vmcp-server.schema.json': vmcpServerSchema,
-  'vmcp-composite.schema.json': vmcpCompositeSchema,
-  'tool-catalog.schema.json': toolCatalogSchema,
-  'mcp-servers.schema.json': mcpServersSchema,
-  'tool-calls.schema.json': toolCallsSchema,
-};
+let schemasChunk: typeof SchemasChunk | undefined;
+
+/**
+ * The files generate-validators.mjs compiles (its SCHEMA_FILES), by name, as bundled objects:
+ * loaded on the first document validated (schemas.chunk.ts, a lazy chunk beside the bundles), so
+ * a start that validates none (a cached re-run, the language server before its first document)
+ * neither parses nor builds them.
+ */
+export function bundledSchemas(): Record<string, object> {
+  // A literal path in a function: the build keeps it a require of the chunk's file (lazyChunkPlugin).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  schemasChunk ??= require('./schemas.chunk.js') as typeof SchemasChunk;
+  return schemasChunk.BUNDLED_SCHEMAS;
+}
 
 /** generate-validators.mjs builds a validator for each of these refs (its REFS; a test checks). */
 export const SCHEMA_FOR_KIND: Record<DocumentKind, string> = {
@@ -55,22 +51,16 @@ export const SCHEMA_FOR_KIND: Record<DocumentKind, string> = {
 /** A JSONL calls file holds one entry per line, each validated on its own. */
 export const CALL_ENTRY = 'tool-calls.schema.json#/definitions/CallEntry';
 
-interface Compiled {
-  /** The validator of each ref, over the objects of BUNDLED_SCHEMAS. */
-  validators: Record<string, StandaloneValidator>;
-  /** Every subschema object of our files → a readable name (`WorkflowStep`, `CallEntry/then/then`). */
-  names: Map<object, string>;
-}
+/** Every subschema object of our files → a readable name (`WorkflowStep`, `CallEntry/then/then`). */
+let subschemaNames: Map<object, string> | undefined;
 
-let compiled: Compiled | undefined;
-
-function compiledSchemas(): Compiled {
-  if (compiled) return compiled;
+function namesOfSubschemas(): Map<object, string> {
+  if (subschemaNames) return subschemaNames;
   const names = new Map<object, string>();
-  for (const [file, schema] of Object.entries(BUNDLED_SCHEMAS))
+  for (const [file, schema] of Object.entries(bundledSchemas()))
     nameSubschemas(schema, file.replace(/\.schema\.json$/, ''), '', names);
-  compiled = { validators: createValidators(BUNDLED_SCHEMAS), names };
-  return compiled;
+  subschemaNames = names;
+  return names;
 }
 
 function nameSubschemas(value: unknown, file: string, pointer: string, names: Map<object, string>): void {
@@ -82,10 +72,16 @@ function nameSubschemas(value: unknown, file: string, pointer: string, names: Ma
   for (const [key, child] of Object.entries(value)) nameSubschemas(child, file, `${pointer}/${key}`, names);
 }
 
+/** The validator of each ref asked for so far, over the objects of `bundledSchemas()`. */
+const validators = new Map<string, StandaloneValidator>();
+
 function validatorFor(ref: string): StandaloneValidator {
-  const { validators } = compiledSchemas();
-  const validate = Object.hasOwn(validators, ref) ? validators[ref] : undefined;
-  if (!validate) throw new Error(`schema ${ref} is not bundled: add it to REFS in generate-validators.mjs`);
+  let validate = validators.get(ref);
+  if (!validate) {
+    validate = createValidator(ref, bundledSchemas());
+    if (!validate) throw new Error(`schema ${ref} is not bundled: add it to REFS in generate-validators.mjs`);
+    validators.set(ref, validate);
+  }
   return validate;
 }
 
@@ -107,7 +103,10 @@ function computeProblems(ctx: DocumentContext): SchemaProblem[] {
   const ref = file.language === 'jsonl' && doc.kind === 'tool-calls' ? CALL_ENTRY : SCHEMA_FOR_KIND[doc.kind];
   const validate = validatorFor(ref);
   validate(toValue(doc.root));
-  const { names } = compiledSchemas();
+  // A valid document has nothing to map: its check never names a subschema (the names walk every
+  // schema file once, on the first document with an error).
+  if (!validate.errors?.length) return [];
+  const names = namesOfSubschemas();
   const errors = oneUnknownKeyError(selectErrors(keyErrorsOnly(validate.errors ?? [], names)), names).filter(
     (e) =>
       !emptyMeansDefault(doc.kind!, e, names) &&

@@ -251,6 +251,47 @@ export async function run(): Promise<void> {
     return `.mcp.json ${open ? '(open)' : '(not open)'}: ${claude || 'nothing'}; .vscode/mcp.json: ${own || 'nothing'}`;
   });
 
+  await check(
+    "a remote type on a command entry: one finding of ours, and its fix quiets VS Code's schema too",
+    async () => {
+      // VS Code's own schema and Tool Lens both know a `type` VS Code does not accept. Ours is one
+      // finding (not a second one for the url such an entry lacks), and its fix (stdio: the entry runs
+      // a command) leaves nothing for either to say.
+      const before = document.getText();
+      const typeAt = before.indexOf('"type": "stdio"');
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(
+        vscodeUri,
+        new vscode.Range(document.positionAt(typeAt), document.positionAt(typeAt + '"type": "stdio"'.length)),
+        '"type": "streamable-http"',
+      );
+      if (!(await vscode.workspace.applyEdit(edit))) fail('workspace.applyEdit refused the edit');
+      const edited = document.getText();
+      const seen = await settlesTo(vscodeUri, [
+        `${rangeOf(edited, '"streamable-http"')} Warning client/invalid-transport`,
+      ]);
+      const theirs = (): vscode.Diagnostic[] =>
+        vscode.languages.getDiagnostics(vscodeUri).filter((d) => d.source !== 'tool-lens');
+      const vscodeSaid = await until("VS Code's schema to flag the type", () =>
+        theirs().length ? theirs() : undefined,
+      );
+      const finding = ours(vscodeUri)[0]!;
+      const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
+        'vscode.executeCodeActionProvider',
+        vscodeUri,
+        finding.range,
+        vscode.CodeActionKind.QuickFix.value,
+      );
+      const action = actions.find((a): a is vscode.CodeAction => 'edit' in a && a.title.includes('"stdio"'));
+      if (!action?.edit) fail(`no fix to "stdio"; offered: ${JSON.stringify(actions.map((a) => a.title))}`);
+      if (!(await vscode.workspace.applyEdit(action.edit))) fail('workspace.applyEdit refused the fix');
+      if (document.getText() !== before) fail(`text after the fix:\n${document.getText()}`);
+      await settlesTo(vscodeUri, []);
+      await until("VS Code's schema to have nothing left to say", () => (theirs().length === 0 ? true : undefined));
+      return `ours: ${seen}; VS Code's own before the fix: ${vscodeSaid.map(line).join('; ')}; applied "${action.title}"`;
+    },
+  );
+
   await vscode.commands.executeCommand('workbench.action.files.revertAll').then(undefined, () => undefined);
   writeFileSync(plan.results, JSON.stringify(checks, null, 2));
   const failed = checks.filter((c) => !c.ok);

@@ -38,6 +38,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { screenshotTests } from './browser-screenshots.js';
 import type { HostCheck, HostPlan } from './codeserver.host.js';
 import type { TypingPlan } from './host-typing.js';
+import type { ClientsPlan } from './host-clients.js';
 
 const ROOT = join(__dirname, '..', '..');
 const CODE_SERVER_VERSION = '4.100.3';
@@ -216,6 +217,53 @@ function extensionHostComplaints(logs: string): string[] {
 function stopwatch(t: { diagnostic(message: string): void }): (step: string) => void {
   const started = Date.now();
   return (step) => t.diagnostic(`${((Date.now() - started) / 1000).toFixed(1)} s: ${step}`);
+}
+
+/**
+ * One project's MCP client configurations, each with a mistake of its client: VS Code's with a
+ * GitHub token in `env` and an unpinned `npx -y` package (JSONC: a comment, trailing commas),
+ * Claude Code's naming the same server with a pinned version, Codex's with an inline `bearer_token`.
+ * The credentials are fakes of the real shape, put together here so that no scanner takes the
+ * test's source for a leak.
+ */
+function clientFiles(): { texts: ClientsPlan['texts']; secrets: string[] } {
+  const github = ['ghp', '4Qz8mN2vB7xK1pL9sT3wY6rD0fH5jC8aE2uG'].join('_');
+  const openai = ['sk', 'proj', '7fQ2mX9vL4kP8nR3tW6yB1cD5gH0jS2a'].join('-');
+  const vscode = [
+    '{',
+    "  // The project's servers for VS Code.",
+    '  "servers": {',
+    '    "github": {',
+    '      "type": "stdio",',
+    '      "command": "npx",',
+    '      "args": ["-y", "@modelcontextprotocol/server-github"],',
+    `      "env": { "GITHUB_PERSONAL_ACCESS_TOKEN": "${github}" },`,
+    '    },',
+    '  },',
+    '}',
+    '',
+  ].join('\n');
+  const claude = [
+    '{',
+    '  "mcpServers": {',
+    '    "github": {',
+    '      "command": "npx",',
+    '      "args": ["-y", "@modelcontextprotocol/server-github@2025.4.8"],',
+    '      "env": { "GITHUB_PERSONAL_ACCESS_TOKEN": "${GITHUB_PERSONAL_ACCESS_TOKEN}" }',
+    '    }',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+  const codex = [
+    'model = "o4-mini"',
+    '',
+    '[mcp_servers.docs]',
+    'url = "https://mcp.example.com/mcp"',
+    `bearer_token = "${openai}"`,
+    '',
+  ].join('\n');
+  return { texts: { vscode, claude, codex }, secrets: [github, openai] };
 }
 
 const skip = skipReason();
@@ -448,6 +496,38 @@ else
       const plan: Omit<TypingPlan, 'results'> = { extensionId: EXTENSION_ID };
       return hostTests(t, 'runner-typing', 'host-typing.ts', workspace, plan, TYPING_MS);
     });
+
+    test(
+      'in the extension host: the client configurations of one project (VS Code, Claude Code, Codex)',
+      { timeout: TEST_MS },
+      (t) => {
+        // Written here, before the workbench opens: with no .toollens.yaml and no other YAML or JSON
+        // file, only `workspaceContains:**/.codex/config.toml` can activate the extension.
+        const workspace = join(session!.dir, 'workspace-clients');
+        const { texts, secrets } = clientFiles();
+        for (const [path, text] of [
+          ['.vscode/mcp.json', texts.vscode],
+          ['.mcp.json', texts.claude],
+          ['.codex/config.toml', texts.codex],
+        ] as const) {
+          mkdirSync(join(workspace, path, '..'), { recursive: true });
+          writeFileSync(join(workspace, path), text);
+        }
+        const plan: Omit<ClientsPlan, 'results'> = {
+          extensionId: EXTENSION_ID,
+          texts,
+          secrets,
+          fixedVscode: texts.vscode
+            .replace(`"${secrets[0]!}"`, '"${input:github-personal-access-token}"')
+            // The input goes after the last key; JSONC keeps the trailing comma the file writes.
+            .replace(
+              /\n\}\n$/,
+              '\n  "inputs": [{"type": "promptString", "id": "github-personal-access-token", "description": "GITHUB_PERSONAL_ACCESS_TOKEN", "password": true}],\n}\n',
+            ),
+        };
+        return hostTests(t, 'runner-clients', 'host-clients.ts', workspace, plan);
+      },
+    );
 
     test(
       'in the browser: the gateway opened from the Explorer shows the squiggle and the Problems row',

@@ -48,6 +48,7 @@ end
 ${README_CONFIG}
 -- The test's observer.
 local timeout_ms = tonumber(os.getenv('TOOL_LENS_TIMEOUT_MS') or '15000')
+local want = os.getenv('TOOL_LENS_WANT') or 'annotations/contradiction'
 local function out(s) io.stdout:write(s .. '\\n') end
 local clients = vim.lsp.get_clients or vim.lsp.get_active_clients
 
@@ -55,7 +56,7 @@ vim.api.nvim_create_autocmd('VimEnter', { callback = function()
   local function ours()
     for _, d in ipairs(vim.diagnostic.get(0)) do
       local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
-      if code == 'annotations/contradiction' then return true end
+      if code == want then return true end
     end
     return false
   end
@@ -71,7 +72,8 @@ vim.api.nvim_create_autocmd('VimEnter', { callback = function()
   for _, client in ipairs(clients()) do
     table.insert(started, { name = client.name, root_dir = client.config.root_dir, cmd = client.config.cmd })
   end
-  out(vim.json.encode({ ok = ok, nvim = vim.version(), clients = started, diagnostics = simple }))
+  out(vim.json.encode({ ok = ok, nvim = vim.version(), filetype = vim.bo.filetype, clients = started,
+                        diagnostics = simple }))
   for _, client in ipairs(clients()) do client.stop() end
   vim.cmd(ok and 'qa!' or 'cq!')
 end })
@@ -85,6 +87,49 @@ interface NvimDiagnostic {
   code: string;
   message: string;
   href: string | null;
+}
+
+interface NvimRun {
+  code: number | null;
+  /** The observer's JSON line. */
+  line: string;
+}
+
+/** Runs headless Neovim with `config` on `file`, opened from `cwd`, until `want` arrives (or the timeout). */
+async function runNvim(
+  root: string,
+  bin: string,
+  config: string,
+  cwd: string,
+  file: string,
+  want: string,
+): Promise<NvimRun> {
+  const child = spawn('nvim', ['--headless', '--clean', '-u', config, file], {
+    cwd,
+    env: {
+      ...process.env,
+      PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
+      TOOL_LENS_TIMEOUT_MS: String(TIMEOUT_MS - 5000),
+      TOOL_LENS_WANT: want,
+      XDG_STATE_HOME: root,
+      XDG_CACHE_HOME: root,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
+    child.on('exit', (exitCode) => {
+      clearTimeout(timer);
+      resolve(exitCode);
+    });
+  });
+  const line = stdout.split('\n').find((l) => l.startsWith('{'));
+  assert.ok(line, `Neovim printed no result (exit ${code}):\nstdout: ${stdout}\nstderr: ${stderr}`);
+  return { code, line };
 }
 
 test(
@@ -115,30 +160,14 @@ test(
         WORKFLOW_PATH.slice(0, WORKFLOW_PATH.lastIndexOf('/')),
         WORKFLOW_PATH.slice(WORKFLOW_PATH.lastIndexOf('/') + 1),
       ];
-      const child = spawn('nvim', ['--headless', '--clean', '-u', config, file], {
-        cwd: join(ws.root, folder),
-        env: {
-          ...process.env,
-          PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
-          TOOL_LENS_TIMEOUT_MS: String(TIMEOUT_MS - 5000),
-          XDG_STATE_HOME: ws.root,
-          XDG_CACHE_HOME: ws.root,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => {
-        const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
-        child.on('exit', (exitCode) => {
-          clearTimeout(timer);
-          resolve(exitCode);
-        });
-      });
-      const line = stdout.split('\n').find((l) => l.startsWith('{'));
-      assert.ok(line, `Neovim printed no result (exit ${code}):\nstdout: ${stdout}\nstderr: ${stderr}`);
+      const { code, line } = await runNvim(
+        ws.root,
+        bin,
+        config,
+        join(ws.root, folder),
+        file,
+        'annotations/contradiction',
+      );
       const result = JSON.parse(line) as {
         ok: boolean;
         clients: { name: string; root_dir: string; cmd: string[] }[];
@@ -161,6 +190,72 @@ test(
         result.diagnostics.some((d) => d.code === 'template/not-upstream' && d.severity === 2),
         'the template warning arrived too',
       );
+    } finally {
+      ws.dispose();
+    }
+  },
+);
+
+test(
+  'Neovim receives the diagnostics of MCP client configurations (.vscode/mcp.json as json, .codex/config.toml as toml)',
+  {
+    skip: missing ? 'nvim is not installed (apt-get install -y neovim); the Neovim end-to-end test did not run' : false,
+    timeout: 2 * TIMEOUT_MS + 10000,
+  },
+  async () => {
+    if (!existsSync(SERVER)) {
+      const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
+      assert.equal(build.status, 0, `npm run build failed:\n${build.stdout}${build.stderr}`);
+    }
+    // A project with no .toollens.yaml: the root is the folder Neovim is started in. VS Code's file
+    // has a comment and a `type` VS Code does not accept; Codex's an inline `bearer_token`, which
+    // Codex refuses (the value is a made-up environment variable name, not a credential).
+    const mcp = [
+      '{',
+      '  // The servers of this project',
+      '  "servers": {',
+      '    "remote": { "type": "streamable-http", "url": "https://mcp.example.com/mcp" },',
+      '  },',
+      '}',
+      '',
+    ].join('\n');
+    const codex = [
+      '[mcp_servers.docs]',
+      'url = "https://mcp.example.com/mcp"',
+      'bearer_token = "${DOCS_TOKEN}"',
+      '',
+    ].join('\n');
+    const ws = makeWorkspace({ '.vscode/mcp.json': mcp, '.codex/config.toml': codex });
+    try {
+      const bin = join(ws.root, '.bin');
+      mkdirSync(bin);
+      symlinkSync(SERVER, join(bin, 'tool-lens-language-server'));
+      const config = join(ws.root, 'nvim-lsp-test.lua');
+      writeFileSync(config, LUA);
+      const cases = [
+        {
+          file: '.vscode/mcp.json',
+          filetype: 'json',
+          text: mcp,
+          at: '"streamable-http"',
+          want: 'client/invalid-transport',
+        },
+        { file: '.codex/config.toml', filetype: 'toml', text: codex, at: 'bearer_token', want: 'client/unknown-key' },
+      ];
+      for (const { file, filetype, text, at, want } of cases) {
+        const { code, line } = await runNvim(ws.root, bin, config, ws.root, file, want);
+        const result = JSON.parse(line) as { ok: boolean; filetype: string; diagnostics: NvimDiagnostic[] };
+        assert.equal(result.filetype, filetype, `${file}: ${line}`);
+        assert.equal(result.ok, true, `${file}: no ${want} diagnostic arrived: ${line}`);
+        assert.equal(code, 0);
+        const before = text.slice(0, text.indexOf(at)).split('\n');
+        const found = result.diagnostics.filter((d) => d.source === 'tool-lens');
+        assert.deepEqual(
+          found.map((d) => ({ code: d.code, lnum: d.lnum, col: d.col })),
+          [{ code: want, lnum: before.length - 1, col: before[before.length - 1]!.length }],
+          `${file}: ${line}`,
+        );
+      }
     } finally {
       ws.dispose();
     }

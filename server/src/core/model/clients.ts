@@ -7,7 +7,7 @@ import { suggestionBudgetOf, type DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
 import { closest, type SuggestionBudget } from '../text/suggest.js';
 import { clientOfPath, serversIn, type ClientId, type ClientInfo, type ServerPair } from '../parse/clients.js';
-import { isMap, keyText, type Pair } from '../parse/nodes.js';
+import { getPair, isMap, isScalar, keyText, type Pair } from '../parse/nodes.js';
 import type { Severity } from '../types.js';
 
 /** A server of the document: its name, the pair that names it, its entry when a mapping (parse/clients.ts). */
@@ -494,6 +494,22 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
 /** What Tool Lens knows of how the context's client reads an entry, if it knows. */
 export function entryFactsOf(view: ClientView): EntryFacts | undefined {
   return view.client ? ENTRY_FACTS[view.client.id] : undefined;
+}
+
+/** The transport names some client accepts (schemas/mcp-servers.schema.json's `type`). */
+export const ANY_CLIENT_TRANSPORT: ReadonlySet<string> = new Set(['stdio', 'http', 'sse', 'streamable-http']);
+
+/**
+ * The entry's `type`, where it is a transport name of some client but not one the file's client
+ * accepts (client/invalid-transport reports it, and says how the client reads the entry instead).
+ */
+export function rejectedTransportOf(view: ClientView, server: ClientServer): string | undefined {
+  const transport = entryFactsOf(view)?.transport;
+  if (!transport) return undefined;
+  const node = getPair(server.entry, 'type')?.value;
+  if (!isScalar(node) || typeof node.value !== 'string') return undefined;
+  const value = node.value;
+  return ANY_CLIENT_TRANSPORT.has(value) && !transport.values.includes(value) ? value : undefined;
 }
 
 /** Keys of an entry that are Tool Lens's own (the face overlay): no client reads them, on purpose. */

@@ -12,14 +12,11 @@
 // `transportKeys`.
 import { removePair } from '../../edit/mappingEdits.js';
 import { editContextOf } from '../../edit/mappingEdits.js';
-import { clientViewOf, entryFactsOf } from '../../model/clients.js';
+import { clientViewOf, entryFactsOf, rejectedTransportOf } from '../../model/clients.js';
 import { getNode, getPair, isScalar, keyText } from '../../parse/nodes.js';
 import { replaceScalarFix } from '../../wording/faceWords.js';
 import { quotedAlternatives } from '../../text/words.js';
 import { defineRule } from '../rule.js';
-
-/** The transport names some client accepts (schemas/mcp-servers.schema.json's `type`). */
-const ANY_CLIENT = new Set(['stdio', 'http', 'sse', 'streamable-http']);
 
 /** The keys that make an entry remote, in any client's spelling (schemas/mcp-servers.schema.json). */
 const URL_KEYS = ['url', 'serverUrl', 'httpUrl'];
@@ -36,6 +33,8 @@ export const rule = defineRule({
       `${d.client} does not accept type "${d.value}": use ${d.accepted}.`,
     otherTransport: (d: { client: string; key: string; launch: string; remedy: string }) =>
       `${d.client} cannot load this entry: an entry with a "${d.launch}" takes no "${d.key}"; ${d.remedy}.`,
+    runsCommand: (d: { client: string; value: string }) =>
+      `${d.client} does not accept type "${d.value}": this entry runs a command, so write "stdio".`,
     localOnly: (d: { client: string; name: string; remedy: string }) =>
       `${d.client} runs only local servers from this file, not "${d.name}": ${d.remedy}.`,
   },
@@ -83,11 +82,26 @@ export const rule = defineRule({
       if (!transport) continue;
       const severity = transport.severity;
       const node = getPair(server.entry, 'type')?.value;
-      if (!isScalar(node) || typeof node.value !== 'string') continue;
-      const value = node.value;
-      if (!ANY_CLIENT.has(value) || transport.values.includes(value)) continue;
+      const value = rejectedTransportOf(view, server);
+      if (!isScalar(node) || value === undefined) continue;
       const suggestion = transport.equivalent[value];
       const related = [{ span: server.pair.key.span, message: `${transport.effect}.` }];
+      // A remote transport's name on an entry that runs a command and has no URL: the client's name
+      // for that remote transport would leave it with nowhere to connect; what it runs is stdio.
+      const runsCommand =
+        getNode(server.entry, 'command') !== undefined &&
+        URL_KEYS.every((key) => getNode(server.entry, key) === undefined);
+      if (runsCommand && value !== 'stdio' && transport.values.includes('stdio')) {
+        ctx.report({
+          messageId: 'runsCommand',
+          data: { client, value },
+          span: node.span,
+          severity,
+          related,
+          fixes: replaceScalarFix(edit, node, 'stdio'),
+        });
+        continue;
+      }
       if (suggestion === undefined) {
         ctx.report({
           messageId: 'other',

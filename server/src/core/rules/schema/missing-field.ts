@@ -7,6 +7,8 @@ import { ensurePeriod } from '../../text/words.js';
 import { capitalize } from '../../text/words.js';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../types.js';
 import { schemaProblemsOf } from '../../structure/validate.js';
+import { clientViewOf, rejectedTransportOf } from '../../model/clients.js';
+import type { DocumentContext } from '../../context.js';
 import type { MissingFieldProblem } from '../../structure/problems.js';
 
 const messages = {
@@ -21,13 +23,34 @@ export const rule = defineRule({
   kinds: DOCUMENT_KINDS,
   messages,
   check(ctx) {
-    reportShare(ctx, messages, 'schema/missing-field', schemaProblemsOf(ctx), (problem) => ({
+    const explained = transportExplained(ctx);
+    const problems = schemaProblemsOf(ctx).filter(
+      (p) => !(p.rule === 'schema/missing-field' && explained.has(`${p.span.start}\0${p.field}`)),
+    );
+    reportShare(ctx, messages, 'schema/missing-field', problems, (problem) => ({
       messageId: 'missing',
       data: problem,
       span: problem.span,
     }));
   },
 });
+
+/**
+ * The `url` or `command` that a client-configuration entry lacks only because its `type` is one its
+ * client does not accept: client/invalid-transport reports that `type`, and says how the client
+ * reads the entry (VS Code runs `"type": "streamable-http"` with a `command` as stdio), so the
+ * field's absence is the same mistake, not a second one. Keys: the entry key's start and the field.
+ */
+function transportExplained(ctx: DocumentContext): Set<string> {
+  const explained = new Set<string>();
+  if (ctx.doc.kind !== 'mcp-servers') return explained;
+  const view = clientViewOf(ctx);
+  for (const server of view.servers) {
+    if (rejectedTransportOf(view, server) === undefined) continue;
+    for (const field of ['url', 'command']) explained.add(`${server.pair.key.span.start}\0${field}`);
+  }
+  return explained;
+}
 
 function messageOf(problem: MissingFieldProblem): string {
   const { field, schemaName } = problem;

@@ -334,7 +334,7 @@ export type Keep = (value: string) => boolean;
 const KEEP_NOTHING: Keep = () => false;
 
 /** The arguments as shown: values of secret flags, secret `name=value` values, URL secrets and tokens masked. */
-function maskArguments(args: readonly string[], secrets: readonly string[], keep: Keep): string[] {
+function maskArguments(args: readonly string[], secrets: readonly string[], keep: Keep = KEEP_NOTHING): string[] {
   return args.map((word, i) => {
     const previous = i > 0 ? args[i - 1]! : '';
     if (FLAG.test(previous) && SECRET_NAME.test(previous) && !word.startsWith('-') && !keep(word)) return MASK;
@@ -346,7 +346,7 @@ function maskArguments(args: readonly string[], secrets: readonly string[], keep
 }
 
 /** Every URL in a text shown as `displayUrl` shows it. */
-function maskUrls(text: string, keep: Keep): string {
+function maskUrls(text: string, keep: Keep = KEEP_NOTHING): string {
   return text.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s'"<>]+/gi, (url) =>
     /^https?:/i.test(url) || url.includes('@') ? displayUrl(url, url, keep) : url,
   );

@@ -244,7 +244,7 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
     bare: (name) => (BARE_NAME.test(name) ? wrong(`\${env:${name}}`) : OK),
     form: '${env:NAME}',
     fields: { env: 'expanded', headers: 'expanded', args: 'literal', url: 'literal' },
-    literalForm: 'an env value or a header, the only fields where it expands ${env:NAME}',
+    literalForm: '${env:NAME} in env or headers',
     source: {
       from: 'source',
       where:

@@ -71,6 +71,17 @@ export interface EntryFacts {
     /** A key that makes such an entry another kind of server (Zed's `settings`: an extension's), what the entry is then, and what the client does with it. */
     otherwise?: { key: string; readAs: string; effect: string };
   };
+  /**
+   * Settings the client reads from a closed set of values, refusing any other (client/invalid-value):
+   * the key's path in the entry (`*` stands for any name, a tool's), the values, what another does.
+   */
+  valueSets?: readonly {
+    path: readonly string[];
+    values: readonly string[];
+    severity: Severity;
+    effect: string;
+    source: FactSource;
+  }[];
   /** Keys the client reads only to refuse them, each with the key to write instead (client/unknown-key). */
   refusedKeys?: Readonly<
     Record<string, { instead: string; remedy: string; severity: Severity; effect: string; source: FactSource }>
@@ -129,6 +140,15 @@ const CODEX_BEARER: FactSource = {
   where:
     'codex codex-rs/config/src/mcp_types.rs: TryFrom<RawMcpServerConfig> for McpServerConfig (throw_if_set on bearer_token); codex-rs/exec/src/lib.rs: run_main ("Error loading config.toml", exit 1)',
 };
+const CODEX_APPROVAL: FactSource = {
+  from: 'source',
+  where:
+    'codex codex-rs/config/src/mcp_types.rs: AppToolApproval (a serde enum, no fallback: auto, prompt, approve, and writes in newer versions), RawMcpServerConfig.default_tools_approval_mode, McpServerToolConfig.approval_mode; codex-rs/exec/src/lib.rs: run_main ("Error loading config.toml", exit 1)',
+};
+/** Codex's approval modes, in every version read: `writes` (ask for the tools that write) came later. */
+const CODEX_APPROVAL_MODES = ['auto', 'prompt', 'writes', 'approve'];
+const CODEX_APPROVAL_EFFECT =
+  'Codex fails to read its configuration (the value is none of its approval modes) and stops before starting ("Error loading config.toml")';
 const CURSOR_DOCS: FactSource = { from: 'documentation', where: 'https://cursor.com/docs/mcp' };
 const WINDSURF_DOCS: FactSource = { from: 'documentation', where: 'https://docs.windsurf.com/windsurf/cascade/mcp' };
 const CLAUDE_DESKTOP_DOCS: FactSource = {
@@ -361,6 +381,22 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
     },
     // No `type` key: a `command` makes a stdio server, a `url` a streamable HTTP one, so no transport
     // facts (a `type` written there is client/unknown-key's finding).
+    valueSets: [
+      {
+        path: ['default_tools_approval_mode'],
+        values: CODEX_APPROVAL_MODES,
+        severity: 'error',
+        effect: CODEX_APPROVAL_EFFECT,
+        source: CODEX_APPROVAL,
+      },
+      {
+        path: ['tools', '*', 'approval_mode'],
+        values: CODEX_APPROVAL_MODES,
+        severity: 'error',
+        effect: CODEX_APPROVAL_EFFECT,
+        source: CODEX_APPROVAL,
+      },
+    ],
   },
 };
 

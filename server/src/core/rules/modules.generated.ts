@@ -27,6 +27,7 @@ import { rule as catalogTaskSupport } from './catalog/task-support.js';
 import { rule as catalogUnknownField } from './catalog/unknown-field.js';
 import { rule as clientDiffersAcrossClients } from './client/differs-across-clients.js';
 import { rule as clientInvalidTransport } from './client/invalid-transport.js';
+import { rule as clientInvalidValue } from './client/invalid-value.js';
 import { rule as clientMissingType } from './client/missing-type.js';
 import { rule as clientPlaceholderCredential } from './client/placeholder-credential.js';
 import { rule as clientPlainHttp } from './client/plain-http.js';
@@ -129,6 +130,7 @@ export const RULE_MODULES: readonly { path: string; rule: Rule }[] = [
   { path: 'catalog/unknown-field', rule: catalogUnknownField },
   { path: 'client/differs-across-clients', rule: clientDiffersAcrossClients },
   { path: 'client/invalid-transport', rule: clientInvalidTransport },
+  { path: 'client/invalid-value', rule: clientInvalidValue },
   { path: 'client/missing-type', rule: clientMissingType },
   { path: 'client/placeholder-credential', rule: clientPlaceholderCredential },
   { path: 'client/plain-http', rule: clientPlainHttp },

@@ -347,6 +347,13 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       'url',
       'bearer_token_env_var',
       'experimental_environment',
+      // Keys of a newer RawMcpServerConfig (docs/internals/client-facts.md, Codex): the
+      // environment a server starts in, its auth flow, surfaces its tools are left out of, and a
+      // command whose output gives the HTTP headers.
+      'environment_id',
+      'auth',
+      'omit_tools_from',
+      'http_headers_helper',
       'startup_timeout_sec',
       'startup_timeout_ms',
       'tool_timeout_sec',

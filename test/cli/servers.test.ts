@@ -195,6 +195,51 @@ describe('tool-lens servers', () => {
     assert.match(table.stdout, /^CLIENT +NAME +STARTS +PINNED +FILE$/m);
   });
 
+  test('a variable reference is shown as written, wherever it stands; literal credentials beside it are masked', () => {
+    const ws = workspace({
+      '.vscode/mcp.json': JSON.stringify({
+        inputs: [
+          { id: 'host', type: 'promptString', password: false },
+          { id: 'token', type: 'promptString', password: true },
+          { id: 'url', type: 'promptString' },
+        ],
+        servers: {
+          ha: { type: 'http', url: 'https://${input:host}/mcp?key=${input:token}&api_key=' + TOKEN },
+          whole: { type: 'http', url: '${input:url}' },
+          cli: {
+            command: 'node',
+            args: ['s.js', '--token', '${input:token}', '--api-key=${env:API_KEY}', '--secret', TOKEN],
+          },
+        },
+      }),
+      '.mcp.json': JSON.stringify({
+        mcpServers: { fallback: { command: 'node', args: ['s.js', '--token', '${GH_TOKEN:-' + TOKEN + '}'] } },
+      }),
+    });
+    try {
+      const { list: refs } = listing(ws);
+      const row = (name: string) => refs.servers.find((s) => s.name === name)!;
+      assert.equal(row('ha').url, 'https://${input:host}/mcp?key=${input:token}&api_key=***');
+      assert.equal(row('whole').url, '${input:url}');
+      assert.deepEqual(row('cli').args, [
+        's.js',
+        '--token',
+        '${input:token}',
+        '--api-key=${env:API_KEY}',
+        '--secret',
+        '***',
+      ]);
+      // A default written into the reference is a literal value: masked like any other.
+      assert.deepEqual(row('fallback').args, ['s.js', '--token', '***']);
+      const table = runCli(['servers'], { cwd: ws });
+      for (const text of [JSON.stringify(refs), table.stdout])
+        assert.ok(!text.includes(TOKEN.slice(4)), 'a token was printed');
+      assert.match(table.stdout, /http https:\/\/\$\{input:host\}\/mcp\?key=\$\{input:token\}&api_key=\*\*\*/);
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
+
   test('an invalid file is named on stderr and listed; ignored folders are not read', () => {
     const roo = list.files.find((f) => f.file === '.roo/mcp.json');
     assert.ok(roo?.problem, 'the broken Roo file is listed with its problem');

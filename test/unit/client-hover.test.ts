@@ -210,13 +210,88 @@ test('Roo Code: ${env:X} and the first workspace folder; a client Tool Lens has 
   assert.match(roo, /^node \/work\/proj\/s\.js$/m);
   assert.ok(roo.includes('- `K` = `‹env KEY›`'), roo);
   assert.match(roo, /the first folder of the VS Code workspace/);
+  const windsurf = hover(
+    '/home/me/.codeium/windsurf/mcp_config.json',
+    json({ mcpServers: { w: { command: 'node', args: ['${env:KEY}'] } } }),
+    '"w"',
+  );
+  assert.match(windsurf, /^node \$\{env:KEY\}$/m);
+  assert.match(
+    windsurf,
+    /^Tool Lens does not know which variables Windsurf fills in: the values are shown as written\.$/m,
+  );
+});
+
+test('Cursor: its documented forms are filled in; a form its documentation does not name is shown as written, unreported', () => {
   const cursor = hover(
-    '.cursor/mcp.json',
-    json({ mcpServers: { c: { command: 'node', args: ['${env:KEY}'] } } }),
+    '/work/proj/.cursor/mcp.json',
+    json({
+      mcpServers: {
+        c: {
+          command: 'node',
+          args: [
+            '${workspaceFolder}/s.js',
+            '${workspaceFolderBasename}',
+            '${userHome}${pathSeparator}x',
+            '${env:KEY}',
+            '${OTHER}',
+          ],
+          env: { T: '${env:TOKEN}' },
+        },
+      },
+    }),
     '"c"',
   );
-  assert.match(cursor, /^node \$\{env:KEY\}$/m);
-  assert.match(cursor, /^Tool Lens does not know which variables Cursor fills in: the values are shown as written\.$/m);
+  assert.match(cursor, /^node \/work\/proj\/s\.js proj ‹home folder›‹path separator›x ‹env KEY› \$\{OTHER\}$/m);
+  assert.ok(cursor.includes('- `T` = `‹env TOKEN›`'), cursor);
+  assert.match(cursor, /from the environment Cursor runs in/);
+  assert.doesNotMatch(cursor, /Sent as written/);
+});
+
+test('Amazon Q: ${env:X} is filled in env values and headers only; args and the URL are sent as written', () => {
+  const local = hover(
+    '/work/proj/.amazonq/mcp.json',
+    json({ mcpServers: { q: { command: 'node', args: ['--key', '${env:KEY}'], env: { T: '${env:TOKEN}' } } } }),
+    '"q"',
+  );
+  assert.match(local, /^node --key \$\{env:KEY\}$/m);
+  assert.ok(local.includes('- `T` = `‹env TOKEN›`'), local);
+  assert.match(local, /in `env` values and headers only/);
+  assert.match(local, /Sent as written: `\$\{env:KEY\}`/);
+  const remote = hover(
+    '/work/proj/.amazonq/mcp.json',
+    json({
+      mcpServers: {
+        r: { type: 'http', url: 'https://${env:HOST}/mcp', headers: { Authorization: 'Bearer ${env:TOKEN}' } },
+      },
+    }),
+    '"r"',
+  );
+  assert.match(remote, /Connects to `https:\/\/\$\{env:HOST\}\/mcp`/);
+  assert.ok(remote.includes('- `Authorization`: `Bearer ‹env TOKEN›`'), remote);
+});
+
+test('Continue: apiKey is shown as the Authorization header it sends, masked when it holds a credential', () => {
+  const block = (apiKey: string) =>
+    [
+      'name: docs',
+      'version: 0.0.1',
+      'schema: v1',
+      'mcpServers:',
+      '  - name: web',
+      '    url: https://mcp.example.com/mcp',
+      `    apiKey: "${apiKey}"`,
+      '',
+    ].join('\n');
+  const literal = hover(
+    '.continue/mcpServers/docs.yaml',
+    block('sk-proj-4f9aQ2mX7LkP0rT3vW8yZ1bN6cD5eH2j'),
+    'name: web',
+  );
+  assert.ok(literal.split('\n').includes('- `Authorization`: `Bearer ***`'), literal);
+  assert.doesNotMatch(literal, /sk-proj/);
+  const secret = hover('.continue/mcpServers/docs.yaml', block('${{ secrets.DOCS_KEY }}'), 'name: web');
+  assert.ok(secret.split('\n').includes('- `Authorization`: `Bearer ‹secret DOCS_KEY›`'), secret);
 });
 
 test('Continue: a credential in requestOptions.headers is masked in the hover, as client/secret-in-file finds it', () => {

@@ -6,6 +6,8 @@
 // elsewhere, client unknown). A file `.toollens.yaml` `kinds:` gives another kind is left out.
 // No value is expanded, no program looked up, nothing started; secrets are masked as the consent
 // line of `catalog fetch` masks them (live/redact.ts), and env and header values are never shown.
+// A variable reference (`${input:x}`, `${env:X}`, `$X`, in any client's syntax) names a value and
+// holds none: it is shown as written, wherever it stands, and only literal text is masked.
 // A server that another client's file of the same project starts differently under the same name
 // is marked on both, by the comparison client/differs-across-clients makes (core/catalog/clientServers.ts).
 import { statSync } from 'node:fs';
@@ -21,7 +23,7 @@ import { runsDifferently, whatRuns, type WhatRuns } from '../core/catalog/client
 import { projectFolderOf } from '../core/parse/clients.js';
 import { pinOf, type Pin } from '../core/model/clientLaunch.js';
 import { parserWords } from '../core/wording/parserWords.js';
-import { displayUrl, maskedCommandLine, displayCommandLine, MASK } from '../live/redact.js';
+import { displayUrl, looksLikeToken, maskedCommandLine, MASK, quoteForDisplay } from '../live/redact.js';
 import { discoverWorkspace, readWithin } from '../node/loader.js';
 import { toPosix } from '../node/paths.js';
 import { walkFolder } from '../node/walk.js';
@@ -239,26 +241,34 @@ function rowOf(file: string, kind: ServerFileKind, entry: ServerEntry): ServerRo
     differsFrom: [] as ServerPlace[],
   };
   const start = entry.start;
+  const refs = new References();
   if (start.transport === 'stdio') {
     const args = words(start.args);
-    const masked = maskedCommandLine(start.command, args);
+    // Masked with each reference set aside, so that `--token ${input:token}` shows the reference.
+    const shown = (command: string, argv: readonly string[]) => {
+      const masked = maskedCommandLine(refs.hide(command), argv.map(refs.hide), refs.keep);
+      return { command: refs.show(masked.command), args: masked.args.map(refs.show) };
+    };
+    const masked = shown(start.command, args);
     const pin = pinOf(start.command, args);
     const env = Object.keys(start.env);
     return {
       ...base,
       transport: 'stdio',
-      start: displayCommandLine(start.command, args),
+      start: [masked.command, ...masked.args].map(quoteForDisplay).join(' '),
       command: masked.command,
       args: masked.args,
-      ...(start.cwd === undefined ? {} : { cwd: maskedCommandLine(start.cwd, []).command }),
+      ...(start.cwd === undefined ? {} : { cwd: shown(start.cwd, []).command }),
       ...(env.length ? { env } : {}),
       ...(start.envFromClient.length ? { fromClientEnv: start.envFromClient } : {}),
       pinned: pin.verdict,
-      ...(pin.fetches === undefined ? {} : { fetches: maskedCommandLine(pin.fetches, []).command, runner: pin.runner }),
+      ...(pin.fetches === undefined ? {} : { fetches: shown(pin.fetches, []).command, runner: pin.runner }),
     };
   }
   if (start.transport === 'none') return { ...base, transport: 'none', start: '', pinned: 'n/a', note: start.why };
-  const url = displayUrl(start.url, MASK);
+  const hidden = refs.hide(start.url);
+  // A URL that is one reference (`${input:server-url}`) is shown as it is; another that does not parse is masked whole.
+  const url = refs.keep(hidden) ? start.url : refs.show(displayUrl(hidden, MASK, refs.keep));
   const headers = Object.keys(start.headers);
   const fromClient = Object.keys(start.headersFromClient);
   return {
@@ -270,6 +280,40 @@ function rowOf(file: string, kind: ServerFileKind, entry: ServerEntry): ServerRo
     ...(fromClient.length ? { fromClientEnv: Object.values(start.headersFromClient) } : {}),
     pinned: 'n/a',
   };
+}
+
+/**
+ * A variable reference in any client's syntax: `${{ secrets.X }}` / `${{ inputs.X }}` (Continue),
+ * `${env:X}`, `${input:id}`, `${X}`, `${process.env.X}`, `${X:-default}`, and `$X` in capitals.
+ */
+const REFERENCE =
+  /\$\{\{\s*(?:secrets|inputs)\.[\w.-]+\s*\}\}|\$\{(?:(?:env|input):)?[A-Za-z_][\w.-]*\}|\$\{[A-Za-z_]\w*:-([^{}]*)\}|\$[A-Z_][A-Z0-9_]*/g;
+/** What stands for a reference while a value is masked: plain lower-case letters, which no masking rule takes for a secret. */
+const HOLDER = /tlref[a-j]+z/g;
+
+/**
+ * The references of one entry's values, set aside while the values are masked: `hide` puts a
+ * holder in the place of each, `keep` says a value is references only (masked nowhere: it names
+ * values, it holds none), `show` puts the references back. A `${X:-default}` whose default looks
+ * like a credential is no reference here: its default is literal text, masked as any other.
+ */
+class References {
+  private readonly written = new Map<string, string>();
+
+  readonly hide = (text: string): string =>
+    text.replace(REFERENCE, (ref: string, fallback: string | undefined) => {
+      if (fallback !== undefined && (looksLikeToken(fallback) || /[@:/]/.test(fallback))) return ref;
+      const holder = `tlref${[...String(this.written.size)].map((d) => 'abcdefghij'[Number(d)]).join('')}z`;
+      this.written.set(holder, ref);
+      return holder;
+    });
+
+  readonly keep = (value: string): boolean => {
+    const holders = value.match(HOLDER) ?? [];
+    return holders.length > 0 && holders.every((h) => this.written.has(h)) && value.replace(HOLDER, '').trim() === '';
+  };
+
+  readonly show = (text: string): string => text.replace(HOLDER, (holder) => this.written.get(holder) ?? holder);
 }
 
 /** Every server in one aligned table, then the files that could not be read. */

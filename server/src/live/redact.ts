@@ -311,9 +311,13 @@ function describeStdio(launch: StdioLaunch): string {
  * written (nothing is looked up) and the arguments masked as the consent line masks them (secret
  * flags' values, secret `name=value` values, URL credentials and query values, tokens).
  */
-export function maskedCommandLine(command: string, args: readonly string[]): { command: string; args: string[] } {
-  const secrets = longestFirst(argumentSecrets([command, ...args]));
-  return { command: maskUrls(redact(command, secrets)), args: maskArguments(args, secrets) };
+export function maskedCommandLine(
+  command: string,
+  args: readonly string[],
+  keep: Keep = KEEP_NOTHING,
+): { command: string; args: string[] } {
+  const secrets = longestFirst(argumentSecrets([command, ...args])).filter((s) => !keep(s));
+  return { command: maskUrls(redact(command, secrets), keep), args: maskArguments(args, secrets, keep) };
 }
 
 /** `maskedCommandLine` as one line, each word quoted where a shell would need it. */
@@ -322,45 +326,61 @@ export function displayCommandLine(command: string, args: readonly string[]): st
   return [masked.command, ...masked.args].map(quoteForDisplay).join(' ');
 }
 
+/**
+ * A value that is shown as it is even where a secret would stand: for a listing, a value made of
+ * variable references only (a reference names a value, it is none). Masking is the default.
+ */
+export type Keep = (value: string) => boolean;
+const KEEP_NOTHING: Keep = () => false;
+
 /** The arguments as shown: values of secret flags, secret `name=value` values, URL secrets and tokens masked. */
-function maskArguments(args: readonly string[], secrets: readonly string[]): string[] {
+function maskArguments(args: readonly string[], secrets: readonly string[], keep: Keep = KEEP_NOTHING): string[] {
   return args.map((word, i) => {
     const previous = i > 0 ? args[i - 1]! : '';
-    if (FLAG.test(previous) && SECRET_NAME.test(previous) && !word.startsWith('-')) return MASK;
+    if (FLAG.test(previous) && SECRET_NAME.test(previous) && !word.startsWith('-') && !keep(word)) return MASK;
     const named = NAMED_VALUE.exec(word);
-    if (named && SECRET_NAME.test(named[1]!) && named[3] !== '') return `${named[1]}${named[2]}${MASK}`;
-    return maskUrls(redact(word, secrets));
+    if (named && SECRET_NAME.test(named[1]!) && named[3] !== '' && !keep(named[3]!))
+      return `${named[1]}${named[2]}${MASK}`;
+    return maskUrls(redact(word, secrets), keep);
   });
 }
 
 /** Every URL in a text shown as `displayUrl` shows it. */
-function maskUrls(text: string): string {
+function maskUrls(text: string, keep: Keep = KEEP_NOTHING): string {
   return text.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s'"<>]+/gi, (url) =>
-    /^https?:/i.test(url) || url.includes('@') ? displayUrl(url, url) : url,
+    /^https?:/i.test(url) || url.includes('@') ? displayUrl(url, url, keep) : url,
   );
 }
 
-/** A URL with its user name, password, query values, fragment and token-like path segments masked. */
-export function displayUrl(raw: string, invalid = '<invalid url>'): string {
+/**
+ * A URL with its user name, password, query values, fragment and token-like path segments masked
+ * (each part `keep` accepts, as it is).
+ */
+export function displayUrl(raw: string, invalid = '<invalid url>', keep: Keep = KEEP_NOTHING): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return invalid;
   }
-  if (url.username) url.username = 'MASKEDxMASK';
-  if (url.password) url.password = 'MASKEDxMASK';
+  const hide = (part: string) => !keep(safeDecode(part));
+  if (url.username && hide(url.username)) url.username = 'MASKEDxMASK';
+  if (url.password && hide(url.password)) url.password = 'MASKEDxMASK';
   const keys = [...new Set(url.searchParams.keys())];
-  for (const key of keys) url.searchParams.set(key, 'MASKEDxMASK');
-  if (url.hash.length > 1) url.hash = 'MASKEDxMASK';
+  for (const key of keys) {
+    const values = url.searchParams.getAll(key);
+    if (values.some((value) => !keep(value))) url.searchParams.set(key, 'MASKEDxMASK');
+  }
+  if (url.hash.length > 1 && hide(url.hash.slice(1))) url.hash = 'MASKEDxMASK';
   url.pathname = url.pathname
     .split('/')
-    .map((segment) => (looksLikeToken(safeDecode(segment)) ? 'MASKEDxMASK' : segment))
+    .map((segment) => (looksLikeToken(safeDecode(segment)) && hide(segment) ? 'MASKEDxMASK' : segment))
     .join('/');
   return url.toString().replace(/MASKEDxMASK/g, MASK);
 }
 
-function quoteForDisplay(word: string): string {
+/** A word as a shell would need it written: quoted unless it is plain. */
+export function quoteForDisplay(word: string): string {
   if (word !== '' && /^[A-Za-z0-9_@%+=:,./*-]+$/.test(word)) return word;
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -9,7 +9,7 @@
 import type { DocumentContext } from '../context.js';
 import { fetchedBy } from '../model/clientLaunch.js';
 import { clientViewOf, type ClientServer } from '../model/clients.js';
-import { secretsOf } from '../model/clientSecrets.js';
+import { holdsCredential, secretsOf } from '../model/clientSecrets.js';
 import { EXPANDS_NOTHING, partsOf, type Filled } from '../model/clientVariables.js';
 import type { ClientId, ClientInfo } from '../parse/clients.js';
 import { getMap, getNode, getString, isMap, isScalar, isSeq, keyText, type Node } from '../parse/nodes.js';
@@ -35,17 +35,18 @@ export function serverStartHover(ctx: DocumentContext, key: Node): string | unde
   ];
   const entry = server.entry;
   const codex = view.client?.id === 'codex';
-  const command = reader.show(getNode(entry, 'command'));
-  const url = reader.show(getNode(entry, 'url') ?? getNode(entry, 'httpUrl') ?? getNode(entry, 'serverUrl'));
+  const command = reader.show(getNode(entry, 'command'), 'command');
+  const url = reader.show(getNode(entry, 'url') ?? getNode(entry, 'httpUrl') ?? getNode(entry, 'serverUrl'), 'url');
   if (command !== undefined) {
     const args = getNode(entry, 'args');
-    const argv = isSeq(args) ? args.items.map((i) => reader.show(i) ?? '?') : [];
+    const argv = isSeq(args) ? args.items.map((i) => reader.show(i, 'args') ?? '?') : [];
     lines.push('Runs, with no shell:', '', ...fenced([command, ...argv].join(' ')));
-    const cwd = reader.show(getNode(entry, 'cwd'));
+    const cwd = reader.show(getNode(entry, 'cwd'), 'cwd');
     if (cwd !== undefined) lines.push('', `In the folder ${code(cwd)}.`);
     const env: [string, string][] = [];
     const envMap = getNode(entry, 'env');
-    for (const pair of isMap(envMap) ? envMap.pairs : []) env.push([keyText(pair), reader.show(pair.value) ?? '?']);
+    for (const pair of isMap(envMap) ? envMap.pairs : [])
+      env.push([keyText(pair), reader.show(pair.value, 'env') ?? '?']);
     // Codex passes on variables of its own environment by name.
     if (codex) for (const name of codexEnvVars(getNode(entry, 'env_vars'))) env.push([name, reader.env(name)]);
     if (env.length > 0) {
@@ -61,7 +62,15 @@ export function serverStartHover(ctx: DocumentContext, key: Node): string | unde
         ? getNode(getMap(entry, 'requestOptions'), 'headers')
         : getNode(entry, 'headers');
     for (const pair of isMap(headerMap) ? headerMap.pairs : [])
-      headers.push([keyText(pair), reader.show(pair.value) ?? '?']);
+      headers.push([keyText(pair), reader.show(pair.value, 'headers') ?? '?']);
+    // Continue sends `apiKey` as `Authorization: Bearer <apiKey>`, over a header of that name
+    // (core/context/mcp/MCPConnection.ts, constructSseTransport and constructHttpTransport).
+    const apiKey = view.client?.id === 'continue' ? reader.show(getNode(entry, 'apiKey'), 'apiKey') : undefined;
+    if (apiKey !== undefined) {
+      const at = headers.findIndex(([name]) => name.toLowerCase() === 'authorization');
+      if (at >= 0) headers.splice(at, 1);
+      headers.push(['Authorization', `Bearer ${apiKey}`]);
+    }
     if (codex) {
       const bearer = getString(entry, 'bearer_token_env_var');
       if (bearer !== undefined) headers.push(['Authorization', `Bearer ${reader.env(bearer)}`]);
@@ -120,17 +129,21 @@ class ValueReader {
         });
       }
     }
+    // Continue's `apiKey`, a credential by its place: masked when it holds one, as client/secret-in-file judges a value.
+    const apiKey = client?.id === 'continue' ? getNode(server.entry, 'apiKey') : undefined;
+    if (isScalar(apiKey) && typeof apiKey.value === 'string' && holdsCredential(apiKey.value))
+      this.masks.set(apiKey, [{ start: 0, end: apiKey.value.length }]);
     this.folder = client ? workspaceFolderOf(ctx, client) : undefined;
   }
 
-  /** A scalar's value as the client sends it, or undefined for no scalar. */
-  show(node: Node | null | undefined): string | undefined {
+  /** A scalar's value as the client sends it (`field`: the entry's key it is under), or undefined for no scalar. */
+  show(node: Node | null | undefined, field: string): string | undefined {
     if (!isScalar(node) || node.value === null) return undefined;
     const value = String(node.value);
     const masks = this.masks.get(node) ?? [];
     if (typeof node.value !== 'string') return value;
     if (value.includes('$')) this.sawReference = true;
-    const parts = partsOf(this.client?.id, value);
+    const parts = partsOf(this.client?.id, value, field);
     if (!parts) return masked(value, { start: 0, end: value.length }, masks);
     return parts
       .map((part) => {
@@ -230,7 +243,8 @@ class ValueReader {
  * resolver's variableResolver (an unset `${env:X}` is empty); Claude Code's documentation (MCP,
  * environment variable expansion); gemini-cli packages/cli/src/utils/envVarResolver.ts; Roo-Code
  * src/utils/config.ts `injectVariables`; continue core/config/yaml/LocalPlatformClient.ts (where
- * local secrets are looked up).
+ * local secrets are looked up); Cursor's documentation (cursor.com/docs/mcp); amazon-q-developer-cli
+ * crates/chat-cli/src/mcp_client/client.rs `substitute_env_vars` (an unset variable becomes `${X}`).
  */
 const EXPLAIN: Partial<Record<ClientId, Partial<Record<Filled['kind'], string>>>> = {
   vscode: {
@@ -253,6 +267,15 @@ const EXPLAIN: Partial<Record<ClientId, Partial<Record<Filled['kind'], string>>>
     env: '`‹env X›` (`${env:X}`): from the environment Roo Code runs in, when it starts the server; an unset one stays as written.',
     folder:
       '`${workspaceFolder}`: the first folder of the VS Code workspace, the one whose `.roo/mcp.json` Roo Code reads',
+  },
+  cursor: {
+    env: '`‹env X›` (`${env:X}`): from the environment Cursor runs in, when it starts the server.',
+    folder: '`${workspaceFolder}`: the project folder Cursor has open, the one that holds `.cursor/`',
+    home: '`‹home folder›` (`${userHome}`): the home folder of whoever runs Cursor.',
+    separator: '`‹path separator›` (`${pathSeparator}`): `/`, or `\\` on Windows.',
+  },
+  amazonq: {
+    env: "`‹env X›` (`${env:X}`): in `env` values and headers only, from Amazon Q's environment when it starts the server; an unset one becomes `${X}`. `args` and the URL are sent as written.",
   },
   continue: {
     secret:

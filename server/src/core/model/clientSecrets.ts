@@ -184,6 +184,11 @@ export function secretsOf(ctx: DocumentContext): SecretFinding[] {
   });
 }
 
+/** Whether a value in a credential's place (Continue's `apiKey`) is a credential written into the file. */
+export function holdsCredential(value: string): boolean {
+  return judge(value, true)?.kind === 'secret';
+}
+
 /** A service's token prefix (`ghp_`, `xoxb-`, `sk-`): template text after it is still a template (`xoxb-your-bot-token`). */
 const TOKEN_PREFIX =
   /^(gh[pousr]_|github_pat_|glpat-|sk-ant-|sk-(proj-|svcacct-)?|(sk|rk)_live_|xox[abposr]-|npm_|hf_|pcsk_)/;

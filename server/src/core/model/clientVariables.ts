@@ -1,8 +1,9 @@
 // The variable references in an MCP client's server entries, read as that client expands them:
 // each client has its own syntax (VS Code `${env:X}`, Claude Code and Gemini CLI `${X}`, Roo Code
 // `${env:X}`, Continue `${{ secrets.X }}`), and a reference written in another client's syntax is sent as the literal text.
-// Only the fields a client expands are read (command, args, env, url, headers, cwd), and only the
-// clients whose expansion is known (docs/clients.md#variables).
+// Only the fields a client expands are read (command, args, env, url, headers, cwd; Amazon Q expands
+// `env` and `headers` only, and sends `args` and `url` as written), and only the clients whose
+// expansion is known (docs/clients.md#variables).
 import type { DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
 import type { ClientId } from '../parse/clients.js';
@@ -95,8 +96,18 @@ interface Expansion {
   template?: { pattern: RegExp; read(inner: string): Verdict };
   /** How the client writes an environment variable, for a reference with no direct equivalent. */
   form: string;
+  /**
+   * Where the client expands, when not in every field it runs with: `expanded` fields are read
+   * with `braced`/`bare`; in `literal` ones the client expands nothing, so every reference is sent
+   * as written (`literalForm` says where to write it instead); a field missing here is not read.
+   */
+  fields?: Readonly<Record<string, 'expanded' | 'literal'>>;
+  literalForm?: string;
   source: FactSource;
 }
+
+/** Cursor's documented variables besides `${env:NAME}` (CURSOR_DOCS in the Cursor row below). */
+const CURSOR_PREDEFINED = new Set(['workspaceFolder', 'workspaceFolderBasename', 'userHome', 'pathSeparator']);
 
 /** `NAME` or `NAME:-default`: the name, when the text is one. */
 function plainName(inner: string): string | undefined {
@@ -200,6 +211,46 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
       where: 'Roo-Code src/utils/config.ts: injectVariables (${env:NAME}, ${workspaceFolder})',
     },
   },
+  // Cursor (closed source): its documentation lists `${env:NAME}`, `${userHome}`,
+  // `${workspaceFolder}`, `${workspaceFolderBasename}` and `${pathSeparator}` in command, args,
+  // env, url and headers. What it does with another form is not documented either way, so another
+  // reference is read as text and never reported (client/variable-syntax stays silent on Cursor).
+  cursor: {
+    braced(inner) {
+      const env = envName(inner);
+      if (env) return fills({ kind: 'env', name: env });
+      if (CURSOR_PREDEFINED.has(inner)) return fills(vscodeVariable(inner));
+      return OK;
+    },
+    bare: () => OK,
+    form: '${env:NAME}',
+    source: {
+      from: 'documentation',
+      where:
+        'https://cursor.com/docs/mcp (interpolation: ${env:NAME}, ${userHome}, ${workspaceFolder}, ${workspaceFolderBasename}, ${pathSeparator}; read through copies of the page, the page itself was not in the store)',
+    },
+  },
+  // Amazon Q Developer's legacy `.amazonq/mcp.json`: `${env:NAME}` in `env` values and header
+  // values only (an unset one becomes `${NAME}`); `args` and `url` are used as written. The
+  // `command` goes through a shell-style expansion of its own (`~`, `$NAME`, `${NAME}`), not read here.
+  amazonq: {
+    braced(inner) {
+      const env = envName(inner);
+      if (env) return fills({ kind: 'env', name: env });
+      const name = plainName(inner) ?? processEnvName(inner);
+      if (name) return wrong(inner.includes(':-') ? undefined : `\${env:${name}}`);
+      return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
+    },
+    bare: (name) => (BARE_NAME.test(name) ? wrong(`\${env:${name}}`) : OK),
+    form: '${env:NAME}',
+    fields: { env: 'expanded', headers: 'expanded', args: 'literal', url: 'literal' },
+    literalForm: '${env:NAME} in env or headers',
+    source: {
+      from: 'source',
+      where:
+        'amazon-q-developer-cli crates/chat-cli/src/mcp_client/client.rs @08497cfd: substitute_env_vars (${env:NAME}), process_env_vars (env), into_service (headers; args and url as written; the command through shellexpand)',
+    },
+  },
   // Continue fills only `${{ secrets.NAME }}` and `${{ inputs.NAME }}` (REFERENCE never matches
   // them: their inner text has braces), so every `${...}` or `$NAME` this reads is sent as written.
   continue: {
@@ -243,13 +294,36 @@ export function wrongReferencesOf(ctx: DocumentContext): WrongReference[] {
     const out: WrongReference[] = [];
     for (const server of view.servers) {
       for (const field of EXPANDED_FIELDS) {
+        const reading = expansionIn(expansion, field);
+        if (!reading) continue;
         for (const scalar of stringsIn(getNode(server.entry, field))) {
-          out.push(...referencesIn(ctx.file.source.text, scalar, expansion));
+          out.push(...referencesIn(ctx.file.source.text, scalar, reading));
         }
       }
     }
     return out;
   });
+}
+
+/**
+ * How a client reads the references of one field: its own expansion, one that sends every
+ * reference as written (a field it does not expand), or none (a field not read here).
+ */
+function expansionIn(expansion: Expansion, field: string | undefined): Expansion | undefined {
+  if (!expansion.fields || field === undefined) return expansion;
+  const mode = expansion.fields[field];
+  if (mode === 'expanded') return expansion;
+  if (mode === undefined) return undefined;
+  const form = expansion.literalForm ?? expansion.form;
+  return {
+    braced: (inner) =>
+      plainName(inner) || envName(inner) || processEnvName(inner) || /^(input|config|command):/.test(inner)
+        ? wrong(undefined, form)
+        : OK,
+    bare: (name) => (BARE_NAME.test(name) ? wrong(undefined, form) : OK),
+    form,
+    source: expansion.source,
+  };
 }
 
 /** The string scalars of a field: itself, a list's items, a map's values. */
@@ -339,15 +413,19 @@ export type ValuePart = { at: { start: number; end: number } } & (
 
 /**
  * A value of a server entry in the parts its client sends: text as written and the references it
- * fills in. Undefined when Tool Lens does not know how the client expands variables (a client
+ * fills in (`field`: the entry's key the value is under, for a client that expands some fields
+ * only). Undefined when Tool Lens does not know how the client expands variables (a client
  * without an EXPANSIONS or EXPANDS_NOTHING row, or none known from the path).
  */
-export function partsOf(client: ClientId | undefined, value: string): ValuePart[] | undefined {
+export function partsOf(client: ClientId | undefined, value: string, field?: string): ValuePart[] | undefined {
   if (client === undefined) return undefined;
   const whole: ValuePart[] = [{ kind: 'text', at: { start: 0, end: value.length } }];
   if (EXPANDS_NOTHING[client]) return whole;
-  const expansion = EXPANSIONS[client];
-  if (!expansion) return undefined;
+  const known = EXPANSIONS[client];
+  if (!known) return undefined;
+  // A field the client's expansion is not read in (Amazon Q's command) is shown as written.
+  const expansion = expansionIn(known, field);
+  if (!expansion) return whole;
   if (!value.includes('$')) return whole;
   const out: ValuePart[] = [];
   let at = 0;

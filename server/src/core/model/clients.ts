@@ -111,6 +111,17 @@ export interface EntryFacts {
     effect: string;
     source: FactSource;
   };
+  /**
+   * Settings the client reads from a closed set of values, refusing any other (client/invalid-value):
+   * the key's path in the entry (`*` stands for any name, a tool's), the values, what another does.
+   */
+  valueSets?: readonly {
+    path: readonly string[];
+    values: readonly string[];
+    severity: Severity;
+    effect: string;
+    source: FactSource;
+  }[];
   /** Keys the client reads only to refuse them, each with the key to write instead (client/unknown-key). */
   refusedKeys?: Readonly<
     Record<string, { instead: string; remedy: string; severity: Severity; effect: string; source: FactSource }>
@@ -179,6 +190,15 @@ const CODEX_TRANSPORT: FactSource = {
   where:
     'codex codex-rs/config/src/mcp_types.rs: TryFrom<RawMcpServerConfig> for McpServerConfig (throw_if_set per transport); codex-rs/exec/src/lib.rs: run_main ("Error loading config.toml", exit 1)',
 };
+const CODEX_APPROVAL: FactSource = {
+  from: 'source',
+  where:
+    'codex codex-rs/config/src/mcp_types.rs: AppToolApproval (a serde enum, no fallback: auto, prompt, approve, and writes in newer versions), RawMcpServerConfig.default_tools_approval_mode, McpServerToolConfig.approval_mode; codex-rs/exec/src/lib.rs: run_main ("Error loading config.toml", exit 1)',
+};
+/** Codex's approval modes, in every version read: `writes` (ask for the tools that write) came later. */
+const CODEX_APPROVAL_MODES = ['auto', 'prompt', 'writes', 'approve'];
+const CODEX_APPROVAL_EFFECT =
+  'Codex fails to read its configuration (the value is none of its approval modes) and stops before starting ("Error loading config.toml")';
 const CURSOR_DOCS: FactSource = { from: 'documentation', where: 'https://cursor.com/docs/mcp' };
 const WINDSURF_DOCS: FactSource = { from: 'documentation', where: 'https://docs.windsurf.com/windsurf/cascade/mcp' };
 const CLAUDE_DESKTOP_DOCS: FactSource = {
@@ -444,6 +464,13 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       'url',
       'bearer_token_env_var',
       'experimental_environment',
+      // Keys of a newer RawMcpServerConfig (docs/internals/client-facts.md, Codex): the
+      // environment a server starts in, its auth flow, surfaces its tools are left out of, and a
+      // command whose output gives the HTTP headers.
+      'environment_id',
+      'auth',
+      'omit_tools_from',
+      'http_headers_helper',
       'startup_timeout_sec',
       'startup_timeout_ms',
       'tool_timeout_sec',
@@ -488,6 +515,22 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
         'Codex fails to read its configuration ("... is not supported for stdio" or "for streamable_http") and stops before starting',
       source: CODEX_TRANSPORT,
     },
+    valueSets: [
+      {
+        path: ['default_tools_approval_mode'],
+        values: CODEX_APPROVAL_MODES,
+        severity: 'error',
+        effect: CODEX_APPROVAL_EFFECT,
+        source: CODEX_APPROVAL,
+      },
+      {
+        path: ['tools', '*', 'approval_mode'],
+        values: CODEX_APPROVAL_MODES,
+        severity: 'error',
+        effect: CODEX_APPROVAL_EFFECT,
+        source: CODEX_APPROVAL,
+      },
+    ],
   },
 };
 

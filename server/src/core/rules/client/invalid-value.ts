@@ -6,10 +6,16 @@
 // (McpHub.ts BaseConfigSchema, McpSettingsSchema) and loads none of it, Continue skips the block
 // (config-yaml mcpServerSchema, unroll.ts unrollBlocks). Where the client-neutral schema runs (Roo
 // Code), the types it already checks (`command`, `args`, `cwd`, `url`, `headers`, a nested value in
-// `env`) stay its findings; a `type` is client/invalid-transport's.
-import { clientViewOf, entryFactsOf, type ValueForm } from '../../model/clients.js';
+// `env`) stay its findings; a `type` is client/invalid-transport's. A setting the client reads from
+// a closed set (model/clients.ts `valueSets`): Codex reads `default_tools_approval_mode` and each
+// `tools.<name>.approval_mode` as its AppToolApproval enum (codex-rs/config/src/mcp_types.rs, a serde
+// enum with no fallback), so another value fails the whole configuration and `codex` stops with
+// "Error loading config.toml" (codex-rs/exec/src/lib.rs run_main); a value some version of the
+// client takes (Codex's newer `writes`) is never reported.
+import { clientViewOf, entryFactsOf, type ClientView, type ValueForm } from '../../model/clients.js';
 import { neutralSchemaFits } from '../../parse/clients.js';
-import { isMap, isScalar, isSeq, keyText, type Node, type ScalarNode } from '../../parse/nodes.js';
+import { getPair, isMap, isScalar, isSeq, keyText, type Node, type Pair, type ScalarNode } from '../../parse/nodes.js';
+import { quotedAlternatives } from '../../text/words.js';
 import type { Fix } from '../../types.js';
 import { defineRule } from '../rule.js';
 
@@ -28,7 +34,7 @@ export const rule = defineRule({
   id: 'client/invalid-value',
   defaultSeverity: 'error',
   summary:
-    'A server entry value its client refuses (another type, a number out of bounds, an empty `command`): the client does not load it.',
+    'A server entry value its client refuses (another type, a number out of bounds, an empty `command`, a value outside its set): the client does not load it.',
   kinds: ['mcp-servers'],
   messages: {
     wrongType: (d: { client: string; key: string; expected: string }) =>
@@ -42,9 +48,13 @@ export const rule = defineRule({
     notUrl: (d: { client: string; key: string }) =>
       `${d.client} cannot load this entry: "${d.key}" must parse as a URL, with no variable in its host.`,
     empty: (d: { client: string; key: string }) => `${d.client} cannot load this entry: "${d.key}" must not be empty.`,
+    /** `key`: the setting's own name (`approval_mode`, the finding sits at its value). */
+    refused: (d: { client: string; key: string; value: string; accepted: string }) =>
+      `${d.client} refuses ${d.key} = "${d.value}": use ${d.accepted}.`,
   },
   check(ctx) {
     const view = clientViewOf(ctx);
+    for (const finding of valueSetFindings(view)) ctx.report(finding);
     const values = entryFactsOf(view)?.values;
     if (!view.client || !values) return;
     const client = view.client.label;
@@ -130,6 +140,43 @@ export const rule = defineRule({
     }
   },
 });
+
+/** The settings read from a closed set of values (`valueSets`) set to another value. */
+function valueSetFindings(view: ClientView) {
+  const sets = entryFactsOf(view)?.valueSets;
+  if (!view.client || !sets) return [];
+  const client = view.client.label;
+  return view.servers.flatMap((server) =>
+    sets.flatMap((set) =>
+      pairsAt(server.entry, set.path).flatMap(({ key, pair }) => {
+        const node = pair.value;
+        if (!isScalar(node) || node.value === null) return [];
+        const value = String(node.value);
+        if (typeof node.value === 'string' && set.values.includes(value)) return [];
+        return [
+          {
+            messageId: 'refused' as const,
+            data: { client, key: set.path.at(-1) ?? key, value, accepted: quotedAlternatives(set.values) },
+            span: node.span,
+            severity: set.severity,
+            related: [{ span: server.pair.key.span, message: `${set.effect}.` }],
+          },
+        ];
+      }),
+    ),
+  );
+}
+
+/** The pairs at a path under an entry (`*`: every key of that map), each with its dotted key. */
+function pairsAt(entry: Node | null | undefined, path: readonly string[], prefix = ''): { key: string; pair: Pair }[] {
+  const [head, ...rest] = path;
+  if (head === undefined || !isMap(entry)) return [];
+  const pairs = head === '*' ? entry.pairs : [getPair(entry, head)].filter((p): p is Pair => p !== undefined);
+  return pairs.flatMap((pair) => {
+    const key = `${prefix}${keyText(pair)}`;
+    return rest.length === 0 ? [{ key, pair }] : pairsAt(pair.value, rest, `${key}.`);
+  });
+}
 
 /** A null value (`key:` with nothing after it in YAML, `null` in JSON): left to the client-neutral checks. */
 function isNull(node: Node): boolean {

@@ -4,11 +4,15 @@
 // adds an allow rule for the server's tools). Roo Code's `alwaysAllow` runs the listed tools
 // without asking, all of them with `"*"` (src/services/mcp/McpHub.ts, where it reads alwaysAllow):
 // reported for `"*"`, and for a listed tool the server's catalog marks as writing
-// (`destructiveHint: true` or `readOnlyHint: false`); a tool the catalog says reads only, or one
-// no catalog describes, is left alone.
+// (`destructiveHint: true` or `readOnlyHint: false`); a tool the catalog says reads only is left
+// alone. When the server has no catalog Tool Lens cannot tell whether its listed tools write: it
+// says so once, at info, on the server's `alwaysAllow` key, with how to add the catalog (not when
+// the list holds `"*"`, which is reported already and allows every tool anyway).
 import { listedToolOf } from '../../catalog/index.js';
 import { clientViewOf } from '../../model/clients.js';
-import { getNode, isScalar, isSeq } from '../../parse/nodes.js';
+import { getNode, getPair, isScalar, isSeq } from '../../parse/nodes.js';
+import { quotedList } from '../../text/words.js';
+import { addCatalogAdvice } from '../../wording/catalogAdvice.js';
 import { defineRule } from '../rule.js';
 
 export const rule = defineRule({
@@ -23,6 +27,11 @@ export const rule = defineRule({
       `Roo Code runs every tool of "${d.server}" without asking: list its read-only tools instead of "*".`,
     writingTool: (d: { server: string; tool: string }) =>
       `Roo Code runs "${d.tool}" without asking, yet it writes: remove it from alwaysAllow. Its catalog marks it as writing.`,
+    /** `tools`: the listed tools, none of them described by a catalog (the server has none). */
+    noCatalog: (d: { server: string; tools: readonly string[] }) =>
+      `Roo Code runs tools of "${d.server}" without asking, and no catalog says whether they write: add one. ` +
+      `Without the server's catalog Tool Lens cannot tell whether ${quotedList(d.tools)} only read. ` +
+      addCatalogAdvice(d.server),
   },
   check(ctx) {
     const view = clientViewOf(ctx);
@@ -39,9 +48,22 @@ export const rule = defineRule({
       // A disabled server starts no tool.
       const disabled = getNode(server.entry, 'disabled');
       if (isScalar(disabled) && disabled.value === true) continue;
-      const allow = getNode(server.entry, 'alwaysAllow');
-      if (!isSeq(allow)) continue;
+      const allowPair = getPair(server.entry, 'alwaysAllow');
+      const allow = allowPair?.value;
+      if (!allowPair || !isSeq(allow)) continue;
       const catalog = ctx.workspace.catalog.server(server.name);
+      const named = allow.items.flatMap((item) =>
+        isScalar(item) && typeof item.value === 'string' ? [item.value] : [],
+      );
+      // No catalog: one info for the list, unless `"*"` (reported below) allows every tool anyway.
+      if (!catalog && !named.includes('*') && named.length > 0) {
+        ctx.report({
+          messageId: 'noCatalog',
+          data: { server: server.name, tools: [...new Set(named)] },
+          span: allowPair.key.span,
+          severity: 'info',
+        });
+      }
       for (const item of allow.items) {
         if (!isScalar(item) || typeof item.value !== 'string') continue;
         if (item.value === '*') {

@@ -28,7 +28,7 @@ export type WhatRuns =
 export type Difference = 'transport' | 'command' | 'arguments' | 'package version' | 'URL';
 
 /** Clients that choose a remote transport themselves, whatever `type` says (docs/internals/client-facts.md). */
-const PICKS_TRANSPORT = new Set<string>(['vscode', 'cursor', 'windsurf', 'unknown']);
+const PICKS_TRANSPORT = new Set<string>(['vscode', 'cursor', 'windsurf', 'opencode', 'unknown']);
 
 /** Clients whose remote transport follows `type` only when it is written (another entry is refused or detected). */
 const TYPE_WHEN_WRITTEN = new Set<string>(['claude-code', 'roo', 'continue']);

@@ -11,7 +11,7 @@ import { fetchedBy } from '../model/clientLaunch.js';
 import { clientViewOf, type ClientServer } from '../model/clients.js';
 import { secretsOf } from '../model/clientSecrets.js';
 import { EXPANDS_NOTHING, partsOf, type Filled } from '../model/clientVariables.js';
-import type { ClientId, ClientInfo } from '../parse/clients.js';
+import { launchNodesOf, type ClientId, type ClientInfo } from '../parse/clients.js';
 import { getMap, getNode, getString, isMap, isScalar, isSeq, keyText, type Node } from '../parse/nodes.js';
 import { code } from './tools.js';
 
@@ -35,16 +35,16 @@ export function serverStartHover(ctx: DocumentContext, key: Node): string | unde
   ];
   const entry = server.entry;
   const codex = view.client?.id === 'codex';
-  const command = reader.show(getNode(entry, 'command'));
+  const launch = launchNodesOf(entry, view.client?.id);
+  const command = reader.show(launch.command);
   const url = reader.show(getNode(entry, 'url') ?? getNode(entry, 'httpUrl') ?? getNode(entry, 'serverUrl'));
   if (command !== undefined) {
-    const args = getNode(entry, 'args');
-    const argv = isSeq(args) ? args.items.map((i) => reader.show(i) ?? '?') : [];
+    const argv = (launch.args ?? []).map((i) => reader.show(i) ?? '?');
     lines.push('Runs, with no shell:', '', ...fenced([command, ...argv].join(' ')));
     const cwd = reader.show(getNode(entry, 'cwd'));
     if (cwd !== undefined) lines.push('', `In the folder ${code(cwd)}.`);
     const env: [string, string][] = [];
-    const envMap = getNode(entry, 'env');
+    const envMap = launch.env;
     for (const pair of isMap(envMap) ? envMap.pairs : []) env.push([keyText(pair), reader.show(pair.value) ?? '?']);
     // Codex passes on variables of its own environment by name.
     if (codex) for (const name of codexEnvVars(getNode(entry, 'env_vars'))) env.push([name, reader.env(name)]);

@@ -129,6 +129,11 @@ const CODEX_BEARER: FactSource = {
   where:
     'codex codex-rs/config/src/mcp_types.rs: TryFrom<RawMcpServerConfig> for McpServerConfig (throw_if_set on bearer_token); codex-rs/exec/src/lib.rs: run_main ("Error loading config.toml", exit 1)',
 };
+const OPENCODE_MCP: FactSource = {
+  from: 'source',
+  where:
+    'opencode packages/opencode/src/config/mcp.ts: Local, Remote, Info (a union on `type`, decoded with Effect Schema, which drops keys it does not read); config.ts: Info.mcp (a server, or `{ enabled }` alone); config/parse.ts: schema (a config that fails to decode throws InvalidError)',
+};
 const CURSOR_DOCS: FactSource = { from: 'documentation', where: 'https://cursor.com/docs/mcp' };
 const WINDSURF_DOCS: FactSource = { from: 'documentation', where: 'https://docs.windsurf.com/windsurf/cascade/mcp' };
 const CLAUDE_DESKTOP_DOCS: FactSource = {
@@ -311,6 +316,20 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       effect: 'Gemini CLI warns about the settings file at start and picks the transport from the URL instead',
       equivalent: { 'streamable-http': 'http' },
       source: GEMINI_SETTINGS,
+    },
+  },
+  // opencode: `type` is `local` (a `command` list, `environment`) or `remote` (`url`, `headers`,
+  // `oauth`); the config is decoded against the union, so another `type` fails the whole file.
+  opencode: {
+    keys: ['type', 'command', 'environment', 'enabled', 'timeout', 'url', 'headers', 'oauth'],
+    unknownKey: { severity: 'warning', effect: 'OpenCode drops it when it reads the entry', source: OPENCODE_MCP },
+    transport: {
+      values: ['local', 'remote'],
+      severity: 'error',
+      effect:
+        "OpenCode starts no server from the entry: without `enabled` it fails OpenCode's config schema and the config is not loaded, with it the entry only turns a server of the same name on or off",
+      equivalent: { stdio: 'local', http: 'remote', sse: 'remote', 'streamable-http': 'remote' },
+      source: OPENCODE_MCP,
     },
   },
   // Codex has no `type` key: `command` makes a stdio server and `url` a streamable HTTP one

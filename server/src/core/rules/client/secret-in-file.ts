@@ -25,6 +25,8 @@ const REFERENCE: Partial<
   // (rmcp-client utils.rs build_default_headers); a bearer token from `bearer_token_env_var`, which
   // adds the `Bearer ` itself.
   codex: { words: codexReference },
+  // opencode replaces `{env:NAME}` anywhere in its config text as it reads the file (config/variable.ts substitute).
+  opencode: { words: 'an environment variable ({env:NAME})', env: (n) => `{env:${n}}` },
 };
 
 function codexReference(found: SecretFinding): string {

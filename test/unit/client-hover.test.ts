@@ -262,3 +262,16 @@ test('opencode: the command list, environment by {env:NAME}, a literal ${X}, a m
   const remote = hover('.opencode/opencode.jsonc', text, '"web"');
   assert.ok(remote.includes('- `Authorization`: `Bearer ‹env WEB_KEY›`'), remote);
 });
+
+test("Kilo Code: Roo Code's variables, its own folder", () => {
+  const text = json({
+    mcpServers: {
+      k: { command: 'node', args: ['${workspaceFolder}/s.js', '${GITHUB_TOKEN}'], env: { K: '${env:KEY}' } },
+    },
+  });
+  const kilo = hover('.kilocode/mcp.json', text, '"k"');
+  assert.match(kilo, /started by Kilo Code/);
+  assert.match(kilo, /^node \/work\/proj\/s\.js \$\{GITHUB_TOKEN\}$/m);
+  assert.ok(kilo.includes('- `K` = `‹env KEY›`'), kilo);
+  assert.match(kilo, /the one whose `\.kilocode\/mcp\.json` Kilo Code reads/);
+});

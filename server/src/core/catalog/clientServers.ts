@@ -31,7 +31,7 @@ export type Difference = 'transport' | 'command' | 'arguments' | 'package versio
 const PICKS_TRANSPORT = new Set<string>(['vscode', 'cursor', 'windsurf', 'opencode', 'unknown']);
 
 /** Clients whose remote transport follows `type` only when it is written (another entry is refused or detected). */
-const TYPE_WHEN_WRITTEN = new Set<string>(['claude-code', 'roo', 'continue']);
+const TYPE_WHEN_WRITTEN = new Set<string>(['claude-code', 'roo', 'kilo', 'continue']);
 
 /**
  * What an entry of `client` (a ClientId, or `unknown`) runs, written one way; undefined for an

@@ -254,6 +254,16 @@ const EXPLAIN: Partial<Record<ClientId, Partial<Record<Filled['kind'], string>>>
     folder:
       '`${workspaceFolder}`: the first folder of the VS Code workspace, the one whose `.roo/mcp.json` Roo Code reads',
   },
+  kilo: {
+    env: '`‹env X›` (`${env:X}`): from the environment Kilo Code runs in, when it starts the server; an unset one stays as written.',
+    folder:
+      '`${workspaceFolder}`: the first folder of the VS Code workspace, the one whose `.kilocode/mcp.json` Kilo Code reads',
+  },
+  opencode: {
+    env: "`‹env X›` (`{env:X}`): from OpenCode's environment when it reads its config; empty when unset.",
+    client:
+      "`{file:path}`: the text of that file (from the config's folder, `~/` the home folder), read with the config.",
+  },
   continue: {
     secret:
       "`‹secret X›` (`${{ secrets.X }}`): from `~/.continue/.env`, the workspace's `.continue/.env` or `.env`, or Continue's environment.",

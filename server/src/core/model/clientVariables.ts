@@ -200,6 +200,17 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
       where: 'Roo-Code src/utils/config.ts: injectVariables (${env:NAME}, ${workspaceFolder})',
     },
   },
+  // Kilo Code forks Roo Code's McpHub and calls the same injectVariables.
+  kilo: {
+    braced: (inner) => EXPANSIONS.roo!.braced(inner),
+    bare: (name) => EXPANSIONS.roo!.bare(name),
+    form: '${env:NAME}',
+    source: {
+      from: 'source',
+      where:
+        "kilocode src/services/mcp/McpHub.ts: injectVariables from src/utils/config.ts, Roo Code's (${env:NAME}, ${workspaceFolder}; Kilo's copy not read)",
+    },
+  },
   // Continue fills only `${{ secrets.NAME }}` and `${{ inputs.NAME }}` (REFERENCE never matches
   // them: their inner text has braces), so every `${...}` or `$NAME` this reads is sent as written.
   continue: {

@@ -134,6 +134,11 @@ const OPENCODE_MCP: FactSource = {
   where:
     'opencode packages/opencode/src/config/mcp.ts: Local, Remote, Info (a union on `type`, decoded with Effect Schema, which drops keys it does not read); config.ts: Info.mcp (a server, or `{ enabled }` alone); config/parse.ts: schema (a config that fails to decode throws InvalidError)',
 };
+const KILO_HUB: FactSource = {
+  from: 'source',
+  where:
+    "kilocode src/services/mcp/McpHub.ts: BaseConfigSchema, ServerConfigSchema (Roo Code's, with `oauth` on remote entries), updateProjectMcpServers",
+};
 const CURSOR_DOCS: FactSource = { from: 'documentation', where: 'https://cursor.com/docs/mcp' };
 const WINDSURF_DOCS: FactSource = { from: 'documentation', where: 'https://docs.windsurf.com/windsurf/cascade/mcp' };
 const CLAUDE_DESKTOP_DOCS: FactSource = {
@@ -282,6 +287,20 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       equivalent: { http: 'streamable-http' },
       source: ROO_HUB,
     },
+  },
+  // Kilo Code forks Roo Code's McpHub: the same entry schema and whole-file validation, and an
+  // `oauth` object on a remote entry. Its row is Roo's, with Kilo's own words and source.
+  get kilo(): EntryFacts {
+    const roo = ENTRY_FACTS.roo!;
+    return {
+      keys: [...roo.keys, 'oauth'],
+      unknownKey: { ...roo.unknownKey!, effect: 'Kilo Code drops it when it reads the entry', source: KILO_HUB },
+      transport: {
+        ...roo.transport!,
+        effect: 'Kilo Code refuses the whole file and starts none of its servers',
+        source: KILO_HUB,
+      },
+    };
   },
   gemini: {
     keys: [

@@ -32,7 +32,8 @@ export type ClientId =
   | 'codex'
   | 'zed'
   | 'continue'
-  | 'opencode';
+  | 'opencode'
+  | 'kilo';
 
 export interface ClientInfo {
   id: ClientId;
@@ -83,6 +84,8 @@ export const CLIENTS: readonly ClientInfo[] = [
   },
   { id: 'gemini', label: 'Gemini CLI', serversKey: 'mcpServers', path: /(^|\/)\.gemini\/settings\.json$/i },
   { id: 'roo', label: 'Roo Code', serversKey: 'mcpServers', path: /(^|\/)\.roo\/mcp\.json$/i },
+  // Kilo Code, a fork of Roo Code, reads its project file from its own folder (McpHub.ts watchProjectMcpFile).
+  { id: 'kilo', label: 'Kilo Code', serversKey: 'mcpServers', path: /(^|\/)\.kilocode\/mcp\.json$/i },
   { id: 'amazonq', label: 'Amazon Q Developer', serversKey: 'mcpServers', path: /(^|\/)\.amazonq\/mcp\.json$/i },
   {
     id: 'windsurf',

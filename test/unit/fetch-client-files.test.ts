@@ -237,3 +237,28 @@ describe('catalog fetch: opencode', () => {
     assert.equal(read.servers[0]?.launch?.type, 'stdio');
   });
 });
+
+describe('catalog fetch: Kilo Code and Kiro', () => {
+  test('the workspace reads .kilocode/mcp.json and .kiro/settings/mcp.json as VS Code-style files', () => {
+    const folder = join(root, 'kk');
+    for (const [path, name] of [
+      ['.kilocode/mcp.json', 'kilo'],
+      ['.kiro/settings/mcp.json', 'kiro'],
+    ] as const) {
+      mkdirSync(dirname(join(folder, path)), { recursive: true });
+      writeFileSync(
+        join(folder, path),
+        JSON.stringify({ mcpServers: { [name]: { command: 'node', args: [`${name}.js`] } } }),
+      );
+    }
+    const read = readWorkspaceServers(folder);
+    assert.deepEqual(read.files, ['.kilocode/mcp.json', '.kiro/settings/mcp.json']);
+    assert.deepEqual(
+      read.servers.map((s) => [s.name, s.launch?.type]),
+      [
+        ['kilo', 'stdio'],
+        ['kiro', 'stdio'],
+      ],
+    );
+  });
+});

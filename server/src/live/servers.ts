@@ -1,12 +1,13 @@
 // The MCP servers a workspace declares in its client configs (.vscode/mcp.json, .cursor/mcp.json,
-// .mcp.json, claude_desktop_config.json, .gemini/settings.json, .roo/mcp.json, .kilocode/mcp.json, .amazonq/mcp.json,
+// .mcp.json, claude_desktop_config.json, .gemini/settings.json, .roo/mcp.json, .kilocode/mcp.json,
+// .kiro/settings/mcp.json, .amazonq/mcp.json,
 // .codex/config.toml, .zed/settings.json, .continue/mcpServers/*.yaml, opencode.json(c)), as launch descriptions the
 // fetcher can start. Nothing here starts anything. Values that need a prompt or the user's
 // environment (`${input:…}`, `${env:…}`, `envFile`, Gemini's `$X`, Continue's `${{ secrets.X }}`,
 // Codex's `env_vars`) are never resolved: such a server is reported as not fetchable, and its
 // launch is not even built, so no value of it travels further. Codex and Zed expand no variable at
 // all: an entry that still holds one is refused too, since what it would start is not what its
-// author meant. The VS Code-style files (VS Code, Cursor, Claude, Roo Code, Kilo Code, Amazon Q) share one
+// author meant. The VS Code-style files (VS Code, Cursor, Claude, Roo Code, Kilo Code, Kiro, Amazon Q) share one
 // reader here; Gemini CLI, Codex, Zed, Continue and OpenCode (`{env:X}`, `{file:path}`: never
 // resolved) are read as core/parse/serverEntries.ts reads them.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -27,6 +28,7 @@ export const MCP_CONFIG_FILES: readonly { path: string; key: string }[] = [
   { path: '.gemini/settings.json', key: 'mcpServers' },
   { path: '.roo/mcp.json', key: 'mcpServers' },
   { path: '.kilocode/mcp.json', key: 'mcpServers' },
+  { path: '.kiro/settings/mcp.json', key: 'mcpServers' },
   { path: '.amazonq/mcp.json', key: 'mcpServers' },
   { path: '.codex/config.toml', key: 'mcp_servers' },
   { path: '.zed/settings.json', key: 'context_servers' },

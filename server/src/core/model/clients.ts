@@ -139,6 +139,7 @@ const KILO_HUB: FactSource = {
   where:
     "kilocode src/services/mcp/McpHub.ts: BaseConfigSchema, ServerConfigSchema (Roo Code's, with `oauth` on remote entries), updateProjectMcpServers",
 };
+const KIRO_DOCS: FactSource = { from: 'documentation', where: 'https://kiro.dev/docs/mcp/configuration' };
 const CURSOR_DOCS: FactSource = { from: 'documentation', where: 'https://cursor.com/docs/mcp' };
 const WINDSURF_DOCS: FactSource = { from: 'documentation', where: 'https://docs.windsurf.com/windsurf/cascade/mcp' };
 const CLAUDE_DESKTOP_DOCS: FactSource = {
@@ -150,7 +151,7 @@ const CLAUDE_DESKTOP_DOCS: FactSource = {
 /**
  * What Tool Lens knows of each client's entries (docs/internals/client-facts.md has every fact with
  * its source). A client missing here, or a part missing from its row, gets no client-specific
- * finding for it: Cursor and Windsurf document their keys but not what they do with another key or
+ * finding for it: Cursor, Windsurf and Kiro document their keys but not what they do with another key or
  * `type`, Amazon Q's source ignores an unknown key but what it does with an unknown `type` is not
  * verified, Zed has no `type` key at all, and Claude Desktop's file is documented for local servers
  * only (what it does with another key is not). Claude Code has no row.
@@ -158,6 +159,24 @@ const CLAUDE_DESKTOP_DOCS: FactSource = {
 export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
   // Cursor: the documented keys only (CURSOR_DOCS); it detects the transport itself, `type` is optional.
   cursor: { keys: ['type', 'command', 'args', 'env', 'url', 'headers'], keysSource: CURSOR_DOCS },
+  // Kiro: the documented keys only (KIRO_DOCS; its source is closed). Neither what it does with another
+  // key nor a `type` is documented, and its variables differ between the IDE (`${NAME}`, approved
+  // names only) and the CLI: no client rule reports on a Kiro file beyond the client-neutral ones.
+  kiro: {
+    keys: [
+      'command',
+      'args',
+      'env',
+      'url',
+      'headers',
+      'oauth',
+      'oauthScopes',
+      'disabled',
+      'autoApprove',
+      'disabledTools',
+    ],
+    keysSource: KIRO_DOCS,
+  },
   // Windsurf: the documented keys only (WINDSURF_DOCS); a remote entry names its URL by `serverUrl` or `url`.
   windsurf: { keys: ['command', 'args', 'env', 'serverUrl', 'url', 'headers'], keysSource: WINDSURF_DOCS },
   // Amazon Q's legacy workspace file: serde reads the entry and drops any other key. `type` is

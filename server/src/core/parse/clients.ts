@@ -33,7 +33,8 @@ export type ClientId =
   | 'zed'
   | 'continue'
   | 'opencode'
-  | 'kilo';
+  | 'kilo'
+  | 'kiro';
 
 export interface ClientInfo {
   id: ClientId;
@@ -86,6 +87,8 @@ export const CLIENTS: readonly ClientInfo[] = [
   { id: 'roo', label: 'Roo Code', serversKey: 'mcpServers', path: /(^|\/)\.roo\/mcp\.json$/i },
   // Kilo Code, a fork of Roo Code, reads its project file from its own folder (McpHub.ts watchProjectMcpFile).
   { id: 'kilo', label: 'Kilo Code', serversKey: 'mcpServers', path: /(^|\/)\.kilocode\/mcp\.json$/i },
+  // Kiro's workspace file (kiro.dev/docs/mcp/configuration), read by the Kiro IDE and the Kiro CLI.
+  { id: 'kiro', label: 'Kiro', serversKey: 'mcpServers', path: /(^|\/)\.kiro\/settings\/mcp\.json$/i },
   { id: 'amazonq', label: 'Amazon Q Developer', serversKey: 'mcpServers', path: /(^|\/)\.amazonq\/mcp\.json$/i },
   {
     id: 'windsurf',

@@ -46,7 +46,8 @@ export const rule = defineRule({
       if (type === undefined) continue;
       const insert = insertPairs(edit, entry, [{ key: 'type', value: { inline: JSON.stringify(type) } }], undefined);
       ctx.report({
-        messageId: needs.local === undefined ? 'missingType' : getPair(entry, 'enabled') ? 'readAsSwitch' : 'configRefused',
+        messageId:
+          needs.local === undefined ? 'missingType' : getPair(entry, 'enabled') ? 'readAsSwitch' : 'configRefused',
         data: { client: view.client.label, type },
         span: server.pair.key.span,
         ...(insert ? { fixes: [{ title: `Add "type": "${type}"`, safe: true, edits: [insert] }] } : {}),

@@ -353,7 +353,9 @@ describe('tool-lens servers over the real corpus', () => {
       ? ['servers', 'mcpServers']
       : path.includes('.zed/')
         ? ['context_servers']
-        : ['mcpServers'];
+        : /(^|\/)opencode\.jsonc?$/.test(path)
+          ? ['mcp']
+          : ['mcpServers'];
     return keys.flatMap((key) => {
       const held = doc[key];
       return held && typeof held === 'object' && !Array.isArray(held) ? Object.keys(held) : [];

@@ -311,3 +311,42 @@ test('Continue: a credential in requestOptions.headers is masked in the hover, a
   assert.ok(markdown.split('\n').includes('- `Authorization`: `Bearer ***`'), markdown);
   assert.doesNotMatch(markdown, /sk-proj/);
 });
+
+test('opencode: the command list, environment by {env:NAME}, a literal ${X}, a masked token', () => {
+  const text = json({
+    $schema: 'https://opencode.ai/config.json',
+    mcp: {
+      gh: {
+        type: 'local',
+        command: ['npx', '-y', 'gh-mcp@1.0.0', '--org={env:TEAM}'],
+        environment: {
+          GITHUB_TOKEN: '{env:GITHUB_TOKEN}',
+          WRONG: '${API_TOKEN}',
+          PAT: 'ghp_Fake0fake1Fake2fake3Fake4fake5Fake6f',
+        },
+      },
+      web: { type: 'remote', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer {env:WEB_KEY}' } },
+    },
+  });
+  const local = hover('opencode.json', text, '"gh"');
+  assert.match(local, /started by OpenCode/);
+  assert.match(local, /^npx -y gh-mcp@1\.0\.0 --org=‹env TEAM›$/m);
+  assert.ok(local.includes('- `GITHUB_TOKEN` = `‹env GITHUB_TOKEN›`'), local);
+  assert.ok(local.includes('- `WRONG` = `${API_TOKEN}`'), local);
+  assert.doesNotMatch(local, /ghp_Fake/);
+  const remote = hover('.opencode/opencode.jsonc', text, '"web"');
+  assert.ok(remote.includes('- `Authorization`: `Bearer ‹env WEB_KEY›`'), remote);
+});
+
+test("Kilo Code: Roo Code's variables, its own folder", () => {
+  const text = json({
+    mcpServers: {
+      k: { command: 'node', args: ['${workspaceFolder}/s.js', '${GITHUB_TOKEN}'], env: { K: '${env:KEY}' } },
+    },
+  });
+  const kilo = hover('.kilocode/mcp.json', text, '"k"');
+  assert.match(kilo, /started by Kilo Code/);
+  assert.match(kilo, /^node \/work\/proj\/s\.js \$\{GITHUB_TOKEN\}$/m);
+  assert.ok(kilo.includes('- `K` = `‹env KEY›`'), kilo);
+  assert.match(kilo, /the one whose `\.kilocode\/mcp\.json` Kilo Code reads/);
+});

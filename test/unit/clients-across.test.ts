@@ -58,6 +58,17 @@ describe('whatRuns and runsDifferently', () => {
         json('mcpServers', { command: 'npx.cmd', args: ['pkg@1.2.3', '--token', '${env:API_TOKEN}', '--dir', 'src'] }),
       ),
       runsOf(
+        'opencode.json',
+        json('mcp', {
+          type: 'local',
+          command: ['npx', '-y', 'pkg@1.2.3', '--token', '{env:API_TOKEN}', '--dir', 'src'],
+        }),
+      ),
+      runsOf(
+        '.kilocode/mcp.json',
+        json('mcpServers', { command: 'npx', args: ['pkg@1.2.3', '--token', '${env:API_TOKEN}', '--dir', 'src'] }),
+      ),
+      runsOf(
         '.codex/config.toml',
         '[mcp_servers.s]\ncommand = "cmd"\nargs = ["/c", "npx", "-y", "pkg@1.2.3", "--token", "${API_TOKEN}", "--dir", "src"]\n',
       ),

@@ -185,3 +185,80 @@ describe('catalog fetch: the workspace files', () => {
     assert.equal(read.shadowed[0]?.declared.file, '.codex/config.toml');
   });
 });
+
+describe('catalog fetch: opencode', () => {
+  const file = 'opencode.json';
+  test('a local entry runs its command list with its environment; a remote one is streamable HTTP', () => {
+    const text = JSON.stringify({
+      $schema: 'https://opencode.ai/config.json',
+      mcp: {
+        files: { type: 'local', command: ['node', 'srv.js', '--root', '.'], environment: { LEVEL: 'debug' } },
+        docs: { type: 'remote', url: 'https://docs.example/mcp', headers: { 'X-Team': 'tools' } },
+        off: { enabled: false },
+      },
+    });
+    assert.deepEqual(one(file, text, 'files').launch, {
+      type: 'stdio',
+      command: 'node',
+      args: ['srv.js', '--root', '.'],
+      env: { LEVEL: 'debug' },
+      cwd: root,
+    });
+    assert.deepEqual(one(file, text, 'docs').launch, {
+      type: 'http',
+      url: 'https://docs.example/mcp',
+      headers: { 'X-Team': 'tools' },
+    });
+    assert.match(one(file, text, 'off').blocked?.message ?? '', /only turns on or off a server of the same name/);
+  });
+
+  test('{env:X} needs the environment; ${X} is passed as written: both refused, naming no value', () => {
+    const text = JSON.stringify({
+      mcp: {
+        gh: { type: 'local', command: ['gh-mcp'], environment: { TOKEN: '{env:GITHUB_TOKEN}' } },
+        web: { type: 'remote', url: 'https://a.example/mcp', headers: { Authorization: 'Bearer ${WEB_KEY}' } },
+      },
+    });
+    assert.match(one(file, text, 'gh').blocked?.message ?? '', /GITHUB_TOKEN/);
+    const web = one(file, text, 'web').blocked;
+    assert.equal(web?.reason, 'unsupported');
+    assert.match(web?.message ?? '', /\$\{WEB_KEY\}, which OpenCode passes as written/);
+  });
+
+  test('the workspace reads opencode.json at its root', () => {
+    const folder = join(root, 'oc');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, 'opencode.json'),
+      JSON.stringify({ mcp: { m: { type: 'local', command: ['node', 'm.js'] } } }),
+    );
+    const read = readWorkspaceServers(folder);
+    assert.deepEqual(read.files, ['opencode.json']);
+    assert.equal(read.servers[0]?.launch?.type, 'stdio');
+  });
+});
+
+describe('catalog fetch: Kilo Code and Kiro', () => {
+  test('the workspace reads .kilocode/mcp.json and .kiro/settings/mcp.json as VS Code-style files', () => {
+    const folder = join(root, 'kk');
+    for (const [path, name] of [
+      ['.kilocode/mcp.json', 'kilo'],
+      ['.kiro/settings/mcp.json', 'kiro'],
+    ] as const) {
+      mkdirSync(dirname(join(folder, path)), { recursive: true });
+      writeFileSync(
+        join(folder, path),
+        JSON.stringify({ mcpServers: { [name]: { command: 'node', args: [`${name}.js`] } } }),
+      );
+    }
+    const read = readWorkspaceServers(folder);
+    assert.deepEqual(read.files, ['.kilocode/mcp.json', '.kiro/settings/mcp.json']);
+    assert.deepEqual(
+      read.servers.map((s) => [s.name, s.launch?.type]),
+      [
+        ['kilo', 'stdio'],
+        ['kiro', 'stdio'],
+      ],
+    );
+  });
+});

@@ -1,13 +1,15 @@
 // The MCP servers a workspace declares in its client configs (.vscode/mcp.json, .cursor/mcp.json,
-// .mcp.json, claude_desktop_config.json, .gemini/settings.json, .roo/mcp.json, .amazonq/mcp.json,
-// .codex/config.toml, .zed/settings.json, .continue/mcpServers/*.yaml), as launch descriptions the
+// .mcp.json, claude_desktop_config.json, .gemini/settings.json, .roo/mcp.json, .kilocode/mcp.json,
+// .kiro/settings/mcp.json, .amazonq/mcp.json,
+// .codex/config.toml, .zed/settings.json, .continue/mcpServers/*.yaml, opencode.json(c)), as launch descriptions the
 // fetcher can start. Nothing here starts anything. Values that need a prompt or the user's
 // environment (`${input:…}`, `${env:…}`, `envFile`, Gemini's `$X`, Continue's `${{ secrets.X }}`,
 // Codex's `env_vars`) are never resolved: such a server is reported as not fetchable, and its
 // launch is not even built, so no value of it travels further. Codex and Zed expand no variable at
 // all: an entry that still holds one is refused too, since what it would start is not what its
-// author meant. The VS Code-style files (VS Code, Cursor, Claude, Roo Code, Amazon Q) share one
-// reader here; Gemini CLI, Codex, Zed and Continue are read as core/parse/serverEntries.ts reads them.
+// author meant. The VS Code-style files (VS Code, Cursor, Claude, Roo Code, Kilo Code, Kiro, Amazon Q) share one
+// reader here; Gemini CLI, Codex, Zed, Continue and OpenCode (`{env:X}`, `{file:path}`: never
+// resolved) are read as core/parse/serverEntries.ts reads them.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, resolve, sep } from 'node:path';
@@ -25,10 +27,14 @@ export const MCP_CONFIG_FILES: readonly { path: string; key: string }[] = [
   { path: 'claude_desktop_config.json', key: 'mcpServers' },
   { path: '.gemini/settings.json', key: 'mcpServers' },
   { path: '.roo/mcp.json', key: 'mcpServers' },
+  { path: '.kilocode/mcp.json', key: 'mcpServers' },
+  { path: '.kiro/settings/mcp.json', key: 'mcpServers' },
   { path: '.amazonq/mcp.json', key: 'mcpServers' },
   { path: '.codex/config.toml', key: 'mcp_servers' },
   { path: '.zed/settings.json', key: 'context_servers' },
   { path: '.continue/mcpServers/*.yaml', key: 'mcpServers' },
+  { path: 'opencode.json', key: 'mcp' },
+  { path: 'opencode.jsonc', key: 'mcp' },
 ];
 
 /** The files of a MCP_CONFIG_FILES path at the root: itself, or the `*.yaml` / `*.yml` of its folder, sorted. */
@@ -351,11 +357,17 @@ function expandVariables(value: string, context: VariableContext): string {
 }
 
 /** The clients whose entries are read in their own syntax (core/parse/serverEntries.ts). */
-const OWN_SYNTAX: ReadonlySet<string> = new Set(['gemini', 'codex', 'zed', 'continue']);
+const OWN_SYNTAX: ReadonlySet<string> = new Set(['gemini', 'codex', 'zed', 'continue', 'opencode']);
 
-const CLIENT_NAMES: Record<string, string> = { gemini: 'Gemini CLI', codex: 'Codex', zed: 'Zed', continue: 'Continue' };
+const CLIENT_NAMES: Record<string, string> = {
+  gemini: 'Gemini CLI',
+  codex: 'Codex',
+  zed: 'Zed',
+  continue: 'Continue',
+  opencode: 'OpenCode',
+};
 
-/** Gemini CLI, Codex, Zed and Continue files: each entry as its client reads it. */
+/** Gemini CLI, Codex, Zed, Continue and opencode files: each entry as its client reads it. */
 function serversOfOwnSyntax(
   file: string,
   text: string,
@@ -448,6 +460,11 @@ function clientVariables(client: string, value: string, needs: Set<string>, lite
   } else if (client === 'continue') {
     for (const match of value.matchAll(/\$\{\{\s*(secrets|inputs)\.([\w.-]+)\s*\}\}/g))
       needs.add(`${match[1] === 'secrets' ? 'secret' : 'input'} "${match[2]!}"`);
+  } else if (client === 'opencode') {
+    // opencode fills `{env:X}` and `{file:path}` as it reads its config; `${X}` and `$X` stay as written.
+    for (const match of value.matchAll(/\{(env|file):([^}]+)\}/g))
+      needs.add(match[1] === 'env' ? `environment variable ${match[2]!}` : "a file's text ({file:...})");
+    for (const match of value.matchAll(/\$(?:\{[^}]*\}|[A-Z_][A-Z0-9_]*)/g)) literal.add(match[0]);
   } else {
     for (const match of value.matchAll(/\$(?:\{[^}]*\}|[A-Za-z_]\w*)/g)) literal.add(match[0]);
   }
@@ -459,7 +476,7 @@ function ownRefusal(client: string, needs: Set<string>, literal: Set<string>): B
   if (literal.size === 0) return undefined;
   return {
     reason: 'unsupported',
-    message: `it holds ${[...literal].sort().join(', ')}, which ${CLIENT_NAMES[client] ?? client} passes as written (it expands no variable): Tool Lens starts no entry with an unexpanded variable`,
+    message: `it holds ${[...literal].sort().join(', ')}, which ${CLIENT_NAMES[client] ?? client} passes as written (${client === 'opencode' ? 'it expands only {env:X} and {file:path}' : 'it expands no variable'}): Tool Lens starts no entry with an unexpanded variable`,
   };
 }
 

@@ -28,10 +28,10 @@ export type WhatRuns =
 export type Difference = 'transport' | 'command' | 'arguments' | 'package version' | 'URL';
 
 /** Clients that choose a remote transport themselves, whatever `type` says (docs/internals/client-facts.md). */
-const PICKS_TRANSPORT = new Set<string>(['vscode', 'cursor', 'windsurf', 'unknown']);
+const PICKS_TRANSPORT = new Set<string>(['vscode', 'cursor', 'windsurf', 'opencode', 'unknown']);
 
 /** Clients whose remote transport follows `type` only when it is written (another entry is refused or detected). */
-const TYPE_WHEN_WRITTEN = new Set<string>(['claude-code', 'roo', 'continue']);
+const TYPE_WHEN_WRITTEN = new Set<string>(['claude-code', 'roo', 'kilo', 'continue']);
 
 /**
  * What an entry of `client` (a ClientId, or `unknown`) runs, written one way; undefined for an
@@ -39,7 +39,7 @@ const TYPE_WHEN_WRITTEN = new Set<string>(['claude-code', 'roo', 'continue']);
  * config, a Zed extension's server; a url entry of Claude Desktop, which starts local servers only).
  *
  * In the command and every argument and URL, each client's variable syntax is one form:
- * `${env:X}`, `${X}`, `${X:-default}`, `$X`, `${input:x}`, `${{ secrets.X }}` and `${process.env.X}`
+ * `${env:X}`, `${X}`, `${X:-default}`, `$X`, `${input:x}`, `${{ secrets.X }}`, `${process.env.X}` and OpenCode's `{env:X}`
  * all read `${X}`, the name upper-cased with `-` and `.` read as `_` (VS Code input ids are written
  * in lower case).
  * A path from the project folder is one form too: `${workspaceFolder}/a` (VS Code, Cursor),
@@ -175,7 +175,7 @@ function wordOf(value: unknown): string {
 const PROJECT_FOLDER = /\$\{(?:workspaceFolder|workspaceRoot|CLAUDE_PROJECT_DIR)\}|\$CLAUDE_PROJECT_DIR\b/g;
 /** Every client's variable reference (see whatRuns). */
 const REFERENCE =
-  /\$\{\{\s*(?:secrets|inputs)\.([\w.-]+)\s*\}\}|\$\{(?:env:|input:|process\.env\.)?([A-Za-z_][\w.-]*)(?::-[^}]*)?\}|\$([A-Za-z_]\w*)/g;
+  /\$\{\{\s*(?:secrets|inputs)\.([\w.-]+)\s*\}\}|\$\{(?:env:|input:|process\.env\.)?([A-Za-z_][\w.-]*)(?::-[^}]*)?\}|\$([A-Za-z_]\w*)|(?<!\$)\{env:([A-Za-z_][\w.-]*)\}/g;
 
 /** A word with every variable reference and every path from the project folder written one way. */
 function sameWord(word: string): string {
@@ -184,7 +184,8 @@ function sameWord(word: string): string {
     .replace(/(^|[\s=,:])\.[\\/]+/g, '$1')
     .replace(
       REFERENCE,
-      (_, a?: string, b?: string, c?: string) => `\${${(a ?? b ?? c ?? '').toUpperCase().replace(/[-.]/g, '_')}}`,
+      (_, a?: string, b?: string, c?: string, d?: string) =>
+        `\${${(a ?? b ?? c ?? d ?? '').toUpperCase().replace(/[-.]/g, '_')}}`,
     );
 }
 

@@ -11,7 +11,7 @@ import { fetchedBy } from '../model/clientLaunch.js';
 import { clientViewOf, type ClientServer } from '../model/clients.js';
 import { holdsCredential, secretsOf } from '../model/clientSecrets.js';
 import { EXPANDS_NOTHING, partsOf, type Filled } from '../model/clientVariables.js';
-import type { ClientId, ClientInfo } from '../parse/clients.js';
+import { launchNodesOf, type ClientId, type ClientInfo } from '../parse/clients.js';
 import { getMap, getNode, getString, isMap, isScalar, isSeq, keyText, type Node } from '../parse/nodes.js';
 import { code } from './tools.js';
 
@@ -35,16 +35,16 @@ export function serverStartHover(ctx: DocumentContext, key: Node): string | unde
   ];
   const entry = server.entry;
   const codex = view.client?.id === 'codex';
-  const command = reader.show(getNode(entry, 'command'), 'command');
+  const launch = launchNodesOf(entry, view.client?.id);
+  const command = reader.show(launch.command, 'command');
   const url = reader.show(getNode(entry, 'url') ?? getNode(entry, 'httpUrl') ?? getNode(entry, 'serverUrl'), 'url');
   if (command !== undefined) {
-    const args = getNode(entry, 'args');
-    const argv = isSeq(args) ? args.items.map((i) => reader.show(i, 'args') ?? '?') : [];
+    const argv = (launch.args ?? []).map((i) => reader.show(i, 'args') ?? '?');
     lines.push('Runs, with no shell:', '', ...fenced([command, ...argv].join(' ')));
     const cwd = reader.show(getNode(entry, 'cwd'), 'cwd');
     if (cwd !== undefined) lines.push('', `In the folder ${code(cwd)}.`);
     const env: [string, string][] = [];
-    const envMap = getNode(entry, 'env');
+    const envMap = launch.env;
     for (const pair of isMap(envMap) ? envMap.pairs : [])
       env.push([keyText(pair), reader.show(pair.value, 'env') ?? '?']);
     // Codex passes on variables of its own environment by name.
@@ -276,6 +276,16 @@ const EXPLAIN: Partial<Record<ClientId, Partial<Record<Filled['kind'], string>>>
   },
   amazonq: {
     env: "`‹env X›` (`${env:X}`): in `env` values and headers only, from Amazon Q's environment when it starts the server; an unset one becomes `${X}`. `args` and the URL are sent as written.",
+  },
+  kilo: {
+    env: '`‹env X›` (`${env:X}`): from the environment Kilo Code runs in, when it starts the server; an unset one stays as written.',
+    folder:
+      '`${workspaceFolder}`: the first folder of the VS Code workspace, the one whose `.kilocode/mcp.json` Kilo Code reads',
+  },
+  opencode: {
+    env: "`‹env X›` (`{env:X}`): from OpenCode's environment when it reads its config; empty when unset.",
+    client:
+      "`{file:path}`: the text of that file (from the config's folder, `~/` the home folder), read with the config.",
   },
   continue: {
     secret:

@@ -3,7 +3,7 @@
 // `docker run` pulls, and a runner inside `docker exec`. Each with whether it is pinned: an npm
 // package with a version that is not a dist-tag, a Python one with `==`, a git source with a ref,
 // an image with a tag other than `latest` or a digest. Client-neutral: every client starts
-// `command` with `args` as written. Two bars: `pinned` (a version or a range: what the rule
+// `command` with `args` as written (opencode: one `command` list, the program first). Two bars: `pinned` (a version or a range: what the rule
 // client/unpinned-package and the hover accept) and `exact` (an exact version, a git ref, a tag or
 // a full digest: what `tool-lens servers` calls pinned, `pinOf`). The one analysis of both, read
 // from nodes (`fetchedBy`, with the node to report at) or from plain words (`pinOf`).
@@ -58,6 +58,15 @@ function wordsOf(entry: MapNode | undefined): Word[] | undefined {
   const written = (key: string) => entry?.pairs.filter((p) => p.key.value === key).length ?? 0;
   if (written('command') > 1 || written('args') > 1) return undefined;
   const command = getNode(entry, 'command');
+  // opencode writes the program and its arguments as one `command` list.
+  if (isSeq(command)) {
+    const line: Word[] = [];
+    for (const item of command.items) {
+      if (!isScalar(item) || typeof item.value !== 'string') return undefined;
+      line.push({ text: item.value, node: item });
+    }
+    return line;
+  }
   if (!isScalar(command) || typeof command.value !== 'string') return undefined;
   const words: Word[] = [{ text: command.value, node: command }];
   const args = getNode(entry, 'args');

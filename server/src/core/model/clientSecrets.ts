@@ -6,9 +6,10 @@
 // The value itself is never copied into anything a user reads.
 import type { DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
-import { getNode, isMap, isScalar, isSeq, keyText, type Pair, type ScalarNode } from '../parse/nodes.js';
+import { getNode, isMap, isScalar, keyText, type Pair, type ScalarNode } from '../parse/nodes.js';
 import { valueSpanMapper } from '../parse/scalarOffsets.js';
 import type { Span } from '../types.js';
+import { launchNodesOf } from '../parse/clients.js';
 import { clientViewOf, type ClientServer } from './clients.js';
 
 export type SecretPlace = 'env' | 'header' | 'arg' | 'url';
@@ -87,7 +88,8 @@ export function secretsOf(ctx: DocumentContext): SecretFinding[] {
     const view = clientViewOf(ctx);
     const codex = view.client?.id === 'codex';
     for (const server of view.servers) {
-      const env = getNode(server.entry, 'env');
+      const launch = launchNodesOf(server.entry, view.client?.id);
+      const env = launch.env;
       for (const pair of isMap(env) ? env.pairs : []) {
         const node = pair.value;
         if (!isScalar(node) || typeof node.value !== 'string') continue;
@@ -125,8 +127,7 @@ export function secretsOf(ctx: DocumentContext): SecretFinding[] {
         const span = valueSpanMapper(text, node)(from, node.value.length);
         out.push({ ...found, server, place: 'header', name, node, span, at: { start: from, end: node.value.length } });
       }
-      const args = getNode(server.entry, 'args');
-      const items = isSeq(args) ? args.items : [];
+      const items = launch.args ?? [];
       items.forEach((item, i) => {
         if (!isScalar(item) || typeof item.value !== 'string') return;
         const option = CREDENTIAL_OPTION.exec(item.value);

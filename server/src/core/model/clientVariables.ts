@@ -1,9 +1,9 @@
 // The variable references in an MCP client's server entries, read as that client expands them:
 // each client has its own syntax (VS Code `${env:X}`, Claude Code and Gemini CLI `${X}`, Roo Code
-// `${env:X}`, Continue `${{ secrets.X }}`), and a reference written in another client's syntax is sent as the literal text.
+// `${env:X}`, Continue `${{ secrets.X }}`, opencode `{env:X}`), and a reference written in another client's syntax is sent as the literal text.
 // Only the fields a client expands are read (command, args, env, url, headers, cwd; Amazon Q expands
-// `env` and `headers` only, and sends `args` and `url` as written), and only the clients whose
-// expansion is known (docs/clients.md#variables).
+// `env` and `headers` only, and sends `args` and `url` as written; opencode's own field names), and
+// only the clients whose expansion is known (docs/clients.md#variables).
 import type { DocumentContext } from '../context.js';
 import { memoKey } from '../memo.js';
 import type { ClientId } from '../parse/clients.js';
@@ -251,6 +251,17 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
         'amazon-q-developer-cli crates/chat-cli/src/mcp_client/client.rs @08497cfd: substitute_env_vars (${env:NAME}), process_env_vars (env), into_service (headers; args and url as written; the command through shellexpand)',
     },
   },
+  // Kilo Code forks Roo Code's McpHub and calls the same injectVariables.
+  kilo: {
+    braced: (inner) => EXPANSIONS.roo!.braced(inner),
+    bare: (name) => EXPANSIONS.roo!.bare(name),
+    form: '${env:NAME}',
+    source: {
+      from: 'source',
+      where:
+        "kilocode src/services/mcp/McpHub.ts: injectVariables from src/utils/config.ts, Roo Code's (${env:NAME}, ${workspaceFolder}; Kilo's copy not read)",
+    },
+  },
   // Continue fills only `${{ secrets.NAME }}` and `${{ inputs.NAME }}` (REFERENCE never matches
   // them: their inner text has braces), so every `${...}` or `$NAME` this reads is sent as written.
   continue: {
@@ -278,10 +289,35 @@ export const EXPANSIONS: Partial<Record<ClientId, Expansion>> = {
         'continue packages/config-yaml/src/load/unroll.ts: TEMPLATE_VAR_REGEX, fillTemplateVariables (an unknown template stays as written)',
     },
   },
+  // opencode replaces `{env:NAME}` and `{file:path}` in the config's text before it parses it; a
+  // `${...}` or `$NAME` is left as written. `${env:NAME}` keeps its `$` before the value.
+  opencode: {
+    braced(inner) {
+      const name = envName(inner) ?? plainName(inner) ?? processEnvName(inner);
+      if (name) return wrong(inner.includes(':-') ? undefined : `{env:${name}}`);
+      if (VSCODE_PREDEFINED.has(inner)) return wrong(undefined, 'the value itself');
+      return /^(input|config|command):/.test(inner) ? wrong(undefined) : OK;
+    },
+    bare: (name) => (BARE_NAME.test(name) ? wrong(`{env:${name}}`) : OK),
+    template: {
+      pattern: /(?<!\$)\{((?:env|file):[^}]+)\}/g,
+      read(inner) {
+        if (inner.startsWith('env:')) return fills({ kind: 'env', name: inner.slice('env:'.length) });
+        return fills({ kind: 'client', written: `{${inner}}` });
+      },
+    },
+    form: '{env:NAME}',
+    source: {
+      from: 'source',
+      where:
+        'opencode packages/opencode/src/config/variable.ts: substitute ({env:NAME}, {file:path}, run over the config text before it is parsed)',
+    },
+  },
 };
 
-/** The fields of an entry a client expands variables in. */
+/** The fields of an entry a client expands variables in (opencode: `environment`, not `env`). */
 const EXPANDED_FIELDS = ['command', 'args', 'env', 'url', 'headers', 'cwd'];
+const OPENCODE_FIELDS = ['command', 'environment', 'url', 'headers'];
 
 const WRONG = memoKey<WrongReference[]>('client-wrong-references');
 
@@ -293,7 +329,7 @@ export function wrongReferencesOf(ctx: DocumentContext): WrongReference[] {
     if (!expansion) return [];
     const out: WrongReference[] = [];
     for (const server of view.servers) {
-      for (const field of EXPANDED_FIELDS) {
+      for (const field of view.client?.id === 'opencode' ? OPENCODE_FIELDS : EXPANDED_FIELDS) {
         const reading = expansionIn(expansion, field);
         if (!reading) continue;
         for (const scalar of stringsIn(getNode(server.entry, field))) {
@@ -426,7 +462,7 @@ export function partsOf(client: ClientId | undefined, value: string, field?: str
   // A field the client's expansion is not read in (Amazon Q's command) is shown as written.
   const expansion = expansionIn(known, field);
   if (!expansion) return whole;
-  if (!value.includes('$')) return whole;
+  if (!value.includes('$') && !expansion.template) return whole;
   const out: ValuePart[] = [];
   let at = 0;
   for (const ref of scan(value, expansion)) {

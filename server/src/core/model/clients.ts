@@ -199,6 +199,17 @@ const CODEX_APPROVAL: FactSource = {
 const CODEX_APPROVAL_MODES = ['auto', 'prompt', 'writes', 'approve'];
 const CODEX_APPROVAL_EFFECT =
   'Codex fails to read its configuration (the value is none of its approval modes) and stops before starting ("Error loading config.toml")';
+const OPENCODE_MCP: FactSource = {
+  from: 'source',
+  where:
+    'opencode packages/opencode/src/config/mcp.ts: Local, Remote, Info (a union on `type`, decoded with Effect Schema, which drops keys it does not read); config.ts: Info.mcp (a server, or `{ enabled }` alone); config/parse.ts: schema (a config that fails to decode throws InvalidError)',
+};
+const KILO_HUB: FactSource = {
+  from: 'source',
+  where:
+    "kilocode src/services/mcp/McpHub.ts: BaseConfigSchema, ServerConfigSchema (Roo Code's, with `oauth` on remote entries), updateProjectMcpServers",
+};
+const KIRO_DOCS: FactSource = { from: 'documentation', where: 'https://kiro.dev/docs/mcp/configuration' };
 const CURSOR_DOCS: FactSource = { from: 'documentation', where: 'https://cursor.com/docs/mcp' };
 const WINDSURF_DOCS: FactSource = { from: 'documentation', where: 'https://docs.windsurf.com/windsurf/cascade/mcp' };
 const CLAUDE_DESKTOP_DOCS: FactSource = {
@@ -210,7 +221,7 @@ const CLAUDE_DESKTOP_DOCS: FactSource = {
 /**
  * What Tool Lens knows of each client's entries (docs/internals/client-facts.md has every fact with
  * its source). A client missing here, or a part missing from its row, gets no client-specific
- * finding for it: Cursor and Windsurf document their keys but not what they do with another key or
+ * finding for it: Cursor, Windsurf and Kiro document their keys but not what they do with another key or
  * `type`, Amazon Q's source ignores an unknown key but what it does with an unknown `type` is not
  * verified, Zed has no `type` key at all, and Claude Desktop's file is documented for local servers
  * only (what it does with another key is not). Claude Code has no row.
@@ -218,6 +229,24 @@ const CLAUDE_DESKTOP_DOCS: FactSource = {
 export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
   // Cursor: the documented keys only (CURSOR_DOCS); it detects the transport itself, `type` is optional.
   cursor: { keys: ['type', 'command', 'args', 'env', 'url', 'headers'], keysSource: CURSOR_DOCS },
+  // Kiro: the documented keys only (KIRO_DOCS; its source is closed). Neither what it does with another
+  // key nor a `type` is documented, and its variables differ between the IDE (`${NAME}`, approved
+  // names only) and the CLI: no client rule reports on a Kiro file beyond the client-neutral ones.
+  kiro: {
+    keys: [
+      'command',
+      'args',
+      'env',
+      'url',
+      'headers',
+      'oauth',
+      'oauthScopes',
+      'disabled',
+      'autoApprove',
+      'disabledTools',
+    ],
+    keysSource: KIRO_DOCS,
+  },
   // Windsurf: the documented keys only (WINDSURF_DOCS); a remote entry names its URL by `serverUrl` or `url`.
   windsurf: { keys: ['command', 'args', 'env', 'serverUrl', 'url', 'headers'], keysSource: WINDSURF_DOCS },
   // Amazon Q's legacy workspace file: serde reads the entry and drops any other key. `type` is
@@ -415,6 +444,20 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       source: ROO_HUB,
     },
   },
+  // Kilo Code forks Roo Code's McpHub: the same entry schema and whole-file validation, and an
+  // `oauth` object on a remote entry. Its row is Roo's, with Kilo's own words and source.
+  get kilo(): EntryFacts {
+    const roo = ENTRY_FACTS.roo!;
+    return {
+      keys: [...roo.keys, 'oauth'],
+      unknownKey: { ...roo.unknownKey!, effect: 'Kilo Code drops it when it reads the entry', source: KILO_HUB },
+      transport: {
+        ...roo.transport!,
+        effect: 'Kilo Code refuses the whole file and starts none of its servers',
+        source: KILO_HUB,
+      },
+    };
+  },
   gemini: {
     keys: [
       'command',
@@ -448,6 +491,20 @@ export const ENTRY_FACTS: Partial<Record<ClientId, EntryFacts>> = {
       effect: 'Gemini CLI warns about the settings file at start and picks the transport from the URL instead',
       equivalent: { 'streamable-http': 'http' },
       source: GEMINI_SETTINGS,
+    },
+  },
+  // opencode: `type` is `local` (a `command` list, `environment`) or `remote` (`url`, `headers`,
+  // `oauth`); the config is decoded against the union, so another `type` fails the whole file.
+  opencode: {
+    keys: ['type', 'command', 'environment', 'enabled', 'timeout', 'url', 'headers', 'oauth'],
+    unknownKey: { severity: 'warning', effect: 'OpenCode drops it when it reads the entry', source: OPENCODE_MCP },
+    transport: {
+      values: ['local', 'remote'],
+      severity: 'error',
+      effect:
+        "OpenCode starts no server from the entry: without `enabled` it fails OpenCode's config schema and the config is not loaded, with it the entry only turns a server of the same name on or off",
+      equivalent: { stdio: 'local', http: 'remote', sse: 'remote', 'streamable-http': 'remote' },
+      source: OPENCODE_MCP,
     },
   },
   // Codex has no `type` key: `command` makes a stdio server and `url` a streamable HTTP one

@@ -6,7 +6,19 @@
 // LISTED_CLIENT_FILES, names every file `tool-lens servers` and `catalog fetch` read
 // (core/parse/serverEntries.ts): LISTED_CLIENT_FILES are those `check` does not read (Continue's
 // JSON files and Windsurf's project-level file).
-import { getMap, getPair, getSeq, isMap, isScalar, keyText, type MapNode, type Node, type Pair } from './nodes.js';
+import {
+  getMap,
+  getNode,
+  getPair,
+  getSeq,
+  isMap,
+  isScalar,
+  isSeq,
+  keyText,
+  type MapNode,
+  type Node,
+  type Pair,
+} from './nodes.js';
 
 export type ClientId =
   | 'vscode'
@@ -19,14 +31,17 @@ export type ClientId =
   | 'windsurf'
   | 'codex'
   | 'zed'
-  | 'continue';
+  | 'continue'
+  | 'opencode'
+  | 'kilo'
+  | 'kiro';
 
 export interface ClientInfo {
   id: ClientId;
   /** The client's name as users know it. */
   label: string;
   /** The root key that holds its servers by name (Zed's settings file has much else beside it). */
-  serversKey: 'servers' | 'mcpServers' | 'mcp_servers' | 'context_servers';
+  serversKey: 'servers' | 'mcpServers' | 'mcp_servers' | 'context_servers' | 'mcp';
   /** Another root key the client also reads servers from (VS Code moves `mcpServers` into `servers`). */
   alsoReads?: 'mcpServers';
   /** The file's format when it is not JSON (with comments). */
@@ -70,6 +85,10 @@ export const CLIENTS: readonly ClientInfo[] = [
   },
   { id: 'gemini', label: 'Gemini CLI', serversKey: 'mcpServers', path: /(^|\/)\.gemini\/settings\.json$/i },
   { id: 'roo', label: 'Roo Code', serversKey: 'mcpServers', path: /(^|\/)\.roo\/mcp\.json$/i },
+  // Kilo Code, a fork of Roo Code, reads its project file from its own folder (McpHub.ts watchProjectMcpFile).
+  { id: 'kilo', label: 'Kilo Code', serversKey: 'mcpServers', path: /(^|\/)\.kilocode\/mcp\.json$/i },
+  // Kiro's workspace file (kiro.dev/docs/mcp/configuration), read by the Kiro IDE and the Kiro CLI.
+  { id: 'kiro', label: 'Kiro', serversKey: 'mcpServers', path: /(^|\/)\.kiro\/settings\/mcp\.json$/i },
   { id: 'amazonq', label: 'Amazon Q Developer', serversKey: 'mcpServers', path: /(^|\/)\.amazonq\/mcp\.json$/i },
   {
     id: 'windsurf',
@@ -89,6 +108,10 @@ export const CLIENTS: readonly ClientInfo[] = [
     path: /(^|\/)\.continue\/mcpServers\/[^/]+\.ya?ml$/i,
   },
   { id: 'codex', label: 'Codex', serversKey: 'mcp_servers', format: 'toml', path: /(^|\/)\.codex\/config\.toml$/i },
+  // opencode's project config, JSON or JSONC (also inside `.opencode/`): servers under `mcp`, each
+  // `type: local` with the program and its arguments as one `command` list, or `type: remote`
+  // (opencode packages/opencode/src/config/mcp.ts: Local, Remote).
+  { id: 'opencode', label: 'OpenCode', serversKey: 'mcp', path: /(^|\/)(\.opencode\/)?opencode\.jsonc?$/i },
 ];
 
 /**
@@ -123,10 +146,11 @@ export const CLIENT_FILES: readonly ClientFile[] = [
 /**
  * Whether the client-neutral schema (schemas/mcp-servers.schema.json: a map of entries under
  * `servers` or `mcpServers`) describes the client's file. Not Zed's settings, where an extension
- * server has neither command nor url, nor Continue's list of entries.
+ * server has neither command nor url, nor Continue's list of entries, nor opencode's `mcp` (a
+ * `command` list and its own `type` names).
  */
 export function neutralSchemaFits(client: ClientInfo | null): boolean {
-  return !client || (!client.list && client.serversKey !== 'context_servers');
+  return !client || (!client.list && client.serversKey !== 'context_servers' && client.serversKey !== 'mcp');
 }
 
 /** The client whose configuration file this path is, or null when the path names none `check` reads. */
@@ -187,4 +211,23 @@ export function projectFolderOf(path: string, pattern: RegExp | undefined = clie
   const match = pattern?.exec(normalized);
   const end = match ? match.index : normalized.lastIndexOf('/') + 1;
   return normalized.slice(0, end).replace(/\/$/, '');
+}
+
+/**
+ * What an entry starts, as its client reads it: the program, its arguments and its environment
+ * map. opencode writes the program and its arguments as one `command` list and the environment
+ * under `environment`; every other client `command`, `args` and `env`.
+ */
+export function launchNodesOf(
+  entry: MapNode | undefined,
+  client: ClientId | undefined,
+): { command: Node | undefined; args: readonly Node[] | undefined; env: Node | undefined } {
+  if (client === 'opencode') {
+    const line = getNode(entry, 'command');
+    return isSeq(line)
+      ? { command: line.items[0], args: line.items.slice(1), env: getNode(entry, 'environment') }
+      : { command: line, args: undefined, env: getNode(entry, 'environment') };
+  }
+  const args = getNode(entry, 'args');
+  return { command: getNode(entry, 'command'), args: isSeq(args) ? args.items : undefined, env: getNode(entry, 'env') };
 }

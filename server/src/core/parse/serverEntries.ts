@@ -17,7 +17,10 @@
 // - Zed `context_servers`: `command` or `url`; an entry with neither is an extension's server when
 //   it has `settings`, and one Zed cannot read without it (ContextServerSettingsContent);
 // - Continue `.continue/mcpServers/*.yaml`: a list under `mcpServers`, headers under
-//   `requestOptions.headers`; a JSON file in that folder is read in Claude Desktop's shape.
+//   `requestOptions.headers`; a JSON file in that folder is read in Claude Desktop's shape;
+// - opencode `opencode.json(c)` `mcp`: `type: local` with `command` a list (the program, then its
+//   arguments) and `environment`, or `type: remote` with `url` and `headers`; `enabled: false`
+//   turns a server off.
 import { CLIENT_FILES } from './clients.js';
 import { parseFile } from './file.js';
 import type { ParseProblem } from './problems.js';
@@ -320,6 +323,34 @@ function startOf(kind: ServerFileKind, entry: Plain, type: string | undefined): 
             : entry.command !== undefined && entry.command !== null
               ? 'its "command" is not a string (the older {"path": ...} form): Zed cannot read it'
               : 'it has no "command", "url" or "settings": Zed cannot read it',
+      };
+    }
+    case 'opencode': {
+      // The type picks the shape (a discriminated union): `local` runs the `command` list.
+      if (type === 'local') {
+        const line = Array.isArray(entry.command) ? entry.command : [];
+        const program = str(line[0]);
+        if (program === undefined)
+          return { transport: 'none', why: 'its "command" list does not start with a program' };
+        return {
+          transport: 'stdio',
+          command: program,
+          args: line.slice(1),
+          env: isPlain(entry.environment) ? entry.environment : {},
+          envFromClient: [],
+        };
+      }
+      const url = str(entry.url);
+      if (type === 'remote' && url !== undefined) return remote('http', url, entry.headers);
+      // The config's `mcp` also takes `{ enabled }` alone: a switch for a server another config defines.
+      if (typeof entry.enabled === 'boolean' && type !== 'local' && type !== 'remote')
+        return {
+          transport: 'none',
+          why: 'it only turns on or off a server of the same name that another OpenCode config defines',
+        };
+      return {
+        transport: 'none',
+        why: 'it is neither a "local" entry with a "command" nor a "remote" one with a "url"',
       };
     }
     case 'continue': {

@@ -20,11 +20,14 @@ const REFERENCE: Partial<
   'claude-code': { words: 'an environment variable (${NAME})', env: (n) => `\${${n}}` },
   gemini: { words: 'an environment variable ($NAME)', env: (n) => `\${${n}}` },
   roo: { words: 'an environment variable (${env:NAME})', env: (n) => `\${env:${n}}` },
+  kilo: { words: 'an environment variable (${env:NAME})', env: (n) => `\${env:${n}}` },
   // Codex expands no variable in a value: it forwards variables by name (mcp_types.rs
   // RawMcpServerConfig). A header's value comes from the variable `env_http_headers` names, as is
   // (rmcp-client utils.rs build_default_headers); a bearer token from `bearer_token_env_var`, which
   // adds the `Bearer ` itself.
   codex: { words: codexReference },
+  // opencode replaces `{env:NAME}` anywhere in its config text as it reads the file (config/variable.ts substitute).
+  opencode: { words: 'an environment variable ({env:NAME})', env: (n) => `{env:${n}}` },
 };
 
 function codexReference(found: SecretFinding): string {

@@ -3,7 +3,7 @@
 // client reads only its own key, so none of the servers in the file starts. Reported where the
 // client's reading of its root is known (docs/clients.md). Not VS Code: its config discovery moves
 // a root `mcpServers` into `servers` and writes the file back (configMcpDiscovery.ts sync), so the
-// servers start. Roo Code's zod schema strips other root keys
+// servers start. Roo Code's (and Kilo Code's, its fork) zod schema strips other root keys
 // (McpHub.ts McpSettingsSchema); Gemini CLI reads `mcpServers` (settingsSchema.ts); Claude Code
 // reports the file as a configuration error (its documentation and changelog; its source is closed).
 import { renameKey, editContextOf } from '../../edit/mappingEdits.js';
@@ -12,7 +12,7 @@ import { clientOfPath } from '../../parse/clients.js';
 import { getPair, isMap } from '../../parse/nodes.js';
 import { defineRule } from '../rule.js';
 
-const KNOWN: ReadonlySet<ClientId> = new Set(['claude-code', 'roo', 'gemini']);
+const KNOWN: ReadonlySet<ClientId> = new Set(['claude-code', 'roo', 'kilo', 'gemini']);
 
 export const rule = defineRule({
   id: 'client/servers-key',

@@ -10,6 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
+import { clientServersOf, mayHoldClientServers } from '../../server/src/core/catalog/clientServers.js';
 import { definitionsOf, mayHoldDefinitions } from '../../server/src/core/catalog/definitions.js';
 import { checkFile, type FileReport } from '../../server/src/core/engine.js';
 import type { ParsedFile } from '../../server/src/core/parse/file.js';
@@ -149,6 +150,16 @@ export function freshWorkspace(
     const file =
       replace?.path === path ? workspace.parse(path, text) : (cache.get(absolute) ?? workspace.parse(path, text));
     workspace.definitions.setFile(file.path, definitionsOf(file));
+  }
+  // The servers of the folder's client configs, as the loader indexes them.
+  for (const { absolute } of folder.candidates) {
+    const path = pathOf(absolute);
+    if (!mayHoldClientServers(path)) continue;
+    const file =
+      replace?.path === path
+        ? workspace.parse(path, replace.text)
+        : (cache.get(absolute) ?? workspace.parse(path, folder.texts.get(absolute)!));
+    workspace.clientServers.setFile(file.path, clientServersOf(file));
   }
   return workspace;
 }

@@ -14,6 +14,7 @@ import type { ParsedDocument, ParsedFile } from '../parse/file.js';
 import { isScalar } from '../parse/nodes.js';
 import { launchOfNode, serverFileKindOf, type ServerLaunch } from '../parse/serverEntries.js';
 import type { Span } from '../types.js';
+import { FileIndex } from './fileIndex.js';
 
 /**
  * What a server entry runs, written one way. A remote transport is `remote` where the client picks
@@ -244,11 +245,7 @@ export interface OtherDefinition {
   differences: Difference[];
 }
 
-export class ClientServerIndex {
-  private readonly byFile = new Map<string, IndexedClientServer[]>();
-  /** Made on first look-up after a change. */
-  private byName: Map<string, IndexedClientServer[]> | undefined;
-
+export class ClientServerIndex extends FileIndex<IndexedClientServer> {
   /**
    * Sets what one file declares (none: the file is forgotten). True when that changed what a
    * look-up from another file can see, which changes the revision: a server added, removed, moved
@@ -256,11 +253,9 @@ export class ClientServerIndex {
    * other file can see (a server only this file names) leaves the revision as it was.
    */
   setFile(path: string, servers: readonly IndexedClientServer[]): boolean {
-    const before = this.byFile.get(path) ?? [];
+    const before = this.entriesOf(path);
     if (JSON.stringify(before) === JSON.stringify(servers)) return false;
-    if (servers.length === 0) this.byFile.delete(path);
-    else this.byFile.set(path, [...servers]);
-    this.byName = undefined;
+    this.store(path, servers);
     // The servers added, removed or changed: only a look-up by one of their names can see it.
     const keyed = (list: readonly IndexedClientServer[]) => new Set(list.map((server) => JSON.stringify(server)));
     const was = keyed(before);
@@ -270,25 +265,8 @@ export class ClientServerIndex {
       ...servers.filter((server) => !was.has(JSON.stringify(server))),
     ];
     const seen = changed.some((server) => this.othersOf(server).length > 0);
-    if (seen) revisions.delete(this);
+    if (seen) this.bump();
     return seen;
-  }
-
-  /** Forgets every file (a rebuild). True when there was any. */
-  clear(): boolean {
-    if (this.byFile.size === 0) return false;
-    this.byFile.clear();
-    this.byName = undefined;
-    revisions.delete(this);
-    return true;
-  }
-
-  hasFile(path: string): boolean {
-    return this.byFile.has(path);
-  }
-
-  get files(): string[] {
-    return [...this.byFile.keys()];
   }
 
   /**
@@ -307,28 +285,13 @@ export class ClientServerIndex {
 
   /** The servers of that name in another client's files of the same project. */
   private othersOf(server: IndexedClientServer): IndexedClientServer[] {
-    if (!this.byName) {
-      const byName = new Map<string, IndexedClientServer[]>();
-      for (const path of [...this.byFile.keys()].sort())
-        for (const entry of this.byFile.get(path)!) {
-          const list = byName.get(entry.name);
-          if (list) list.push(entry);
-          else byName.set(entry.name, [entry]);
-        }
-      this.byName = byName;
-    }
-    return (this.byName.get(server.name) ?? []).filter(
+    return this.named(server.name).filter(
       (other) => other.project === server.project && other.client !== server.client && other.file !== server.file,
     );
   }
 }
 
-// Beside the index, as the catalog's (catalog/index.ts): reading the token consults nothing.
-const revisions = new WeakMap<ClientServerIndex, object>();
-
 /** A token for the index as it is: the same object until a look-up could give something else (Workspace.revision). */
 export function clientServerRevision(index: ClientServerIndex): object {
-  let token = revisions.get(index);
-  if (!token) revisions.set(index, (token = {}));
-  return token;
+  return index.revision;
 }

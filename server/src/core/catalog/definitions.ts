@@ -6,6 +6,7 @@
 // language server (lsp/session.ts) fill it from files whose text names the kind
 // (`mayHoldDefinitions`), parsed under the workspace's limits like any other file.
 import { getMap, getString, isScalar } from '../parse/nodes.js';
+import { FileIndex } from './fileIndex.js';
 import type { ParsedFile } from '../parse/file.js';
 import type { Span } from '../types.js';
 
@@ -51,44 +52,16 @@ export function definitionsOf(file: ParsedFile): IndexedDefinition[] {
   return out;
 }
 
-export class DefinitionIndex {
-  private readonly byFile = new Map<string, IndexedDefinition[]>();
-  /** Made on first look-up after a change. */
-  private byName: Map<string, IndexedDefinition[]> | undefined;
-
+export class DefinitionIndex extends FileIndex<IndexedDefinition> {
   /**
    * Sets what one file defines (none: the file is forgotten). True when that changed anything a
    * look-up can see (a definition added, removed, renamed or moved), which changes the revision.
    */
   setFile(path: string, definitions: readonly IndexedDefinition[]): boolean {
-    const before = this.byFile.get(path);
-    if (definitions.length === 0) {
-      if (!before) return false;
-      this.byFile.delete(path);
-    } else {
-      if (before && JSON.stringify(before) === JSON.stringify(definitions)) return false;
-      this.byFile.set(path, [...definitions]);
-    }
-    this.byName = undefined;
-    revisions.delete(this);
+    if (JSON.stringify(this.entriesOf(path)) === JSON.stringify(definitions)) return false;
+    this.store(path, definitions);
+    this.bump();
     return true;
-  }
-
-  /** Forgets every file (a rebuild). True when there was any. */
-  clear(): boolean {
-    if (this.byFile.size === 0) return false;
-    this.byFile.clear();
-    this.byName = undefined;
-    revisions.delete(this);
-    return true;
-  }
-
-  hasFile(path: string): boolean {
-    return this.byFile.has(path);
-  }
-
-  get files(): string[] {
-    return [...this.byFile.keys()];
   }
 
   /**
@@ -99,26 +72,11 @@ export class DefinitionIndex {
    * matched). In path order, then file order.
    */
   lookup(name: string, namespace: string | undefined): IndexedDefinition[] {
-    if (!this.byName) {
-      const byName = new Map<string, IndexedDefinition[]>();
-      for (const path of [...this.byFile.keys()].sort())
-        for (const definition of this.byFile.get(path)!) {
-          const list = byName.get(definition.name);
-          if (list) list.push(definition);
-          else byName.set(definition.name, [definition]);
-        }
-      this.byName = byName;
-    }
-    return (this.byName.get(name) ?? []).filter((d) => d.namespace === namespace);
+    return this.named(name).filter((d) => d.namespace === namespace);
   }
 }
 
-// Beside the index, as the catalog's (catalog/index.ts): reading the token consults nothing.
-const revisions = new WeakMap<DefinitionIndex, object>();
-
 /** A token for the index as it is: the same object until a look-up could give something else (Workspace.revision). */
 export function definitionRevision(index: DefinitionIndex): object {
-  let token = revisions.get(index);
-  if (!token) revisions.set(index, (token = {}));
-  return token;
+  return index.revision;
 }

@@ -12,7 +12,8 @@ import type { Span } from '../types.js';
 import { launchNodesOf } from '../parse/clients.js';
 import { clientViewOf, type ClientServer } from './clients.js';
 
-export type SecretPlace = 'env' | 'header' | 'arg' | 'url';
+/** Where the value is: an `env` value, a header, after a credential option, in a URL, or an entry key that holds one (Continue's `apiKey`). */
+export type SecretPlace = 'env' | 'header' | 'arg' | 'url' | 'key';
 
 export interface SecretFinding {
   kind: 'secret' | 'placeholder';
@@ -126,6 +127,21 @@ export function secretsOf(ctx: DocumentContext): SecretFinding[] {
         const from = scheme ? scheme[0].length : 0;
         const span = valueSpanMapper(text, node)(from, node.value.length);
         out.push({ ...found, server, place: 'header', name, node, span, at: { start: from, end: node.value.length } });
+      }
+      // Continue sends `apiKey` as the `Authorization: Bearer` header (core/context/mcp/MCPConnection.ts).
+      const apiKey = view.client?.id === 'continue' ? getNode(server.entry, 'apiKey') : undefined;
+      if (isScalar(apiKey) && typeof apiKey.value === 'string') {
+        const found = judge(apiKey.value, true);
+        if (found)
+          out.push({
+            ...found,
+            server,
+            place: 'key',
+            name: 'apiKey',
+            node: apiKey,
+            span: apiKey.span,
+            at: { start: 0, end: apiKey.value.length },
+          });
       }
       const items = launch.args ?? [];
       items.forEach((item, i) => {
@@ -255,5 +271,7 @@ export function nameOf(found: SecretFinding): string {
       return `The ${found.name} value`;
     case 'url':
       return found.name === 'the URL' ? 'The URL' : `The URL's "${found.name.replace("the URL's ", '')}"`;
+    case 'key':
+      return `"${found.name}"`;
   }
 }

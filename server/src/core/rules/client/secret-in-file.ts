@@ -14,7 +14,15 @@ import { defineRule } from '../rule.js';
 
 /** How each client references a value kept outside the file; `words` may depend on where the value is. */
 const REFERENCE: Partial<
-  Record<ClientId, { words: string | ((found: SecretFinding) => string); env?: (name: string) => string }>
+  Record<
+    ClientId,
+    {
+      words: string | ((found: SecretFinding) => string);
+      env?: (name: string) => string;
+      /** Where the fix's reference reads the value from (the environment, unless said). */
+      from?: string;
+    }
+  >
 > = {
   vscode: { words: 'a password input (${input:ID})' },
   'claude-code': { words: 'an environment variable (${NAME})', env: (n) => `\${${n}}` },
@@ -26,6 +34,9 @@ const REFERENCE: Partial<
   // (rmcp-client utils.rs build_default_headers); a bearer token from `bearer_token_env_var`, which
   // adds the `Bearer ` itself.
   codex: { words: codexReference },
+  // Continue fills `${{ secrets.NAME }}` from its secrets as it loads the block (config-yaml
+  // load/unroll.ts fillTemplateVariables), in any value: env, headers, `apiKey`.
+  continue: { words: 'a secret (${{ secrets.NAME }})', env: (n) => `\${{ secrets.${n} }}`, from: "Continue's secrets" },
   // opencode replaces `{env:NAME}` anywhere in its config text as it reads the file (config/variable.ts substitute).
   opencode: { words: 'an environment variable ({env:NAME})', env: (n) => `{env:${n}}` },
 };
@@ -84,7 +95,7 @@ function fixOf(ctx: DocumentContext, client: ClientId, found: SecretFinding): Fi
     const env = REFERENCE[client]?.env;
     if (!env) return undefined;
     return {
-      title: `Read ${name} from the environment`,
+      title: `Read ${name} from ${REFERENCE[client]?.from ?? 'the environment'}`,
       safe: false,
       edits: [{ span: found.node.span, newText: renderString(edit, env(name)) }],
     };

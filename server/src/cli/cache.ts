@@ -476,7 +476,8 @@ export function checkWithCache(
       options.debug(
         `cache: checking ${target.path}: ${whyChecked(target, previous.files.get(target.absolute), options.fix === true)}`,
       );
-      const file = loaded.parse(target.absolute);
+      // Not kept once checked: only what it reports stays (a catalog is kept by the load anyway).
+      const file = loaded.parseOnce(target.absolute);
       if (!file) continue;
       const recording = recordingCatalog(catalog);
       const definitionsRead = recordingDefinitions(workspace.definitions);

@@ -52,6 +52,7 @@ import { loadPlanned, readWithin, type DiskText, type WorkspacePlan } from '../n
 import { confinedTarget, OutsideWorkspace } from '../node/confine.js';
 import { toPosix } from '../node/paths.js';
 import { isInside } from '../node/walk.js';
+import { capYoungGeneration } from './heap.js';
 import type { CheckedFile, CheckResult } from './result.js';
 
 /** The cache file's name in the current folder, or in the folder --cache-location names. */
@@ -452,6 +453,7 @@ export function checkWithCache(
         return entry === undefined || entry.kind === 'tool-catalog';
       },
     });
+    capYoungGeneration();
     const { workspace } = loaded;
     const catalog = workspace.catalog;
     const byPath = new Map([...files.values()].map((c) => [c.path, c]));
@@ -474,7 +476,8 @@ export function checkWithCache(
       options.debug(
         `cache: checking ${target.path}: ${whyChecked(target, previous.files.get(target.absolute), options.fix === true)}`,
       );
-      const file = loaded.parse(target.absolute);
+      // Not kept once checked: only what it reports stays (a catalog is kept by the load anyway).
+      const file = loaded.parseOnce(target.absolute);
       if (!file) continue;
       const recording = recordingCatalog(catalog);
       const definitionsRead = recordingDefinitions(workspace.definitions);
@@ -488,6 +491,7 @@ export function checkWithCache(
         log: { value: (message: string) => ((logged = true), workspace.log(message)) },
       }) as Workspace;
       const findings = options.check(file, view);
+      capYoungGeneration();
       checked++;
       result.push({ path: file.path, kind: file.kind, source: file.source, findings });
       // A check that logged (a rule failed) is not kept: the next run says so again.

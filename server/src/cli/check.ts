@@ -57,6 +57,8 @@ export function runCheck(options: CheckOptions): CheckResult {
     stdin: options.stdin,
     log: options.log,
   });
+  // Reading the files grows V8's young generation as checking them does: it is held from here on.
+  capYoungGeneration();
   if (plan.configProblems.length > 0 && plan.configPath !== undefined) {
     const source = new SourceText(plan.configText ?? '');
     const path = toPosix(relative(options.cwd, plan.configPath));
@@ -102,6 +104,7 @@ export function runCheck(options: CheckOptions): CheckResult {
   }
   const load = startPlanned(plan);
   const { loaded } = load;
+  capYoungGeneration();
   const workspace = loaded.workspace;
   options.debug(`configuration: ${loaded.configPath ?? '(none found; defaults)'}`);
   options.debug(`catalog: ${workspace.catalog.size} server(s) from ${workspace.catalog.files.length} file(s)`);

@@ -72,6 +72,11 @@ export interface LoadedWorkspace {
   unreadable: string[];
   /** Parses another file of the workspace (each once; undefined when it cannot be read, which is logged). */
   parse: (absolute: string) => ParsedFile | undefined;
+  /**
+   * `parse`, without keeping a file that was not parsed before: for a file checked once and let go
+   * (the CLI's cache checks its files one by one), whose tree would otherwise be held to the end.
+   */
+  parseOnce: (absolute: string) => ParsedFile | undefined;
 }
 
 export class UsageError extends Error {}
@@ -503,6 +508,7 @@ function openPlanned(plan: WorkspacePlan, hooks: LoadHooks) {
     configsNotRead: plan.configsNotRead,
     unreadable,
     parse,
+    parseOnce,
   };
   return { loaded, wanted, parse, parseOnce };
 }

@@ -239,18 +239,25 @@ function makeString(
 }
 
 /**
- * What valueSpanMapper gives a plain scalar written exactly as its value (most template strings):
- * value[i] is source[start + i], told without building its offset tables. Undefined otherwise.
+ * What valueSpanMapper gives a scalar written exactly as its value (most template strings): plain,
+ * or between quotes with no escape and no line break, so value[i] is source[start + i] past the
+ * opening quote. Told without building its offset tables; undefined otherwise.
  */
 function plainMapper(text: string, scalar: ScalarNode, value: string): ValueSpanMapper | undefined {
-  const { start, end } = scalar.span;
+  const quoted = scalar.style === 'double' || scalar.style === 'json' || scalar.style === 'single';
+  if (scalar.style !== 'plain' && !quoted) return undefined;
+  const inset = quoted ? 1 : 0;
+  const start = scalar.span.start + inset;
   if (
-    scalar.style !== 'plain' ||
-    end - start !== value.length ||
+    scalar.span.end - scalar.span.start !== value.length + 2 * inset ||
+    (quoted && text[scalar.span.start] !== (scalar.style === 'single' ? "'" : '"')) ||
     value.includes('\r') ||
     !text.startsWith(value, start)
   )
     return undefined;
+  // Between quotes, the value is the text as written only when nothing in it is decoded: a line
+  // break folds, `\` starts an escape in double quotes and `''` is one quote in single ones.
+  if (quoted && (value.includes('\n') || value.includes(scalar.style === 'single' ? "'" : '\\'))) return undefined;
   const length = value.length;
   return (from, to) => {
     const s = Math.max(0, Math.min(from, length));
